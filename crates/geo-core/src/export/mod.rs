@@ -1,0 +1,1 @@
+//! Exports (§8.3) and import.

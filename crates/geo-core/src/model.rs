@@ -1,0 +1,622 @@
+//! The snapshot model: every object GEO Probe stores, exports and imports.
+//!
+//! Field names follow `shared/spec/data-model.md` exactly (serde camelCase). Optional
+//! fields are `Option<_>` and are skipped when `None`; collections and derived fields
+//! default to empty so that a demo file (raw results only) or an export of the original
+//! web app deserialises without complaint. Unknown fields are ignored on input.
+
+use serde::{Deserialize, Serialize};
+
+/// Version of this program, written into every run and export.
+pub const APP_VERSION: &str = env!("CARGO_PKG_VERSION");
+/// Version of the stored/exported data layout (`version` of the export envelope).
+pub const SCHEMA_VERSION: u32 = 1;
+/// Version of the fixed neutral system prompt sent with every probe.
+pub const SYSTEM_PROMPT_VERSION: &str = "neutral-zh-v1";
+/// Model used when the user does not choose one.
+pub const DEFAULT_MODEL: &str = "deepseek-v4-flash";
+/// Models offered in the UI and accepted by the CLI, default first.
+pub const MODEL_OPTIONS: &[&str] = &["deepseek-v4-flash", "deepseek-v4-pro"];
+/// `format` field of every export envelope.
+pub const EXPORT_FORMAT: &str = "geo-probe-export";
+
+/// Whether a [`Target`] is the monitored brand or one of its competitors.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TargetKind {
+    /// The brand the project monitors.
+    Brand,
+    /// A competitor of the brand.
+    Competitor,
+}
+
+/// A tracked entity: the brand or a competitor, with the names and domains that identify it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Target {
+    /// Stable id, unique within a project.
+    pub id: String,
+    /// Brand or competitor.
+    pub kind: TargetKind,
+    /// Display name.
+    pub label: String,
+    /// Names matched literally in answers (the recall boundary of mention matching).
+    #[serde(default)]
+    pub aliases: Vec<String>,
+    /// Bare hosts such as `example.com`; a domain also matches its subdomains.
+    #[serde(default)]
+    pub domains: Vec<String>,
+}
+
+/// A monitored brand with its competitors.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Project {
+    /// Stable id.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// The brand (kind `brand`).
+    pub brand: Target,
+    /// Competitors in the user's order (kind `competitor`).
+    #[serde(default)]
+    pub competitors: Vec<Target>,
+    /// True for the bundled demo project.
+    #[serde(default)]
+    pub is_demo: bool,
+    /// ISO 8601 UTC.
+    pub created_at: String,
+    /// ISO 8601 UTC.
+    pub updated_at: String,
+}
+
+impl Project {
+    /// Brand first, then competitors in project order: the shape of a run's `aliasSnapshot`.
+    pub fn targets(&self) -> Vec<Target> {
+        let mut out = Vec::with_capacity(1 + self.competitors.len());
+        out.push(self.brand.clone());
+        out.extend(self.competitors.iter().cloned());
+        out
+    }
+}
+
+/// Well-known prompt tags (other strings are allowed).
+pub mod tags {
+    /// 通用词: category questions that do not name the brand.
+    pub const GENERIC: &str = "generic";
+    /// 品牌词: questions that name the brand.
+    pub const BRAND: &str = "brand";
+    /// 产品词: questions about a product.
+    pub const PRODUCT: &str = "product";
+    /// 竞品词: questions that name a competitor.
+    pub const COMPETITOR: &str = "competitor";
+    /// 场景词: scenario questions.
+    pub const SCENARIO: &str = "scenario";
+    /// All well-known tags in display order.
+    pub const ALL: &[&str] = &[GENERIC, BRAND, PRODUCT, COMPETITOR, SCENARIO];
+}
+
+/// A natural-language question asked of the assistant.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Prompt {
+    /// Stable id.
+    pub id: String,
+    /// Owning project.
+    pub project_id: String,
+    /// The question text.
+    pub text: String,
+    /// Tags such as `generic`, `brand`, `product` (see [`tags`]).
+    #[serde(default)]
+    pub tags: Vec<String>,
+    /// ISO 8601 UTC.
+    pub created_at: String,
+    /// ISO 8601 UTC.
+    pub updated_at: String,
+}
+
+/// The configuration frozen into a run when it starts.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RunConfig {
+    /// Requested model name.
+    pub model: String,
+    /// Probes per prompt.
+    pub repeats: u32,
+    /// Parallel requests, clamped to 1..=3.
+    pub concurrency: u32,
+    /// `max_uses` of the web search tool.
+    pub max_searches: u32,
+    /// `max_tokens` of the request.
+    pub max_tokens: u32,
+    /// `temperature` of the request.
+    pub temperature: f64,
+    /// Version of the system prompt used.
+    pub system_prompt_version: String,
+}
+
+impl Default for RunConfig {
+    fn default() -> Self {
+        RunConfig {
+            model: DEFAULT_MODEL.to_string(),
+            repeats: 3,
+            concurrency: 3,
+            max_searches: 5,
+            max_tokens: 3000,
+            temperature: 1.0,
+            system_prompt_version: SYSTEM_PROMPT_VERSION.to_string(),
+        }
+    }
+}
+
+/// Lifecycle state of a run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RunStatus {
+    /// Probes are being executed.
+    Running,
+    /// Every probe succeeded.
+    Completed,
+    /// Some probes succeeded, some failed.
+    Partial,
+    /// No probe succeeded.
+    Failed,
+    /// The user cancelled the run.
+    Cancelled,
+}
+
+/// One batch of probes with its frozen snapshots.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Run {
+    /// Stable id.
+    pub id: String,
+    /// Owning project.
+    pub project_id: String,
+    /// Current status.
+    pub status: RunStatus,
+    /// ISO 8601 UTC.
+    pub created_at: String,
+    /// ISO 8601 UTC, set when the run stops.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub finished_at: Option<String>,
+    /// Newest completed or partial run of the project when this one started.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub previous_run_id: Option<String>,
+    /// [`APP_VERSION`] at creation.
+    #[serde(default)]
+    pub app_version: String,
+    /// [`SCHEMA_VERSION`] at creation.
+    #[serde(default = "default_schema_version")]
+    pub schema_version: u32,
+    /// Frozen configuration.
+    pub config: RunConfig,
+    /// Brand first, then competitors, as they were when the run started.
+    #[serde(default)]
+    pub alias_snapshot: Vec<Target>,
+    /// The prompts of the run, as they were when it started.
+    #[serde(default)]
+    pub prompt_snapshot: Vec<Prompt>,
+    /// prompts × repeats.
+    #[serde(default)]
+    pub planned_probe_count: u32,
+}
+
+fn default_schema_version() -> u32 {
+    SCHEMA_VERSION
+}
+
+/// Outcome of one probe.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProbeStatus {
+    /// A non-empty answer was received and analysed.
+    Success,
+    /// Attempts exhausted or a non-retryable error.
+    Error,
+    /// The request succeeded but the cleaned answer stayed empty.
+    Empty,
+    /// Kept for compatibility; the runner never writes a cancelled probe.
+    Cancelled,
+}
+
+impl ProbeStatus {
+    /// `error` and `empty`: the probes counted as failures.
+    pub fn is_failure(self) -> bool {
+        matches!(self, ProbeStatus::Error | ProbeStatus::Empty)
+    }
+}
+
+/// Kind of a probe error (`error.kind`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorKind {
+    /// 401: the key is invalid.
+    Auth,
+    /// 402: insufficient balance.
+    Balance,
+    /// 403: request refused.
+    Forbidden,
+    /// 429: rate limited.
+    RateLimit,
+    /// 5xx.
+    Server,
+    /// 408 or the client's request timeout.
+    Timeout,
+    /// The request never got an HTTP response.
+    Network,
+    /// The body was not valid JSON or not a Messages response.
+    InvalidJson,
+    /// The answer was empty after cleaning on every attempt.
+    Empty,
+    /// Any other HTTP status.
+    Http,
+}
+
+/// The error recorded on a failed probe.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProbeError {
+    /// What went wrong.
+    pub kind: ErrorKind,
+    /// HTTP status, when there was a response.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub http_status: Option<u16>,
+    /// Human-readable message.
+    #[serde(default)]
+    pub message: String,
+}
+
+/// Token and search usage reported by the provider.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Usage {
+    /// `usage.input_tokens`.
+    #[serde(default)]
+    pub input_tokens: u64,
+    /// `usage.output_tokens`.
+    #[serde(default)]
+    pub output_tokens: u64,
+    /// `usage.cache_read_input_tokens`.
+    #[serde(default)]
+    pub cache_read_input_tokens: u64,
+    /// `usage.server_tool_use.web_search_requests`.
+    #[serde(default)]
+    pub web_search_requests: u64,
+}
+
+/// A search the assistant ran.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Query {
+    /// 1-based, in order of appearance.
+    pub index: u32,
+    /// The search words, or `None` when the provider gave an internal id.
+    #[serde(default)]
+    pub query: Option<String>,
+    /// True when the query is an internal id (shown as 「内部检索」).
+    #[serde(default)]
+    pub internal: bool,
+    /// Error code when the search returned an error object instead of results.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// One result of one search, as the provider returned it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RawSource {
+    /// The [`Query::index`] that returned it.
+    pub query_index: u32,
+    /// 1-based rank within its query.
+    pub rank: u32,
+    /// Title as returned.
+    #[serde(default)]
+    pub title: String,
+    /// URL as returned.
+    pub url: String,
+    /// `page_age` as returned.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page_age: Option<String>,
+}
+
+/// Who a retrieved source belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Ownership {
+    /// On one of the brand's domains.
+    Owned,
+    /// On one of a competitor's domains.
+    Competitor,
+    /// Anywhere else.
+    ThirdParty,
+}
+
+/// One time a source was returned: by which query, at which rank.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Occurrence {
+    /// The [`Query::index`].
+    pub query_index: u32,
+    /// The query words (`None` for internal queries).
+    #[serde(default)]
+    pub query: Option<String>,
+    /// 1-based rank within the query.
+    pub rank: u32,
+}
+
+/// A retrieved source after normalisation, deduplicated by canonical URL.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SearchSource {
+    /// `src_1`, `src_2`, … after sorting.
+    pub id: String,
+    /// Canonical URL.
+    pub url: String,
+    /// Lower-cased host.
+    pub host: String,
+    /// Registrable domain (public suffix list).
+    pub domain: String,
+    /// The longest title seen.
+    #[serde(default)]
+    pub title: String,
+    /// First non-empty page age.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page_age: Option<String>,
+    /// Platform name (from the static table, else the domain).
+    pub platform: String,
+    /// Channel key (see `analysis::platforms`), `other` when unknown.
+    pub channel: String,
+    /// Owned, competitor or third party.
+    pub ownership: Ownership,
+    /// Set when `ownership` is `competitor`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub competitor_id: Option<String>,
+    /// Every (query, rank) that returned this URL.
+    #[serde(default)]
+    pub occurrences: Vec<Occurrence>,
+    /// Smallest rank over the occurrences.
+    pub best_rank: u32,
+    /// Ids of targets whose aliases appear in the title.
+    #[serde(default)]
+    pub title_mentions: Vec<String>,
+}
+
+/// A tracked target named in the answer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Mention {
+    /// The target.
+    pub target_id: String,
+    /// Number of merged alias intervals.
+    pub count: u32,
+    /// 1-based order of first appearance among tracked targets.
+    pub order: u32,
+    /// Offset (in Unicode scalar values) of the first hit in the normalised answer.
+    pub first_index: u32,
+    /// About 80 characters either side of the first hit.
+    #[serde(default)]
+    pub context: String,
+    /// Every alias that matched.
+    #[serde(default)]
+    pub matched_aliases: Vec<String>,
+    /// Position in the parsed recommendation list, when the target is on it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub list_position: Option<u32>,
+}
+
+/// One entry of the parsed recommendation list.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ListItem {
+    /// 1-based position.
+    pub position: u32,
+    /// Cleaned title.
+    pub title: String,
+    /// Full text of the item.
+    #[serde(default)]
+    pub text: String,
+    /// Target named by the item.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub matched_target_id: Option<String>,
+}
+
+/// A URL the answer itself wrote out.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AnswerLink {
+    /// URL as written.
+    pub url: String,
+    /// Canonical URL (same normalisation as sources).
+    pub canonical_url: String,
+    /// Registrable domain.
+    pub domain: String,
+    /// Markdown link text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    /// Whether the canonical URL is also among this probe's retrieved sources.
+    pub in_sources: bool,
+}
+
+/// One execution of one prompt in one run, with its raw result and derived analysis.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Probe {
+    /// `{runId}__{promptId}__{repeatIndex}`.
+    pub id: String,
+    /// Owning run.
+    pub run_id: String,
+    /// Owning project.
+    pub project_id: String,
+    /// The prompt asked.
+    pub prompt_id: String,
+    /// 0-based repeat.
+    pub repeat_index: u32,
+    /// Outcome.
+    pub status: ProbeStatus,
+    /// ISO 8601 UTC.
+    pub created_at: String,
+    /// Model that answered (requested model when the response omits it).
+    #[serde(default)]
+    pub model: String,
+    /// Attempts made (1..=3).
+    #[serde(default)]
+    pub attempts: u32,
+    /// Latency of the last attempt in milliseconds.
+    #[serde(default)]
+    pub latency_ms: u64,
+    /// Set for `error` and `empty`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<ProbeError>,
+    /// Top-level `id` of the response.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request_id: Option<String>,
+    /// Top-level `stop_reason` of the response.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stop_reason: Option<String>,
+    /// Token and search usage.
+    #[serde(default)]
+    pub usage: Usage,
+    /// Raw: all text blocks joined.
+    #[serde(default)]
+    pub raw_answer: String,
+    /// Raw: searches in order of appearance.
+    #[serde(default)]
+    pub queries: Vec<Query>,
+    /// Raw: search results in order of appearance.
+    #[serde(default)]
+    pub raw_sources: Vec<RawSource>,
+    /// Derived: the cleaned answer.
+    #[serde(default)]
+    pub answer: String,
+    /// Derived: normalised, deduplicated, classified sources.
+    #[serde(default)]
+    pub sources: Vec<SearchSource>,
+    /// Derived: tracked targets named in the answer.
+    #[serde(default)]
+    pub mentions: Vec<Mention>,
+    /// Derived: the parsed recommendation list.
+    #[serde(default)]
+    pub list_items: Vec<ListItem>,
+    /// Derived: company-like list titles that match no target (at most 20).
+    #[serde(default)]
+    pub other_entities: Vec<String>,
+    /// Derived: URLs written in the answer.
+    #[serde(default)]
+    pub answer_links: Vec<AnswerLink>,
+}
+
+/// Builds the stable probe id `{runId}__{promptId}__{repeatIndex}`.
+pub fn probe_id(run_id: &str, prompt_id: &str, repeat_index: u32) -> String {
+    format!("{run_id}__{prompt_id}__{repeat_index}")
+}
+
+/// The export envelope: full export, single-run export and demo file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExportEnvelope {
+    /// Always [`EXPORT_FORMAT`].
+    pub format: String,
+    /// [`SCHEMA_VERSION`] of the writer.
+    pub version: u32,
+    /// ISO 8601 UTC.
+    #[serde(default)]
+    pub exported_at: String,
+    /// [`APP_VERSION`] of the writer.
+    #[serde(default)]
+    pub app_version: String,
+    /// Projects.
+    #[serde(default)]
+    pub projects: Vec<Project>,
+    /// Prompts.
+    #[serde(default)]
+    pub prompts: Vec<Prompt>,
+    /// Runs.
+    #[serde(default)]
+    pub runs: Vec<Run>,
+    /// Probes.
+    #[serde(default)]
+    pub probes: Vec<Probe>,
+}
+
+impl ExportEnvelope {
+    /// An empty envelope stamped with this program's versions.
+    pub fn new(exported_at: impl Into<String>) -> Self {
+        ExportEnvelope {
+            format: EXPORT_FORMAT.to_string(),
+            version: SCHEMA_VERSION,
+            exported_at: exported_at.into(),
+            app_version: APP_VERSION.to_string(),
+            projects: Vec::new(),
+            prompts: Vec::new(),
+            runs: Vec::new(),
+            probes: Vec::new(),
+        }
+    }
+}
+
+/// Interface language.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Lang {
+    /// Chinese (default).
+    #[default]
+    Zh,
+    /// English.
+    En,
+}
+
+/// A message in both interface languages.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Localized {
+    /// Chinese text.
+    pub zh: String,
+    /// English text.
+    pub en: String,
+}
+
+impl Localized {
+    /// Builds a message from its two texts.
+    pub fn new(zh: impl Into<String>, en: impl Into<String>) -> Self {
+        Localized { zh: zh.into(), en: en.into() }
+    }
+
+    /// The text in `lang`.
+    pub fn get(&self, lang: Lang) -> &str {
+        match lang {
+            Lang::Zh => &self.zh,
+            Lang::En => &self.en,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn probe_id_has_the_seed_shape() {
+        assert_eq!(probe_id("run_1", "p_2", 0), "run_1__p_2__0");
+    }
+
+    #[test]
+    fn demo_style_probe_without_derived_fields_deserialises() {
+        let json = r#"{"id":"r__p__0","runId":"r","projectId":"x","promptId":"p","repeatIndex":0,
+            "status":"success","createdAt":"2026-11-29T08:00:00.000Z","rawAnswer":"hi","unknownField":1}"#;
+        let probe: Probe = serde_json::from_str(json).unwrap();
+        assert_eq!(probe.raw_answer, "hi");
+        assert!(probe.sources.is_empty());
+        let back = serde_json::to_value(&probe).unwrap();
+        assert!(back.get("unknownField").is_none());
+        assert_eq!(back["repeatIndex"], 0);
+        assert_eq!(back["status"], "success");
+    }
+
+    #[test]
+    fn enums_serialise_as_contract_strings() {
+        assert_eq!(serde_json::to_string(&ErrorKind::RateLimit).unwrap(), "\"rate_limit\"");
+        assert_eq!(serde_json::to_string(&ErrorKind::InvalidJson).unwrap(), "\"invalid_json\"");
+        assert_eq!(serde_json::to_string(&Ownership::ThirdParty).unwrap(), "\"third_party\"");
+        assert_eq!(serde_json::to_string(&RunStatus::Partial).unwrap(), "\"partial\"");
+    }
+}

@@ -1,0 +1,1 @@
+//! The sans-IO probe runner of seed §3.
