@@ -1,5 +1,28 @@
-//! Project automation: `cargo xtask test` (and later `dist`, `serve`, `mock`, `bench`).
+//! Project automation: `cargo xtask <command>`; run without a command for the list.
 
-fn main() -> anyhow::Result<()> {
-    Ok(())
+mod test;
+
+use std::process::ExitCode;
+
+const USAGE: &str = "usage: cargo xtask <command>
+
+commands:
+  test     run every test: tidy, unit, golden, property, CLI and browser tests";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("test") => test::run(&args[1..]),
+        _ => {
+            eprintln!("{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
 }
