@@ -17,3 +17,21 @@ pub fn analyze_probe(probe: &mut Probe, targets: &[Target]) {
     probe.answer = clean::clean_answer(&probe.raw_answer);
     probe.mentions = mentions::match_targets(&probe.answer, targets);
 }
+
+/// Re-analyses every probe of `env` with its run's alias snapshot.
+///
+/// Probes whose run is not in the envelope keep their derived fields untouched and are
+/// returned by id so the caller can report them.
+pub fn analyze_envelope(env: &mut crate::model::ExportEnvelope) -> Vec<String> {
+    use std::collections::HashMap;
+    let snapshots: HashMap<&str, &[Target]> =
+        env.runs.iter().map(|r| (r.id.as_str(), r.alias_snapshot.as_slice())).collect();
+    let mut orphans = Vec::new();
+    for probe in &mut env.probes {
+        match snapshots.get(probe.run_id.as_str()) {
+            Some(targets) => analyze_probe(probe, targets),
+            None => orphans.push(probe.id.clone()),
+        }
+    }
+    orphans
+}
