@@ -1,1 +1,117 @@
-//! The sans-IO probe runner of seed §3.
+//! The probe runner of seed §3, as pure decisions: a poll-style, sans-IO state machine.
+//!
+//! # The one decision: the core decides, the shells act
+//!
+//! A run is a small distributed-systems problem: a pool of one to three workers sends
+//! requests that may fail, time out, come back empty or arrive after the user pressed
+//! cancel; each probe is retried with back-off; every finished probe is stored at once; and
+//! the run ends with a status computed from all of its probes.
+//! The original web app wove those decisions into `async` workers, `fetch`, `setTimeout`
+//! and IndexedDB calls, so they could only be tested in a browser with a mocked network.
+//!
+//! Here, as in quinn-proto and rustls, the decisions live in a state machine that performs
+//! no I/O, reads no clock and draws no random numbers.
+//! [`Engine`] decides *what* happens next: which task a slot takes, whether an outcome is
+//! retried, how long to back off, what probe record to write and what the run's status is.
+//! The shells (the Yew app and `geo-probe run`/`resume`/`retry-failed`) only perform what it
+//! asks: send the HTTP request, wait, store the probe, repaint the progress bar.
+//! Time enters as `now_ms` (Unix milliseconds) and randomness as a `random: u32` argument,
+//! so the tests drive every retry-table row, every back-off duration and every cancellation
+//! race with a scripted fake transport and a virtual clock, in memory, in microseconds.
+//!
+//! # Pieces
+//!
+//! * [`start_run`] creates the `running` [`Run`](crate::model::Run) of §3.2: it validates the
+//!   selection, freezes `aliasSnapshot`/`promptSnapshot`/config (concurrency clamped to 1..=3;
+//!   `repeats` or `maxSearches` of 0 are errors, not clamped), and picks `previousRunId` with
+//!   [`previous_run_id`].
+//! * [`Mode`] says what a session does with a run: [`Mode::Fresh`], [`Mode::Continue`]
+//!   (继续运行: the run's own snapshot and config, skipping ids already `success`) or
+//!   [`Mode::RetryFailed`] (重试失败项: every `error`/`empty` id, serially). [`plan_tasks`]
+//!   expands it into [`Task`]s, prompt outer and repeat inner.
+//! * [`next_step`] is the retry table of §3.4 for one attempt; [`final_status`] is §3.5.
+//! * [`Engine`] ties them together.
+//!
+//! # Driving the engine
+//!
+//! ```text
+//! let run = start_run(..)?;                      // Fresh; store `run` (status running)
+//! let mut engine = Engine::new(&run, mode, EngineOptions::default())?;
+//! loop {
+//!     while let Some(action) = engine.poll(now_ms()) {
+//!         match action {
+//!             Action::Send(req) => spawn request:
+//!                 body = provider::build_request_body(&req.prompt_text, engine.config());
+//!                 POST with req.timeout_ms; map status/transport error/JSON into
+//!                 Result<ParsedResponse, ProbeError>; deliver (req.slot, outcome) to the loop
+//!             Action::Sleep { .. }   => nothing to do (optionally log it)
+//!             Action::Write(probe)   => store *probe (overwrite by id)
+//!             Action::Progress(p)    => repaint
+//!             Action::Finished(out)  => out.apply(&mut run); store run; abort open requests; return
+//!         }
+//!     }
+//!     wait until a response arrives, the user cancels, or engine.next_wakeup() is reached:
+//!         response  => engine.on_response(slot, now_ms(), outcome, random_u32())?
+//!         cancel    => engine.cancel()
+//!         wakeup    => (nothing: the next poll resends)
+//! }
+//! ```
+//!
+//! For [`Mode::Continue`] and [`Mode::RetryFailed`] the shell first sets the stored run back
+//! to `running` (and clears `finishedAt`); the outcome then overwrites both.
+//!
+//! # Choices made, and why
+//!
+//! * **The engine owns the back-off timers.** A slot that backs off stays busy (it keeps its
+//!   probe, as a worker of the original pool awaits its own sleep) and the first
+//!   [`Engine::poll`] at or after the deadline resends.
+//!   [`Action::Sleep`] only informs; [`Engine::next_wakeup`] tells a single-loop shell how
+//!   long it may block. There is no "woke up" input a shell could forget to send.
+//! * **The shell enforces the request timeout.** Every [`SendRequest`] carries `timeout_ms`
+//!   (180 000 by default); the HTTP client's own timeout or `AbortController` turns it into
+//!   a `timeout` [`ProbeError`](crate::model::ProbeError), which is retryable. Keeping the
+//!   timer with the request that it aborts avoids a second source of truth.
+//! * **`Send` carries the prompt text, not the request body.** The wire format belongs to
+//!   [`crate::provider`]; the runner stays independent of it and the shell calls
+//!   `provider::build_request_body(&prompt_text, engine.config())`.
+//! * **Jitter is an argument of [`Engine::on_response`].** Any random `u32` is reduced to
+//!   0..=400 ms by remainder, so tests pass exact jitter values and the engine stays `Clone`.
+//! * **`now_ms` is Unix time.** The engine formats a probe's `createdAt` (when it finished)
+//!   and the run's `finishedAt` from it with [`iso_timestamp`], instead of asking the shell
+//!   for a second, possibly inconsistent, clock reading. Latency is response time − send
+//!   time of the last attempt, saturating at 0 if the wall clock steps back.
+//! * **Cancellation ends the session at once.** After [`Engine::cancel`] nothing is sent,
+//!   probes already finished are still handed out for writing, responses still in flight are
+//!   dropped (never a half-made or `cancelled` probe), and the session finishes `cancelled`.
+//! * **Every written probe is analysed**, `empty` and `error` ones too, with
+//!   [`analyze_probe`](crate::analysis::analyze_probe) over the run's `aliasSnapshot`, so a
+//!   stored probe always equals its own re-analysis. An `empty` probe keeps the raw result
+//!   and usage of its last attempt (tokens were spent); an `error` probe has no raw result.
+//! * **The status covers the whole run.** The engine keeps the newest status of every probe
+//!   id of the run (stored records, overwritten as probes finish), so a continue or retry of
+//!   failures recomputes the run's status over the union, not over the session.
+//!   [`Progress`], in contrast, counts the session's own tasks: that is what its bar shows.
+//!
+//! **Architecture Invariant:** the runner performs no I/O, reads no clock and draws no
+//! random numbers; a probe id is written at most once per session; at most
+//! `clamp(concurrency, 1, 3)` requests are in flight (exactly one for a retry of failures);
+//! nothing is written after the session finished.
+
+mod engine;
+mod error;
+mod plan;
+mod retry;
+mod start;
+mod status;
+mod timestamp;
+
+pub use engine::{Action, Engine, EngineOptions, Progress, RunOutcome, SendRequest, Slot};
+pub use error::RunnerError;
+pub use plan::{latest_records, plan_tasks, Mode, Task};
+pub use retry::{
+    empty_backoff_ms, error_backoff_ms, is_empty_answer, jitter_ms, next_step, AttemptOutcome, Step,
+    DEFAULT_TIMEOUT_MS, EMPTY_BACKOFF_STEP_MS, ERROR_BACKOFF_STEP_MS, MAX_ATTEMPTS, MAX_JITTER_MS,
+};
+pub use start::{clamp_concurrency, previous_run_id, start_run, MAX_CONCURRENCY};
+pub use status::{final_status, final_status_of};
+pub use timestamp::iso_timestamp;

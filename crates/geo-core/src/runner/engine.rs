@@ -1,0 +1,385 @@
+//! [`Engine`]: the poll-style state machine that executes a session of probes.
+
+use std::collections::{BTreeMap, VecDeque};
+
+use crate::analysis::analyze_probe;
+use crate::model::{ErrorKind, Probe, ProbeError, ProbeStatus, Run, RunConfig, RunStatus, Target};
+use crate::provider::ParsedResponse;
+
+use super::error::RunnerError;
+use super::plan::{latest_records, plan_tasks, Mode, Task};
+use super::retry::{next_step, AttemptOutcome, Step, DEFAULT_TIMEOUT_MS, MAX_ATTEMPTS};
+use super::start::clamp_concurrency;
+use super::status::final_status_of;
+use super::timestamp::iso_timestamp;
+
+/// A worker of the pool (0-based, below the session's concurrency). A slot runs one probe at
+/// a time, through all of its attempts and back-offs, like a worker of the original pool.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Slot(pub usize);
+
+/// Tunables of an engine session.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EngineOptions {
+    /// Per-request timeout handed to the shell in every [`SendRequest`].
+    pub timeout_ms: u64,
+    /// Attempts per probe (values below 1 are treated as 1).
+    pub max_attempts: u32,
+}
+
+impl Default for EngineOptions {
+    fn default() -> Self {
+        EngineOptions { timeout_ms: DEFAULT_TIMEOUT_MS, max_attempts: MAX_ATTEMPTS }
+    }
+}
+
+/// A request the shell must perform now.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SendRequest {
+    /// The slot to report the outcome for.
+    pub slot: Slot,
+    /// The probe this attempt belongs to.
+    pub probe_id: String,
+    /// The prompt asked.
+    pub prompt_id: String,
+    /// The question text from the run's `promptSnapshot`; the shell builds the body with
+    /// `provider::build_request_body(&prompt_text, engine.config())`.
+    pub prompt_text: String,
+    /// 1-based attempt number.
+    pub attempt: u32,
+    /// Abort the request after this long and report a `timeout` error.
+    pub timeout_ms: u64,
+}
+
+/// Counters of the current session, for the progress bar.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Progress {
+    /// Tasks of this session that have finished (written probes).
+    pub done: u32,
+    /// Tasks of this session (prompts × repeats for a fresh run; fewer for continue/retry).
+    pub planned: u32,
+    /// Finished tasks with status `success`.
+    pub success: u32,
+    /// Finished tasks with status `error` or `empty` (both give no usable answer).
+    pub failed: u32,
+    /// Tasks started and not finished: a request in flight or a back-off under way.
+    pub in_flight: u32,
+}
+
+/// How the run ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunOutcome {
+    /// The run's final status (seed §3.5), over every probe record of the run.
+    pub status: RunStatus,
+    /// ISO 8601 UTC time of the [`Engine::poll`] that finished the session.
+    pub finished_at: String,
+}
+
+impl RunOutcome {
+    /// Writes the status and `finishedAt` into the run record.
+    pub fn apply(&self, run: &mut Run) {
+        run.status = self.status;
+        run.finished_at = Some(self.finished_at.clone());
+    }
+}
+
+/// What the shell must do next.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Action {
+    /// Perform this request and later report it with [`Engine::on_response`].
+    Send(SendRequest),
+    /// The slot backs off until `until_ms`; the engine resends by itself from the first
+    /// [`Engine::poll`] at or after that time. For logs and per-slot timers only.
+    Sleep {
+        /// The slot that waits.
+        slot: Slot,
+        /// The probe that will be retried.
+        probe_id: String,
+        /// Unix milliseconds at which the next attempt is due.
+        until_ms: u64,
+    },
+    /// A finished probe: store it now (overwriting any record with the same id).
+    Write(Box<Probe>),
+    /// Updated counters.
+    Progress(Progress),
+    /// The session is over: update the run with [`RunOutcome::apply`] and store it; abort any
+    /// request still running. [`Engine::poll`] returns `None` from now on.
+    Finished(RunOutcome),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum SlotState {
+    Idle,
+    InFlight { task: usize, attempt: u32, sent_at_ms: u64 },
+    BackingOff { task: usize, next_attempt: u32, until_ms: u64 },
+}
+
+/// The sans-IO runner of one session (a fresh run, a continue or a retry of failures).
+///
+/// See the [module documentation](super) for the driving loop.
+#[derive(Debug, Clone)]
+pub struct Engine {
+    run_id: String,
+    project_id: String,
+    config: RunConfig,
+    alias_snapshot: Vec<Target>,
+    prompt_texts: Vec<String>,
+    options: EngineOptions,
+    tasks: Vec<Task>,
+    next_task: usize,
+    slots: Vec<SlotState>,
+    /// Newest status per probe id of the run: the stored records, overwritten as probes finish.
+    statuses: BTreeMap<String, ProbeStatus>,
+    queue: VecDeque<Action>,
+    progress: Progress,
+    cancelled: bool,
+    finished: bool,
+}
+
+impl Engine {
+    /// Plans the session (see [`plan_tasks`]) and queues the first [`Action::Progress`].
+    ///
+    /// Concurrency is the run's, clamped to 1..=3, except in [`Mode::RetryFailed`], which runs
+    /// serially. Only the run's own snapshots and config are used.
+    pub fn new(run: &Run, mode: Mode, options: EngineOptions) -> Result<Engine, RunnerError> {
+        let tasks = plan_tasks(run, &mode)?;
+        let concurrency = match mode {
+            Mode::RetryFailed { .. } => 1,
+            _ => clamp_concurrency(run.config.concurrency),
+        };
+        let statuses = latest_records(&run.id, mode.existing())
+            .into_iter()
+            .map(|p| (p.id.clone(), p.status))
+            .collect();
+        let planned = u32::try_from(tasks.len()).unwrap_or(u32::MAX);
+        let progress = Progress { planned, ..Progress::default() };
+        Ok(Engine {
+            run_id: run.id.clone(),
+            project_id: run.project_id.clone(),
+            config: run.config.clone(),
+            alias_snapshot: run.alias_snapshot.clone(),
+            prompt_texts: run.prompt_snapshot.iter().map(|p| p.text.clone()).collect(),
+            options: EngineOptions { max_attempts: options.max_attempts.max(1), ..options },
+            tasks,
+            next_task: 0,
+            slots: vec![SlotState::Idle; concurrency as usize],
+            statuses,
+            queue: VecDeque::from([Action::Progress(progress)]),
+            progress,
+            cancelled: false,
+            finished: false,
+        })
+    }
+
+    /// The run's frozen config (for building request bodies).
+    pub fn config(&self) -> &RunConfig {
+        &self.config
+    }
+
+    /// The tasks of this session in pick-up order.
+    pub fn tasks(&self) -> &[Task] {
+        &self.tasks
+    }
+
+    /// Number of slots: the most requests this session ever has in flight.
+    pub fn concurrency(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Current counters.
+    pub fn progress(&self) -> Progress {
+        self.progress
+    }
+
+    /// Whether [`Action::Finished`] has been returned.
+    pub fn is_finished(&self) -> bool {
+        self.finished
+    }
+
+    /// Whether [`Engine::cancel`] was called.
+    pub fn is_cancelled(&self) -> bool {
+        self.cancelled
+    }
+
+    /// The earliest time at which a back-off ends, so a shell that has drained [`Engine::poll`]
+    /// knows when to poll again if no response arrives first. `None` when nothing is backing off.
+    pub fn next_wakeup(&self) -> Option<u64> {
+        if self.cancelled || self.finished {
+            return None;
+        }
+        self.slots
+            .iter()
+            .filter_map(|s| match s {
+                SlotState::BackingOff { until_ms, .. } => Some(*until_ms),
+                _ => None,
+            })
+            .min()
+    }
+
+    /// The next action at `now_ms` (Unix milliseconds), or `None` when the engine waits for a
+    /// response or a back-off. Call it in a loop until `None` after every input.
+    pub fn poll(&mut self, now_ms: u64) -> Option<Action> {
+        if let Some(action) = self.queue.pop_front() {
+            return Some(action);
+        }
+        if self.finished {
+            return None;
+        }
+        if self.cancelled {
+            return Some(self.finish(RunStatus::Cancelled, now_ms));
+        }
+        // Back-offs that ended resume first: their slot already owns its task.
+        for i in 0..self.slots.len() {
+            if let SlotState::BackingOff { task, next_attempt, until_ms } = self.slots[i] {
+                if until_ms <= now_ms {
+                    return Some(self.send(i, task, next_attempt, now_ms));
+                }
+            }
+        }
+        if self.next_task < self.tasks.len() {
+            if let Some(i) = self.slots.iter().position(|s| *s == SlotState::Idle) {
+                let task = self.next_task;
+                self.next_task += 1;
+                self.progress.in_flight += 1;
+                return Some(self.send(i, task, 1, now_ms));
+            }
+            return None;
+        }
+        if self.slots.iter().all(|s| *s == SlotState::Idle) {
+            let status = final_status_of(self.statuses.values().copied(), false);
+            return Some(self.finish(status, now_ms));
+        }
+        None
+    }
+
+    /// Reports the outcome of the request sent on `slot`, received at `now_ms`.
+    ///
+    /// `random` is any fresh random number; it becomes the back-off jitter (0..=400 ms) if
+    /// this outcome is a retryable error. After [`Engine::cancel`] or once finished, every
+    /// response is dropped without effect (no half-made probe is written). A response for a
+    /// slot with no request in flight is [`RunnerError::NoRequestInFlight`].
+    pub fn on_response(
+        &mut self,
+        slot: Slot,
+        now_ms: u64,
+        outcome: AttemptOutcome,
+        random: u32,
+    ) -> Result<(), RunnerError> {
+        if self.cancelled || self.finished {
+            return Ok(());
+        }
+        let Some(SlotState::InFlight { task, attempt, sent_at_ms }) = self.slots.get(slot.0).copied() else {
+            return Err(RunnerError::NoRequestInFlight { slot });
+        };
+        let latency_ms = now_ms.saturating_sub(sent_at_ms);
+        match next_step(attempt, self.options.max_attempts, &outcome, random) {
+            Step::Retry { backoff_ms } => {
+                let until_ms = now_ms.saturating_add(backoff_ms);
+                self.slots[slot.0] = SlotState::BackingOff { task, next_attempt: attempt + 1, until_ms };
+                self.queue.push_back(Action::Sleep { slot, probe_id: self.tasks[task].probe_id.clone(), until_ms });
+            }
+            Step::Finish(status) => {
+                self.slots[slot.0] = SlotState::Idle;
+                let probe = self.build_probe(task, status, attempt, latency_ms, now_ms, outcome);
+                self.statuses.insert(probe.id.clone(), probe.status);
+                self.progress.in_flight = self.progress.in_flight.saturating_sub(1);
+                self.progress.done += 1;
+                if status == ProbeStatus::Success {
+                    self.progress.success += 1;
+                } else {
+                    self.progress.failed += 1;
+                }
+                self.queue.push_back(Action::Write(Box::new(probe)));
+                self.queue.push_back(Action::Progress(self.progress));
+            }
+        }
+        Ok(())
+    }
+
+    /// Stops the session: no new request is sent, pending back-offs are abandoned, responses
+    /// still in flight will be dropped, and the next [`Engine::poll`] calls (after any probe
+    /// already finished has been handed out for writing) end with status `cancelled`.
+    pub fn cancel(&mut self) {
+        if self.finished || self.cancelled {
+            return;
+        }
+        self.cancelled = true;
+        self.queue.retain(|a| !matches!(a, Action::Sleep { .. }));
+        self.slots.iter_mut().for_each(|s| *s = SlotState::Idle);
+        self.progress.in_flight = 0;
+        self.queue.push_back(Action::Progress(self.progress));
+    }
+
+    fn send(&mut self, slot: usize, task: usize, attempt: u32, now_ms: u64) -> Action {
+        self.slots[slot] = SlotState::InFlight { task, attempt, sent_at_ms: now_ms };
+        let t = &self.tasks[task];
+        Action::Send(SendRequest {
+            slot: Slot(slot),
+            probe_id: t.probe_id.clone(),
+            prompt_id: t.prompt_id.clone(),
+            prompt_text: self.prompt_texts[t.prompt_index].clone(),
+            attempt,
+            timeout_ms: self.options.timeout_ms,
+        })
+    }
+
+    fn finish(&mut self, status: RunStatus, now_ms: u64) -> Action {
+        self.finished = true;
+        Action::Finished(RunOutcome { status, finished_at: iso_timestamp(now_ms) })
+    }
+
+    fn build_probe(
+        &self,
+        task: usize,
+        status: ProbeStatus,
+        attempts: u32,
+        latency_ms: u64,
+        now_ms: u64,
+        outcome: AttemptOutcome,
+    ) -> Probe {
+        let t = &self.tasks[task];
+        let (response, error) = match (status, outcome) {
+            (ProbeStatus::Empty, Ok(r)) => (
+                r,
+                Some(ProbeError {
+                    kind: ErrorKind::Empty,
+                    http_status: None,
+                    message: format!(
+                        "the answer was empty after {attempts} attempts; run the probe again or switch the model"
+                    ),
+                }),
+            ),
+            (_, Ok(r)) => (r, None),
+            (_, Err(e)) => (ParsedResponse::default(), Some(e)),
+        };
+        let model = if response.model.is_empty() { self.config.model.clone() } else { response.model };
+        let mut probe = Probe {
+            id: t.probe_id.clone(),
+            run_id: self.run_id.clone(),
+            project_id: self.project_id.clone(),
+            prompt_id: t.prompt_id.clone(),
+            repeat_index: t.repeat_index,
+            status,
+            created_at: iso_timestamp(now_ms),
+            model,
+            attempts,
+            latency_ms,
+            error,
+            request_id: response.request_id,
+            stop_reason: response.stop_reason,
+            usage: response.usage,
+            raw_answer: response.raw_answer,
+            queries: response.queries,
+            raw_sources: response.raw_sources,
+            answer: String::new(),
+            sources: Vec::new(),
+            mentions: Vec::new(),
+            list_items: Vec::new(),
+            other_entities: Vec::new(),
+            answer_links: Vec::new(),
+        };
+        // Every written probe equals its own re-analysis, whatever its status.
+        analyze_probe(&mut probe, &self.alias_snapshot);
+        probe
+    }
+}

@@ -1,0 +1,93 @@
+//! [`RunnerError`]: why a run could not be started or driven, in both interface languages.
+
+use std::fmt;
+
+use crate::model::Localized;
+
+use super::engine::Slot;
+
+/// Why the runner refused an input. Every variant is a user-facing condition or a shell bug
+/// reported as a value; the runner never panics on user data.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RunnerError {
+    /// No prompt was selected (or the project has none).
+    NoPromptSelected,
+    /// A selected prompt id is not one of the project's prompts.
+    UnknownPrompt {
+        /// The id that was not found.
+        prompt_id: String,
+    },
+    /// `repeats` was 0.
+    InvalidRepeats,
+    /// `maxSearches` was 0.
+    InvalidMaxSearches,
+    /// prompts × repeats does not fit the planned probe count.
+    TooManyProbes,
+    /// The run to execute has no prompts in its snapshot or zero repeats.
+    EmptySnapshot {
+        /// The run.
+        run_id: String,
+    },
+    /// A failed probe to retry names a prompt that is not in its run's prompt snapshot.
+    PromptNotInSnapshot {
+        /// The probe that cannot be retried.
+        probe_id: String,
+        /// The prompt id it names.
+        prompt_id: String,
+    },
+    /// A response was reported for a slot that has no request in flight (a shell bug).
+    NoRequestInFlight {
+        /// The slot named by the shell.
+        slot: Slot,
+    },
+}
+
+impl RunnerError {
+    /// The message in Chinese and English (English is what [`Display`](fmt::Display) prints).
+    pub fn localized(&self) -> Localized {
+        match self {
+            RunnerError::NoPromptSelected => Localized::new(
+                "请至少选择一条提示词（项目里没有提示词时请先添加）",
+                "select at least one prompt (add prompts to the project first if it has none)",
+            ),
+            RunnerError::UnknownPrompt { prompt_id } => Localized::new(
+                format!("提示词 {prompt_id} 不属于该项目，请重新选择提示词"),
+                format!("prompt {prompt_id} is not a prompt of this project; select prompts again"),
+            ),
+            RunnerError::InvalidRepeats => Localized::new(
+                "重复次数至少为 1，请修改重复次数",
+                "repeats must be at least 1; set a positive number of repeats",
+            ),
+            RunnerError::InvalidMaxSearches => Localized::new(
+                "每次最多搜索次数至少为 1，请修改搜索次数",
+                "max searches must be at least 1; set a positive number of searches",
+            ),
+            RunnerError::TooManyProbes => Localized::new(
+                "提示词数 × 重复次数过大，请减少提示词或重复次数",
+                "prompts × repeats is too large; select fewer prompts or fewer repeats",
+            ),
+            RunnerError::EmptySnapshot { run_id } => Localized::new(
+                format!("批次 {run_id} 的快照里没有可运行的提示词，请新建一个批次"),
+                format!("run {run_id} has no prompts to run in its snapshot; start a new run instead"),
+            ),
+            RunnerError::PromptNotInSnapshot { probe_id, prompt_id } => Localized::new(
+                format!("Probe {probe_id} 的提示词 {prompt_id} 不在批次快照中，无法重试；请新建一个批次"),
+                format!(
+                    "probe {probe_id} names prompt {prompt_id}, which is not in the run's prompt snapshot; start a new run instead"
+                ),
+            ),
+            RunnerError::NoRequestInFlight { slot } => Localized::new(
+                format!("执行槽 {} 没有进行中的请求，响应已忽略", slot.0),
+                format!("slot {} has no request in flight; report a response only for a slot that was sent", slot.0),
+            ),
+        }
+    }
+}
+
+impl fmt::Display for RunnerError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.localized().en)
+    }
+}
+
+impl std::error::Error for RunnerError {}

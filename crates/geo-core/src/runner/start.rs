@@ -1,0 +1,92 @@
+//! Creating a run (seed §3.2): validate the selection, freeze the snapshots, pick `previousRunId`.
+
+use crate::model::{Project, Prompt, Run, RunConfig, RunStatus, APP_VERSION, SCHEMA_VERSION};
+
+use super::error::RunnerError;
+
+/// Largest number of requests a run keeps in flight (seed §3.3).
+pub const MAX_CONCURRENCY: u32 = 3;
+
+/// `Math.max(1, Math.min(concurrency, 3))`: the concurrency a run actually uses.
+pub fn clamp_concurrency(concurrency: u32) -> u32 {
+    concurrency.clamp(1, MAX_CONCURRENCY)
+}
+
+/// The newest (by `createdAt`) `completed` or `partial` run of `project_id`, if any.
+///
+/// Runs that are `running`, `failed` or `cancelled`, and runs of other projects, are ignored.
+/// `createdAt` strings are compared as text, which orders the data model's fixed-width ISO
+/// 8601 UTC format chronologically; on equal times the later run in `runs` wins.
+pub fn previous_run_id(project_id: &str, runs: &[Run]) -> Option<String> {
+    runs.iter()
+        .filter(|r| r.project_id == project_id)
+        .filter(|r| matches!(r.status, RunStatus::Completed | RunStatus::Partial))
+        .fold(None::<&Run>, |best, r| match best {
+            Some(b) if b.created_at > r.created_at => Some(b),
+            _ => Some(r),
+        })
+        .map(|r| r.id.clone())
+}
+
+/// Creates the `running` run of seed §3.2 with its frozen snapshots.
+///
+/// * `prompts` may hold prompts of any project; only `project`'s are considered, and the
+///   `promptSnapshot` keeps their order in `prompts` (the project order), whatever the order
+///   or duplication of `selected_prompt_ids`.
+/// * An empty selection is [`RunnerError::NoPromptSelected`]; an id that is not one of the
+///   project's prompts is [`RunnerError::UnknownPrompt`].
+/// * `concurrency` is clamped to 1..=3 as the seed does; `repeats` and `maxSearches` of 0 are
+///   errors rather than clamped, because silently running a different amount of work than
+///   the user asked for is worse than saying so.
+/// * `aliasSnapshot` is `project.targets()` (brand first); `previousRunId` is
+///   [`previous_run_id`] over `existing_runs`; `plannedProbeCount` = prompts × repeats.
+pub fn start_run(
+    project: &Project,
+    prompts: &[Prompt],
+    selected_prompt_ids: &[String],
+    config: RunConfig,
+    existing_runs: &[Run],
+    run_id: String,
+    created_at: String,
+) -> Result<Run, RunnerError> {
+    if selected_prompt_ids.is_empty() {
+        return Err(RunnerError::NoPromptSelected);
+    }
+    let own: Vec<&Prompt> = prompts.iter().filter(|p| p.project_id == project.id).collect();
+    if let Some(unknown) = selected_prompt_ids.iter().find(|id| !own.iter().any(|p| &p.id == *id)) {
+        return Err(RunnerError::UnknownPrompt { prompt_id: unknown.clone() });
+    }
+    let mut prompt_snapshot: Vec<Prompt> = Vec::new();
+    for p in own {
+        let selected = selected_prompt_ids.iter().any(|id| id == &p.id);
+        // A prompt id repeated in `prompts` is frozen once: probe ids must stay unique.
+        if selected && !prompt_snapshot.iter().any(|q| q.id == p.id) {
+            prompt_snapshot.push(p.clone());
+        }
+    }
+    if config.repeats == 0 {
+        return Err(RunnerError::InvalidRepeats);
+    }
+    if config.max_searches == 0 {
+        return Err(RunnerError::InvalidMaxSearches);
+    }
+    let planned_probe_count = u32::try_from(prompt_snapshot.len())
+        .ok()
+        .and_then(|n| n.checked_mul(config.repeats))
+        .ok_or(RunnerError::TooManyProbes)?;
+    let config = RunConfig { concurrency: clamp_concurrency(config.concurrency), ..config };
+    Ok(Run {
+        previous_run_id: previous_run_id(&project.id, existing_runs),
+        id: run_id,
+        project_id: project.id.clone(),
+        status: RunStatus::Running,
+        created_at,
+        finished_at: None,
+        app_version: APP_VERSION.to_string(),
+        schema_version: SCHEMA_VERSION,
+        config,
+        alias_snapshot: project.targets(),
+        prompt_snapshot,
+        planned_probe_count,
+    })
+}

@@ -1,0 +1,157 @@
+//! Seed §3.2 and §3.5: creating a run (validation, snapshots, `previousRunId`) and the
+//! run's final status.
+
+mod runner_support;
+
+use geo_core::model::{
+    Probe, ProbeStatus, Run, RunConfig, RunStatus, TargetKind, APP_VERSION, SCHEMA_VERSION,
+};
+use geo_core::runner::{final_status, previous_run_id, start_run, RunnerError};
+use runner_support::*;
+
+fn start(selected: &[&str], config: RunConfig, runs: &[Run]) -> Result<Run, RunnerError> {
+    start_run(&project(), &prompts(), &ids(selected), config, runs, "run9".into(), "2026-11-29T09:00:00.000Z".into())
+}
+
+#[test]
+fn start_run_freezes_the_snapshots() {
+    let config = RunConfig { repeats: 2, concurrency: 7, model: "deepseek-v4-pro".into(), ..RunConfig::default() };
+    let run = start(&["p3", "p1", "p3"], config.clone(), &[]).unwrap();
+    assert_eq!(run.id, "run9");
+    assert_eq!(run.project_id, "proj");
+    assert_eq!(run.status, RunStatus::Running);
+    assert_eq!(run.created_at, "2026-11-29T09:00:00.000Z");
+    assert_eq!(run.finished_at, None);
+    assert_eq!(run.previous_run_id, None);
+    assert_eq!((run.app_version.as_str(), run.schema_version), (APP_VERSION, SCHEMA_VERSION));
+    let snapshot: Vec<&str> = run.prompt_snapshot.iter().map(|p| p.id.as_str()).collect();
+    assert_eq!(snapshot, ["p1", "p3"], "project order, each prompt once");
+    assert_eq!(run.planned_probe_count, 4);
+    assert_eq!(run.config, RunConfig { concurrency: 3, ..config });
+    let kinds: Vec<(&str, TargetKind)> = run.alias_snapshot.iter().map(|t| (t.id.as_str(), t.kind)).collect();
+    assert_eq!(kinds, [("brand", TargetKind::Brand), ("comp", TargetKind::Competitor)]);
+}
+
+#[test]
+fn start_run_rejects_bad_selections_and_configs() {
+    #[track_caller]
+    fn check(selected: &[&str], config: RunConfig, expect: RunnerError) {
+        assert_eq!(start(selected, config, &[]), Err(expect));
+    }
+    let d = RunConfig::default;
+    check(&[], d(), RunnerError::NoPromptSelected);
+    check(&["p1", "nope"], d(), RunnerError::UnknownPrompt { prompt_id: "nope".into() });
+    check(&["other"], d(), RunnerError::UnknownPrompt { prompt_id: "other".into() });
+    check(&["p1"], RunConfig { repeats: 0, ..d() }, RunnerError::InvalidRepeats);
+    check(&["p1"], RunConfig { max_searches: 0, ..d() }, RunnerError::InvalidMaxSearches);
+    check(&["p1", "p2"], RunConfig { repeats: u32::MAX, ..d() }, RunnerError::TooManyProbes);
+    // The largest grid that fits is fine.
+    assert_eq!(start(&["p1"], RunConfig { repeats: u32::MAX, ..d() }, &[]).unwrap().planned_probe_count, u32::MAX);
+}
+
+#[test]
+fn runner_errors_speak_both_languages() {
+    let errors = [
+        RunnerError::NoPromptSelected,
+        RunnerError::UnknownPrompt { prompt_id: "x".into() },
+        RunnerError::InvalidRepeats,
+        RunnerError::InvalidMaxSearches,
+        RunnerError::TooManyProbes,
+        RunnerError::EmptySnapshot { run_id: "r".into() },
+        RunnerError::PromptNotInSnapshot { probe_id: "r__x__0".into(), prompt_id: "x".into() },
+        RunnerError::NoRequestInFlight { slot: geo_core::runner::Slot(1) },
+    ];
+    for e in errors {
+        let text = e.localized();
+        assert_eq!(e.to_string(), text.en);
+        assert!(!text.zh.is_empty() && text.zh.chars().any(|c| c > '\u{2e80}'), "{text:?}");
+        let first = text.en.chars().next().unwrap();
+        assert!(!first.is_uppercase(), "lowercase: {}", text.en);
+        assert!(!text.en.ends_with('.'), "no trailing period: {}", text.en);
+    }
+    assert_eq!(
+        RunnerError::NoPromptSelected.localized().zh,
+        "请至少选择一条提示词（项目里没有提示词时请先添加）"
+    );
+}
+
+fn run(id: &str, project_id: &str, status: RunStatus, created_at: &str) -> Run {
+    let mut r = new_run(&["p1"], 1, 1);
+    r.id = id.into();
+    r.project_id = project_id.into();
+    r.status = status;
+    r.created_at = created_at.into();
+    r
+}
+
+#[test]
+fn previous_run_is_the_newest_completed_or_partial_run_of_the_project() {
+    #[track_caller]
+    fn check(runs: &[Run], expect: Option<&str>) {
+        assert_eq!(previous_run_id("proj", runs).as_deref(), expect);
+        let started = start(&["p1"], RunConfig::default(), runs).unwrap();
+        assert_eq!(started.previous_run_id.as_deref(), expect);
+    }
+    use RunStatus::*;
+    check(&[], None);
+    check(&[run("a", "proj", Completed, "2026-11-01T00:00:00.000Z")], Some("a"));
+    check(
+        &[
+            run("b", "proj", Partial, "2026-11-02T00:00:00.000Z"),
+            run("a", "proj", Completed, "2026-11-01T00:00:00.000Z"),
+        ],
+        Some("b"),
+    );
+    check(
+        &[
+            run("a", "proj", Completed, "2026-11-01T00:00:00.000Z"),
+            run("f", "proj", Failed, "2026-11-05T00:00:00.000Z"),
+            run("c", "proj", Cancelled, "2026-11-06T00:00:00.000Z"),
+            run("r", "proj", Running, "2026-11-07T00:00:00.000Z"),
+            run("x", "proj_b", Completed, "2026-11-08T00:00:00.000Z"),
+        ],
+        Some("a"),
+    );
+    check(
+        &[
+            run("f", "proj", Failed, "2026-11-05T00:00:00.000Z"),
+            run("x", "proj_b", Partial, "2026-11-08T00:00:00.000Z"),
+        ],
+        None,
+    );
+    // Equal creation times: the later record wins.
+    check(
+        &[
+            run("a", "proj", Completed, "2026-11-01T00:00:00.000Z"),
+            run("b", "proj", Partial, "2026-11-01T00:00:00.000Z"),
+        ],
+        Some("b"),
+    );
+}
+
+fn probe(status: ProbeStatus) -> Probe {
+    serde_json::from_value(serde_json::json!({
+        "id": "r__p__0", "runId": "r", "projectId": "proj", "promptId": "p", "repeatIndex": 0,
+        "status": status, "createdAt": "2026-11-29T08:00:00.000Z"
+    }))
+    .unwrap()
+}
+
+#[test]
+fn final_status_follows_section_3_5() {
+    #[track_caller]
+    fn check(statuses: &[ProbeStatus], cancelled: bool, expect: RunStatus) {
+        let probes: Vec<Probe> = statuses.iter().map(|s| probe(*s)).collect();
+        assert_eq!(final_status(&probes, cancelled), expect, "{statuses:?} cancelled={cancelled}");
+    }
+    use ProbeStatus::*;
+    check(&[Success, Success], false, RunStatus::Completed);
+    check(&[Success, Error], false, RunStatus::Partial);
+    check(&[Success, Empty], false, RunStatus::Partial);
+    check(&[Error, Empty], false, RunStatus::Failed);
+    check(&[], false, RunStatus::Failed);
+    check(&[Success, Cancelled], false, RunStatus::Completed);
+    check(&[Cancelled], false, RunStatus::Failed);
+    check(&[Success, Success], true, RunStatus::Cancelled);
+    check(&[], true, RunStatus::Cancelled);
+}
