@@ -1,0 +1,174 @@
+//! The settings page's "test key" request: one tiny Messages call without tools, and its verdict.
+//!
+//! It costs a single output token and no search, so it can be run at will. The verdict is
+//! read from the status and the body with the same rules as a probe's error mapping.
+
+use serde::Serialize;
+
+use super::errors::{is_balance_message, map_http_error, parse_error_body};
+use super::request::{user_message, UserMessage};
+use crate::model::{ErrorKind, Localized};
+
+/// Text of the key-test message.
+pub const KEY_TEST_PROMPT: &str = "ping";
+
+/// The key-test request: model, `max_tokens: 1`, one user message, no tools.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+struct KeyTestRequest<'a> {
+    model: &'a str,
+    max_tokens: u32,
+    messages: Vec<UserMessage<'a>>,
+}
+
+/// The body of the key test for `model`: a 1-token request without tools or system prompt.
+pub fn build_key_test_body(model: &str) -> serde_json::Value {
+    let request = KeyTestRequest { model, max_tokens: 1, messages: vec![user_message(KEY_TEST_PROMPT)] };
+    serde_json::to_value(request).unwrap_or(serde_json::Value::Null)
+}
+
+/// What the key test found out.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum KeyVerdict {
+    /// The key works: the endpoint answered with a message.
+    Valid,
+    /// 401: the key is wrong or revoked.
+    InvalidKey,
+    /// The account has no balance left (402 or an out-of-credit body).
+    NoBalance,
+    /// 403: the key may not use this endpoint or model.
+    Forbidden,
+    /// 429: the key is fine but rate limited right now.
+    RateLimited,
+    /// No HTTP response (status 0); carries the network error's detail.
+    Unreachable(String),
+    /// Anything else, with a message that includes the status and the provider's words.
+    Other(String),
+}
+
+/// Verdict of a key test from its HTTP status and body; status `0` means "no response"
+/// (the body then carries the network error's detail).
+pub fn interpret_key_test(status: u16, body: &str) -> KeyVerdict {
+    if status == 0 {
+        return KeyVerdict::Unreachable(body.trim().to_string());
+    }
+    if (200..300).contains(&status) {
+        let value: Option<serde_json::Value> = serde_json::from_str(body).ok();
+        let is_error = value.as_ref().is_some_and(|v| v.get("type").and_then(|t| t.as_str()) == Some("error") || v.get("error").is_some_and(|e| !e.is_null()));
+        if !is_error {
+            return match value {
+                Some(serde_json::Value::Object(_)) => KeyVerdict::Valid,
+                _ => KeyVerdict::Other(format!("http {status} with a body that is not a json message; check the api base url")),
+            };
+        }
+    }
+    if is_balance_message(&parse_error_body(body)) {
+        return KeyVerdict::NoBalance;
+    }
+    let err = map_http_error(status, body);
+    match err.kind {
+        ErrorKind::Auth => KeyVerdict::InvalidKey,
+        ErrorKind::Balance => KeyVerdict::NoBalance,
+        ErrorKind::Forbidden => KeyVerdict::Forbidden,
+        ErrorKind::RateLimit => KeyVerdict::RateLimited,
+        _ => KeyVerdict::Other(err.message),
+    }
+}
+
+impl KeyVerdict {
+    /// True only for [`KeyVerdict::Valid`].
+    pub fn is_valid(&self) -> bool {
+        matches!(self, KeyVerdict::Valid)
+    }
+
+    /// A zh/en sentence for the settings page.
+    pub fn describe(&self) -> Localized {
+        match self {
+            KeyVerdict::Valid => Localized::new("Key 可用，已连通 DeepSeek", "the key works and deepseek is reachable"),
+            KeyVerdict::InvalidKey => Localized::new("Key 无效或已失效，请检查后重新输入", "the key is invalid or revoked; check it and enter it again"),
+            KeyVerdict::NoBalance => Localized::new(
+                "Key 有效但账户余额不足，请前往 DeepSeek 开放平台充值",
+                "the key is valid but the balance is insufficient; top up on the deepseek platform",
+            ),
+            KeyVerdict::Forbidden => Localized::new(
+                "请求被拒绝，请确认该 Key 有权使用所选模型",
+                "the request was refused; check that the key may use the chosen model",
+            ),
+            KeyVerdict::RateLimited => Localized::new(
+                "Key 有效，但当前被限流，请稍后再试",
+                "the key works but is rate limited right now; try again in a moment",
+            ),
+            KeyVerdict::Unreachable(detail) => {
+                let (zh, en) = if detail.is_empty() {
+                    ("无法连接 DeepSeek，请检查网络或 API 地址".to_string(), "deepseek is unreachable; check the connection or the api base url".to_string())
+                } else {
+                    (
+                        format!("无法连接 DeepSeek（{detail}），请检查网络或 API 地址"),
+                        format!("deepseek is unreachable ({detail}); check the connection or the api base url"),
+                    )
+                };
+                Localized::new(zh, en)
+            }
+            KeyVerdict::Other(message) => Localized::new(format!("测试失败：{message}"), format!("key test failed: {message}")),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[track_caller]
+    fn check(status: u16, body: &str, expect: KeyVerdict) {
+        assert_eq!(interpret_key_test(status, body), expect, "{status} {body}");
+    }
+
+    #[test]
+    fn key_test_body_is_minimal() {
+        assert_eq!(
+            build_key_test_body("deepseek-v4-flash"),
+            json!({"model":"deepseek-v4-flash","max_tokens":1,"messages":[{"role":"user","content":[{"type":"text","text":"ping"}]}]})
+        );
+        assert!(build_key_test_body("m").get("tools").is_none());
+    }
+
+    #[test]
+    fn verdicts() {
+        let ok = r#"{"id":"930c60df-bf64-41c9-a88e-3ec75f81e00e","type":"message","content":[{"type":"text","text":"p"}],"stop_reason":"max_tokens"}"#;
+        check(200, ok, KeyVerdict::Valid);
+        check(401, r#"{"error":{"message":"Authentication Fails, Your api key: ****cd15 is invalid","type":"authentication_error"}}"#, KeyVerdict::InvalidKey);
+        check(402, r#"{"error":{"message":"Insufficient Balance","type":"unknown_error"}}"#, KeyVerdict::NoBalance);
+        check(400, r#"{"type":"error","error":{"type":"invalid_request_error","message":"Your credit balance is too low to access the Anthropic API."}}"#, KeyVerdict::NoBalance);
+        check(200, r#"{"error":{"message":"Insufficient Balance"}}"#, KeyVerdict::NoBalance);
+        check(403, "", KeyVerdict::Forbidden);
+        check(429, r#"{"type":"error","error":{"type":"rate_limit_error","message":"slow"}}"#, KeyVerdict::RateLimited);
+        check(0, " Failed to fetch ", KeyVerdict::Unreachable("Failed to fetch".into()));
+        let KeyVerdict::Other(m) = interpret_key_test(503, "Service Unavailable") else { panic!("503 is other") };
+        assert!(m.contains("http 503") && m.contains("Service Unavailable"), "{m}");
+        let KeyVerdict::Other(m) = interpret_key_test(400, r#"{"error":{"message":"Model Not Exist"}}"#) else { panic!("400 is other") };
+        assert!(m.contains("Model Not Exist"), "{m}");
+        let KeyVerdict::Other(m) = interpret_key_test(200, "<html>proxy login</html>") else { panic!("html is other") };
+        assert!(m.contains("check the api base url"), "{m}");
+    }
+
+    #[test]
+    fn every_verdict_is_described_in_both_languages() {
+        let all = [
+            KeyVerdict::Valid,
+            KeyVerdict::InvalidKey,
+            KeyVerdict::NoBalance,
+            KeyVerdict::Forbidden,
+            KeyVerdict::RateLimited,
+            KeyVerdict::Unreachable(String::new()),
+            KeyVerdict::Unreachable("dns".into()),
+            KeyVerdict::Other("http 500".into()),
+        ];
+        for v in &all {
+            let d = v.describe();
+            assert!(!d.zh.is_empty() && !d.en.is_empty() && !d.en.ends_with('.'), "{v:?}");
+        }
+        assert!(KeyVerdict::NoBalance.describe().zh.contains("余额不足"));
+        assert!(KeyVerdict::Unreachable("dns".into()).describe().en.contains("(dns)"));
+        assert!(KeyVerdict::Valid.is_valid() && !KeyVerdict::RateLimited.is_valid());
+    }
+}

@@ -1,0 +1,161 @@
+//! The Messages request body (seed §4.2): one user message and the server-side search tool.
+//!
+//! The body is a `Serialize` struct, so its field order is the seed's order whenever it is
+//! serialised directly ([`request_body_json`]). `serde_json::Value` (returned by
+//! [`build_request_body`] for inspection and tests) sorts object keys, because the crate
+//! does not enable serde_json's `preserve_order`; send the string, not the value.
+
+use serde::Serialize;
+
+use crate::model::RunConfig;
+
+/// The fixed neutral system prompt (version `model::SYSTEM_PROMPT_VERSION`).
+pub const SYSTEM_PROMPT: &str = "你是一个乐于助人的助手。请直接回答用户问题，不要描述你的搜索或思考过程。";
+
+/// Client-side timeout of one request, in milliseconds (180 s).
+pub const REQUEST_TIMEOUT_MS: u64 = 180_000;
+
+/// Default `max_tokens` of a probe request.
+pub const MAX_TOKENS: u32 = 3000;
+
+/// Type of the server-side web search tool.
+pub const WEB_SEARCH_TOOL_TYPE: &str = "web_search_20250305";
+
+/// Name of the server-side web search tool.
+pub const WEB_SEARCH_TOOL_NAME: &str = "web_search";
+
+/// The Messages request body, fields in the order of seed §4.2.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MessagesRequest<'a> {
+    /// Requested model.
+    pub model: &'a str,
+    /// Output token limit.
+    pub max_tokens: u32,
+    /// The system prompt.
+    pub system: &'a str,
+    /// The search tool (exactly one).
+    pub tools: Vec<WebSearchTool>,
+    /// The single user message.
+    pub messages: Vec<UserMessage<'a>>,
+    /// Sampling temperature.
+    pub temperature: f64,
+}
+
+/// `{"type":"web_search_20250305","name":"web_search","max_uses":N}`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct WebSearchTool {
+    /// Always [`WEB_SEARCH_TOOL_TYPE`].
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    /// Always [`WEB_SEARCH_TOOL_NAME`].
+    pub name: &'static str,
+    /// Searches allowed in one probe.
+    pub max_uses: u32,
+}
+
+/// `{"role":"user","content":[{"type":"text","text":...}]}`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct UserMessage<'a> {
+    /// Always `user`.
+    pub role: &'static str,
+    /// One text block.
+    pub content: Vec<TextBlock<'a>>,
+}
+
+/// `{"type":"text","text":...}`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TextBlock<'a> {
+    /// Always `text`.
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    /// The text.
+    pub text: &'a str,
+}
+
+/// A user message holding `text` as its only content block.
+pub fn user_message(text: &str) -> UserMessage<'_> {
+    UserMessage { role: "user", content: vec![TextBlock { kind: "text", text }] }
+}
+
+/// The probe request for `prompt_text` under `config` (model, max tokens, searches, temperature).
+pub fn build_request<'a>(prompt_text: &'a str, config: &'a RunConfig) -> MessagesRequest<'a> {
+    MessagesRequest {
+        model: &config.model,
+        max_tokens: config.max_tokens,
+        system: SYSTEM_PROMPT,
+        tools: vec![WebSearchTool { kind: WEB_SEARCH_TOOL_TYPE, name: WEB_SEARCH_TOOL_NAME, max_uses: config.max_searches }],
+        messages: vec![user_message(prompt_text)],
+        temperature: config.temperature,
+    }
+}
+
+/// The probe request body as a JSON value (keys sorted; see the module note).
+pub fn build_request_body(prompt_text: &str, config: &RunConfig) -> serde_json::Value {
+    serde_json::to_value(build_request(prompt_text, config)).unwrap_or(serde_json::Value::Null)
+}
+
+/// The probe request body serialised in the seed's field order: what the shells send.
+pub fn request_body_json(prompt_text: &str, config: &RunConfig) -> String {
+    // Serialising plain strings and numbers cannot fail; a non-finite temperature becomes null.
+    serde_json::to_string(&build_request(prompt_text, config)).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn body_has_the_seed_shape() {
+        let config = RunConfig::default();
+        let body = build_request_body("2026年有哪些GEO服务商？", &config);
+        assert_eq!(
+            body,
+            json!({
+                "model": "deepseek-v4-flash",
+                "max_tokens": 3000,
+                "system": "你是一个乐于助人的助手。请直接回答用户问题，不要描述你的搜索或思考过程。",
+                "tools": [{"type": "web_search_20250305", "name": "web_search", "max_uses": 5}],
+                "messages": [{"role": "user", "content": [{"type": "text", "text": "2026年有哪些GEO服务商？"}]}],
+                "temperature": 1.0
+            })
+        );
+    }
+
+    #[test]
+    fn body_takes_model_tokens_searches_and_temperature_from_config() {
+        let config = RunConfig {
+            model: "deepseek-v4-pro".into(),
+            max_tokens: 1234,
+            max_searches: 2,
+            temperature: 0.3,
+            ..RunConfig::default()
+        };
+        let body = build_request_body("q", &config);
+        assert_eq!(body["model"], "deepseek-v4-pro");
+        assert_eq!(body["max_tokens"], 1234);
+        assert_eq!(body["tools"][0]["max_uses"], 2);
+        assert_eq!(body["temperature"], 0.3);
+        assert_eq!(MAX_TOKENS, RunConfig::default().max_tokens);
+    }
+
+    #[test]
+    fn serialised_body_keeps_the_seed_key_order() {
+        let text = request_body_json("hi \"there\"", &RunConfig::default());
+        let keys = ["\"model\"", "\"max_tokens\"", "\"system\"", "\"tools\"", "\"messages\"", "\"temperature\""];
+        let positions: Vec<usize> = keys.iter().map(|k| text.find(k).expect(k)).collect();
+        assert!(positions.windows(2).all(|w| w[0] < w[1]), "{text}");
+        assert!(text.starts_with("{\"model\":\"deepseek-v4-flash\",\"max_tokens\":3000,"), "{text}");
+        assert!(text.contains("{\"type\":\"web_search_20250305\",\"name\":\"web_search\",\"max_uses\":5}"), "{text}");
+        assert!(text.contains("{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"hi \\\"there\\\"\"}]}"), "{text}");
+        let parsed: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(parsed, build_request_body("hi \"there\"", &RunConfig::default()));
+    }
+
+    #[test]
+    fn constants_match_the_seed() {
+        assert_eq!(REQUEST_TIMEOUT_MS, 180_000);
+        assert_eq!(SYSTEM_PROMPT.chars().count(), 36);
+        assert!(SYSTEM_PROMPT.ends_with("不要描述你的搜索或思考过程。"));
+    }
+}

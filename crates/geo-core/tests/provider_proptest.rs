@@ -1,0 +1,151 @@
+//! Property: `parse_response` never panics, on arbitrary strings and on JSON-ish
+//! mutations of the recorded responses, and whatever it accepts is well formed
+//! (queries numbered 1..=n, every source on an existing query, ranks consecutive from 1).
+
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+use geo_core::provider::{map_http_error, parse_response, ParsedResponse};
+use proptest::prelude::*;
+use serde_json::{json, Value};
+
+fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(256)
+}
+
+fn fixtures() -> &'static [String] {
+    static FIXTURES: OnceLock<Vec<String>> = OnceLock::new();
+    FIXTURES.get_or_init(|| {
+        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/responses");
+        let mut paths: Vec<PathBuf> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+        paths.retain(|p| p.extension().is_some_and(|x| x == "json"));
+        paths.sort();
+        paths.iter().map(|p| std::fs::read_to_string(p).unwrap()).collect()
+    })
+}
+
+fn well_formed(p: &ParsedResponse) -> Result<(), TestCaseError> {
+    for (i, q) in p.queries.iter().enumerate() {
+        prop_assert_eq!(q.index as usize, i + 1);
+        prop_assert_eq!(q.internal, q.query.is_none());
+    }
+    for q in &p.queries {
+        let ranks: Vec<u32> = p.raw_sources.iter().filter(|s| s.query_index == q.index).map(|s| s.rank).collect();
+        prop_assert_eq!(ranks.clone(), (1..=ranks.len() as u32).collect::<Vec<_>>());
+    }
+    prop_assert!(p.raw_sources.iter().all(|s| s.query_index >= 1 && s.query_index as usize <= p.queries.len()));
+    prop_assert!(!p.model.is_empty());
+    Ok(())
+}
+
+fn check(body: &str) -> Result<(), TestCaseError> {
+    if let Ok(p) = parse_response(body, "deepseek-v4-flash") {
+        well_formed(&p)?;
+    }
+    Ok(())
+}
+
+/// Arbitrary JSON up to `depth` levels and about `size` nodes, biased towards Messages keys.
+fn arb_json_sized(depth: u32, size: u32) -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(Value::from),
+        any::<f64>().prop_filter("finite", |f| f.is_finite()).prop_map(Value::from),
+        prop_oneof![
+            Just("text"), Just("server_tool_use"), Just("web_search_tool_result"), Just("web_search_result"),
+            Just("web_search"), Just("thinking"), Just("error"), Just("ws_call_id=1"), Just("call_00_x"), Just(""),
+        ]
+        .prop_map(Value::from),
+        ".{0,12}".prop_map(Value::from),
+    ];
+    leaf.prop_recursive(depth, size, 5, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+            prop::collection::vec(
+                (
+                    prop_oneof![
+                        Just("type"), Just("id"), Just("tool_use_id"), Just("name"), Just("input"), Just("query"),
+                        Just("content"), Just("text"), Just("url"), Just("title"), Just("page_age"), Just("error_code"),
+                        Just("usage"), Just("error"), Just("model"),
+                    ]
+                    .prop_map(str::to_string),
+                    inner,
+                ),
+                0..5
+            )
+            .prop_map(|kv| Value::Object(kv.into_iter().collect())),
+        ]
+    })
+}
+
+fn arb_json() -> impl Strategy<Value = Value> {
+    arb_json_sized(4, 32)
+}
+
+/// A block built like the real ones but with any field swapped for an arbitrary value.
+fn arb_block() -> impl Strategy<Value = Value> {
+    let template = prop_oneof![
+        Just(json!({"type":"text","text":"答案"})),
+        Just(json!({"type":"thinking","thinking":"t","signature":"s"})),
+        Just(json!({"type":"server_tool_use","id":"call_00_a","name":"web_search","input":{"query":"元构场"},"caller":{"type":"direct"}})),
+        Just(json!({"type":"server_tool_use","id":"call_01_b","name":"web_search","input":{"query":"ws_call_id=1"}})),
+        Just(json!({"type":"web_search_tool_result","tool_use_id":"call_00_a","content":[{"type":"web_search_result","title":"t","url":"https://a.example","page_age":null}]})),
+        Just(json!({"type":"web_search_tool_result","tool_use_id":"call_01_b","content":{"type":"web_search_tool_result_error","error_code":"max_uses_exceeded"}})),
+    ];
+    (template, prop::option::of((0usize..6, arb_json_sized(2, 8)))).prop_map(|(mut block, swap)| {
+        if let (Some((i, v)), Some(obj)) = (swap, block.as_object_mut()) {
+            let keys: Vec<String> = obj.keys().cloned().collect();
+            let key = keys[i % keys.len()].clone();
+            obj.insert(key, v);
+        }
+        block
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(cases()))]
+
+    #[test]
+    fn never_panics_on_arbitrary_strings(body in any::<String>()) {
+        check(&body)?;
+        let _ = map_http_error(500, &body);
+    }
+
+    #[test]
+    fn never_panics_on_json_ish_strings(body in r#"[\[\]{}":,a-z_0-9 .\-]{0,120}"#) {
+        check(&body)?;
+    }
+
+    #[test]
+    fn never_panics_on_arbitrary_json(value in arb_json()) {
+        check(&value.to_string())?;
+        check(&json!({"content": [value.clone()], "usage": value}).to_string())?;
+    }
+
+    #[test]
+    fn never_panics_on_mutated_messages(blocks in prop::collection::vec(prop_oneof![3 => arb_block(), 1 => arb_json_sized(2, 8)], 0..8),
+                                        top in prop::option::of(arb_json_sized(2, 8))) {
+        let mut body = json!({"id":"m","type":"message","model":"deepseek-v4-flash","content":blocks,"stop_reason":"end_turn"});
+        if let Some(v) = top {
+            body["usage"] = v;
+        }
+        let text = body.to_string();
+        prop_assert!(parse_response(&text, "deepseek-v4-flash").is_ok());
+        check(&text)?;
+    }
+
+    #[test]
+    fn never_panics_on_mutated_fixture_text(which in any::<prop::sample::Index>(),
+                                            at in any::<prop::sample::Index>(),
+                                            cut in 0usize..40,
+                                            insert in r#"[\[\]{}":,]{0,3}"#) {
+        let fixtures = fixtures();
+        let text = &fixtures[which.index(fixtures.len())];
+        let bounds: Vec<usize> = text.char_indices().map(|(i, _)| i).chain([text.len()]).collect();
+        let start = bounds[at.index(bounds.len())];
+        let end = bounds[(at.index(bounds.len()) + cut).min(bounds.len() - 1)];
+        let mutated = format!("{}{}{}", &text[..start], insert, &text[end..]);
+        check(&mutated)?;
+    }
+}
