@@ -111,7 +111,7 @@ fn markdown_link(s: &str, start: usize) -> Option<(&str, &str, usize)> {
     let dest;
     if b.get(p) == Some(&b'<') {
         let rest = &s[p + 1..];
-        let end = rest.find(|c: char| c == '>' || c == '<' || c == '\n')?;
+        let end = rest.find(['>', '<', '\n'])?;
         if rest.as_bytes()[end] != b'>' {
             return None;
         }

@@ -98,7 +98,7 @@ pub const CHANNELS: &[(&str, &str, &str)] = &[
 ];
 
 /// The label of channel `key` in `lang`; an unknown key is returned as it is.
-pub fn channel_label<'a>(key: &'a str, lang: Lang) -> &'a str {
+pub fn channel_label(key: &str, lang: Lang) -> &str {
     match CHANNELS.iter().find(|(k, _, _)| *k == key) {
         Some((_, zh, en)) => match lang {
             Lang::Zh => zh,
