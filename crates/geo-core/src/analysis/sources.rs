@@ -92,7 +92,8 @@ struct Group {
 /// * The title is the longest (in characters, after trimming) seen; on a tie the first wins.
 ///   `pageAge` is the first non-empty one.
 /// * `bestRank` is the smallest rank; `titleMentions` are the targets named in the title.
-/// * Sorted by `bestRank`, then title, then URL; ids `src_1`, `src_2`, … in that order.
+/// * Sorted by `bestRank`, then title (code-point order, locale-independent), then URL;
+///   ids `src_1`, `src_2`, … in that order.
 pub fn normalize_sources(queries: &[Query], raw: &[RawSource], targets: &[Target]) -> Vec<SearchSource> {
     let query_words: HashMap<u32, Option<&str>> = queries
         .iter()
