@@ -15,7 +15,9 @@ use crate::model::{Probe, Target};
 /// snapshot (brand first). Idempotent: analysing twice gives the same probe.
 pub fn analyze_probe(probe: &mut Probe, targets: &[Target]) {
     probe.answer = clean::clean_answer(&probe.raw_answer);
+    probe.sources = sources::normalize_sources(&probe.queries, &probe.raw_sources, targets);
     probe.mentions = mentions::match_targets(&probe.answer, targets);
+    probe.answer_links = links::extract_answer_links(&probe.answer, &probe.sources);
 }
 
 /// Re-analyses every probe of `env` with its run's alias snapshot.
