@@ -180,7 +180,7 @@ pub fn network_error(detail: &str) -> ProbeError {
 /// The client gave up after `timeout_ms` without a response.
 pub fn timeout_error(timeout_ms: u64) -> ProbeError {
     let secs = timeout_ms / 1000;
-    let span = if timeout_ms % 1000 == 0 { format!("{secs} s") } else { format!("{timeout_ms} ms") };
+    let span = if timeout_ms.is_multiple_of(1000) { format!("{secs} s") } else { format!("{timeout_ms} ms") };
     ProbeError {
         kind: ErrorKind::Timeout,
         http_status: None,
