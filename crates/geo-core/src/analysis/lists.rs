@@ -161,10 +161,10 @@ pub fn apply_list_positions(mentions: &mut [Mention], items: &[ListItem], target
     }
 }
 
-/// Cleans a list title: strips Markdown (bold, italics, strike-through, inline code, links
-/// and images keep their text, heading marks), drops a leading bracketed tag such as 【推荐】,
+/// Cleans a list title: strips Markdown (bold, italics, strike-through, inline code, heading
+/// marks; links keep their text, images are dropped), drops a leading bracketed tag such as 【推荐】,
 /// cuts at the first colon (`:` `：`, but not `://`), dash separator (` - ` ` — ` `——` ` – `) or
-/// opening bracket (`(` `（` `[` `【`), trims, and keeps at most [`MAX_TITLE_CHARS`] characters.
+/// opening bracket (`(` `（` `[` `【`), trims (with a trailing `,` `，` `、` `;` `；`), and keeps at most [`MAX_TITLE_CHARS`] characters.
 pub fn clean_title(raw: &str) -> String {
     let mut s = raw.trim();
     let hashes = s.len() - s.trim_start_matches('#').len();
@@ -177,7 +177,8 @@ pub fn clean_title(raw: &str) -> String {
     let s = drop_leading_bracket(s.trim());
     let cut = cut_at_separator(s);
     let cut = if cut.trim().is_empty() { s } else { cut };
-    let t = cut.trim().trim_end_matches([',', '，', '、', ';', '；', '。']).trim_end();
+    // A final 。 stays: it marks a sentence, which `otherEntities` must not take for a name.
+    let t = cut.trim().trim_end_matches([',', '，', '、', ';', '；']).trim_end();
     let t: String = t.chars().take(MAX_TITLE_CHARS).collect();
     t.trim_end().to_string()
 }
@@ -558,9 +559,10 @@ impl Builder {
                 }
             }
             GroupKind::Numbered(gs) => {
-                if style == gs && indent < base + 2 && n > last {
+                let sibling = style == gs && indent < base + 2;
+                if sibling && n > last {
                     self.push_item(g, n, content);
-                } else if style.heading == 0 && (indent >= base + 2 || !self.blank_before) {
+                } else if !sibling && style.heading == 0 && (indent >= base + 2 || !self.blank_before) {
                     self.append(line);
                 } else {
                     self.start_numbered(n, style, indent, content);
@@ -776,7 +778,7 @@ fn other_entities(items: &[ListItem]) -> Vec<String> {
 
 // ---------------------------------------------------------------- title cleaning
 
-/// `[text](url)`, `[text][ref]` and `![alt](url)` keep their text; other brackets stay.
+/// `[text](url)` and `[text][ref]` keep their text, `![alt](url)` is dropped; other brackets stay.
 fn strip_links(s: &str) -> String {
     let chars: Vec<char> = s.chars().collect();
     let n = chars.len();
@@ -802,8 +804,9 @@ fn strip_links(s: &str) -> String {
                 if end < n {
                     if out.ends_with('!') {
                         out.pop();
+                    } else {
+                        out.extend(&chars[i + 1..j]);
                     }
-                    out.extend(&chars[i + 1..j]);
                     i = end + 1;
                     continue;
                 }
