@@ -30,11 +30,8 @@ type Expect<'a> = &'a [(u32, &'a str, Option<&'a str>)];
 #[track_caller]
 fn check(answer: &str, expect: Expect) -> ParsedList {
     let parsed = parse_list_items(answer, &targets());
-    let got: Vec<(u32, &str, Option<&str>)> = parsed
-        .items
-        .iter()
-        .map(|i| (i.position, i.title.as_str(), i.matched_target_id.as_deref()))
-        .collect();
+    let got: Vec<(u32, &str, Option<&str>)> =
+        parsed.items.iter().map(|i| (i.position, i.title.as_str(), i.matched_target_id.as_deref())).collect();
     assert_eq!(got, expect, "answer:\n{answer}");
     parsed
 }
@@ -76,13 +73,20 @@ fn bold_numbered_shapes() {
 #[test]
 fn numbered_headings_own_their_section() {
     let answer = "## 推荐榜单\n\n### 1. 元构场智能科技\n\n- **优势**：懂 GEO\n- **价格**：中等\n\n---\n\n### 2. 星河数字\n\n- **优势**：便宜\n- **不足**：Acme 更大\n\n### 3. Gamma Media\n\n一段说明。\n\n## 总结\n\n- 建议先试用\n- 注意合同";
-    let parsed = check(
-        answer,
-        &[(1, "元构场智能科技", Some("yg")), (2, "星河数字", Some("acme")), (3, "Gamma Media", None)],
-    );
+    let parsed =
+        check(answer, &[(1, "元构场智能科技", Some("yg")), (2, "星河数字", Some("acme")), (3, "Gamma Media", None)]);
     assert!(parsed.items[0].text.contains("**价格**：中等"), "bullets under a heading are its body");
     assert!(parsed.items[2].text.contains("一段说明"));
     assert!(!parsed.items[2].text.contains("建议先试用"), "an h2 ends the h3 section");
+}
+
+#[test]
+fn typical_sectioned_answer_picks_the_vendor_headings_over_the_advice_steps() {
+    let answer = "根据搜索结果，以下是几家值得关注的GEO服务商：\n\n## 一、综合实力较强的服务商\n\n### 1. 元构场智能科技\n**核心优势**：懂GEO\n**适合客户**：中小企业\n\n### 2. 蓝色光标\n- 优势：大\n\n### 3. 某某营销有限公司（上海）\n\n## 二、选择建议\n\n1. **明确需求**：先想清楚\n2. **考察案例**：看案例\n3. **比较价格**：货比三家\n\n## 总结\n\n综上所述。";
+    let parsed =
+        check(answer, &[(1, "元构场智能科技", Some("yg")), (2, "蓝色光标", None), (3, "某某营销有限公司", None)]);
+    assert_eq!(parsed.other_entities, ["蓝色光标", "某某营销有限公司"]);
+    assert_eq!(parsed.items[0].text, "元构场智能科技\n**核心优势**：懂GEO\n**适合客户**：中小企业");
 }
 
 #[test]
@@ -137,15 +141,15 @@ fn interrupted_numbered_list_is_merged() {
         &[(1, "Acme", Some("acme")), (2, "Beta Labs", Some("beta"))],
     );
     // Numbering that does not continue (n+1) is not merged: two lists, the first wins the tie.
-    check("1. 星河数字\n2. 火山数字\n\n说明段落。\n\n5. 甲数字\n6. 乙数字", &[(1, "星河数字", None), (2, "火山数字", None)]);
+    check(
+        "1. 星河数字\n2. 火山数字\n\n说明段落。\n\n5. 甲数字\n6. 乙数字",
+        &[(1, "星河数字", None), (2, "火山数字", None)],
+    );
 }
 
 #[test]
 fn restarted_numbering_starts_a_new_group() {
-    check(
-        "1. 明确目标\n2. 对比报价\n1. 元构场\n2. Acme",
-        &[(1, "元构场", Some("yg")), (2, "Acme", Some("acme"))],
-    );
+    check("1. 明确目标\n2. 对比报价\n1. 元构场\n2. Acme", &[(1, "元构场", Some("yg")), (2, "Acme", Some("acme"))]);
 }
 
 #[test]
@@ -315,7 +319,11 @@ fn apply_list_positions_back_fills_mentions() {
 
     // Positions come from item numbers, not the index, and the text prefix counts.
     let mut mentions = match_targets("Acme 元构场", &t);
-    apply_list_positions(&mut mentions, &[item(7, "甲", "甲：元构场"), item(3, "乙", &format!("{}Acme", "x ".repeat(100)))], &t);
+    apply_list_positions(
+        &mut mentions,
+        &[item(7, "甲", "甲：元构场"), item(3, "乙", &format!("{}Acme", "x ".repeat(100)))],
+        &t,
+    );
     let got: Vec<(&str, Option<u32>)> = mentions.iter().map(|m| (m.target_id.as_str(), m.list_position)).collect();
     assert_eq!(got, vec![("acme", None), ("yg", Some(7))]);
 }

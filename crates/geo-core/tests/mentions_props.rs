@@ -10,11 +10,13 @@ fn cases() -> u32 {
     std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(256)
 }
 
+#[rustfmt::skip]
 const ALIASES: &[&str] = &[
     "geo", "GEO", "Acme", "ac", "a", "aa", "aba", "元构场", "元构场智能科技", "探针", "GEO探针", "ｇｅｏ", "Beta Labs",
     "ß", "İ", "ﬁ", "1", "x-y", " ", "", "Ａ1",
 ];
 
+#[rustfmt::skip]
 const PIECES: &[&str] = &[
     "geo", "George", "GEO", "acme", "Acme", "ac", "a", "b", "aba", "元构场", "智能科技", "探针", "ｇｅｏ", "Beta",
     " Labs", "ß", "ss", "İ", "i", "ﬁ", "fi", "1", "x-y", "-", " ", "，", "。", "é", "\u{301}", "Ａ", "\u{3000}", "_",
@@ -40,8 +42,11 @@ fn targets_strategy() -> impl Strategy<Value = Vec<Target>> {
 }
 
 fn text_strategy() -> impl Strategy<Value = String> {
-    prop::collection::vec(prop_oneof![prop::sample::select(PIECES).prop_map(String::from), any::<char>().prop_map(String::from)], 0..30)
-        .prop_map(|p| p.concat())
+    prop::collection::vec(
+        prop_oneof![prop::sample::select(PIECES).prop_map(String::from), any::<char>().prop_map(String::from)],
+        0..30,
+    )
+    .prop_map(|p| p.concat())
 }
 
 fn is_word(c: char) -> bool {
@@ -76,7 +81,7 @@ fn oracle(text: &str, target: &Target) -> Vec<(usize, usize)> {
     }
     // Union-find over overlapping pairs (quadratic on purpose: a different method).
     let mut parent: Vec<usize> = (0..hits.len()).collect();
-    fn find(p: &mut Vec<usize>, i: usize) -> usize {
+    fn find(p: &mut [usize], i: usize) -> usize {
         let mut r = i;
         while p[r] != r {
             r = p[r];

@@ -19,7 +19,9 @@
 //!   rows. The title comes from the column whose header names a company/name/brand, else the
 //!   first column whose cells are mostly non-numeric; the position from a rank column (header
 //!   like 排名/序号/Rank/#, or a column whose every cell is a rank number) else row order.
-//! - not supported: Chinese numerals (`一、`), letters (`a.`), emoji digits, block quotes.
+//! - not supported: Chinese numerals (`一、`), letters (`a.`), emoji digits, block quotes,
+//!   Markdown's all-`1.` auto-numbering (each `1.` restarts), and unnumbered bold lines used
+//!   as item headers (`**元构场**` on its own line).
 //!
 //! Grouping: items of one group share the marker style (`1.` vs `1、` vs heading level) and
 //! indentation; blank lines between items are allowed. Lines indented at least two columns
@@ -58,12 +60,14 @@ pub const SCORE_TITLE_LENGTH: i64 = 1;
 pub const SCORE_GENERIC: i64 = -5;
 
 /// Company-like words in Chinese (substring match).
+#[rustfmt::skip]
 pub const COMPANY_WORDS_ZH: &[&str] = &[
     "公司", "科技", "营销", "集团", "股份", "有限", "技术", "网络", "信息", "传媒", "广告", "咨询", "数字", "智能", "软件",
     "工作室", "实验室", "机构", "平台", "品牌", "互联网",
 ];
 
 /// Company-like words in English (whole ASCII words, case-insensitive).
+#[rustfmt::skip]
 pub const COMPANY_WORDS_EN: &[&str] = &[
     "inc", "ltd", "llc", "co", "corp", "corporation", "company", "gmbh", "plc", "group", "geo", "ai", "seo",
     "technologies", "technology", "tech", "labs", "lab", "software", "agency", "media", "digital", "marketing",
@@ -72,6 +76,7 @@ pub const COMPANY_WORDS_EN: &[&str] = &[
 
 /// Generic section titles in Chinese: a title equal to one, or of at most
 /// [`GENERIC_ZH_MAX_CHARS`] characters starting or ending with one, is generic.
+#[rustfmt::skip]
 pub const GENERIC_WORDS_ZH: &[&str] = &[
     "总结", "小结", "建议", "结论", "来源", "参考", "优势", "劣势", "优点", "缺点", "注意事项", "注意", "提示", "说明",
     "备注", "概述", "简介", "背景", "特点", "亮点", "价格", "费用", "收费", "案例", "步骤", "方法", "原因", "理由",
@@ -83,6 +88,7 @@ pub const GENERIC_WORDS_ZH: &[&str] = &[
 pub const GENERIC_ZH_MAX_CHARS: usize = 6;
 
 /// Generic words in English: a title of at most four words containing one is generic.
+#[rustfmt::skip]
 pub const GENERIC_WORDS_EN: &[&str] = &[
     "summary", "conclusion", "conclusions", "tip", "tips", "pros", "cons", "note", "notes", "source", "sources",
     "reference", "references", "advantages", "disadvantages", "benefits", "drawbacks", "overview", "introduction",
@@ -92,13 +98,16 @@ pub const GENERIC_WORDS_EN: &[&str] = &[
 ];
 
 /// Table headers that name the rank column (ASCII: whole header; Chinese: contained).
+#[rustfmt::skip]
 const RANK_HEADERS_EN: &[&str] = &["rank", "ranking", "no", "no.", "#", "position", "pos", "top", "place"];
 const RANK_HEADERS_ZH: &[&str] = &["排名", "名次", "排序", "序号", "编号", "顺序", "位次", "序"];
 /// Table headers that name the name/company column.
+#[rustfmt::skip]
 const NAME_HEADERS_EN: &[&str] = &[
     "company", "name", "brand", "vendor", "tool", "product", "provider", "agency", "platform", "service", "firm",
     "organization", "organisation",
 ];
+#[rustfmt::skip]
 const NAME_HEADERS_ZH: &[&str] =
     &["公司", "名称", "品牌", "机构", "服务商", "企业", "厂商", "供应商", "平台", "工具", "产品", "代理商", "名字"];
 
@@ -634,9 +643,8 @@ fn build_groups(answer: &str) -> Vec<Group> {
         if let Some((fc, fn_)) = fence_marker(line) {
             i += 1;
             while i < lines.len() {
-                let closes = fence_marker(lines[i]).is_some_and(|(c, n)| {
-                    c == fc && n >= fn_ && lines[i].trim().chars().all(|x| x == c)
-                });
+                let closes = fence_marker(lines[i])
+                    .is_some_and(|(c, n)| c == fc && n >= fn_ && lines[i].trim().chars().all(|x| x == c));
                 i += 1;
                 if closes {
                     break;
