@@ -140,6 +140,13 @@ fn interrupted_numbered_list_is_merged() {
         "1. **Acme**\n\n- detail a\n- detail b\n\n2. **Beta Labs**\n\n- detail c\n- detail d",
         &[(1, "Acme", Some("acme")), (2, "Beta Labs", Some("beta"))],
     );
+    // A numbered sub-list of another style inside the interruption does not hide the outer list.
+    let parsed = check(
+        "1. 元构场\n\n原因：\n\n（1）本地\n（2）便宜\n\n2. Acme\n\n说明。\n\n1) 步骤一\n2) 步骤二\n\n3. 星河数字",
+        &[(1, "元构场", Some("yg")), (2, "Acme", Some("acme")), (3, "星河数字", None)],
+    );
+    assert_eq!(parsed.items[0].text, "元构场\n原因：\n（1）本地\n（2）便宜");
+    assert_eq!(parsed.items[1].text, "Acme\n说明。\n1) 步骤一\n2) 步骤二");
     // Numbering that does not continue (n+1) is not merged: two lists, the first wins the tie.
     check(
         "1. 星河数字\n2. 火山数字\n\n说明段落。\n\n5. 甲数字\n6. 乙数字",

@@ -29,8 +29,8 @@
 //! belong to the current item's text. Inside one run of lines numbers must increase; a
 //! restart (`1.` after `3.`) starts a new group. A numbered list interrupted by a paragraph,
 //! a table, an unnumbered heading or another list is resumed when a later line of the same
-//! style carries the next number (n+1); only the most recently interrupted numbered list can
-//! resume, and the interrupting lines are appended to the text of item n (they describe it).
+//! style carries the next number (n+1); when several interrupted lists fit, the most recent
+//! wins, and the interrupting lines are appended to the text of item n (they describe it).
 //!
 //! Scoring per item: +5 when a target matches (title, else the first [`MATCH_PREFIX_CHARS`]
 //! characters of the text), +2 for a company-like word in the title, +1 for a title of 2–40
@@ -497,10 +497,11 @@ struct Builder {
     groups: Vec<Group>,
     /// The group receiving lines.
     cur: Option<usize>,
-    /// The most recently interrupted numbered group, resumable with its next number.
-    resumable: Option<usize>,
-    /// Lines seen since `resumable` was interrupted (appended to its last item on resume).
-    pending: Vec<String>,
+    /// Interrupted numbered groups, most recent last, each with the index in `log` where its
+    /// interruption began; one resumes when a line of its style carries its next number.
+    suspended: Vec<(usize, usize)>,
+    /// Lines seen while some numbered group is suspended (the interrupting content).
+    log: Vec<String>,
     /// A blank line (or code block) since the last line given to the current item.
     blank_before: bool,
 }
@@ -516,8 +517,7 @@ impl Builder {
     fn interrupt(&mut self) {
         if let Some(g) = self.cur.take() {
             if matches!(self.groups[g].kind, GroupKind::Numbered(_)) {
-                self.resumable = Some(g);
-                self.pending.clear();
+                self.suspended.push((g, self.log.len()));
             }
         }
     }
@@ -536,18 +536,24 @@ impl Builder {
 
     fn start_numbered(&mut self, n: u32, style: Style, indent: usize, content: &str) {
         self.interrupt();
-        if let Some(r) = self.resumable {
+        let resumes = self.suspended.iter().rposition(|&(r, _)| {
             let group = &self.groups[r];
             let last = group.items.last().map_or(0, |i| i.position);
-            if group.kind == GroupKind::Numbered(style) && last.checked_add(1) == Some(n) {
-                let pending = std::mem::take(&mut self.pending);
-                if let Some(item) = self.groups[r].items.last_mut() {
-                    item.lines.extend(pending);
-                }
-                self.resumable = None;
-                self.push_item(r, n, content);
-                return;
+            group.kind == GroupKind::Numbered(style) && last.checked_add(1) == Some(n)
+        });
+        if let Some(k) = resumes {
+            let (r, from) = self.suspended[k];
+            // Groups suspended after `r` were part of its interruption: they cannot resume.
+            self.suspended.truncate(k);
+            let lines = self.log[from..].to_vec();
+            if self.suspended.is_empty() {
+                self.log.clear();
             }
+            if let Some(item) = self.groups[r].items.last_mut() {
+                item.lines.extend(lines);
+            }
+            self.push_item(r, n, content);
+            return;
         }
         self.new_group(GroupKind::Numbered(style), indent, n, content);
     }
@@ -628,8 +634,8 @@ impl Builder {
     }
 
     fn note_pending(&mut self, line: &str) {
-        if self.resumable.is_some() && self.cur != self.resumable {
-            self.pending.push(line.trim().to_string());
+        if !self.suspended.is_empty() {
+            self.log.push(line.trim().to_string());
         }
     }
 }
