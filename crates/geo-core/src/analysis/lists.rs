@@ -771,7 +771,15 @@ fn looks_like_entity(title: &str) -> bool {
     title_len_ok(title) && title.chars().any(char::is_alphabetic) && !is_generic(title) && !is_sentence(title)
 }
 
+/// Company-like titles of unmatched items, but only from a list that is about entities:
+/// one where at least one item names a tracked target or carries a company word. A list of
+/// metrics or steps ("提及率", "内容优化") is a parsed list, yet its titles are no candidates
+/// for new competitors.
 fn other_entities(items: &[ListItem]) -> Vec<String> {
+    let about_entities = items.iter().any(|i| i.matched_target_id.is_some() || has_company_word(&i.title));
+    if !about_entities {
+        return Vec::new();
+    }
     let mut out: Vec<String> = Vec::new();
     let mut seen: Vec<String> = Vec::new();
     for item in items {

@@ -17,6 +17,10 @@ pub fn analyze_probe(probe: &mut Probe, targets: &[Target]) {
     probe.answer = clean::clean_answer(&probe.raw_answer);
     probe.sources = sources::normalize_sources(&probe.queries, &probe.raw_sources, targets);
     probe.mentions = mentions::match_targets(&probe.answer, targets);
+    let parsed = lists::parse_list_items(&probe.answer, targets);
+    lists::apply_list_positions(&mut probe.mentions, &parsed.items, targets);
+    probe.list_items = parsed.items;
+    probe.other_entities = parsed.other_entities;
     probe.answer_links = links::extract_answer_links(&probe.answer, &probe.sources);
 }
 
