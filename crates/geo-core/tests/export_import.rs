@@ -183,10 +183,10 @@ fn duplicate_ids_are_refused() {
 
 #[test]
 fn huge_strings_too_many_records_and_big_files_are_refused() {
-    let small = ImportLimits { max_string_chars: 50, ..ImportLimits::default() };
-    let text = with(|v| v["probes"][3]["rawAnswer"] = json!("长".repeat(51)));
-    check_refused(&text, &small, ImportErrorKind::Invalid, "probes[3].rawAnswer: text of 51 characters is over the limit of 50; shorten it or raise the limit", 1);
-    let text = with(|v| v["probes"][3]["rawAnswer"] = json!("长".repeat(50)));
+    let small = ImportLimits { max_string_chars: 200, ..ImportLimits::default() };
+    let text = with(|v| v["probes"][3]["rawAnswer"] = json!("长".repeat(201)));
+    check_refused(&text, &small, ImportErrorKind::Invalid, "probes[3].rawAnswer: text of 201 characters is over the limit of 200; shorten it or raise the limit", 1);
+    let text = with(|v| v["probes"][3]["rawAnswer"] = json!("长".repeat(200)));
     assert!(parse_export(&text, &small).is_ok());
     let few = ImportLimits { max_records: 11, ..ImportLimits::default() };
     check_refused(&to_json_pretty(&full()), &few, ImportErrorKind::Invalid, "the file holds 12 records and the limit is 11; split the export", 1);
