@@ -64,7 +64,10 @@ impl CsvWriter {
     pub fn new() -> Self {
         let mut out = String::new();
         out.push(BOM);
-        CsvWriter { out, row_has_cells: false }
+        CsvWriter {
+            out,
+            row_has_cells: false,
+        }
     }
 
     fn sep(&mut self) {
@@ -179,9 +182,7 @@ pub fn parse_csv(text: &str) -> Result<Vec<Vec<String>>, CsvParseError> {
             while let Some(&c) = chars.peek() {
                 match c {
                     ',' | '\r' => break,
-                    '"' => {
-                        return Err(err(&records, "a quote inside an unquoted field".into()))
-                    }
+                    '"' => return Err(err(&records, "a quote inside an unquoted field".into())),
                     '\n' => return Err(err(&records, "a bare LF; records end with CRLF".into())),
                     _ => {
                         field.push(c);
@@ -209,7 +210,10 @@ pub fn parse_csv(text: &str) -> Result<Vec<Vec<String>>, CsvParseError> {
                 return Ok(records);
             }
             Some(c) => {
-                return Err(err(&records, format!("unexpected {c:?} after a quoted field")))
+                return Err(err(
+                    &records,
+                    format!("unexpected {c:?} after a quoted field"),
+                ))
             }
         }
     }
@@ -279,7 +283,9 @@ fn find_run<'a>(env: &'a ExportEnvelope, run_id: &str) -> Result<&'a Run, Export
     env.runs
         .iter()
         .find(|r| r.id == run_id)
-        .ok_or_else(|| ExportError::RunNotFound { run_id: run_id.to_string() })
+        .ok_or_else(|| ExportError::RunNotFound {
+            run_id: run_id.to_string(),
+        })
 }
 
 /// The run's probes in export order.
@@ -295,7 +301,11 @@ fn run_targets(env: &ExportEnvelope, run: &Run) -> Vec<Target> {
     if !run.alias_snapshot.is_empty() {
         return run.alias_snapshot.clone();
     }
-    env.projects.iter().find(|p| p.id == run.project_id).map(|p| p.targets()).unwrap_or_default()
+    env.projects
+        .iter()
+        .find(|p| p.id == run.project_id)
+        .map(|p| p.targets())
+        .unwrap_or_default()
 }
 
 fn status_str(s: ProbeStatus) -> &'static str {
@@ -332,8 +342,10 @@ pub fn probes_csv(env: &ExportEnvelope, run_id: &str) -> Result<String, ExportEr
         .find(|t| t.kind == TargetKind::Brand)
         .or(targets.first())
         .map(|t| t.id.clone());
-    let label: HashMap<&str, &str> =
-        targets.iter().map(|t| (t.id.as_str(), t.label.as_str())).collect();
+    let label: HashMap<&str, &str> = targets
+        .iter()
+        .map(|t| (t.id.as_str(), t.label.as_str()))
+        .collect();
     let mut w = CsvWriter::new();
     w.texts(PROBE_COLUMNS).end_row();
     for p in run_probes(env, run) {
@@ -343,9 +355,17 @@ pub fn probes_csv(env: &ExportEnvelope, run_id: &str) -> Result<String, ExportEr
             .chain(env.prompts.iter())
             .find(|q| q.id == p.prompt_id)
             .map_or("", |q| q.text.as_str());
-        w.text(&p.id).text(&p.run_id).text(&p.prompt_id).text(prompt_text);
+        w.text(&p.id)
+            .text(&p.run_id)
+            .text(&p.prompt_id)
+            .text(prompt_text);
         w.number(p.repeat_index.into()).text(status_str(p.status));
-        w.text(&p.error.as_ref().map(|e| serde_name(&e.kind)).unwrap_or_default());
+        w.text(
+            &p.error
+                .as_ref()
+                .map(|e| serde_name(&e.kind))
+                .unwrap_or_default(),
+        );
         if p.status == ProbeStatus::Success {
             let brand = brand_id
                 .as_deref()
@@ -357,7 +377,12 @@ pub fn probes_csv(env: &ExportEnvelope, run_id: &str) -> Result<String, ExportEr
             ms.sort_by_key(|m| (m.order, m.first_index));
             let labels: Vec<&str> = ms
                 .iter()
-                .map(|m| label.get(m.target_id.as_str()).copied().unwrap_or(&m.target_id))
+                .map(|m| {
+                    label
+                        .get(m.target_id.as_str())
+                        .copied()
+                        .unwrap_or(&m.target_id)
+                })
                 .collect();
             w.text(&labels.join("; "));
             w.number(p.sources.len() as u64);
@@ -371,7 +396,8 @@ pub fn probes_csv(env: &ExportEnvelope, run_id: &str) -> Result<String, ExportEr
         }
         let u = &p.usage;
         w.number(u.input_tokens).number(u.output_tokens);
-        w.number(u.cache_read_input_tokens).number(u.web_search_requests);
+        w.number(u.cache_read_input_tokens)
+            .number(u.web_search_requests);
         w.number(p.latency_ms).number(p.attempts.into());
         w.text(&p.model).text(&p.created_at).text(&p.answer);
         w.end_row();
@@ -402,12 +428,21 @@ pub fn sources_csv(env: &ExportEnvelope, run_id: &str) -> Result<String, ExportE
         for (s, o) in rows {
             let q = p.queries.iter().find(|q| q.index == o.query_index);
             let internal = q.map_or(o.query.is_none(), |q| q.internal);
-            let query = o.query.as_deref().or(q.and_then(|q| q.query.as_deref())).unwrap_or("");
-            w.text(&p.id).text(&p.prompt_id).number(p.repeat_index.into());
-            w.number(o.query_index.into()).text(if internal { "" } else { query });
+            let query = o
+                .query
+                .as_deref()
+                .or(q.and_then(|q| q.query.as_deref()))
+                .unwrap_or("");
+            w.text(&p.id)
+                .text(&p.prompt_id)
+                .number(p.repeat_index.into());
+            w.number(o.query_index.into())
+                .text(if internal { "" } else { query });
             w.number(internal.into()).number(o.rank.into());
             w.text(&s.title).text(&s.url).text(&s.domain).text(&s.host);
-            w.text(&s.platform).text(&s.channel).text(&serde_name(&s.ownership));
+            w.text(&s.platform)
+                .text(&s.channel)
+                .text(&serde_name(&s.ownership));
             w.text(s.competitor_id.as_deref().unwrap_or(""));
             w.text(s.page_age.as_deref().unwrap_or(""));
             w.end_row();

@@ -32,7 +32,10 @@ pub struct Problem {
 impl Problem {
     /// A problem at `path`.
     pub fn new(path: impl Into<String>, message: impl Into<String>) -> Self {
-        Problem { path: path.into(), message: message.into() }
+        Problem {
+            path: path.into(),
+            message: message.into(),
+        }
     }
 }
 
@@ -147,13 +150,25 @@ struct Field {
 }
 
 const fn req(name: &'static str, ty: Ty) -> Field {
-    Field { name, ty, need: Need::Required }
+    Field {
+        name,
+        ty,
+        need: Need::Required,
+    }
 }
 const fn opt(name: &'static str, ty: Ty) -> Field {
-    Field { name, ty, need: Need::Optional }
+    Field {
+        name,
+        ty,
+        need: Need::Optional,
+    }
 }
 const fn derived(name: &'static str, ty: Ty) -> Field {
-    Field { name, ty, need: Need::Derived }
+    Field {
+        name,
+        ty,
+        need: Need::Derived,
+    }
 }
 
 const U16: Ty = Ty::UInt(u16::MAX as u64);
@@ -263,8 +278,11 @@ const RAW_SOURCE: Ty = Ty::Obj(&[
     opt("pageAge", Ty::Str),
 ]);
 
-const OCCURRENCE: Ty =
-    Ty::Obj(&[req("queryIndex", U32), opt("query", Ty::Str), req("rank", U32)]);
+const OCCURRENCE: Ty = Ty::Obj(&[
+    req("queryIndex", U32),
+    opt("query", Ty::Str),
+    req("rank", U32),
+]);
 
 const SEARCH_SOURCE: Ty = Ty::Obj(&[
     req("id", Ty::Str),
@@ -353,17 +371,26 @@ fn check(v: &mut Value, ty: &Ty, path: &Seg<'_>, sink: &mut Sink) {
         }
         Ty::Bool => {
             if !v.is_boolean() {
-                sink.push(path, format!("expected true or false, got {}", describe_value(v)));
+                sink.push(
+                    path,
+                    format!("expected true or false, got {}", describe_value(v)),
+                );
             }
         }
         Ty::UInt(max) => match v.as_u64() {
             Some(n) if n <= *max => {}
-            Some(_) => sink.push(path, format!("expected integer 0..={max}, got {}", describe_value(v))),
+            Some(_) => sink.push(
+                path,
+                format!("expected integer 0..={max}, got {}", describe_value(v)),
+            ),
             None => match v.as_f64() {
                 Some(f) if f >= 0.0 && f.fract() == 0.0 && f <= *max as f64 => {
                     *v = Value::from(f as u64);
                 }
-                _ => sink.push(path, format!("expected integer 0..={max}, got {}", describe_value(v))),
+                _ => sink.push(
+                    path,
+                    format!("expected integer 0..={max}, got {}", describe_value(v)),
+                ),
             },
         },
         Ty::Millis => match (v.as_u64(), v.as_f64()) {
@@ -373,7 +400,10 @@ fn check(v: &mut Value, ty: &Ty, path: &Seg<'_>, sink: &mut Sink) {
             }
             _ => sink.push(
                 path,
-                format!("expected a non-negative number of milliseconds, got {}", describe_value(v)),
+                format!(
+                    "expected a non-negative number of milliseconds, got {}",
+                    describe_value(v)
+                ),
             ),
         },
         Ty::Float => {
@@ -385,7 +415,11 @@ fn check(v: &mut Value, ty: &Ty, path: &Seg<'_>, sink: &mut Sink) {
             if !v.as_str().is_some_and(|s| values.contains(&s)) {
                 sink.push(
                     path,
-                    format!("expected one of {}, got {}", values.join("|"), describe_value(v)),
+                    format!(
+                        "expected one of {}, got {}",
+                        values.join("|"),
+                        describe_value(v)
+                    ),
                 );
             }
         }
@@ -463,12 +497,7 @@ pub(crate) fn check_string_sizes(v: &Value, max_chars: usize, path: &Seg<'_>, si
 
 /// Duplicate ids within one file: per kind, and target ids within one project.
 pub(crate) fn check_duplicates(env: &ExportEnvelope, sink: &mut Sink) {
-    fn dup<'a>(
-        kind: &str,
-        ids: impl Iterator<Item = &'a str>,
-        sink: &mut Sink,
-        what: &str,
-    ) {
+    fn dup<'a>(kind: &str, ids: impl Iterator<Item = &'a str>, sink: &mut Sink, what: &str) {
         let mut seen: HashMap<&str, usize> = HashMap::new();
         for (i, id) in ids.enumerate() {
             if let Some(first) = seen.get(id) {
@@ -481,10 +510,25 @@ pub(crate) fn check_duplicates(env: &ExportEnvelope, sink: &mut Sink) {
             }
         }
     }
-    dup("projects", env.projects.iter().map(|p| p.id.as_str()), sink, "project");
-    dup("prompts", env.prompts.iter().map(|p| p.id.as_str()), sink, "prompt");
+    dup(
+        "projects",
+        env.projects.iter().map(|p| p.id.as_str()),
+        sink,
+        "project",
+    );
+    dup(
+        "prompts",
+        env.prompts.iter().map(|p| p.id.as_str()),
+        sink,
+        "prompt",
+    );
     dup("runs", env.runs.iter().map(|p| p.id.as_str()), sink, "run");
-    dup("probes", env.probes.iter().map(|p| p.id.as_str()), sink, "probe");
+    dup(
+        "probes",
+        env.probes.iter().map(|p| p.id.as_str()),
+        sink,
+        "probe",
+    );
     for (i, project) in env.projects.iter().enumerate() {
         let mut seen = HashSet::new();
         seen.insert(project.brand.id.as_str());
@@ -492,7 +536,10 @@ pub(crate) fn check_duplicates(env: &ExportEnvelope, sink: &mut Sink) {
             if !seen.insert(c.id.as_str()) {
                 sink.push_problem(Problem::new(
                     format!("projects[{i}].competitors[{j}].id"),
-                    format!("duplicate target id {:?} within the project; give each target its own id", c.id),
+                    format!(
+                        "duplicate target id {:?} within the project; give each target its own id",
+                        c.id
+                    ),
                 ));
             }
         }
@@ -510,9 +557,17 @@ pub fn validate_against(incoming: &ExportEnvelope, base: &ExportEnvelope) -> Vec
         && base.prompts.is_empty()
         && base.runs.is_empty()
         && base.probes.is_empty();
-    let nowhere = if base_empty { "not in the file" } else { "neither in the file nor in the existing data" };
-    let projects: HashSet<&str> =
-        incoming.projects.iter().chain(&base.projects).map(|p| p.id.as_str()).collect();
+    let nowhere = if base_empty {
+        "not in the file"
+    } else {
+        "neither in the file nor in the existing data"
+    };
+    let projects: HashSet<&str> = incoming
+        .projects
+        .iter()
+        .chain(&base.projects)
+        .map(|p| p.id.as_str())
+        .collect();
     let mut runs: HashMap<&str, &str> = HashMap::new();
     for r in base.runs.iter().chain(&incoming.runs) {
         runs.insert(r.id.as_str(), r.project_id.as_str());
@@ -522,7 +577,10 @@ pub fn validate_against(incoming: &ExportEnvelope, base: &ExportEnvelope) -> Vec
         if !projects.contains(p.project_id.as_str()) {
             out.push(Problem::new(
                 format!("prompts[{i}].projectId"),
-                format!("prompt {:?} refers to project {:?} that is {nowhere}", p.id, p.project_id),
+                format!(
+                    "prompt {:?} refers to project {:?} that is {nowhere}",
+                    p.id, p.project_id
+                ),
             ));
         }
     }
@@ -530,7 +588,10 @@ pub fn validate_against(incoming: &ExportEnvelope, base: &ExportEnvelope) -> Vec
         if !projects.contains(r.project_id.as_str()) {
             out.push(Problem::new(
                 format!("runs[{i}].projectId"),
-                format!("run {:?} refers to project {:?} that is {nowhere}", r.id, r.project_id),
+                format!(
+                    "run {:?} refers to project {:?} that is {nowhere}",
+                    r.id, r.project_id
+                ),
             ));
         }
     }
@@ -538,7 +599,10 @@ pub fn validate_against(incoming: &ExportEnvelope, base: &ExportEnvelope) -> Vec
         match runs.get(p.run_id.as_str()) {
             None => out.push(Problem::new(
                 format!("probes[{i}].runId"),
-                format!("probe {:?} refers to run {:?} that is {nowhere}", p.id, p.run_id),
+                format!(
+                    "probe {:?} refers to run {:?} that is {nowhere}",
+                    p.id, p.run_id
+                ),
             )),
             Some(run_project) if *run_project != p.project_id => out.push(Problem::new(
                 format!("probes[{i}].projectId"),
@@ -559,16 +623,33 @@ mod tests {
     use crate::model::{ErrorKind, Ownership, ProbeStatus, RunStatus, TargetKind};
 
     fn names<T: serde::Serialize>(all: &[T]) -> Vec<String> {
-        all.iter().map(|v| serde_json::to_value(v).unwrap().as_str().unwrap().to_string()).collect()
+        all.iter()
+            .map(|v| {
+                serde_json::to_value(v)
+                    .unwrap()
+                    .as_str()
+                    .unwrap()
+                    .to_string()
+            })
+            .collect()
     }
 
     #[test]
     fn enum_lists_match_the_model() {
-        assert_eq!(names(&[TargetKind::Brand, TargetKind::Competitor]), TARGET_KINDS);
+        assert_eq!(
+            names(&[TargetKind::Brand, TargetKind::Competitor]),
+            TARGET_KINDS
+        );
         use RunStatus::*;
-        assert_eq!(names(&[Running, Completed, Partial, Failed, Cancelled]), RUN_STATUSES);
+        assert_eq!(
+            names(&[Running, Completed, Partial, Failed, Cancelled]),
+            RUN_STATUSES
+        );
         use ProbeStatus as P;
-        assert_eq!(names(&[P::Success, P::Error, P::Empty, P::Cancelled]), PROBE_STATUSES);
+        assert_eq!(
+            names(&[P::Success, P::Error, P::Empty, P::Cancelled]),
+            PROBE_STATUSES
+        );
         use ErrorKind as E;
         let kinds = [
             E::Auth,
