@@ -219,8 +219,17 @@ impl fmt::Display for ImportError {
 
 impl std::error::Error for ImportError {}
 
+/// A byte count for messages: `812 bytes`, `3.4 KiB`, `70.0 MiB`.
 fn mib(bytes: usize) -> String {
-    format!("{:.1} MiB", bytes as f64 / (1024.0 * 1024.0))
+    const KIB: f64 = 1024.0;
+    let b = bytes as f64;
+    if b >= KIB * KIB {
+        format!("{:.1} MiB", b / (KIB * KIB))
+    } else if b >= KIB {
+        format!("{:.1} KiB", b / KIB)
+    } else {
+        format!("{bytes} bytes")
+    }
 }
 
 fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
@@ -289,9 +298,8 @@ pub fn parse_export(text: &str, limits: &ImportLimits) -> Result<ExportEnvelope,
             total: 1,
         });
     }
-    let mut root: Value = serde_json::from_str(text).map_err(|e| {
-        ImportError::single(ImportErrorKind::NotJson, "", format!("not valid json: {e}"))
-    })?;
+    let mut root: Value = serde_json::from_str(text)
+        .map_err(|e| ImportError::single(ImportErrorKind::NotJson, "", e.to_string()))?;
     let Some(obj) = root.as_object() else {
         return Err(ImportError::single(
             ImportErrorKind::WrongFormat,
