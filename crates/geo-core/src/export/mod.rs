@@ -1,1 +1,27 @@
-//! Exports (§8.3) and import.
+//! Exports (seed §8.3) and import.
+//!
+//! Four formats leave the program: the full JSON export, the single-run JSON export, the
+//! Probe CSV and the Source CSV (the Markdown report lives in its own module). All of them
+//! are pure functions of the stored data and an `exported_at` timestamp given by the
+//! caller, so the same store always gives byte-identical files.
+//!
+//! Import is all-or-nothing by construction: [`parse_export`] checks the file's shape
+//! (size, nesting, types, enums, duplicate ids, string sizes) and returns either a whole
+//! envelope or an [`ImportError`]; [`validate_against`] checks the references (a probe's
+//! run, a run's project) against the file plus the store it is merged into; only when
+//! both are clean does the caller run [`merge_into`], which cannot fail. The store is
+//! therefore never left half-imported. Exports never contain an API key or settings: the
+//! envelope has no field that could hold them.
+
+pub mod csv;
+pub mod import;
+pub mod json;
+pub mod validate;
+
+pub use csv::{parse_csv, probes_csv, sources_csv, CsvParseError, CsvWriter};
+pub use import::{
+    merge_into, parse_export, summarize, ImportError, ImportErrorKind, ImportLimits, KindCount,
+    MergeReport,
+};
+pub use json::{full_export, run_export, to_json_pretty, ExportError};
+pub use validate::{validate_against, Problem};

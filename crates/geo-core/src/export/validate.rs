@@ -1,0 +1,679 @@
+//! Checks of an export before it is imported: its shape, with JSON paths, and its
+//! references against the data it is merged into.
+//!
+//! The shape check walks the parsed `serde_json::Value` with a small schema that mirrors
+//! the snapshot model (required fields, types, enum strings, integer ranges), so every
+//! problem names its place: `probes[3].status: expected one of
+//! success|error|empty|cancelled, got "ok"`. `null` counts as absent everywhere (the
+//! contract allows either for optional fields). Unknown fields are ignored.
+//!
+//! Derived fields of a probe (`answer`, `sources`, `mentions`, `listItems`,
+//! `otherEntities`, `answerLinks`) are recomputable from the raw result, and exports of
+//! the original web app may shape them differently; a derived field that does not match
+//! this program's shape is dropped (the caller recomputes it), never reported.
+
+use std::collections::{HashMap, HashSet};
+use std::fmt;
+
+use serde_json::{Map, Value};
+
+use crate::model::ExportEnvelope;
+
+/// One thing wrong with an import, at a JSON path such as `probes[3].status`
+/// (empty for the file as a whole).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    /// JSON path of the offending value; empty for the whole file.
+    pub path: String,
+    /// What is wrong and, where possible, what to do.
+    pub message: String,
+}
+
+impl Problem {
+    /// A problem at `path`.
+    pub fn new(path: impl Into<String>, message: impl Into<String>) -> Self {
+        Problem {
+            path: path.into(),
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.path.is_empty() {
+            f.write_str(&self.message)
+        } else {
+            write!(f, "{}: {}", self.path, self.message)
+        }
+    }
+}
+
+/// How many problems an [`crate::export::ImportError`] keeps; the rest are only counted.
+pub const MAX_PROBLEMS: usize = 10;
+
+/// Collects the first [`MAX_PROBLEMS`] problems and counts all of them.
+#[derive(Debug, Default)]
+pub(crate) struct Sink {
+    pub(crate) first: Vec<Problem>,
+    pub(crate) total: usize,
+}
+
+impl Sink {
+    pub(crate) fn push(&mut self, path: &Seg<'_>, message: String) {
+        self.total += 1;
+        if self.first.len() < MAX_PROBLEMS {
+            self.first.push(Problem::new(path.render(), message));
+        }
+    }
+
+    pub(crate) fn push_problem(&mut self, p: Problem) {
+        self.total += 1;
+        if self.first.len() < MAX_PROBLEMS {
+            self.first.push(p);
+        }
+    }
+}
+
+/// A JSON path built on the stack and rendered only when a problem needs it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Seg<'a> {
+    Root,
+    Field(&'a Seg<'a>, &'a str),
+    Index(&'a Seg<'a>, usize),
+}
+
+impl Seg<'_> {
+    pub(crate) fn render(&self) -> String {
+        match self {
+            Seg::Root => String::new(),
+            Seg::Field(parent, name) => {
+                let p = parent.render();
+                if p.is_empty() {
+                    (*name).to_string()
+                } else {
+                    format!("{p}.{name}")
+                }
+            }
+            Seg::Index(parent, i) => format!("{}[{i}]", parent.render()),
+        }
+    }
+}
+
+/// A short description of a JSON value for messages: `"ok"`, `number 3`, `null`, `array`.
+pub(crate) fn describe_value(v: &Value) -> String {
+    match v {
+        Value::Null => "null".into(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => format!("number {n}"),
+        Value::String(s) => {
+            let short: String = s.chars().take(40).collect();
+            if short.len() < s.len() {
+                format!("{short:?}…")
+            } else {
+                format!("{s:?}")
+            }
+        }
+        Value::Array(_) => "array".into(),
+        Value::Object(_) => "object".into(),
+    }
+}
+
+/// Expected type of a JSON value.
+#[derive(Debug)]
+enum Ty {
+    Str,
+    Bool,
+    /// Non-negative integer up to the bound; an integral float such as `3.0` is accepted.
+    UInt(u64),
+    /// A duration in milliseconds: any non-negative finite number, rounded (the original
+    /// web app may have measured with fractional milliseconds).
+    Millis,
+    Float,
+    Enum(&'static [&'static str]),
+    Obj(&'static [Field]),
+    Arr(&'static Ty),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Need {
+    Required,
+    Optional,
+    Derived,
+}
+
+#[derive(Debug)]
+struct Field {
+    name: &'static str,
+    ty: Ty,
+    need: Need,
+}
+
+const fn req(name: &'static str, ty: Ty) -> Field {
+    Field {
+        name,
+        ty,
+        need: Need::Required,
+    }
+}
+const fn opt(name: &'static str, ty: Ty) -> Field {
+    Field {
+        name,
+        ty,
+        need: Need::Optional,
+    }
+}
+const fn derived(name: &'static str, ty: Ty) -> Field {
+    Field {
+        name,
+        ty,
+        need: Need::Derived,
+    }
+}
+
+const U16: Ty = Ty::UInt(u16::MAX as u64);
+const U32: Ty = Ty::UInt(u32::MAX as u64);
+const U64: Ty = Ty::UInt(u64::MAX);
+const STRS: Ty = Ty::Arr(&Ty::Str);
+
+/// `Target.kind` strings.
+pub const TARGET_KINDS: &[&str] = &["brand", "competitor"];
+/// `Run.status` strings.
+pub const RUN_STATUSES: &[&str] = &["running", "completed", "partial", "failed", "cancelled"];
+/// `Probe.status` strings.
+pub const PROBE_STATUSES: &[&str] = &["success", "error", "empty", "cancelled"];
+/// `error.kind` strings.
+pub const ERROR_KINDS: &[&str] = &[
+    "auth",
+    "balance",
+    "forbidden",
+    "rate_limit",
+    "server",
+    "timeout",
+    "network",
+    "invalid_json",
+    "empty",
+    "http",
+];
+/// `SearchSource.ownership` strings.
+pub const OWNERSHIPS: &[&str] = &["owned", "competitor", "third_party"];
+
+const TARGET: Ty = Ty::Obj(&[
+    req("id", Ty::Str),
+    req("kind", Ty::Enum(TARGET_KINDS)),
+    req("label", Ty::Str),
+    opt("aliases", STRS),
+    opt("domains", STRS),
+]);
+
+const PROJECT: Ty = Ty::Obj(&[
+    req("id", Ty::Str),
+    req("name", Ty::Str),
+    req("brand", TARGET),
+    opt("competitors", Ty::Arr(&TARGET)),
+    opt("isDemo", Ty::Bool),
+    req("createdAt", Ty::Str),
+    req("updatedAt", Ty::Str),
+]);
+
+const PROMPT: Ty = Ty::Obj(&[
+    req("id", Ty::Str),
+    req("projectId", Ty::Str),
+    req("text", Ty::Str),
+    opt("tags", STRS),
+    req("createdAt", Ty::Str),
+    req("updatedAt", Ty::Str),
+]);
+
+const RUN_CONFIG: Ty = Ty::Obj(&[
+    req("model", Ty::Str),
+    req("repeats", U32),
+    req("concurrency", U32),
+    req("maxSearches", U32),
+    req("maxTokens", U32),
+    req("temperature", Ty::Float),
+    req("systemPromptVersion", Ty::Str),
+]);
+
+const RUN: Ty = Ty::Obj(&[
+    req("id", Ty::Str),
+    req("projectId", Ty::Str),
+    req("status", Ty::Enum(RUN_STATUSES)),
+    req("createdAt", Ty::Str),
+    opt("finishedAt", Ty::Str),
+    opt("previousRunId", Ty::Str),
+    opt("appVersion", Ty::Str),
+    opt("schemaVersion", U32),
+    req("config", RUN_CONFIG),
+    opt("aliasSnapshot", Ty::Arr(&TARGET)),
+    opt("promptSnapshot", Ty::Arr(&PROMPT)),
+    opt("plannedProbeCount", U32),
+]);
+
+const PROBE_ERROR: Ty = Ty::Obj(&[
+    req("kind", Ty::Enum(ERROR_KINDS)),
+    opt("httpStatus", U16),
+    opt("message", Ty::Str),
+]);
+
+const USAGE: Ty = Ty::Obj(&[
+    opt("inputTokens", U64),
+    opt("outputTokens", U64),
+    opt("cacheReadInputTokens", U64),
+    opt("webSearchRequests", U64),
+]);
+
+const QUERY: Ty = Ty::Obj(&[
+    req("index", U32),
+    opt("query", Ty::Str),
+    opt("internal", Ty::Bool),
+    opt("error", Ty::Str),
+]);
+
+const RAW_SOURCE: Ty = Ty::Obj(&[
+    req("queryIndex", U32),
+    req("rank", U32),
+    opt("title", Ty::Str),
+    req("url", Ty::Str),
+    opt("pageAge", Ty::Str),
+]);
+
+const OCCURRENCE: Ty = Ty::Obj(&[
+    req("queryIndex", U32),
+    opt("query", Ty::Str),
+    req("rank", U32),
+]);
+
+const SEARCH_SOURCE: Ty = Ty::Obj(&[
+    req("id", Ty::Str),
+    req("url", Ty::Str),
+    req("host", Ty::Str),
+    req("domain", Ty::Str),
+    opt("title", Ty::Str),
+    opt("pageAge", Ty::Str),
+    req("platform", Ty::Str),
+    req("channel", Ty::Str),
+    req("ownership", Ty::Enum(OWNERSHIPS)),
+    opt("competitorId", Ty::Str),
+    opt("occurrences", Ty::Arr(&OCCURRENCE)),
+    req("bestRank", U32),
+    opt("titleMentions", STRS),
+]);
+
+const MENTION: Ty = Ty::Obj(&[
+    req("targetId", Ty::Str),
+    req("count", U32),
+    req("order", U32),
+    req("firstIndex", U32),
+    opt("context", Ty::Str),
+    opt("matchedAliases", STRS),
+    opt("listPosition", U32),
+]);
+
+const LIST_ITEM: Ty = Ty::Obj(&[
+    req("position", U32),
+    req("title", Ty::Str),
+    opt("text", Ty::Str),
+    opt("matchedTargetId", Ty::Str),
+]);
+
+const ANSWER_LINK: Ty = Ty::Obj(&[
+    req("url", Ty::Str),
+    req("canonicalUrl", Ty::Str),
+    req("domain", Ty::Str),
+    opt("text", Ty::Str),
+    req("inSources", Ty::Bool),
+]);
+
+const PROBE: Ty = Ty::Obj(&[
+    req("id", Ty::Str),
+    req("runId", Ty::Str),
+    req("projectId", Ty::Str),
+    req("promptId", Ty::Str),
+    req("repeatIndex", U32),
+    req("status", Ty::Enum(PROBE_STATUSES)),
+    req("createdAt", Ty::Str),
+    opt("model", Ty::Str),
+    opt("attempts", U32),
+    opt("latencyMs", Ty::Millis),
+    opt("error", PROBE_ERROR),
+    opt("requestId", Ty::Str),
+    opt("stopReason", Ty::Str),
+    opt("usage", USAGE),
+    opt("rawAnswer", Ty::Str),
+    opt("queries", Ty::Arr(&QUERY)),
+    opt("rawSources", Ty::Arr(&RAW_SOURCE)),
+    derived("answer", Ty::Str),
+    derived("sources", Ty::Arr(&SEARCH_SOURCE)),
+    derived("mentions", Ty::Arr(&MENTION)),
+    derived("listItems", Ty::Arr(&LIST_ITEM)),
+    derived("otherEntities", STRS),
+    derived("answerLinks", Ty::Arr(&ANSWER_LINK)),
+]);
+
+/// The four record arrays of the envelope; `format` and `version` are checked first by
+/// the importer. `exportedAt` and `appVersion` are informational.
+const ENVELOPE: Ty = Ty::Obj(&[
+    opt("exportedAt", Ty::Str),
+    opt("appVersion", Ty::Str),
+    opt("projects", Ty::Arr(&PROJECT)),
+    opt("prompts", Ty::Arr(&PROMPT)),
+    opt("runs", Ty::Arr(&RUN)),
+    opt("probes", Ty::Arr(&PROBE)),
+]);
+
+fn check(v: &mut Value, ty: &Ty, path: &Seg<'_>, sink: &mut Sink) {
+    match ty {
+        Ty::Str => {
+            if !v.is_string() {
+                sink.push(path, format!("expected string, got {}", describe_value(v)));
+            }
+        }
+        Ty::Bool => {
+            if !v.is_boolean() {
+                sink.push(
+                    path,
+                    format!("expected true or false, got {}", describe_value(v)),
+                );
+            }
+        }
+        Ty::UInt(max) => match v.as_u64() {
+            Some(n) if n <= *max => {}
+            Some(_) => sink.push(
+                path,
+                format!("expected integer 0..={max}, got {}", describe_value(v)),
+            ),
+            None => match v.as_f64() {
+                Some(f) if f >= 0.0 && f.fract() == 0.0 && f <= *max as f64 => {
+                    *v = Value::from(f as u64);
+                }
+                _ => sink.push(
+                    path,
+                    format!("expected integer 0..={max}, got {}", describe_value(v)),
+                ),
+            },
+        },
+        Ty::Millis => match (v.as_u64(), v.as_f64()) {
+            (Some(_), _) => {}
+            (None, Some(f)) if f.is_finite() && f >= 0.0 && f < u64::MAX as f64 => {
+                *v = Value::from(f.round() as u64);
+            }
+            _ => sink.push(
+                path,
+                format!(
+                    "expected a non-negative number of milliseconds, got {}",
+                    describe_value(v)
+                ),
+            ),
+        },
+        Ty::Float => {
+            if !v.is_number() {
+                sink.push(path, format!("expected number, got {}", describe_value(v)));
+            }
+        }
+        Ty::Enum(values) => {
+            if !v.as_str().is_some_and(|s| values.contains(&s)) {
+                sink.push(
+                    path,
+                    format!(
+                        "expected one of {}, got {}",
+                        values.join("|"),
+                        describe_value(v)
+                    ),
+                );
+            }
+        }
+        Ty::Obj(fields) => match v.as_object_mut() {
+            Some(map) => check_object(map, fields, path, sink),
+            None => sink.push(path, format!("expected object, got {}", describe_value(v))),
+        },
+        Ty::Arr(inner) => match v.as_array_mut() {
+            Some(items) => {
+                for (i, item) in items.iter_mut().enumerate() {
+                    check(item, inner, &Seg::Index(path, i), sink);
+                }
+            }
+            None => sink.push(path, format!("expected array, got {}", describe_value(v))),
+        },
+    }
+}
+
+fn check_object(map: &mut Map<String, Value>, fields: &[Field], path: &Seg<'_>, sink: &mut Sink) {
+    map.retain(|_, v| !v.is_null());
+    for field in fields {
+        let here = Seg::Field(path, field.name);
+        match (map.get_mut(field.name), field.need) {
+            (None, Need::Required) => {
+                sink.push(&here, "required field is missing or null".to_string())
+            }
+            (None, _) => {}
+            (Some(v), Need::Derived) => {
+                let mut scratch = Sink::default();
+                check(v, &field.ty, &here, &mut scratch);
+                if scratch.total > 0 {
+                    map.remove(field.name);
+                }
+            }
+            (Some(v), _) => check(v, &field.ty, &here, sink),
+        }
+    }
+}
+
+/// Checks the record arrays of an envelope value against the model's shape, normalising
+/// on the way (nulls removed, integral floats made integers, malformed derived fields
+/// dropped). `root` must be the envelope object.
+pub(crate) fn check_envelope_shape(root: &mut Value, sink: &mut Sink) {
+    check(root, &ENVELOPE, &Seg::Root, sink);
+}
+
+/// Reports every string (and object key) longer than `max_chars` characters.
+pub(crate) fn check_string_sizes(v: &Value, max_chars: usize, path: &Seg<'_>, sink: &mut Sink) {
+    let too_long = |s: &str| s.len() > max_chars && s.chars().count() > max_chars;
+    match v {
+        Value::String(s) if too_long(s) => sink.push(
+            path,
+            format!(
+                "text of {} characters is over the limit of {max_chars}; shorten it or raise the limit",
+                s.chars().count()
+            ),
+        ),
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                check_string_sizes(item, max_chars, &Seg::Index(path, i), sink);
+            }
+        }
+        Value::Object(map) => {
+            for (k, item) in map {
+                let here = Seg::Field(path, k);
+                if too_long(k) {
+                    sink.push(&here, format!("field name over the limit of {max_chars} characters"));
+                }
+                check_string_sizes(item, max_chars, &here, sink);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Duplicate ids within one file: per kind, and target ids within one project.
+pub(crate) fn check_duplicates(env: &ExportEnvelope, sink: &mut Sink) {
+    fn dup<'a>(kind: &str, ids: impl Iterator<Item = &'a str>, sink: &mut Sink, what: &str) {
+        let mut seen: HashMap<&str, usize> = HashMap::new();
+        for (i, id) in ids.enumerate() {
+            if let Some(first) = seen.get(id) {
+                sink.push_problem(Problem::new(
+                    format!("{kind}[{i}].id"),
+                    format!("duplicate {what} id {id:?} (also at {kind}[{first}]); keep one record per id"),
+                ));
+            } else {
+                seen.insert(id, i);
+            }
+        }
+    }
+    dup(
+        "projects",
+        env.projects.iter().map(|p| p.id.as_str()),
+        sink,
+        "project",
+    );
+    dup(
+        "prompts",
+        env.prompts.iter().map(|p| p.id.as_str()),
+        sink,
+        "prompt",
+    );
+    dup("runs", env.runs.iter().map(|p| p.id.as_str()), sink, "run");
+    dup(
+        "probes",
+        env.probes.iter().map(|p| p.id.as_str()),
+        sink,
+        "probe",
+    );
+    for (i, project) in env.projects.iter().enumerate() {
+        let mut seen = HashSet::new();
+        seen.insert(project.brand.id.as_str());
+        for (j, c) in project.competitors.iter().enumerate() {
+            if !seen.insert(c.id.as_str()) {
+                sink.push_problem(Problem::new(
+                    format!("projects[{i}].competitors[{j}].id"),
+                    format!(
+                        "duplicate target id {:?} within the project; give each target its own id",
+                        c.id
+                    ),
+                ));
+            }
+        }
+    }
+}
+
+/// Reference problems of `incoming` when merged into `base`: a prompt's or run's
+/// project, a probe's run and project must be in `incoming` or `base`, and a probe's
+/// project must be its run's project (`incoming` wins over `base` for the same id, as in
+/// the merge). Pass an empty envelope as `base` to require a self-contained file (what
+/// `geo-probe validate` does). A run's `previousRunId` is not checked: the previous run
+/// may have been deleted, which only means "no comparison". Returns every problem.
+pub fn validate_against(incoming: &ExportEnvelope, base: &ExportEnvelope) -> Vec<Problem> {
+    let base_empty = base.projects.is_empty()
+        && base.prompts.is_empty()
+        && base.runs.is_empty()
+        && base.probes.is_empty();
+    let nowhere = if base_empty {
+        "not in the file"
+    } else {
+        "neither in the file nor in the existing data"
+    };
+    let projects: HashSet<&str> = incoming
+        .projects
+        .iter()
+        .chain(&base.projects)
+        .map(|p| p.id.as_str())
+        .collect();
+    let mut runs: HashMap<&str, &str> = HashMap::new();
+    for r in base.runs.iter().chain(&incoming.runs) {
+        runs.insert(r.id.as_str(), r.project_id.as_str());
+    }
+    let mut out = Vec::new();
+    for (i, p) in incoming.prompts.iter().enumerate() {
+        if !projects.contains(p.project_id.as_str()) {
+            out.push(Problem::new(
+                format!("prompts[{i}].projectId"),
+                format!(
+                    "prompt {:?} refers to project {:?} that is {nowhere}",
+                    p.id, p.project_id
+                ),
+            ));
+        }
+    }
+    for (i, r) in incoming.runs.iter().enumerate() {
+        if !projects.contains(r.project_id.as_str()) {
+            out.push(Problem::new(
+                format!("runs[{i}].projectId"),
+                format!(
+                    "run {:?} refers to project {:?} that is {nowhere}",
+                    r.id, r.project_id
+                ),
+            ));
+        }
+    }
+    for (i, p) in incoming.probes.iter().enumerate() {
+        match runs.get(p.run_id.as_str()) {
+            None => out.push(Problem::new(
+                format!("probes[{i}].runId"),
+                format!(
+                    "probe {:?} refers to run {:?} that is {nowhere}",
+                    p.id, p.run_id
+                ),
+            )),
+            Some(run_project) if *run_project != p.project_id => out.push(Problem::new(
+                format!("probes[{i}].projectId"),
+                format!(
+                    "probe {:?} is in project {:?} but its run {:?} is in project {run_project:?}",
+                    p.id, p.project_id, p.run_id
+                ),
+            )),
+            Some(_) => {}
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{ErrorKind, Ownership, ProbeStatus, RunStatus, TargetKind};
+
+    fn names<T: serde::Serialize>(all: &[T]) -> Vec<String> {
+        all.iter()
+            .map(|v| {
+                serde_json::to_value(v)
+                    .unwrap()
+                    .as_str()
+                    .unwrap()
+                    .to_string()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn enum_lists_match_the_model() {
+        assert_eq!(
+            names(&[TargetKind::Brand, TargetKind::Competitor]),
+            TARGET_KINDS
+        );
+        use RunStatus::*;
+        assert_eq!(
+            names(&[Running, Completed, Partial, Failed, Cancelled]),
+            RUN_STATUSES
+        );
+        use ProbeStatus as P;
+        assert_eq!(
+            names(&[P::Success, P::Error, P::Empty, P::Cancelled]),
+            PROBE_STATUSES
+        );
+        use ErrorKind as E;
+        let kinds = [
+            E::Auth,
+            E::Balance,
+            E::Forbidden,
+            E::RateLimit,
+            E::Server,
+            E::Timeout,
+            E::Network,
+            E::InvalidJson,
+            E::Empty,
+            E::Http,
+        ];
+        assert_eq!(names(&kinds), ERROR_KINDS);
+        use Ownership as O;
+        assert_eq!(names(&[O::Owned, O::Competitor, O::ThirdParty]), OWNERSHIPS);
+    }
+
+    #[test]
+    fn paths_render_like_javascript() {
+        let root = Seg::Root;
+        let probes = Seg::Field(&root, "probes");
+        let third = Seg::Index(&probes, 3);
+        let status = Seg::Field(&third, "status");
+        assert_eq!(status.render(), "probes[3].status");
+    }
+}
