@@ -38,7 +38,7 @@
 //! seed picks the best group with at least two items; a list of generic titles matches no
 //! target and yields no `otherEntities`, so it cannot fake a list position.
 
-use crate::analysis::mentions::{match_targets, normalize_for_match};
+use crate::analysis::mentions::{normalize_for_match, TargetMatcher};
 use crate::model::{ListItem, Mention, Target};
 
 /// A list needs at least this many items to count as a recommendation list.
@@ -128,12 +128,13 @@ pub struct ParsedList {
 /// Step 8 (list positions on mentions) is [`apply_list_positions`].
 pub fn parse_list_items(answer: &str, targets: &[Target]) -> ParsedList {
     let groups = build_groups(answer);
+    let matcher = TargetMatcher::new(targets);
     let mut best: Option<(i64, Vec<ListItem>)> = None;
     for group in groups {
         if group.items.len() < MIN_ITEMS {
             continue;
         }
-        let items: Vec<ListItem> = group.items.into_iter().map(|raw| finish_item(raw, targets)).collect();
+        let items: Vec<ListItem> = group.items.into_iter().map(|raw| finish_item(raw, &matcher)).collect();
         let score: i64 = items.iter().map(item_score).sum();
         if best.as_ref().is_none_or(|(b, _)| score > *b) {
             best = Some((score, items));
@@ -155,9 +156,10 @@ pub fn apply_list_positions(mentions: &mut [Mention], items: &[ListItem], target
     for m in mentions.iter_mut() {
         m.list_position = None;
     }
+    let matcher = TargetMatcher::new(targets);
     for item in items {
-        let mut ids: Vec<String> = match_targets(&item.title, targets).into_iter().map(|m| m.target_id).collect();
-        for m in match_targets(&prefix(&item.text, MATCH_PREFIX_CHARS), targets) {
+        let mut ids: Vec<String> = matcher.match_text(&item.title).into_iter().map(|m| m.target_id).collect();
+        for m in matcher.match_text(&prefix(&item.text, MATCH_PREFIX_CHARS)) {
             if !ids.contains(&m.target_id) {
                 ids.push(m.target_id);
             }
@@ -701,17 +703,17 @@ fn build_groups(answer: &str) -> Vec<Group> {
 
 // ---------------------------------------------------------------- items and scores
 
-fn first_target(text: &str, targets: &[Target]) -> Option<String> {
-    match_targets(text, targets).into_iter().next().map(|m| m.target_id)
+fn first_target(text: &str, matcher: &TargetMatcher) -> Option<String> {
+    matcher.match_text(text).into_iter().next().map(|m| m.target_id)
 }
 
-fn finish_item(raw: RawItem, targets: &[Target]) -> ListItem {
+fn finish_item(raw: RawItem, matcher: &TargetMatcher) -> ListItem {
     let title = raw.title.unwrap_or_else(|| {
         raw.lines.iter().take(3).map(|l| clean_title(l)).find(|t| !t.is_empty()).unwrap_or_default()
     });
     let text = raw.lines.iter().map(|l| l.trim()).filter(|l| !l.is_empty()).collect::<Vec<_>>().join("\n");
     let matched_target_id =
-        first_target(&title, targets).or_else(|| first_target(&prefix(&text, MATCH_PREFIX_CHARS), targets));
+        first_target(&title, matcher).or_else(|| first_target(&prefix(&text, MATCH_PREFIX_CHARS), matcher));
     ListItem { position: raw.position, title, text, matched_target_id }
 }
 

@@ -9,14 +9,25 @@
 //! `元构场` inside `元构场智能科技` counts once while both aliases are recorded.
 
 use crate::model::{Mention, Target};
-use unicode_normalization::UnicodeNormalization;
+use unicode_normalization::{is_nfkc_quick, IsNormalized, UnicodeNormalization};
 
 /// Characters of context kept on each side of the first hit.
 pub const CONTEXT_CHARS: usize = 80;
 
 /// NFKC + lower-case: the normal form every match runs on.
 pub fn normalize_for_match(text: &str) -> String {
-    text.nfkc().flat_map(char::to_lowercase).collect()
+    // ASCII is already NFKC: only case folding remains (the common case for URLs, titles
+    // and English answers). Text that is already NFKC skips the decomposition machinery.
+    if text.is_ascii() {
+        return text.to_ascii_lowercase();
+    }
+    let mut out = String::with_capacity(text.len());
+    if is_nfkc_quick(text.chars()) == IsNormalized::Yes {
+        out.extend(text.chars().flat_map(char::to_lowercase));
+    } else {
+        out.extend(text.nfkc().flat_map(char::to_lowercase));
+    }
+    out
 }
 
 fn is_word_char(c: char) -> bool {
@@ -69,70 +80,108 @@ fn merge(mut hits: Vec<Hit>) -> Vec<Hit> {
     out
 }
 
+/// A prepared matcher: the targets' aliases normalised once, matched against many texts
+/// (the answer, every source title, every list item).
+#[derive(Debug, Clone)]
+pub struct TargetMatcher<'a> {
+    targets: &'a [Target],
+    /// Per target: (index into `target.aliases`, normalised alias chars).
+    aliases: Vec<Vec<(usize, Vec<char>)>>,
+}
+
+impl<'a> TargetMatcher<'a> {
+    /// Normalises every non-blank alias of `targets` (the run's alias snapshot, brand first).
+    pub fn new(targets: &'a [Target]) -> Self {
+        let aliases = targets
+            .iter()
+            .map(|t| {
+                t.aliases
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, alias)| {
+                        let norm: Vec<char> = normalize_for_match(alias.trim()).chars().collect();
+                        (!norm.iter().all(|c| c.is_whitespace())).then_some((i, norm))
+                    })
+                    .collect()
+            })
+            .collect();
+        TargetMatcher { targets, aliases }
+    }
+
+    /// The targets this matcher was built from.
+    pub fn targets(&self) -> &'a [Target] {
+        self.targets
+    }
+
+    /// Finds the tracked targets named in `text`; see [`match_targets`].
+    pub fn match_text(&self, text: &str) -> Vec<Mention> {
+        let normalised = normalize_for_match(text);
+        let chars: Vec<char> = normalised.chars().collect();
+        let mut found: Vec<(usize, usize, Mention)> = Vec::new();
+        for (target_index, (target, aliases)) in self.targets.iter().zip(&self.aliases).enumerate() {
+            let mut hits = Vec::new();
+            let mut matched_aliases: Vec<String> = Vec::new();
+            for (alias_index, norm) in aliases {
+                let alias_hits = find_alias(&chars, norm);
+                if !alias_hits.is_empty() {
+                    let alias = &target.aliases[*alias_index];
+                    if !matched_aliases.contains(alias) {
+                        matched_aliases.push(alias.clone());
+                    }
+                    hits.extend(alias_hits);
+                }
+            }
+            let merged = merge(hits);
+            let Some(first) = merged.first().copied() else { continue };
+            let from = first.start.saturating_sub(CONTEXT_CHARS);
+            let to = (first.end + CONTEXT_CHARS).min(chars.len());
+            let context: String = chars[from..to].iter().collect();
+            found.push((
+                first.start,
+                target_index,
+                Mention {
+                    target_id: target.id.clone(),
+                    count: merged.len() as u32,
+                    order: 0,
+                    first_index: first.start as u32,
+                    context: context.trim().to_string(),
+                    matched_aliases,
+                    list_position: None,
+                },
+            ));
+        }
+        found.sort_by_key(|(start, index, _)| (*start, *index));
+        found
+            .into_iter()
+            .enumerate()
+            .map(|(i, (_, _, mut m))| {
+                m.order = i as u32 + 1;
+                m
+            })
+            .collect()
+    }
+
+    /// Ids of the targets named in `text`, in snapshot order.
+    pub fn mentioned_ids(&self, text: &str) -> Vec<String> {
+        let mentions = self.match_text(text);
+        self.targets.iter().filter(|t| mentions.iter().any(|m| m.target_id == t.id)).map(|t| t.id.clone()).collect()
+    }
+}
+
 /// Finds the tracked targets named in `text`.
 ///
 /// Returns one [`Mention`] per target with at least one hit, ordered by first position
 /// (ties by the targets' order in `targets`, which is the run's alias snapshot) with
 /// `order` 1-based in that order. `count` is the number of merged intervals, not of raw
 /// alias occurrences. `list_position` is left `None` (see `parse_list_items`).
+/// To match many texts against the same targets, build one [`TargetMatcher`].
 pub fn match_targets(text: &str, targets: &[Target]) -> Vec<Mention> {
-    let normalised = normalize_for_match(text);
-    let chars: Vec<char> = normalised.chars().collect();
-    let mut found: Vec<(usize, usize, Mention)> = Vec::new();
-    for (target_index, target) in targets.iter().enumerate() {
-        let mut hits = Vec::new();
-        let mut matched_aliases = Vec::new();
-        for alias in &target.aliases {
-            let norm: Vec<char> = normalize_for_match(alias.trim()).chars().collect();
-            if norm.iter().all(|c| c.is_whitespace()) {
-                continue;
-            }
-            let alias_hits = find_alias(&chars, &norm);
-            if !alias_hits.is_empty() {
-                if !matched_aliases.contains(alias) {
-                    matched_aliases.push(alias.clone());
-                }
-                hits.extend(alias_hits);
-            }
-        }
-        let merged = merge(hits);
-        let Some(first) = merged.first().copied() else { continue };
-        let from = first.start.saturating_sub(CONTEXT_CHARS);
-        let to = (first.end + CONTEXT_CHARS).min(chars.len());
-        let context: String = chars[from..to].iter().collect();
-        found.push((
-            first.start,
-            target_index,
-            Mention {
-                target_id: target.id.clone(),
-                count: merged.len() as u32,
-                order: 0,
-                first_index: first.start as u32,
-                context: context.trim().to_string(),
-                matched_aliases,
-                list_position: None,
-            },
-        ));
-    }
-    found.sort_by_key(|(start, index, _)| (*start, *index));
-    found
-        .into_iter()
-        .enumerate()
-        .map(|(i, (_, _, mut m))| {
-            m.order = i as u32 + 1;
-            m
-        })
-        .collect()
+    TargetMatcher::new(targets).match_text(text)
 }
 
 /// Ids of the targets named in `text`, in snapshot order (used for `titleMentions`).
 pub fn mentioned_target_ids(text: &str, targets: &[Target]) -> Vec<String> {
-    let mentions = match_targets(text, targets);
-    targets
-        .iter()
-        .filter(|t| mentions.iter().any(|m| m.target_id == t.id))
-        .map(|t| t.id.clone())
-        .collect()
+    TargetMatcher::new(targets).mentioned_ids(text)
 }
 
 #[cfg(test)]

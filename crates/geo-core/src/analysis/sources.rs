@@ -10,7 +10,7 @@
 
 use std::collections::HashMap;
 
-use crate::analysis::mentions::mentioned_target_ids;
+use crate::analysis::mentions::TargetMatcher;
 use crate::analysis::platforms::{lookup_platform, OFFICIAL, OTHER};
 use crate::analysis::urls::{host_matches_domain, normalize_url};
 use crate::model::{Occurrence, Ownership, Query, RawSource, SearchSource, Target, TargetKind};
@@ -99,6 +99,7 @@ pub fn normalize_sources(queries: &[Query], raw: &[RawSource], targets: &[Target
         .iter()
         .map(|q| (q.index, if q.internal { None } else { q.query.as_deref() }))
         .collect();
+    let matcher = TargetMatcher::new(targets);
     let mut groups: Vec<Group> = Vec::new();
     let mut by_url: HashMap<String, usize> = HashMap::new();
     for r in raw {
@@ -144,7 +145,7 @@ pub fn normalize_sources(queries: &[Query], raw: &[RawSource], targets: &[Target
         .map(|g| {
             let class = classify_source(&g.host, &g.domain, targets);
             let best_rank = g.occurrences.iter().map(|o| o.rank).min().unwrap_or(0);
-            let title_mentions = mentioned_target_ids(&g.title, targets);
+            let title_mentions = matcher.mentioned_ids(&g.title);
             SearchSource {
                 id: String::new(),
                 url: g.url,
