@@ -1,1 +1,2 @@
 //! Exports (§8.3) and import.
+pub mod markdown;
