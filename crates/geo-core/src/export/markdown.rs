@@ -117,7 +117,7 @@ fn render(m: &RunMetrics, project: &str, run: &crate::model::Run, lang: Lang) ->
 
     md.push_str(&format!("# {} · {} · {}\n\n", t.t("GEO Probe 报告", "GEO Probe report"), escape_cell(project), escape_cell(date)));
     md.push_str(&format!(
-        "- {}: `{}`\n- {}: {}\n- {}: {}\n- {}: {}\n- {}: {}\n\n",
+        "- {}: `{}`\n- {}: {}\n- {}: {}\n- {}: {}\n- {}: ${:.4}\n\n",
         t.t("批次", "Run"),
         run.id.replace('`', "'"),
         t.t("开始时间", "Started"),
@@ -127,7 +127,7 @@ fn render(m: &RunMetrics, project: &str, run: &crate::model::Run, lang: Lang) ->
         t.t("状态", "Status"),
         serde_json::to_value(run.status).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default(),
         t.t("估算费用", "Estimated cost"),
-        format!("${:.4}", m.estimated_cost_usd),
+        m.estimated_cost_usd,
     ));
 
     md.push_str(&format!("## {}\n\n", t.t("核心指标", "Core metrics")));
@@ -159,7 +159,8 @@ fn render(m: &RunMetrics, project: &str, run: &crate::model::Run, lang: Lang) ->
         md.push_str(&format!("### {}\n\n", t.t("声量份额 SoV", "Share of voice")));
         md.push_str(&format!("| {} | SoV | {} |\n|---|---:|---:|\n", t.t("Target", "Target"), t.t("有提及的 Probe", "Mentioning probes")));
         for ((id, sov), (_, n)) in m.share_of_voice.0.iter().zip(&m.share_of_voice_counts.0) {
-            md.push_str(&format!("| {} | {} | {} |\n", escape_cell(id), percent(*sov), frac(*n, c.share_of_voice_total)));
+            let label = run.alias_snapshot.iter().find(|t| &t.id == id).map_or(id.as_str(), |t| t.label.as_str());
+            md.push_str(&format!("| {} | {} | {} |\n", escape_cell(label), percent(*sov), frac(*n, c.share_of_voice_total)));
         }
         md.push('\n');
     }
