@@ -62,13 +62,14 @@ pub const PRICES: &[ModelPrice] = &[
 /// `deepseek-v4-pro` give Pro; other names starting with `deepseek-v4-flash` (dated or vision
 /// variants) give Flash.
 pub fn price_for(model: &str) -> Option<&'static ModelPrice> {
-    let name = model.trim().to_ascii_lowercase();
-    let name = name.split('[').next().unwrap_or("").trim();
-    let index = if name.starts_with("deepseek-v4-pro") {
+    let name = model.split('[').next().unwrap_or("").trim();
+    let starts = |prefix: &str| {
+        name.len() >= prefix.len() && name.as_bytes()[..prefix.len()].eq_ignore_ascii_case(prefix.as_bytes())
+    };
+    let is = |other: &str| name.eq_ignore_ascii_case(other);
+    let index = if starts("deepseek-v4-pro") {
         1
-    } else if name.starts_with("deepseek-v4-flash")
-        || matches!(name, "deepseek-flash" | "deepseek-chat" | "deepseek-reasoner")
-    {
+    } else if starts("deepseek-v4-flash") || is("deepseek-flash") || is("deepseek-chat") || is("deepseek-reasoner") {
         0
     } else {
         return None;

@@ -9,7 +9,6 @@
 
 use crate::analysis::mentions::normalize_for_match;
 use crate::model::Target;
-use unicode_normalization::{is_nfkc_quick, IsNormalized};
 
 /// An answer prepared once for any number of targets: normal-form characters and sentences.
 pub(crate) struct PreparedAnswer {
@@ -26,15 +25,59 @@ pub(crate) struct PreparedAlias {
     check_right: bool,
 }
 
-/// The normal form of `match_targets`, with fast paths for ASCII and already-NFKC text.
-fn normal_chars(text: &str) -> Vec<char> {
-    if text.is_ascii() {
-        text.bytes().map(|b| char::from(b.to_ascii_lowercase())).collect()
-    } else if is_nfkc_quick(text.chars()) == IsNormalized::Yes {
-        text.chars().flat_map(char::to_lowercase).collect()
-    } else {
-        normalize_for_match(text).chars().collect()
+/// The single-character form of `c` under NFKC + lower-case when `c` can be folded on its
+/// own, else `None`.
+///
+/// Safe characters are starters that never compose with a neighbour, so a text can be
+/// folded piecewise at them: ASCII, CJK Unified Ideographs, CJK punctuation without a
+/// decomposition, curly quotes, the ideographic space (→ space) and fullwidth ASCII
+/// (U+FF01..U+FF5E → U+0021..U+007E).
+fn fold_safe(c: char) -> Option<char> {
+    let u = c as u32;
+    match u {
+        0..=0x7F => Some(c.to_ascii_lowercase()),
+        0x4E00..=0x9FFF | 0x3001..=0x3003 | 0x3008..=0x3011 | 0x2018 | 0x2019 | 0x201C | 0x201D => Some(c),
+        0x3000 => Some(' '),
+        0xFF01..=0xFF5E => char::from_u32(u - 0xFEE0).map(|a| a.to_ascii_lowercase()),
+        _ => None,
     }
+}
+
+/// The normal form of `match_targets` (NFKC, then lower-case), exactly, but fast on the
+/// common characters of Chinese and English answers.
+///
+/// The text is cut before every safe character (see [`fold_safe`]); a piece that is one safe
+/// character maps directly, any other piece goes through the full normalisation. This equals
+/// normalising the whole text because no composition or reordering crosses a safe character.
+pub(crate) fn fold_chars(text: &str, out: &mut Vec<char>) {
+    out.clear();
+    out.reserve(text.len());
+    if text.is_ascii() {
+        out.extend(text.bytes().map(|b| char::from(b.to_ascii_lowercase())));
+        return;
+    }
+    let mut piece_start: Option<usize> = None;
+    let mut iter = text.char_indices().peekable();
+    while let Some((i, c)) = iter.next() {
+        let next_is_cut = iter.peek().is_none_or(|(_, n)| fold_safe(*n).is_some());
+        match (piece_start, fold_safe(c)) {
+            (None, Some(folded)) if next_is_cut => out.push(folded),
+            (None, _) => piece_start = Some(i),
+            (Some(_), _) => {}
+        }
+        if let (Some(start), true) = (piece_start, next_is_cut) {
+            let end = iter.peek().map_or(text.len(), |(j, _)| *j);
+            out.extend(normalize_for_match(&text[start..end]).chars());
+            piece_start = None;
+        }
+    }
+}
+
+/// [`fold_chars`] as a string.
+pub(crate) fn fold_string(text: &str) -> String {
+    let mut chars = Vec::new();
+    fold_chars(text, &mut chars);
+    chars.into_iter().collect()
 }
 
 /// Whether `c` is a CJK character, counted as one word on its own.
@@ -64,7 +107,8 @@ impl PreparedAnswer {
     /// one CJK character or a maximal run of other letters and digits, where `.`, `'`, `’`,
     /// `-` and `_` between two such characters join rather than split (`v2.0` is one word).
     pub(crate) fn new(answer: &str) -> Self {
-        let chars = normal_chars(answer);
+        let mut chars = Vec::new();
+        fold_chars(answer, &mut chars);
         let mut sentences = Vec::new();
         let mut start = 0;
         let mut words = 0u32;
@@ -72,7 +116,19 @@ impl PreparedAnswer {
         let mut total_words = 0;
         for i in 0..chars.len() {
             let c = chars[i];
-            if is_cjk(c) {
+            if c.is_ascii() {
+                if c.is_ascii_alphanumeric() {
+                    if !in_word {
+                        words += 1;
+                    }
+                    in_word = true;
+                } else if !(in_word
+                    && matches!(c, '.' | '\'' | '-' | '_')
+                    && chars.get(i + 1).is_some_and(|n| n.is_alphanumeric() && !is_cjk(*n)))
+                {
+                    in_word = false;
+                }
+            } else if is_cjk(c) {
                 words += 1;
                 in_word = false;
             } else if c.is_alphanumeric() {
@@ -198,6 +254,24 @@ mod tests {
             label: id.into(),
             aliases: aliases.iter().map(|s| s.to_string()).collect(),
             domains: vec![],
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(
+            std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(256)))]
+
+        /// The piecewise fold equals NFKC + lower-case of the whole text.
+        #[test]
+        fn fold_equals_full_normalisation(text in "[a-zA-Z0-9 .,é\u{0301}\u{0308}\u{00C5}\u{212B}\u{FB01}\u{2460}\u{3000}-\u{3012}\u{3131}\u{1100}\u{1161}\u{11A8}\u{AC00}\u{4E00}-\u{4E05}\u{F900}\u{FF01}-\u{FF5E}\u{FF61}-\u{FF9F}\u{2018}-\u{201D}\u{00B2}\u{0130}\u{03A3}]{0,24}") {
+            proptest::prop_assert_eq!(fold_string(&text), normalize_for_match(&text));
+        }
+    }
+
+    #[test]
+    fn fold_matches_on_fixed_cases() {
+        for text in ["ＡＣＭＥ，推荐！", "e\u{0301}Ａ\u{0301}", "ﾊﾟ\u{3000}ｶﾞ", "Ω\u{212B}ﬁ①", "\u{1100}\u{1161}\u{11A8}가"] {
+            assert_eq!(fold_string(text), normalize_for_match(text), "{text}");
         }
     }
 

@@ -4,15 +4,13 @@
 //! borrowed strings; the only pairwise work is within a prompt (stability and RBO).
 
 use super::cost::{billed_model, estimate_cost_usd};
-use super::geo_words::{PreparedAlias, PreparedAnswer};
+use super::geo_words::{fold_string, PreparedAlias, PreparedAnswer};
 use super::insights::build_insights;
 use super::stats::{jaccard_sorted, mean, mean_pairwise, ratio, rbo, wilson_interval, RBO_P};
 use super::{
-    DomainMetrics, GapDomain, MetricCounts, OutreachGap, PromptMetrics, RunMetrics, TargetMap, UntrackedEntity,
+    DomainMetrics, FastMap, FastSet, GapDomain, MetricCounts, OutreachGap, PromptMetrics, RunMetrics, TargetMap, UntrackedEntity,
 };
-use crate::analysis::mentions::normalize_for_match;
 use crate::model::{Ownership, Probe, ProbeStatus, Run, Target, TargetKind};
-use std::collections::{HashMap, HashSet};
 
 /// Computes the metrics of `run` from its probes (probes of other runs in `probes` are
 /// ignored), comparing sources with `previous` (the run named by `previousRunId` and its
@@ -58,7 +56,7 @@ pub(crate) fn compute(run: &Run, probes: &[&Probe], previous: Option<(&Run, &[&P
             targets.push(t);
         }
     }
-    let target_index: HashMap<&str, usize> = targets.iter().enumerate().map(|(i, t)| (t.id.as_str(), i)).collect();
+    let target_index: FastMap<&str, usize> = targets.iter().enumerate().map(|(i, t)| (t.id.as_str(), i)).collect();
     let brand_id: Option<&str> = targets.iter().find(|t| t.kind == TargetKind::Brand).map(|t| t.id.as_str());
     let aliases: Vec<Vec<PreparedAlias>> = targets.iter().map(|t| PreparedAlias::for_target(t)).collect();
 
@@ -70,12 +68,12 @@ pub(crate) fn compute(run: &Run, probes: &[&Probe], previous: Option<(&Run, &[&P
     let mut sov = vec![0u32; targets.len()];
     let mut pawc_sum = vec![0f64; targets.len()];
     let mut cost = 0.0;
-    let mut prompts: HashMap<&str, PromptAcc> = HashMap::new();
-    let mut domains: HashMap<&str, DomainAcc> = HashMap::new();
-    let mut brand_domains: HashSet<&str> = HashSet::new();
-    let mut competitor_domains: HashMap<&str, u32> = HashMap::new();
+    let mut prompts: FastMap<&str, PromptAcc> = FastMap::default();
+    let mut domains: FastMap<&str, DomainAcc> = FastMap::default();
+    let mut brand_domains: FastSet<&str> = FastSet::default();
+    let mut competitor_domains: FastMap<&str, u32> = FastMap::default();
     let mut gap = OutreachGap::default();
-    let mut entities: HashMap<String, (String, u32, usize)> = HashMap::new();
+    let mut entities: FastMap<String, (String, u32, usize)> = FastMap::default();
     let mut mentioned = vec![false; targets.len()];
 
     for probe in probes {
@@ -199,13 +197,13 @@ pub(crate) fn compute(run: &Run, probes: &[&Probe], previous: Option<(&Run, &[&P
         counts.answer_link_in_sources_count += probe.answer_links.iter().filter(|l| l.in_sources).count() as u32;
 
         // Untracked entities, once per probe, folded by case and width.
-        let mut seen_here: HashSet<String> = HashSet::new();
+        let mut seen_here: FastSet<String> = FastSet::default();
         for name in &probe.other_entities {
             let trimmed = name.trim();
             if trimmed.is_empty() {
                 continue;
             }
-            let key = normalize_for_match(trimmed);
+            let key = fold_string(trimmed);
             if seen_here.insert(key.clone()) {
                 let order = entities.len();
                 entities.entry(key).or_insert_with(|| (trimmed.to_string(), 0, order)).1 += 1;
@@ -216,14 +214,14 @@ pub(crate) fn compute(run: &Run, probes: &[&Probe], previous: Option<(&Run, &[&P
         if !probe.list_items.is_empty() {
             let mut items: Vec<&crate::model::ListItem> = probe.list_items.iter().collect();
             items.sort_by_key(|i| i.position);
-            pacc.lists.push(items.iter().map(|i| normalize_for_match(i.title.trim())).collect());
+            pacc.lists.push(items.iter().map(|i| fold_string(i.title.trim())).collect());
         }
         pacc.domain_sets.push(probe_domains);
     }
 
     // Prompts: snapshot order, then prompts only the probes know, by id.
     let mut prompt_order: Vec<(&str, Option<&crate::model::Prompt>)> = Vec::new();
-    let mut listed: HashSet<&str> = HashSet::new();
+    let mut listed: FastSet<&str> = FastSet::default();
     for p in &run.prompt_snapshot {
         if listed.insert(p.id.as_str()) {
             prompt_order.push((p.id.as_str(), Some(p)));
@@ -300,7 +298,7 @@ pub(crate) fn compute(run: &Run, probes: &[&Probe], previous: Option<(&Run, &[&P
     let mut new_domains = Vec::new();
     let mut lost_domains = Vec::new();
     if let Some((_, prev_probes)) = previous {
-        let mut prev_domains: HashSet<&str> = HashSet::new();
+        let mut prev_domains: FastSet<&str> = FastSet::default();
         for p in prev_probes.iter().filter(|p| p.status == ProbeStatus::Success) {
             counts.previous_success_count += 1;
             prev_domains.extend(p.sources.iter().map(|s| s.domain.as_str()));
