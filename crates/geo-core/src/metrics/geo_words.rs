@@ -107,9 +107,17 @@ impl PreparedAnswer {
     /// one CJK character or a maximal run of other letters and digits, where `.`, `'`, `’`,
     /// `-` and `_` between two such characters join rather than split (`v2.0` is one word).
     pub(crate) fn new(answer: &str) -> Self {
-        let mut chars = Vec::new();
-        fold_chars(answer, &mut chars);
-        let mut sentences = Vec::new();
+        let mut prepared = PreparedAnswer { chars: Vec::new(), sentences: Vec::new(), total_words: 0 };
+        prepared.reset(answer);
+        prepared
+    }
+
+    /// Prepares `answer` in place, reusing this value's buffers.
+    pub(crate) fn reset(&mut self, answer: &str) {
+        fold_chars(answer, &mut self.chars);
+        let chars = &self.chars;
+        let sentences = &mut self.sentences;
+        sentences.clear();
         let mut start = 0;
         let mut words = 0u32;
         let mut in_word = false;
@@ -130,6 +138,9 @@ impl PreparedAnswer {
                 }
             } else if is_cjk(c) {
                 words += 1;
+                in_word = false;
+            } else if matches!(c, '\u{3000}'..='\u{3006}' | '\u{3008}'..='\u{3020}') {
+                // CJK punctuation: never part of a word (a fast path before the Unicode tables).
                 in_word = false;
             } else if c.is_alphanumeric() {
                 if !in_word {
@@ -154,7 +165,7 @@ impl PreparedAnswer {
                 in_word = false;
             }
         }
-        PreparedAnswer { chars, sentences, total_words }
+        self.total_words = total_words;
     }
 
     /// Words in the whole answer.
@@ -165,10 +176,15 @@ impl PreparedAnswer {
     /// The score of one target given its prepared aliases (0 when it is not mentioned or the
     /// answer has no word).
     pub(crate) fn score(&self, aliases: &[PreparedAlias]) -> f64 {
+        self.score_with(aliases, &mut Vec::new())
+    }
+
+    /// [`PreparedAnswer::score`] with a reusable scratch buffer.
+    pub(crate) fn score_with(&self, aliases: &[PreparedAlias], hit_sentences: &mut Vec<usize>) -> f64 {
         if self.total_words == 0 || self.sentences.is_empty() {
             return 0.0;
         }
-        let mut hit_sentences: Vec<usize> = Vec::new();
+        hit_sentences.clear();
         for alias in aliases {
             for start in alias_hits(&self.chars, alias) {
                 // The sentence whose start is the last one at or before the hit.

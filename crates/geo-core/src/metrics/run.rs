@@ -75,6 +75,8 @@ pub(crate) fn compute(run: &Run, probes: &[&Probe], previous: Option<(&Run, &[&P
     let mut gap = OutreachGap::default();
     let mut entities: FastMap<String, (String, u32, usize)> = FastMap::default();
     let mut mentioned = vec![false; targets.len()];
+    let mut prepared = PreparedAnswer::new("");
+    let mut hit_scratch: Vec<usize> = Vec::new();
 
     for probe in probes {
         probe_count += 1;
@@ -127,10 +129,10 @@ pub(crate) fn compute(run: &Run, probes: &[&Probe], previous: Option<(&Run, &[&P
 
         // Position-adjusted word count, only for the targets the probe names.
         if mentioned.iter().any(|&m| m) {
-            let prepared = PreparedAnswer::new(&probe.answer);
+            prepared.reset(&probe.answer);
             for (i, &m) in mentioned.iter().enumerate() {
                 if m {
-                    pawc_sum[i] += prepared.score(&aliases[i]);
+                    pawc_sum[i] += prepared.score_with(&aliases[i], &mut hit_scratch);
                 }
             }
         }

@@ -134,8 +134,11 @@ pub fn rbo<T: Eq + Hash>(a: &[T], b: &[T], p: f64) -> f64 {
     if s == 0 {
         return 0.0;
     }
-    let mut seen_long: HashSet<&T> = HashSet::with_capacity(l);
-    let mut seen_short: HashSet<&T> = HashSet::with_capacity(s);
+    // Membership in a prefix: a linear scan for short lists (the common case: parsed lists
+    // have a handful of items), a hash set beyond that.
+    let small = l <= 32;
+    let mut seen_long: HashSet<&T> = HashSet::new();
+    let mut seen_short: HashSet<&T> = HashSet::new();
     let mut x = 0usize;
     let mut x_s = 0usize;
     let mut sum = 0.0;
@@ -143,16 +146,22 @@ pub fn rbo<T: Eq + Hash>(a: &[T], b: &[T], p: f64) -> f64 {
     for d in 1..=l {
         p_d *= p;
         let item = long[d - 1];
-        if seen_short.contains(item) {
+        let in_short = if small { short[..(d - 1).min(s)].contains(&item) } else { seen_short.contains(item) };
+        if in_short {
             x += 1;
         }
-        seen_long.insert(item);
+        if !small {
+            seen_long.insert(item);
+        }
         if d <= s {
             let other = short[d - 1];
-            if seen_long.contains(other) {
+            let in_long = if small { long[..d].contains(&other) } else { seen_long.contains(other) };
+            if in_long {
                 x += 1;
             }
-            seen_short.insert(other);
+            if !small {
+                seen_short.insert(other);
+            }
         }
         if d == s {
             x_s = x;
@@ -168,6 +177,15 @@ pub fn rbo<T: Eq + Hash>(a: &[T], b: &[T], p: f64) -> f64 {
 }
 
 fn dedup_keep_first<T: Eq + Hash>(items: &[T]) -> Vec<&T> {
+    if items.len() <= 32 {
+        let mut out: Vec<&T> = Vec::with_capacity(items.len());
+        for item in items {
+            if !out.contains(&item) {
+                out.push(item);
+            }
+        }
+        return out;
+    }
     let mut seen = HashSet::with_capacity(items.len());
     items.iter().filter(|item| seen.insert(*item)).collect()
 }
