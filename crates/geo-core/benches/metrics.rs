@@ -10,13 +10,22 @@ struct Lcg(u64);
 
 impl Lcg {
     fn next(&mut self, n: u64) -> u64 {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         (self.0 >> 33) % n
     }
 }
 
 fn target(id: &str, kind: TargetKind, alias: &str, domain: &str) -> Target {
-    Target { id: id.into(), kind, label: alias.into(), aliases: vec![alias.into()], domains: vec![domain.into()] }
+    Target {
+        id: id.into(),
+        kind,
+        label: alias.into(),
+        aliases: vec![alias.into()],
+        domains: vec![domain.into()],
+    }
 }
 
 const RUNS: usize = 50;
@@ -30,8 +39,17 @@ fn envelope() -> ExportEnvelope {
         .iter()
         .enumerate()
         .map(|(i, n)| {
-            let kind = if i == 0 { TargetKind::Brand } else { TargetKind::Competitor };
-            target(&n.to_lowercase(), kind, n, &format!("{}.com", n.to_lowercase()))
+            let kind = if i == 0 {
+                TargetKind::Brand
+            } else {
+                TargetKind::Competitor
+            };
+            target(
+                &n.to_lowercase(),
+                kind,
+                n,
+                &format!("{}.com", n.to_lowercase()),
+            )
         })
         .collect();
     let prompts: Vec<Prompt> = (0..PROMPTS)
@@ -71,19 +89,28 @@ fn envelope() -> ExportEnvelope {
 }
 
 fn probe(rng: &mut Lcg, run_id: &str, prompt_id: &str, rep: u32) -> Probe {
-    let status = if rng.next(20) == 0 { ProbeStatus::Error } else { ProbeStatus::Success };
+    let status = if rng.next(20) == 0 {
+        ProbeStatus::Error
+    } else {
+        ProbeStatus::Success
+    };
     // ~600 characters: 12 sentences, some naming targets.
     let mut answer = String::new();
     let mut order: Vec<usize> = Vec::new();
     for s in 0..12 {
         let t = rng.next(8) as usize;
         if t < NAMES.len() {
-            answer.push_str(&format!("{} 是一个值得考虑的选择，适合中小企业的内容优化需求", NAMES[t]));
+            answer.push_str(&format!(
+                "{} 是一个值得考虑的选择，适合中小企业的内容优化需求",
+                NAMES[t]
+            ));
             if !order.contains(&t) {
                 order.push(t);
             }
         } else {
-            answer.push_str(&format!("第 {s} 点：生成式搜索引擎优化需要关注来源质量与回答结构"));
+            answer.push_str(&format!(
+                "第 {s} 点：生成式搜索引擎优化需要关注来源质量与回答结构"
+            ));
         }
         answer.push_str(if s % 3 == 2 { "。\n" } else { "。" });
     }
@@ -103,7 +130,11 @@ fn probe(rng: &mut Lcg, run_id: &str, prompt_id: &str, rep: u32) -> Probe {
     let sources = (0..8)
         .map(|k| {
             let d = rng.next(40);
-            let domain = if d < 5 { format!("{}.com", NAMES[d as usize].to_lowercase()) } else { format!("site{d}.cn") };
+            let domain = if d < 5 {
+                format!("{}.com", NAMES[d as usize].to_lowercase())
+            } else {
+                format!("site{d}.cn")
+            };
             SearchSource {
                 id: format!("src_{}", k + 1),
                 url: format!("https://{domain}/a/{k}"),
@@ -120,7 +151,11 @@ fn probe(rng: &mut Lcg, run_id: &str, prompt_id: &str, rep: u32) -> Probe {
                 },
                 competitor_id: None,
                 occurrences: (0..=rng.next(2))
-                    .map(|q| Occurrence { query_index: q as u32 + 1, query: Some("搜索".into()), rank: rng.next(10) as u32 + 1 })
+                    .map(|q| Occurrence {
+                        query_index: q as u32 + 1,
+                        query: Some("搜索".into()),
+                        rank: rng.next(10) as u32 + 1,
+                    })
                     .collect(),
                 best_rank: 1,
                 title_mentions: vec![],
@@ -149,7 +184,12 @@ fn probe(rng: &mut Lcg, run_id: &str, prompt_id: &str, rep: u32) -> Probe {
         error: None,
         request_id: None,
         stop_reason: None,
-        usage: Usage { input_tokens: 20_000, output_tokens: 1_500, cache_read_input_tokens: 0, web_search_requests: 3 },
+        usage: Usage {
+            input_tokens: 20_000,
+            output_tokens: 1_500,
+            cache_read_input_tokens: 0,
+            web_search_requests: 3,
+        },
         raw_answer: answer.clone(),
         queries: vec![],
         raw_sources: vec![],

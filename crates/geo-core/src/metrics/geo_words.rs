@@ -36,7 +36,9 @@ fn fold_safe(c: char) -> Option<char> {
     let u = c as u32;
     match u {
         0..=0x7F => Some(c.to_ascii_lowercase()),
-        0x4E00..=0x9FFF | 0x3001..=0x3003 | 0x3008..=0x3011 | 0x2018 | 0x2019 | 0x201C | 0x201D => Some(c),
+        0x4E00..=0x9FFF | 0x3001..=0x3003 | 0x3008..=0x3011 | 0x2018 | 0x2019 | 0x201C | 0x201D => {
+            Some(c)
+        }
         0x3000 => Some(' '),
         0xFF01..=0xFF5E => char::from_u32(u - 0xFEE0).map(|a| a.to_ascii_lowercase()),
         _ => None,
@@ -107,7 +109,11 @@ impl PreparedAnswer {
     /// one CJK character or a maximal run of other letters and digits, where `.`, `'`, `’`,
     /// `-` and `_` between two such characters join rather than split (`v2.0` is one word).
     pub(crate) fn new(answer: &str) -> Self {
-        let mut prepared = PreparedAnswer { chars: Vec::new(), sentences: Vec::new(), total_words: 0 };
+        let mut prepared = PreparedAnswer {
+            chars: Vec::new(),
+            sentences: Vec::new(),
+            total_words: 0,
+        };
         prepared.reset(answer);
         prepared
     }
@@ -132,7 +138,9 @@ impl PreparedAnswer {
                     in_word = true;
                 } else if !(in_word
                     && matches!(c, '.' | '\'' | '-' | '_')
-                    && chars.get(i + 1).is_some_and(|n| n.is_alphanumeric() && !is_cjk(*n)))
+                    && chars
+                        .get(i + 1)
+                        .is_some_and(|n| n.is_alphanumeric() && !is_cjk(*n)))
                 {
                     in_word = false;
                 }
@@ -149,13 +157,15 @@ impl PreparedAnswer {
                 in_word = true;
             } else if in_word
                 && matches!(c, '.' | '\'' | '’' | '-' | '_')
-                && chars.get(i + 1).is_some_and(|n| n.is_alphanumeric() && !is_cjk(*n))
+                && chars
+                    .get(i + 1)
+                    .is_some_and(|n| n.is_alphanumeric() && !is_cjk(*n))
             {
                 // Joiners inside a word (`v2.0`, `don't`, `e-commerce`) keep it one word.
             } else {
                 in_word = false;
             }
-            if is_terminator(&chars, i) || i + 1 == chars.len() {
+            if is_terminator(chars, i) || i + 1 == chars.len() {
                 if words > 0 {
                     sentences.push((start, words));
                     total_words += words;
@@ -180,7 +190,11 @@ impl PreparedAnswer {
     }
 
     /// [`PreparedAnswer::score`] with a reusable scratch buffer.
-    pub(crate) fn score_with(&self, aliases: &[PreparedAlias], hit_sentences: &mut Vec<usize>) -> f64 {
+    pub(crate) fn score_with(
+        &self,
+        aliases: &[PreparedAlias],
+        hit_sentences: &mut Vec<usize>,
+    ) -> f64 {
         if self.total_words == 0 || self.sentences.is_empty() {
             return 0.0;
         }
@@ -215,7 +229,11 @@ impl PreparedAlias {
         let all_ascii = chars.iter().all(char::is_ascii);
         let check_left = all_ascii || is_word_char(chars[0]);
         let check_right = all_ascii || is_word_char(chars[chars.len() - 1]);
-        Some(PreparedAlias { chars, check_left, check_right })
+        Some(PreparedAlias {
+            chars,
+            check_left,
+            check_right,
+        })
     }
 
     /// Every usable alias of `target`.
@@ -248,7 +266,10 @@ fn alias_hits<'a>(chars: &'a [char], alias: &'a PreparedAlias) -> impl Iterator<
 /// `[0, 1]`; all are 0 for an answer without words.
 pub fn position_adjusted_word_count(answer: &str, targets: &[Target]) -> Vec<f64> {
     let prepared = PreparedAnswer::new(answer);
-    targets.iter().map(|t| prepared.score(&PreparedAlias::for_target(t))).collect()
+    targets
+        .iter()
+        .map(|t| prepared.score(&PreparedAlias::for_target(t)))
+        .collect()
 }
 
 /// Number of words in `text`: each CJK character is a word, and so is each maximal run of
@@ -286,7 +307,13 @@ mod tests {
 
     #[test]
     fn fold_matches_on_fixed_cases() {
-        for text in ["ＡＣＭＥ，推荐！", "e\u{0301}Ａ\u{0301}", "ﾊﾟ\u{3000}ｶﾞ", "Ω\u{212B}ﬁ①", "\u{1100}\u{1161}\u{11A8}가"] {
+        for text in [
+            "ＡＣＭＥ，推荐！",
+            "e\u{0301}Ａ\u{0301}",
+            "ﾊﾟ\u{3000}ｶﾞ",
+            "Ω\u{212B}ﬁ①",
+            "\u{1100}\u{1161}\u{11A8}가",
+        ] {
             assert_eq!(fold_string(text), normalize_for_match(text), "{text}");
         }
     }
@@ -304,7 +331,8 @@ mod tests {
         // Sentences: "Acme is good." (3 words, pos 0), "Beta is fine." (3, pos 1),
         // "Acme wins." (2, pos 2); total 8 words, |S| = 3.
         let text = "Acme is good. Beta is fine. Acme wins.";
-        let got = position_adjusted_word_count(text, &[target("a", &["acme"]), target("b", &["Beta"])]);
+        let got =
+            position_adjusted_word_count(text, &[target("a", &["acme"]), target("b", &["Beta"])]);
         let a = (3.0 + 2.0 * (-2.0f64 / 3.0).exp()) / 8.0;
         let b = 3.0 * (-1.0f64 / 3.0).exp() / 8.0;
         assert!((got[0] - a).abs() < 1e-12, "{got:?}");
@@ -313,7 +341,8 @@ mod tests {
 
     #[test]
     fn pawc_respects_ascii_boundaries_and_cjk() {
-        let got = position_adjusted_word_count("George 很好。GEO探针第一！", &[target("g", &["GEO"])]);
+        let got =
+            position_adjusted_word_count("George 很好。GEO探针第一！", &[target("g", &["GEO"])]);
         // Sentence 0: george + 很 好 = 3 words; sentence 1: geo + 探 针 第 一 = 5 words.
         let expect = 5.0 * (-0.5f64).exp() / 8.0;
         assert!((got[0] - expect).abs() < 1e-12, "{got:?}");

@@ -8,7 +8,8 @@ use super::geo_words::{fold_string, PreparedAlias, PreparedAnswer};
 use super::insights::build_insights;
 use super::stats::{jaccard_sorted, mean, mean_pairwise, ratio, rbo, wilson_interval, RBO_P};
 use super::{
-    DomainMetrics, FastMap, FastSet, GapDomain, MetricCounts, OutreachGap, PromptMetrics, RunMetrics, TargetMap, UntrackedEntity,
+    DomainMetrics, FastMap, FastSet, GapDomain, MetricCounts, OutreachGap, PromptMetrics,
+    RunMetrics, TargetMap, UntrackedEntity,
 };
 use crate::model::{Ownership, Probe, ProbeStatus, Run, Target, TargetKind};
 
@@ -19,7 +20,11 @@ use crate::model::{Ownership, Probe, ProbeStatus, Run, Target, TargetKind};
 /// See [`RunMetrics`] for each field's numerator and denominator and `docs/metrics.md` for
 /// the formulas. `newDomains`/`lostDomains` are `[]` unless both this run and `previous` have
 /// successful probes.
-pub fn compute_run_metrics(run: &Run, probes: &[Probe], previous: Option<(&Run, &[Probe])>) -> RunMetrics {
+pub fn compute_run_metrics(
+    run: &Run,
+    probes: &[Probe],
+    previous: Option<(&Run, &[Probe])>,
+) -> RunMetrics {
     let own: Vec<&Probe> = probes.iter().filter(|p| p.run_id == run.id).collect();
     let prev: Option<(&Run, Vec<&Probe>)> =
         previous.map(|(r, ps)| (r, ps.iter().filter(|p| p.run_id == r.id).collect()));
@@ -48,7 +53,11 @@ struct DomainAcc<'a> {
 }
 
 /// The computation behind [`compute_run_metrics`]; `probes` are the run's own.
-pub(crate) fn compute(run: &Run, probes: &[&Probe], previous: Option<(&Run, &[&Probe])>) -> RunMetrics {
+pub(crate) fn compute(
+    run: &Run,
+    probes: &[&Probe],
+    previous: Option<(&Run, &[&Probe])>,
+) -> RunMetrics {
     // Targets in snapshot order, one per id.
     let mut targets: Vec<&Target> = Vec::with_capacity(run.alias_snapshot.len());
     for t in &run.alias_snapshot {
@@ -56,9 +65,19 @@ pub(crate) fn compute(run: &Run, probes: &[&Probe], previous: Option<(&Run, &[&P
             targets.push(t);
         }
     }
-    let target_index: FastMap<&str, usize> = targets.iter().enumerate().map(|(i, t)| (t.id.as_str(), i)).collect();
-    let brand_id: Option<&str> = targets.iter().find(|t| t.kind == TargetKind::Brand).map(|t| t.id.as_str());
-    let aliases: Vec<Vec<PreparedAlias>> = targets.iter().map(|t| PreparedAlias::for_target(t)).collect();
+    let target_index: FastMap<&str, usize> = targets
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (t.id.as_str(), i))
+        .collect();
+    let brand_id: Option<&str> = targets
+        .iter()
+        .find(|t| t.kind == TargetKind::Brand)
+        .map(|t| t.id.as_str());
+    let aliases: Vec<Vec<PreparedAlias>> = targets
+        .iter()
+        .map(|t| PreparedAlias::for_target(t))
+        .collect();
 
     let mut counts = MetricCounts::default();
     let (mut probe_count, mut success, mut failed) = (0u32, 0u32, 0u32);
@@ -102,7 +121,9 @@ pub(crate) fn compute(run: &Run, probes: &[&Probe], previous: Option<(&Run, &[&P
         mentioned.iter_mut().for_each(|m| *m = false);
         let mut brand_mentioned = false;
         for m in &probe.mentions {
-            let Some(&i) = target_index.get(m.target_id.as_str()) else { continue };
+            let Some(&i) = target_index.get(m.target_id.as_str()) else {
+                continue;
+            };
             if mentioned[i] {
                 continue;
             }
@@ -124,8 +145,10 @@ pub(crate) fn compute(run: &Run, probes: &[&Probe], previous: Option<(&Run, &[&P
                 }
             }
         }
-        let competitor_mentioned =
-            targets.iter().zip(&mentioned).any(|(t, &m)| m && t.kind == TargetKind::Competitor);
+        let competitor_mentioned = targets
+            .iter()
+            .zip(&mentioned)
+            .any(|(t, &m)| m && t.kind == TargetKind::Competitor);
 
         // Position-adjusted word count, only for the targets the probe names.
         if mentioned.iter().any(|&m| m) {
@@ -156,14 +179,23 @@ pub(crate) fn compute(run: &Run, probes: &[&Probe], previous: Option<(&Run, &[&P
                 (
                     source.occurrences.len() as u32,
                     source.occurrences.iter().map(|o| u64::from(o.rank)).sum(),
-                    source.occurrences.iter().map(|o| o.rank).min().unwrap_or(source.best_rank),
+                    source
+                        .occurrences
+                        .iter()
+                        .map(|o| o.rank)
+                        .min()
+                        .unwrap_or(source.best_rank),
                 )
             };
             acc.occurrences += occ;
             acc.rank_sum += rank_sum;
             acc.best_rank = Some(acc.best_rank.map_or(best, |b| b.min(best)));
             counts.occurrence_count += occ;
-            let key = (source.platform.as_str(), source.channel.as_str(), source.ownership);
+            let key = (
+                source.platform.as_str(),
+                source.channel.as_str(),
+                source.ownership,
+            );
             match acc.attributions.iter_mut().find(|a| (a.0, a.1, a.2) == key) {
                 Some(a) => a.3 += occ,
                 None => acc.attributions.push((key.0, key.1, key.2, occ)),
@@ -196,7 +228,8 @@ pub(crate) fn compute(run: &Run, probes: &[&Probe], previous: Option<(&Run, &[&P
 
         // Answer links.
         counts.answer_link_count += probe.answer_links.len() as u32;
-        counts.answer_link_in_sources_count += probe.answer_links.iter().filter(|l| l.in_sources).count() as u32;
+        counts.answer_link_in_sources_count +=
+            probe.answer_links.iter().filter(|l| l.in_sources).count() as u32;
 
         // Untracked entities, once per probe, folded by case and width.
         let mut seen_here: FastSet<String> = FastSet::default();
@@ -208,7 +241,10 @@ pub(crate) fn compute(run: &Run, probes: &[&Probe], previous: Option<(&Run, &[&P
             let key = fold_string(trimmed);
             if seen_here.insert(key.clone()) {
                 let order = entities.len();
-                entities.entry(key).or_insert_with(|| (trimmed.to_string(), 0, order)).1 += 1;
+                entities
+                    .entry(key)
+                    .or_insert_with(|| (trimmed.to_string(), 0, order))
+                    .1 += 1;
             }
         }
 
@@ -216,7 +252,8 @@ pub(crate) fn compute(run: &Run, probes: &[&Probe], previous: Option<(&Run, &[&P
         if !probe.list_items.is_empty() {
             let mut items: Vec<&crate::model::ListItem> = probe.list_items.iter().collect();
             items.sort_by_key(|i| i.position);
-            pacc.lists.push(items.iter().map(|i| fold_string(i.title.trim())).collect());
+            pacc.lists
+                .push(items.iter().map(|i| fold_string(i.title.trim())).collect());
         }
         pacc.domain_sets.push(probe_domains);
     }
@@ -229,7 +266,11 @@ pub(crate) fn compute(run: &Run, probes: &[&Probe], previous: Option<(&Run, &[&P
             prompt_order.push((p.id.as_str(), Some(p)));
         }
     }
-    let mut extra: Vec<&str> = prompts.keys().copied().filter(|id| !listed.contains(id)).collect();
+    let mut extra: Vec<&str> = prompts
+        .keys()
+        .copied()
+        .filter(|id| !listed.contains(id))
+        .collect();
     extra.sort_unstable();
     prompt_order.extend(extra.into_iter().map(|id| (id, None)));
 
@@ -240,11 +281,14 @@ pub(crate) fn compute(run: &Run, probes: &[&Probe], previous: Option<(&Run, &[&P
         .iter()
         .map(|(id, snapshot)| {
             let acc = prompts.get(id).unwrap_or(&empty_acc);
-            let stability = mean_pairwise(&acc.domain_sets, |a, b| jaccard_sorted(a.as_slice(), b.as_slice()));
+            let stability = mean_pairwise(&acc.domain_sets, |a, b| {
+                jaccard_sorted(a.as_slice(), b.as_slice())
+            });
             if let Some(s) = stability {
                 stability_scores.push(s);
             }
-            let list_stability = mean_pairwise(&acc.lists, |a, b| rbo(a.as_slice(), b.as_slice(), RBO_P));
+            let list_stability =
+                mean_pairwise(&acc.lists, |a, b| rbo(a.as_slice(), b.as_slice(), RBO_P));
             if let Some(s) = list_stability {
                 list_scores.push(s);
             }
@@ -288,26 +332,42 @@ pub(crate) fn compute(run: &Run, probes: &[&Probe], previous: Option<(&Run, &[&P
                 occurrence_rate: ratio(acc.probes, success),
                 occurrences: acc.occurrences,
                 occurrence_share: ratio(acc.occurrences, counts.occurrence_count),
-                avg_rank: (acc.occurrences > 0).then(|| acc.rank_sum as f64 / f64::from(acc.occurrences)),
+                avg_rank: (acc.occurrences > 0)
+                    .then(|| acc.rank_sum as f64 / f64::from(acc.occurrences)),
                 best_rank: acc.best_rank,
                 occurrence_rate_ci: wilson_interval(acc.probes, success),
             }
         })
         .collect();
-    domain_metrics.sort_by(|a, b| b.occurrences.cmp(&a.occurrences).then_with(|| a.domain.cmp(&b.domain)));
+    domain_metrics.sort_by(|a, b| {
+        b.occurrences
+            .cmp(&a.occurrences)
+            .then_with(|| a.domain.cmp(&b.domain))
+    });
 
     // New and lost domains against the previous run's successful probes.
     let mut new_domains = Vec::new();
     let mut lost_domains = Vec::new();
     if let Some((_, prev_probes)) = previous {
         let mut prev_domains: FastSet<&str> = FastSet::default();
-        for p in prev_probes.iter().filter(|p| p.status == ProbeStatus::Success) {
+        for p in prev_probes
+            .iter()
+            .filter(|p| p.status == ProbeStatus::Success)
+        {
             counts.previous_success_count += 1;
             prev_domains.extend(p.sources.iter().map(|s| s.domain.as_str()));
         }
         if success > 0 && counts.previous_success_count > 0 {
-            new_domains = domains.keys().filter(|d| !prev_domains.contains(*d)).map(|d| d.to_string()).collect();
-            lost_domains = prev_domains.iter().filter(|d| !domains.contains_key(*d)).map(|d| d.to_string()).collect();
+            new_domains = domains
+                .keys()
+                .filter(|d| !prev_domains.contains(*d))
+                .map(|d| d.to_string())
+                .collect();
+            lost_domains = prev_domains
+                .iter()
+                .filter(|d| !domains.contains_key(*d))
+                .map(|d| d.to_string())
+                .collect();
             new_domains.sort_unstable();
             lost_domains.sort_unstable();
         }
@@ -317,14 +377,25 @@ pub(crate) fn compute(run: &Run, probes: &[&Probe], previous: Option<(&Run, &[&P
     let mut gap_domains: Vec<GapDomain> = competitor_domains
         .into_iter()
         .filter(|(d, _)| !brand_domains.contains(d))
-        .map(|(d, n)| GapDomain { domain: d.to_string(), probe_count: n })
+        .map(|(d, n)| GapDomain {
+            domain: d.to_string(),
+            probe_count: n,
+        })
         .collect();
-    gap_domains.sort_by(|a, b| b.probe_count.cmp(&a.probe_count).then_with(|| a.domain.cmp(&b.domain)));
+    gap_domains.sort_by(|a, b| {
+        b.probe_count
+            .cmp(&a.probe_count)
+            .then_with(|| a.domain.cmp(&b.domain))
+    });
     gap.domains = gap_domains;
 
     // Untracked entities.
     let mut untracked: Vec<(String, u32, usize)> = entities.into_values().collect();
-    untracked.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)).then_with(|| a.2.cmp(&b.2)));
+    untracked.sort_by(|a, b| {
+        b.1.cmp(&a.1)
+            .then_with(|| a.0.cmp(&b.0))
+            .then_with(|| a.2.cmp(&b.2))
+    });
 
     counts.share_of_voice_total = sov.iter().sum();
     let ids = |i: usize| targets[i].id.clone();
@@ -340,12 +411,19 @@ pub(crate) fn compute(run: &Run, probes: &[&Probe], previous: Option<(&Run, &[&P
         avg_order: (mention_count > 0).then(|| order_sum as f64 / f64::from(mention_count)),
         avg_list_position: (counts.list_position_count > 0)
             .then(|| list_pos_sum as f64 / f64::from(counts.list_position_count)),
-        share_of_voice: TargetMap((0..targets.len()).map(|i| (ids(i), ratio(sov[i], counts.share_of_voice_total))).collect()),
+        share_of_voice: TargetMap(
+            (0..targets.len())
+                .map(|i| (ids(i), ratio(sov[i], counts.share_of_voice_total)))
+                .collect(),
+        ),
         owned_visibility: ratio(counts.owned_probe_count, success),
         owned_best_rank,
         unique_domains: domains.len() as u32,
         source_stability: mean(&stability_scores),
-        answer_link_overlap: ratio(counts.answer_link_in_sources_count, counts.answer_link_count),
+        answer_link_overlap: ratio(
+            counts.answer_link_in_sources_count,
+            counts.answer_link_count,
+        ),
         new_domains,
         lost_domains,
         domains: domain_metrics,
@@ -359,10 +437,20 @@ pub(crate) fn compute(run: &Run, probes: &[&Probe], previous: Option<(&Run, &[&P
         share_of_voice_counts: TargetMap((0..targets.len()).map(|i| (ids(i), sov[i])).collect()),
         list_stability: mean(&list_scores),
         position_adjusted_word_count: TargetMap(
-            (0..targets.len()).map(|i| (ids(i), (success > 0).then(|| pawc_sum[i] / f64::from(success)))).collect(),
+            (0..targets.len())
+                .map(|i| {
+                    (
+                        ids(i),
+                        (success > 0).then(|| pawc_sum[i] / f64::from(success)),
+                    )
+                })
+                .collect(),
         ),
         outreach_gap: gap,
-        untracked_entities: untracked.into_iter().map(|(name, count, _)| UntrackedEntity { name, count }).collect(),
+        untracked_entities: untracked
+            .into_iter()
+            .map(|(name, count, _)| UntrackedEntity { name, count })
+            .collect(),
         counts,
     };
     metrics.insights = build_insights(&metrics);

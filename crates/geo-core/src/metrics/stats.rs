@@ -125,7 +125,11 @@ pub(crate) fn mean_pairwise<T>(items: &[T], f: impl Fn(&T, &T) -> f64) -> Option
 pub fn rbo<T: Eq + Hash>(a: &[T], b: &[T], p: f64) -> f64 {
     let a = dedup_keep_first(a);
     let b = dedup_keep_first(b);
-    let p = if p.is_nan() { RBO_P } else { p.clamp(1e-9, 1.0 - 1e-9) };
+    let p = if p.is_nan() {
+        RBO_P
+    } else {
+        p.clamp(1e-9, 1.0 - 1e-9)
+    };
     let (long, short) = if a.len() >= b.len() { (a, b) } else { (b, a) };
     let (l, s) = (long.len(), short.len());
     if l == 0 {
@@ -146,7 +150,11 @@ pub fn rbo<T: Eq + Hash>(a: &[T], b: &[T], p: f64) -> f64 {
     for d in 1..=l {
         p_d *= p;
         let item = long[d - 1];
-        let in_short = if small { short[..(d - 1).min(s)].contains(&item) } else { seen_short.contains(item) };
+        let in_short = if small {
+            short[..(d - 1).min(s)].contains(&item)
+        } else {
+            seen_short.contains(item)
+        };
         if in_short {
             x += 1;
         }
@@ -155,7 +163,11 @@ pub fn rbo<T: Eq + Hash>(a: &[T], b: &[T], p: f64) -> f64 {
         }
         if d <= s {
             let other = short[d - 1];
-            let in_long = if small { long[..d].contains(&other) } else { seen_long.contains(other) };
+            let in_long = if small {
+                long[..d].contains(&other)
+            } else {
+                seen_long.contains(other)
+            };
             if in_long {
                 x += 1;
             }
