@@ -16,6 +16,7 @@
 pub mod csv;
 pub mod import;
 pub mod json;
+pub mod markdown;
 pub mod validate;
 
 pub use csv::{parse_csv, probes_csv, sources_csv, CsvParseError, CsvWriter};

@@ -1,1 +1,404 @@
-//! Every metric of seed §6, insights (§7) and the cost estimate.
+//! Every metric of seed §6, insights (§7) and the cost estimate (§6.2, §3.1).
+//!
+//! The key decision is the denominator: every figure about mentions, sources and links is
+//! taken over *successful* probes only (seed §6.1), so a failure never passes for "not
+//! mentioned". Each ratio is `None` (JSON `null`) when its denominator is zero, and every
+//! field of [`RunMetrics`] is always present in JSON. `docs/metrics.md` states every formula.
+//!
+//! - [`compute_run_metrics`]: one run (one pass over its probes, hash maps, pairwise work
+//!   only within a prompt).
+//! - [`metrics_for_export`]: every run of an export (or one), as `geo-probe metrics` prints.
+//! - [`project_series`]: the per-run trend points of a project.
+
+pub mod cost;
+pub mod geo_words;
+pub mod insights;
+pub(crate) mod run;
+pub mod series;
+pub mod stats;
+
+pub use cost::{estimate_cost_usd, estimate_run, run_cost, EstimateBasis, RunEstimate, PRICES};
+pub use insights::{build_insights, Insight};
+pub use run::compute_run_metrics;
+pub use series::{project_series, SeriesPoint};
+pub use stats::{jaccard, rbo, wilson_interval};
+
+use crate::model::{ExportEnvelope, Ownership, Probe, Run};
+use serde::ser::{Serialize, SerializeMap, Serializer};
+use std::collections::{HashMap, HashSet};
+use std::fmt;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// A small, fast, non-cryptographic hasher (the Fx multiply-rotate scheme) for the metric
+/// accumulators: keys are local strings, so resistance to crafted collisions is not needed.
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct FxHasher {
+    hash: u64,
+}
+
+impl FxHasher {
+    fn add(&mut self, word: u64) {
+        self.hash = (self.hash.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+impl Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            let mut buf = [0u8; 8];
+            buf.copy_from_slice(chunk);
+            self.add(u64::from_le_bytes(buf));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut buf = [0u8; 8];
+            buf[..rest.len()].copy_from_slice(rest);
+            self.add(u64::from_le_bytes(buf) ^ ((rest.len() as u64) << 56));
+        }
+    }
+
+    fn write_u8(&mut self, byte: u8) {
+        self.add(u64::from(byte));
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.add(n as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.hash
+    }
+}
+
+/// A hash map with [`FxHasher`].
+pub(crate) type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
+/// A hash set with [`FxHasher`].
+pub(crate) type FastSet<K> = HashSet<K, BuildHasherDefault<FxHasher>>;
+
+/// A JSON object keyed by target id, in the run's `aliasSnapshot` order (brand first, then
+/// competitors), one key per distinct target id.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TargetMap<T>(pub Vec<(String, T)>);
+
+impl<T> TargetMap<T> {
+    /// The value for `target_id`.
+    pub fn get(&self, target_id: &str) -> Option<&T> {
+        self.0
+            .iter()
+            .find(|(id, _)| id == target_id)
+            .map(|(_, v)| v)
+    }
+}
+
+impl<T: Serialize> Serialize for TargetMap<T> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
+            map.serialize_entry(k, v)?;
+        }
+        map.end()
+    }
+}
+
+/// The metrics of one run: the contract object of `geo-probe metrics` (data-model.md)
+/// followed by additive extras.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RunMetrics {
+    /// The run.
+    pub run_id: String,
+    /// The run's `previousRunId`.
+    pub previous_run_id: Option<String>,
+    /// The run's probe records (every status).
+    pub probe_count: u32,
+    /// Probes with status `success`.
+    pub success_count: u32,
+    /// Probes with status `error` or `empty`.
+    pub failed_count: u32,
+    /// Numerator: successful probes with a brand Mention; denominator: successful probes.
+    pub mention_rate: Option<f64>,
+    /// Numerator: successful probes whose brand Mention has `order == 1`; denominator:
+    /// successful probes.
+    pub first_mention_rate: Option<f64>,
+    /// Numerator: the sum of the brand Mention's `order`; denominator: successful probes with
+    /// a brand Mention.
+    pub avg_order: Option<f64>,
+    /// Numerator: the sum of `listPosition` of brand Mentions that have one; denominator:
+    /// brand Mentions (in successful probes) with a `listPosition`.
+    pub avg_list_position: Option<f64>,
+    /// Per target: numerator: successful probes mentioning it; denominator: the sum of that
+    /// count over all targets of the alias snapshot.
+    pub share_of_voice: TargetMap<Option<f64>>,
+    /// Numerator: successful probes with an `owned` source; denominator: successful probes.
+    pub owned_visibility: Option<f64>,
+    /// Smallest rank over the occurrences of owned sources in successful probes.
+    pub owned_best_rank: Option<u32>,
+    /// Distinct source domains over successful probes.
+    pub unique_domains: u32,
+    /// Mean over prompts (with ≥ 2 successes) of the mean pairwise Jaccard of the probes'
+    /// domain sets; numerator: the sum of prompt scores; denominator: qualifying prompts.
+    pub source_stability: Option<f64>,
+    /// Numerator: answer links with `inSources`; denominator: answer links (successful probes).
+    pub answer_link_overlap: Option<f64>,
+    /// Domains of this run's successful probes absent from the previous run's, sorted.
+    pub new_domains: Vec<String>,
+    /// Domains of the previous run's successful probes absent from this run's, sorted.
+    pub lost_domains: Vec<String>,
+    /// Per source domain, by `occurrences` descending then `domain` ascending.
+    pub domains: Vec<DomainMetrics>,
+    /// Per prompt, in `promptSnapshot` order.
+    pub prompts: Vec<PromptMetrics>,
+    /// Estimated cost of every probe record of the run (seed §6.2).
+    pub estimated_cost_usd: f64,
+    /// At most 5 rule-based findings (seed §7).
+    pub insights: Vec<Insight>,
+    // ---- extras (additive, not part of the contract) ----
+    /// Id of the brand target (first target of kind brand in the alias snapshot).
+    pub brand_id: Option<String>,
+    /// Numerators and denominators behind the ratios, for tooltips.
+    pub counts: MetricCounts,
+    /// Wilson 95 % interval of `mentionRate`.
+    pub mention_rate_ci: Option<[f64; 2]>,
+    /// Wilson 95 % interval of `firstMentionRate`.
+    pub first_mention_rate_ci: Option<[f64; 2]>,
+    /// Wilson 95 % interval of `ownedVisibility`.
+    pub owned_visibility_ci: Option<[f64; 2]>,
+    /// Per target: successful probes mentioning it (the numerators of `shareOfVoice`).
+    pub share_of_voice_counts: TargetMap<u32>,
+    /// Mean over prompts (with ≥ 2 successful probes having a parsed list) of the mean
+    /// pairwise RBO (p = 0.9) of list titles; denominator: qualifying prompts.
+    pub list_stability: Option<f64>,
+    /// Per target: mean Position-Adjusted Word Count over successful probes; numerator: the
+    /// sum of per-probe scores; denominator: successful probes.
+    pub position_adjusted_word_count: TargetMap<Option<f64>>,
+    /// Domains competitors are retrieved with but the brand never is.
+    pub outreach_gap: OutreachGap,
+    /// Untracked company-like list titles (`otherEntities`) by frequency.
+    pub untracked_entities: Vec<UntrackedEntity>,
+}
+
+/// Numerators and denominators of [`RunMetrics`], for tooltips.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MetricCounts {
+    /// Probes with status `cancelled` (in `probeCount`, neither success nor failed).
+    pub cancelled_count: u32,
+    /// Successful probes with a brand Mention (numerator of `mentionRate`, denominator of `avgOrder`).
+    pub mention_count: u32,
+    /// Successful probes whose brand Mention is first (numerator of `firstMentionRate`).
+    pub first_mention_count: u32,
+    /// Brand Mentions with a `listPosition` (denominator of `avgListPosition`).
+    pub list_position_count: u32,
+    /// Successful probes with an owned source (numerator of `ownedVisibility`).
+    pub owned_probe_count: u32,
+    /// Source occurrences over successful probes (denominator of `occurrenceShare`).
+    pub occurrence_count: u32,
+    /// Answer links of successful probes (denominator of `answerLinkOverlap`).
+    pub answer_link_count: u32,
+    /// Answer links with `inSources` (numerator of `answerLinkOverlap`).
+    pub answer_link_in_sources_count: u32,
+    /// Sum over targets of mentioning probes (denominator of `shareOfVoice`).
+    pub share_of_voice_total: u32,
+    /// Prompts with ≥ 2 successful probes (denominator of `sourceStability`).
+    pub stability_prompt_count: u32,
+    /// Prompts with ≥ 2 successful probes that have a list (denominator of `listStability`).
+    pub list_stability_prompt_count: u32,
+    /// Successful probes of the previous run compared for `newDomains`/`lostDomains`.
+    pub previous_success_count: u32,
+}
+
+/// One source domain of a run.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DomainMetrics {
+    /// Registrable domain.
+    pub domain: String,
+    /// Platform of the domain's most frequent source (occurrences; ties: first seen).
+    pub platform: String,
+    /// Channel of that source.
+    pub channel: String,
+    /// Ownership of that source.
+    pub ownership: Ownership,
+    /// Successful probes retrieving the domain.
+    pub probe_count: u32,
+    /// Numerator: `probeCount`; denominator: successful probes.
+    pub occurrence_rate: Option<f64>,
+    /// Occurrences of the domain's sources over successful probes.
+    pub occurrences: u32,
+    /// Numerator: `occurrences`; denominator: all source occurrences of successful probes.
+    pub occurrence_share: Option<f64>,
+    /// Numerator: the sum of occurrence ranks; denominator: `occurrences`.
+    pub avg_rank: Option<f64>,
+    /// Smallest occurrence rank.
+    pub best_rank: Option<u32>,
+    /// Extra: Wilson 95 % interval of `occurrenceRate`.
+    pub occurrence_rate_ci: Option<[f64; 2]>,
+}
+
+/// One prompt of a run.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PromptMetrics {
+    /// The prompt.
+    pub prompt_id: String,
+    /// Successful probes of the prompt.
+    pub success_count: u32,
+    /// Numerator: its successful probes with a brand Mention; denominator: its successful probes.
+    pub mention_rate: Option<f64>,
+    /// Numerator: its successful probes with the brand first; denominator: its successful probes.
+    pub first_mention_rate: Option<f64>,
+    /// Numerator: the sum of brand orders; denominator: its successful probes mentioning the brand.
+    pub avg_order: Option<f64>,
+    // ---- extras ----
+    /// The prompt text from the snapshot (empty when the prompt is not in it).
+    pub text: String,
+    /// The prompt's tags from the snapshot.
+    pub tags: Vec<String>,
+    /// Its probe records.
+    pub probe_count: u32,
+    /// Its `error` + `empty` probes.
+    pub failed_count: u32,
+    /// Its successful probes with a brand Mention.
+    pub mention_count: u32,
+    /// Its successful probes with the brand first.
+    pub first_mention_count: u32,
+    /// Wilson 95 % interval of `mentionRate`.
+    pub mention_rate_ci: Option<[f64; 2]>,
+    /// Mean pairwise Jaccard of its successful probes' domain sets (null with < 2).
+    pub source_stability: Option<f64>,
+    /// Mean pairwise RBO (p = 0.9) of the list titles of its successful probes with a list
+    /// (null with < 2 such probes).
+    pub list_stability: Option<f64>,
+}
+
+/// Domains retrieved alongside competitor mentions but never alongside a brand mention.
+///
+/// C = successful probes mentioning at least one competitor; B = successful probes
+/// mentioning the brand. The gap is domains(C) \ domains(B).
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OutreachGap {
+    /// |C|.
+    pub competitor_probe_count: u32,
+    /// |B|.
+    pub brand_probe_count: u32,
+    /// The gap, by `probeCount` descending then `domain` ascending.
+    pub domains: Vec<GapDomain>,
+}
+
+/// One domain of the outreach gap.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GapDomain {
+    /// Registrable domain.
+    pub domain: String,
+    /// Probes in C retrieving it.
+    pub probe_count: u32,
+}
+
+/// A company-like list title that matches no tracked target.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UntrackedEntity {
+    /// The name as first seen (trimmed).
+    pub name: String,
+    /// Successful probes naming it (case and width folded, once per probe).
+    pub count: u32,
+}
+
+/// Why metrics could not be computed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MetricsError {
+    /// The requested run id is not in the export.
+    UnknownRun {
+        /// The id asked for.
+        run_id: String,
+        /// Up to ten run ids the export does hold.
+        available: Vec<String>,
+    },
+}
+
+impl fmt::Display for MetricsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MetricsError::UnknownRun { run_id, available } if available.is_empty() => {
+                write!(f, "run `{run_id}` is not in the export, which holds no runs: export a file that contains it")
+            }
+            MetricsError::UnknownRun { run_id, available } => write!(
+                f,
+                "run `{run_id}` is not in the export: use one of {}",
+                available
+                    .iter()
+                    .map(|id| format!("`{id}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        }
+    }
+}
+
+impl std::error::Error for MetricsError {}
+
+/// The export's runs in `createdAt` order (ties by id).
+pub(crate) fn runs_in_order(env: &ExportEnvelope) -> Vec<&Run> {
+    let mut runs: Vec<&Run> = env.runs.iter().collect();
+    runs.sort_by(|a, b| {
+        a.created_at
+            .cmp(&b.created_at)
+            .then_with(|| a.id.cmp(&b.id))
+    });
+    runs
+}
+
+/// Probes grouped by run id (one pass).
+pub(crate) fn probes_by_run(probes: &[Probe]) -> FastMap<&str, Vec<&Probe>> {
+    let mut map: FastMap<&str, Vec<&Probe>> = FastMap::default();
+    for p in probes {
+        map.entry(p.run_id.as_str()).or_default().push(p);
+    }
+    map
+}
+
+/// Looks up a run by id, with the error the CLI prints.
+pub(crate) fn find_run<'a>(env: &'a ExportEnvelope, run_id: &str) -> Result<&'a Run, MetricsError> {
+    env.runs
+        .iter()
+        .find(|r| r.id == run_id)
+        .ok_or_else(|| MetricsError::UnknownRun {
+            run_id: run_id.to_string(),
+            available: runs_in_order(env)
+                .iter()
+                .take(10)
+                .map(|r| r.id.clone())
+                .collect(),
+        })
+}
+
+/// Metrics of every run of `env` in `createdAt` order, or of the run `run_id` only.
+///
+/// Each run is compared with the run named by its `previousRunId` when the export holds it.
+/// An unknown `run_id` gives [`MetricsError::UnknownRun`].
+pub fn metrics_for_export(
+    env: &ExportEnvelope,
+    run_id: Option<&str>,
+) -> Result<Vec<RunMetrics>, MetricsError> {
+    let selected: Vec<&Run> = match run_id {
+        Some(id) => vec![find_run(env, id)?],
+        None => runs_in_order(env),
+    };
+    let by_run = probes_by_run(&env.probes);
+    let empty: Vec<&Probe> = Vec::new();
+    let probes_of = |id: &str| by_run.get(id).map_or(&empty[..], |v| &v[..]);
+    Ok(selected
+        .into_iter()
+        .map(|run| {
+            let previous = run
+                .previous_run_id
+                .as_deref()
+                .and_then(|pid| env.runs.iter().find(|r| r.id == pid))
+                .map(|prev| (prev, probes_of(&prev.id)));
+            run::compute(run, probes_of(&run.id), previous)
+        })
+        .collect())
+}

@@ -1,0 +1,223 @@
+//! Metrics of 50 runs / 5,000 probes (synthetic, deterministic): the budget is < 20 ms for
+//! every run's metrics, previous-run comparison included.
+
+use criterion::{black_box, criterion_group, criterion_main, Criterion};
+use geo_core::metrics::{metrics_for_export, project_series};
+use geo_core::model::*;
+
+/// A small deterministic generator (64-bit LCG), so every bench run sees the same data.
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self, n: u64) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.0 >> 33) % n
+    }
+}
+
+fn target(id: &str, kind: TargetKind, alias: &str, domain: &str) -> Target {
+    Target {
+        id: id.into(),
+        kind,
+        label: alias.into(),
+        aliases: vec![alias.into()],
+        domains: vec![domain.into()],
+    }
+}
+
+const RUNS: usize = 50;
+const PROMPTS: usize = 10;
+const REPEATS: u32 = 10;
+const NAMES: [&str; 5] = ["Acme", "Beta", "Gamma", "Delta", "Epsilon"];
+
+fn envelope() -> ExportEnvelope {
+    let mut rng = Lcg(42);
+    let targets: Vec<Target> = NAMES
+        .iter()
+        .enumerate()
+        .map(|(i, n)| {
+            let kind = if i == 0 {
+                TargetKind::Brand
+            } else {
+                TargetKind::Competitor
+            };
+            target(
+                &n.to_lowercase(),
+                kind,
+                n,
+                &format!("{}.com", n.to_lowercase()),
+            )
+        })
+        .collect();
+    let prompts: Vec<Prompt> = (0..PROMPTS)
+        .map(|i| Prompt {
+            id: format!("p{i}"),
+            project_id: "proj".into(),
+            text: format!("问题 {i}"),
+            tags: vec![if i % 2 == 0 { "generic" } else { "brand" }.into()],
+            created_at: "2026-01-01T00:00:00.000Z".into(),
+            updated_at: "2026-01-01T00:00:00.000Z".into(),
+        })
+        .collect();
+    let mut env = ExportEnvelope::new("2026-12-01T00:00:00.000Z");
+    for r in 0..RUNS {
+        let run_id = format!("run_{r:02}");
+        env.runs.push(Run {
+            id: run_id.clone(),
+            project_id: "proj".into(),
+            status: RunStatus::Completed,
+            created_at: format!("2026-10-{:02}T08:00:00.000Z", r % 28 + 1),
+            finished_at: None,
+            previous_run_id: (r > 0).then(|| format!("run_{:02}", r - 1)),
+            app_version: APP_VERSION.into(),
+            schema_version: SCHEMA_VERSION,
+            config: RunConfig::default(),
+            alias_snapshot: targets.clone(),
+            prompt_snapshot: prompts.clone(),
+            planned_probe_count: (PROMPTS as u32) * REPEATS,
+        });
+        for prompt in &prompts {
+            for rep in 0..REPEATS {
+                env.probes.push(probe(&mut rng, &run_id, &prompt.id, rep));
+            }
+        }
+    }
+    env
+}
+
+fn probe(rng: &mut Lcg, run_id: &str, prompt_id: &str, rep: u32) -> Probe {
+    let status = if rng.next(20) == 0 {
+        ProbeStatus::Error
+    } else {
+        ProbeStatus::Success
+    };
+    // ~600 characters: 12 sentences, some naming targets.
+    let mut answer = String::new();
+    let mut order: Vec<usize> = Vec::new();
+    for s in 0..12 {
+        let t = rng.next(8) as usize;
+        if t < NAMES.len() {
+            answer.push_str(&format!(
+                "{} 是一个值得考虑的选择，适合中小企业的内容优化需求",
+                NAMES[t]
+            ));
+            if !order.contains(&t) {
+                order.push(t);
+            }
+        } else {
+            answer.push_str(&format!(
+                "第 {s} 点：生成式搜索引擎优化需要关注来源质量与回答结构"
+            ));
+        }
+        answer.push_str(if s % 3 == 2 { "。\n" } else { "。" });
+    }
+    let mentions = order
+        .iter()
+        .enumerate()
+        .map(|(i, &t)| Mention {
+            target_id: NAMES[t].to_lowercase(),
+            count: 1,
+            order: i as u32 + 1,
+            first_index: 0,
+            context: String::new(),
+            matched_aliases: vec![NAMES[t].into()],
+            list_position: (i < 3).then_some(i as u32 + 1),
+        })
+        .collect();
+    let sources = (0..8)
+        .map(|k| {
+            let d = rng.next(40);
+            let domain = if d < 5 {
+                format!("{}.com", NAMES[d as usize].to_lowercase())
+            } else {
+                format!("site{d}.cn")
+            };
+            SearchSource {
+                id: format!("src_{}", k + 1),
+                url: format!("https://{domain}/a/{k}"),
+                host: domain.clone(),
+                domain: domain.clone(),
+                title: format!("页面 {k}"),
+                page_age: None,
+                platform: domain.clone(),
+                channel: "other".into(),
+                ownership: match d {
+                    0 => Ownership::Owned,
+                    1..=4 => Ownership::Competitor,
+                    _ => Ownership::ThirdParty,
+                },
+                competitor_id: None,
+                occurrences: (0..=rng.next(2))
+                    .map(|q| Occurrence {
+                        query_index: q as u32 + 1,
+                        query: Some("搜索".into()),
+                        rank: rng.next(10) as u32 + 1,
+                    })
+                    .collect(),
+                best_rank: 1,
+                title_mentions: vec![],
+            }
+        })
+        .collect();
+    let list_items = (0..5)
+        .map(|i| ListItem {
+            position: i + 1,
+            title: NAMES[rng.next(5) as usize].into(),
+            text: String::new(),
+            matched_target_id: None,
+        })
+        .collect();
+    Probe {
+        id: probe_id(run_id, prompt_id, rep),
+        run_id: run_id.into(),
+        project_id: "proj".into(),
+        prompt_id: prompt_id.into(),
+        repeat_index: rep,
+        status,
+        created_at: "2026-10-01T08:00:00.000Z".into(),
+        model: DEFAULT_MODEL.into(),
+        attempts: 1,
+        latency_ms: 20_000 + rng.next(10_000),
+        error: None,
+        request_id: None,
+        stop_reason: None,
+        usage: Usage {
+            input_tokens: 20_000,
+            output_tokens: 1_500,
+            cache_read_input_tokens: 0,
+            web_search_requests: 3,
+        },
+        raw_answer: answer.clone(),
+        queries: vec![],
+        raw_sources: vec![],
+        answer,
+        sources,
+        mentions,
+        list_items,
+        other_entities: vec![format!("公司{}", rng.next(30)), "Foo Inc".into()],
+        answer_links: vec![AnswerLink {
+            url: "https://site1.cn/a/0".into(),
+            canonical_url: "https://site1.cn/a/0".into(),
+            domain: "site1.cn".into(),
+            text: None,
+            in_sources: rng.next(2) == 0,
+        }],
+    }
+}
+
+fn bench(c: &mut Criterion) {
+    let env = envelope();
+    assert_eq!(env.probes.len(), 5_000);
+    c.bench_function("metrics_for_export 50 runs / 5000 probes", |b| {
+        b.iter(|| metrics_for_export(black_box(&env), None).unwrap())
+    });
+    c.bench_function("project_series 50 runs / 5000 probes", |b| {
+        b.iter(|| project_series(black_box(&env.runs), black_box(&env.probes), "proj"))
+    });
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -1,0 +1,458 @@
+//! [`compute_run_metrics`]: the metrics of one run in one pass over its probes.
+//!
+//! The pass fills per-run, per-prompt, per-domain and per-target accumulators keyed by
+//! borrowed strings; the only pairwise work is within a prompt (stability and RBO).
+
+use super::cost::{billed_model, estimate_cost_usd};
+use super::geo_words::{fold_string, PreparedAlias, PreparedAnswer};
+use super::insights::build_insights;
+use super::stats::{jaccard_sorted, mean, mean_pairwise, ratio, rbo, wilson_interval, RBO_P};
+use super::{
+    DomainMetrics, FastMap, FastSet, GapDomain, MetricCounts, OutreachGap, PromptMetrics,
+    RunMetrics, TargetMap, UntrackedEntity,
+};
+use crate::model::{Ownership, Probe, ProbeStatus, Run, Target, TargetKind};
+
+/// Computes the metrics of `run` from its probes (probes of other runs in `probes` are
+/// ignored), comparing sources with `previous` (the run named by `previousRunId` and its
+/// probes) when given.
+///
+/// See [`RunMetrics`] for each field's numerator and denominator and `docs/metrics.md` for
+/// the formulas. `newDomains`/`lostDomains` are `[]` unless both this run and `previous` have
+/// successful probes.
+pub fn compute_run_metrics(
+    run: &Run,
+    probes: &[Probe],
+    previous: Option<(&Run, &[Probe])>,
+) -> RunMetrics {
+    let own: Vec<&Probe> = probes.iter().filter(|p| p.run_id == run.id).collect();
+    let prev: Option<(&Run, Vec<&Probe>)> =
+        previous.map(|(r, ps)| (r, ps.iter().filter(|p| p.run_id == r.id).collect()));
+    compute(run, &own, prev.as_ref().map(|(r, ps)| (*r, &ps[..])))
+}
+
+#[derive(Default)]
+struct PromptAcc<'a> {
+    probes: u32,
+    failed: u32,
+    success: u32,
+    mention: u32,
+    first: u32,
+    order_sum: u64,
+    domain_sets: Vec<Vec<&'a str>>,
+    lists: Vec<Vec<String>>,
+}
+
+struct DomainAcc<'a> {
+    probes: u32,
+    occurrences: u32,
+    rank_sum: u64,
+    best_rank: Option<u32>,
+    /// (platform, channel, ownership, occurrences), first seen first.
+    attributions: Vec<(&'a str, &'a str, Ownership, u32)>,
+}
+
+/// The computation behind [`compute_run_metrics`]; `probes` are the run's own.
+pub(crate) fn compute(
+    run: &Run,
+    probes: &[&Probe],
+    previous: Option<(&Run, &[&Probe])>,
+) -> RunMetrics {
+    // Targets in snapshot order, one per id.
+    let mut targets: Vec<&Target> = Vec::with_capacity(run.alias_snapshot.len());
+    for t in &run.alias_snapshot {
+        if !targets.iter().any(|seen| seen.id == t.id) {
+            targets.push(t);
+        }
+    }
+    let target_index: FastMap<&str, usize> = targets
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (t.id.as_str(), i))
+        .collect();
+    let brand_id: Option<&str> = targets
+        .iter()
+        .find(|t| t.kind == TargetKind::Brand)
+        .map(|t| t.id.as_str());
+    let aliases: Vec<Vec<PreparedAlias>> = targets
+        .iter()
+        .map(|t| PreparedAlias::for_target(t))
+        .collect();
+
+    let mut counts = MetricCounts::default();
+    let (mut probe_count, mut success, mut failed) = (0u32, 0u32, 0u32);
+    let mut order_sum = 0u64;
+    let mut list_pos_sum = 0u64;
+    let mut owned_best_rank: Option<u32> = None;
+    let mut sov = vec![0u32; targets.len()];
+    let mut pawc_sum = vec![0f64; targets.len()];
+    let mut cost = 0.0;
+    let mut prompts: FastMap<&str, PromptAcc> = FastMap::default();
+    let mut domains: FastMap<&str, DomainAcc> = FastMap::default();
+    let mut brand_domains: FastSet<&str> = FastSet::default();
+    let mut competitor_domains: FastMap<&str, u32> = FastMap::default();
+    let mut gap = OutreachGap::default();
+    let mut entities: FastMap<String, (String, u32, usize)> = FastMap::default();
+    let mut mentioned = vec![false; targets.len()];
+    let mut prepared = PreparedAnswer::new("");
+    let mut hit_scratch: Vec<usize> = Vec::new();
+
+    for probe in probes {
+        probe_count += 1;
+        cost += estimate_cost_usd(billed_model(probe, run), &probe.usage);
+        let pacc = prompts.entry(probe.prompt_id.as_str()).or_default();
+        pacc.probes += 1;
+        match probe.status {
+            ProbeStatus::Success => {}
+            ProbeStatus::Error | ProbeStatus::Empty => {
+                failed += 1;
+                pacc.failed += 1;
+                continue;
+            }
+            ProbeStatus::Cancelled => {
+                counts.cancelled_count += 1;
+                continue;
+            }
+        }
+        success += 1;
+        pacc.success += 1;
+
+        // Mentions: the brand's, and which targets are named (once per probe).
+        mentioned.iter_mut().for_each(|m| *m = false);
+        let mut brand_mentioned = false;
+        for m in &probe.mentions {
+            let Some(&i) = target_index.get(m.target_id.as_str()) else {
+                continue;
+            };
+            if mentioned[i] {
+                continue;
+            }
+            mentioned[i] = true;
+            sov[i] += 1;
+            if Some(m.target_id.as_str()) == brand_id {
+                brand_mentioned = true;
+                counts.mention_count += 1;
+                pacc.mention += 1;
+                order_sum += u64::from(m.order);
+                pacc.order_sum += u64::from(m.order);
+                if m.order == 1 {
+                    counts.first_mention_count += 1;
+                    pacc.first += 1;
+                }
+                if let Some(pos) = m.list_position {
+                    counts.list_position_count += 1;
+                    list_pos_sum += u64::from(pos);
+                }
+            }
+        }
+        let competitor_mentioned = targets
+            .iter()
+            .zip(&mentioned)
+            .any(|(t, &m)| m && t.kind == TargetKind::Competitor);
+
+        // Position-adjusted word count, only for the targets the probe names.
+        if mentioned.iter().any(|&m| m) {
+            prepared.reset(&probe.answer);
+            for (i, &m) in mentioned.iter().enumerate() {
+                if m {
+                    pawc_sum[i] += prepared.score_with(&aliases[i], &mut hit_scratch);
+                }
+            }
+        }
+
+        // Sources.
+        let mut probe_domains: Vec<&str> = Vec::with_capacity(probe.sources.len());
+        let mut has_owned = false;
+        for source in &probe.sources {
+            let domain = source.domain.as_str();
+            probe_domains.push(domain);
+            let acc = domains.entry(domain).or_insert_with(|| DomainAcc {
+                probes: 0,
+                occurrences: 0,
+                rank_sum: 0,
+                best_rank: None,
+                attributions: Vec::new(),
+            });
+            let (occ, rank_sum, best) = if source.occurrences.is_empty() {
+                (1u32, u64::from(source.best_rank), source.best_rank)
+            } else {
+                (
+                    source.occurrences.len() as u32,
+                    source.occurrences.iter().map(|o| u64::from(o.rank)).sum(),
+                    source
+                        .occurrences
+                        .iter()
+                        .map(|o| o.rank)
+                        .min()
+                        .unwrap_or(source.best_rank),
+                )
+            };
+            acc.occurrences += occ;
+            acc.rank_sum += rank_sum;
+            acc.best_rank = Some(acc.best_rank.map_or(best, |b| b.min(best)));
+            counts.occurrence_count += occ;
+            let key = (
+                source.platform.as_str(),
+                source.channel.as_str(),
+                source.ownership,
+            );
+            match acc.attributions.iter_mut().find(|a| (a.0, a.1, a.2) == key) {
+                Some(a) => a.3 += occ,
+                None => acc.attributions.push((key.0, key.1, key.2, occ)),
+            }
+            if source.ownership == Ownership::Owned {
+                has_owned = true;
+                owned_best_rank = Some(owned_best_rank.map_or(best, |b| b.min(best)));
+            }
+        }
+        probe_domains.sort_unstable();
+        probe_domains.dedup();
+        for d in &probe_domains {
+            if let Some(acc) = domains.get_mut(d) {
+                acc.probes += 1;
+            }
+        }
+        if has_owned {
+            counts.owned_probe_count += 1;
+        }
+        if brand_mentioned {
+            gap.brand_probe_count += 1;
+            brand_domains.extend(probe_domains.iter().copied());
+        }
+        if competitor_mentioned {
+            gap.competitor_probe_count += 1;
+            for d in &probe_domains {
+                *competitor_domains.entry(d).or_default() += 1;
+            }
+        }
+
+        // Answer links.
+        counts.answer_link_count += probe.answer_links.len() as u32;
+        counts.answer_link_in_sources_count +=
+            probe.answer_links.iter().filter(|l| l.in_sources).count() as u32;
+
+        // Untracked entities, once per probe, folded by case and width.
+        let mut seen_here: FastSet<String> = FastSet::default();
+        for name in &probe.other_entities {
+            let trimmed = name.trim();
+            if trimmed.is_empty() {
+                continue;
+            }
+            let key = fold_string(trimmed);
+            if seen_here.insert(key.clone()) {
+                let order = entities.len();
+                entities
+                    .entry(key)
+                    .or_insert_with(|| (trimmed.to_string(), 0, order))
+                    .1 += 1;
+            }
+        }
+
+        // Parsed list titles for listStability.
+        if !probe.list_items.is_empty() {
+            let mut items: Vec<&crate::model::ListItem> = probe.list_items.iter().collect();
+            items.sort_by_key(|i| i.position);
+            pacc.lists
+                .push(items.iter().map(|i| fold_string(i.title.trim())).collect());
+        }
+        pacc.domain_sets.push(probe_domains);
+    }
+
+    // Prompts: snapshot order, then prompts only the probes know, by id.
+    let mut prompt_order: Vec<(&str, Option<&crate::model::Prompt>)> = Vec::new();
+    let mut listed: FastSet<&str> = FastSet::default();
+    for p in &run.prompt_snapshot {
+        if listed.insert(p.id.as_str()) {
+            prompt_order.push((p.id.as_str(), Some(p)));
+        }
+    }
+    let mut extra: Vec<&str> = prompts
+        .keys()
+        .copied()
+        .filter(|id| !listed.contains(id))
+        .collect();
+    extra.sort_unstable();
+    prompt_order.extend(extra.into_iter().map(|id| (id, None)));
+
+    let mut stability_scores = Vec::new();
+    let mut list_scores = Vec::new();
+    let empty_acc = PromptAcc::default();
+    let prompt_metrics: Vec<PromptMetrics> = prompt_order
+        .iter()
+        .map(|(id, snapshot)| {
+            let acc = prompts.get(id).unwrap_or(&empty_acc);
+            let stability = mean_pairwise(&acc.domain_sets, |a, b| {
+                jaccard_sorted(a.as_slice(), b.as_slice())
+            });
+            if let Some(s) = stability {
+                stability_scores.push(s);
+            }
+            let list_stability =
+                mean_pairwise(&acc.lists, |a, b| rbo(a.as_slice(), b.as_slice(), RBO_P));
+            if let Some(s) = list_stability {
+                list_scores.push(s);
+            }
+            PromptMetrics {
+                prompt_id: id.to_string(),
+                success_count: acc.success,
+                mention_rate: ratio(acc.mention, acc.success),
+                first_mention_rate: ratio(acc.first, acc.success),
+                avg_order: (acc.mention > 0).then(|| acc.order_sum as f64 / f64::from(acc.mention)),
+                text: snapshot.map(|p| p.text.clone()).unwrap_or_default(),
+                tags: snapshot.map(|p| p.tags.clone()).unwrap_or_default(),
+                probe_count: acc.probes,
+                failed_count: acc.failed,
+                mention_count: acc.mention,
+                first_mention_count: acc.first,
+                mention_rate_ci: wilson_interval(acc.mention, acc.success),
+                source_stability: stability,
+                list_stability,
+            }
+        })
+        .collect();
+    counts.stability_prompt_count = stability_scores.len() as u32;
+    counts.list_stability_prompt_count = list_scores.len() as u32;
+
+    // Domains.
+    let mut domain_metrics: Vec<DomainMetrics> = domains
+        .iter()
+        .map(|(domain, acc)| {
+            let mut best = &acc.attributions[0];
+            for a in &acc.attributions[1..] {
+                if a.3 > best.3 {
+                    best = a;
+                }
+            }
+            DomainMetrics {
+                domain: domain.to_string(),
+                platform: best.0.to_string(),
+                channel: best.1.to_string(),
+                ownership: best.2,
+                probe_count: acc.probes,
+                occurrence_rate: ratio(acc.probes, success),
+                occurrences: acc.occurrences,
+                occurrence_share: ratio(acc.occurrences, counts.occurrence_count),
+                avg_rank: (acc.occurrences > 0)
+                    .then(|| acc.rank_sum as f64 / f64::from(acc.occurrences)),
+                best_rank: acc.best_rank,
+                occurrence_rate_ci: wilson_interval(acc.probes, success),
+            }
+        })
+        .collect();
+    domain_metrics.sort_by(|a, b| {
+        b.occurrences
+            .cmp(&a.occurrences)
+            .then_with(|| a.domain.cmp(&b.domain))
+    });
+
+    // New and lost domains against the previous run's successful probes.
+    let mut new_domains = Vec::new();
+    let mut lost_domains = Vec::new();
+    if let Some((_, prev_probes)) = previous {
+        let mut prev_domains: FastSet<&str> = FastSet::default();
+        for p in prev_probes
+            .iter()
+            .filter(|p| p.status == ProbeStatus::Success)
+        {
+            counts.previous_success_count += 1;
+            prev_domains.extend(p.sources.iter().map(|s| s.domain.as_str()));
+        }
+        if success > 0 && counts.previous_success_count > 0 {
+            new_domains = domains
+                .keys()
+                .filter(|d| !prev_domains.contains(*d))
+                .map(|d| d.to_string())
+                .collect();
+            lost_domains = prev_domains
+                .iter()
+                .filter(|d| !domains.contains_key(*d))
+                .map(|d| d.to_string())
+                .collect();
+            new_domains.sort_unstable();
+            lost_domains.sort_unstable();
+        }
+    }
+
+    // Outreach gap.
+    let mut gap_domains: Vec<GapDomain> = competitor_domains
+        .into_iter()
+        .filter(|(d, _)| !brand_domains.contains(d))
+        .map(|(d, n)| GapDomain {
+            domain: d.to_string(),
+            probe_count: n,
+        })
+        .collect();
+    gap_domains.sort_by(|a, b| {
+        b.probe_count
+            .cmp(&a.probe_count)
+            .then_with(|| a.domain.cmp(&b.domain))
+    });
+    gap.domains = gap_domains;
+
+    // Untracked entities.
+    let mut untracked: Vec<(String, u32, usize)> = entities.into_values().collect();
+    untracked.sort_by(|a, b| {
+        b.1.cmp(&a.1)
+            .then_with(|| a.0.cmp(&b.0))
+            .then_with(|| a.2.cmp(&b.2))
+    });
+
+    counts.share_of_voice_total = sov.iter().sum();
+    let ids = |i: usize| targets[i].id.clone();
+    let mention_count = counts.mention_count;
+    let mut metrics = RunMetrics {
+        run_id: run.id.clone(),
+        previous_run_id: run.previous_run_id.clone(),
+        probe_count,
+        success_count: success,
+        failed_count: failed,
+        mention_rate: ratio(mention_count, success),
+        first_mention_rate: ratio(counts.first_mention_count, success),
+        avg_order: (mention_count > 0).then(|| order_sum as f64 / f64::from(mention_count)),
+        avg_list_position: (counts.list_position_count > 0)
+            .then(|| list_pos_sum as f64 / f64::from(counts.list_position_count)),
+        share_of_voice: TargetMap(
+            (0..targets.len())
+                .map(|i| (ids(i), ratio(sov[i], counts.share_of_voice_total)))
+                .collect(),
+        ),
+        owned_visibility: ratio(counts.owned_probe_count, success),
+        owned_best_rank,
+        unique_domains: domains.len() as u32,
+        source_stability: mean(&stability_scores),
+        answer_link_overlap: ratio(
+            counts.answer_link_in_sources_count,
+            counts.answer_link_count,
+        ),
+        new_domains,
+        lost_domains,
+        domains: domain_metrics,
+        prompts: prompt_metrics,
+        estimated_cost_usd: cost,
+        insights: Vec::new(),
+        brand_id: brand_id.map(str::to_string),
+        mention_rate_ci: wilson_interval(mention_count, success),
+        first_mention_rate_ci: wilson_interval(counts.first_mention_count, success),
+        owned_visibility_ci: wilson_interval(counts.owned_probe_count, success),
+        share_of_voice_counts: TargetMap((0..targets.len()).map(|i| (ids(i), sov[i])).collect()),
+        list_stability: mean(&list_scores),
+        position_adjusted_word_count: TargetMap(
+            (0..targets.len())
+                .map(|i| {
+                    (
+                        ids(i),
+                        (success > 0).then(|| pawc_sum[i] / f64::from(success)),
+                    )
+                })
+                .collect(),
+        ),
+        outreach_gap: gap,
+        untracked_entities: untracked
+            .into_iter()
+            .map(|(name, count, _)| UntrackedEntity { name, count })
+            .collect(),
+        counts,
+    };
+    metrics.insights = build_insights(&metrics);
+    metrics
+}

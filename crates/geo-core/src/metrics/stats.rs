@@ -1,0 +1,244 @@
+//! Small statistics used by the metrics: Wilson score intervals, Jaccard similarity of
+//! sets and Rank-Biased Overlap of ranked lists.
+//!
+//! Every function here is total: empty inputs give a defined value or `None`, never a panic
+//! or a NaN. `docs/metrics.md` states each formula.
+
+use std::collections::HashSet;
+use std::hash::Hash;
+
+/// z for a two-sided 95 % interval (the 0.975 quantile of the standard normal).
+pub const Z_95: f64 = 1.959963984540054;
+
+/// Persistence of Rank-Biased Overlap used for `listStability`.
+pub const RBO_P: f64 = 0.9;
+
+/// `successes / n`, or `None` when `n == 0`.
+///
+/// Numerator: `successes`; denominator: `n`.
+pub fn ratio(successes: u32, n: u32) -> Option<f64> {
+    (n > 0).then(|| f64::from(successes) / f64::from(n))
+}
+
+/// Mean of `values`, or `None` when there are none.
+///
+/// Numerator: the sum of `values`; denominator: their count.
+pub fn mean(values: &[f64]) -> Option<f64> {
+    (!values.is_empty()).then(|| values.iter().sum::<f64>() / values.len() as f64)
+}
+
+/// Wilson score 95 % interval `[lo, hi]` of the proportion `successes / n`.
+///
+/// `None` when `n == 0` or `successes > n`. With `p = successes / n` and `z = Z_95`:
+/// centre = (p + z²/2n) / (1 + z²/n), half-width = z·√(p(1−p)/n + z²/4n²) / (1 + z²/n).
+/// The bounds are clamped to `[0, 1]` and widened by rounding error only so that the
+/// interval always contains `p`, which it does exactly in real arithmetic.
+pub fn wilson_interval(successes: u32, n: u32) -> Option<[f64; 2]> {
+    if n == 0 || successes > n {
+        return None;
+    }
+    let n_f = f64::from(n);
+    let p = f64::from(successes) / n_f;
+    let z2 = Z_95 * Z_95;
+    let denom = 1.0 + z2 / n_f;
+    let centre = (p + z2 / (2.0 * n_f)) / denom;
+    let half = Z_95 * (p * (1.0 - p) / n_f + z2 / (4.0 * n_f * n_f)).sqrt() / denom;
+    let lo = (centre - half).clamp(0.0, 1.0).min(p);
+    let hi = (centre + half).clamp(0.0, 1.0).max(p);
+    Some([lo, hi])
+}
+
+/// Jaccard similarity |A ∩ B| / |A ∪ B| of two sets given as sorted, duplicate-free slices.
+///
+/// Numerator: the size of the intersection; denominator: the size of the union.
+/// Two empty sets are identical and score 1.
+pub fn jaccard_sorted<T: Ord>(a: &[T], b: &[T]) -> f64 {
+    let (mut i, mut j, mut inter) = (0, 0, 0usize);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                inter += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    let union = a.len() + b.len() - inter;
+    if union == 0 {
+        1.0
+    } else {
+        inter as f64 / union as f64
+    }
+}
+
+/// Jaccard similarity of two collections taken as sets (order and duplicates ignored).
+///
+/// Numerator: |A ∩ B|; denominator: |A ∪ B|; 1 when both are empty.
+pub fn jaccard<T: Ord + Clone>(a: &[T], b: &[T]) -> f64 {
+    let mut a = a.to_vec();
+    let mut b = b.to_vec();
+    a.sort();
+    a.dedup();
+    b.sort();
+    b.dedup();
+    jaccard_sorted(&a, &b)
+}
+
+/// Mean pairwise Jaccard similarity of the sets (sorted, duplicate-free), or `None` with
+/// fewer than two sets.
+///
+/// Numerator: the sum of J over unordered pairs; denominator: the number of pairs n(n−1)/2.
+pub fn mean_pairwise_jaccard<T: Ord>(sets: &[Vec<T>]) -> Option<f64> {
+    mean_pairwise(sets, |a, b| jaccard_sorted(a, b))
+}
+
+/// Mean of `f` over the unordered pairs of `items`, or `None` with fewer than two items.
+pub(crate) fn mean_pairwise<T>(items: &[T], f: impl Fn(&T, &T) -> f64) -> Option<f64> {
+    if items.len() < 2 {
+        return None;
+    }
+    let mut sum = 0.0;
+    let mut pairs = 0u64;
+    for i in 0..items.len() {
+        for j in i + 1..items.len() {
+            sum += f(&items[i], &items[j]);
+            pairs += 1;
+        }
+    }
+    Some(sum / pairs as f64)
+}
+
+/// Extrapolated Rank-Biased Overlap (Webber, Moffat and Zobel 2010, eq. 32) of two ranked
+/// lists with persistence `p` (expected in `(0, 1)`; [`RBO_P`] is 0.9).
+///
+/// Repeated items keep their first rank. With `L` the longer list (length `l`), `S` the
+/// shorter (length `s`) and `X_d` the number of items shared by the depth-`d` prefixes
+/// (`S` counted whole once `d > s`):
+/// RBO = (1−p)/p · (Σ_{d=1..l} X_d/d · p^d + Σ_{d=s+1..l} X_s·(d−s)/(s·d) · p^d)
+///       + ((X_l − X_s)/l + X_s/s) · p^l.
+/// The agreement at each depth, X_d/d, has numerator X_d and denominator d.
+/// Identical non-empty lists score 1, disjoint lists 0; two empty lists score 1 and one
+/// empty list against a non-empty one scores 0. The result is clamped to `[0, 1]` against
+/// rounding error. An out-of-range `p` is clamped into `[1e-9, 1 − 1e-9]`.
+pub fn rbo<T: Eq + Hash>(a: &[T], b: &[T], p: f64) -> f64 {
+    let a = dedup_keep_first(a);
+    let b = dedup_keep_first(b);
+    let p = if p.is_nan() {
+        RBO_P
+    } else {
+        p.clamp(1e-9, 1.0 - 1e-9)
+    };
+    let (long, short) = if a.len() >= b.len() { (a, b) } else { (b, a) };
+    let (l, s) = (long.len(), short.len());
+    if l == 0 {
+        return 1.0;
+    }
+    if s == 0 {
+        return 0.0;
+    }
+    // Membership in a prefix: a linear scan for short lists (the common case: parsed lists
+    // have a handful of items), a hash set beyond that.
+    let small = l <= 32;
+    let mut seen_long: HashSet<&T> = HashSet::new();
+    let mut seen_short: HashSet<&T> = HashSet::new();
+    let mut x = 0usize;
+    let mut x_s = 0usize;
+    let mut sum = 0.0;
+    let mut p_d = 1.0;
+    for d in 1..=l {
+        p_d *= p;
+        let item = long[d - 1];
+        let in_short = if small {
+            short[..(d - 1).min(s)].contains(&item)
+        } else {
+            seen_short.contains(item)
+        };
+        if in_short {
+            x += 1;
+        }
+        if !small {
+            seen_long.insert(item);
+        }
+        if d <= s {
+            let other = short[d - 1];
+            let in_long = if small {
+                long[..d].contains(&other)
+            } else {
+                seen_long.contains(other)
+            };
+            if in_long {
+                x += 1;
+            }
+            if !small {
+                seen_short.insert(other);
+            }
+        }
+        if d == s {
+            x_s = x;
+        }
+        sum += x as f64 / d as f64 * p_d;
+        if d > s {
+            sum += x_s as f64 * (d - s) as f64 / (s * d) as f64 * p_d;
+        }
+    }
+    let x_l = x;
+    let tail = ((x_l - x_s) as f64 / l as f64 + x_s as f64 / s as f64) * p_d;
+    ((1.0 - p) / p * sum + tail).clamp(0.0, 1.0)
+}
+
+fn dedup_keep_first<T: Eq + Hash>(items: &[T]) -> Vec<&T> {
+    if items.len() <= 32 {
+        let mut out: Vec<&T> = Vec::with_capacity(items.len());
+        for item in items {
+            if !out.contains(&item) {
+                out.push(item);
+            }
+        }
+        return out;
+    }
+    let mut seen = HashSet::with_capacity(items.len());
+    items.iter().filter(|item| seen.insert(*item)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[track_caller]
+    fn close(actual: f64, expect: f64) {
+        assert!((actual - expect).abs() < 1e-12, "{actual} != {expect}");
+    }
+
+    #[test]
+    fn wilson_matches_hand_computation() {
+        // 2 of 3: centre (2/3 + z²/6)/(1 + z²/3), checked with a separate calculation.
+        let [lo, hi] = wilson_interval(2, 3).unwrap();
+        assert!((lo - 0.2076596).abs() < 1e-6, "{lo}");
+        assert!((hi - 0.9385081).abs() < 1e-6, "{hi}");
+        assert_eq!(wilson_interval(0, 0), None);
+        assert_eq!(wilson_interval(4, 3), None);
+        assert_eq!(wilson_interval(0, 5).unwrap()[0], 0.0);
+        assert_eq!(wilson_interval(5, 5).unwrap()[1], 1.0);
+    }
+
+    #[test]
+    fn jaccard_counts_sets() {
+        close(jaccard(&["a", "b", "b"], &["b", "c"]), 1.0 / 3.0);
+        close(jaccard::<&str>(&[], &[]), 1.0);
+        close(jaccard(&["a"], &[]), 0.0);
+    }
+
+    #[test]
+    fn rbo_hand_cases() {
+        close(rbo(&["a", "b", "c"], &["a", "b", "c"], 0.9), 1.0);
+        close(rbo(&["a", "b"], &["c", "d"], 0.9), 0.0);
+        // [a,b] vs [b,a]: X_1 = 0, X_2 = 2; (0.1/0.9)·(0 + 1·0.81) + 1·0.81 = 0.9.
+        close(rbo(&["a", "b"], &["b", "a"], 0.9), 0.9);
+        // A prefix extrapolates to agreement: [a] vs [a, b] scores 1.
+        close(rbo(&["a"], &["a", "b"], 0.9), 1.0);
+        close(rbo::<&str>(&[], &[], 0.9), 1.0);
+        close(rbo(&["a"], &[], 0.9), 0.0);
+    }
+}

@@ -1,0 +1,73 @@
+//! Goldens of the Markdown report (both languages) and its escaping rules.
+
+mod metrics_support;
+
+use geo_core::export::markdown::{escape_cell, markdown_report};
+use geo_core::metrics::MetricsError;
+use geo_core::model::Lang;
+use metrics_support::*;
+
+#[track_caller]
+fn check(input: &str, expect: &str) {
+    assert_eq!(escape_cell(input), expect);
+}
+
+#[test]
+fn cells_escape_pipes_newlines_and_html() {
+    check("a | b", "a \\| b");
+    check("line1\nline2\r\nline3\rline4", "line1 line2 line3 line4");
+    check(
+        "<script>alert(1)</script>",
+        "&lt;script&gt;alert(1)&lt;/script&gt;",
+    );
+    check(
+        "[x](javascript:y) *b* _i_ `c` \\",
+        "\\[x\\](javascript:y) \\*b\\* \\_i\\_ \\`c\\` \\\\",
+    );
+    check("A&B 公司", "A&amp;B 公司");
+}
+
+#[test]
+fn report_has_every_section_and_no_raw_html() {
+    let env = sample_envelope();
+    let md = markdown_report(&env, "r2", Lang::Zh).unwrap();
+    for heading in [
+        "## 核心指标",
+        "## Prompt 表现",
+        "## Top 来源",
+        "## 来源变化",
+        "## 关键发现",
+        "## 口径与局限",
+    ] {
+        assert!(md.contains(heading), "missing {heading}");
+    }
+    assert!(!md.contains("<b>"), "project name HTML must be neutralised");
+    assert!(md.contains("| 提及率 | 60.0% | 3/5 |"));
+    // The prompt text with `|` and a newline stays in one table row.
+    assert!(md.contains("| 推荐 \\| 一些 工具 |"));
+}
+
+#[test]
+fn unknown_run_is_an_error() {
+    let env = sample_envelope();
+    assert!(matches!(
+        markdown_report(&env, "zzz", Lang::En),
+        Err(MetricsError::UnknownRun { .. })
+    ));
+}
+
+#[test]
+fn golden_report_zh() {
+    insta::assert_snapshot!(
+        "report_r2_zh",
+        markdown_report(&sample_envelope(), "r2", Lang::Zh).unwrap()
+    );
+}
+
+#[test]
+fn golden_report_en_first_run() {
+    insta::assert_snapshot!(
+        "report_r1_en",
+        markdown_report(&sample_envelope(), "r1", Lang::En).unwrap()
+    );
+}
