@@ -4,6 +4,8 @@
 //! printed as one line `error: …` and exits 2 when it is an [`io::InputError`] (bad input),
 //! else 1.
 
+#![warn(missing_docs)]
+
 mod args;
 mod cmd;
 mod io;

@@ -28,6 +28,8 @@
 //! **Architecture Invariant:** the mock binds 127.0.0.1 only, and answers every Messages
 //! request from a recorded body or a recorded error body.
 
+#![warn(missing_docs)]
+
 pub mod chat;
 pub mod fixtures;
 pub mod http;
