@@ -1,5 +1,6 @@
 //! Project automation: `cargo xtask <command>`; run without a command for the list.
 
+mod mock;
 mod test;
 
 use std::process::ExitCode;
@@ -7,12 +8,14 @@ use std::process::ExitCode;
 const USAGE: &str = "usage: cargo xtask <command>
 
 commands:
-  test     run every test: tidy, unit, golden, property, CLI and browser tests";
+  test     run every test: tidy, unit, golden, property, CLI and browser tests
+  mock     run the mock DeepSeek server (flags: cargo xtask mock --help)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("test") => test::run(&args[1..]),
+        Some("mock") => mock::run(&args[1..]),
         _ => {
             eprintln!("{USAGE}");
             return ExitCode::from(2);

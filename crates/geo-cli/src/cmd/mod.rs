@@ -1,0 +1,3 @@
+//! One module per command family; each command is `fn(rest: &[String]) -> Result<ExitCode>`.
+
+pub mod probe;

@@ -1,0 +1,248 @@
+//! The mock over real sockets: routing, CORS, fixtures by prompt, scripted faults, the key
+//! check, the request log and the SSE chat stream.
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::time::{Duration, Instant};
+
+use geo_mock::{MockConfig, MockServer};
+use serde_json::{json, Value};
+
+struct Reply {
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: Vec<u8>,
+    reads: usize,
+}
+
+impl Reply {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+    }
+    fn json(&self) -> Value {
+        serde_json::from_slice(&self.body).unwrap()
+    }
+}
+
+fn send(server: &MockServer, method: &str, path: &str, headers: &[(&str, &str)], body: &str) -> Reply {
+    let mut s = TcpStream::connect(("127.0.0.1", server.port())).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let mut req = format!("{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: {}\r\n", body.len());
+    for (n, v) in headers {
+        req.push_str(&format!("{n}: {v}\r\n"));
+    }
+    req.push_str("\r\n");
+    req.push_str(body);
+    s.write_all(req.as_bytes()).unwrap();
+    let mut raw = Vec::new();
+    let mut buf = [0u8; 4096];
+    let mut reads = 0;
+    loop {
+        match s.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => {
+                raw.extend_from_slice(&buf[..n]);
+                reads += 1;
+            }
+            Err(e) => panic!("read failed: {e}"),
+        }
+    }
+    if raw.is_empty() {
+        return Reply { status: 0, headers: Vec::new(), body: Vec::new(), reads };
+    }
+    let split = raw.windows(4).position(|w| w == b"\r\n\r\n").expect("a header block");
+    let head = String::from_utf8(raw[..split].to_vec()).unwrap();
+    let mut lines = head.split("\r\n");
+    let status = lines.next().unwrap().split_whitespace().nth(1).unwrap().parse().unwrap();
+    let headers = lines.filter_map(|l| l.split_once(':')).map(|(n, v)| (n.trim().to_string(), v.trim().to_string())).collect();
+    Reply { status, headers, body: raw[split + 4..].to_vec(), reads }
+}
+
+fn messages_body(text: &str, model: &str) -> String {
+    json!({
+        "model": model, "max_tokens": 3000, "system": "s",
+        "tools": [{"type": "web_search_20250305", "name": "web_search", "max_uses": 5}],
+        "messages": [{"role": "user", "content": [{"type": "text", "text": text}]}],
+        "temperature": 1
+    })
+    .to_string()
+}
+
+fn start(flags: &[&str]) -> MockServer {
+    let mut args: Vec<String> = vec!["--port".into(), "0".into()];
+    args.extend(flags.iter().map(|s| s.to_string()));
+    MockServer::start(MockConfig::from_args(&args).unwrap()).unwrap()
+}
+
+const PATH: &str = "/anthropic/v1/messages";
+
+#[test]
+fn fixture_prompt_gets_its_fixture_with_the_requested_model_and_cors() {
+    let m = start(&[]);
+    let r = send(&m, "POST", PATH, &[("content-type", "application/json")], &messages_body("GEO监测工具哪个好用？", "deepseek-v4-pro"));
+    assert_eq!(r.status, 200);
+    assert_eq!(r.header("access-control-allow-origin"), Some("*"));
+    let v = r.json();
+    assert_eq!(v["model"], "deepseek-v4-pro");
+    let recorded: Value = serde_json::from_str(include_str!("../../../fixtures/responses/03_zh_paren_list.json")).unwrap();
+    assert_eq!(v["content"], recorded["content"]);
+    assert_eq!(m.log()[0]["fixture"], "03_zh_paren_list");
+
+    let pre = send(&m, "OPTIONS", PATH, &[("access-control-request-method", "POST")], "");
+    assert_eq!(pre.status, 204);
+    let allowed = pre.header("access-control-allow-headers").unwrap();
+    for h in ["content-type", "x-api-key", "anthropic-version", "authorization"] {
+        assert!(allowed.contains(h), "{h}");
+    }
+    assert!(pre.header("access-control-allow-methods").unwrap().contains("POST"));
+    assert_eq!(send(&m, "GET", "/nope", &[], "").status, 404);
+}
+
+#[test]
+fn unknown_prompts_rotate_through_answering_fixtures() {
+    let m = start(&[]);
+    let names: Vec<String> = (0..3)
+        .map(|i| {
+            let r = send(&m, "POST", &format!("/prefix{PATH}"), &[], &messages_body(&format!("other question {i}"), "m"));
+            assert_eq!(r.status, 200);
+            m.log()[i]["fixture"].as_str().unwrap().to_string()
+        })
+        .collect();
+    assert_eq!(names, ["01_zh_numbered_list", "02_zh_dunhao_list", "03_zh_paren_list"]);
+}
+
+#[test]
+fn scripted_outcomes_per_attempt() {
+    let m = start(&["--hang-secs", "1"]);
+    let body = messages_body("[mock:429,500,503,401,402,403,408,json,empty,preamble,search_error,hang,ok] 有哪些AI搜索优化公司值得推荐？", "m");
+    let mut seen = Vec::new();
+    for _ in 0..14 {
+        let t = Instant::now();
+        let r = send(&m, "POST", PATH, &[], &body);
+        let kind = match r.status {
+            0 => {
+                assert!(t.elapsed() >= Duration::from_millis(900));
+                "hang".to_string()
+            }
+            200 => match serde_json::from_slice::<Value>(&r.body) {
+                Err(_) => "json".into(),
+                Ok(v) => {
+                    let blocks = v["content"].as_array().unwrap();
+                    let texts: String = blocks.iter().filter_map(|b| b["text"].as_str()).collect();
+                    if blocks.iter().any(|b| b["content"]["type"] == "web_search_tool_result_error") {
+                        "search_error".into()
+                    } else if texts.trim().is_empty() {
+                        "empty".into()
+                    } else if texts.chars().count() < 40 {
+                        "preamble".into()
+                    } else {
+                        "ok".into()
+                    }
+                }
+            },
+            s => {
+                assert!(r.json().get("error").is_some(), "{s}");
+                s.to_string()
+            }
+        };
+        seen.push(kind);
+    }
+    assert_eq!(
+        seen,
+        ["429", "500", "503", "401", "402", "403", "408", "json", "empty", "preamble", "search_error", "hang", "ok", "ok"]
+    );
+    // The marker is stripped before matching: the script's prompt is fixture 02's.
+    assert_eq!(m.log().last().unwrap()["fixture"], "02_zh_dunhao_list");
+}
+
+#[test]
+fn key_check_and_proxy_mode() {
+    let strict = start(&["--require-key", "sk-good"]);
+    let body = messages_body("q", "m");
+    assert_eq!(send(&strict, "POST", PATH, &[("x-api-key", "sk-bad")], &body).status, 401);
+    assert_eq!(send(&strict, "POST", PATH, &[], &body).status, 401);
+    assert_eq!(send(&strict, "POST", PATH, &[("x-api-key", "sk-good")], &body).status, 200);
+    let proxy = start(&["--require-key", "sk-good", "--proxy"]);
+    assert_eq!(send(&proxy, "POST", PATH, &[], &body).status, 200);
+    assert_eq!(send(&proxy, "POST", PATH, &[("x-api-key", "sk-bad")], &body).status, 401);
+}
+
+#[test]
+fn log_file_holds_every_request_with_headers_and_body() {
+    let dir = std::env::temp_dir().join(format!("geo-mock-log-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("requests.jsonl");
+    let _ = std::fs::remove_file(&log);
+    let m = start(&["--log", log.to_str().unwrap(), "--fail-first", "1", "--fail-kind", "429"]);
+    let body = messages_body("q1", "m");
+    assert_eq!(send(&m, "POST", PATH, &[("x-api-key", "sk-x"), ("anthropic-version", "2023-06-01")], &body).status, 429);
+    assert_eq!(send(&m, "POST", PATH, &[("x-api-key", "sk-x")], &body).status, 200);
+    let lines: Vec<Value> = std::fs::read_to_string(&log).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0]["headers"]["x-api-key"], "sk-x");
+    assert_eq!(lines[0]["headers"]["anthropic-version"], "2023-06-01");
+    assert_eq!(lines[0]["body"], body);
+    assert_eq!((lines[0]["outcome"].as_str(), lines[1]["outcome"].as_str()), (Some("429"), Some("ok")));
+    assert_eq!((lines[0]["attempt"].as_u64(), lines[1]["attempt"].as_u64()), (Some(0), Some(1)));
+}
+
+#[test]
+fn seeded_faults_are_reproducible_across_servers() {
+    let outcomes = |seed: &str| -> Vec<String> {
+        let m = start(&["--fault", "429:0.3", "--fault", "500:0.2", "--seed", seed]);
+        for i in 0..30 {
+            send(&m, "POST", PATH, &[], &messages_body(&format!("prompt {}", i % 10), "m"));
+        }
+        m.log().iter().map(|e| e["outcome"].as_str().unwrap().to_string()).collect()
+    };
+    let a = outcomes("7");
+    assert_eq!(a, outcomes("7"));
+    assert!(a.iter().any(|o| o == "429") && a.iter().any(|o| o == "ok"));
+    assert_ne!(a, outcomes("8"));
+}
+
+fn chat_body(text: &str) -> String {
+    json!({"model": "deepseek-v4-flash", "stream": true, "messages": [{"role": "system", "content": "docs"}, {"role": "user", "content": text}]}).to_string()
+}
+
+fn sse_content(body: &[u8]) -> (String, bool, bool) {
+    let text = String::from_utf8(body.to_vec()).unwrap();
+    let mut answer = String::new();
+    let mut done = false;
+    for line in text.lines() {
+        if line == "data: [DONE]" {
+            done = true;
+        } else if let Some(d) = line.strip_prefix("data: ") {
+            let v: Value = serde_json::from_str(d).unwrap();
+            assert_eq!(v["object"], "chat.completion.chunk");
+            answer.push_str(v["choices"][0]["delta"]["content"].as_str().unwrap_or(""));
+        }
+    }
+    (answer, done, text.contains(": keep-alive"))
+}
+
+#[test]
+fn chat_stream_scenarios() {
+    let m = start(&["--chat-delay-ms", "20"]);
+    let r = send(&m, "POST", "/chat/completions", &[], &chat_body("GEO Probe 在哪里分析？"));
+    assert_eq!(r.status, 200);
+    assert!(r.header("content-type").unwrap().starts_with("text/event-stream"));
+    assert_eq!(r.header("access-control-allow-origin"), Some("*"));
+    let (answer, done, keepalive) = sse_content(&r.body);
+    assert_eq!(answer, geo_mock::chat::ANSWER);
+    assert!(done && keepalive && answer.contains("[S1]"));
+    assert!(r.reads > 10, "the stream came in {} reads", r.reads);
+
+    let cut = send(&m, "POST", "/v1/chat/completions", &[], &chat_body("[chat:cut] q"));
+    let (partial, done, _) = sse_content(&cut.body);
+    assert!(!done && !partial.is_empty() && geo_mock::chat::ANSWER.starts_with(&partial));
+
+    let err = send(&m, "POST", "/chat/completions", &[], &chat_body("[chat:error] q"));
+    assert_eq!(err.status, 402);
+    assert_eq!(err.json()["error"]["message"], "Insufficient Balance");
+
+    let t = Instant::now();
+    let slow = send(&m, "POST", "/chat/completions", &[], &chat_body("[chat:slow] q"));
+    assert!(t.elapsed() >= Duration::from_millis(20 * 20));
+    assert_eq!(sse_content(&slow.body).0, geo_mock::chat::ANSWER);
+}
