@@ -13,19 +13,30 @@ mod transport;
 
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: geo-probe <command> [args]
+const USAGE: &str = "\
+geo-probe — GEO Probe in a terminal
 
-commands:
-  run FILE --project ID --out OUT [--prompts ID,ID] [--repeats N] [--concurrency N]
-      [--max-searches N] [--model M] [--base-url URL] [--timeout-secs S]
-                 start a new run of a project and write FILE plus the run to OUT
-  resume FILE --run ID --out OUT [--base-url URL] [--timeout-secs S]
-                 continue a run: re-run every probe that is not yet a success
-  retry-failed FILE --run ID --out OUT [--base-url URL] [--timeout-secs S]
-                 re-run the run's error/empty probes serially under the same ids
+usage:
+  geo-probe analyze FILE                  recompute every derived field of an export
+  geo-probe validate FILE                 check an export and print a one-line summary
+  geo-probe metrics FILE [--run ID]       run metrics as JSON
+  geo-probe report FILE [--run ID] [--lang zh|en]
+                                          Markdown report of a run (default: the newest)
+  geo-probe csv probes|sources FILE [--run ID]
+                                          Probe CSV / Source CSV
+  geo-probe run FILE --project ID --out OUT [--prompts ID,ID] [--repeats N]
+                [--concurrency N] [--max-searches N] [--model M] [--base-url URL]
+                [--timeout-secs S]        start a new run and write FILE + the run to OUT
+  geo-probe resume FILE --run ID --out OUT [transport flags]
+                                          continue a run, skipping successful probes
+  geo-probe retry-failed FILE --run ID --out OUT [transport flags]
+                                          re-run every error/empty probe of a run
+  geo-probe retrieve --docs FILE... --query TEXT [--top N]
+                                          docs-chat retrieval as JSON hits
+  geo-probe chat --docs FILE... --query TEXT [--base-url URL] [--model M]
+                                          stream a docs-chat answer citing [S#]
 
-The api key is read from DEEPSEEK_API_KEY only; with --base-url and no key, requests
-carry no x-api-key (proxy mode).";
+FILE may be `-` for standard input. The API key is read from DEEPSEEK_API_KEY only.";
 
 fn main() -> ExitCode {
     let raw: Vec<String> = std::env::args().skip(1).collect();
@@ -34,12 +45,21 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     };
     let result = match command.as_str() {
+        "analyze" => cmd::export::analyze(rest),
+        "validate" => cmd::export::validate(rest),
+        "metrics" => cmd::export::metrics(rest),
+        "report" => cmd::export::report(rest),
+        "csv" => cmd::export::csv(rest),
         "run" => cmd::probe::run(rest),
         "resume" => cmd::probe::resume(rest),
         "retry-failed" => cmd::probe::retry_failed(rest),
         "help" | "--help" | "-h" => {
             println!("{USAGE}");
             Ok(ExitCode::SUCCESS)
+        }
+        "--version" | "-V" => {
+            println!("geo-probe {}", geo_core::model::APP_VERSION);
+            return ExitCode::SUCCESS;
         }
         other => Err(io::input_error(format!("unknown command {other:?}; run `geo-probe help` for the list"))),
     };

@@ -16,14 +16,14 @@ use std::sync::mpsc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use anyhow::{anyhow, Context, Result};
-use geo_core::model::{ExportEnvelope, Probe, ProbeStatus, Run, RunConfig, RunStatus, DEFAULT_MODEL, EXPORT_FORMAT};
+use geo_core::model::{ExportEnvelope, Probe, ProbeStatus, Run, RunConfig, RunStatus, DEFAULT_MODEL};
 use geo_core::provider;
 use geo_core::runner::{
     iso_timestamp, start_run, Action, AttemptOutcome, Engine, EngineOptions, Mode, Progress, Slot, DEFAULT_TIMEOUT_MS,
 };
 
 use crate::args::{Args, Arity};
-use crate::io::{input_error, read_text, write_atomic};
+use crate::io::{input_error, write_atomic};
 use crate::transport;
 
 /// Environment variable holding the DeepSeek API key (the only place it is read from).
@@ -47,17 +47,7 @@ const RUN_FLAGS: &[(&str, Arity)] = &[
 ///
 /// The one place input is loaded, so a validating importer can replace it.
 pub fn load_input(path: &str) -> Result<ExportEnvelope> {
-    let text = read_text(path)?;
-    let name = if path == "-" { "standard input" } else { path };
-    let env: ExportEnvelope = serde_json::from_str(&text)
-        .map_err(|e| input_error(format!("{name} is not a geo-probe export ({e}); export the project from the app first")))?;
-    if env.format != EXPORT_FORMAT {
-        return Err(input_error(format!(
-            "{name} has format {:?}, not {EXPORT_FORMAT:?}; give an export of the app",
-            env.format
-        )));
-    }
-    Ok(env)
+    super::export::load_export(path)
 }
 
 /// Where and how requests are sent.

@@ -1,0 +1,117 @@
+//! Offline commands over an export: `analyze`, `validate`, `metrics`, `report`, `csv`.
+
+use crate::args::{Args, Arity};
+use crate::io::{input_error, print, read_text};
+use anyhow::Result;
+use geo_core::analysis::analyze_envelope;
+use geo_core::export::{self, ImportLimits};
+use geo_core::model::{ExportEnvelope, Lang};
+use std::process::ExitCode;
+
+/// Reads, validates and re-analyses an export (the only way commands load one).
+pub fn load_export(path: &str) -> Result<ExportEnvelope> {
+    let text = read_text(path)?;
+    let mut env = export::parse_export(&text, &ImportLimits::default())
+        .map_err(|e| input_error(format!("{} is not a valid GEO Probe export: {e}", display_name(path))))?;
+    let problems = export::validate_against(&env, &ExportEnvelope::new(""));
+    if let Some(first) = problems.first() {
+        return Err(input_error(format!(
+            "{} is not self-contained: {first}{}",
+            display_name(path),
+            if problems.len() > 1 { format!(" (and {} more problem(s))", problems.len() - 1) } else { String::new() }
+        )));
+    }
+    let orphans = analyze_envelope(&mut env);
+    debug_assert!(orphans.is_empty(), "validate_against guarantees every probe's run is present");
+    Ok(env)
+}
+
+fn display_name(path: &str) -> &str {
+    if path == "-" {
+        "standard input"
+    } else {
+        path
+    }
+}
+
+fn parse(raw: &[String], spec: &[(&str, Arity)], positionals: &[&str]) -> Result<Args> {
+    let args = Args::parse(raw, spec).map_err(input_error)?;
+    args.expect_positionals(positionals).map_err(input_error)?;
+    Ok(args)
+}
+
+/// The run to report on: `--run ID`, else the newest run of the export.
+pub fn pick_run(env: &ExportEnvelope, run: Option<&str>) -> Result<String> {
+    match run {
+        Some(id) => {
+            if env.runs.iter().any(|r| r.id == id) {
+                Ok(id.to_string())
+            } else {
+                Err(input_error(format!("no run {id:?} in the export; `geo-probe validate` lists what is there")))
+            }
+        }
+        None => env
+            .runs
+            .iter()
+            .max_by(|a, b| a.created_at.cmp(&b.created_at).then_with(|| a.id.cmp(&b.id)))
+            .map(|r| r.id.clone())
+            .ok_or_else(|| input_error("the export has no runs; start one with `geo-probe run`")),
+    }
+}
+
+/// `geo-probe analyze FILE`.
+pub fn analyze(raw: &[String]) -> Result<ExitCode> {
+    let args = parse(raw, &[], &["FILE"])?;
+    let env = load_export(&args.positionals[0])?;
+    print(&export::to_json_pretty(&env))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `geo-probe validate FILE`.
+pub fn validate(raw: &[String]) -> Result<ExitCode> {
+    let args = parse(raw, &[], &["FILE"])?;
+    let env = load_export(&args.positionals[0])?;
+    print(&format!("{}\n", export::summarize(&env)))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `geo-probe metrics FILE [--run ID]`.
+pub fn metrics(raw: &[String]) -> Result<ExitCode> {
+    let args = parse(raw, &[("run", Arity::One)], &["FILE"])?;
+    let env = load_export(&args.positionals[0])?;
+    let metrics = geo_core::metrics::metrics_for_export(&env, args.value("run")).map_err(|e| input_error(e.to_string()))?;
+    let mut text = serde_json::to_string_pretty(&metrics)?;
+    text.push('\n');
+    print(&text)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `geo-probe report FILE [--run ID] [--lang zh|en]`.
+pub fn report(raw: &[String]) -> Result<ExitCode> {
+    let args = parse(raw, &[("run", Arity::One), ("lang", Arity::One)], &["FILE"])?;
+    let lang = match args.value("lang") {
+        None | Some("zh") => Lang::Zh,
+        Some("en") => Lang::En,
+        Some(other) => return Err(input_error(format!("--lang must be zh or en, got {other:?}"))),
+    };
+    let env = load_export(&args.positionals[0])?;
+    let run_id = pick_run(&env, args.value("run"))?;
+    let text = export::markdown::markdown_report(&env, &run_id, lang).map_err(|e| input_error(e.to_string()))?;
+    print(&text)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `geo-probe csv probes|sources FILE [--run ID]`.
+pub fn csv(raw: &[String]) -> Result<ExitCode> {
+    let args = parse(raw, &[("run", Arity::One)], &["probes|sources", "FILE"])?;
+    let env = load_export(&args.positionals[1])?;
+    let run_id = pick_run(&env, args.value("run"))?;
+    let text = match args.positionals[0].as_str() {
+        "probes" => export::probes_csv(&env, &run_id),
+        "sources" => export::sources_csv(&env, &run_id),
+        other => return Err(input_error(format!("csv takes `probes` or `sources`, got {other:?}"))),
+    }
+    .map_err(|e| input_error(e.to_string()))?;
+    print(&text)?;
+    Ok(ExitCode::SUCCESS)
+}
