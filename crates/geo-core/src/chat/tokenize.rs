@@ -1,0 +1,189 @@
+//! The retrieval tokenizer: NFKC, lower-case, word runs and CJK bigrams.
+//!
+//! Stages, in order:
+//! 1. NFKC normalisation (full-width `ＲＡＧ` → `RAG`, `①` → `1`, half-width katakana →
+//!    full-width), skipped when a quick check says the text is already NFKC.
+//! 2. Classification of every character:
+//!    - CJK ([`is_cjk`]: Han, Hiragana, Katakana, Hangul) — a maximal run of them gives its
+//!      adjacent-character bigrams (`上下文压缩` → `上下 下文 文压 压缩`); a run of one
+//!      character gives that character.
+//!    - other alphanumeric characters (ASCII or any other script's letters and digits) —
+//!      a maximal run is one word token, lower-cased (`GEO2026` → `geo2026`).
+//!    - everything else (spaces, punctuation, symbols, combining marks) separates tokens.
+//!
+//! Bigrams let a keyword scorer find Chinese terms without a dictionary: a query term
+//! matches wherever its character pairs occur. It finds exact terms, not synonyms.
+
+use unicode_normalization::{is_nfkc_quick, IsNormalized, UnicodeNormalization};
+
+/// Whether `c` belongs to a CJK script that is written without spaces and therefore
+/// tokenized as bigrams.
+///
+/// Ranges: Han — CJK Unified Ideographs U+4E00–9FFF, Extension A U+3400–4DBF,
+/// Extensions B–H and the supplementary compatibility block U+20000–323AF, compatibility
+/// ideographs U+F900–FAFF, and the ideographic marks 々〆〇 U+3005–3007; Hiragana
+/// U+3041–309F; Katakana U+30A1–30FA and U+30FC–30FF (the middle dot ・ U+30FB and the
+/// double hyphen ゠ U+30A0 are punctuation), phonetic extensions U+31F0–31FF; Hangul —
+/// syllables U+AC00–D7AF, Jamo U+1100–11FF, compatibility Jamo U+3131–318E, Jamo
+/// extensions A U+A960–A97F and B U+D7B0–D7FF.
+pub fn is_cjk(c: char) -> bool {
+    let c = c as u32;
+    if c < 0x1100 {
+        return false;
+    }
+    matches!(c,
+        0x4E00..=0x9FFF
+        | 0x3400..=0x4DBF
+        | 0x20000..=0x323AF
+        | 0xF900..=0xFAFF
+        | 0x3005..=0x3007
+        | 0x3041..=0x309F
+        | 0x30A1..=0x30FA
+        | 0x30FC..=0x30FF
+        | 0x31F0..=0x31FF
+        | 0xAC00..=0xD7AF
+        | 0x1100..=0x11FF
+        | 0x3131..=0x318E
+        | 0xA960..=0xA97F
+        | 0xD7B0..=0xD7FF)
+}
+
+/// Tokenizes `text` for retrieval (see the module docs for the rules).
+///
+/// ```
+/// use geo_core::chat::tokenize::tokenize;
+/// assert_eq!(tokenize("上下文压缩"), ["上下", "下文", "文压", "压缩"]);
+/// assert_eq!(tokenize("GEO 优化, RAG2!"), ["geo", "优化", "rag2"]);
+/// ```
+pub fn tokenize(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for_each_token(text, &mut |t| out.push(t.to_string()));
+    out
+}
+
+/// Calls `emit` with every token of `text`, in order, without allocating per token.
+///
+/// This is what the index builder uses; [`tokenize`] collects the same tokens.
+pub fn for_each_token(text: &str, emit: &mut dyn FnMut(&str)) {
+    let mut state = Tokenizer::default();
+    if text.is_ascii() || is_nfkc_quick(text.chars()) == IsNormalized::Yes {
+        for c in text.chars() {
+            state.push(c, emit);
+        }
+    } else {
+        for c in text.nfkc() {
+            state.push(c, emit);
+        }
+    }
+    state.end(emit);
+}
+
+/// Incremental state: the current word or CJK run.
+#[derive(Default)]
+struct Tokenizer {
+    /// Lower-cased characters of the current word run.
+    word: String,
+    /// The previous character of the current CJK run, if any.
+    cjk_prev: Option<char>,
+    /// Whether the current CJK run has produced a bigram already.
+    cjk_emitted: bool,
+    /// Scratch space for a bigram or a lone CJK character.
+    buf: String,
+}
+
+impl Tokenizer {
+    fn push(&mut self, c: char, emit: &mut dyn FnMut(&str)) {
+        if c.is_ascii() {
+            if c.is_ascii_alphanumeric() {
+                self.end_cjk(emit);
+                self.word.push(c.to_ascii_lowercase());
+            } else {
+                self.end(emit);
+            }
+        } else if is_cjk(c) {
+            self.end_word(emit);
+            if let Some(prev) = self.cjk_prev {
+                self.buf.clear();
+                self.buf.push(prev);
+                self.buf.push(c);
+                emit(&self.buf);
+                self.cjk_emitted = true;
+            }
+            self.cjk_prev = Some(c);
+        } else if c.is_alphanumeric() {
+            self.end_cjk(emit);
+            self.word.extend(c.to_lowercase());
+        } else {
+            self.end(emit);
+        }
+    }
+
+    fn end_word(&mut self, emit: &mut dyn FnMut(&str)) {
+        if !self.word.is_empty() {
+            emit(&self.word);
+            self.word.clear();
+        }
+    }
+
+    fn end_cjk(&mut self, emit: &mut dyn FnMut(&str)) {
+        if let Some(prev) = self.cjk_prev.take() {
+            if !self.cjk_emitted {
+                self.buf.clear();
+                self.buf.push(prev);
+                emit(&self.buf);
+            }
+            self.cjk_emitted = false;
+        }
+    }
+
+    fn end(&mut self, emit: &mut dyn FnMut(&str)) {
+        self.end_word(emit);
+        self.end_cjk(emit);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[track_caller]
+    fn check(input: &str, expect: &[&str]) {
+        assert_eq!(tokenize(input), expect, "input {input:?}");
+    }
+
+    #[test]
+    fn tokenizer_rules() {
+        check("", &[]);
+        check("  ,. ", &[]);
+        check("上下文压缩", &["上下", "下文", "文压", "压缩"]);
+        check("RAG 分块和检索", &["rag", "分块", "块和", "和检", "检索"]);
+        check("GEO优化", &["geo", "优化"]);
+        check("优化GEO", &["优化", "geo"]);
+        check("字", &["字"]);
+        check("a字b", &["a", "字", "b"]);
+        check("字,词", &["字", "词"]);
+        check("BM25 top-8", &["bm25", "top", "8"]);
+        check("Straße Ünïcode", &["straße", "ünïcode"]);
+        check("Привет мир", &["привет", "мир"]);
+        check("ＲＡＧ２０２６", &["rag2026"]);
+        check("①②", &["12"]);
+        check("ｶﾀｶﾅ", &["カタ", "タカ", "カナ"]);
+        check("ひらがな・カタカナ", &["ひら", "らが", "がな", "カタ", "タカ", "カナ"]);
+        check("한국어 검색", &["한국", "국어", "검색"]);
+        check("𠀀𠀁", &["𠀀𠀁"]);
+        check("emoji😀here", &["emoji", "here"]);
+        check("3.14", &["3", "14"]);
+        check("e\u{301}", &["é"]);
+        check("İ", &["i\u{307}"]);
+    }
+
+    #[test]
+    fn cjk_ranges() {
+        for c in ['上', '㐀', '𠀀', '々', 'ぁ', 'ア', 'ー', 'ㇰ', '가', 'ᄀ', 'ㄱ'] {
+            assert!(is_cjk(c), "{c:?} should be CJK");
+        }
+        for c in ['a', '1', '・', '゠', '。', '，', '😀', 'é', '\u{3000}'] {
+            assert!(!is_cjk(c), "{c:?} should not be CJK");
+        }
+    }
+}
