@@ -73,7 +73,10 @@ struct ChunkRef {
 pub struct Index {
     docs: Vec<Document>,
     chunks: Vec<ChunkRef>,
-    terms: HashMap<Box<str>, u32, BuildHasherDefault<FxHasher>>,
+    /// Term ids of tokens of at most 8 bytes, keyed by [`short_key`].
+    short_terms: HashMap<u64, u32, BuildHasherDefault<FxHasher>>,
+    /// Term ids of longer tokens.
+    long_terms: HashMap<Box<str>, u32, BuildHasherDefault<FxHasher>>,
     postings: Vec<Vec<Posting>>,
     /// Chunk lengths in tokens.
     lengths: Vec<u32>,
@@ -86,10 +89,16 @@ impl Index {
     /// Builds the index of every chunk of `docs` (documents keep their order; chunk ids
     /// run through document 0's chunks, then document 1's, …).
     pub fn build(docs: &[Document]) -> Index {
+        Index::from_documents(docs.to_vec())
+    }
+
+    /// [`Index::build`] taking ownership of the documents (no copy of their text).
+    pub fn from_documents(docs: Vec<Document>) -> Index {
         let mut index = Index {
-            docs: docs.to_vec(),
+            docs: Vec::new(),
             chunks: Vec::new(),
-            terms: HashMap::default(),
+            short_terms: HashMap::default(),
+            long_terms: HashMap::default(),
             postings: Vec::new(),
             lengths: Vec::new(),
             norms: Vec::new(),
@@ -104,20 +113,26 @@ impl Index {
                 let id = index.chunks.len() as u32;
                 index.chunks.push(ChunkRef { doc: d as u32, chunk: chunk.index as u32 });
                 let mut length = 0u32;
-                let terms = &mut index.terms;
+                let short_terms = &mut index.short_terms;
+                let long_terms = &mut index.long_terms;
                 let postings = &mut index.postings;
-                for_each_token(&chunk.text, &mut |token| {
+                for_each_token(&chunk.text, |token| {
                     length += 1;
-                    let term = match terms.get(token) {
-                        Some(&t) => t,
-                        None => {
-                            let t = postings.len() as u32;
-                            terms.insert(token.into(), t);
-                            postings.push(Vec::new());
-                            counts.push(0);
-                            t
-                        }
+                    let next = postings.len() as u32;
+                    let term = match short_key(token) {
+                        Some(key) => *short_terms.entry(key).or_insert(next),
+                        None => match long_terms.get(token) {
+                            Some(&t) => t,
+                            None => {
+                                long_terms.insert(token.into(), next);
+                                next
+                            }
+                        },
                     };
+                    if term == next {
+                        postings.push(Vec::new());
+                        counts.push(0);
+                    }
                     let count = &mut counts[term as usize];
                     if *count == 0 {
                         touched.push(term);
@@ -133,11 +148,19 @@ impl Index {
                 total_tokens += u64::from(length);
             }
         }
+        index.docs = docs;
         let n = index.chunks.len();
         index.avgdl = if n == 0 { 0.0 } else { total_tokens as f64 / n as f64 };
         let avgdl = index.avgdl;
         index.norms = index.lengths.iter().map(|&len| length_norm(len, avgdl)).collect();
         index
+    }
+
+    fn term_id(&self, token: &str) -> Option<u32> {
+        match short_key(token) {
+            Some(key) => self.short_terms.get(&key).copied(),
+            None => self.long_terms.get(token).copied(),
+        }
     }
 
     /// The documents, in the order given to [`Index::build`].
@@ -171,7 +194,7 @@ impl Index {
         let mut hit = vec![false; self.chunks.len()];
         let mut candidates: Vec<u32> = Vec::new();
         for term in query_terms(query) {
-            let Some(&t) = self.terms.get(term.as_str()) else { continue };
+            let Some(t) = self.term_id(&term) else { continue };
             let postings = &self.postings[t as usize];
             let idf = idf(n, postings.len() as f64);
             for p in postings {
@@ -222,6 +245,18 @@ pub fn query_terms(query: &str) -> Vec<String> {
     terms
 }
 
+/// A token of at most 8 bytes packed into a `u64` (little-endian, zero-padded). Tokens never
+/// contain NUL (it is not alphanumeric), so the padding cannot make two tokens collide.
+fn short_key(token: &str) -> Option<u64> {
+    let bytes = token.as_bytes();
+    if bytes.len() > 8 {
+        return None;
+    }
+    let mut buf = [0u8; 8];
+    buf[..bytes.len()].copy_from_slice(bytes);
+    Some(u64::from_le_bytes(buf))
+}
+
 /// Lucene's BM25 idf for a term found in `df` of `n` chunks.
 pub fn idf(n: f64, df: f64) -> f64 {
     (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
@@ -238,7 +273,7 @@ fn term_score(idf: f64, tf: u32, norm: f64) -> f64 {
     idf * tf * (K1 + 1.0) / (tf + norm)
 }
 
-/// The Fx hash (rustc's): much faster than SipHash for short keys; the index holds no
+/// The Fx hash (rustc's, with rustc-hash 2's final rotation): much faster than SipHash for short keys; the index holds no
 /// attacker-chosen keys that could matter (a slow lookup is the worst case).
 #[derive(Default, Clone, Copy)]
 struct FxHasher {
@@ -276,13 +311,21 @@ impl Hasher for FxHasher {
     }
 
     #[inline]
+    fn write_u64(&mut self, i: u64) {
+        self.add(i);
+    }
+
+    #[inline]
     fn write_usize(&mut self, i: usize) {
         self.add(i as u64);
     }
 
     #[inline]
     fn finish(&self) -> u64 {
-        self.hash
+        // The multiply leaves its entropy in the high bits while the table indexes by the
+        // low ones; without the rotation every CJK bigram (first byte 0xE4–0xE9) would land
+        // in a handful of buckets.
+        self.hash.rotate_left(26)
     }
 }
 
@@ -373,6 +416,18 @@ mod tests {
         assert_eq!(ix.chunk_count(), 2);
         assert_eq!(ix.term_count(), 2);
         assert!((ix.avgdl() - 1.5).abs() < 1e-12);
+    }
+
+    #[test]
+    fn short_and_long_terms_are_both_found() {
+        let ix = index(&[("a", "abcdefgh abcdefghi 上下文压缩"), ("b", "abcdefg")]);
+        check(&ix, "abcdefgh", 8, &[("a", 0)]);
+        check(&ix, "abcdefghi", 8, &[("a", 0)]);
+        check(&ix, "abcdefg", 8, &[("b", 0)]);
+        check(&ix, "文压", 8, &[("a", 0)]);
+        assert_eq!(ix.term_count(), 7);
+        assert_eq!(short_key("ab"), Some(u64::from(b'a') | u64::from(b'b') << 8));
+        assert_eq!(short_key("abcdefghi"), None);
     }
 
     #[test]

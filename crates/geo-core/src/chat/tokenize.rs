@@ -2,9 +2,9 @@
 //!
 //! Stages, in order:
 //! 1. NFKC normalisation (full-width `ＲＡＧ` → `RAG`, `①` → `1`, half-width katakana →
-//!    full-width). ASCII text, text already in NFKC, and text made only of common
-//!    characters whose NFKC needs no context (CJK, kana, Hangul syllables, Latin-1,
-//!    full-width punctuation) skip the general — slower — normaliser.
+//!    full-width). Common characters whose NFKC needs no context (ASCII, Latin-1, CJK,
+//!    kana, Hangul syllables, full-width punctuation) are mapped one by one; only the
+//!    segments around other characters go through the general — slower — normaliser.
 //! 2. Classification of every character:
 //!    - CJK ([`is_cjk`]: Han, Hiragana, Katakana, Hangul) — a maximal run of them gives its
 //!      adjacent-character bigrams (`上下文压缩` → `上下 下文 文压 压缩`); a run of one
@@ -16,7 +16,7 @@
 //! Bigrams let a keyword scorer find Chinese terms without a dictionary: a query term
 //! matches wherever its character pairs occur. It finds exact terms, not synonyms.
 
-use unicode_normalization::{is_nfkc_quick, IsNormalized, UnicodeNormalization};
+use unicode_normalization::UnicodeNormalization;
 
 /// Whether `c` belongs to a CJK script that is written without spaces and therefore
 /// tokenized as bigrams.
@@ -59,35 +59,60 @@ pub fn is_cjk(c: char) -> bool {
 /// ```
 pub fn tokenize(text: &str) -> Vec<String> {
     let mut out = Vec::new();
-    for_each_token(text, &mut |t| out.push(t.to_string()));
+    for_each_token(text, |t| out.push(t.to_string()));
     out
 }
 
 /// Calls `emit` with every token of `text`, in order, without allocating per token.
 ///
 /// This is what the index builder uses; [`tokenize`] collects the same tokens.
-pub fn for_each_token(text: &str, emit: &mut dyn FnMut(&str)) {
+pub fn for_each_token(text: &str, mut emit: impl FnMut(&str)) {
+    let emit = &mut emit;
     let mut state = Tokenizer::default();
     if text.is_ascii() {
         for c in text.chars() {
             state.push(c, emit);
         }
-    } else if text.chars().all(|c| fast_nfkc(c).is_some()) {
-        // Typical Chinese text is not NFKC only because of full-width punctuation
-        // (，！？（）); map those directly instead of running full NFKC.
-        for c in text.chars() {
-            state.push(fast_nfkc(c).unwrap_or(c), emit);
-        }
-    } else if is_nfkc_quick(text.chars()) == IsNormalized::Yes {
-        for c in text.chars() {
-            state.push(c, emit);
-        }
     } else {
-        for c in text.nfkc() {
-            state.push(c, emit);
-        }
+        for_each_nfkc_char(text, |c| state.push(c, emit));
     }
     state.end(emit);
+}
+
+/// Calls `f` with every character of the NFKC form of `text`, in one pass.
+///
+/// Common characters ([`fast_nfkc`]) are mapped one by one; the general normaliser runs
+/// only on the segments that need it. The text is cut just before each fast character:
+/// a fast character is a starter that never combines with what precedes it, so NFKC of
+/// the whole equals the concatenation of NFKC of the segments. A fast character followed
+/// by others (e.g. `e` + U+0301) stays in their segment, since it may combine with them.
+fn for_each_nfkc_char(text: &str, mut f: impl FnMut(char)) {
+    let mut seg_start = 0;
+    let mut seg_slow = false;
+    let mut pending: Option<char> = None;
+    for (i, c) in text.char_indices() {
+        match fast_nfkc(c) {
+            Some(mapped) => {
+                if seg_slow {
+                    text[seg_start..i].nfkc().for_each(&mut f);
+                    seg_slow = false;
+                } else if let Some(p) = pending {
+                    f(p);
+                }
+                pending = Some(mapped);
+                seg_start = i;
+            }
+            None => {
+                seg_slow = true;
+                pending = None;
+            }
+        }
+    }
+    if seg_slow {
+        text[seg_start..].nfkc().for_each(&mut f);
+    } else if let Some(p) = pending {
+        f(p);
+    }
 }
 
 /// NFKC of `c` for the characters that need no context: each is a starter that neither
@@ -122,7 +147,7 @@ struct Tokenizer {
 }
 
 impl Tokenizer {
-    fn push(&mut self, c: char, emit: &mut dyn FnMut(&str)) {
+    fn push(&mut self, c: char, emit: &mut impl FnMut(&str)) {
         if c.is_ascii() {
             if c.is_ascii_alphanumeric() {
                 self.end_cjk(emit);
@@ -148,14 +173,14 @@ impl Tokenizer {
         }
     }
 
-    fn end_word(&mut self, emit: &mut dyn FnMut(&str)) {
+    fn end_word(&mut self, emit: &mut impl FnMut(&str)) {
         if !self.word.is_empty() {
             emit(&self.word);
             self.word.clear();
         }
     }
 
-    fn end_cjk(&mut self, emit: &mut dyn FnMut(&str)) {
+    fn end_cjk(&mut self, emit: &mut impl FnMut(&str)) {
         if let Some(prev) = self.cjk_prev.take() {
             if !self.cjk_emitted {
                 self.buf.clear();
@@ -166,7 +191,7 @@ impl Tokenizer {
         }
     }
 
-    fn end(&mut self, emit: &mut dyn FnMut(&str)) {
+    fn end(&mut self, emit: &mut impl FnMut(&str)) {
         self.end_word(emit);
         self.end_cjk(emit);
     }
@@ -224,6 +249,27 @@ mod tests {
                 let fast: String = [a, b].iter().map(|&c| fast_nfkc(c).unwrap_or(c)).collect();
                 assert_eq!(pair.nfkc().collect::<String>(), fast, "{pair:?}");
             }
+        }
+    }
+
+    fn mixed_char() -> impl proptest::strategy::Strategy<Value = char> {
+        use proptest::prelude::*;
+        prop_oneof![
+            proptest::sample::select(vec!['a', 'e', 'Z', '1', ' ', 'é', '上', 'か', 'ア', '가', '，', 'Ａ', '\u{3000}', '。']),
+            proptest::sample::select(vec!['\u{301}', '\u{327}', '\u{3099}', '\u{309a}', '\u{1161}', '\u{11a8}', '\u{1100}',
+                'ﬁ', '①', 'ｶ', 'ﾞ', '\u{212b}', '\u{f900}', 'Å', '\u{0b47}', '\u{0b3e}', '\u{2026}']),
+            proptest::char::any(),
+        ]
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn segment_wise_nfkc_equals_whole_text_nfkc(chars in proptest::collection::vec(mixed_char(), 0..24)) {
+            let text: String = chars.into_iter().collect();
+            let mut got = String::new();
+            for_each_nfkc_char(&text, |c| got.push(c));
+            let expect: String = text.nfkc().collect();
+            proptest::prop_assert_eq!(got, expect);
         }
     }
 
