@@ -9,13 +9,53 @@ const TARGET_BYTES: usize = 10 * 1024 * 1024;
 /// Deterministic mixed zh/en text of about `bytes` bytes, as ten documents.
 fn corpus(bytes: usize) -> Vec<(String, String)> {
     const EN: &[&str] = &[
-        "retrieval", "augmented", "generation", "chunk", "overlap", "brand", "mention", "rate",
-        "source", "domain", "citation", "model", "answer", "prompt", "probe", "search", "ranking",
-        "BM25", "keyword", "the", "of", "and", "to", "in", "GEO", "RAG", "2026", "visibility",
+        "retrieval",
+        "augmented",
+        "generation",
+        "chunk",
+        "overlap",
+        "brand",
+        "mention",
+        "rate",
+        "source",
+        "domain",
+        "citation",
+        "model",
+        "answer",
+        "prompt",
+        "probe",
+        "search",
+        "ranking",
+        "BM25",
+        "keyword",
+        "the",
+        "of",
+        "and",
+        "to",
+        "in",
+        "GEO",
+        "RAG",
+        "2026",
+        "visibility",
     ];
     const ZH: &[&str] = &[
-        "检索增强生成", "上下文压缩", "关键词", "分块", "重叠", "品牌提及率", "来源域名", "引用",
-        "模型回答", "搜索", "排序", "可见度", "资料", "片段", "问题", "历史对话", "流式输出",
+        "检索增强生成",
+        "上下文压缩",
+        "关键词",
+        "分块",
+        "重叠",
+        "品牌提及率",
+        "来源域名",
+        "引用",
+        "模型回答",
+        "搜索",
+        "排序",
+        "可见度",
+        "资料",
+        "片段",
+        "问题",
+        "历史对话",
+        "流式输出",
     ];
     let mut state: u64 = 0x2545_f491_4f6c_dd1d;
     let mut next = move || {
@@ -50,13 +90,18 @@ fn bench(c: &mut Criterion) {
     let texts = corpus(TARGET_BYTES);
     let total: usize = texts.iter().map(|(_, t)| t.len()).sum();
     let load = |texts: &[(String, String)]| -> Vec<Document> {
-        texts.iter().map(|(name, text)| load_document(name.clone(), text)).collect()
+        texts
+            .iter()
+            .map(|(name, text)| load_document(name.clone(), text))
+            .collect()
     };
     let docs = load(&texts);
     let mut group = c.benchmark_group("chat");
     group.sample_size(10);
     group.throughput(Throughput::Bytes(total as u64));
-    group.bench_function("load_and_index_10MB", |b| b.iter(|| Index::from_documents(load(black_box(&texts)))));
+    group.bench_function("load_and_index_10MB", |b| {
+        b.iter(|| Index::from_documents(load(black_box(&texts))))
+    });
     group.bench_function("index_10MB", |b| b.iter(|| Index::build(black_box(&docs))));
     group.finish();
     let index = Index::build(&docs);
@@ -75,9 +120,12 @@ fn bench(c: &mut Criterion) {
     group.finish();
 }
 
+/// Turns (name, text) pairs into documents.
+type Loader = dyn Fn(&[(String, String)]) -> Vec<Document>;
+
 /// On a shared machine wall-clock throughput depends on the other processes; this prints
 /// the throughput per second of this process's CPU time (Linux `/proc/self/stat`).
-fn report_cpu_time(texts: &[(String, String)], total: usize, load: &dyn Fn(&[(String, String)]) -> Vec<Document>) {
+fn report_cpu_time(texts: &[(String, String)], total: usize, load: &Loader) {
     fn cpu_seconds() -> Option<f64> {
         let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
         let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
@@ -88,7 +136,9 @@ fn report_cpu_time(texts: &[(String, String)], total: usize, load: &dyn Fn(&[(St
     const RUNS: usize = 5;
     let mb = total as f64 / (1024.0 * 1024.0) * RUNS as f64;
     let measure = |what: &str, f: &dyn Fn()| {
-        let (Some(before), wall) = (cpu_seconds(), std::time::Instant::now()) else { return };
+        let (Some(before), wall) = (cpu_seconds(), std::time::Instant::now()) else {
+            return;
+        };
         for _ in 0..RUNS {
             f();
         }

@@ -57,7 +57,10 @@ fn ranking_golden() {
     let index = Index::build(&docs);
     let queries: Vec<String> =
         serde_json::from_str(&read(&fixtures_dir().join("queries.json"))).unwrap_or_default();
-    assert!(queries.len() >= 5, "fixtures/chat/queries.json should list the golden queries");
+    assert!(
+        queries.len() >= 5,
+        "fixtures/chat/queries.json should list the golden queries"
+    );
     let results: Vec<Value> = queries
         .iter()
         .map(|q| {

@@ -248,7 +248,9 @@ impl ChatStream {
         let v: Value = match serde_json::from_str(data) {
             Ok(v) => v,
             Err(e) => {
-                self.error = Some(format!("the provider sent an unreadable chunk ({e}); try again"));
+                self.error = Some(format!(
+                    "the provider sent an unreadable chunk ({e}); try again"
+                ));
                 return;
             }
         };
@@ -259,7 +261,9 @@ impl ChatStream {
         if let Some(usage) = v.get("usage").and_then(ChatUsage::from_json) {
             self.usage = Some(usage);
         }
-        let Some(choice) = v.get("choices").and_then(|c| c.get(0)) else { return };
+        let Some(choice) = v.get("choices").and_then(|c| c.get(0)) else {
+            return;
+        };
         if let Some(delta) = choice.get("delta") {
             if let Some(r) = delta.get("reasoning_content").and_then(Value::as_str) {
                 if !r.is_empty() {
@@ -319,7 +323,9 @@ impl ChatStream {
 
     fn done_or_empty(&self) -> AnswerState {
         if self.answer.trim().is_empty() {
-            AnswerState::Error("the model returned an empty answer; try again or rephrase the question".into())
+            AnswerState::Error(
+                "the model returned an empty answer; try again or rephrase the question".into(),
+            )
         } else {
             AnswerState::Done
         }
@@ -329,7 +335,11 @@ impl ChatStream {
     /// decides first; otherwise `how` does: `Eof` without an end marker is a
     /// `NetworkError("connection closed before the answer finished")`.
     pub fn finish(mut self, how: StreamEnd) -> ChatOutcome {
-        let events = if how == StreamEnd::Eof { self.decoder.finish() } else { Vec::new() };
+        let events = if how == StreamEnd::Eof {
+            self.decoder.finish()
+        } else {
+            Vec::new()
+        };
         self.apply_all(events);
         let state = match self.terminal_state() {
             Some(state) => state,
@@ -370,7 +380,12 @@ fn provider_error_message(err: &Value) -> String {
 pub fn http_error_state(status: u16, body: &str) -> AnswerState {
     let detail = serde_json::from_str::<Value>(body)
         .ok()
-        .and_then(|v| v.get("error").and_then(|e| e.get("message")).and_then(Value::as_str).map(str::to_string))
+        .and_then(|v| {
+            v.get("error")
+                .and_then(|e| e.get("message"))
+                .and_then(Value::as_str)
+                .map(str::to_string)
+        })
         .unwrap_or_else(|| body.trim().chars().take(300).collect());
     let advice = match status {
         400 | 422 => "the request was rejected; check the model name and the question",
@@ -404,7 +419,11 @@ mod tests {
         let mut s = ChatStream::new();
         s.push(body.as_bytes());
         let out = s.finish(how);
-        assert_eq!((out.answer.as_str(), out.state), (answer, state), "body {body:?}");
+        assert_eq!(
+            (out.answer.as_str(), out.state),
+            (answer, state),
+            "body {body:?}"
+        );
     }
 
     #[test]
@@ -413,25 +432,70 @@ mod tests {
         let stop = chunk(r#"{"content":""}"#, r#""stop""#);
         let done = "data: [DONE]\n\n";
         let eof = StreamEnd::Eof;
-        check(&format!("{hi}{stop}{done}"), eof.clone(), "hi", AnswerState::Done);
+        check(
+            &format!("{hi}{stop}{done}"),
+            eof.clone(),
+            "hi",
+            AnswerState::Done,
+        );
         check(&format!("{hi}{done}"), eof.clone(), "hi", AnswerState::Done);
         check(&format!("{hi}{stop}"), eof.clone(), "hi", AnswerState::Done);
-        check(&format!("{stop}{done}"), eof.clone(), "", AnswerState::Error(
-            "the model returned an empty answer; try again or rephrase the question".into()));
-        check(&format!("{hi}"), eof.clone(), "hi", AnswerState::NetworkError(
-            "connection closed before the answer finished".into()));
-        check("", eof.clone(), "", AnswerState::NetworkError(
-            "connection closed before the answer finished".into()));
+        check(
+            &format!("{stop}{done}"),
+            eof.clone(),
+            "",
+            AnswerState::Error(
+                "the model returned an empty answer; try again or rephrase the question".into(),
+            ),
+        );
+        check(
+            &hi,
+            eof.clone(),
+            "hi",
+            AnswerState::NetworkError("connection closed before the answer finished".into()),
+        );
+        check(
+            "",
+            eof.clone(),
+            "",
+            AnswerState::NetworkError("connection closed before the answer finished".into()),
+        );
         check(&hi, StreamEnd::Cancelled, "hi", AnswerState::Cancelled);
         check(&hi, StreamEnd::Timeout, "hi", AnswerState::Timeout);
-        check(&hi, StreamEnd::NetworkError("reset".into()), "hi", AnswerState::NetworkError("reset".into()));
-        check(&format!("{hi}{stop}{done}"), StreamEnd::Cancelled, "hi", AnswerState::Done);
-        check(&format!("{hi}{}", chunk("{}", r#""length""#)), eof.clone(), "hi", AnswerState::Length);
-        check(&format!("{hi}{}{done}", chunk("{}", r#""content_filter""#)), eof.clone(), "hi", AnswerState::ContentFilter);
+        check(
+            &hi,
+            StreamEnd::NetworkError("reset".into()),
+            "hi",
+            AnswerState::NetworkError("reset".into()),
+        );
+        check(
+            &format!("{hi}{stop}{done}"),
+            StreamEnd::Cancelled,
+            "hi",
+            AnswerState::Done,
+        );
+        check(
+            &format!("{hi}{}", chunk("{}", r#""length""#)),
+            eof.clone(),
+            "hi",
+            AnswerState::Length,
+        );
+        check(
+            &format!("{hi}{}{done}", chunk("{}", r#""content_filter""#)),
+            eof.clone(),
+            "hi",
+            AnswerState::ContentFilter,
+        );
         check(&format!("{hi}{}", chunk("{}", r#""insufficient_system_resource""#)), eof.clone(), "hi",
             AnswerState::Error("the provider ran out of capacity and interrupted the answer; try again in a moment".into()));
-        check(&format!("{hi}{}", chunk("{}", r#""tool_calls""#)), eof.clone(), "hi",
-            AnswerState::Error("the answer ended with an unexpected finish reason `tool_calls`; try again".into()));
+        check(
+            &format!("{hi}{}", chunk("{}", r#""tool_calls""#)),
+            eof.clone(),
+            "hi",
+            AnswerState::Error(
+                "the answer ended with an unexpected finish reason `tool_calls`; try again".into(),
+            ),
+        );
         check(
             "data: {\"error\":{\"message\":\"Insufficient Balance\",\"type\":\"unknown_error\",\"param\":null,\"code\":\"invalid_request_error\"}}\n\n",
             eof.clone(), "",
@@ -439,7 +503,12 @@ mod tests {
         );
         check(&format!("{hi}data: {{not json\n\n{done}"), eof.clone(), "hi", AnswerState::Error(
             "the provider sent an unreadable chunk (key must be a string at line 1 column 2); try again".into()));
-        check(&format!(": keep-alive\n\n{hi}: keep-alive\n\n{done}"), eof, "hi", AnswerState::Done);
+        check(
+            &format!(": keep-alive\n\n{hi}: keep-alive\n\n{done}"),
+            eof,
+            "hi",
+            AnswerState::Done,
+        );
     }
 
     #[test]
@@ -451,15 +520,18 @@ mod tests {
     #[test]
     fn reasoning_is_kept_apart() {
         let mut s = ChatStream::new();
-        let deltas = s.push(
-            chunk(r#"{"content":null,"reasoning_content":"think"}"#, "null").as_bytes(),
-        );
+        let deltas =
+            s.push(chunk(r#"{"content":null,"reasoning_content":"think"}"#, "null").as_bytes());
         assert_eq!(deltas, [ChatDelta::Reasoning("think".into())]);
-        let deltas = s.push(chunk(r#"{"content":"答","reasoning_content":null}"#, "null").as_bytes());
+        let deltas =
+            s.push(chunk(r#"{"content":"答","reasoning_content":null}"#, "null").as_bytes());
         assert_eq!(deltas, [ChatDelta::Answer("答".into())]);
         assert_eq!(s.state(), AnswerState::Streaming);
         let out = s.finish(StreamEnd::Eof);
-        assert_eq!((out.answer.as_str(), out.reasoning.as_str()), ("答", "think"));
+        assert_eq!(
+            (out.answer.as_str(), out.reasoning.as_str()),
+            ("答", "think")
+        );
     }
 
     #[test]
@@ -471,7 +543,11 @@ mod tests {
             (AnswerState::Timeout, "timeout", "timeout"),
             (AnswerState::Length, "error", "length"),
             (AnswerState::ContentFilter, "error", "content_filter"),
-            (AnswerState::NetworkError("x".into()), "error", "network_error"),
+            (
+                AnswerState::NetworkError("x".into()),
+                "error",
+                "network_error",
+            ),
             (AnswerState::Error("x".into()), "error", "error"),
         ];
         for (state, ui, code) in cases {
