@@ -113,10 +113,12 @@ proptest! {
     fn arbitrary_bytes_decode_the_same_whatever_the_split(
         bytes in proptest::collection::vec(
             prop_oneof![
-                Just(b'\r'), Just(b'\n'), Just(b':'), Just(b' '), Just(b'd'), Just(b'a'), Just(b't'),
-                Just(0xe4u8), Just(0xb8), Just(0x8a), Just(0xf0), Just(0x9f), Just(0xff), any::<u8>(),
+                3 => proptest::sample::select(vec![
+                    b'\r', b'\n', b':', b' ', b'd', b'a', b't', 0xe4, 0xb8, 0x8a, 0xf0, 0x9f, 0xff,
+                ]),
+                1 => any::<u8>(),
             ],
-            0..64,
+            0..48,
         ),
         cuts in proptest::collection::vec(any::<Cut>(), 0..10),
     ) {
