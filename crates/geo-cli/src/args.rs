@@ -20,8 +20,6 @@ pub enum Arity {
     One,
     /// `--flag V1 V2 …` until the next flag.
     Many,
-    /// `--flag` alone.
-    Switch,
 }
 
 impl Args {
@@ -49,12 +47,6 @@ impl Args {
             };
             let entry = args.flags.entry(name.to_string()).or_default();
             match arity {
-                Arity::Switch => {
-                    if inline.is_some() {
-                        return Err(format!("--{name} takes no value"));
-                    }
-                    entry.push(String::new());
-                }
                 Arity::One => {
                     let value = match inline {
                         Some(v) => v,
@@ -93,11 +85,6 @@ impl Args {
         self.flags.get(name).map(Vec::as_slice).unwrap_or(&[])
     }
 
-    /// Whether a switch was given.
-    pub fn has(&self, name: &str) -> bool {
-        self.flags.contains_key(name)
-    }
-
     /// A numeric flag, `None` when absent.
     pub fn number<T: std::str::FromStr>(&self, name: &str) -> Result<Option<T>, String> {
         match self.value(name) {
@@ -134,12 +121,11 @@ mod tests {
 
     #[test]
     fn parses_values_switches_and_lists() {
-        let spec = [("run", Arity::One), ("docs", Arity::Many), ("mock", Arity::Switch)];
-        let a = Args::parse(&s(&["f.json", "--run=r1", "--docs", "a.md", "b.md", "--mock"]), &spec).unwrap();
+        let spec = [("run", Arity::One), ("docs", Arity::Many)];
+        let a = Args::parse(&s(&["f.json", "--docs", "a.md", "b.md", "--run=r1"]), &spec).unwrap();
         assert_eq!(a.positionals, vec!["f.json"]);
         assert_eq!(a.value("run"), Some("r1"));
         assert_eq!(a.values("docs"), &["a.md".to_string(), "b.md".to_string()]);
-        assert!(a.has("mock"));
     }
 
     #[test]

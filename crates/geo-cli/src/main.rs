@@ -50,6 +50,8 @@ fn main() -> ExitCode {
         "metrics" => cmd::export::metrics(rest),
         "report" => cmd::export::report(rest),
         "csv" => cmd::export::csv(rest),
+        "retrieve" => cmd::chat::retrieve(rest),
+        "chat" => cmd::chat::chat(rest),
         "run" => cmd::probe::run(rest),
         "resume" => cmd::probe::resume(rest),
         "retry-failed" => cmd::probe::retry_failed(rest),

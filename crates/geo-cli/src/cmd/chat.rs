@@ -1,0 +1,158 @@
+//! Docs chat in a terminal: `retrieve` (BM25 hits as JSON, no model) and `chat` (a streamed
+//! DeepSeek answer citing [S#], then the numbered sources).
+//!
+//! Everything that decides something — chunking, ranking, the messages, SSE decoding and
+//! the final state — is geo-core's `chat` module; this file reads files and moves bytes.
+
+use crate::args::{Args, Arity};
+use crate::io::{input_error, print, read_text};
+use anyhow::Result;
+use geo_core::chat::{self, AnswerState, ChatStream, Document, Index, StreamEnd, TOP_K};
+use std::io::{Read, Write};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+/// The seed's limit for one streamed answer.
+const CHAT_TIMEOUT: Duration = Duration::from_secs(120);
+/// Largest document accepted, like the web page's limit.
+const MAX_DOC_BYTES: u64 = 20 * 1024 * 1024;
+
+fn load_docs(paths: &[String]) -> Result<Vec<Document>> {
+    if paths.is_empty() {
+        return Err(input_error("--docs needs at least one TXT or Markdown file"));
+    }
+    let mut docs = Vec::with_capacity(paths.len());
+    for path in paths {
+        if path != "-" {
+            let len = std::fs::metadata(path).map_err(|e| input_error(format!("cannot read {path}: {e}")))?.len();
+            if len > MAX_DOC_BYTES {
+                return Err(input_error(format!("{path} is {len} bytes; documents are limited to 20 MiB")));
+            }
+        }
+        let text = read_text(path)?;
+        let name = std::path::Path::new(path).file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or(path.clone());
+        docs.push(chat::load_document(name, &text));
+    }
+    Ok(docs)
+}
+
+fn query(args: &Args) -> Result<String> {
+    let q = args.value("query").ok_or_else(|| input_error("--query TEXT is required"))?;
+    chat::messages::validate_question(q).map(str::to_string).map_err(|e| input_error(e.to_string()))
+}
+
+/// `geo-probe retrieve --docs FILE... --query TEXT [--top N]`.
+pub fn retrieve(raw: &[String]) -> Result<ExitCode> {
+    let args = Args::parse(raw, &[("docs", Arity::Many), ("query", Arity::One), ("top", Arity::One)])
+        .map_err(input_error)?;
+    args.expect_positionals(&[]).map_err(input_error)?;
+    let docs = load_docs(args.values("docs"))?;
+    let q = query(&args)?;
+    let top = args.number::<usize>("top").map_err(input_error)?.unwrap_or(TOP_K);
+    let index = Index::from_documents(docs);
+    let hits = index.search(&q, top);
+    let mut text = serde_json::to_string_pretty(&hits)?;
+    text.push('\n');
+    print(&text)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `geo-probe chat --docs FILE... --query TEXT [--base-url URL] [--model M]`.
+pub fn chat(raw: &[String]) -> Result<ExitCode> {
+    let args = Args::parse(
+        raw,
+        &[("docs", Arity::Many), ("query", Arity::One), ("base-url", Arity::One), ("model", Arity::One)],
+    )
+    .map_err(input_error)?;
+    args.expect_positionals(&[]).map_err(input_error)?;
+    let docs = load_docs(args.values("docs"))?;
+    let q = query(&args)?;
+    let base = args.value("base-url").map(str::trim).filter(|b| !b.is_empty());
+    let key = std::env::var(crate::cmd::probe::KEY_ENV).ok().filter(|k| !k.trim().is_empty());
+    if key.is_none() && base.is_none() {
+        return Err(input_error(format!(
+            "set {} to your DeepSeek key, or give --base-url of a proxy that adds it",
+            crate::cmd::probe::KEY_ENV
+        )));
+    }
+    let model = args.value("model").unwrap_or(geo_core::model::DEFAULT_MODEL);
+    let index = Index::from_documents(docs);
+    let hits = index.search(&q, TOP_K);
+    if hits.is_empty() {
+        eprintln!("no chunk matched the question; the model is told the documents do not cover it");
+    }
+    let messages = chat::build_messages(&q, &[], &hits).map_err(|e| input_error(e.to_string()))?;
+    let body = chat::build_request_body(model, &messages).to_string();
+    let url = chat::chat_url(base);
+
+    let mut request = crate::transport::agent()
+        .post(&url)
+        .timeout(CHAT_TIMEOUT)
+        .set("content-type", "application/json")
+        .set("accept", "text/event-stream");
+    if let Some(k) = &key {
+        request = request.set("authorization", &format!("Bearer {}", k.trim()));
+    }
+    let started = Instant::now();
+    let mut stream = ChatStream::new();
+    let end = match request.send_string(&body) {
+        Ok(response) => pump(response.into_reader(), &mut stream, started),
+        Err(ureq::Error::Status(status, response)) => {
+            let body = response.into_string().unwrap_or_default();
+            let state = chat::http_error_state(status, &body);
+            eprintln!("error: {}", state.describe(geo_core::model::Lang::En));
+            return Ok(ExitCode::from(1));
+        }
+        Err(ureq::Error::Transport(t)) => {
+            if t.to_string().contains("timed out") {
+                StreamEnd::Timeout
+            } else {
+                StreamEnd::NetworkError(t.to_string())
+            }
+        }
+    };
+    let outcome = stream.finish(end);
+    println!();
+    if !hits.is_empty() {
+        println!("\nSources:");
+        for (i, hit) in hits.iter().enumerate() {
+            println!("[S{}] {} · chunk {} · score {:.3}", i + 1, hit.source, hit.chunk + 1, hit.score);
+        }
+    }
+    if outcome.state.is_done() {
+        Ok(ExitCode::SUCCESS)
+    } else {
+        eprintln!(
+            "answer {}: {}",
+            if matches!(outcome.state, AnswerState::Streaming) { "incomplete" } else { outcome.state.code() },
+            outcome.state.describe(geo_core::model::Lang::En)
+        );
+        Ok(ExitCode::from(1))
+    }
+}
+
+/// Feeds the response bytes into the stream decoder, printing answer text as it arrives.
+fn pump(mut reader: impl Read, stream: &mut ChatStream, started: Instant) -> StreamEnd {
+    let mut buf = [0u8; 4096];
+    let mut out = std::io::stdout();
+    loop {
+        if started.elapsed() > CHAT_TIMEOUT {
+            return StreamEnd::Timeout;
+        }
+        match reader.read(&mut buf) {
+            Ok(0) => return StreamEnd::Eof,
+            Ok(n) => {
+                for delta in stream.push(&buf[..n]) {
+                    if let chat::ChatDelta::Answer(text) = delta {
+                        let _ = out.write_all(text.as_bytes());
+                        let _ = out.flush();
+                    }
+                }
+            }
+            Err(e) if matches!(e.kind(), std::io::ErrorKind::TimedOut | std::io::ErrorKind::WouldBlock) => {
+                return StreamEnd::Timeout
+            }
+            Err(e) => return StreamEnd::NetworkError(e.to_string()),
+        }
+    }
+}
