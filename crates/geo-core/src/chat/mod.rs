@@ -1,7 +1,7 @@
 //! Docs chat: chunking, tokenising, BM25 retrieval, message building and SSE decoding.
 //!
 //! The flow of one question (seed 001): the loaded documents are cut into overlapping
-//! 900-character [`chunk`]s; the question and the chunks are [`tokenize`]d (words and CJK
+//! 900-character [`chunk`]s; the question and the chunks are [`tokenize`](fn@tokenize)d (words and CJK
 //! bigrams) and scored with [`bm25`]; at most [`TOP_K`] hits become numbered sources in
 //! the [`messages`] sent to DeepSeek `chat/completions`; the streamed response is decoded by
 //! [`sse`] and interpreted by [`stream`], which alone decides whether an answer is complete.

@@ -1,7 +1,7 @@
 //! The state machine of one streamed DeepSeek `chat/completions` answer.
 //!
 //! [`ChatStream`] takes the response body's bytes (through its own
-//! [`SseDecoder`](super::sse::SseDecoder)), reads each `chat.completion.chunk`, and hands
+//! [`SseDecoder`]), reads each `chat.completion.chunk`, and hands
 //! back text increments for the screen. When the transport ends — normally, by the user's
 //! "stop", by the 120 s timeout or by a network failure — [`ChatStream::finish`] decides
 //! the answer's final [`AnswerState`].
