@@ -254,7 +254,7 @@ fn bad_input_exits_2_without_out() {
     let base = "http://127.0.0.1:9";
     let missing = dir.join("missing.json");
     let cases: Vec<(Vec<&str>, Option<&str>, &str)> = vec![
-        (vec!["run", not_json.to_str().unwrap(), "--project", PROJECT, "--out", o, "--base-url", base], None, "not a geo-probe export"),
+        (vec!["run", not_json.to_str().unwrap(), "--project", PROJECT, "--out", o, "--base-url", base], None, "not a valid GEO Probe export"),
         (vec!["run", missing.to_str().unwrap(), "--project", PROJECT, "--out", o, "--base-url", base], None, "cannot read"),
         (vec!["run", good, "--project", "proj_nope", "--out", o, "--base-url", base], None, "project proj_nope is not in"),
         (vec!["run", good, "--project", PROJECT, "--prompts", "p01,p99", "--out", o, "--base-url", base], None, "prompt p99"),

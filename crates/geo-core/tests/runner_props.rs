@@ -28,7 +28,7 @@ fn reply_strategy() -> impl Strategy<Value = Reply> {
     let kind = prop_oneof![
         3 => Just(0usize),
         2 => Just(1usize),
-        4 => (2usize..2 + KINDS.len()),
+        4 => 2usize..2 + KINDS.len(),
     ];
     (kind, 0u64..3_000).prop_map(|(k, latency)| {
         match k {
