@@ -40,7 +40,7 @@
 //!   `pass_ticket`, `ascene`, `devicetype`, `version`, `nettype`, `lang`, `fontscale`,
 //!   `abtest_cookie`, `wx_header` (the article itself is `__biz`, `mid`, `idx`, `sn`, which stay).
 
-use std::net::IpAddr;
+use core::net::IpAddr;
 use url::Url;
 
 /// A URL after canonicalisation, with the two keys sources are grouped by.
