@@ -47,7 +47,7 @@ test('a bad base URL is refused with a toast and nothing is saved', async () => 
   const page = await freshPage(browser, 'settings');
   await byId(page, 'settings-base-url').fill('ftp://nope');
   await byId(page, 'settings-save').click();
-  await page.locator('[data-testid="toast"][data-kind="error"]').waitFor();
+  await page.locator('[data-testid="toast"][data-kind="error"]').first().waitFor();
   assert.equal((await dumpDb(page)).stores.settings.length, 0);
 });
 
@@ -72,8 +72,10 @@ test('clear all data asks for confirmation, then empties every store and the key
 
   await byId(page, 'data-clear').click();
   await byId(page, 'confirm-ok').click();
-  await page.locator('[data-testid="toast"][data-kind="ok"]').waitFor();
-  const db = await dumpDb(page);
+  const db = await until(async () => {
+    const d = await dumpDb(page);
+    return Object.values(d.stores).every((rows) => rows.length === 0) ? d : null;
+  }, 5000, 'every store empty');
   for (const [name, rows] of Object.entries(db.stores)) assert.equal(rows.length, 0, `${name} is empty`);
   assert.deepEqual(await storages(page), { local: null, session: null });
   assert.equal(await byId(page, 'settings-api-key').inputValue(), '');

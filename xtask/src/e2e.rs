@@ -36,7 +36,7 @@ pub fn run(args: &[String]) -> Result<()> {
     ensure_npm_packages(&e2e)?;
     dist::build(&DistOptions { base_path: "/".into(), dev })?;
     let server = serve::start(&root.join("dist"), 0, "/")?;
-    eprintln!("xtask: serving dist/ at {}", server.url);
+    eprintln!("xtask: serving dist/ at {} (port {})", server.url, server.port);
 
     let mut files: Vec<PathBuf> = std::fs::read_dir(&e2e)?
         .filter_map(|e| e.ok().map(|e| e.path()))

@@ -177,13 +177,15 @@ pub fn normalize_tag(input: &str) -> Option<String> {
 }
 
 /// New prompts from text (one per line), skipping blanks and texts already present in
-/// `existing` or earlier in the paste. Each gets `tags`, a fresh id and `now`.
+/// `existing` or earlier in the paste. Each gets `tags`, a fresh id and the time
+/// `stamp(n)` for the n-th new prompt: callers give increasing times so that the
+/// `createdAt` order keeps the pasted order.
 pub fn new_prompts(
     text: &str,
     tags: &[String],
     project_id: &str,
     existing: &[Prompt],
-    now: &str,
+    mut stamp: impl FnMut(usize) -> String,
     mut new_id: impl FnMut(&str) -> String,
 ) -> Vec<Prompt> {
     let mut seen: Vec<String> = existing.iter().map(|p| p.text.trim().to_string()).collect();
@@ -193,13 +195,14 @@ pub fn new_prompts(
             continue;
         }
         seen.push(line.to_string());
+        let now = stamp(out.len());
         out.push(Prompt {
             id: new_id("prm"),
             project_id: project_id.to_string(),
             text: line.to_string(),
             tags: tags.to_vec(),
-            created_at: now.to_string(),
-            updated_at: now.to_string(),
+            created_at: now.clone(),
+            updated_at: now,
         });
     }
     out
@@ -289,11 +292,12 @@ mod tests {
 
     #[test]
     fn bulk_prompts_skip_blanks_and_duplicates() {
-        let existing = new_prompts("已有问题", &[], "p", &[], "t", ids());
-        let out = new_prompts("问题一\n\n 问题二 \n问题一\n已有问题\n", &["generic".into()], "p", &existing, "t", ids());
+        let existing = new_prompts("已有问题", &[], "p", &[], |_| "t".into(), ids());
+        let out = new_prompts("问题一\n\n 问题二 \n问题一\n已有问题\n", &["generic".into()], "p", &existing, |n| format!("t{n}"), ids());
         assert_eq!(out.iter().map(|p| p.text.as_str()).collect::<Vec<_>>(), ["问题一", "问题二"]);
         assert_eq!(out[0].tags, ["generic"]);
         assert_eq!(out[0].project_id, "p");
         assert_ne!(out[0].id, out[1].id);
+        assert_eq!((out[0].created_at.as_str(), out[1].created_at.as_str()), ("t0", "t1"));
     }
 }

@@ -14,6 +14,17 @@ pub fn now_iso() -> String {
     }
 }
 
+/// The current time plus `millis` milliseconds, as [`now_iso`] formats it: distinct,
+/// increasing `createdAt` stamps for records created together.
+pub fn now_iso_plus(millis: usize) -> String {
+    if cfg!(target_arch = "wasm32") {
+        let at = js_sys::Date::now() + millis as f64;
+        String::from(js_sys::Date::new(&wasm_bindgen::JsValue::from_f64(at)).to_iso_string())
+    } else {
+        now_iso()
+    }
+}
+
 /// A fresh random id such as `proj_1b4e28ba2fa1`, from `crypto.randomUUID()`.
 pub fn new_id(prefix: &str) -> String {
     let uuid = web_sys::window()

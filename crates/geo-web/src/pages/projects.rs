@@ -11,7 +11,7 @@ use crate::i18n::{t, tf};
 use crate::prefs;
 use crate::repo::Repository;
 use crate::state::{Action, ToastKind};
-use crate::web::{new_id, now_iso};
+use crate::web::{new_id, now_iso, now_iso_plus};
 use geo_core::model::{tags, Lang, Project, Prompt};
 use wasm_bindgen::JsCast;
 use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
@@ -384,7 +384,7 @@ fn PromptsEditor(props: &PromptsEditorProps) -> Html {
     let add = |source: UseStateHandle<String>| {
         let (app, chosen, project_id, existing) = (app.clone(), chosen.clone(), props.project_id.to_string(), existing.clone());
         move || {
-            let new = new_prompts(&source, &chosen, &project_id, &existing, &now_iso(), new_id);
+            let new = new_prompts(&source, &chosen, &project_id, &existing, now_iso_plus, new_id);
             if new.is_empty() {
                 return toast(&app, ToastKind::Error, t(app.lang, "projects.prompts_none_new").to_string());
             }
