@@ -90,13 +90,29 @@ test('importing a full export merges by id; a bad file is reported', async () =>
     projects: [{ id: 'proj_x', name: '导入项目', brand: { id: 'brand', kind: 'brand', label: 'X', aliases: ['X'], domains: [] },
       competitors: [], isDemo: false, createdAt: '2026-11-29T08:00:00.000Z', updatedAt: '2026-11-29T08:00:00.000Z' }],
     prompts: [{ id: 'prm_1', projectId: 'proj_x', text: '问题', tags: ['generic'], createdAt: '2026-11-29T08:00:00.000Z', updatedAt: '2026-11-29T08:00:00.000Z' }],
-    runs: [], probes: [],
+    runs: [{ id: 'run_1', projectId: 'proj_x', status: 'partial', createdAt: '2026-11-29T09:00:00.000Z', appVersion: '0.1.0',
+      schemaVersion: 1, config: { model: 'deepseek-v4-flash', repeats: 3, concurrency: 3, maxSearches: 5, maxTokens: 3000,
+        temperature: 1, systemPromptVersion: 'neutral-zh-v1' }, aliasSnapshot: [], promptSnapshot: [], plannedProbeCount: 3 }],
+    probes: [{ id: 'run_1__prm_1__0', runId: 'run_1', projectId: 'proj_x', promptId: 'prm_1', repeatIndex: 0, status: 'success',
+      createdAt: '2026-11-29T09:00:01.000Z', rawAnswer: '答案', latencyMs: 1200 }],
   };
   await byId(page, 'settings-import-file').setInputFiles({ name: 'export.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(envelope)) });
   await page.locator('[data-testid="import-result"][data-status="ok"]').waitFor();
   const db = await dumpDb(page);
   assert.equal(db.stores.projects[0].name, '导入项目');
   assert.equal(db.stores.prompts[0].text, '问题');
+  assert.equal(db.stores.probes[0].latencyMs, 1200, 'numbers stay numbers');
+
+  // The imported run shows in the runs list, the run selector and its detail page.
+  await byId(page, 'nav-runs').click();
+  const row = page.locator('[data-testid="run-row"][data-id="run_1"]');
+  await row.waitFor();
+  assert.equal(await row.getAttribute('data-status'), 'partial');
+  assert.equal(await byId(page, 'run-select').inputValue(), 'run_1');
+  await row.getByRole('link').click();
+  assert.equal(await byId(page, 'run-status').getAttribute('data-value'), 'partial');
+  assert.equal(new URL(page.url()).pathname, '/runs/run_1');
+  await open(page, 'settings');
 
   await byId(page, 'settings-import-file').setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('{"format":"other","version":1}') });
   await page.locator('[data-testid="import-result"][data-status="error"]').waitFor();

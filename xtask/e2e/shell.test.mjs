@@ -10,6 +10,8 @@ after(async () => { await browser?.close(); });
 
 test('every nav link is present and routes without a reload', async () => {
   const page = await freshPage(browser);
+  assert.ok(await byId(page, 'project-select').isDisabled(), 'no projects yet');
+  assert.ok(await byId(page, 'run-select').isDisabled(), 'no runs yet');
   await page.evaluate(() => { window.__marker = 1; });
   for (const name of NAV) {
     await byId(page, `nav-${name}`).click();

@@ -161,8 +161,11 @@ fn respond(out: &mut TcpStream, status: &str, mime: &str, body: &[u8], head: boo
 mod tests {
     use super::*;
 
+    /// A fresh site per call: tests run in parallel and must not rewrite each other's files.
     fn site() -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("xtask-serve-test-{}", std::process::id()));
+        static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("xtask-serve-test-{}-{n}", std::process::id()));
         fs::create_dir_all(dir.join("demo")).unwrap();
         fs::write(dir.join("index.html"), "<html>").unwrap();
         fs::write(dir.join("app.wasm"), [0u8, 97, 115, 109]).unwrap();
@@ -171,26 +174,27 @@ mod tests {
     }
 
     #[track_caller]
-    fn check(base: &str, path: &str, expect: Option<&str>) {
-        let dir = site();
-        let got = resolve(&dir, base, path).map(|p| p.strip_prefix(&dir).unwrap().to_string_lossy().replace('\\', "/"));
+    fn check(dir: &Path, base: &str, path: &str, expect: Option<&str>) {
+        let got = resolve(dir, base, path).map(|p| p.strip_prefix(dir).unwrap().to_string_lossy().replace('\\', "/"));
         assert_eq!(got.as_deref(), expect, "{base} {path}");
     }
 
     #[test]
     fn files_routes_and_misses() {
-        check("/", "/", Some("index.html"));
-        check("/", "/app.wasm", Some("app.wasm"));
-        check("/", "/projects", Some("index.html"));
-        check("/", "/runs/run_1?x=1", Some("index.html"));
-        check("/", "/missing.js", None);
-        check("/", "/demo/demo-data.json", Some("demo/demo-data.json"));
-        check("/", "/../etc/passwd", None);
-        check("/", "/%2e%2e/secret", None);
-        check("/geo-probe/", "/geo-probe/projects", Some("index.html"));
-        check("/geo-probe/", "/geo-probe", Some("index.html"));
-        check("/geo-probe/", "/geo-probe/app.wasm", Some("app.wasm"));
-        check("/geo-probe/", "/other/", None);
+        let dir = site();
+        check(&dir, "/", "/", Some("index.html"));
+        check(&dir, "/", "/app.wasm", Some("app.wasm"));
+        check(&dir, "/", "/projects", Some("index.html"));
+        check(&dir, "/", "/runs/run_1?x=1", Some("index.html"));
+        check(&dir, "/", "/missing.js", None);
+        check(&dir, "/", "/demo/demo-data.json", Some("demo/demo-data.json"));
+        check(&dir, "/", "/../etc/passwd", None);
+        check(&dir, "/", "/%2e%2e/secret", None);
+        check(&dir, "/geo-probe/", "/geo-probe/projects", Some("index.html"));
+        check(&dir, "/geo-probe/", "/geo-probe", Some("index.html"));
+        check(&dir, "/geo-probe/", "/geo-probe/app.wasm", Some("app.wasm"));
+        check(&dir, "/geo-probe/", "/other/", None);
+        let _ = fs::remove_dir_all(&dir);
     }
 
     #[test]
@@ -213,5 +217,6 @@ mod tests {
         assert!(text.starts_with("HTTP/1.1 200 OK"), "{text}");
         assert!(text.contains("Content-Type: application/wasm"));
         assert!(buf.ends_with(&[0, 97, 115, 109]));
+        let _ = fs::remove_dir_all(&dir);
     }
 }

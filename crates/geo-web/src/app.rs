@@ -163,6 +163,7 @@ fn Frame() -> Html {
                 </div>
                 <div class="top-controls">
                     <ProjectSelect />
+                    <RunSelect />
                     <button type="button" class="secondary" data-testid="lang-toggle" onclick={toggle}
                         aria-label={t(lang, "lang.toggle_label").to_string()}
                         lang={if lang == Lang::Zh { "en" } else { "zh-CN" }}>
@@ -231,6 +232,58 @@ fn ProjectSelect() -> Html {
                 }
                 { for list.iter().map(|p| html! {
                     <option value={p.id.clone()} selected={p.id == selected}>{ p.name.clone() }</option>
+                }) }
+            </select>
+        </label>
+    }
+}
+
+/// The header's run `<select>` (`data-testid="run-select"`): runs of the selected project,
+/// newest first; keeps the selection valid (the newest run when none is chosen).
+#[function_component]
+fn RunSelect() -> Html {
+    let app = use_app();
+    let lang = app.lang;
+    let runs = use_query(app.project_id.clone(), |repo, project| async move {
+        match project {
+            Some(id) => repo.runs_by_project(&id).await,
+            None => Ok(Vec::new()),
+        }
+    });
+    {
+        let app = app.clone();
+        let ids: Option<Vec<String>> = runs.ready().map(|rs| rs.iter().map(|r| r.id.clone()).collect());
+        use_effect_with((ids, app.run_id.clone()), move |(ids, selected)| {
+            if let Some(ids) = ids {
+                if !selected.as_ref().is_some_and(|s| ids.contains(s)) {
+                    let first = ids.first().cloned();
+                    if first != *selected {
+                        app.dispatch(Action::SelectRun(first));
+                    }
+                }
+            }
+        });
+    }
+    let onchange = {
+        let app = app.clone();
+        Callback::from(move |e: Event| {
+            let value = e.target_unchecked_into::<web_sys::HtmlSelectElement>().value();
+            app.dispatch(Action::SelectRun((!value.is_empty()).then_some(value)));
+        })
+    };
+    let list = runs.ready().cloned().unwrap_or_default();
+    let selected = app.run_id.clone().unwrap_or_default();
+    html! {
+        <label class="inline">
+            <span class="label-text">{ t(lang, "run.select") }</span>
+            <select data-testid="run-select" {onchange} disabled={list.is_empty()}>
+                if list.is_empty() {
+                    <option value="" selected=true>{ t(lang, "run.none") }</option>
+                }
+                { for list.iter().map(|r| html! {
+                    <option value={r.id.clone()} selected={r.id == selected}>
+                        { format!("{} · {}", r.created_at.replace('T', " ").chars().take(16).collect::<String>(), pages::status_label(lang, r.status)) }
+                    </option>
                 }) }
             </select>
         </label>

@@ -49,6 +49,8 @@ pub struct AppState {
     pub data_version: u32,
     /// The selected project id.
     pub project_id: Option<String>,
+    /// The selected run of the selected project (the newest when none was chosen).
+    pub run_id: Option<String>,
     /// Toasts on screen, oldest first.
     pub toasts: Vec<Toast>,
     next_toast: u32,
@@ -65,8 +67,10 @@ pub enum Action {
     RepoFailed(RepoError),
     /// Stored data changed.
     DataChanged,
-    /// Select a project (or none).
+    /// Select a project (or none); clears the selected run.
     SelectProject(Option<String>),
+    /// Select a run of the selected project (or none).
+    SelectRun(Option<String>),
     /// Show a toast.
     Toast(ToastKind, String),
     /// Remove a toast by id.
@@ -76,7 +80,7 @@ pub enum Action {
 impl AppState {
     /// The state at start-up.
     pub fn new(lang: Lang, project_id: Option<String>) -> Self {
-        AppState { lang, repo: RepoState::Opening, data_version: 0, project_id, toasts: Vec::new(), next_toast: 1 }
+        AppState { lang, repo: RepoState::Opening, data_version: 0, project_id, run_id: None, toasts: Vec::new(), next_toast: 1 }
     }
 
     /// The open repository, if any.
@@ -103,7 +107,13 @@ impl Reducible for AppState {
             Action::RepoReady(repo) => next.repo = RepoState::Ready(repo),
             Action::RepoFailed(e) => next.repo = RepoState::Failed(e),
             Action::DataChanged => next.data_version = next.data_version.wrapping_add(1),
-            Action::SelectProject(id) => next.project_id = id,
+            Action::SelectProject(id) => {
+                if next.project_id != id {
+                    next.run_id = None;
+                }
+                next.project_id = id;
+            }
+            Action::SelectRun(id) => next.run_id = id,
             Action::Toast(kind, text) => {
                 next.toasts.push(Toast { id: next.next_toast, kind, text });
                 next.next_toast += 1;
@@ -135,5 +145,15 @@ mod tests {
         assert_eq!(s.toasts.len(), 3);
         s = s.reduce(Action::DataChanged);
         assert_eq!(s.data_version, 1);
+    }
+
+    #[test]
+    fn changing_project_forgets_the_run() {
+        let mut s = Rc::new(AppState::new(Lang::Zh, Some("a".into())));
+        s = s.reduce(Action::SelectRun(Some("r1".into())));
+        s = s.reduce(Action::SelectProject(Some("a".into())));
+        assert_eq!(s.run_id.as_deref(), Some("r1"));
+        s = s.reduce(Action::SelectProject(Some("b".into())));
+        assert_eq!(s.run_id, None);
     }
 }
