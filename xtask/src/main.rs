@@ -1,6 +1,9 @@
 //! Project automation: `cargo xtask <command>`; run without a command for the list.
 
+mod dist;
+mod e2e;
 mod mock;
+mod serve;
 mod test;
 
 use std::path::PathBuf;
@@ -11,22 +14,27 @@ pub fn workspace_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask sits inside the workspace").to_path_buf()
 }
 
-/// The browser tests of `cargo xtask test`.
+/// The browser tests of `cargo xtask test` (headless Chromium against `dist/`).
 pub fn browser_tests(_args: &[String]) -> anyhow::Result<()> {
-    eprintln!("xtask: the web crate is not in this tree yet; no browser tests to run");
-    Ok(())
+    e2e::run(&[])
 }
 
 const USAGE: &str = "usage: cargo xtask <command>
 
 commands:
   test     run every test: tidy, unit, golden, property, CLI and browser tests
+  dist     build the web app into dist/   [--base-path /geo-probe/] [--dev]
+  serve    build dist/ and serve it on 127.0.0.1   [--port 8080] [--base-path P] [--dev]
+  e2e      browser tests in headless Chromium   [--dev] [FILE-FILTER]
   mock     run the mock DeepSeek server (flags: cargo xtask mock --help)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("test") => test::run(&args[1..]),
+        Some("dist") => dist::run(&args[1..]),
+        Some("serve") => serve::run(&args[1..]),
+        Some("e2e") => e2e::run(&args[1..]),
         Some("mock") => mock::run(&args[1..]),
         _ => {
             eprintln!("{USAGE}");

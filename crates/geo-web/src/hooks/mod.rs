@@ -1,0 +1,114 @@
+//! Hooks: [`use_app`] for the shared state and [`use_query`] for live repository reads.
+
+use crate::repo::idb::IdbRepo;
+use crate::repo::RepoError;
+use crate::state::{Action, AppHandle, ToastKind};
+use std::cell::Cell;
+use std::future::Future;
+use std::rc::Rc;
+use yew::prelude::*;
+
+/// The shared state; panics only if a page is rendered outside `App` (a programming error).
+#[hook]
+pub fn use_app() -> AppHandle {
+    use_context::<AppHandle>().expect("pages are rendered inside App's context provider")
+}
+
+/// A repository read in flight or done (`Idle` until the repository is open).
+#[derive(Debug, PartialEq)]
+pub enum Fetch<T> {
+    /// The repository is not open yet.
+    Idle,
+    /// Reading.
+    Loading,
+    /// Read.
+    Ready(Rc<T>),
+    /// The read failed.
+    Failed(RepoError),
+}
+
+impl<T> Clone for Fetch<T> {
+    fn clone(&self) -> Self {
+        match self {
+            Fetch::Idle => Fetch::Idle,
+            Fetch::Loading => Fetch::Loading,
+            Fetch::Ready(v) => Fetch::Ready(v.clone()),
+            Fetch::Failed(e) => Fetch::Failed(e.clone()),
+        }
+    }
+}
+
+impl<T> Fetch<T> {
+    /// The value when ready.
+    pub fn ready(&self) -> Option<&T> {
+        match self {
+            Fetch::Ready(v) => Some(v),
+            _ => None,
+        }
+    }
+}
+
+/// Runs `query(repo, deps)` when the repository opens, when `deps` change and after every
+/// write (here or in another tab), keeping the latest answer. An older answer that arrives
+/// after a newer request is dropped.
+#[hook]
+pub fn use_query<T, D, F, Fut>(deps: D, query: F) -> Fetch<T>
+where
+    T: 'static,
+    D: PartialEq + Clone + 'static,
+    F: FnOnce(IdbRepo, D) -> Fut + 'static,
+    Fut: Future<Output = Result<T, RepoError>> + 'static,
+{
+    let app = use_app();
+    let state = use_state(|| Fetch::<T>::Idle);
+    let generation = use_mut_ref(|| Rc::new(Cell::new(0u32)));
+    let repo = app.repo().cloned();
+    {
+        let state = state.clone();
+        let generation = generation.borrow().clone();
+        use_effect_with((deps, app.data_version, repo), move |(deps, _, repo)| {
+            if let Some(repo) = repo.clone() {
+                let mine = generation.get() + 1;
+                generation.set(mine);
+                if matches!(*state, Fetch::Idle) {
+                    state.set(Fetch::Loading);
+                }
+                let deps = deps.clone();
+                wasm_bindgen_futures::spawn_local(async move {
+                    let result = query(repo, deps).await;
+                    if generation.get() == mine {
+                        state.set(match result {
+                            Ok(v) => Fetch::Ready(Rc::new(v)),
+                            Err(e) => Fetch::Failed(e),
+                        });
+                    }
+                });
+            }
+        });
+    }
+    (*state).clone()
+}
+
+/// Shows the outcome of a write: the success text, or the error as an error toast.
+pub fn report<T>(app: &AppHandle, result: &Result<T, RepoError>, ok_text: Option<String>) {
+    match result {
+        Ok(_) => {
+            if let Some(text) = ok_text {
+                toast(app, ToastKind::Ok, text);
+            }
+        }
+        Err(e) => toast(app, ToastKind::Error, e.to_string()),
+    }
+}
+
+/// Shows a toast that disappears after a few seconds.
+pub fn toast(app: &AppHandle, kind: ToastKind, text: String) {
+    let id = app.next_toast_id();
+    app.dispatch(Action::Toast(kind, text));
+    let dispatcher = app.dispatcher();
+    let seconds = if kind == ToastKind::Error { 10 } else { 4 };
+    wasm_bindgen_futures::spawn_local(async move {
+        yew::platform::time::sleep(std::time::Duration::from_secs(seconds)).await;
+        dispatcher.dispatch(Action::Dismiss(id));
+    });
+}

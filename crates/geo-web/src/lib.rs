@@ -1,0 +1,43 @@
+//! GEO Probe in the browser: a Yew shell around `geo-core`.
+//!
+//! The one decision this crate is built on: **the browser is the whole back end.** There is
+//! no server; projects, prompts, runs and probes live in the origin's IndexedDB database
+//! `geo-probe`, the API key lives only in `localStorage` or `sessionStorage`, and nothing
+//! third-party is ever loaded. Everything that decides a number stays in `geo-core`; this
+//! crate only renders, stores and fetches.
+//!
+//! Layout (the Yew examples' shape):
+//! - [`app`]: the [`app::Route`] enum, the `switch` and the page frame (navigation, language
+//!   toggle, project selector, toasts);
+//! - [`pages`]: one file per route;
+//! - [`components`]: small widgets with `XxxProps` and `on*` callbacks;
+//! - [`hooks`]: `use_app` (the shared state) and `use_query` (re-runs a repository read
+//!   whenever stored data changes, in this tab or another);
+//! - [`state`]: the app-wide reducer: language, open repository, data version, toasts;
+//! - [`repo`]: storage behind the [`repo::Repository`] trait — IndexedDB in the browser, an
+//!   in-memory twin for native tests;
+//! - [`draft`]: pure form logic (project editor, prompt lists, tags), tested natively;
+//! - [`i18n`]: the `t(lang, key)` table, Chinese first;
+//! - [`prefs`]: the few values kept in Web Storage (language, API key, key storage).
+
+#![warn(missing_docs)]
+
+pub mod app;
+pub mod components;
+pub mod draft;
+pub mod hooks;
+pub mod i18n;
+pub mod pages;
+pub mod prefs;
+pub mod repo;
+pub mod state;
+pub mod web;
+
+pub use repo::self_test::migration_self_test;
+
+/// Mounts the app on `<body>`; called by the generated JS glue when the module loads.
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen::prelude::wasm_bindgen(start)]
+pub fn start() {
+    yew::Renderer::<app::App>::new().render();
+}

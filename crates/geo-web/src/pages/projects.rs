@@ -1,0 +1,477 @@
+//! Projects: create and edit the brand and its competitors (label, aliases and domains one
+//! per line), add prompts with tags one by one or pasted in bulk, delete with confirmation.
+//!
+//! The editor shows the selected project; "new project" switches it to an empty draft.
+//! Saving selects the project, which opens its prompt list.
+
+use crate::components::{ConfirmDialog, EmptyState};
+use crate::draft::{new_prompts, tag_label, ProjectDraft, TargetDraft};
+use crate::hooks::{report, toast, use_app, use_query, Fetch};
+use crate::i18n::{t, tf};
+use crate::prefs;
+use crate::repo::Repository;
+use crate::state::{Action, ToastKind};
+use crate::web::{new_id, now_iso, now_iso_plus};
+use geo_core::model::{tags, Lang, Project, Prompt};
+use wasm_bindgen::JsCast;
+use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
+use yew::prelude::*;
+
+/// What the confirmation dialog is about.
+#[derive(Debug, Clone, PartialEq)]
+enum Pending {
+    DeleteProject { id: String, name: String },
+    DeletePrompt { id: String },
+}
+
+/// The projects page.
+#[function_component]
+pub fn ProjectsPage() -> Html {
+    let app = use_app();
+    let lang = app.lang;
+    let creating = use_state(|| false);
+    let draft = use_state(ProjectDraft::default);
+    let pending = use_state(|| None::<Pending>);
+    let projects = use_query((), |repo, _| async move {
+        let projects = repo.list_projects().await?;
+        let mut counts = Vec::with_capacity(projects.len());
+        for p in &projects {
+            counts.push(repo.prompts_by_project(&p.id).await?.len());
+        }
+        Ok(projects.into_iter().zip(counts).collect::<Vec<(Project, usize)>>())
+    });
+    let selected: Option<Project> = projects
+        .ready()
+        .and_then(|list| list.iter().find(|(p, _)| Some(&p.id) == app.project_id.as_ref()).map(|(p, _)| p.clone()));
+
+    // Load the selected project into the editor when it changes (not on unrelated writes).
+    {
+        let draft = draft.clone();
+        let creating = creating.clone();
+        let key = selected.as_ref().map(|p| (p.id.clone(), p.updated_at.clone()));
+        let project = selected.clone();
+        use_effect_with(key, move |_| {
+            if let Some(p) = project {
+                if !*creating {
+                    draft.set(ProjectDraft::from_project(&p));
+                }
+            }
+        });
+    }
+
+    let on_new = {
+        let (creating, draft) = (creating.clone(), draft.clone());
+        Callback::from(move |_: MouseEvent| {
+            creating.set(true);
+            draft.set(ProjectDraft::default());
+        })
+    };
+    let on_save = {
+        let (app, draft, creating, selected) = (app.clone(), draft.clone(), creating.clone(), selected.clone());
+        Callback::from(move |e: SubmitEvent| {
+            e.prevent_default();
+            let existing = if *creating { None } else { selected.clone() };
+            let project = match draft.to_project(existing.as_ref(), &now_iso(), new_id) {
+                Ok(p) => p,
+                Err(err) => return toast(&app, ToastKind::Error, err.message(app.lang)),
+            };
+            let Some(repo) = app.repo().cloned() else { return };
+            let (app, creating, draft) = (app.clone(), creating.clone(), draft.clone());
+            wasm_bindgen_futures::spawn_local(async move {
+                let result = repo.put_project(&project).await;
+                if result.is_ok() {
+                    creating.set(false);
+                    draft.set(ProjectDraft::from_project(&project));
+                    prefs::save_project(Some(&project.id));
+                    app.dispatch(Action::SelectProject(Some(project.id.clone())));
+                }
+                report(&app, &result, Some(t(app.lang, "projects.saved").to_string()));
+            });
+        })
+    };
+    let on_confirm = {
+        let (app, pending) = (app.clone(), pending.clone());
+        Callback::from(move |_| {
+            let Some(action) = (*pending).clone() else { return };
+            pending.set(None);
+            let Some(repo) = app.repo().cloned() else { return };
+            let app = app.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                match action {
+                    Pending::DeleteProject { id, .. } => {
+                        let result = repo.delete_project(&id).await;
+                        report(&app, &result, Some(t(app.lang, "projects.deleted").to_string()));
+                    }
+                    Pending::DeletePrompt { id } => {
+                        let result = repo.delete_prompt(&id).await;
+                        report(&app, &result, Some(t(app.lang, "projects.prompt_deleted").to_string()));
+                    }
+                }
+            });
+        })
+    };
+    let on_cancel = {
+        let pending = pending.clone();
+        Callback::from(move |_| pending.set(None))
+    };
+    let ask = {
+        let pending = pending.clone();
+        Callback::from(move |p: Pending| pending.set(Some(p)))
+    };
+
+    let list = match &projects {
+        Fetch::Ready(list) if list.is_empty() && !*creating => html! {
+            <EmptyState text={t(lang, "projects.empty").to_string()} />
+        },
+        Fetch::Ready(list) => html! {
+            <ul class="cards" aria-label={t(lang, "projects.list").to_string()}>
+                { for list.iter().map(|(p, prompt_count)| {
+                    let id = p.id.clone();
+                    let is_selected = Some(&p.id) == app.project_id.as_ref() && !*creating;
+                    let select = {
+                        let (app, creating) = (app.clone(), creating.clone());
+                        let id = id.clone();
+                        Callback::from(move |_: MouseEvent| {
+                            creating.set(false);
+                            prefs::save_project(Some(&id));
+                            app.dispatch(Action::SelectProject(Some(id.clone())));
+                        })
+                    };
+                    let delete = {
+                        let ask = ask.clone();
+                        let (id, name) = (id.clone(), p.name.clone());
+                        Callback::from(move |_: MouseEvent| ask.emit(Pending::DeleteProject { id: id.clone(), name: name.clone() }))
+                    };
+                    html! {
+                        <li key={id.clone()} class={classes!("card", is_selected.then_some("selected"))} data-testid="project-row" data-id={id.clone()}>
+                            <strong>{ p.name.clone() }</strong>
+                            <span class="muted">{ tf(lang, "projects.summary", &[("c", &p.competitors.len().to_string()), ("p", &prompt_count.to_string())]) }</span>
+                            <div class="row">
+                                <button type="button" class="secondary" onclick={select} data-testid="project-edit" data-id={id.clone()}
+                                    aria-pressed={is_selected.to_string()}>{ t(lang, "projects.edit") }</button>
+                                <button type="button" class="danger-outline" onclick={delete} data-testid="project-delete" data-id={id.clone()}>
+                                    { t(lang, "projects.delete") }
+                                </button>
+                            </div>
+                        </li>
+                    }
+                }) }
+            </ul>
+        },
+        Fetch::Failed(e) => html! { <p class="error-box" role="alert">{ e.to_string() }</p> },
+        _ => html! { <p class="muted">{ t(lang, "common.loading") }</p> },
+    };
+
+    let show_editor = *creating || selected.is_some();
+    let editor_project_id = if *creating { None } else { selected.as_ref().map(|p| p.id.clone()) };
+    html! {
+        <section>
+            <div class="row spread">
+                <h1>{ t(lang, "projects.title") }</h1>
+                <button type="button" data-testid="project-new" onclick={on_new}>{ t(lang, "projects.new") }</button>
+            </div>
+            { list }
+            if show_editor {
+                <ProjectEditor draft={(*draft).clone()} creating={*creating}
+                    on_change={let d = draft.clone(); Callback::from(move |v| d.set(v))} on_save={on_save} />
+                if let Some(project_id) = editor_project_id {
+                    <PromptsEditor project_id={project_id} on_delete={ask.reform(|id| Pending::DeletePrompt { id })} />
+                } else {
+                    <p class="muted">{ t(lang, "projects.save_first") }</p>
+                }
+            }
+            if let Some(p) = (*pending).clone() {
+                <ConfirmDialog
+                    title={match &p {
+                        Pending::DeleteProject { name, .. } => tf(lang, "projects.delete_title", &[("name", name)]),
+                        Pending::DeletePrompt { .. } => t(lang, "projects.prompt_delete_title").to_string(),
+                    }}
+                    body={t(lang, if matches!(p, Pending::DeleteProject { .. }) { "projects.delete_body" } else { "projects.prompt_delete_body" }).to_string()}
+                    confirm_label={t(lang, "common.delete").to_string()} cancel_label={t(lang, "common.cancel").to_string()}
+                    on_confirm={on_confirm} on_cancel={on_cancel} />
+            }
+        </section>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct ProjectEditorProps {
+    draft: ProjectDraft,
+    creating: bool,
+    on_change: Callback<ProjectDraft>,
+    on_save: Callback<SubmitEvent>,
+}
+
+fn text_of(e: InputEvent) -> String {
+    let target = e.target();
+    if let Some(t) = target.as_ref().and_then(|t| t.dyn_ref::<HtmlTextAreaElement>()) {
+        return t.value();
+    }
+    target.and_then(|t| t.dyn_into::<HtmlInputElement>().ok()).map(|i| i.value()).unwrap_or_default()
+}
+
+/// Which text of a target a field edits.
+#[derive(Clone, Copy)]
+enum Field {
+    Label,
+    Aliases,
+    Domains,
+}
+
+fn set_field(t: &mut TargetDraft, field: Field, value: String) {
+    match field {
+        Field::Label => t.label = value,
+        Field::Aliases => t.aliases = value,
+        Field::Domains => t.domains = value,
+    }
+}
+
+#[function_component]
+fn ProjectEditor(props: &ProjectEditorProps) -> Html {
+    let lang = use_app().lang;
+    let draft = &props.draft;
+    let edit = |f: fn(&mut ProjectDraft, String)| {
+        let (draft, on_change) = (draft.clone(), props.on_change.clone());
+        Callback::from(move |e: InputEvent| {
+            let mut next = draft.clone();
+            f(&mut next, text_of(e));
+            on_change.emit(next);
+        })
+    };
+    let edit_target = |index: Option<usize>, field: Field| {
+        let (draft, on_change) = (draft.clone(), props.on_change.clone());
+        Callback::from(move |e: InputEvent| {
+            let mut next = draft.clone();
+            let value = text_of(e);
+            match index {
+                None => set_field(&mut next.brand, field, value),
+                Some(i) => {
+                    if let Some(c) = next.competitors.get_mut(i) {
+                        set_field(c, field, value);
+                    }
+                }
+            }
+            on_change.emit(next);
+        })
+    };
+    let add_competitor = {
+        let (draft, on_change) = (draft.clone(), props.on_change.clone());
+        Callback::from(move |_: MouseEvent| {
+            let mut next = draft.clone();
+            next.competitors.push(TargetDraft::default());
+            let index = next.competitors.len() - 1;
+            on_change.emit(next);
+            focus_later(&format!("[data-testid=\"competitor-label-{index}\"]"));
+        })
+    };
+    let heading = t(lang, if props.creating { "projects.creating" } else { "projects.editing" });
+    html! {
+        <form class="card" onsubmit={props.on_save.clone()} aria-labelledby="editor-heading">
+            <h2 id="editor-heading">{ heading }</h2>
+            <label class="field">
+                <span class="label-text">{ t(lang, "projects.name") }</span>
+                <input type="text" data-testid="project-name" value={draft.name.clone()} oninput={edit(|d, v| d.name = v)} />
+            </label>
+            <fieldset>
+                <legend>{ t(lang, "projects.brand") }</legend>
+                <label class="field">
+                    <span class="label-text">{ t(lang, "projects.label") }</span>
+                    <input type="text" data-testid="brand-label" required=true value={draft.brand.label.clone()}
+                        oninput={edit_target(None, Field::Label)} />
+                </label>
+                <div class="two">
+                    <label class="field">
+                        <span class="label-text">{ t(lang, "projects.aliases") }</span>
+                        <textarea rows="3" data-testid="brand-aliases" value={draft.brand.aliases.clone()}
+                            oninput={edit_target(None, Field::Aliases)} />
+                    </label>
+                    <label class="field">
+                        <span class="label-text">{ t(lang, "projects.domains") }</span>
+                        <textarea rows="3" data-testid="brand-domains" spellcheck="false" value={draft.brand.domains.clone()}
+                            oninput={edit_target(None, Field::Domains)} />
+                    </label>
+                </div>
+            </fieldset>
+            <fieldset>
+                <legend>{ t(lang, "projects.competitors") }</legend>
+                { for draft.competitors.iter().enumerate().map(|(i, c)| {
+                    let remove = {
+                        let (draft, on_change) = (draft.clone(), props.on_change.clone());
+                        Callback::from(move |_: MouseEvent| {
+                            let mut next = draft.clone();
+                            next.competitors.remove(i);
+                            on_change.emit(next);
+                        })
+                    };
+                    let n = (i + 1).to_string();
+                    html! {
+                        <div class="competitor" role="group" aria-label={tf(lang, "projects.competitor_n", &[("n", &n)])}>
+                            <div class="row spread">
+                                <h3>{ tf(lang, "projects.competitor_n", &[("n", &n)]) }</h3>
+                                <button type="button" class="secondary" onclick={remove} data-testid={format!("competitor-remove-{i}")}>
+                                    { t(lang, "projects.competitor_remove") }
+                                </button>
+                            </div>
+                            <label class="field">
+                                <span class="label-text">{ t(lang, "projects.label") }</span>
+                                <input type="text" data-testid={format!("competitor-label-{i}")} value={c.label.clone()}
+                                    oninput={edit_target(Some(i), Field::Label)} />
+                            </label>
+                            <div class="two">
+                                <label class="field">
+                                    <span class="label-text">{ t(lang, "projects.aliases") }</span>
+                                    <textarea rows="2" data-testid={format!("competitor-aliases-{i}")} value={c.aliases.clone()}
+                                        oninput={edit_target(Some(i), Field::Aliases)} />
+                                </label>
+                                <label class="field">
+                                    <span class="label-text">{ t(lang, "projects.domains") }</span>
+                                    <textarea rows="2" spellcheck="false" data-testid={format!("competitor-domains-{i}")} value={c.domains.clone()}
+                                        oninput={edit_target(Some(i), Field::Domains)} />
+                                </label>
+                            </div>
+                        </div>
+                    }
+                }) }
+                <button type="button" class="secondary" data-testid="competitor-add" onclick={add_competitor}>
+                    { t(lang, "projects.competitor_add") }
+                </button>
+            </fieldset>
+            <button type="submit" data-testid="project-save">{ t(lang, "projects.save") }</button>
+        </form>
+    }
+}
+
+/// Focuses the element matching `selector` after the next render.
+fn focus_later(selector: &str) {
+    let selector = selector.to_string();
+    wasm_bindgen_futures::spawn_local(async move {
+        yew::platform::time::sleep(std::time::Duration::from_millis(0)).await;
+        let el = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.query_selector(&selector).ok().flatten())
+            .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok());
+        if let Some(el) = el {
+            let _ = el.focus();
+        }
+    });
+}
+
+#[derive(Properties, PartialEq)]
+struct PromptsEditorProps {
+    project_id: AttrValue,
+    on_delete: Callback<String>,
+}
+
+fn selected_tags(select: &HtmlSelectElement) -> Vec<String> {
+    let options = select.selected_options();
+    (0..options.length())
+        .filter_map(|i| options.item(i))
+        .filter_map(|o| o.dyn_into::<web_sys::HtmlOptionElement>().ok())
+        .map(|o| o.value())
+        .collect()
+}
+
+#[function_component]
+fn PromptsEditor(props: &PromptsEditorProps) -> Html {
+    let app = use_app();
+    let lang = app.lang;
+    let text = use_state(String::new);
+    let bulk = use_state(String::new);
+    let chosen = use_state(Vec::<String>::new);
+    let prompts = use_query(props.project_id.to_string(), |repo, id| async move { repo.prompts_by_project(&id).await });
+    let existing: Vec<Prompt> = prompts.ready().cloned().unwrap_or_default();
+
+    let add = |source: UseStateHandle<String>| {
+        let (app, chosen, project_id, existing) = (app.clone(), chosen.clone(), props.project_id.to_string(), existing.clone());
+        move || {
+            let new = new_prompts(&source, &chosen, &project_id, &existing, now_iso_plus, new_id);
+            if new.is_empty() {
+                return toast(&app, ToastKind::Error, t(app.lang, "projects.prompts_none_new").to_string());
+            }
+            let Some(repo) = app.repo().cloned() else { return };
+            let (app, source) = (app.clone(), source.clone());
+            wasm_bindgen_futures::spawn_local(async move {
+                let result = repo.put_prompts(&new).await;
+                if result.is_ok() {
+                    source.set(String::new());
+                }
+                let msg = tf(app.lang, "projects.prompts_added", &[("n", &new.len().to_string())]);
+                report(&app, &result, Some(msg));
+            });
+        }
+    };
+    let on_add = {
+        let add = add(text.clone());
+        Callback::from(move |e: SubmitEvent| {
+            e.prevent_default();
+            add();
+        })
+    };
+    let on_bulk = {
+        let add = add(bulk.clone());
+        Callback::from(move |_: MouseEvent| add())
+    };
+    let on_text = {
+        let text = text.clone();
+        Callback::from(move |e: InputEvent| text.set(text_of(e)))
+    };
+    let on_bulk_text = {
+        let bulk = bulk.clone();
+        Callback::from(move |e: InputEvent| bulk.set(text_of(e)))
+    };
+    let on_tags = {
+        let chosen = chosen.clone();
+        Callback::from(move |e: Event| chosen.set(selected_tags(&e.target_unchecked_into::<HtmlSelectElement>())))
+    };
+
+    let rows = match &prompts {
+        Fetch::Ready(list) if list.is_empty() => html! { <EmptyState text={t(lang, "projects.prompts_empty").to_string()} /> },
+        Fetch::Ready(list) => html! {
+            <ul class="prompts">
+                { for list.iter().map(|p| {
+                    let delete = {
+                        let (cb, id) = (props.on_delete.clone(), p.id.clone());
+                        Callback::from(move |_: MouseEvent| cb.emit(id.clone()))
+                    };
+                    html! {
+                        <li key={p.id.clone()} data-testid="prompt-row" data-id={p.id.clone()} data-tags={p.tags.join(",")}>
+                            <span class="prompt-text">{ p.text.clone() }</span>
+                            { for p.tags.iter().map(|tag| html! { <span class="chip">{ tag_label(tag, lang) }</span> }) }
+                            <button type="button" class="icon danger-outline" onclick={delete} data-testid="prompt-delete"
+                                data-id={p.id.clone()} aria-label={format!("{}: {}", t(lang, "projects.prompt_delete"), p.text)}>{ "×" }</button>
+                        </li>
+                    }
+                }) }
+            </ul>
+        },
+        Fetch::Failed(e) => html! { <p class="error-box" role="alert">{ e.to_string() }</p> },
+        _ => html! { <p class="muted">{ t(lang, "common.loading") }</p> },
+    };
+    html! {
+        <div class="card" aria-labelledby="prompts-heading">
+            <h2 id="prompts-heading">{ t(lang, "projects.prompts") }{ format!(" ({})", existing.len()) }</h2>
+            <form onsubmit={on_add} class="prompt-form">
+                <label class="field grow">
+                    <span class="label-text">{ t(lang, "projects.prompt_text") }</span>
+                    <input type="text" data-testid="prompt-text" value={(*text).clone()} oninput={on_text} />
+                </label>
+                <label class="field">
+                    <span class="label-text">{ t(lang, "projects.prompt_tags") }</span>
+                    <select multiple=true size="5" data-testid="prompt-tags" onchange={on_tags}>
+                        { for tags::ALL.iter().map(|tag| html! {
+                            <option value={*tag} selected={chosen.iter().any(|c| c == tag)}>{ tag_label(tag, lang) }
+                                { if lang == Lang::Zh { format!(" · {tag}") } else { String::new() } }</option>
+                        }) }
+                    </select>
+                </label>
+                <button type="submit" data-testid="prompt-add">{ t(lang, "projects.prompt_add") }</button>
+            </form>
+            <label class="field">
+                <span class="label-text">{ t(lang, "projects.prompt_bulk") }</span>
+                <textarea rows="4" data-testid="prompt-bulk" value={(*bulk).clone()} oninput={on_bulk_text} />
+            </label>
+            <button type="button" class="secondary" data-testid="prompt-bulk-add" onclick={on_bulk}>{ t(lang, "projects.prompt_bulk_add") }</button>
+            { rows }
+        </div>
+    }
+}

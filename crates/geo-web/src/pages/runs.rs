@@ -1,0 +1,63 @@
+//! Runs of the selected project, newest first, with their status.
+
+use crate::app::Route;
+use crate::components::{EmptyState, NavLink};
+use crate::hooks::{use_app, use_query, Fetch};
+use crate::i18n::t;
+use crate::pages::{status_label, status_value};
+use crate::repo::Repository;
+use yew::prelude::*;
+
+/// The runs page.
+#[function_component]
+pub fn RunsPage() -> Html {
+    let app = use_app();
+    let lang = app.lang;
+    let runs = use_query(app.project_id.clone(), |repo, project| async move {
+        match project {
+            Some(id) => repo.runs_by_project(&id).await,
+            None => Ok(Vec::new()),
+        }
+    });
+    let body = match &runs {
+        Fetch::Ready(list) if list.is_empty() => html! {
+            <EmptyState text={t(lang, "runs.empty").to_string()}>
+                <NavLink to={if app.project_id.is_some() { Route::Run } else { Route::Projects }} class="button">
+                    { t(lang, if app.project_id.is_some() { "nav.run" } else { "projects.new" }) }
+                </NavLink>
+            </EmptyState>
+        },
+        Fetch::Ready(list) => html! {
+            <div class="table-wrap">
+                <table>
+                    <thead><tr>
+                        <th scope="col">{ t(lang, "runs.created") }</th>
+                        <th scope="col">{ t(lang, "runs.status") }</th>
+                        <th scope="col">{ t(lang, "runs.model") }</th>
+                        <th scope="col" class="num">{ t(lang, "runs.planned") }</th>
+                        <th scope="col"><span class="sr-only">{ t(lang, "runs.open") }</span></th>
+                    </tr></thead>
+                    <tbody>
+                        { for list.iter().map(|r| html! {
+                            <tr key={r.id.clone()} data-testid="run-row" data-id={r.id.clone()} data-status={status_value(r.status)}>
+                                <td><time datetime={r.created_at.clone()}>{ r.created_at.replace('T', " ").chars().take(16).collect::<String>() }</time></td>
+                                <td><span class={classes!("status", status_value(r.status))}>{ status_label(lang, r.status) }</span></td>
+                                <td>{ r.config.model.clone() }</td>
+                                <td class="num">{ r.planned_probe_count }</td>
+                                <td><NavLink to={Route::RunDetail { id: r.id.clone() }}>{ t(lang, "runs.open") }</NavLink></td>
+                            </tr>
+                        }) }
+                    </tbody>
+                </table>
+            </div>
+        },
+        Fetch::Failed(e) => html! { <p class="error-box" role="alert">{ e.to_string() }</p> },
+        _ => html! { <p class="muted">{ t(lang, "common.loading") }</p> },
+    };
+    html! {
+        <section>
+            <h1>{ t(lang, "runs.title") }</h1>
+            { body }
+        </section>
+    }
+}

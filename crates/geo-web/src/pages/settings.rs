@@ -1,0 +1,243 @@
+//! Settings: the API key and where it is kept (Web Storage only), the custom API base URL
+//! (an application setting in IndexedDB), importing a full export, and clearing all data.
+
+use crate::components::ConfirmDialog;
+use crate::hooks::{report, toast, use_app, use_query};
+use crate::i18n::t;
+use crate::prefs::{self, KeyStorage};
+use crate::repo::{RepoError, Repository};
+use crate::state::{Action, ToastKind};
+use geo_core::model::{ExportEnvelope, Lang, EXPORT_FORMAT};
+use web_sys::{HtmlInputElement, HtmlSelectElement};
+use yew::prelude::*;
+
+/// Settings key of the custom API base URL (a JSON string).
+pub const BASE_URL_SETTING: &str = "baseUrl";
+
+/// A base URL as typed: trimmed, trailing slashes dropped; `Ok(None)` when empty and an
+/// error message when it is not an http(s) URL.
+pub fn parse_base_url(input: &str, lang: Lang) -> Result<Option<String>, String> {
+    let s = input.trim().trim_end_matches('/');
+    if s.is_empty() {
+        return Ok(None);
+    }
+    let rest = s.strip_prefix("https://").or_else(|| s.strip_prefix("http://"));
+    match rest {
+        Some(host) if !host.is_empty() && !host.contains(char::is_whitespace) => Ok(Some(s.to_string())),
+        _ => Err(t(lang, "settings.bad_url").to_string()),
+    }
+}
+
+/// Checks an uploaded file and returns the envelope to merge, or a lowercase message.
+pub fn parse_import(text: &str) -> Result<ExportEnvelope, String> {
+    let env: ExportEnvelope =
+        serde_json::from_str(text).map_err(|e| format!("not a geo probe export ({e}): choose a file made by export"))?;
+    if env.format != EXPORT_FORMAT {
+        return Err(format!("unknown format \"{}\": choose a file whose format is {EXPORT_FORMAT}", env.format));
+    }
+    if env.version > geo_core::model::SCHEMA_VERSION {
+        return Err(format!("export version {} is newer than this app: update the app first", env.version));
+    }
+    Ok(env)
+}
+
+/// The settings page.
+#[function_component]
+pub fn SettingsPage() -> Html {
+    let app = use_app();
+    let lang = app.lang;
+    let key = use_state(|| prefs::api_key().unwrap_or_default());
+    let storage = use_state(prefs::key_storage);
+    let base_url = use_state(String::new);
+    let key_saved = use_state(|| prefs::api_key().is_some());
+    let confirm_clear = use_state(|| false);
+    let import_result = use_state(|| None::<(bool, String)>);
+    let stored_base = use_query((), |repo, _| async move { repo.setting(BASE_URL_SETTING).await });
+    {
+        let base_url = base_url.clone();
+        let loaded = stored_base.ready().cloned();
+        use_effect_with(loaded, move |loaded| {
+            if let Some(value) = loaded {
+                base_url.set(value.as_ref().and_then(|v| v.as_str()).unwrap_or_default().to_string());
+            }
+        });
+    }
+
+    let on_key = {
+        let key = key.clone();
+        Callback::from(move |e: InputEvent| key.set(e.target_unchecked_into::<HtmlInputElement>().value()))
+    };
+    let on_storage = {
+        let storage = storage.clone();
+        Callback::from(move |e: Event| storage.set(KeyStorage::parse(&e.target_unchecked_into::<HtmlSelectElement>().value())))
+    };
+    let on_base = {
+        let base_url = base_url.clone();
+        Callback::from(move |e: InputEvent| base_url.set(e.target_unchecked_into::<HtmlInputElement>().value()))
+    };
+    let on_save = {
+        let (app, key, storage, base_url, key_saved) = (app.clone(), key.clone(), storage.clone(), base_url.clone(), key_saved.clone());
+        Callback::from(move |e: SubmitEvent| {
+            e.prevent_default();
+            let base = match parse_base_url(&base_url, app.lang) {
+                Ok(b) => b,
+                Err(msg) => return toast(&app, ToastKind::Error, msg),
+            };
+            if let Err(msg) = prefs::save_api_key(&key, *storage) {
+                return toast(&app, ToastKind::Error, msg);
+            }
+            key_saved.set(prefs::api_key().is_some());
+            let Some(repo) = app.repo().cloned() else { return };
+            let app = app.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                let result = repo.set_setting(BASE_URL_SETTING, base.map(serde_json::Value::String)).await;
+                report(&app, &result, Some(t(app.lang, "settings.saved").to_string()));
+            });
+        })
+    };
+    let on_import = {
+        let (app, import_result) = (app.clone(), import_result.clone());
+        Callback::from(move |e: Event| {
+            let input: HtmlInputElement = e.target_unchecked_into();
+            let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
+            input.set_value("");
+            let (app, import_result) = (app.clone(), import_result.clone());
+            let Some(repo) = app.repo().cloned() else { return };
+            wasm_bindgen_futures::spawn_local(async move {
+                let text = wasm_bindgen_futures::JsFuture::from(file.text()).await;
+                let text = text.ok().and_then(|v| v.as_string()).unwrap_or_default();
+                let outcome = match parse_import(&text) {
+                    Err(msg) => Err(msg),
+                    Ok(env) => repo.merge(&env).await.map(|_| env).map_err(|e: RepoError| e.to_string()),
+                };
+                let shown = match outcome {
+                    Ok(env) => (true, format!(
+                        "{} {} · {} {} · {} {} · {} {}",
+                        env.projects.len(), if app.lang == Lang::Zh { "个项目" } else { "projects" },
+                        env.prompts.len(), if app.lang == Lang::Zh { "条提示词" } else { "prompts" },
+                        env.runs.len(), if app.lang == Lang::Zh { "个批次" } else { "runs" },
+                        env.probes.len(), if app.lang == Lang::Zh { "条探测" } else { "probes" },
+                    )),
+                    Err(msg) => (false, msg),
+                };
+                toast(&app, if shown.0 { ToastKind::Ok } else { ToastKind::Error }, shown.1.clone());
+                import_result.set(Some(shown));
+            });
+        })
+    };
+    let open_clear = {
+        let confirm_clear = confirm_clear.clone();
+        Callback::from(move |_: MouseEvent| confirm_clear.set(true))
+    };
+    let cancel_clear = {
+        let confirm_clear = confirm_clear.clone();
+        Callback::from(move |_| confirm_clear.set(false))
+    };
+    let do_clear = {
+        let (app, confirm_clear, key, key_saved, base_url) =
+            (app.clone(), confirm_clear.clone(), key.clone(), key_saved.clone(), base_url.clone());
+        Callback::from(move |_| {
+            confirm_clear.set(false);
+            let Some(repo) = app.repo().cloned() else { return };
+            let (app, key, key_saved, base_url) = (app.clone(), key.clone(), key_saved.clone(), base_url.clone());
+            wasm_bindgen_futures::spawn_local(async move {
+                let result = repo.clear_all().await;
+                if result.is_ok() {
+                    prefs::forget_api_key();
+                    prefs::save_project(None);
+                    app.dispatch(Action::SelectProject(None));
+                    key.set(String::new());
+                    key_saved.set(false);
+                    base_url.set(String::new());
+                }
+                report(&app, &result, Some(t(app.lang, "settings.cleared").to_string()));
+            });
+        })
+    };
+
+    html! {
+        <section>
+            <h1>{ t(lang, "settings.title") }</h1>
+            <form class="card" onsubmit={on_save} aria-labelledby="key-heading">
+                <h2 id="key-heading">{ t(lang, "settings.key_section") }</h2>
+                <label class="field">
+                    <span class="label-text">{ t(lang, "settings.api_key") }</span>
+                    <input type="password" data-testid="settings-api-key" autocomplete="off" spellcheck="false"
+                        value={(*key).clone()} oninput={on_key} aria-describedby="key-help" />
+                </label>
+                <p id="key-help" class="muted">
+                    { t(lang, "settings.api_key_help") }{ " " }
+                    <span data-testid="settings-key-status" data-value={if *key_saved { "saved" } else { "" }}>
+                        { t(lang, if *key_saved { "settings.key_present" } else { "settings.key_absent" }) }
+                    </span>
+                </p>
+                <label class="field">
+                    <span class="label-text">{ t(lang, "settings.key_storage") }</span>
+                    <select data-testid="settings-key-storage" onchange={on_storage}>
+                        <option value="local" selected={*storage == KeyStorage::Local}>{ t(lang, "settings.storage_local") }</option>
+                        <option value="session" selected={*storage == KeyStorage::Session}>{ t(lang, "settings.storage_session") }</option>
+                    </select>
+                </label>
+                <label class="field">
+                    <span class="label-text">{ t(lang, "settings.base_url") }</span>
+                    <input type="url" data-testid="settings-base-url" inputmode="url" spellcheck="false"
+                        placeholder="https://api.deepseek.com" value={(*base_url).clone()} oninput={on_base}
+                        aria-describedby="base-help" />
+                </label>
+                <p id="base-help" class="muted">{ t(lang, "settings.base_url_help") }</p>
+                <button type="submit" data-testid="settings-save">{ t(lang, "settings.save") }</button>
+            </form>
+
+            <div class="card">
+                <h2>{ t(lang, "settings.data") }</h2>
+                <p class="muted">{ t(lang, "settings.data_help") }</p>
+                <label class="field">
+                    <span class="label-text">{ t(lang, "settings.import") }</span>
+                    <input type="file" accept="application/json,.json" data-testid="settings-import-file" onchange={on_import} />
+                </label>
+                if let Some((ok, text)) = (*import_result).clone() {
+                    <p data-testid="import-result" data-status={if ok { "ok" } else { "error" }}
+                        class={if ok { "ok-box" } else { "error-box" }} role="status">{ text }</p>
+                }
+                <button type="button" class="danger" data-testid="data-clear" onclick={open_clear}>{ t(lang, "settings.clear") }</button>
+            </div>
+            if *confirm_clear {
+                <ConfirmDialog title={t(lang, "settings.clear_title").to_string()} body={t(lang, "settings.clear_body").to_string()}
+                    confirm_label={t(lang, "settings.clear").to_string()} cancel_label={t(lang, "common.cancel").to_string()}
+                    on_confirm={do_clear} on_cancel={cancel_clear} />
+            }
+        </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[track_caller]
+    fn check(input: &str, expect: Result<Option<&str>, ()>) {
+        let got = parse_base_url(input, Lang::En);
+        assert_eq!(got.map(|o| o.map(|s| s.to_string())).map_err(|_| ()), expect.map(|o| o.map(String::from)), "{input}");
+    }
+
+    #[test]
+    fn base_urls() {
+        check("", Ok(None));
+        check("  https://proxy.example.com/ ", Ok(Some("https://proxy.example.com")));
+        check("http://127.0.0.1:8787", Ok(Some("http://127.0.0.1:8787")));
+        check("ftp://x", Err(()));
+        check("proxy.example.com", Err(()));
+        check("https://", Err(()));
+    }
+
+    #[test]
+    fn imports_are_checked_before_merging() {
+        let ok = serde_json::json!({"format": "geo-probe-export", "version": 1, "projects": []}).to_string();
+        assert!(parse_import(&ok).is_ok());
+        let wrong = serde_json::json!({"format": "other", "version": 1}).to_string();
+        assert!(parse_import(&wrong).unwrap_err().starts_with("unknown format"));
+        let newer = serde_json::json!({"format": "geo-probe-export", "version": 99}).to_string();
+        assert!(parse_import(&newer).unwrap_err().contains("newer"));
+        assert!(parse_import("{").unwrap_err().starts_with("not a geo probe export"));
+    }
+}

@@ -1,0 +1,234 @@
+//! Storage behind one trait: the pages ask a [`Repository`]; the browser answers with
+//! IndexedDB ([`idb::IdbRepo`]), native tests with [`memory::MemoryRepo`].
+//!
+//! Contract of every implementation:
+//! - a write of several records (a bulk prompt paste, a cascade delete, an import, "clear
+//!   all") is **one transaction**: it applies whole or not at all;
+//! - a failed write (quota, refused) returns a [`RepoError`] and leaves no partial data;
+//! - after every successful write the repository announces the change (the app bumps its
+//!   data version; other tabs hear it on the `BroadcastChannel` named [`CHANNEL`]);
+//! - settings here are application settings only: the API key never enters a repository.
+
+pub mod idb;
+pub mod memory;
+pub mod migrations;
+pub mod self_test;
+
+use geo_core::model::{ExportEnvelope, Probe, Project, Prompt, Run};
+use std::fmt;
+
+/// Name of the IndexedDB database.
+pub const DB_NAME: &str = "geo-probe";
+/// Name of the `BroadcastChannel` that tells other tabs about writes.
+pub const CHANNEL: &str = "geo-probe";
+
+/// The object stores and their indexes (seed §8.1). Every store's key path is `id`, except
+/// `settings` whose key path is `key`; each index is on the field of the same name.
+pub const STORES: &[(&str, &str, &[&str])] = &[
+    ("projects", "id", &["updatedAt"]),
+    ("prompts", "id", &["projectId", "createdAt", "updatedAt"]),
+    ("runs", "id", &["projectId", "createdAt", "status"]),
+    ("probes", "id", &["runId", "projectId", "promptId", "status", "createdAt"]),
+    ("settings", "key", &[]),
+];
+
+/// What went wrong in storage; `Display` gives a lowercase message that says what to do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RepoError {
+    /// The database could not be opened (private mode, blocked, or storage disabled).
+    Open(String),
+    /// The browser's storage quota is exhausted.
+    Quota(String),
+    /// A write was refused or its transaction aborted.
+    Write(String),
+    /// A read failed.
+    Read(String),
+    /// A stored or imported record does not have the expected shape.
+    Decode(String),
+}
+
+impl fmt::Display for RepoError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RepoError::Open(m) => write!(f, "cannot open local storage ({m}): allow site data for this page and reload"),
+            RepoError::Quota(m) => write!(f, "browser storage is full ({m}): export and delete old runs, then try again"),
+            RepoError::Write(m) => write!(f, "nothing was saved ({m}): try again"),
+            RepoError::Read(m) => write!(f, "cannot read local data ({m}): reload the page"),
+            RepoError::Decode(m) => write!(f, "stored data has an unexpected shape ({m}): export it and report the problem"),
+        }
+    }
+}
+
+impl std::error::Error for RepoError {}
+
+/// Records to write together in one transaction.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Batch {
+    /// Projects to put.
+    pub projects: Vec<Project>,
+    /// Prompts to put.
+    pub prompts: Vec<Prompt>,
+    /// Runs to put.
+    pub runs: Vec<Run>,
+    /// Probes to put.
+    pub probes: Vec<Probe>,
+}
+
+impl Batch {
+    /// True when there is nothing to write.
+    pub fn is_empty(&self) -> bool {
+        self.projects.is_empty() && self.prompts.is_empty() && self.runs.is_empty() && self.probes.is_empty()
+    }
+}
+
+impl From<ExportEnvelope> for Batch {
+    fn from(e: ExportEnvelope) -> Self {
+        Batch { projects: e.projects, prompts: e.prompts, runs: e.runs, probes: e.probes }
+    }
+}
+
+/// Result of a storage call.
+pub type RepoResult<T> = Result<T, RepoError>;
+
+/// Everything the app reads and writes. Lists come back in a stable order: projects and
+/// prompts by `createdAt` ascending, runs by `createdAt` descending (newest first), probes by prompt id then repeat index.
+#[allow(async_fn_in_trait)]
+pub trait Repository {
+    /// Every project.
+    async fn list_projects(&self) -> RepoResult<Vec<Project>>;
+    /// One project by id.
+    async fn get_project(&self, id: &str) -> RepoResult<Option<Project>>;
+    /// Inserts or replaces a project.
+    async fn put_project(&self, project: &Project) -> RepoResult<()>;
+    /// The prompts of a project.
+    async fn prompts_by_project(&self, project_id: &str) -> RepoResult<Vec<Prompt>>;
+    /// Inserts or replaces prompts, all in one transaction.
+    async fn put_prompts(&self, prompts: &[Prompt]) -> RepoResult<()>;
+    /// Deletes one prompt (its runs keep their frozen `promptSnapshot`).
+    async fn delete_prompt(&self, id: &str) -> RepoResult<()>;
+    /// The runs of a project, newest first.
+    async fn runs_by_project(&self, project_id: &str) -> RepoResult<Vec<Run>>;
+    /// One run by id.
+    async fn get_run(&self, id: &str) -> RepoResult<Option<Run>>;
+    /// Inserts or replaces a run.
+    async fn put_run(&self, run: &Run) -> RepoResult<()>;
+    /// The probes of a run.
+    async fn probes_by_run(&self, run_id: &str) -> RepoResult<Vec<Probe>>;
+    /// Inserts or replaces one probe.
+    async fn put_probe(&self, probe: &Probe) -> RepoResult<()>;
+    /// Puts every record of the batch in one transaction.
+    async fn put_many(&self, batch: &Batch) -> RepoResult<()>;
+    /// Deletes a project with its prompts, runs and probes, in one transaction.
+    async fn delete_project(&self, id: &str) -> RepoResult<()>;
+    /// Empties every store, settings included, in one transaction.
+    async fn clear_all(&self) -> RepoResult<()>;
+    /// An application setting (never the API key).
+    async fn setting(&self, key: &str) -> RepoResult<Option<serde_json::Value>>;
+    /// Sets (or, for `None`, removes) an application setting.
+    async fn set_setting(&self, key: &str, value: Option<serde_json::Value>) -> RepoResult<()>;
+    /// All projects, prompts, runs and probes in an export envelope (no settings, no key).
+    async fn snapshot(&self, exported_at: &str) -> RepoResult<ExportEnvelope>;
+    /// Imports an envelope by id (same id overwrites), in one transaction.
+    async fn merge(&self, envelope: &ExportEnvelope) -> RepoResult<()> {
+        self.put_many(&Batch::from(envelope.clone())).await
+    }
+}
+
+/// Sorts projects or prompts by `createdAt`, then id, for a stable display order.
+fn sort_by_created<T>(items: &mut [T], key: impl Fn(&T) -> (&str, &str)) {
+    items.sort_by(|a, b| key(a).cmp(&key(b)));
+}
+
+/// Applies the documented list orders; shared by every implementation.
+pub(crate) fn order_projects(mut v: Vec<Project>) -> Vec<Project> {
+    sort_by_created(&mut v, |p| (&p.created_at, &p.id));
+    v
+}
+
+pub(crate) fn order_prompts(mut v: Vec<Prompt>) -> Vec<Prompt> {
+    sort_by_created(&mut v, |p| (&p.created_at, &p.id));
+    v
+}
+
+pub(crate) fn order_runs(mut v: Vec<Run>) -> Vec<Run> {
+    v.sort_by(|a, b| b.created_at.cmp(&a.created_at).then_with(|| b.id.cmp(&a.id)));
+    v
+}
+
+pub(crate) fn order_probes(mut v: Vec<Probe>) -> Vec<Probe> {
+    v.sort_by(|a, b| (&a.prompt_id, a.repeat_index).cmp(&(&b.prompt_id, b.repeat_index)));
+    v
+}
+
+/// Fixtures and a tiny executor for native tests of repositories.
+#[cfg(test)]
+pub(crate) mod test_support {
+    use geo_core::model::*;
+    use std::future::Future;
+    use std::pin::pin;
+    use std::task::{Context, Poll, Waker};
+
+    /// Polls a future that never waits (the memory repository's) to completion.
+    pub fn block_on<F: Future>(f: F) -> F::Output {
+        let mut f = pin!(f);
+        let mut cx = Context::from_waker(Waker::noop());
+        loop {
+            if let Poll::Ready(v) = f.as_mut().poll(&mut cx) {
+                return v;
+            }
+        }
+    }
+
+    fn target(id: &str, kind: TargetKind) -> Target {
+        Target { id: id.into(), kind, label: id.into(), aliases: vec![id.into()], domains: vec![] }
+    }
+
+    pub fn project(id: &str) -> Project {
+        Project {
+            id: id.into(),
+            name: format!("project {id}"),
+            brand: target("brand", TargetKind::Brand),
+            competitors: vec![target("c1", TargetKind::Competitor)],
+            is_demo: false,
+            created_at: format!("2026-01-01T00:00:00.000Z{id}"),
+            updated_at: "2026-01-01T00:00:00.000Z".into(),
+        }
+    }
+
+    pub fn prompt(id: &str, project_id: &str) -> Prompt {
+        Prompt {
+            id: id.into(),
+            project_id: project_id.into(),
+            text: format!("question {id}"),
+            tags: vec![tags::GENERIC.into()],
+            created_at: "2026-01-01T00:00:00.000Z".into(),
+            updated_at: "2026-01-01T00:00:00.000Z".into(),
+        }
+    }
+
+    pub fn run(id: &str, project_id: &str) -> Run {
+        Run {
+            id: id.into(),
+            project_id: project_id.into(),
+            status: RunStatus::Completed,
+            created_at: "2026-01-01T00:00:00.000Z".into(),
+            finished_at: None,
+            previous_run_id: None,
+            app_version: APP_VERSION.into(),
+            schema_version: SCHEMA_VERSION,
+            config: RunConfig::default(),
+            alias_snapshot: vec![],
+            prompt_snapshot: vec![],
+            planned_probe_count: 1,
+        }
+    }
+
+    pub fn probe(run_id: &str, prompt_id: &str, project_id: &str) -> Probe {
+        let json = serde_json::json!({
+            "id": probe_id(run_id, prompt_id, 0), "runId": run_id, "projectId": project_id,
+            "promptId": prompt_id, "repeatIndex": 0, "status": "success",
+            "createdAt": "2026-01-01T00:00:00.000Z", "rawAnswer": "answer"
+        });
+        serde_json::from_value(json).expect("fixture probe is valid")
+    }
+}

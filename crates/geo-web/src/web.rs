@@ -1,0 +1,88 @@
+//! Small browser helpers: clock, ids, the `<base href>` path and Web Storage access.
+//!
+//! Natively (unit tests) there is no `window`; every helper degrades to a harmless value
+//! instead of panicking so that pure logic can be tested off the browser.
+
+use wasm_bindgen::JsCast;
+
+/// The current time as ISO 8601 UTC with milliseconds (`2026-11-29T08:00:00.000Z`).
+pub fn now_iso() -> String {
+    if cfg!(target_arch = "wasm32") {
+        String::from(js_sys::Date::new_0().to_iso_string())
+    } else {
+        "1970-01-01T00:00:00.000Z".to_string()
+    }
+}
+
+/// The current time plus `millis` milliseconds, as [`now_iso`] formats it: distinct,
+/// increasing `createdAt` stamps for records created together.
+pub fn now_iso_plus(millis: usize) -> String {
+    if cfg!(target_arch = "wasm32") {
+        let at = js_sys::Date::now() + millis as f64;
+        String::from(js_sys::Date::new(&wasm_bindgen::JsValue::from_f64(at)).to_iso_string())
+    } else {
+        now_iso()
+    }
+}
+
+/// A fresh random id such as `proj_1b4e28ba2fa1`, from `crypto.randomUUID()`.
+pub fn new_id(prefix: &str) -> String {
+    let uuid = web_sys::window()
+        .and_then(|w| w.crypto().ok())
+        .map(|c| c.random_uuid())
+        .unwrap_or_else(|| format!("{:x}", (js_sys::Math::random() * 1e15) as u64));
+    let compact: String = uuid.chars().filter(|c| *c != '-').take(16).collect();
+    format!("{prefix}_{compact}")
+}
+
+/// The path of `<base href>` without its trailing slash: `""` at the site root,
+/// `/geo-probe` on GitHub Pages.
+pub fn base_path() -> String {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+        return String::new();
+    };
+    let href = doc
+        .query_selector("base[href]")
+        .ok()
+        .flatten()
+        .and_then(|b| b.dyn_into::<web_sys::HtmlBaseElement>().ok())
+        .map(|b| b.href())
+        .unwrap_or_default();
+    path_of_base_href(&href)
+}
+
+/// `https://x.github.io/geo-probe/` → `/geo-probe`; `http://127.0.0.1:8080/` → `""`.
+pub fn path_of_base_href(href: &str) -> String {
+    let after_scheme = href.split_once("://").map(|(_, rest)| rest).unwrap_or(href);
+    let path = after_scheme.find('/').map(|i| &after_scheme[i..]).unwrap_or("");
+    let path = path.split(['?', '#']).next().unwrap_or("");
+    path.trim_end_matches('/').to_string()
+}
+
+/// `window.localStorage`, when the browser allows it.
+pub fn local_storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok().flatten()
+}
+
+/// `window.sessionStorage`, when the browser allows it.
+pub fn session_storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.session_storage().ok().flatten()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[track_caller]
+    fn check(href: &str, expect: &str) {
+        assert_eq!(path_of_base_href(href), expect, "{href}");
+    }
+
+    #[test]
+    fn base_paths() {
+        check("http://127.0.0.1:8080/", "");
+        check("https://o.github.io/geo-probe/", "/geo-probe");
+        check("https://o.github.io/a/b/?x=1", "/a/b");
+        check("", "");
+    }
+}

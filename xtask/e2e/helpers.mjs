@@ -1,0 +1,82 @@
+// Shared set-up of the browser tests: one headless Chromium per test file, a fresh
+// context (empty storage) per test, and helpers to read IndexedDB and Web Storage.
+import { chromium } from 'playwright-core';
+
+export const BASE_URL = process.env.BASE_URL ?? 'http://127.0.0.1:8080/';
+const EXECUTABLE = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+export async function launch() {
+  return chromium.launch({ executablePath: EXECUTABLE, headless: true, args: ARGS });
+}
+
+/** A new page in a fresh context, with console errors collected in `page.errors`. */
+export async function freshPage(browser, path = '') {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  page.errors = [];
+  page.on('pageerror', (e) => page.errors.push(String(e)));
+  page.on('console', (m) => { if (m.type() === 'error') page.errors.push(m.text()); });
+  await open(page, path);
+  return page;
+}
+
+/** Navigates to `path` (relative to BASE_URL) and waits for the app shell. */
+export async function open(page, path = '') {
+  await page.goto(new URL(path, BASE_URL).href);
+  await page.getByTestId('nav-projects').waitFor();
+}
+
+export const byId = (page, id) => page.getByTestId(id);
+
+/** Every record of every store of the `geo-probe` database, read in the page. */
+export async function dumpDb(page) {
+  return page.evaluate(() => new Promise((resolve, reject) => {
+    const req = indexedDB.open('geo-probe');
+    req.onerror = () => reject(req.error);
+    req.onsuccess = () => {
+      const db = req.result;
+      const names = [...db.objectStoreNames];
+      const tx = db.transaction(names, 'readonly');
+      const out = { version: db.version, stores: {} };
+      for (const n of names) {
+        const r = tx.objectStore(n).getAll();
+        r.onsuccess = () => { out.stores[n] = r.result; };
+      }
+      tx.oncomplete = () => { db.close(); resolve(out); };
+      tx.onerror = () => reject(tx.error);
+    };
+  }));
+}
+
+/** Index names of each store. */
+export async function dbIndexes(page) {
+  return page.evaluate(() => new Promise((resolve, reject) => {
+    const req = indexedDB.open('geo-probe');
+    req.onerror = () => reject(req.error);
+    req.onsuccess = () => {
+      const db = req.result;
+      const tx = db.transaction([...db.objectStoreNames], 'readonly');
+      const out = {};
+      for (const n of db.objectStoreNames) {
+        const s = tx.objectStore(n);
+        out[n] = { keyPath: s.keyPath, indexes: [...s.indexNames].sort() };
+      }
+      db.close();
+      resolve(out);
+    };
+  }));
+}
+
+/** Polls `fn` until it returns a truthy value (or throws after `ms`). */
+export async function until(fn, ms = 5000, what = 'condition') {
+  const end = Date.now() + ms;
+  let last;
+  while (Date.now() < end) {
+    last = await fn();
+    if (last) return last;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`timed out waiting for ${what}; last value ${JSON.stringify(last)}`);
+}

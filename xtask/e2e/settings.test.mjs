@@ -1,0 +1,120 @@
+// Settings: the key lives in localStorage or sessionStorage and never in IndexedDB; the
+// base URL is an IndexedDB setting; "clear all data" asks first and empties everything.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, freshPage, open, byId, dumpDb, until } from './helpers.mjs';
+
+const KEY = 'sk-test-0123456789abcdef';
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+const storages = (page) => page.evaluate(() => ({
+  local: localStorage.getItem('geo-probe.apiKey'),
+  session: sessionStorage.getItem('geo-probe.apiKey'),
+}));
+
+test('the key goes to localStorage or sessionStorage, never IndexedDB', async () => {
+  const page = await freshPage(browser, 'settings');
+  await byId(page, 'settings-api-key').fill(KEY);
+  await byId(page, 'settings-key-storage').selectOption('local');
+  await byId(page, 'settings-base-url').fill('http://127.0.0.1:9/proxy/');
+  await byId(page, 'settings-save').click();
+  await until(async () => (await storages(page)).local === KEY, 5000, 'key in localStorage');
+  assert.equal((await storages(page)).session, null);
+  const db = await until(async () => {
+    const d = await dumpDb(page);
+    return d.stores.settings.length ? d : null;
+  }, 5000, 'base URL setting');
+  assert.deepEqual(db.stores.settings, [{ key: 'baseUrl', value: 'http://127.0.0.1:9/proxy' }]);
+  assert.ok(!JSON.stringify(db).includes(KEY), 'the key is in no IndexedDB store');
+
+  await byId(page, 'settings-key-storage').selectOption('session');
+  await byId(page, 'settings-save').click();
+  await until(async () => (await storages(page)).session === KEY, 5000, 'key in sessionStorage');
+  assert.equal((await storages(page)).local, null, 'moved out of localStorage');
+  assert.ok(!JSON.stringify(await dumpDb(page)).includes(KEY));
+
+  await page.reload();
+  await byId(page, 'settings-api-key').waitFor();
+  assert.equal(await byId(page, 'settings-key-storage').inputValue(), 'session');
+  assert.equal(await byId(page, 'settings-api-key').inputValue(), KEY);
+  await until(async () => (await byId(page, 'settings-base-url').inputValue()) === 'http://127.0.0.1:9/proxy', 5000, 'base URL shown');
+  assert.deepEqual(page.errors, []);
+});
+
+test('a bad base URL is refused with a toast and nothing is saved', async () => {
+  const page = await freshPage(browser, 'settings');
+  await byId(page, 'settings-base-url').fill('ftp://nope');
+  await byId(page, 'settings-save').click();
+  await page.locator('[data-testid="toast"][data-kind="error"]').first().waitFor();
+  assert.equal((await dumpDb(page)).stores.settings.length, 0);
+});
+
+test('clear all data asks for confirmation, then empties every store and the key', async () => {
+  const page = await freshPage(browser, 'projects');
+  await byId(page, 'project-new').click();
+  await byId(page, 'brand-label').fill('品牌');
+  await byId(page, 'project-save').click();
+  await byId(page, 'prompt-bulk').fill('一\n二');
+  await byId(page, 'prompt-bulk-add').click();
+  await until(async () => (await byId(page, 'prompt-row').count()) === 2, 5000, 'prompts');
+
+  await open(page, 'settings');
+  await byId(page, 'settings-api-key').fill(KEY);
+  await byId(page, 'settings-base-url').fill('https://proxy.example.com');
+  await byId(page, 'settings-save').click();
+  await until(async () => (await dumpDb(page)).stores.settings.length === 1, 5000, 'setting saved');
+
+  await byId(page, 'data-clear').click();
+  await byId(page, 'confirm-cancel').click();
+  assert.equal((await dumpDb(page)).stores.projects.length, 1, 'cancel keeps data');
+
+  await byId(page, 'data-clear').click();
+  await byId(page, 'confirm-ok').click();
+  const db = await until(async () => {
+    const d = await dumpDb(page);
+    return Object.values(d.stores).every((rows) => rows.length === 0) ? d : null;
+  }, 5000, 'every store empty');
+  for (const [name, rows] of Object.entries(db.stores)) assert.equal(rows.length, 0, `${name} is empty`);
+  assert.deepEqual(await storages(page), { local: null, session: null });
+  assert.equal(await byId(page, 'settings-api-key').inputValue(), '');
+  await open(page, 'projects');
+  await byId(page, 'empty-state').waitFor();
+});
+
+test('importing a full export merges by id; a bad file is reported', async () => {
+  const page = await freshPage(browser, 'settings');
+  const envelope = {
+    format: 'geo-probe-export', version: 1, exportedAt: '2026-11-29T08:00:00.000Z', appVersion: '0.1.0',
+    projects: [{ id: 'proj_x', name: '导入项目', brand: { id: 'brand', kind: 'brand', label: 'X', aliases: ['X'], domains: [] },
+      competitors: [], isDemo: false, createdAt: '2026-11-29T08:00:00.000Z', updatedAt: '2026-11-29T08:00:00.000Z' }],
+    prompts: [{ id: 'prm_1', projectId: 'proj_x', text: '问题', tags: ['generic'], createdAt: '2026-11-29T08:00:00.000Z', updatedAt: '2026-11-29T08:00:00.000Z' }],
+    runs: [{ id: 'run_1', projectId: 'proj_x', status: 'partial', createdAt: '2026-11-29T09:00:00.000Z', appVersion: '0.1.0',
+      schemaVersion: 1, config: { model: 'deepseek-v4-flash', repeats: 3, concurrency: 3, maxSearches: 5, maxTokens: 3000,
+        temperature: 1, systemPromptVersion: 'neutral-zh-v1' }, aliasSnapshot: [], promptSnapshot: [], plannedProbeCount: 3 }],
+    probes: [{ id: 'run_1__prm_1__0', runId: 'run_1', projectId: 'proj_x', promptId: 'prm_1', repeatIndex: 0, status: 'success',
+      createdAt: '2026-11-29T09:00:01.000Z', rawAnswer: '答案', latencyMs: 1200 }],
+  };
+  await byId(page, 'settings-import-file').setInputFiles({ name: 'export.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(envelope)) });
+  await page.locator('[data-testid="import-result"][data-status="ok"]').waitFor();
+  const db = await dumpDb(page);
+  assert.equal(db.stores.projects[0].name, '导入项目');
+  assert.equal(db.stores.prompts[0].text, '问题');
+  assert.equal(db.stores.probes[0].latencyMs, 1200, 'numbers stay numbers');
+
+  // The imported run shows in the runs list, the run selector and its detail page.
+  await byId(page, 'nav-runs').click();
+  const row = page.locator('[data-testid="run-row"][data-id="run_1"]');
+  await row.waitFor();
+  assert.equal(await row.getAttribute('data-status'), 'partial');
+  assert.equal(await byId(page, 'run-select').inputValue(), 'run_1');
+  await row.getByRole('link').click();
+  assert.equal(await byId(page, 'run-status').getAttribute('data-value'), 'partial');
+  assert.equal(new URL(page.url()).pathname, '/runs/run_1');
+  await open(page, 'settings');
+
+  await byId(page, 'settings-import-file').setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('{"format":"other","version":1}') });
+  await page.locator('[data-testid="import-result"][data-status="error"]').waitFor();
+  assert.equal((await dumpDb(page)).stores.projects.length, 1);
+});

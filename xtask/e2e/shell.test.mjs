@@ -1,0 +1,67 @@
+// Navigation, language toggle, SPA deep links and the CSP of the app shell.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, freshPage, open, byId, BASE_URL } from './helpers.mjs';
+
+const NAV = ['dashboard', 'projects', 'run', 'runs', 'sources', 'lists', 'export', 'settings', 'chat'];
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+test('every nav link is present and routes without a reload', async () => {
+  const page = await freshPage(browser);
+  assert.ok(await byId(page, 'project-select').isDisabled(), 'no projects yet');
+  assert.ok(await byId(page, 'run-select').isDisabled(), 'no runs yet');
+  await page.evaluate(() => { window.__marker = 1; });
+  for (const name of NAV) {
+    await byId(page, `nav-${name}`).click();
+    await page.waitForFunction((n) => document.querySelector(`[data-testid="nav-${n}"]`)?.getAttribute('aria-current') === 'page', name);
+    const path = new URL(page.url()).pathname;
+    assert.equal(path, name === 'dashboard' ? '/' : `/${name}`);
+    assert.ok(await page.locator('h1').count() >= 1, `${name} renders a heading`);
+  }
+  assert.equal(await page.evaluate(() => window.__marker), 1, 'navigation kept the same document');
+  assert.deepEqual(page.errors, []);
+});
+
+test('Chinese by default, English after one click, remembered after reload', async () => {
+  const page = await freshPage(browser);
+  assert.equal(await page.locator('html').getAttribute('lang'), 'zh-CN');
+  assert.equal(await byId(page, 'nav-projects').textContent(), '项目');
+  await byId(page, 'lang-toggle').click();
+  await page.waitForFunction(() => document.documentElement.lang === 'en');
+  assert.equal(await byId(page, 'nav-projects').textContent(), 'Projects');
+  assert.equal(await page.evaluate(() => localStorage.getItem('geo-probe.lang')), 'en');
+  await page.reload();
+  await byId(page, 'nav-projects').waitFor();
+  assert.equal(await byId(page, 'nav-projects').textContent(), 'Projects');
+  await byId(page, 'lang-toggle').click();
+  await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
+  assert.equal(await byId(page, 'nav-settings').textContent(), '设置');
+});
+
+test('deep links load through the SPA fallback; empty pages say what to do', async () => {
+  const page = await freshPage(browser, 'projects');
+  assert.equal(await byId(page, 'nav-projects').getAttribute('aria-current'), 'page');
+  await byId(page, 'project-new').waitFor();
+  for (const path of ['runs', 'sources', 'lists', 'run', 'runs/run_missing']) {
+    await open(page, path);
+    await byId(page, 'empty-state').first().waitFor();
+  }
+  const res = await page.request.get(new URL('missing-file.js', BASE_URL).href);
+  assert.equal(res.status(), 404, 'a missing asset is a 404, not index.html');
+  const wasm = await page.evaluate(() => performance.getEntriesByType('resource').find((e) => e.name.endsWith('.wasm'))?.name);
+  assert.ok(wasm, 'the wasm module was fetched');
+  const head = await page.request.get(wasm);
+  assert.equal(head.headers()['content-type'], 'application/wasm');
+  assert.deepEqual(page.errors, []);
+});
+
+test('the CSP meta tag allows no third-party scripts', async () => {
+  const page = await freshPage(browser);
+  const csp = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
+  assert.match(csp, /script-src 'self' 'wasm-unsafe-eval';/);
+  assert.match(csp, /object-src 'none'/);
+  const external = await page.evaluate(() => [...document.scripts].map((s) => s.src).filter((s) => s && !s.startsWith(location.origin)));
+  assert.deepEqual(external, []);
+});

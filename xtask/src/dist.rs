@@ -1,0 +1,319 @@
+//! `cargo xtask dist [--base-path /geo-probe/] [--dev]`: the static site in `dist/`.
+//!
+//! Steps: make sure the wasm32 target is installed (rustup does not auto-install here),
+//! build `geo-web` for wasm32 with the size-tuned `wasm-release` profile (`dev` with
+//! `--dev`), generate the JS glue in-process with `wasm-bindgen-cli-support` (pinned to the
+//! exact `wasm-bindgen` of Cargo.lock), shrink with `wasm-opt` when one is installed,
+//! then write `dist/` with content-hashed names, the `<base href>`, the CSP and a
+//! `404.html` copy for GitHub Pages deep links, and print raw and gzip sizes.
+
+use anyhow::{bail, Context, Result};
+use flate2::write::GzEncoder;
+use flate2::Compression;
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::test::run_cmd;
+
+/// Content-Security-Policy of the app: own scripts and wasm only, no third-party code,
+/// network to any https API (DeepSeek or a proxy) and to loopback mocks.
+pub const CSP: &str = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; \
+style-src 'self' 'unsafe-inline'; connect-src 'self' https: http://127.0.0.1:* http://localhost:*; \
+img-src 'self' data:; object-src 'none'; base-uri 'self'; form-action 'self'";
+
+/// Options of a dist build.
+#[derive(Debug, Clone)]
+pub struct DistOptions {
+    /// Site path prefix with leading and trailing slash (`/` or `/geo-probe/`).
+    pub base_path: String,
+    /// Debug build without wasm-opt (faster, larger).
+    pub dev: bool,
+}
+
+impl Default for DistOptions {
+    fn default() -> Self {
+        DistOptions { base_path: "/".into(), dev: false }
+    }
+}
+
+/// One file of the bundle and its sizes.
+#[derive(Debug, Clone)]
+pub struct SizeRow {
+    /// File name in dist/.
+    pub name: String,
+    /// Bytes on disk.
+    pub raw: u64,
+    /// Bytes after gzip -9.
+    pub gzip: u64,
+}
+
+/// The workspace root (the parent of `xtask/`).
+pub fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask lives in the workspace").to_path_buf()
+}
+
+/// `/geo-probe` / `geo-probe/` / `` → `/geo-probe/` / `/geo-probe/` / `/`.
+pub fn normalize_base_path(input: &str) -> Result<String> {
+    let trimmed = input.trim().trim_matches('/');
+    if trimmed.contains(['"', '<', '>', ' ', '?', '#', '\\']) {
+        bail!("invalid --base-path {input:?}: use a plain path such as /geo-probe/");
+    }
+    Ok(if trimmed.is_empty() { "/".into() } else { format!("/{trimmed}/") })
+}
+
+fn parse_args(args: &[String]) -> Result<DistOptions> {
+    let mut opts = DistOptions::default();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--dev" => opts.dev = true,
+            "--base-path" => {
+                let v = it.next().context("--base-path needs a value such as /geo-probe/")?;
+                opts.base_path = normalize_base_path(v)?;
+            }
+            s if s.starts_with("--base-path=") => opts.base_path = normalize_base_path(&s["--base-path=".len()..])?,
+            other => bail!("unknown dist option {other:?}: use --base-path PATH and/or --dev"),
+        }
+    }
+    Ok(opts)
+}
+
+/// Entry point of `cargo xtask dist`.
+pub fn run(args: &[String]) -> Result<()> {
+    let opts = parse_args(args)?;
+    build(&opts)?;
+    Ok(())
+}
+
+/// Makes sure `rustup` has the wasm32 target (a no-op when it is there or rustup is absent).
+pub fn ensure_wasm_target() -> Result<()> {
+    let listed = Command::new("rustup").args(["target", "list", "--installed"]).output();
+    match listed {
+        Ok(out) if String::from_utf8_lossy(&out.stdout).lines().any(|l| l.trim() == "wasm32-unknown-unknown") => Ok(()),
+        Ok(_) => run_cmd(Command::new("rustup").args(["target", "add", "wasm32-unknown-unknown"])),
+        Err(_) => {
+            eprintln!("xtask: rustup not found; assuming the wasm32-unknown-unknown target is installed");
+            Ok(())
+        }
+    }
+}
+
+fn target_dir(root: &Path) -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root.join("target"))
+}
+
+/// Builds everything into `dist/` and returns the size table.
+pub fn build(opts: &DistOptions) -> Result<Vec<SizeRow>> {
+    let root = workspace_root();
+    ensure_wasm_target()?;
+    let profile = if opts.dev { "dev" } else { "wasm-release" };
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    run_cmd(Command::new(&cargo).current_dir(&root).args([
+        "build",
+        "-p",
+        "geo-web",
+        "--lib",
+        "--target",
+        "wasm32-unknown-unknown",
+        "--profile",
+        profile,
+    ]))?;
+    let profile_dir = if opts.dev { "debug" } else { profile };
+    let wasm_in = target_dir(&root).join("wasm32-unknown-unknown").join(profile_dir).join("geo_web.wasm");
+
+    let stage = target_dir(&root).join("xtask-dist-stage");
+    if stage.exists() {
+        fs::remove_dir_all(&stage)?;
+    }
+    fs::create_dir_all(&stage)?;
+    eprintln!("xtask: wasm-bindgen --target web {}", wasm_in.display());
+    wasm_bindgen_cli_support::Bindgen::new()
+        .input_path(&wasm_in)
+        .web(true)?
+        .typescript(false)
+        .debug(opts.dev)
+        .generate(&stage)
+        .context("wasm-bindgen failed")?;
+    let glue_path = stage.join("geo_web.js");
+    let wasm_path = stage.join("geo_web_bg.wasm");
+    if opts.dev {
+        eprintln!("xtask: wasm-opt skipped (--dev)");
+    } else {
+        optimize_wasm(&root, &wasm_path)?;
+    }
+
+    let dist = root.join("dist");
+    if dist.exists() {
+        fs::remove_dir_all(&dist).with_context(|| format!("cannot empty {}", dist.display()))?;
+    }
+    fs::create_dir_all(&dist)?;
+
+    let web = root.join("web");
+    let glue = fs::read(&glue_path)?;
+    let wasm = fs::read(&wasm_path)?;
+    let css = fs::read(web.join("styles.css")).context("web/styles.css is missing")?;
+    let glue_name = hashed("geo_web", "js", &glue);
+    let wasm_name = hashed("geo_web_bg", "wasm", &wasm);
+    let css_name = hashed("styles", "css", &css);
+    let boot = format!(
+        "// Loads the app: the JS glue, then the wasm module, both relative to this file.\n\
+         import init from './{glue_name}';\n\
+         init({{ module_or_path: new URL('./{wasm_name}', import.meta.url) }});\n"
+    );
+    let boot_name = hashed("boot", "js", boot.as_bytes());
+    fs::write(dist.join(&glue_name), &glue)?;
+    fs::write(dist.join(&wasm_name), &wasm)?;
+    fs::write(dist.join(&css_name), &css)?;
+    fs::write(dist.join(&boot_name), &boot)?;
+
+    let template = fs::read_to_string(web.join("index.html")).context("web/index.html is missing")?;
+    let index = template
+        .replace("{{BASE_PATH}}", &opts.base_path)
+        .replace("{{CSP}}", CSP)
+        .replace("{{STYLES}}", &css_name)
+        .replace("{{GLUE}}", &glue_name)
+        .replace("{{BOOT}}", &boot_name);
+    if index.contains("{{") {
+        bail!("web/index.html has an unknown {{{{placeholder}}}}: only BASE_PATH, CSP, STYLES, GLUE, BOOT are filled");
+    }
+    fs::write(dist.join("index.html"), &index)?;
+    fs::write(dist.join("404.html"), &index)?;
+    fs::write(dist.join(".nojekyll"), "")?;
+    for entry in fs::read_dir(&web)? {
+        let entry = entry?;
+        let name = entry.file_name().to_string_lossy().to_string();
+        if entry.file_type()?.is_file() && name != "index.html" && name != "styles.css" {
+            fs::copy(entry.path(), dist.join(&name))?;
+        }
+    }
+    let demo = root.join("demo");
+    if demo.is_dir() {
+        copy_dir(&demo, &dist.join("demo"))?;
+    }
+
+    let mut rows = Vec::new();
+    for name in [&wasm_name, &glue_name, &css_name, &boot_name, &"index.html".to_string()] {
+        let bytes = fs::read(dist.join(name))?;
+        rows.push(SizeRow { name: name.clone(), raw: bytes.len() as u64, gzip: gzip_len(&bytes)? });
+    }
+    print_sizes(&rows, &dist);
+    Ok(rows)
+}
+
+/// Runs `wasm-opt -Oz` in place when a usable one is found (npm `binaryen` under
+/// `xtask/e2e`, then `PATH`); says so and keeps the unoptimised module otherwise.
+fn optimize_wasm(root: &Path, wasm: &Path) -> Result<()> {
+    let local = root.join("xtask/e2e/node_modules/.bin/wasm-opt");
+    let candidates: Vec<PathBuf> = [Some(local), which("wasm-opt")].into_iter().flatten().filter(|p| p.exists()).collect();
+    let Some(tool) = candidates.first() else {
+        eprintln!("xtask: wasm-opt skipped: not found (run `npm ci` in xtask/e2e to get npm binaryen's wasm-opt)");
+        return Ok(());
+    };
+    let out = wasm.with_extension("opt.wasm");
+    let status = Command::new(tool)
+        .args([
+            "-Oz",
+            "--enable-bulk-memory",
+            "--enable-nontrapping-float-to-int",
+            "--enable-sign-ext",
+            "--enable-reference-types",
+            "--enable-multivalue",
+            "--enable-mutable-globals",
+        ])
+        .arg(wasm)
+        .arg("-o")
+        .arg(&out)
+        .status();
+    match status {
+        Ok(s) if s.success() => {
+            fs::rename(&out, wasm)?;
+            eprintln!("xtask: wasm-opt -Oz applied ({})", tool.display());
+        }
+        Ok(s) => eprintln!("xtask: wasm-opt skipped: {} failed with {s} (an old binaryen cannot read current wasm)", tool.display()),
+        Err(e) => eprintln!("xtask: wasm-opt skipped: cannot start {}: {e}", tool.display()),
+    }
+    Ok(())
+}
+
+fn which(name: &str) -> Option<PathBuf> {
+    std::env::var_os("PATH").and_then(|paths| std::env::split_paths(&paths).map(|p| p.join(name)).find(|p| p.is_file()))
+}
+
+fn copy_dir(from: &Path, to: &Path) -> Result<()> {
+    fs::create_dir_all(to)?;
+    for entry in fs::read_dir(from)? {
+        let entry = entry?;
+        let target = to.join(entry.file_name());
+        if entry.file_type()?.is_dir() {
+            copy_dir(&entry.path(), &target)?;
+        } else {
+            fs::copy(entry.path(), &target)?;
+        }
+    }
+    Ok(())
+}
+
+/// `stem-<10 hex of FNV-1a>.ext`: a new name whenever the content changes, so browsers
+/// and the Pages CDN never mix an old glue with a new module.
+fn hashed(stem: &str, ext: &str, bytes: &[u8]) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in bytes {
+        h ^= u64::from(*b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{stem}-{:010x}.{ext}", h >> 24)
+}
+
+/// Size of `bytes` after gzip at level 9.
+pub fn gzip_len(bytes: &[u8]) -> Result<u64> {
+    let mut enc = GzEncoder::new(Vec::new(), Compression::best());
+    enc.write_all(bytes)?;
+    Ok(enc.finish()?.len() as u64)
+}
+
+fn print_sizes(rows: &[SizeRow], dist: &Path) {
+    let kb = |n: u64| format!("{:.1} KB", n as f64 / 1024.0);
+    println!("dist written to {}", dist.display());
+    println!("{:<34} {:>12} {:>12}", "file", "raw", "gzip");
+    for r in rows {
+        println!("{:<34} {:>12} {:>12}", r.name, kb(r.raw), kb(r.gzip));
+    }
+    let raw: u64 = rows.iter().map(|r| r.raw).sum();
+    let gzip: u64 = rows.iter().map(|r| r.gzip).sum();
+    println!("{:<34} {:>12} {:>12}", "total", kb(raw), kb(gzip));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[track_caller]
+    fn check(input: &str, expect: &str) {
+        assert_eq!(normalize_base_path(input).unwrap(), expect, "{input}");
+    }
+
+    #[test]
+    fn base_paths_get_both_slashes() {
+        check("/geo-probe/", "/geo-probe/");
+        check("geo-probe", "/geo-probe/");
+        check("/", "/");
+        check("", "/");
+        check("/a/b", "/a/b/");
+        assert!(normalize_base_path("/x\"><script>").is_err());
+    }
+
+    #[test]
+    fn hashed_names_change_with_content() {
+        assert_ne!(hashed("a", "js", b"1"), hashed("a", "js", b"2"));
+        assert_eq!(hashed("a", "js", b"1"), hashed("a", "js", b"1"));
+        assert!(hashed("geo_web", "wasm", b"x").starts_with("geo_web-"));
+    }
+
+    #[test]
+    fn gzip_shrinks_repetitive_text() {
+        let text = "abc".repeat(1000);
+        assert!(gzip_len(text.as_bytes()).unwrap() < 100);
+    }
+}
