@@ -4,7 +4,8 @@
 //! what to install), installs the pinned npm packages of `xtask/e2e` (playwright-core as
 //! the driver, binaryen for `wasm-opt`), builds `dist/`, serves it on a free loopback port
 //! from a thread of this process, and runs `node --test` over `xtask/e2e/*.test.mjs` with
-//! `BASE_URL` and `CHROMIUM` in the environment. `FILTER` keeps test files whose name
+//! `BASE_URL`, `CHROMIUM`, `GEO_MOCK_BIN` (the mock DeepSeek server, which a test starts
+//! with `--port 0` and the faults it needs) and `FIXTURES_DIR` in the environment. `FILTER` keeps test files whose name
 //! contains it.
 
 use anyhow::{bail, Context, Result};
@@ -35,6 +36,10 @@ pub fn run(args: &[String]) -> Result<()> {
     let e2e = root.join("xtask/e2e");
     ensure_npm_packages(&e2e)?;
     dist::build(&DistOptions { base_path: "/".into(), dev })?;
+    // Browser tests that need the mock DeepSeek server start their own from this binary
+    // (`GEO_MOCK_BIN`), on a free port, with the faults they want.
+    run_cmd(Command::new(env!("CARGO")).current_dir(&root).args(["build", "-q", "-p", "geo-mock", "--locked"]))?;
+    let mock_bin = root.join("target/debug/geo-mock");
     let server = serve::start(&root.join("dist"), 0, "/")?;
     eprintln!("xtask: serving dist/ at {} (port {})", server.url, server.port);
 
@@ -53,7 +58,9 @@ pub fn run(args: &[String]) -> Result<()> {
         .arg("--test-concurrency=1")
         .args(files.iter().map(|f| f.file_name().expect("listed files have names")))
         .env("BASE_URL", &server.url)
-        .env("CHROMIUM", &chromium);
+        .env("CHROMIUM", &chromium)
+        .env("GEO_MOCK_BIN", &mock_bin)
+        .env("FIXTURES_DIR", root.join("fixtures"));
     let result = run_cmd(&mut cmd);
     eprintln!("xtask: e2e finished in {:.1} s", started.elapsed().as_secs_f64());
     result

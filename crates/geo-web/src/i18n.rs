@@ -131,6 +131,22 @@ const TABLE: &[(&str, &str, &str)] = &[
     ("projects.prompt_delete_title", "删除这条提示词？", "Delete this prompt?"),
     ("projects.prompt_delete_body", "已有批次保留它的快照，不受影响。", "Existing runs keep their own snapshot of it."),
     ("projects.prompt_deleted", "提示词已删除", "Prompt deleted"),
+    // ---- run page, runs list, run detail and probe drawer: rows added by that work go below this line ----
+    //
+    //
+    //
+    // ---- dashboard, sources, lists and export: rows added by that work go below this line ----
+    //
+    //
+    //
+    // ---- docs chat: rows added by that work go below this line ----
+    //
+    //
+    //
+    // ---- demo data and settings additions: rows added by that work go below this line ----
+    //
+    //
+    //
 ];
 
 /// The text of `key` in `lang`; the key itself when the table has no such row.
