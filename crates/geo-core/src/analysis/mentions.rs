@@ -42,32 +42,86 @@ pub fn normalize_for_match_into(text: &str, out: &mut String) {
         out.make_ascii_lowercase();
         return;
     }
-    // The piece being built: its start, and its folded form while it is one safe character.
-    let mut piece: Option<(usize, Option<char>)> = None;
-    for (i, c) in text.char_indices() {
-        match fold_safe(c) {
-            Some(folded) => {
-                if let Some((start, single)) = piece {
-                    flush_piece(text, start, i, single, out);
-                }
-                piece = Some((i, Some(folded)));
-            }
-            None => match &mut piece {
-                Some((_, single)) => *single = None,
-                None => piece = Some((i, None)),
-            },
+    // Pieces are a safe character (or the text start) and the unsafe characters after it.
+    // A safe character is emitted at once, as if its piece were just itself; when unsafe
+    // characters follow, that emission is undone and the whole piece is normalised.
+    // Characters that fold to themselves (CJK, punctuation, lower-case ASCII: most of an
+    // answer) are not emitted one by one but copied in bulk from `copy_from`.
+    let bytes = text.as_bytes();
+    let mut copy_from = 0;
+    // The previous character, when safe: (its start, its folded form when that was pushed).
+    let mut prev_safe: Option<(usize, Option<char>)> = None;
+    let mut i = 0;
+    while i < bytes.len() {
+        if is_common_ideograph_lead(bytes[i]) {
+            // U+5000..U+9FFF: safe and folds to itself, no need to decode it.
+            prev_safe = Some((i, None));
+            i += 3;
+            continue;
         }
+        let (c, len) = decode_at(bytes, i);
+        if let Some(f) = fold_safe(c) {
+            if f == c {
+                prev_safe = Some((i, None));
+            } else {
+                out.push_str(&text[copy_from..i]);
+                out.push(f);
+                copy_from = i + len;
+                prev_safe = Some((i, Some(f)));
+            }
+            i += len;
+            continue;
+        }
+        let piece_start = match prev_safe {
+            Some((start, None)) => {
+                out.push_str(&text[copy_from..start]);
+                start
+            }
+            Some((start, Some(f))) => {
+                out.truncate(out.len() - f.len_utf8());
+                start
+            }
+            None => {
+                out.push_str(&text[copy_from..i]);
+                i
+            }
+        };
+        let mut end = i + len;
+        while end < bytes.len() {
+            let (n, n_len) = decode_at(bytes, end);
+            if fold_safe(n).is_some() {
+                break;
+            }
+            end += n_len;
+        }
+        normalize_whole(&text[piece_start..end], out);
+        copy_from = end;
+        prev_safe = None;
+        i = end;
     }
-    if let Some((start, single)) = piece {
-        flush_piece(text, start, text.len(), single, out);
-    }
+    out.push_str(&text[copy_from..]);
 }
 
-fn flush_piece(text: &str, start: usize, end: usize, single: Option<char>, out: &mut String) {
-    match single {
-        Some(folded) => out.push(folded),
-        None => normalize_whole(&text[start..end], out),
-    }
+/// Whether `b` leads a three-byte UTF-8 sequence for U+5000..U+9FFF: CJK Unified Ideographs,
+/// the bulk of a Chinese text, which fold to themselves and are words of their own.
+#[inline(always)]
+pub(crate) fn is_common_ideograph_lead(b: u8) -> bool {
+    (0xE5..=0xE9).contains(&b)
+}
+
+/// The character starting at byte `i` of valid UTF-8 `bytes`, and its length in bytes.
+#[inline(always)]
+pub(crate) fn decode_at(bytes: &[u8], i: usize) -> (char, usize) {
+    let b0 = u32::from(bytes[i]);
+    let cont = |k: usize| u32::from(bytes[i + k] & 0x3F);
+    let (u, len) = match b0 {
+        0..=0x7F => (b0, 1),
+        0xC0..=0xDF => (((b0 & 0x1F) << 6) | cont(1), 2),
+        0xE0..=0xEF => (((b0 & 0x0F) << 12) | (cont(1) << 6) | cont(2), 3),
+        _ => (((b0 & 0x07) << 18) | (cont(1) << 12) | (cont(2) << 6) | cont(3), 4),
+    };
+    // Valid UTF-8 always decodes to a scalar value; the fallback is never taken.
+    (char::from_u32(u).unwrap_or(char::REPLACEMENT_CHARACTER), len)
 }
 
 /// NFKC + lower-case of a whole text, appended to `out`: the definition the fast path of
@@ -87,6 +141,7 @@ fn normalize_whole(text: &str, out: &mut String) {
 /// can be folded piecewise before them: ASCII, CJK Unified Ideographs, CJK punctuation
 /// without a decomposition, curly quotes, the ideographic space (→ space) and fullwidth
 /// ASCII (U+FF01..U+FF5E → U+0021..U+007E).
+#[inline(always)]
 fn fold_safe(c: char) -> Option<char> {
     let u = c as u32;
     match u {
@@ -99,6 +154,7 @@ fn fold_safe(c: char) -> Option<char> {
 }
 
 /// Whether the byte is an ASCII `[a-z0-9]` (a whole character in UTF-8).
+#[inline(always)]
 fn is_word_byte(b: u8) -> bool {
     b.is_ascii_lowercase() || b.is_ascii_digit()
 }
@@ -136,27 +192,38 @@ impl PreparedAlias {
     /// Byte offsets `[start, end)` of every hit of this alias in `text` (normalised), in
     /// order, overlapping hits included, with the boundary rule applied.
     pub(crate) fn hits<'t>(&'t self, text: &'t str) -> impl Iterator<Item = (usize, usize)> + 't {
-        let hay = text.as_bytes();
-        let needle = self.norm.as_bytes();
-        let first = needle[0];
-        let last_start = hay.len().checked_sub(needle.len());
+        let first = self.norm.chars().next().unwrap_or_default();
         let mut from = 0;
         std::iter::from_fn(move || {
-            let last_start = last_start?;
-            while from <= last_start {
-                let start = from + hay[from..=last_start].iter().position(|&b| b == first)?;
-                from = start + 1;
-                let end = start + needle.len();
-                if hay[start..end] != *needle
-                    || (self.check_left && start > 0 && is_word_byte(hay[start - 1]))
-                    || (self.check_right && end < hay.len() && is_word_byte(hay[end]))
-                {
-                    continue;
+            // `str::find` of a char is a memchr: much faster than a byte loop.
+            while let Some(found) = text.get(from..).and_then(|rest| rest.find(first)) {
+                let start = from + found;
+                from = start + first.len_utf8();
+                if let Some(end) = self.match_at(text, start) {
+                    return Some((start, end));
                 }
-                return Some((start, end));
             }
             None
         })
+    }
+
+    /// The first byte of the normalised alias: every hit starts with it.
+    pub(crate) fn first_byte(&self) -> u8 {
+        self.norm.as_bytes()[0]
+    }
+
+    /// The end of a hit of this alias starting at byte `start` of `text` (normalised), if
+    /// there is one there (boundary rule included).
+    #[inline]
+    pub(crate) fn match_at(&self, text: &str, start: usize) -> Option<usize> {
+        let hay = text.as_bytes();
+        let needle = self.norm.as_bytes();
+        let end = start + needle.len();
+        let found = end <= hay.len()
+            && hay[start..end] == *needle
+            && !(self.check_left && start > 0 && is_word_byte(hay[start - 1]))
+            && !(self.check_right && end < hay.len() && is_word_byte(hay[end]));
+        found.then_some(end)
     }
 }
 
