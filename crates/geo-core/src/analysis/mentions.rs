@@ -53,10 +53,14 @@ pub fn normalize_for_match_into(text: &str, out: &mut String) {
     let mut prev_safe: Option<(usize, Option<char>)> = None;
     let mut i = 0;
     while i < bytes.len() {
-        if is_common_ideograph_lead(bytes[i]) {
-            // U+5000..U+9FFF: safe and folds to itself, no need to decode it.
-            prev_safe = Some((i, None));
-            i += 3;
+        if is_ideograph_at(bytes, i) {
+            // A run of U+4E00..U+9FFF: safe and folding to itself, no need to decode it.
+            let mut last = i;
+            while is_ideograph_at(bytes, i) {
+                last = i;
+                i += 3;
+            }
+            prev_safe = Some((last, None));
             continue;
         }
         let (c, len) = decode_at(bytes, i);
@@ -102,11 +106,16 @@ pub fn normalize_for_match_into(text: &str, out: &mut String) {
     out.push_str(&text[copy_from..]);
 }
 
-/// Whether `b` leads a three-byte UTF-8 sequence for U+5000..U+9FFF: CJK Unified Ideographs,
-/// the bulk of a Chinese text, which fold to themselves and are words of their own.
+/// Whether a CJK Unified Ideograph U+4E00..U+9FFF starts at byte `at` of valid UTF-8
+/// `bytes` (three bytes long, lead byte 0xE4 with a second byte from 0xB8, or 0xE5..0xE9):
+/// the bulk of a Chinese text, characters that fold to themselves and are words of their own.
 #[inline(always)]
-pub(crate) fn is_common_ideograph_lead(b: u8) -> bool {
-    (0xE5..=0xE9).contains(&b)
+pub(crate) fn is_ideograph_at(bytes: &[u8], at: usize) -> bool {
+    match bytes.get(at) {
+        Some(0xE5..=0xE9) => true,
+        Some(0xE4) => bytes.get(at + 1).is_some_and(|&b| b >= 0xB8),
+        _ => false,
+    }
 }
 
 /// The character starting at byte `i` of valid UTF-8 `bytes`, and its length in bytes.
@@ -142,7 +151,7 @@ fn normalize_whole(text: &str, out: &mut String) {
 /// without a decomposition, curly quotes, the ideographic space (→ space) and fullwidth
 /// ASCII (U+FF01..U+FF5E → U+0021..U+007E).
 #[inline(always)]
-fn fold_safe(c: char) -> Option<char> {
+pub(crate) fn fold_safe(c: char) -> Option<char> {
     let u = c as u32;
     match u {
         0..=0x7F => Some(c.to_ascii_lowercase()),
@@ -210,6 +219,24 @@ impl PreparedAlias {
     /// The first byte of the normalised alias: every hit starts with it.
     pub(crate) fn first_byte(&self) -> u8 {
         self.norm.as_bytes()[0]
+    }
+
+    /// Whether a hit of this alias starts at byte `start` of `text`, a text made only of
+    /// characters that [`fold_safe`] folds on their own, compared as if it were folded (its
+    /// normal form is then the fold of each character, one for one).
+    pub(crate) fn matches_unfolded(&self, text: &str, start: usize) -> bool {
+        let bytes = text.as_bytes();
+        let folded_at = |at: usize| fold_safe(decode_at(bytes, at).0);
+        let mut at = start;
+        for a in self.norm.chars() {
+            if at >= bytes.len() || folded_at(at) != Some(a) {
+                return false;
+            }
+            at += decode_at(bytes, at).1;
+        }
+        let is_word = |f: Option<char>| f.is_some_and(|f| f.is_ascii() && is_word_byte(f as u8));
+        let left = text[..start].chars().next_back().and_then(fold_safe);
+        !(self.check_left && is_word(left)) && !(self.check_right && at < bytes.len() && is_word(folded_at(at)))
     }
 
     /// The end of a hit of this alias starting at byte `start` of `text` (normalised), if
@@ -391,7 +418,7 @@ mod tests {
 
         /// The piecewise fold equals NFKC + lower-case of the whole text.
         #[test]
-        fn piecewise_fold_equals_whole_text_normalisation(text in "[a-zA-Z0-9 .,é\u{0301}\u{0308}\u{00C5}\u{212B}\u{FB01}\u{2460}\u{3000}-\u{3012}\u{3131}\u{1100}\u{1161}\u{11A8}\u{AC00}\u{4E00}-\u{4E05}\u{F900}\u{FF01}-\u{FF5E}\u{FF61}-\u{FF9F}\u{2018}-\u{201D}\u{00B2}\u{0130}\u{03A3}\u{0B47}\u{0B3E}]{0,24}") {
+        fn piecewise_fold_equals_whole_text_normalisation(text in "[a-zA-Z0-9 .,é\u{0301}\u{0308}\u{00C5}\u{212B}\u{FB01}\u{2460}\u{3000}-\u{3012}\u{3131}\u{1100}\u{1161}\u{11A8}\u{AC00}\u{4DBE}-\u{4E05}\u{9FFE}-\u{A001}\u{F900}\u{FF01}-\u{FF5E}\u{FF61}-\u{FF9F}\u{2018}-\u{201D}\u{00B2}\u{0130}\u{03A3}\u{0B47}\u{0B3E}]{0,24}") {
             proptest::prop_assert_eq!(normalize_for_match(&text), whole(&text));
         }
 

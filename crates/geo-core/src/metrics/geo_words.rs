@@ -7,23 +7,31 @@
 //! form (NFKC + lower-case, as `match_targets`), and alias hits follow `match_targets`'s
 //! boundary rule, so "mentions the target" means the same thing here as in a Mention.
 
-use crate::analysis::mentions::{decode_at, is_common_ideograph_lead, normalize_for_match_into, PreparedAlias};
+use crate::analysis::mentions::{decode_at, fold_safe, is_ideograph_at, normalize_for_match_into, PreparedAlias};
 use crate::model::Target;
 
-/// An answer prepared once for any number of targets: its normal form and sentences.
+/// An answer prepared once for any number of targets: its sentences, word counts and the
+/// places where an alias hit may start.
 ///
-/// Offsets are bytes of the normal form: sentences and alias hits are only compared with
-/// each other, and byte order is character order.
+/// Most answers are made only of characters that fold on their own (see
+/// `mentions::fold_safe`: ASCII, CJK, fullwidth forms, CJK punctuation); their normal form is
+/// the fold of each character, one for one, so they are scanned as written, folding each
+/// character on the fly. Any other answer is normalised first. Offsets are bytes of the
+/// scanned text: sentences and hits are only compared with each other, and byte order is
+/// character order.
 pub(crate) struct PreparedAnswer {
+    /// The scanned text: the answer as written, or its normal form.
     text: String,
+    /// Whether `text` is the answer as written (folded on the fly) rather than normalised.
+    as_written: bool,
     /// (start byte, words) of each sentence with at least one word, in order.
     sentences: Vec<(usize, u32)>,
     total_words: u32,
     /// Which bytes start an alias of interest (set once, see [`PreparedAnswer::for_aliases`]).
     first_bytes: [bool; 256],
-    /// Character starts in `text` whose byte is in `first_bytes`: the only places a hit can
-    /// start, collected during the sentence scan so scoring needs no search of its own.
-    candidates: Vec<usize>,
+    /// (start, first folded byte) of the characters that may start an alias: the only places
+    /// a hit can start, collected during the scan so scoring needs no search of its own.
+    candidates: Vec<(usize, u8)>,
 }
 
 /// Whether `c` is a CJK character, counted as one word on its own.
@@ -52,6 +60,109 @@ fn joins(next: Option<char>) -> bool {
     next.is_some_and(|n| n.is_alphanumeric() && !is_cjk(n))
 }
 
+/// The first UTF-8 byte of `c`.
+fn first_byte(c: char) -> u8 {
+    let mut buf = [0u8; 4];
+    c.encode_utf8(&mut buf);
+    buf[0]
+}
+
+/// What one scan found.
+struct Scan {
+    total_words: u32,
+}
+
+/// Splits `text` into sentences and counts words, recording alias candidates.
+///
+/// With `AS_WRITTEN`, each character is folded on the fly and the scan gives up (`None`)
+/// at the first character that cannot be folded on its own; otherwise `text` is already
+/// in the normal form.
+fn scan<const AS_WRITTEN: bool>(
+    text: &str,
+    first_bytes: &[bool; 256],
+    sentences: &mut Vec<(usize, u32)>,
+    candidates: &mut Vec<(usize, u8)>,
+) -> Option<Scan> {
+    sentences.clear();
+    candidates.clear();
+    let fold = |c: char| if AS_WRITTEN { fold_safe(c) } else { Some(c) };
+    let bytes = text.as_bytes();
+    let (mut start, mut words, mut in_word, mut total_words) = (0, 0u32, false, 0);
+    // Whether an alias can start with an ideograph of the fast path below.
+    let ideograph_candidates = first_bytes[0xE4..=0xE9].contains(&true);
+    let mut at = 0;
+    while at < bytes.len() {
+        if !ideograph_candidates && is_ideograph_at(bytes, at) {
+            // A run of ideographs (U+4E00..U+9FFF, the bulk of a Chinese answer, folding to
+            // themselves): one word each, none a terminator nor a candidate. The run's last
+            // character goes through the general step below.
+            let mut run = 0;
+            while is_ideograph_at(bytes, at) && is_ideograph_at(bytes, at + 3) {
+                run += 1;
+                at += 3;
+            }
+            words += run;
+            in_word = in_word && run == 0;
+        }
+        let (next_at, ends_sentence) = if is_ideograph_at(bytes, at) {
+            if first_bytes[usize::from(bytes[at])] {
+                candidates.push((at, bytes[at]));
+            }
+            words += 1;
+            in_word = false;
+            (at + 3, false)
+        } else {
+            let (raw, len) = decode_at(bytes, at);
+            let c = fold(raw)?;
+            let lead = if c.is_ascii() { c as u8 } else { first_byte(c) };
+            if first_bytes[usize::from(lead)] {
+                candidates.push((at, lead));
+            }
+            let next_at = at + len;
+            // Decoded only where it matters: joiners and `.` (rare). A character that cannot
+            // be folded on its own stops the scan when it is reached, whatever is decided here.
+            let next = || (next_at < bytes.len()).then(|| decode_at(bytes, next_at).0).and_then(fold);
+            if c.is_ascii() {
+                if c.is_ascii_alphanumeric() {
+                    if !in_word {
+                        words += 1;
+                    }
+                    in_word = true;
+                } else if !(in_word && matches!(c, '.' | '\'' | '-' | '_') && joins(next())) {
+                    in_word = false;
+                }
+            } else if is_cjk(c) {
+                words += 1;
+                in_word = false;
+            } else if matches!(c, '\u{3000}'..='\u{3006}' | '\u{3008}'..='\u{3020}') {
+                // CJK punctuation: never part of a word (a fast path before the Unicode tables).
+                in_word = false;
+            } else if c.is_alphanumeric() {
+                if !in_word {
+                    words += 1;
+                }
+                in_word = true;
+            } else if in_word && matches!(c, '.' | '\'' | '’' | '-' | '_') && joins(next()) {
+                // Joiners inside a word (`v2.0`, `don't`, `e-commerce`) keep it one word.
+            } else {
+                in_word = false;
+            }
+            (next_at, is_terminator(c, next))
+        };
+        if next_at == bytes.len() || ends_sentence {
+            if words > 0 {
+                sentences.push((start, words));
+                total_words += words;
+            }
+            start = next_at;
+            words = 0;
+            in_word = false;
+        }
+        at = next_at;
+    }
+    Some(Scan { total_words })
+}
+
 impl PreparedAnswer {
     /// Splits `answer` into sentences and counts words.
     ///
@@ -72,77 +183,34 @@ impl PreparedAnswer {
         for alias in aliases {
             first_bytes[usize::from(alias.first_byte())] = true;
         }
-        PreparedAnswer { text: String::new(), sentences: Vec::new(), total_words: 0, first_bytes, candidates: Vec::new() }
+        PreparedAnswer {
+            text: String::new(),
+            as_written: true,
+            sentences: Vec::new(),
+            total_words: 0,
+            first_bytes,
+            candidates: Vec::new(),
+        }
     }
 
     /// Prepares `answer` in place, reusing this value's buffers.
     pub(crate) fn reset(&mut self, answer: &str) {
-        normalize_for_match_into(answer, &mut self.text);
-        let text = self.text.as_str();
-        let sentences = &mut self.sentences;
-        sentences.clear();
-        let candidates = &mut self.candidates;
-        candidates.clear();
-        let mut start = 0;
-        let mut words = 0u32;
-        let mut in_word = false;
-        let mut total_words = 0;
-        let bytes = text.as_bytes();
-        let mut at = 0;
-        while at < bytes.len() {
-            if self.first_bytes[usize::from(bytes[at])] {
-                candidates.push(at);
+        self.text.clear();
+        let as_written = scan::<true>(answer, &self.first_bytes, &mut self.sentences, &mut self.candidates);
+        let found = match as_written {
+            Some(found) => {
+                self.text.push_str(answer);
+                self.as_written = true;
+                found
             }
-            // A CJK Unified Ideograph (U+5000..U+9FFF, the bulk of a Chinese answer) is one
-            // word and never a terminator: no need to decode it.
-            let (next_at, ends_sentence) = if is_common_ideograph_lead(bytes[at]) {
-                words += 1;
-                in_word = false;
-                (at + 3, false)
-            } else {
-                let (c, len) = decode_at(bytes, at);
-                let next_at = at + len;
-                // Decoded only where it matters: joiners and `.` (rare).
-                let next = || (next_at < bytes.len()).then(|| decode_at(bytes, next_at).0);
-                if c.is_ascii() {
-                    if c.is_ascii_alphanumeric() {
-                        if !in_word {
-                            words += 1;
-                        }
-                        in_word = true;
-                    } else if !(in_word && matches!(c, '.' | '\'' | '-' | '_') && joins(next())) {
-                        in_word = false;
-                    }
-                } else if is_cjk(c) {
-                    words += 1;
-                    in_word = false;
-                } else if matches!(c, '\u{3000}'..='\u{3006}' | '\u{3008}'..='\u{3020}') {
-                    // CJK punctuation: never part of a word (a fast path before the Unicode tables).
-                    in_word = false;
-                } else if c.is_alphanumeric() {
-                    if !in_word {
-                        words += 1;
-                    }
-                    in_word = true;
-                } else if in_word && matches!(c, '.' | '\'' | '’' | '-' | '_') && joins(next()) {
-                    // Joiners inside a word (`v2.0`, `don't`, `e-commerce`) keep it one word.
-                } else {
-                    in_word = false;
-                }
-                (next_at, is_terminator(c, next))
-            };
-            if next_at == text.len() || ends_sentence {
-                if words > 0 {
-                    sentences.push((start, words));
-                    total_words += words;
-                }
-                start = next_at;
-                words = 0;
-                in_word = false;
+            None => {
+                normalize_for_match_into(answer, &mut self.text);
+                self.as_written = false;
+                scan::<false>(&self.text, &self.first_bytes, &mut self.sentences, &mut self.candidates)
+                    .unwrap_or(Scan { total_words: 0 })
             }
-            at = next_at;
-        }
-        self.total_words = total_words;
+        };
+        self.total_words = found.total_words;
     }
 
     /// Words in the whole answer.
@@ -160,8 +228,15 @@ impl PreparedAnswer {
         hit_sentences.clear();
         for alias in aliases {
             let first = alias.first_byte();
-            let starts = self.candidates.iter().copied().filter(|&at| self.text.as_bytes()[at] == first);
-            for start in starts.filter(|&at| alias.match_at(&self.text, at).is_some()) {
+            for &(start, _) in self.candidates.iter().filter(|&&(_, lead)| lead == first) {
+                let hit = if self.as_written {
+                    alias.matches_unfolded(&self.text, start)
+                } else {
+                    alias.match_at(&self.text, start).is_some()
+                };
+                if !hit {
+                    continue;
+                }
                 // The sentence whose start is the last one at or before the hit.
                 let idx = self.sentences.partition_point(|(s, _)| *s <= start);
                 if idx > 0 {
@@ -285,12 +360,12 @@ mod tests {
         #[test]
         fn pawc_equals_the_per_character_oracle(
             pieces in proptest::collection::vec(proptest::sample::select(&[
-                "Acme", "acme", "ACME", "ａｃｍｅ", "George", "GEO", "geo", "探针", "元构场", "是", "好", "。", "！", ".",
+                "Acme", "acme", "ACME", "ａｃｍｅ", "George", "GEO", "geo", "探针", "元构场", "是", "好", "一个", "\u{4DC0}", "\u{4000}", "鿿", "。", "！", ".",
                 ". ", "v2.0", "don't", "e-commerce", " ", "\n", "，", "é", "e\u{301}", "ﬁ", "İ", "가", "\u{3000}", "_",
                 "Beta", "x", "1",
             ][..]), 0..24),
             aliases in proptest::collection::vec(proptest::sample::select(&[
-                "acme", "GEO", "探针", "GEO探针", "元构场", "e", "ﬁ", "beta x", " ", "", "1", ".",
+                "acme", "GEO", "探针", "GEO探针", "元构场", "一个", "e", "ﬁ", "beta x", " ", "", "1", ".",
             ][..]), 1..4),
         ) {
             let answer = pieces.concat();

@@ -71,12 +71,44 @@ struct DomainAcc<'a> {
     attributions: Vec<(&'a str, &'a str, Ownership, u32)>,
 }
 
+/// The domains of a run's successful probes, kept so that the next run, whose previous run
+/// this is, need not collect them again.
+pub(crate) struct RunDomains<'a> {
+    run_id: &'a str,
+    /// Successful probes of the run.
+    success: u32,
+    /// Every domain of their sources (the values are interned ids).
+    domains: FastMap<&'a str, u32>,
+}
+
+impl<'a> RunDomains<'a> {
+    /// Collects the domains of the successful probes among `probes` (those of run `run_id`).
+    fn collect(run_id: &'a str, probes: &[&'a Probe]) -> Self {
+        let mut ids = Interner { ids: FastMap::default() };
+        let mut success = 0;
+        for p in probes.iter().filter(|p| p.status == ProbeStatus::Success) {
+            success += 1;
+            for s in &p.sources {
+                ids.id(s.domain.as_str());
+            }
+        }
+        RunDomains { run_id, success, domains: ids.ids }
+    }
+}
+
 /// The computation behind [`compute_run_metrics`]; `probes` are the run's own.
-pub(crate) fn compute(
-    run: &Run,
-    probes: &[&Probe],
-    previous: Option<(&Run, &[&Probe])>,
-) -> RunMetrics {
+pub(crate) fn compute(run: &Run, probes: &[&Probe], previous: Option<(&Run, &[&Probe])>) -> RunMetrics {
+    compute_reusing(run, probes, previous, None).0
+}
+
+/// [`compute`], taking the previous run's domains from `known` when it holds that run's
+/// (collected from the same probes), and returning this run's domains for the next run.
+pub(crate) fn compute_reusing<'a>(
+    run: &'a Run,
+    probes: &[&'a Probe],
+    previous: Option<(&'a Run, &[&'a Probe])>,
+    known: Option<RunDomains<'a>>,
+) -> (RunMetrics, RunDomains<'a>) {
     // Targets in snapshot order, one per id.
     let mut targets: Vec<&Target> = Vec::with_capacity(run.alias_snapshot.len());
     for t in &run.alias_snapshot {
@@ -409,23 +441,21 @@ pub(crate) fn compute(
     // New and lost domains against the previous run's successful probes.
     let mut new_domains = Vec::new();
     let mut lost_domains = Vec::new();
-    if let Some((_, prev_probes)) = previous {
-        let mut prev_domains: FastSet<&str> = FastSet::default();
-        for p in prev_probes
-            .iter()
-            .filter(|p| p.status == ProbeStatus::Success)
-        {
-            counts.previous_success_count += 1;
-            prev_domains.extend(p.sources.iter().map(|s| s.domain.as_str()));
-        }
+    if let Some((prev_run, prev_probes)) = previous {
+        let prev = match known {
+            Some(known) if known.run_id == prev_run.id => known,
+            _ => RunDomains::collect(&prev_run.id, prev_probes),
+        };
+        counts.previous_success_count = prev.success;
         if success > 0 && counts.previous_success_count > 0 {
             new_domains = domains
                 .iter()
-                .filter(|acc| !prev_domains.contains(acc.domain))
+                .filter(|acc| !prev.domains.contains_key(acc.domain))
                 .map(|acc| acc.domain.to_string())
                 .collect();
-            lost_domains = prev_domains
-                .iter()
+            lost_domains = prev
+                .domains
+                .keys()
                 .filter(|d| !domain_ids.ids.contains_key(*d))
                 .map(|d| d.to_string())
                 .collect();
@@ -516,5 +546,6 @@ pub(crate) fn compute(
         counts,
     };
     metrics.insights = build_insights(&metrics);
-    metrics
+    let own_domains = RunDomains { run_id: &run.id, success, domains: domain_ids.ids };
+    (metrics, own_domains)
 }
