@@ -227,16 +227,36 @@ impl PreparedAlias {
     pub(crate) fn matches_unfolded(&self, text: &str, start: usize) -> bool {
         let bytes = text.as_bytes();
         let folded_at = |at: usize| fold_safe(decode_at(bytes, at).0);
-        let mut at = start;
-        for a in self.norm.chars() {
-            if at >= bytes.len() || folded_at(at) != Some(a) {
-                return false;
+        let needle = self.norm.as_bytes();
+        let end = match bytes.get(start..start + needle.len()) {
+            // ASCII folds by lower-casing alone (the alias is lower-case already).
+            Some(window) if window.is_ascii() && needle.is_ascii() => {
+                if !window.eq_ignore_ascii_case(needle) {
+                    return false;
+                }
+                start + needle.len()
             }
-            at += decode_at(bytes, at).1;
-        }
+            _ => {
+                let mut at = start;
+                for a in self.norm.chars() {
+                    if at >= bytes.len() || folded_at(at) != Some(a) {
+                        return false;
+                    }
+                    at += decode_at(bytes, at).1;
+                }
+                at
+            }
+        };
         let is_word = |f: Option<char>| f.is_some_and(|f| f.is_ascii() && is_word_byte(f as u8));
-        let left = text[..start].chars().next_back().and_then(fold_safe);
-        !(self.check_left && is_word(left)) && !(self.check_right && at < bytes.len() && is_word(folded_at(at)))
+        let left_is_word = || match bytes[start - 1] {
+            b if b.is_ascii() => is_word_byte(b.to_ascii_lowercase()),
+            _ => is_word(text[..start].chars().next_back().and_then(fold_safe)),
+        };
+        let right_is_word = || match bytes[end] {
+            b if b.is_ascii() => is_word_byte(b.to_ascii_lowercase()),
+            _ => is_word(folded_at(end)),
+        };
+        !(self.check_left && start > 0 && left_is_word() || self.check_right && end < bytes.len() && right_is_word())
     }
 
     /// The end of a hit of this alias starting at byte `start` of `text` (normalised), if

@@ -62,9 +62,13 @@ fn joins(next: Option<char>) -> bool {
 
 /// The first UTF-8 byte of `c`.
 fn first_byte(c: char) -> u8 {
-    let mut buf = [0u8; 4];
-    c.encode_utf8(&mut buf);
-    buf[0]
+    let u = c as u32;
+    (match u {
+        0..=0x7F => u,
+        0x80..=0x7FF => 0xC0 | (u >> 6),
+        0x800..=0xFFFF => 0xE0 | (u >> 12),
+        _ => 0xF0 | (u >> 18),
+    }) as u8
 }
 
 /// What one scan found.
@@ -96,13 +100,15 @@ fn scan<const AS_WRITTEN: bool>(
             // A run of ideographs (U+4E00..U+9FFF, the bulk of a Chinese answer, folding to
             // themselves): one word each, none a terminator nor a candidate. The run's last
             // character goes through the general step below.
-            let mut run = 0;
-            while is_ideograph_at(bytes, at) && is_ideograph_at(bytes, at + 3) {
-                run += 1;
+            let run_start = at;
+            while is_ideograph_at(bytes, at) {
                 at += 3;
             }
-            words += run;
-            in_word = in_word && run == 0;
+            at -= 3;
+            if at > run_start {
+                words += ((at - run_start) / 3) as u32;
+                in_word = false;
+            }
         }
         let (next_at, ends_sentence) = if is_ideograph_at(bytes, at) {
             if first_bytes[usize::from(bytes[at])] {
@@ -114,7 +120,7 @@ fn scan<const AS_WRITTEN: bool>(
         } else {
             let (raw, len) = decode_at(bytes, at);
             let c = fold(raw)?;
-            let lead = if c.is_ascii() { c as u8 } else { first_byte(c) };
+            let lead = first_byte(c);
             if first_bytes[usize::from(lead)] {
                 candidates.push((at, lead));
             }

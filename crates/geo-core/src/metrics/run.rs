@@ -121,6 +121,8 @@ pub(crate) fn compute_reusing<'a>(
         .enumerate()
         .map(|(i, t)| (t.id.as_str(), i))
         .collect();
+    // Ids are unique in `targets`, so "the brand's mention" is "the mention of this index".
+    let brand_index = targets.iter().position(|t| t.kind == TargetKind::Brand);
     let brand_id: Option<&str> = targets
         .iter()
         .find(|t| t.kind == TargetKind::Brand)
@@ -195,7 +197,7 @@ pub(crate) fn compute_reusing<'a>(
             }
             mentioned[i] = true;
             sov[i] += 1;
-            if Some(m.target_id.as_str()) == brand_id {
+            if Some(i) == brand_index {
                 brand_mentioned = true;
                 counts.mention_count += 1;
                 pacc.mention += 1;

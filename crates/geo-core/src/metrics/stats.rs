@@ -54,16 +54,12 @@ pub fn wilson_interval(successes: u32, n: u32) -> Option<[f64; 2]> {
 /// Two empty sets are identical and score 1.
 pub fn jaccard_sorted<T: Ord>(a: &[T], b: &[T]) -> f64 {
     let (mut i, mut j, mut inter) = (0, 0, 0usize);
+    // Branch-free merge: the comparison's outcome is unpredictable, its arithmetic is not.
     while i < a.len() && j < b.len() {
-        match a[i].cmp(&b[j]) {
-            std::cmp::Ordering::Less => i += 1,
-            std::cmp::Ordering::Greater => j += 1,
-            std::cmp::Ordering::Equal => {
-                inter += 1;
-                i += 1;
-                j += 1;
-            }
-        }
+        let order = a[i].cmp(&b[j]);
+        inter += usize::from(order.is_eq());
+        i += usize::from(order.is_le());
+        j += usize::from(order.is_ge());
     }
     let union = a.len() + b.len() - inter;
     if union == 0 {
