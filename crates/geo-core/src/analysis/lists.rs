@@ -127,14 +127,19 @@ pub struct ParsedList {
 /// order), else the first named in the first [`MATCH_PREFIX_CHARS`] characters of the text.
 /// Step 8 (list positions on mentions) is [`apply_list_positions`].
 pub fn parse_list_items(answer: &str, targets: &[Target]) -> ParsedList {
+    parse_list_items_with(answer, &TargetMatcher::new(targets))
+}
+
+/// [`parse_list_items`] with a prepared matcher.
+pub(crate) fn parse_list_items_with(answer: &str, matcher: &TargetMatcher) -> ParsedList {
     let groups = build_groups(answer);
-    let matcher = TargetMatcher::new(targets);
     let mut best: Option<(i64, Vec<ListItem>)> = None;
+    let mut scratch = String::new();
     for group in groups {
         if group.items.len() < MIN_ITEMS {
             continue;
         }
-        let items: Vec<ListItem> = group.items.into_iter().map(|raw| finish_item(raw, &matcher)).collect();
+        let items: Vec<ListItem> = group.items.into_iter().map(|raw| finish_item(raw, matcher, &mut scratch)).collect();
         let score: i64 = items.iter().map(item_score).sum();
         if best.as_ref().is_none_or(|(b, _)| score > *b) {
             best = Some((score, items));
@@ -153,15 +158,23 @@ pub fn parse_list_items(answer: &str, targets: &[Target]) -> ParsedList {
 /// where the list first recommends it). A matched target with no mention is skipped: it
 /// cannot happen for a list parsed from the same answer, but other inputs must not panic.
 pub fn apply_list_positions(mentions: &mut [Mention], items: &[ListItem], targets: &[Target]) {
+    apply_list_positions_with(mentions, items, &TargetMatcher::new(targets));
+}
+
+/// [`apply_list_positions`] with a prepared matcher.
+pub(crate) fn apply_list_positions_with(mentions: &mut [Mention], items: &[ListItem], matcher: &TargetMatcher) {
     for m in mentions.iter_mut() {
         m.list_position = None;
     }
-    let matcher = TargetMatcher::new(targets);
+    let targets = matcher.targets();
+    let mut scratch = String::new();
     for item in items {
-        let mut ids: Vec<String> = matcher.match_text(&item.title).into_iter().map(|m| m.target_id).collect();
-        for m in matcher.match_text(&prefix(&item.text, MATCH_PREFIX_CHARS)) {
-            if !ids.contains(&m.target_id) {
-                ids.push(m.target_id);
+        let mut ids: Vec<&str> =
+            matcher.named_targets(&item.title, &mut scratch).into_iter().map(|i| targets[i].id.as_str()).collect();
+        for i in matcher.named_targets(prefix(&item.text, MATCH_PREFIX_CHARS), &mut scratch) {
+            let id = targets[i].id.as_str();
+            if !ids.contains(&id) {
+                ids.push(id);
             }
         }
         for id in ids {
@@ -194,8 +207,9 @@ pub fn clean_title(raw: &str) -> String {
     t.trim_end().to_string()
 }
 
-fn prefix(s: &str, chars: usize) -> String {
-    s.chars().take(chars).collect()
+/// The first `chars` characters of `s`.
+fn prefix(s: &str, chars: usize) -> &str {
+    s.char_indices().nth(chars).map_or(s, |(end, _)| &s[..end])
 }
 
 // ---------------------------------------------------------------- line shapes
@@ -703,17 +717,19 @@ fn build_groups(answer: &str) -> Vec<Group> {
 
 // ---------------------------------------------------------------- items and scores
 
-fn first_target(text: &str, matcher: &TargetMatcher) -> Option<String> {
-    matcher.match_text(text).into_iter().next().map(|m| m.target_id)
+/// Id of the target named first in `text` (earliest hit, ties by snapshot order).
+fn first_target(text: &str, matcher: &TargetMatcher, scratch: &mut String) -> Option<String> {
+    let first = *matcher.named_targets(text, scratch).first()?;
+    Some(matcher.targets()[first].id.clone())
 }
 
-fn finish_item(raw: RawItem, matcher: &TargetMatcher) -> ListItem {
+fn finish_item(raw: RawItem, matcher: &TargetMatcher, scratch: &mut String) -> ListItem {
     let title = raw.title.unwrap_or_else(|| {
         raw.lines.iter().take(3).map(|l| clean_title(l)).find(|t| !t.is_empty()).unwrap_or_default()
     });
     let text = raw.lines.iter().map(|l| l.trim()).filter(|l| !l.is_empty()).collect::<Vec<_>>().join("\n");
     let matched_target_id =
-        first_target(&title, matcher).or_else(|| first_target(&prefix(&text, MATCH_PREFIX_CHARS), matcher));
+        first_target(&title, matcher, scratch).or_else(|| first_target(prefix(&text, MATCH_PREFIX_CHARS), matcher, scratch));
     ListItem { position: raw.position, title, text, matched_target_id }
 }
 

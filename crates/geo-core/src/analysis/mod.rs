@@ -10,32 +10,51 @@ pub mod sources;
 pub mod urls;
 
 use crate::model::{Probe, Target};
+use mentions::TargetMatcher;
+use sources::TargetDomains;
+
+/// One alias snapshot prepared for analysis: aliases normalised and configured domains
+/// parsed once, then reused for every probe of the run.
+struct Analyzer<'a> {
+    matcher: TargetMatcher<'a>,
+    domains: TargetDomains<'a>,
+}
+
+impl<'a> Analyzer<'a> {
+    fn new(targets: &'a [Target]) -> Self {
+        Analyzer { matcher: TargetMatcher::new(targets), domains: TargetDomains::new(targets) }
+    }
+
+    fn analyze(&self, probe: &mut Probe) {
+        probe.answer = clean::clean_answer(&probe.raw_answer);
+        probe.sources = sources::normalize_sources_with(&probe.queries, &probe.raw_sources, &self.matcher, &self.domains);
+        probe.mentions = self.matcher.match_text(&probe.answer);
+        let parsed = lists::parse_list_items_with(&probe.answer, &self.matcher);
+        lists::apply_list_positions_with(&mut probe.mentions, &parsed.items, &self.matcher);
+        probe.list_items = parsed.items;
+        probe.other_entities = parsed.other_entities;
+        probe.answer_links = links::extract_answer_links(&probe.answer, &probe.sources);
+    }
+}
 
 /// Recomputes every derived field of `probe` from its raw result and the run's alias
 /// snapshot (brand first). Idempotent: analysing twice gives the same probe.
 pub fn analyze_probe(probe: &mut Probe, targets: &[Target]) {
-    probe.answer = clean::clean_answer(&probe.raw_answer);
-    probe.sources = sources::normalize_sources(&probe.queries, &probe.raw_sources, targets);
-    probe.mentions = mentions::match_targets(&probe.answer, targets);
-    let parsed = lists::parse_list_items(&probe.answer, targets);
-    lists::apply_list_positions(&mut probe.mentions, &parsed.items, targets);
-    probe.list_items = parsed.items;
-    probe.other_entities = parsed.other_entities;
-    probe.answer_links = links::extract_answer_links(&probe.answer, &probe.sources);
+    Analyzer::new(targets).analyze(probe);
 }
 
-/// Re-analyses every probe of `env` with its run's alias snapshot.
+/// Re-analyses every probe of `env` with its run's alias snapshot (prepared once per run).
 ///
 /// Probes whose run is not in the envelope keep their derived fields untouched and are
 /// returned by id so the caller can report them.
 pub fn analyze_envelope(env: &mut crate::model::ExportEnvelope) -> Vec<String> {
     use std::collections::HashMap;
-    let snapshots: HashMap<&str, &[Target]> =
-        env.runs.iter().map(|r| (r.id.as_str(), r.alias_snapshot.as_slice())).collect();
+    let analyzers: HashMap<&str, Analyzer> =
+        env.runs.iter().map(|r| (r.id.as_str(), Analyzer::new(&r.alias_snapshot))).collect();
     let mut orphans = Vec::new();
     for probe in &mut env.probes {
-        match snapshots.get(probe.run_id.as_str()) {
-            Some(targets) => analyze_probe(probe, targets),
+        match analyzers.get(probe.run_id.as_str()) {
+            Some(analyzer) => analyzer.analyze(probe),
             None => orphans.push(probe.id.clone()),
         }
     }

@@ -12,7 +12,7 @@ use std::collections::HashMap;
 
 use crate::analysis::mentions::TargetMatcher;
 use crate::analysis::platforms::{lookup_platform, OFFICIAL, OTHER};
-use crate::analysis::urls::{host_matches_domain, normalize_url};
+use crate::analysis::urls::{comparable_host, host_is_under, normalize_configured_domain, normalize_url};
 use crate::model::{Occurrence, Ownership, Query, RawSource, SearchSource, Target, TargetKind};
 
 /// Who a source belongs to and where it counts.
@@ -28,8 +28,33 @@ pub struct Classification {
     pub competitor_id: Option<String>,
 }
 
-fn target_owns(target: &Target, host: &str) -> bool {
-    target.domains.iter().any(|d| host_matches_domain(host, d))
+/// The targets with their configured domains normalised once (see
+/// `urls::normalize_configured_domain`), for classifying many hosts.
+#[derive(Debug, Clone)]
+pub(crate) struct TargetDomains<'a> {
+    targets: &'a [Target],
+    /// Per target, its usable domains in the form `host_matches_domain` compares.
+    domains: Vec<Vec<String>>,
+}
+
+impl<'a> TargetDomains<'a> {
+    /// Normalises the domains of every target.
+    pub(crate) fn new(targets: &'a [Target]) -> Self {
+        let domains = targets
+            .iter()
+            .map(|t| t.domains.iter().filter_map(|d| normalize_configured_domain(d)).collect())
+            .collect();
+        TargetDomains { targets, domains }
+    }
+
+    /// The first target of `kind` owning `host` (already in `comparable_host` form).
+    fn owner(&self, kind: TargetKind, host: &str) -> Option<&'a Target> {
+        self.targets
+            .iter()
+            .zip(&self.domains)
+            .find(|(t, domains)| t.kind == kind && domains.iter().any(|d| host_is_under(host, d)))
+            .map(|(t, _)| t)
+    }
 }
 
 /// Classifies a source by its host and registrable domain, in the seed's order:
@@ -44,16 +69,22 @@ fn target_owns(target: &Target, host: &str) -> bool {
 /// Targets are told apart by `kind`, not by position. A configured domain also covers its
 /// subdomains (see `host_matches_domain`).
 pub fn classify_source(host: &str, domain: &str, targets: &[Target]) -> Classification {
+    classify_source_with(host, domain, &TargetDomains::new(targets))
+}
+
+/// [`classify_source`] with the targets' domains prepared.
+pub(crate) fn classify_source_with(host: &str, domain: &str, targets: &TargetDomains) -> Classification {
     let official = |t: &Target, ownership, competitor_id| Classification {
         platform: t.label.clone(),
         channel: OFFICIAL.to_string(),
         ownership,
         competitor_id,
     };
-    if let Some(brand) = targets.iter().find(|t| t.kind == TargetKind::Brand && target_owns(t, host)) {
+    let comparable = comparable_host(host);
+    if let Some(brand) = targets.owner(TargetKind::Brand, &comparable) {
         return official(brand, Ownership::Owned, None);
     }
-    if let Some(c) = targets.iter().find(|t| t.kind == TargetKind::Competitor && target_owns(t, host)) {
+    if let Some(c) = targets.owner(TargetKind::Competitor, &comparable) {
         return official(c, Ownership::Competitor, Some(c.id.clone()));
     }
     match lookup_platform(host, domain) {
@@ -95,11 +126,20 @@ struct Group {
 /// * Sorted by `bestRank`, then title (code-point order, locale-independent), then URL;
 ///   ids `src_1`, `src_2`, … in that order.
 pub fn normalize_sources(queries: &[Query], raw: &[RawSource], targets: &[Target]) -> Vec<SearchSource> {
+    normalize_sources_with(queries, raw, &TargetMatcher::new(targets), &TargetDomains::new(targets))
+}
+
+/// [`normalize_sources`] with the targets' aliases and domains prepared.
+pub(crate) fn normalize_sources_with(
+    queries: &[Query],
+    raw: &[RawSource],
+    matcher: &TargetMatcher,
+    domains: &TargetDomains,
+) -> Vec<SearchSource> {
     let query_words: HashMap<u32, Option<&str>> = queries
         .iter()
         .map(|q| (q.index, if q.internal { None } else { q.query.as_deref() }))
         .collect();
-    let matcher = TargetMatcher::new(targets);
     let mut groups: Vec<Group> = Vec::new();
     let mut by_url: HashMap<String, usize> = HashMap::new();
     for r in raw {
@@ -143,7 +183,7 @@ pub fn normalize_sources(queries: &[Query], raw: &[RawSource], targets: &[Target
     let mut sources: Vec<SearchSource> = groups
         .into_iter()
         .map(|g| {
-            let class = classify_source(&g.host, &g.domain, targets);
+            let class = classify_source_with(&g.host, &g.domain, domains);
             let best_rank = g.occurrences.iter().map(|o| o.rank).min().unwrap_or(0);
             let title_mentions = matcher.mentioned_ids(&g.title);
             SearchSource {

@@ -41,6 +41,7 @@
 //!   `abtest_cookie`, `wx_header` (the article itself is `__biz`, `mid`, `idx`, `sn`, which stay).
 
 use core::net::IpAddr;
+use std::borrow::Cow;
 use url::Url;
 
 /// A URL after canonicalisation, with the two keys sources are grouped by.
@@ -106,7 +107,7 @@ pub fn is_tracking_param(name: &str, host: &str) -> bool {
 }
 
 /// `host` equals `domain` or is one of its subdomains (both already lower-case).
-fn host_is_under(host: &str, domain: &str) -> bool {
+pub(crate) fn host_is_under(host: &str, domain: &str) -> bool {
     host == domain
         || (host.len() > domain.len()
             && host.ends_with(domain)
@@ -208,8 +209,18 @@ pub fn host_matches_domain(host: &str, domain: &str) -> bool {
     let Some(domain) = normalize_configured_domain(domain) else {
         return false;
     };
-    let host = host.trim().trim_end_matches('.').to_ascii_lowercase();
-    host_is_under(&host, &domain)
+    host_is_under(&comparable_host(host), &domain)
+}
+
+/// `host` trimmed, without trailing dots, lower-cased: the form [`host_matches_domain`]
+/// compares. Borrowed when `host` is already in that form (as `UrlParts::host` is).
+pub(crate) fn comparable_host(host: &str) -> Cow<'_, str> {
+    let trimmed = host.trim().trim_end_matches('.');
+    if trimmed.bytes().any(|b| b.is_ascii_uppercase()) {
+        Cow::Owned(trimmed.to_ascii_lowercase())
+    } else {
+        Cow::Borrowed(trimmed)
+    }
 }
 
 #[cfg(test)]

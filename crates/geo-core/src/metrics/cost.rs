@@ -96,7 +96,11 @@ pub fn price_or_conservative(model: &str) -> &'static ModelPrice {
 /// (`cache_read_input_tokens` is reported beside it), so the two are priced separately and
 /// never double-counted. Unknown models are priced as in [`price_or_conservative`].
 pub fn estimate_cost_usd(model: &str, usage: &Usage) -> f64 {
-    let price = price_or_conservative(model);
+    cost_at_price(price_or_conservative(model), usage)
+}
+
+/// [`estimate_cost_usd`] with the price already looked up.
+pub(crate) fn cost_at_price(price: &ModelPrice, usage: &Usage) -> f64 {
     usage.input_tokens as f64 / 1e6 * price.input_cache_miss_per_million
         + usage.cache_read_input_tokens as f64 / 1e6 * price.input_cache_hit_per_million
         + usage.output_tokens as f64 / 1e6 * price.output_per_million

@@ -390,6 +390,8 @@ pub fn metrics_for_export(
     let by_run = probes_by_run(&env.probes);
     let empty: Vec<&Probe> = Vec::new();
     let probes_of = |id: &str| by_run.get(id).map_or(&empty[..], |v| &v[..]);
+    // Runs in order usually follow their previous run: its domains are reused, not collected again.
+    let mut last_domains = None;
     Ok(selected
         .into_iter()
         .map(|run| {
@@ -398,7 +400,9 @@ pub fn metrics_for_export(
                 .as_deref()
                 .and_then(|pid| env.runs.iter().find(|r| r.id == pid))
                 .map(|prev| (prev, probes_of(&prev.id)));
-            run::compute(run, probes_of(&run.id), previous)
+            let (metrics, domains) = run::compute_reusing(run, probes_of(&run.id), previous, last_domains.take());
+            last_domains = Some(domains);
+            metrics
         })
         .collect())
 }

@@ -2,15 +2,18 @@
 //!
 //! The pass fills per-run, per-prompt, per-domain and per-target accumulators keyed by
 //! borrowed strings; the only pairwise work is within a prompt (stability and RBO).
+//! Domains and folded list titles are interned per run (a `u32` each), so per-probe domain
+//! sets, Jaccard, RBO, the outreach gap and the domain table compare integers, not strings.
 
-use super::cost::{billed_model, estimate_cost_usd};
-use super::geo_words::{fold_string, PreparedAlias, PreparedAnswer};
+use super::cost::{billed_model, cost_at_price, price_or_conservative, ModelPrice};
+use super::geo_words::PreparedAnswer;
 use super::insights::build_insights;
-use super::stats::{jaccard_sorted, mean, mean_pairwise, ratio, rbo, wilson_interval, RBO_P};
+use super::stats::{dedup_keep_first, jaccard_sorted, mean, mean_pairwise, ratio, rbo_distinct, wilson_interval, RBO_P};
 use super::{
     DomainMetrics, FastMap, FastSet, GapDomain, MetricCounts, OutreachGap, PromptMetrics,
     RunMetrics, TargetMap, UntrackedEntity,
 };
+use crate::analysis::mentions::{normalize_for_match_into, PreparedAlias};
 use crate::model::{Ownership, Probe, ProbeStatus, Run, Target, TargetKind};
 
 /// Computes the metrics of `run` from its probes (probes of other runs in `probes` are
@@ -32,18 +35,34 @@ pub fn compute_run_metrics(
 }
 
 #[derive(Default)]
-struct PromptAcc<'a> {
+struct PromptAcc {
     probes: u32,
     failed: u32,
     success: u32,
     mention: u32,
     first: u32,
     order_sum: u64,
-    domain_sets: Vec<Vec<&'a str>>,
-    lists: Vec<Vec<String>>,
+    /// Per successful probe: its interned domains, sorted and deduplicated.
+    domain_sets: Vec<Vec<u32>>,
+    /// Per successful probe with a parsed list: its interned folded titles by position,
+    /// repeats dropped (RBO keeps an item's first rank).
+    lists: Vec<Vec<u32>>,
+}
+
+/// Interns strings of one run as dense `u32` ids (first seen first).
+struct Interner<'a> {
+    ids: FastMap<&'a str, u32>,
+}
+
+impl<'a> Interner<'a> {
+    fn id(&mut self, s: &'a str) -> u32 {
+        let next = self.ids.len() as u32;
+        *self.ids.entry(s).or_insert(next)
+    }
 }
 
 struct DomainAcc<'a> {
+    domain: &'a str,
     probes: u32,
     occurrences: u32,
     rank_sum: u64,
@@ -52,12 +71,44 @@ struct DomainAcc<'a> {
     attributions: Vec<(&'a str, &'a str, Ownership, u32)>,
 }
 
+/// The domains of a run's successful probes, kept so that the next run, whose previous run
+/// this is, need not collect them again.
+pub(crate) struct RunDomains<'a> {
+    run_id: &'a str,
+    /// Successful probes of the run.
+    success: u32,
+    /// Every domain of their sources (the values are interned ids).
+    domains: FastMap<&'a str, u32>,
+}
+
+impl<'a> RunDomains<'a> {
+    /// Collects the domains of the successful probes among `probes` (those of run `run_id`).
+    fn collect(run_id: &'a str, probes: &[&'a Probe]) -> Self {
+        let mut ids = Interner { ids: FastMap::default() };
+        let mut success = 0;
+        for p in probes.iter().filter(|p| p.status == ProbeStatus::Success) {
+            success += 1;
+            for s in &p.sources {
+                ids.id(s.domain.as_str());
+            }
+        }
+        RunDomains { run_id, success, domains: ids.ids }
+    }
+}
+
 /// The computation behind [`compute_run_metrics`]; `probes` are the run's own.
-pub(crate) fn compute(
-    run: &Run,
-    probes: &[&Probe],
-    previous: Option<(&Run, &[&Probe])>,
-) -> RunMetrics {
+pub(crate) fn compute(run: &Run, probes: &[&Probe], previous: Option<(&Run, &[&Probe])>) -> RunMetrics {
+    compute_reusing(run, probes, previous, None).0
+}
+
+/// [`compute`], taking the previous run's domains from `known` when it holds that run's
+/// (collected from the same probes), and returning this run's domains for the next run.
+pub(crate) fn compute_reusing<'a>(
+    run: &'a Run,
+    probes: &[&'a Probe],
+    previous: Option<(&'a Run, &[&'a Probe])>,
+    known: Option<RunDomains<'a>>,
+) -> (RunMetrics, RunDomains<'a>) {
     // Targets in snapshot order, one per id.
     let mut targets: Vec<&Target> = Vec::with_capacity(run.alias_snapshot.len());
     for t in &run.alias_snapshot {
@@ -70,6 +121,8 @@ pub(crate) fn compute(
         .enumerate()
         .map(|(i, t)| (t.id.as_str(), i))
         .collect();
+    // Ids are unique in `targets`, so "the brand's mention" is "the mention of this index".
+    let brand_index = targets.iter().position(|t| t.kind == TargetKind::Brand);
     let brand_id: Option<&str> = targets
         .iter()
         .find(|t| t.kind == TargetKind::Brand)
@@ -88,18 +141,33 @@ pub(crate) fn compute(
     let mut pawc_sum = vec![0f64; targets.len()];
     let mut cost = 0.0;
     let mut prompts: FastMap<&str, PromptAcc> = FastMap::default();
-    let mut domains: FastMap<&str, DomainAcc> = FastMap::default();
-    let mut brand_domains: FastSet<&str> = FastSet::default();
-    let mut competitor_domains: FastMap<&str, u32> = FastMap::default();
+    // Indexed by interned domain id.
+    let mut domain_ids = Interner { ids: FastMap::default() };
+    let mut domains: Vec<DomainAcc> = Vec::new();
+    let mut brand_domains: Vec<bool> = Vec::new();
+    let mut competitor_domains: Vec<u32> = Vec::new();
     let mut gap = OutreachGap::default();
     let mut entities: FastMap<String, (String, u32, usize)> = FastMap::default();
+    let mut entity_orders_here: Vec<usize> = Vec::new();
+    let mut title_ids: FastMap<String, u32> = FastMap::default();
+    let mut folded = String::new();
     let mut mentioned = vec![false; targets.len()];
-    let mut prepared = PreparedAnswer::new("");
+    let mut prepared = PreparedAnswer::for_aliases(aliases.iter().flatten());
     let mut hit_scratch: Vec<usize> = Vec::new();
 
+    // The price of the last model seen: probes of a run nearly always share one model.
+    let mut last_price: Option<(&str, &ModelPrice)> = None;
     for probe in probes {
         probe_count += 1;
-        cost += estimate_cost_usd(billed_model(probe, run), &probe.usage);
+        let price = match last_price {
+            Some((model, price)) if model == probe.model => price,
+            _ => {
+                let price = price_or_conservative(billed_model(probe, run));
+                last_price = Some((probe.model.as_str(), price));
+                price
+            }
+        };
+        cost += cost_at_price(price, &probe.usage);
         let pacc = prompts.entry(probe.prompt_id.as_str()).or_default();
         pacc.probes += 1;
         match probe.status {
@@ -129,7 +197,7 @@ pub(crate) fn compute(
             }
             mentioned[i] = true;
             sov[i] += 1;
-            if Some(m.target_id.as_str()) == brand_id {
+            if Some(i) == brand_index {
                 brand_mentioned = true;
                 counts.mention_count += 1;
                 pacc.mention += 1;
@@ -161,18 +229,25 @@ pub(crate) fn compute(
         }
 
         // Sources.
-        let mut probe_domains: Vec<&str> = Vec::with_capacity(probe.sources.len());
+        let mut probe_domains: Vec<u32> = Vec::with_capacity(probe.sources.len());
         let mut has_owned = false;
         for source in &probe.sources {
             let domain = source.domain.as_str();
-            probe_domains.push(domain);
-            let acc = domains.entry(domain).or_insert_with(|| DomainAcc {
-                probes: 0,
-                occurrences: 0,
-                rank_sum: 0,
-                best_rank: None,
-                attributions: Vec::new(),
-            });
+            let id = domain_ids.id(domain);
+            probe_domains.push(id);
+            if id as usize == domains.len() {
+                domains.push(DomainAcc {
+                    domain,
+                    probes: 0,
+                    occurrences: 0,
+                    rank_sum: 0,
+                    best_rank: None,
+                    attributions: Vec::new(),
+                });
+                brand_domains.push(false);
+                competitor_domains.push(0);
+            }
+            let acc = &mut domains[id as usize];
             let (occ, rank_sum, best) = if source.occurrences.is_empty() {
                 (1u32, u64::from(source.best_rank), source.best_rank)
             } else {
@@ -207,22 +282,22 @@ pub(crate) fn compute(
         }
         probe_domains.sort_unstable();
         probe_domains.dedup();
-        for d in &probe_domains {
-            if let Some(acc) = domains.get_mut(d) {
-                acc.probes += 1;
-            }
+        for &d in &probe_domains {
+            domains[d as usize].probes += 1;
         }
         if has_owned {
             counts.owned_probe_count += 1;
         }
         if brand_mentioned {
             gap.brand_probe_count += 1;
-            brand_domains.extend(probe_domains.iter().copied());
+            for &d in &probe_domains {
+                brand_domains[d as usize] = true;
+            }
         }
         if competitor_mentioned {
             gap.competitor_probe_count += 1;
-            for d in &probe_domains {
-                *competitor_domains.entry(d).or_default() += 1;
+            for &d in &probe_domains {
+                competitor_domains[d as usize] += 1;
             }
         }
 
@@ -231,29 +306,48 @@ pub(crate) fn compute(
         counts.answer_link_in_sources_count +=
             probe.answer_links.iter().filter(|l| l.in_sources).count() as u32;
 
-        // Untracked entities, once per probe, folded by case and width.
-        let mut seen_here: FastSet<String> = FastSet::default();
+        // Untracked entities, once per probe, folded by case and width. An entity's
+        // first-seen order is unique, so it also marks "already counted in this probe".
+        entity_orders_here.clear();
         for name in &probe.other_entities {
             let trimmed = name.trim();
             if trimmed.is_empty() {
                 continue;
             }
-            let key = fold_string(trimmed);
-            if seen_here.insert(key.clone()) {
-                let order = entities.len();
-                entities
-                    .entry(key)
-                    .or_insert_with(|| (trimmed.to_string(), 0, order))
-                    .1 += 1;
+            normalize_for_match_into(trimmed, &mut folded);
+            match entities.get_mut(folded.as_str()) {
+                Some(entity) if entity_orders_here.contains(&entity.2) => {}
+                Some(entity) => {
+                    entity.1 += 1;
+                    entity_orders_here.push(entity.2);
+                }
+                None => {
+                    let order = entities.len();
+                    entities.insert(folded.clone(), (trimmed.to_string(), 1, order));
+                    entity_orders_here.push(order);
+                }
             }
         }
 
-        // Parsed list titles for listStability.
+        // Parsed list titles for listStability, folded and interned.
         if !probe.list_items.is_empty() {
             let mut items: Vec<&crate::model::ListItem> = probe.list_items.iter().collect();
             items.sort_by_key(|i| i.position);
-            pacc.lists
-                .push(items.iter().map(|i| fold_string(i.title.trim())).collect());
+            let list = items
+                .iter()
+                .map(|i| {
+                    normalize_for_match_into(i.title.trim(), &mut folded);
+                    match title_ids.get(folded.as_str()) {
+                        Some(&id) => id,
+                        None => {
+                            let id = title_ids.len() as u32;
+                            title_ids.insert(folded.clone(), id);
+                            id
+                        }
+                    }
+                })
+                .collect::<Vec<u32>>();
+            pacc.lists.push(dedup_keep_first(&list).into_iter().copied().collect());
         }
         pacc.domain_sets.push(probe_domains);
     }
@@ -288,7 +382,7 @@ pub(crate) fn compute(
                 stability_scores.push(s);
             }
             let list_stability =
-                mean_pairwise(&acc.lists, |a, b| rbo(a.as_slice(), b.as_slice(), RBO_P));
+                mean_pairwise(&acc.lists, |a, b| rbo_distinct(a.as_slice(), b.as_slice(), RBO_P));
             if let Some(s) = list_stability {
                 list_scores.push(s);
             }
@@ -316,7 +410,8 @@ pub(crate) fn compute(
     // Domains.
     let mut domain_metrics: Vec<DomainMetrics> = domains
         .iter()
-        .map(|(domain, acc)| {
+        .map(|acc| {
+            let domain = acc.domain;
             let mut best = &acc.attributions[0];
             for a in &acc.attributions[1..] {
                 if a.3 > best.3 {
@@ -348,24 +443,22 @@ pub(crate) fn compute(
     // New and lost domains against the previous run's successful probes.
     let mut new_domains = Vec::new();
     let mut lost_domains = Vec::new();
-    if let Some((_, prev_probes)) = previous {
-        let mut prev_domains: FastSet<&str> = FastSet::default();
-        for p in prev_probes
-            .iter()
-            .filter(|p| p.status == ProbeStatus::Success)
-        {
-            counts.previous_success_count += 1;
-            prev_domains.extend(p.sources.iter().map(|s| s.domain.as_str()));
-        }
+    if let Some((prev_run, prev_probes)) = previous {
+        let prev = match known {
+            Some(known) if known.run_id == prev_run.id => known,
+            _ => RunDomains::collect(&prev_run.id, prev_probes),
+        };
+        counts.previous_success_count = prev.success;
         if success > 0 && counts.previous_success_count > 0 {
             new_domains = domains
-                .keys()
-                .filter(|d| !prev_domains.contains(*d))
-                .map(|d| d.to_string())
-                .collect();
-            lost_domains = prev_domains
                 .iter()
-                .filter(|d| !domains.contains_key(*d))
+                .filter(|acc| !prev.domains.contains_key(acc.domain))
+                .map(|acc| acc.domain.to_string())
+                .collect();
+            lost_domains = prev
+                .domains
+                .keys()
+                .filter(|d| !domain_ids.ids.contains_key(*d))
                 .map(|d| d.to_string())
                 .collect();
             new_domains.sort_unstable();
@@ -375,10 +468,11 @@ pub(crate) fn compute(
 
     // Outreach gap.
     let mut gap_domains: Vec<GapDomain> = competitor_domains
-        .into_iter()
-        .filter(|(d, _)| !brand_domains.contains(d))
-        .map(|(d, n)| GapDomain {
-            domain: d.to_string(),
+        .iter()
+        .enumerate()
+        .filter(|&(d, &n)| n > 0 && !brand_domains[d])
+        .map(|(d, &n)| GapDomain {
+            domain: domains[d].domain.to_string(),
             probe_count: n,
         })
         .collect();
@@ -454,5 +548,6 @@ pub(crate) fn compute(
         counts,
     };
     metrics.insights = build_insights(&metrics);
-    metrics
+    let own_domains = RunDomains { run_id: &run.id, success, domains: domain_ids.ids };
+    (metrics, own_domains)
 }

@@ -54,16 +54,12 @@ pub fn wilson_interval(successes: u32, n: u32) -> Option<[f64; 2]> {
 /// Two empty sets are identical and score 1.
 pub fn jaccard_sorted<T: Ord>(a: &[T], b: &[T]) -> f64 {
     let (mut i, mut j, mut inter) = (0, 0, 0usize);
+    // Branch-free merge: the comparison's outcome is unpredictable, its arithmetic is not.
     while i < a.len() && j < b.len() {
-        match a[i].cmp(&b[j]) {
-            std::cmp::Ordering::Less => i += 1,
-            std::cmp::Ordering::Greater => j += 1,
-            std::cmp::Ordering::Equal => {
-                inter += 1;
-                i += 1;
-                j += 1;
-            }
-        }
+        let order = a[i].cmp(&b[j]);
+        inter += usize::from(order.is_eq());
+        i += usize::from(order.is_le());
+        j += usize::from(order.is_ge());
     }
     let union = a.len() + b.len() - inter;
     if union == 0 {
@@ -123,8 +119,12 @@ pub(crate) fn mean_pairwise<T>(items: &[T], f: impl Fn(&T, &T) -> f64) -> Option
 /// empty list against a non-empty one scores 0. The result is clamped to `[0, 1]` against
 /// rounding error. An out-of-range `p` is clamped into `[1e-9, 1 − 1e-9]`.
 pub fn rbo<T: Eq + Hash>(a: &[T], b: &[T], p: f64) -> f64 {
-    let a = dedup_keep_first(a);
-    let b = dedup_keep_first(b);
+    rbo_distinct(&dedup_keep_first(a), &dedup_keep_first(b), p)
+}
+
+/// [`rbo`] of two lists that hold no repeated item (as [`dedup_keep_first`] leaves them),
+/// for callers that deduplicate each list once rather than once per pair.
+pub(crate) fn rbo_distinct<T: Eq + Hash>(a: &[T], b: &[T], p: f64) -> f64 {
     let p = if p.is_nan() {
         RBO_P
     } else {
@@ -149,9 +149,9 @@ pub fn rbo<T: Eq + Hash>(a: &[T], b: &[T], p: f64) -> f64 {
     let mut p_d = 1.0;
     for d in 1..=l {
         p_d *= p;
-        let item = long[d - 1];
+        let item = &long[d - 1];
         let in_short = if small {
-            short[..(d - 1).min(s)].contains(&item)
+            short[..(d - 1).min(s)].contains(item)
         } else {
             seen_short.contains(item)
         };
@@ -162,9 +162,9 @@ pub fn rbo<T: Eq + Hash>(a: &[T], b: &[T], p: f64) -> f64 {
             seen_long.insert(item);
         }
         if d <= s {
-            let other = short[d - 1];
+            let other = &short[d - 1];
             let in_long = if small {
-                long[..d].contains(&other)
+                long[..d].contains(other)
             } else {
                 seen_long.contains(other)
             };
@@ -188,7 +188,8 @@ pub fn rbo<T: Eq + Hash>(a: &[T], b: &[T], p: f64) -> f64 {
     ((1.0 - p) / p * sum + tail).clamp(0.0, 1.0)
 }
 
-fn dedup_keep_first<T: Eq + Hash>(items: &[T]) -> Vec<&T> {
+/// `items` without repeats, each kept at its first position.
+pub(crate) fn dedup_keep_first<T: Eq + Hash>(items: &[T]) -> Vec<&T> {
     if items.len() <= 32 {
         let mut out: Vec<&T> = Vec::with_capacity(items.len());
         for item in items {
