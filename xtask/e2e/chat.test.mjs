@@ -8,7 +8,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { readFile, mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { launch, freshPage, byId, dumpDb, until } from './helpers.mjs';
 
@@ -111,13 +113,28 @@ test('picker and drop load text files; non-text and oversized files are refused;
   assert.match(errors, /big\.txt.*5 MB/);
   const names = await Promise.all((await byId(page, 'chat-doc-row').all()).map((r) => r.getAttribute('data-name')));
   assert.deepEqual(names, ['a.txt', 'b.md', 'notes.md']);
+
+  // Document text is shown as text: markup in it never becomes elements or runs.
+  await byId(page, 'chat-file-input').setInputFiles([{ name: 'x.md', mimeType: 'text/markdown',
+    buffer: Buffer.from('注入测试 <img src=x onerror="window.__xss=1"><script>window.__xss=2</script>') }]);
+  await until(async () => (await byId(page, 'chat-doc-row').count()) === 4, 5000, 'x.md row');
+  await byId(page, 'chat-question').fill('注入测试');
+  await byId(page, 'chat-retrieve-only').click();
+  const hit = byId(page, 'chat-hit').first();
+  await hit.locator('summary').click();
+  assert.match(await hit.getByTestId('chat-hit-text').innerText(), /<img src=x/);
+  assert.equal(await hit.locator('img, script').count(), 0);
+  assert.equal(await page.evaluate(() => window.__xss), undefined);
+  await page.locator('[data-testid="chat-doc-row"][data-name="x.md"] [data-testid="chat-doc-remove"]').click();
+  await until(async () => (await byId(page, 'chat-doc-row').count()) === 3, 5000, 'x.md removed');
   await page.locator('[data-testid="chat-doc-row"][data-name="b.md"] [data-testid="chat-doc-remove"]').click();
   await until(async () => (await byId(page, 'chat-doc-row').count()) === 2, 5000, 'row removed');
   assert.deepEqual(page.errors, []);
 });
 
 test('a streamed answer from the mock: done, [S1] opens the source, history, export, key in memory only', async () => {
-  const mock = await startMock();
+  const logFile = join(await mkdtemp(join(tmpdir(), 'geo-chat-')), 'mock.jsonl');
+  const mock = await startMock(['--log', logFile]);
   try {
     const page = await chatWithMock(mock.url);
     await byId(page, 'chat-question').fill(QUESTION);
@@ -136,12 +153,29 @@ test('a streamed answer from the mock: done, [S1] opens the source, history, exp
     const firstSource = page.locator('[data-testid="chat-source"][data-n="1"]');
     assert.equal(await firstSource.getAttribute('data-source'), 'rag_zh.md');
 
-    // A second turn with a key: the request carries it, nothing stores it.
+    // A second turn with a key and the other model: the request carries the key and the
+    // first (complete) turn as history; nothing stores the key.
     await byId(page, 'chat-key').fill(KEY);
+    await byId(page, 'chat-model').selectOption('deepseek-v4-pro');
     await byId(page, 'chat-question').fill('上下文压缩');
     await byId(page, 'chat-send').click();
     await until(async () => (await byId(page, 'chat-answer').count()) === 2, 5000, 'second turn');
     await waitState(page, 'done');
+
+    const posts = (await readFile(logFile, 'utf8')).trim().split('\n').map((l) => JSON.parse(l))
+      .filter((e) => e.method === 'POST' && e.path.endsWith('/chat/completions'));
+    assert.equal(posts.length, 2);
+    const auth = (e) => Object.entries(e.headers).find(([k]) => k.toLowerCase() === 'authorization')?.[1];
+    assert.equal(auth(posts[0]), undefined, 'no key, no authorization header');
+    assert.equal(auth(posts[1]), `Bearer ${KEY}`);
+    const [first, second] = posts.map((e) => JSON.parse(e.body));
+    assert.equal(first.model, 'deepseek-v4-flash');
+    assert.equal(second.model, 'deepseek-v4-pro');
+    assert.equal(first.stream, true);
+    assert.deepEqual(second.messages.map((m) => m.role), ['system', 'user', 'assistant', 'user']);
+    assert.equal(second.messages[1].content, QUESTION);
+    assert.ok(second.messages[2].content.includes('[S1]'), 'the earlier answer as history');
+    assert.ok(first.messages[1].content.includes('[S1] rag_zh.md'), 'numbered sources in the question');
 
     const download = page.waitForEvent('download');
     await byId(page, 'chat-export').click();
