@@ -57,6 +57,7 @@ async function waitState(page, want, ms = 15000) {
 test('sample docs, retrieve only with scores, no-match message and question limits', async () => {
   const page = await freshPage(browser, 'chat');
   await byId(page, 'chat-memory-note').waitFor();
+  assert.equal(await byId(page, 'chat-test-timeout').count(), 0, 'the real 120 s limit');
   assert.match(await byId(page, 'chat-memory-note').innerText(), /刷新/);
   await byId(page, 'chat-load-sample').click();
   await until(async () => (await byId(page, 'chat-doc-row').count()) === 2, 5000, 'sample rows');
@@ -252,6 +253,7 @@ test('the time limit aborts a slow stream as timeout', async () => {
   const mock = await startMock(['--chat-delay-ms', '400']);
   try {
     const page = await chatWithMock(mock.url, 'chat?chatTimeoutMs=1500');
+    assert.match(await byId(page, 'chat-test-timeout').innerText(), /1500/);
     await byId(page, 'chat-question').fill(`${QUESTION} [chat:slow]`);
     const started = Date.now();
     await byId(page, 'chat-send').click();

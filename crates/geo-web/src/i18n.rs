@@ -170,6 +170,7 @@ const TABLE: &[(&str, &str, &str)] = &[
     ("chat.hits_title", "检索结果：{q}", "Retrieved passages: {q}"),
     ("chat.no_hits", "没有检索到与问题相关的资料片段：已载入的资料不包含问题中的关键词。可以换个说法，或载入更多资料。", "No passage matched the question: the loaded documents do not contain its keywords. Rephrase it or load more documents."),
     ("chat.hit_label", "{name} · 第 {chunk} 块 · 分数 {score}", "{name} · chunk {chunk} · score {score}"),
+    ("chat.test_timeout", "测试模式：网址参数 chatTimeoutMs 把回答时限从 120 秒缩短为 {ms} 毫秒", "Test mode: the chatTimeoutMs URL parameter shortens the answer time limit from 120 s to {ms} ms"),
     ("chat.sources", "本轮资料片段（点击查看原文）", "Sources of this turn (click to read the text)"),
     //
     //

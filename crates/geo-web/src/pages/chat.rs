@@ -8,8 +8,9 @@
 //! becomes a button that shows the passage it names.
 //!
 //! The request is aborted after [`fetch::CHAT_TIMEOUT_MS`] (120 s). For browser tests the
-//! page reads a `chatTimeoutMs` query parameter once per page load (`/chat?chatTimeoutMs=1500`):
-//! it can only *shorten* the limit (100 ms minimum) and is never written anywhere.
+//! page reads a `chatTimeoutMs` query parameter once per page load — the first time this page
+//! renders (`/chat?chatTimeoutMs=1500`): it can only *shorten* the limit (100 ms minimum), is
+//! never written anywhere, and a shortened limit is shown on the page.
 
 use crate::chat::cite::{split_citations, Piece};
 use crate::chat::fetch::{self, ChatRequest, StreamHandle, CHAT_TIMEOUT_MS};
@@ -221,6 +222,7 @@ pub fn ChatPage() -> Html {
     let expanded = use_state(BTreeSet::<(u32, usize)>::new);
     let dragging = use_state(|| false);
     let next_id = use_mut_ref(|| 0u32);
+    let timeout_ms = TIMEOUT_MS.with(|t| *t);
 
     let add_files = {
         let (docs, file_errors) = (docs.clone(), file_errors.clone());
@@ -350,7 +352,7 @@ pub fn ChatPage() -> Html {
                 url: chat_url(base.as_deref()),
                 key,
                 body: build_request_body(&model, &messages).to_string(),
-                timeout_ms: TIMEOUT_MS.with(|t| *t),
+                timeout_ms,
             };
             log.dispatch(LogAction::Start(ChatTurn {
                 id,
@@ -509,6 +511,9 @@ pub fn ChatPage() -> Html {
         <section class="chat-page">
             <h1>{ t(lang, "chat.title") }</h1>
             <p class="muted" data-testid="chat-memory-note">{ t(lang, "chat.memory_note") }</p>
+            if timeout_ms < CHAT_TIMEOUT_MS {
+                <p class="error-box" data-testid="chat-test-timeout">{ tf(lang, "chat.test_timeout", &[("ms", &timeout_ms.to_string())]) }</p>
+            }
 
             <div class="card">
                 <h2>{ t(lang, "chat.docs") }</h2>
