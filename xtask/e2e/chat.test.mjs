@@ -223,6 +223,18 @@ test('stop mid-stream keeps the partial text, labelled cancelled', async () => {
     assert.ok(!partial.includes('最多 3 个并发'), 'the answer did not finish');
     assert.match(await byId(page, 'chat-answer-status').last().innerText(), /停止|stopped/);
     assert.equal(await byId(page, 'chat-send').isEnabled(), true, 'ready for the next question');
+
+    // Leaving the page mid-stream stops the request; coming back starts empty, without errors.
+    await byId(page, 'chat-question').fill(`上下文压缩 [chat:slow]`);
+    await byId(page, 'chat-send').click();
+    await waitState(page, 'streaming');
+    await byId(page, 'nav-projects').click();
+    await page.waitForTimeout(500);
+    await byId(page, 'nav-chat').click();
+    await byId(page, 'chat-load-sample').waitFor();
+    assert.equal(await byId(page, 'chat-doc-row').count(), 0);
+    assert.equal(await byId(page, 'chat-answer').count(), 0);
+    assert.deepEqual(page.errors, []);
   } finally {
     mock.stop();
   }

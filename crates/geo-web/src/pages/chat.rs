@@ -223,6 +223,18 @@ pub fn ChatPage() -> Html {
     let dragging = use_state(|| false);
     let next_id = use_mut_ref(|| 0u32);
     let timeout_ms = TIMEOUT_MS.with(|t| *t);
+    // The running request, for the unmount clean-up: leaving the page stops it.
+    let live = use_mut_ref(|| None::<StreamHandle>);
+    {
+        let live = live.clone();
+        use_effect_with((), move |_| {
+            move || {
+                if let Some(h) = live.borrow_mut().take() {
+                    h.stop();
+                }
+            }
+        });
+    }
 
     let add_files = {
         let (docs, file_errors) = (docs.clone(), file_errors.clone());
@@ -311,9 +323,9 @@ pub fn ChatPage() -> Html {
         })
     };
     let on_send = {
-        let (docs, log, question, problem, running, key, model, base_url, next_id) = (
+        let (docs, log, question, problem, running, key, model, base_url, next_id, live) = (
             docs.clone(), log.clone(), question.clone(), problem.clone(), running.clone(), key.clone(),
-            model.clone(), base_url.clone(), next_id.clone(),
+            model.clone(), base_url.clone(), next_id.clone(), live.clone(),
         );
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
@@ -364,13 +376,15 @@ pub fn ChatPage() -> Html {
             }));
             let handle = StreamHandle::new();
             running.set(Some(handle.clone()));
-            let (log, running) = (log.clone(), running.clone());
+            *live.borrow_mut() = Some(handle.clone());
+            let (log, running, live) = (log.clone(), running.clone(), live.clone());
             wasm_bindgen_futures::spawn_local(async move {
                 let text_log = log.clone();
                 let outcome = fetch::stream_chat(request, handle, move |text| {
                     text_log.dispatch(LogAction::Text(id, text.to_string()))
                 })
                 .await;
+                live.borrow_mut().take();
                 log.dispatch(LogAction::Finish(id, outcome.answer, outcome.state));
                 running.set(None);
             });
