@@ -140,6 +140,38 @@ const TABLE: &[(&str, &str, &str)] = &[
     //
     //
     // ---- docs chat: rows added by that work go below this line ----
+    ("chat.memory_note", "Key、资料和对话只保存在当前页面的内存中，不写入浏览器存储、Cookie 或网址；刷新页面（或离开本页）会清除 Key、资料和对话，需要保留请先导出。", "The key, documents and conversation live only in this page's memory — never in browser storage, cookies or the URL; refreshing the page (or leaving it) clears the key, documents and conversation, so export first to keep them."),
+    ("chat.docs", "资料", "Documents"),
+    ("chat.pick", "选择 TXT / Markdown 文件（可多选）", "Choose TXT / Markdown files (several allowed)"),
+    ("chat.drop_help", "也可以把文件拖到这里。只接受 TXT 和 Markdown；单个文件最大 5 MB，全部资料合计最大 20 MB。", "Or drop files here. Only TXT and Markdown; at most 5 MB per file and 20 MB in total."),
+    ("chat.load_sample", "载入示例资料", "Load sample docs"),
+    ("chat.file_not_text", "{name} 不是 TXT 或 Markdown 文件，已跳过；请选择 .txt 或 .md 文件", "{name} is not a txt or markdown file and was skipped; choose .txt or .md files"),
+    ("chat.file_too_big", "{name} 有 {mb} MB，超过单个文件 5 MB 的上限，已跳过；请拆分后再载入", "{name} is {mb} mb, over the 5 mb limit per file, and was skipped; split it and load the parts"),
+    ("chat.total_too_big", "载入 {name} 会使资料合计超过 20 MB（已载入 {mb} MB），已跳过；请先移除一些资料", "loading {name} would take the documents over 20 mb in total ({mb} mb loaded) and it was skipped; remove some documents first"),
+    ("chat.file_unreadable", "无法读取 {name}；请确认文件可以打开后重试", "cannot read {name}; check that the file opens and try again"),
+    ("chat.doc_meta", "{chunks} 块 · {kb} KB", "{chunks} chunks · {kb} KB"),
+    ("chat.remove", "移除", "Remove"),
+    ("chat.remove_doc", "移除 {name}", "Remove {name}"),
+    ("chat.ask", "提问", "Ask"),
+    ("chat.key", "DeepSeek API Key（只在本页内存中）", "DeepSeek API key (page memory only)"),
+    ("chat.key_help", "Key 只用于本页发出的请求，不会保存；刷新页面后需要重新输入。", "The key is only used for this page's requests and is never saved; enter it again after a refresh."),
+    ("chat.model", "模型", "Model"),
+    ("chat.advanced", "高级：API 地址（代理或测试）", "Advanced: API base URL (proxy or tests)"),
+    ("chat.base_url", "API 基础地址", "API base URL"),
+    ("chat.base_url_help", "留空时请求 https://api.deepseek.com/chat/completions；填写代理地址时会请求 <地址>/chat/completions，代理可以代为添加 Key。", "Empty: requests go to https://api.deepseek.com/chat/completions; with a proxy address they go to <address>/chat/completions and the proxy may add the key."),
+    ("chat.question", "问题（最多 4000 字符）", "Question (at most 4000 characters)"),
+    ("chat.question_placeholder", "例如：RAG 分块和检索有什么关系？", "e.g. How do chunking and retrieval relate in RAG?"),
+    ("chat.send", "发送", "Send"),
+    ("chat.retrieve_only", "只看检索", "Retrieve only"),
+    ("chat.stop", "停止生成", "Stop"),
+    ("chat.export", "导出对话（Markdown）", "Export conversation (Markdown)"),
+    ("chat.need_key", "请输入 DeepSeek API Key，或在“高级”中填写会代为添加 Key 的代理地址", "enter your DeepSeek api key, or set the base url of a proxy that adds it under advanced"),
+    ("chat.no_docs", "还没有载入资料；请先选择文件或载入示例资料", "no documents loaded yet; choose files or load the sample docs first"),
+    ("chat.hits_title", "检索结果：{q}", "Retrieved passages: {q}"),
+    ("chat.no_hits", "没有检索到与问题相关的资料片段：已载入的资料不包含问题中的关键词。可以换个说法，或载入更多资料。", "No passage matched the question: the loaded documents do not contain its keywords. Rephrase it or load more documents."),
+    ("chat.hit_label", "{name} · 第 {chunk} 块 · 分数 {score}", "{name} · chunk {chunk} · score {score}"),
+    ("chat.test_timeout", "测试模式：网址参数 chatTimeoutMs 把回答时限从 120 秒缩短为 {ms} 毫秒", "Test mode: the chatTimeoutMs URL parameter shortens the answer time limit from 120 s to {ms} ms"),
+    ("chat.sources", "本轮资料片段（点击查看原文）", "Sources of this turn (click to read the text)"),
     //
     //
     //

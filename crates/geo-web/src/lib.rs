@@ -18,11 +18,13 @@
 //!   in-memory twin for native tests;
 //! - [`draft`]: pure form logic (project editor, prompt lists, tags), tested natively;
 //! - [`i18n`]: the `t(lang, key)` table, Chinese first;
+//! - [`chat`]: the Docs chat's non-rendering parts (citations, file checks, samples, streaming fetch);
 //! - [`prefs`]: the few values kept in Web Storage (language, API key, key storage).
 
 #![warn(missing_docs)]
 
 pub mod app;
+pub mod chat;
 pub mod components;
 pub mod draft;
 pub mod hooks;
