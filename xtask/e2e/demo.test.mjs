@@ -78,9 +78,13 @@ test('demo-delete removes it and a reload keeps it gone; demo-restore brings it 
   assert.ok(await byId(page, 'project-select').isDisabled());
 
   await byId(page, 'demo-restore').click();
-  const back = await seeded(page);
+  // Restored: the records are back and the deleted flag is cleared.
+  const back = await until(async () => {
+    const db = await dumpDb(page);
+    return db.stores.probes.length === 36 && setting(db, 'demoDeleted') === undefined ? db : null;
+  }, 15000, 'demo restored');
   assert.deepEqual(counts(back), { projects: 1, prompts: 6, runs: 2, probes: 36 });
-  assert.equal(setting(back, 'demoDeleted'), undefined, 'the deleted flag is cleared');
+  assert.equal(setting(back, 'demoSeeded'), true);
   await until(async () => (await byId(page, 'project-select').inputValue()) === PROJECT, 5000, 'restored project selected');
   await page.locator('[data-testid="toast"][data-kind="ok"]').first().waitFor();
 

@@ -21,7 +21,7 @@
 use anyhow::{bail, Context, Result};
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 
 use crate::workspace_root;
@@ -348,11 +348,6 @@ fn civil_from_days(z: i64) -> (i64, i64, i64) {
     (if m <= 2 { yoe + era * 400 + 1 } else { yoe + era * 400 }, m, d)
 }
 
-/// The demo file, for tests: `demo/demo-data.json` of the workspace.
-pub fn demo_path() -> PathBuf {
-    workspace_root().join(OUT)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -404,7 +399,7 @@ mod tests {
     /// The committed demo file holds raw results only and the documented counts.
     #[test]
     fn committed_demo_file_is_raw_and_complete() {
-        let env: Value = serde_json::from_str(&std::fs::read_to_string(demo_path()).unwrap()).unwrap();
+        let env: Value = serde_json::from_str(&std::fs::read_to_string(workspace_root().join(OUT)).unwrap()).unwrap();
         assert_eq!(env["format"], "geo-probe-export");
         assert_eq!(env["projects"][0]["isDemo"], true);
         assert_eq!(env["prompts"].as_array().unwrap().len(), PROMPTS.len());
