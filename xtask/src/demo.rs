@@ -127,9 +127,7 @@ fn start_mock(bin: &Path, args: &[&str]) -> Result<Mock> {
 
 /// The input envelope: the demo project and its prompts, no runs.
 pub fn input_envelope() -> Value {
-    let target = |id: &str, kind: &str, label: &str, aliases: &[&str], domains: &[&str]| {
-        json!({ "id": id, "kind": kind, "label": label, "aliases": aliases, "domains": domains })
-    };
+    let target = |id: &str, kind: &str, label: &str, aliases: &[&str], domains: &[&str]| json!({ "id": id, "kind": kind, "label": label, "aliases": aliases, "domains": domains });
     let prompts: Vec<Value> = PROMPTS
         .iter()
         .map(|(id, text, tags, _)| {
@@ -240,7 +238,10 @@ pub fn finish(env: &mut Value) -> Result<()> {
         let old = run["id"].as_str().unwrap_or_default().to_string();
         let start = parse_iso(run["createdAt"].as_str().unwrap_or_default()).context("a run has a bad createdAt")?;
         let target = parse_iso(RUN_TIMES[i]).expect("fixed times parse");
-        let new_id = format!("run_{}_demo", RUN_TIMES[i].chars().take(19).filter(|c| *c != '-' && *c != ':').collect::<String>());
+        let new_id = format!(
+            "run_{}_demo",
+            RUN_TIMES[i].chars().take(19).filter(|c| *c != '-' && *c != ':').collect::<String>()
+        );
         moves.push((old, new_id, target - start));
     }
     let moved = |id: &str| moves.iter().find(|(old, ..)| old == id).cloned();
@@ -263,7 +264,8 @@ pub fn finish(env: &mut Value) -> Result<()> {
         }
     }
     for probe in env["probes"].as_array_mut().into_iter().flatten() {
-        let (_, new_id, by) = moved(probe["runId"].as_str().unwrap_or_default()).context("a probe of an unknown run")?;
+        let (_, new_id, by) =
+            moved(probe["runId"].as_str().unwrap_or_default()).context("a probe of an unknown run")?;
         let id = format!("{new_id}__{}__{}", probe["promptId"].as_str().unwrap_or_default(), probe["repeatIndex"]);
         probe["id"] = json!(id);
         probe["runId"] = json!(new_id);

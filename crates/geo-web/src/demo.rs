@@ -123,7 +123,12 @@ pub struct Counts {
 
 impl Counts {
     fn of(env: &ExportEnvelope) -> Counts {
-        Counts { projects: env.projects.len(), prompts: env.prompts.len(), runs: env.runs.len(), probes: env.probes.len() }
+        Counts {
+            projects: env.projects.len(),
+            prompts: env.prompts.len(),
+            runs: env.runs.len(),
+            probes: env.probes.len(),
+        }
     }
 }
 
@@ -157,7 +162,8 @@ where
     F: FnOnce() -> Fut,
     Fut: Future<Output = Result<String, DemoError>>,
 {
-    let decision = decide(flag(repo, DELETED_SETTING).await?, demo_exists(repo).await?, flag(repo, SEEDED_SETTING).await?);
+    let decision =
+        decide(flag(repo, DELETED_SETTING).await?, demo_exists(repo).await?, flag(repo, SEEDED_SETTING).await?);
     if decision != SeedDecision::Seed {
         return Ok(SeedOutcome::Skipped(decision));
     }
@@ -199,7 +205,8 @@ pub async fn fetch_demo() -> Result<String, DemoError> {
     use wasm_bindgen::{JsCast, JsValue};
     use wasm_bindgen_futures::JsFuture;
     let window = web_sys::window().ok_or_else(|| DemoError::Fetch("no window".to_string()))?;
-    let describe = |e: JsValue| e.as_string().or_else(|| js_sys::Error::from(e).message().as_string()).unwrap_or_default();
+    let describe =
+        |e: JsValue| e.as_string().or_else(|| js_sys::Error::from(e).message().as_string()).unwrap_or_default();
     let response = JsFuture::from(window.fetch_with_str(DEMO_URL)).await.map_err(|e| DemoError::Fetch(describe(e)))?;
     let status = Reflect::get(&response, &"status".into()).ok().and_then(|s| s.as_f64()).unwrap_or(0.0) as u16;
     if status == 404 {
@@ -265,7 +272,8 @@ mod tests {
     #[test]
     fn bad_files_are_refused() {
         assert!(matches!(prepare("nope"), Err(DemoError::BadFile(_))));
-        let no_project = r#"{"format":"geo-probe-export","version":1,"projects":[],"prompts":[],"runs":[],"probes":[]}"#;
+        let no_project =
+            r#"{"format":"geo-probe-export","version":1,"projects":[],"prompts":[],"runs":[],"probes":[]}"#;
         assert!(matches!(prepare(no_project), Err(DemoError::BadFile(m)) if m.contains("no project")));
         let not_demo = DEMO.replacen("\"isDemo\": true", "\"isDemo\": false", 1);
         assert!(matches!(prepare(&not_demo), Err(DemoError::BadFile(m)) if m.contains("isDemo")));
@@ -282,7 +290,8 @@ mod tests {
         assert!(env.probes.iter().any(|p| !p.mentions.is_empty()), "stored probes are analysed");
         assert_eq!(block_on(repo.setting(SEEDED_SETTING)).unwrap(), Some(serde_json::Value::Bool(true)));
         // A second start reuses the project and never calls the loader.
-        let again = block_on(ensure_demo_seed(&repo, || async { Err::<String, _>(DemoError::Fetch("unused".into())) })).unwrap();
+        let again = block_on(ensure_demo_seed(&repo, || async { Err::<String, _>(DemoError::Fetch("unused".into())) }))
+            .unwrap();
         assert_eq!(again, SeedOutcome::Skipped(SeedDecision::Reuse));
         assert_eq!(block_on(repo.snapshot("x")).unwrap().probes.len(), counts.probes);
     }
@@ -290,7 +299,8 @@ mod tests {
     #[test]
     fn errors_change_nothing_and_a_missing_file_is_quiet() {
         let repo = MemoryRepo::new();
-        let failed = block_on(ensure_demo_seed(&repo, || async { Err::<String, _>(DemoError::Fetch("offline".into())) }));
+        let failed =
+            block_on(ensure_demo_seed(&repo, || async { Err::<String, _>(DemoError::Fetch("offline".into())) }));
         assert_eq!(failed, Err(DemoError::Fetch("offline".into())));
         let bad = block_on(ensure_demo_seed(&repo, || async { Ok("{".to_string()) }));
         assert!(matches!(bad, Err(DemoError::BadFile(_))));
