@@ -11,13 +11,21 @@ export async function launch() {
   return chromium.launch({ executablePath: EXECUTABLE, headless: true, args: ARGS });
 }
 
-/** A new page in a fresh context, with console errors collected in `page.errors`. */
-export async function freshPage(browser, path = '') {
+const DEMO_FILE = '/demo/demo-data.json';
+
+/** A new page in a fresh context, with console errors collected in `page.errors`.
+ * Tests start from an empty database: unless `{ demo: true }`, the demo file answers 404
+ * (a deployment without demo data), so the app seeds nothing and writes nothing. */
+export async function freshPage(browser, path = '', { demo = false } = {}) {
   const context = await browser.newContext();
+  if (!demo) await context.route(`**${DEMO_FILE}`, (r) => r.fulfill({ status: 404, body: 'not found' }));
   const page = await context.newPage();
   page.errors = [];
   page.on('pageerror', (e) => page.errors.push(String(e)));
-  page.on('console', (m) => { if (m.type() === 'error') page.errors.push(m.text()); });
+  page.on('console', (m) => {
+    const blockedDemo = !demo && (m.location()?.url ?? '').endsWith(DEMO_FILE);
+    if (m.type() === 'error' && !blockedDemo) page.errors.push(m.text());
+  });
   await open(page, path);
   return page;
 }

@@ -1,5 +1,6 @@
 //! Project automation: `cargo xtask <command>`; run without a command for the list.
 
+mod demo;
 mod dist;
 mod e2e;
 mod mock;
@@ -24,9 +25,10 @@ const USAGE: &str = "usage: cargo xtask <command>
 commands:
   test     run every test: tidy, unit, golden, property, CLI and browser tests
   dist     build the web app into dist/   [--base-path /geo-probe/] [--dev]
-  serve    build dist/ and serve it on 127.0.0.1   [--port 8080] [--base-path P] [--dev]
+  serve    build dist/ and serve it on 127.0.0.1   [--port 8080] [--base-path P] [--dev] [--mock [--mock-port 8787]]
   e2e      browser tests in headless Chromium   [--dev] [FILE-FILTER]
-  mock     run the mock DeepSeek server (flags: cargo xtask mock --help)";
+  mock     run the mock DeepSeek server (flags: cargo xtask mock --help)
+  demo     regenerate demo/demo-data.json from the recorded fixtures   [--real: the DeepSeek API]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -36,6 +38,7 @@ fn main() -> ExitCode {
         Some("serve") => serve::run(&args[1..]),
         Some("e2e") => e2e::run(&args[1..]),
         Some("mock") => mock::run(&args[1..]),
+        Some("demo") => demo::run(&args[1..]),
         _ => {
             eprintln!("{USAGE}");
             return ExitCode::from(2);

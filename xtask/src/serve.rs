@@ -1,9 +1,13 @@
-//! `cargo xtask serve [--port N] [--base-path P] [--dev]`: builds `dist/` and serves it on
-//! 127.0.0.1 with the SPA fallback (a path without a file extension that is not a file
+//! `cargo xtask serve [--port N] [--base-path P] [--dev] [--mock [--mock-port N]]`: builds
+//! `dist/` and serves it on 127.0.0.1 with the SPA fallback (a path without a file extension that is not a file
 //! gets `index.html`) and correct MIME types (`application/wasm` for streaming compile).
 //!
 //! A deliberately small std-only HTTP/1.1 server: GET and HEAD, one request per
 //! connection, a thread per connection. It is for local use and the browser tests only.
+//!
+//! `--mock` also starts the mock DeepSeek server (`geo-mock`, default port 8787) so a newcomer
+//! can run probes end to end without a key: put its URL into Settings as the custom API base
+//! URL and leave the key empty (proxy mode).
 
 use anyhow::{bail, Context, Result};
 use std::fs;
@@ -26,20 +30,67 @@ pub struct Server {
 pub fn run(args: &[String]) -> Result<()> {
     let mut port = 8080u16;
     let mut opts = DistOptions::default();
+    let mut mock_port: Option<u16> = None;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
             "--port" => port = it.next().context("--port needs a number")?.parse().context("--port needs a number")?,
             "--base-path" => opts.base_path = dist::normalize_base_path(it.next().context("--base-path needs a value")?)?,
             "--dev" => opts.dev = true,
-            other => bail!("unknown serve option {other:?}: use --port N, --base-path PATH, --dev"),
+            "--mock" => mock_port = Some(mock_port.unwrap_or(8787)),
+            "--mock-port" => mock_port = Some(it.next().context("--mock-port needs a number")?.parse().context("--mock-port needs a number")?),
+            other => bail!("unknown serve option {other:?}: use --port N, --base-path PATH, --dev, --mock [--mock-port N]"),
         }
     }
     dist::build(&opts)?;
+    // Started before the static server so a busy mock port fails before anything is served.
+    let _mock = mock_port.map(start_mock).transpose()?;
     let server = start(&dist::workspace_root().join("dist"), port, &opts.base_path)?;
     println!("serving dist/ at {}  (Ctrl-C to stop)", server.url);
     loop {
         thread::park();
+    }
+}
+
+/// `--mock`: builds and starts `geo-mock --port PORT` (0 = any free port) as a child process,
+/// prints its address and how to use it from Settings. The child shares the terminal's
+/// process group, so Ctrl-C stops it together with this server; dropping the guard kills it.
+fn start_mock(port: u16) -> Result<MockChild> {
+    let root = dist::workspace_root();
+    let status = std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .current_dir(&root)
+        .args(["build", "-q", "-p", "geo-mock"])
+        .status()
+        .context("cannot start cargo to build geo-mock")?;
+    if !status.success() {
+        bail!("building geo-mock failed");
+    }
+    let mut child = std::process::Command::new(root.join("target/debug/geo-mock"))
+        .args(["--port", &port.to_string()])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .context("cannot start geo-mock")?;
+    let mut lines = BufReader::new(child.stdout.take().context("geo-mock has no stdout")?).lines();
+    let first = lines.next().transpose()?.unwrap_or_default();
+    let Some(url) = first.trim().strip_prefix("geo-mock listening on ").map(str::to_string) else {
+        let _ = child.kill();
+        let _ = child.wait();
+        bail!("the mock DeepSeek server did not start on port {port} (is it in use? pick another with --mock-port N)");
+    };
+    // Keep draining its output so the pipe never fills.
+    thread::spawn(move || lines.map_while(|l| l.ok()).for_each(|l| println!("{l}")));
+    println!("mock DeepSeek server (geo-mock) at {url}");
+    println!("  to probe without a key: Settings (设置) → custom API base URL (自定义 API 地址) = {url}, leave the API key empty (proxy mode)");
+    Ok(MockChild(child))
+}
+
+/// The mock server child process, killed when dropped.
+struct MockChild(std::process::Child);
+
+impl Drop for MockChild {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
     }
 }
 

@@ -8,7 +8,7 @@ use crate::pages;
 use crate::prefs;
 use crate::repo::idb::IdbRepo;
 use crate::repo::Repository;
-use crate::state::{Action, AppState, RepoState};
+use crate::state::{Action, AppState, RepoState, ToastKind};
 use geo_core::model::Lang;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -96,7 +96,13 @@ pub fn App() -> Html {
             };
             wasm_bindgen_futures::spawn_local(async move {
                 match IdbRepo::open(on_change).await {
-                    Ok(repo) => dispatcher.dispatch(Action::RepoReady(repo)),
+                    Ok(repo) => {
+                        dispatcher.dispatch(Action::RepoReady(repo.clone()));
+                        // Seed §8.2: seed the demo project on a first visit.
+                        if let Err(e) = crate::demo::ensure_demo_seed(&repo, crate::demo::fetch_demo).await {
+                            dispatcher.dispatch(Action::Toast(ToastKind::Error, e.message(prefs::load_lang())));
+                        }
+                    }
                     Err(e) => dispatcher.dispatch(Action::RepoFailed(e)),
                 }
             });

@@ -176,6 +176,17 @@ const TABLE: &[(&str, &str, &str)] = &[
     //
     //
     // ---- demo data and settings additions: rows added by that work go below this line ----
+    ("demo.section", "示例数据", "Demo data"),
+    ("demo.help", "首次访问时会自动载入示例项目（由录制的回答生成，分析口径与真实探测相同）。删除后刷新也不会再出现，可随时恢复。", "On a first visit the example project is loaded (built from recorded answers, analysed like a live probe). Once deleted it stays away after a reload; restore it at any time."),
+    ("demo.restore", "恢复示例数据", "Restore demo data"),
+    ("demo.delete", "删除示例数据", "Delete demo data"),
+    ("demo.restored", "已恢复示例数据", "Demo data restored"),
+    ("demo.deleted", "已删除示例数据", "Demo data deleted"),
+    ("demo.delete_title", "删除示例数据？", "Delete the demo data?"),
+    ("demo.delete_body", "示例项目及其提示词、批次和探测结果将被删除，刷新后不会自动恢复；可在此处再次恢复。", "The example project with its prompts, runs and probes is deleted and does not come back on reload; you can restore it here."),
+    ("demo.fetch_failed", "无法加载示例数据，未做任何更改；请检查网络后重试", "cannot load the demo data, nothing was changed: check the connection and try again"),
+    ("demo.bad_file", "示例数据文件无效，未做任何更改；请重新部署 demo/demo-data.json", "the demo data file is invalid, nothing was changed: redeploy demo/demo-data.json"),
+    ("demo.missing", "此部署没有示例数据（demo/demo-data.json）；运行 cargo xtask demo 生成后重新部署", "this deployment has no demo data (demo/demo-data.json): run cargo xtask demo and deploy again"),
     //
     //
     //

@@ -19,13 +19,15 @@
 //! - [`draft`]: pure form logic (project editor, prompt lists, tags), tested natively;
 //! - [`i18n`]: the `t(lang, key)` table, Chinese first;
 //! - [`chat`]: the Docs chat's non-rendering parts (citations, file checks, samples, streaming fetch);
-//! - [`prefs`]: the few values kept in Web Storage (language, API key, key storage).
+//! - [`prefs`]: the few values kept in Web Storage (language, API key, key storage);
+//! - [`demo`]: seeding, restoring and deleting the demo project (seed §8.2).
 
 #![warn(missing_docs)]
 
 pub mod app;
 pub mod chat;
 pub mod components;
+pub mod demo;
 pub mod draft;
 pub mod hooks;
 pub mod i18n;

@@ -201,10 +201,81 @@ pub fn SettingsPage() -> Html {
                 }
                 <button type="button" class="danger" data-testid="data-clear" onclick={open_clear}>{ t(lang, "settings.clear") }</button>
             </div>
+            <DemoSection />
             if *confirm_clear {
                 <ConfirmDialog title={t(lang, "settings.clear_title").to_string()} body={t(lang, "settings.clear_body").to_string()}
                     confirm_label={t(lang, "settings.clear").to_string()} cancel_label={t(lang, "common.cancel").to_string()}
                     on_confirm={do_clear} on_cancel={cancel_clear} />
+            }
+        </section>
+    }
+}
+
+/// The demo data card: restore (`demo-restore`) and delete (`demo-delete`, after a
+/// confirmation) the example project of seed §8.2.
+#[function_component]
+fn DemoSection() -> Html {
+    let app = use_app();
+    let lang = app.lang;
+    let confirm = use_state(|| false);
+    let busy = use_state(|| false);
+    let on_restore = {
+        let (app, busy) = (app.clone(), busy.clone());
+        Callback::from(move |_: MouseEvent| {
+            let Some(repo) = app.repo().cloned() else { return };
+            let (app, busy) = (app.clone(), busy.clone());
+            busy.set(true);
+            wasm_bindgen_futures::spawn_local(async move {
+                match crate::demo::restore_demo(&repo, crate::demo::fetch_demo).await {
+                    Ok(counts) => {
+                        let project = repo.list_projects().await.ok().and_then(|ps| ps.into_iter().find(|p| p.is_demo)).map(|p| p.id);
+                        if project.is_some() {
+                            prefs::save_project(project.as_deref());
+                            app.dispatch(Action::SelectProject(project));
+                        }
+                        let text = format!("{} · {} {}", t(app.lang, "demo.restored"), counts.probes, if app.lang == Lang::Zh { "条探测" } else { "probes" });
+                        toast(&app, ToastKind::Ok, text);
+                    }
+                    Err(e) => toast(&app, ToastKind::Error, e.message(app.lang)),
+                }
+                busy.set(false);
+            });
+        })
+    };
+    let open_confirm = {
+        let confirm = confirm.clone();
+        Callback::from(move |_: MouseEvent| confirm.set(true))
+    };
+    let cancel = {
+        let confirm = confirm.clone();
+        Callback::from(move |_| confirm.set(false))
+    };
+    let on_delete = {
+        let (app, confirm, busy) = (app.clone(), confirm.clone(), busy.clone());
+        Callback::from(move |_| {
+            confirm.set(false);
+            let Some(repo) = app.repo().cloned() else { return };
+            let (app, busy) = (app.clone(), busy.clone());
+            busy.set(true);
+            wasm_bindgen_futures::spawn_local(async move {
+                let result = crate::demo::delete_demo(&repo).await;
+                report(&app, &result, Some(t(app.lang, "demo.deleted").to_string()));
+                busy.set(false);
+            });
+        })
+    };
+    html! {
+        <section class="card" aria-labelledby="demo-heading">
+            <h2 id="demo-heading">{ t(lang, "demo.section") }</h2>
+            <p class="muted">{ t(lang, "demo.help") }</p>
+            <div class="row">
+                <button type="button" class="secondary" data-testid="demo-restore" onclick={on_restore} disabled={*busy}>{ t(lang, "demo.restore") }</button>
+                <button type="button" class="danger" data-testid="demo-delete" onclick={open_confirm} disabled={*busy}>{ t(lang, "demo.delete") }</button>
+            </div>
+            if *confirm {
+                <ConfirmDialog title={t(lang, "demo.delete_title").to_string()} body={t(lang, "demo.delete_body").to_string()}
+                    confirm_label={t(lang, "demo.delete").to_string()} cancel_label={t(lang, "common.cancel").to_string()}
+                    on_confirm={on_delete} on_cancel={cancel} />
             }
         </section>
     }

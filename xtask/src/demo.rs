@@ -1,0 +1,418 @@
+//! `cargo xtask demo [--real]`: regenerates `demo/demo-data.json`, the example project the web
+//! app seeds on a first visit (seed §8.2, §10 item 4).
+//!
+//! The file is made by the real probing path, `geo-probe run`, never by hand:
+//!
+//! 1. an input envelope holds the demo project (`proj_demo`, `isDemo: true`, brand 元构场 vs
+//!    智谱营销 and GEOBoost as in `fixtures/project.json`) and six prompts whose texts are
+//!    fixture prompts, so the mock answers each with its recorded response;
+//! 2. `geo-probe run` runs it twice (6 prompts × 3 repeats = 18 probes per run, 36 in all)
+//!    against the mock DeepSeek server (`geo-mock --port 0`), one request at a time so the
+//!    outcome does not depend on thread timing; the second run's prompts carry `[mock:…]`
+//!    scripts (a retried 500, a search error, a rate-limited probe, an empty answer) that are
+//!    removed from the stored texts afterwards;
+//! 3. ids and times are moved to fixed values (run 1 on 2026-11-22, run 2 on 2026-11-29,
+//!    offsets inside a run kept), and every derived probe field is dropped, so the file holds
+//!    raw results only and the app re-analyses them with the live code.
+//!
+//! `--real` does the same against the DeepSeek API with `DEEPSEEK_API_KEY` (no scripts, the
+//! default concurrency), and reminds you to check the answers for personal data first.
+
+use anyhow::{bail, Context, Result};
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+
+use crate::workspace_root;
+
+/// Id of the demo project.
+pub const PROJECT_ID: &str = "proj_demo";
+/// Where the demo lands (copied into `dist/demo/` by `cargo xtask dist`).
+pub const OUT: &str = "demo/demo-data.json";
+/// Probe fields derived from the raw result; the demo file does not keep them.
+pub const DERIVED: &[&str] = &["answer", "sources", "mentions", "listItems", "otherEntities", "answerLinks"];
+/// Fixed creation times of the two runs (ISO 8601 UTC).
+const RUN_TIMES: [&str; 2] = ["2026-11-22T02:00:00.000Z", "2026-11-29T02:00:00.000Z"];
+const PROJECT_TIME: &str = "2026-11-20T08:00:00.000Z";
+const EXPORTED_AT: &str = "2026-11-29T03:00:00.000Z";
+
+/// `(prompt id, fixture prompt text, tags, second-run mock script)`. The texts are the
+/// prompts of `fixtures/project.json` whose recorded answers name the targets, hold lists and
+/// cite sources (fixtures 01, 02, 03, 04, 08, 16).
+pub const PROMPTS: &[(&str, &str, &[&str], &str)] = &[
+    ("prm_demo_01", "2026年国内有哪些靠谱的GEO（生成式引擎优化）服务商？", &["generic"], ""),
+    ("prm_demo_02", "有哪些AI搜索优化公司值得推荐？", &["generic"], "[mock:ok,429,429,429,ok]"),
+    ("prm_demo_03", "GEO监测工具哪个好用？", &["product"], "[mock:ok,ok,empty]"),
+    ("prm_demo_04", "帮我推荐几家做品牌AI可见度优化的公司，并说明理由", &["generic"], "[mock:ok,search_error,ok]"),
+    ("prm_demo_05", "元构场智能科技是一家什么样的公司？", &["brand"], "[mock:500,ok]"),
+    ("prm_demo_06", "元构场的GEO监测报告包含哪些指标？", &["brand", "product"], ""),
+];
+
+/// Entry point of `cargo xtask demo [--real]`.
+pub fn run(args: &[String]) -> Result<()> {
+    let mut real = false;
+    for a in args {
+        match a.as_str() {
+            "--real" => real = true,
+            other => bail!("unknown demo option {other:?}: use --real to probe the DeepSeek API instead of the mock"),
+        }
+    }
+    if real && std::env::var("DEEPSEEK_API_KEY").map(|k| k.trim().is_empty()).unwrap_or(true) {
+        bail!("--real needs DEEPSEEK_API_KEY in the environment; export your DeepSeek api key and run again");
+    }
+    let root = workspace_root();
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+    let status = Command::new(&cargo)
+        .current_dir(&root)
+        .args(["build", "-q", "-p", "geo-cli", "-p", "geo-mock"])
+        .status()
+        .context("cannot start cargo to build geo-probe and geo-mock")?;
+    if !status.success() {
+        bail!("building geo-probe and geo-mock failed");
+    }
+    let bin = root.join("target/debug");
+    let work = std::env::temp_dir().join(format!("geo-demo-{}", std::process::id()));
+    std::fs::create_dir_all(&work)?;
+    let result = generate(&bin, &work, real);
+    let _ = std::fs::remove_dir_all(&work);
+    let env = result?;
+    let out = root.join(OUT);
+    std::fs::create_dir_all(out.parent().expect("OUT has a directory"))?;
+    let mut text = serde_json::to_string_pretty(&env)?;
+    text.push('\n');
+    std::fs::write(&out, text).with_context(|| format!("cannot write {}", out.display()))?;
+    println!("wrote {OUT}: {}", summary(&env));
+    if real {
+        println!(
+            "before committing, read every answer in {OUT} for personal data (phone numbers, e-mail \
+             addresses, ID numbers, names of legal representatives) and remove it"
+        );
+    }
+    Ok(())
+}
+
+/// The mock server, killed when dropped.
+struct Mock {
+    child: Child,
+    url: String,
+}
+
+impl Drop for Mock {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Starts `geo-mock --port 0 ARGS` and reads its URL from the first line.
+fn start_mock(bin: &Path, args: &[&str]) -> Result<Mock> {
+    let mut child = Command::new(bin.join("geo-mock"))
+        .args(["--port", "0"])
+        .args(args)
+        .stdout(Stdio::piped())
+        .spawn()
+        .context("cannot start geo-mock")?;
+    let mut line = String::new();
+    let stdout = child.stdout.take().context("geo-mock has no stdout")?;
+    BufReader::new(stdout).read_line(&mut line)?;
+    let url = line.trim().strip_prefix("geo-mock listening on ").map(str::to_string);
+    let mut mock = Mock { child, url: String::new() };
+    match url {
+        Some(u) => mock.url = u,
+        None => bail!("geo-mock did not print its address (got {line:?})"),
+    }
+    Ok(mock)
+}
+
+/// The input envelope: the demo project and its prompts, no runs.
+pub fn input_envelope() -> Value {
+    let target = |id: &str, kind: &str, label: &str, aliases: &[&str], domains: &[&str]| json!({ "id": id, "kind": kind, "label": label, "aliases": aliases, "domains": domains });
+    let prompts: Vec<Value> = PROMPTS
+        .iter()
+        .map(|(id, text, tags, _)| {
+            json!({ "id": id, "projectId": PROJECT_ID, "text": text, "tags": tags,
+                    "createdAt": PROJECT_TIME, "updatedAt": PROJECT_TIME })
+        })
+        .collect();
+    json!({
+        "format": "geo-probe-export",
+        "version": 1,
+        "exportedAt": PROJECT_TIME,
+        "appVersion": "0.1.0",
+        "projects": [{
+            "id": PROJECT_ID,
+            "name": "示例：元构场 GEO 监测",
+            "brand": target("tgt_demo_yuangouchang", "brand", "元构场", &["元构场", "元构场智能科技", "Yuangouchang"], &["yuangouchang.com", "yuangouchang.cn"]),
+            "competitors": [
+                target("tgt_demo_zhipu_marketing", "competitor", "智谱营销", &["智谱营销", "ZhipuMarketing"], &["zhipu-marketing.com"]),
+                target("tgt_demo_geoboost", "competitor", "GEOBoost", &["GEOBoost", "GEO Boost"], &["geoboost.io"]),
+            ],
+            "isDemo": true,
+            "createdAt": PROJECT_TIME,
+            "updatedAt": PROJECT_TIME,
+        }],
+        "prompts": prompts,
+        "runs": [],
+        "probes": [],
+    })
+}
+
+fn generate(bin: &Path, work: &Path, real: bool) -> Result<Value> {
+    let input = input_envelope();
+    let original_prompts = input["prompts"].clone();
+    let file0 = work.join("input.json");
+    std::fs::write(&file0, serde_json::to_vec_pretty(&input)?)?;
+    let mock = if real { None } else { Some(start_mock(bin, &["--latency-ms", "600"])?) };
+    let base = mock.as_ref().map(|m| m.url.clone());
+
+    let file1 = work.join("run1.json");
+    probe_run(bin, &file0, &file1, base.as_deref(), real)?;
+
+    // Week two: the same prompts, with the mock told to fail in a few ways (the mock only).
+    let mut second: Value = read(&file1)?;
+    if !real {
+        for p in second["prompts"].as_array_mut().into_iter().flatten() {
+            let script = PROMPTS.iter().find(|(id, ..)| p["id"] == *id).map(|(.., s)| *s).unwrap_or("");
+            if !script.is_empty() {
+                p["text"] = json!(format!("{script} {}", p["text"].as_str().unwrap_or("")));
+            }
+        }
+    }
+    let file2_in = work.join("run2-input.json");
+    std::fs::write(&file2_in, serde_json::to_vec_pretty(&second)?)?;
+    let file2 = work.join("run2.json");
+    probe_run(bin, &file2_in, &file2, base.as_deref(), real)?;
+    drop(mock);
+
+    let mut env = read(&file2)?;
+    env["prompts"] = original_prompts;
+    finish(&mut env)?;
+    Ok(env)
+}
+
+fn read(path: &Path) -> Result<Value> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    serde_json::from_str(&text).with_context(|| format!("{} is not json", path.display()))
+}
+
+/// One `geo-probe run` of the whole demo project.
+fn probe_run(bin: &Path, input: &Path, out: &Path, base: Option<&str>, real: bool) -> Result<()> {
+    let mut cmd = Command::new(bin.join("geo-probe"));
+    cmd.arg("run").arg(input).args(["--project", PROJECT_ID, "--repeats", "3"]).arg("--out").arg(out);
+    match base {
+        Some(url) => {
+            // The mock: proxy mode (no key) and one request at a time, so the `[mock:…]`
+            // scripts land on the same probes every time.
+            cmd.args(["--base-url", url, "--concurrency", "1"]).env_remove("DEEPSEEK_API_KEY");
+        }
+        None if real => {}
+        None => bail!("no mock address"),
+    }
+    let status = cmd.status().context("cannot start geo-probe")?;
+    if !status.success() {
+        bail!("geo-probe run exited with {status}");
+    }
+    Ok(())
+}
+
+/// Strips the `[mock:…]` marker from a prompt text.
+pub fn strip_marker(text: &str) -> String {
+    match (text.find("[mock:"), text.find(']')) {
+        (Some(start), Some(end)) if end > start => format!("{}{}", &text[..start], &text[end + 1..]).trim().to_string(),
+        _ => text.to_string(),
+    }
+}
+
+/// Fixed ids and times, marker-free snapshots, raw probes only.
+pub fn finish(env: &mut Value) -> Result<()> {
+    env["exportedAt"] = json!(EXPORTED_AT);
+    let runs = env["runs"].as_array_mut().context("the output has no runs")?;
+    if runs.len() != 2 {
+        bail!("expected two runs, found {}", runs.len());
+    }
+    runs.sort_by(|a, b| a["createdAt"].as_str().cmp(&b["createdAt"].as_str()));
+    // old id → (new id, shift in ms)
+    let mut moves: Vec<(String, String, i64)> = Vec::new();
+    for (i, run) in runs.iter_mut().enumerate() {
+        let old = run["id"].as_str().unwrap_or_default().to_string();
+        let start = parse_iso(run["createdAt"].as_str().unwrap_or_default()).context("a run has a bad createdAt")?;
+        let target = parse_iso(RUN_TIMES[i]).expect("fixed times parse");
+        let new_id = format!(
+            "run_{}_demo",
+            RUN_TIMES[i].chars().take(19).filter(|c| *c != '-' && *c != ':').collect::<String>()
+        );
+        moves.push((old, new_id, target - start));
+    }
+    let moved = |id: &str| moves.iter().find(|(old, ..)| old == id).cloned();
+    let shift = |v: &mut Value, by: i64| {
+        if let Some(t) = v.as_str().and_then(parse_iso) {
+            *v = json!(format_iso(t + by));
+        }
+    };
+    for run in runs.iter_mut() {
+        let (_, new_id, by) = moved(run["id"].as_str().unwrap_or_default()).expect("every run was mapped");
+        run["id"] = json!(new_id);
+        shift(&mut run["createdAt"], by);
+        shift(&mut run["finishedAt"], by);
+        if let Some((_, prev, _)) = run["previousRunId"].as_str().and_then(moved) {
+            run["previousRunId"] = json!(prev);
+        }
+        for p in run["promptSnapshot"].as_array_mut().into_iter().flatten() {
+            let text = strip_marker(p["text"].as_str().unwrap_or_default());
+            p["text"] = json!(text);
+        }
+    }
+    for probe in env["probes"].as_array_mut().into_iter().flatten() {
+        let (_, new_id, by) =
+            moved(probe["runId"].as_str().unwrap_or_default()).context("a probe of an unknown run")?;
+        let id = format!("{new_id}__{}__{}", probe["promptId"].as_str().unwrap_or_default(), probe["repeatIndex"]);
+        probe["id"] = json!(id);
+        probe["runId"] = json!(new_id);
+        shift(&mut probe["createdAt"], by);
+        if let Some(map) = probe.as_object_mut() {
+            for field in DERIVED {
+                map.remove(*field);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `1 project · 6 prompts · 2 runs · 36 probes (success 34, error 1, empty 1)`.
+pub fn summary(env: &Value) -> String {
+    let count = |k: &str| env[k].as_array().map_or(0, Vec::len);
+    let mut by_status: Vec<(String, usize)> = Vec::new();
+    for p in env["probes"].as_array().into_iter().flatten() {
+        let s = p["status"].as_str().unwrap_or("?").to_string();
+        match by_status.iter_mut().find(|(k, _)| *k == s) {
+            Some((_, n)) => *n += 1,
+            None => by_status.push((s, 1)),
+        }
+    }
+    by_status.sort();
+    let statuses: Vec<String> = by_status.iter().map(|(s, n)| format!("{s} {n}")).collect();
+    format!(
+        "{} project · {} prompts · {} runs · {} probes ({})",
+        count("projects"),
+        count("prompts"),
+        count("runs"),
+        count("probes"),
+        statuses.join(", ")
+    )
+}
+
+/// Milliseconds since the Unix epoch of `YYYY-MM-DDTHH:MM:SS(.mmm)Z`.
+pub fn parse_iso(s: &str) -> Option<i64> {
+    let b = s.as_bytes();
+    if b.len() < 20 || !s.ends_with('Z') {
+        return None;
+    }
+    let num = |r: std::ops::Range<usize>| s.get(r)?.parse::<i64>().ok();
+    let (y, mo, d, h, mi, se) = (num(0..4)?, num(5..7)?, num(8..10)?, num(11..13)?, num(14..16)?, num(17..19)?);
+    let ms = if b[19] == b'.' { s.get(20..s.len() - 1)?.parse::<i64>().ok()? } else { 0 };
+    Some(((days_from_civil(y, mo, d) * 24 + h) * 60 + mi) * 60_000 + se * 1000 + ms)
+}
+
+/// `YYYY-MM-DDTHH:MM:SS.mmmZ` of milliseconds since the Unix epoch.
+pub fn format_iso(ms: i64) -> String {
+    let days = ms.div_euclid(86_400_000);
+    let rest = ms.rem_euclid(86_400_000);
+    let (y, m, d) = civil_from_days(days);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{:03}Z",
+        rest / 3_600_000,
+        rest / 60_000 % 60,
+        rest / 1000 % 60,
+        rest % 1000
+    )
+}
+
+// Howard Hinnant's civil calendar algorithms.
+fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+fn civil_from_days(z: i64) -> (i64, i64, i64) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    (if m <= 2 { yoe + era * 400 + 1 } else { yoe + era * 400 }, m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[track_caller]
+    fn check_time(s: &str, ms: i64) {
+        assert_eq!(parse_iso(s), Some(ms), "{s}");
+        assert_eq!(format_iso(ms), s);
+    }
+
+    #[test]
+    fn times_round_trip() {
+        check_time("1970-01-01T00:00:00.000Z", 0);
+        check_time("2026-11-29T08:00:00.000Z", 1_795_939_200_000);
+        check_time("2024-02-29T23:59:59.999Z", 1_709_251_199_999);
+        assert_eq!(parse_iso("2026-11-29"), None);
+        assert_eq!(parse_iso("2026-11-29T08:00:00Z"), Some(1_795_939_200_000));
+    }
+
+    #[test]
+    fn markers_are_removed() {
+        assert_eq!(strip_marker("[mock:500,ok] 元构场是什么？"), "元构场是什么？");
+        assert_eq!(strip_marker("元构场是什么？"), "元构场是什么？");
+    }
+
+    #[test]
+    fn finish_moves_ids_and_drops_derived_fields() {
+        let mut env = json!({
+            "runs": [
+                { "id": "run_b", "createdAt": "2026-12-01T10:00:05.000Z", "previousRunId": "run_a",
+                  "promptSnapshot": [{ "text": "[mock:429,ok] 问题" }] },
+                { "id": "run_a", "createdAt": "2026-12-01T10:00:00.000Z", "finishedAt": "2026-12-01T10:00:03.500Z", "promptSnapshot": [] },
+            ],
+            "probes": [{ "id": "run_a__p__0", "runId": "run_a", "promptId": "p", "repeatIndex": 0,
+                         "createdAt": "2026-12-01T10:00:01.250Z", "rawAnswer": "x", "answer": "x", "mentions": [] }],
+        });
+        finish(&mut env).unwrap();
+        assert_eq!(env["runs"][0]["id"], "run_20261122T020000_demo");
+        assert_eq!(env["runs"][0]["finishedAt"], "2026-11-22T02:00:03.500Z");
+        assert_eq!(env["runs"][1]["previousRunId"], "run_20261122T020000_demo");
+        assert_eq!(env["runs"][1]["promptSnapshot"][0]["text"], "问题");
+        let probe = &env["probes"][0];
+        assert_eq!(probe["id"], "run_20261122T020000_demo__p__0");
+        assert_eq!(probe["createdAt"], "2026-11-22T02:00:01.250Z");
+        assert_eq!(probe["rawAnswer"], "x");
+        assert!(probe.get("answer").is_none() && probe.get("mentions").is_none());
+    }
+
+    /// The committed demo file holds raw results only and the documented counts.
+    #[test]
+    fn committed_demo_file_is_raw_and_complete() {
+        let env: Value = serde_json::from_str(&std::fs::read_to_string(workspace_root().join(OUT)).unwrap()).unwrap();
+        assert_eq!(env["format"], "geo-probe-export");
+        assert_eq!(env["projects"][0]["isDemo"], true);
+        assert_eq!(env["prompts"].as_array().unwrap().len(), PROMPTS.len());
+        assert_eq!(env["runs"].as_array().unwrap().len(), 2);
+        let probes = env["probes"].as_array().unwrap();
+        assert!(probes.len() >= 30, "{}", probes.len());
+        for p in probes {
+            for field in DERIVED {
+                assert!(p.get(*field).is_none(), "{} keeps {field}", p["id"]);
+            }
+        }
+        assert!(!env.to_string().contains("[mock:"));
+    }
+}
