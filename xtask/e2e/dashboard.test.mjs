@@ -16,7 +16,8 @@ const FIXTURES = process.env.FIXTURES_DIR ?? path.resolve('fixtures');
 const ROOT = path.resolve(FIXTURES, '..');
 const CLI = path.join(path.dirname(MOCK ?? 'target/debug/geo-mock'), 'geo-probe');
 const PROJECT = 'proj_yuangouchang';
-const PROMPTS = 'p01,p03,p06,p09';
+// The second run asks a partly different set, so domains come and go between the runs.
+const PROMPTS = ['p01,p03,p06,p09', 'p01,p06,p08,p12,p15'];
 
 let browser;
 let mock;
@@ -53,9 +54,9 @@ before(async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'geo-dash-'));
   const first = path.join(dir, 'one.json');
   exportFile = path.join(dir, 'two.json');
-  const common = ['--project', PROJECT, '--prompts', PROMPTS, '--repeats', '2', '--base-url', mock.url, '--timeout-secs', '10'];
-  cli(['run', path.join(FIXTURES, 'project.json'), ...common, '--out', first]);
-  cli(['run', first, ...common, '--out', exportFile]);
+  const common = (prompts) => ['--project', PROJECT, '--prompts', prompts, '--repeats', '2', '--base-url', mock.url, '--timeout-secs', '10'];
+  cli(['run', path.join(FIXTURES, 'project.json'), ...common(PROMPTS[0]), '--out', first]);
+  cli(['run', first, ...common(PROMPTS[1]), '--out', exportFile]);
   env = JSON.parse(readFileSync(exportFile, 'utf8'));
   assert.equal(env.runs.length, 2, 'two runs in one file');
   browser = await launch();
@@ -113,6 +114,7 @@ test('dashboard and sources show exactly the CLI metrics of the selected run', a
   for (const run of runs) {
     const m = metricsOf(exportFile, run.id);
     assert.ok(m.successCount > 0, 'the mock answers');
+    if (run === runs[1]) assert.ok(m.newDomains.length + m.lostDomains.length > 0, 'the second run gains or loses domains');
     await open(page, '');
     await selectProjectAndRun(page, run.id);
     await checkDashboard(page, m);
