@@ -136,7 +136,13 @@ fn insights(m: &RunMetrics, lang: Lang) -> Html {
 fn trend(d: &RunData, lang: Lang) -> Html {
     let Some(project) = d.project() else { return html! {} };
     let points = project_series(&d.env.runs, &d.env.probes, &project.id);
-    let labels: Vec<String> = points.iter().map(|p| p.created_at.get(5..10).unwrap_or(&p.created_at).to_string()).collect();
+    // Month-day, with the time when two runs share a day.
+    let day = |at: &str| at.get(5..10).unwrap_or(at).to_string();
+    let same_day = points.windows(2).any(|w| day(&w[0].created_at) == day(&w[1].created_at));
+    let labels: Vec<String> = points
+        .iter()
+        .map(|p| if same_day { p.created_at.get(5..16).unwrap_or(&p.created_at).replace('T', " ") } else { day(&p.created_at) })
+        .collect();
     let series = vec![
         Series { label: t(lang, "dash.mention_rate").to_string(), values: points.iter().map(|p| p.mention_rate).collect() },
         Series { label: t(lang, "dash.first_mention_rate").to_string(), values: points.iter().map(|p| p.first_mention_rate).collect() },
