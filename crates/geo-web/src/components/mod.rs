@@ -1,8 +1,11 @@
 //! Small widgets: props in, `on*` callbacks out.
 
+pub mod charts;
 mod confirm;
 mod empty;
+pub mod metric_card;
 mod nav_link;
+pub mod run_data;
 mod toasts;
 
 pub use confirm::{ConfirmDialog, ConfirmDialogProps};

@@ -1,11 +1,19 @@
-//! Dashboard: metrics of the selected project's latest run. Until a run exists it says
-//! what to do first.
+//! Dashboard: the figures of the selected run (cards with raw values, Wilson intervals and
+//! numerator/denominator tooltips), insights, the project's trend across runs, share of
+//! voice, top sources and per-prompt results with a breakdown by prompt tag. Every number
+//! comes from geo-core's metrics; until there is a project, a run or a success, the page
+//! says what to do next.
 
 use crate::app::Route;
+use crate::components::charts::{Bar, BarChart, LineChart, Series};
+use crate::components::metric_card::{ci_text, dec, pct, raw_f64, raw_u32, ratio_title, MetricCard};
+use crate::components::run_data::{use_run_data, RunData};
 use crate::components::{EmptyState, NavLink};
-use crate::hooks::{use_app, use_query, Fetch};
+use crate::draft::tag_label;
+use crate::hooks::{use_app, Fetch};
 use crate::i18n::{t, tf};
-use crate::repo::Repository;
+use geo_core::metrics::{compute_run_metrics, project_series, RunMetrics};
+use geo_core::model::{tags, Lang, Run};
 use yew::prelude::*;
 
 /// The dashboard page.
@@ -13,36 +21,286 @@ use yew::prelude::*;
 pub fn DashboardPage() -> Html {
     let app = use_app();
     let lang = app.lang;
-    let runs = use_query(app.project_id.clone(), |repo, project| async move {
-        match project {
-            Some(id) => repo.runs_by_project(&id).await,
-            None => Ok(Vec::new()),
-        }
-    });
-    let body = match (&app.project_id, &runs) {
-        (None, _) => html! {
-            <EmptyState text={t(lang, "dashboard.no_project").to_string()}>
-                <NavLink to={Route::Projects} class="button">{ t(lang, "projects.new") }</NavLink>
-            </EmptyState>
+    let data = use_run_data();
+    let body = match &data {
+        Fetch::Ready(d) => match (**d).as_ref() {
+            None => html! {
+                <EmptyState text={t(lang, "dashboard.no_project").to_string()}>
+                    <NavLink to={Route::Projects} class="button">{ t(lang, "projects.new") }</NavLink>
+                </EmptyState>
+            },
+            Some(d) => match &d.metrics {
+                None => html! {
+                    <EmptyState text={t(lang, "dashboard.empty").to_string()}>
+                        <NavLink to={Route::Run} class="button">{ t(lang, "nav.run") }</NavLink>
+                    </EmptyState>
+                },
+                Some(m) => dashboard_body(d, m, lang),
+            },
         },
-        (_, Fetch::Ready(runs)) if runs.is_empty() => html! {
-            <EmptyState text={t(lang, "dashboard.empty").to_string()}>
-                <NavLink to={Route::Run} class="button">{ t(lang, "nav.run") }</NavLink>
-            </EmptyState>
-        },
-        (_, Fetch::Ready(runs)) => html! {
-            <p>
-                { tf(lang, "dashboard.runs_count", &[("n", &runs.len().to_string())]) }{ " " }
-                <NavLink to={Route::Runs}>{ t(lang, "dashboard.open_runs") }</NavLink>
-            </p>
-        },
-        (_, Fetch::Failed(e)) => html! { <p class="error-box" role="alert">{ e.to_string() }</p> },
+        Fetch::Failed(e) => html! { <p class="error-box" role="alert">{ e.to_string() }</p> },
         _ => html! { <p class="muted">{ t(lang, "common.loading") }</p> },
     };
     html! {
-        <section>
+        <section class="analytics" data-testid="dashboard">
             <h1>{ t(lang, "dashboard.title") }</h1>
             { body }
         </section>
+    }
+}
+
+fn run_heading(run: Option<&Run>, m: &RunMetrics, lang: Lang) -> Html {
+    let when = run.map_or("", |r| r.created_at.as_str());
+    let model = run.map_or("", |r| r.config.model.as_str());
+    html! {
+        <p class="muted">{ tf(lang, "dash.run_line", &[("id", &m.run_id), ("at", when), ("model", model),
+            ("n", &m.probe_count.to_string())]) }</p>
+    }
+}
+
+fn dashboard_body(d: &RunData, m: &RunMetrics, lang: Lang) -> Html {
+    let run = d.run();
+    if m.success_count == 0 {
+        let id = m.run_id.clone();
+        return html! {
+            <>
+                { run_heading(run, m, lang) }
+                <EmptyState text={tf(lang, "dash.no_success", &[("n", &m.probe_count.to_string()), ("f", &m.failed_count.to_string())])}>
+                    <NavLink to={Route::RunDetail { id }} class="button">{ t(lang, "dash.open_run") }</NavLink>
+                </EmptyState>
+            </>
+        };
+    }
+    let c = &m.counts;
+    let s = m.success_count;
+    html! {
+        <>
+            { run_heading(run, m, lang) }
+            <div class="metric-grid">
+                <MetricCard testid="metric-mention-rate" label={t(lang, "dash.mention_rate")} display={pct(m.mention_rate)}
+                    raw={raw_f64(m.mention_rate)} ci={ci_text(m.mention_rate_ci)} title={ratio_title(c.mention_count, s, m.mention_rate_ci, lang)} />
+                <MetricCard testid="metric-first-mention-rate" label={t(lang, "dash.first_mention_rate")} display={pct(m.first_mention_rate)}
+                    raw={raw_f64(m.first_mention_rate)} ci={ci_text(m.first_mention_rate_ci)} title={ratio_title(c.first_mention_count, s, m.first_mention_rate_ci, lang)} />
+                <MetricCard testid="metric-avg-order" label={t(lang, "dash.avg_order")} display={dec(m.avg_order)}
+                    raw={raw_f64(m.avg_order)} title={tf(lang, "dash.mean_over", &[("n", &c.mention_count.to_string())])} hint={t(lang, "dash.avg_order_hint")} />
+                <MetricCard testid="metric-avg-list-position" label={t(lang, "dash.avg_list_position")} display={dec(m.avg_list_position)}
+                    raw={raw_f64(m.avg_list_position)} title={tf(lang, "dash.mean_over", &[("n", &c.list_position_count.to_string())])} hint={t(lang, "dash.avg_list_hint")} />
+                <MetricCard testid="metric-owned-visibility" label={t(lang, "dash.owned_visibility")} display={pct(m.owned_visibility)}
+                    raw={raw_f64(m.owned_visibility)} ci={ci_text(m.owned_visibility_ci)} title={ratio_title(c.owned_probe_count, s, m.owned_visibility_ci, lang)} />
+                <MetricCard testid="metric-owned-best-rank" label={t(lang, "dash.owned_best_rank")}
+                    display={m.owned_best_rank.map_or_else(|| "—".to_string(), |r| format!("#{r}"))}
+                    raw={raw_u32(m.owned_best_rank)} hint={t(lang, "dash.owned_best_rank_hint")} />
+                <MetricCard testid="metric-source-stability" label={t(lang, "dash.source_stability")} display={pct(m.source_stability)}
+                    raw={raw_f64(m.source_stability)} title={tf(lang, "dash.over_prompts", &[("n", &c.stability_prompt_count.to_string())])} hint={t(lang, "dash.source_stability_hint")} />
+                <MetricCard testid="metric-unique-domains" label={t(lang, "dash.unique_domains")} display={m.unique_domains.to_string()}
+                    raw={m.unique_domains.to_string()} title={tf(lang, "dash.occurrences_total", &[("n", &c.occurrence_count.to_string())])} />
+                <MetricCard testid="metric-answer-link-overlap" label={t(lang, "dash.answer_link_overlap")} display={pct(m.answer_link_overlap)}
+                    raw={raw_f64(m.answer_link_overlap)} title={ratio_title(c.answer_link_in_sources_count, c.answer_link_count, None, lang)} />
+                <MetricCard testid="metric-success-count" label={t(lang, "dash.success_count")}
+                    display={format!("{} / {}", m.success_count, m.probe_count)} raw={m.success_count.to_string()}
+                    title={tf(lang, "dash.success_title", &[("s", &s.to_string()), ("f", &m.failed_count.to_string()), ("c", &c.cancelled_count.to_string())])}
+                    hint={tf(lang, "dash.failed_n", &[("n", &m.failed_count.to_string())])} />
+                <MetricCard testid="metric-estimated-cost" label={t(lang, "dash.cost")} display={format!("${:.4}", m.estimated_cost_usd)}
+                    raw={raw_f64(Some(m.estimated_cost_usd))} hint={t(lang, "dash.cost_hint")} />
+            </div>
+            { insights(m, lang) }
+            <div class="chart-grid">
+                { trend(d, lang) }
+                { share_of_voice(run, m, lang) }
+            </div>
+            { top_sources(m, lang) }
+            { prompt_table(d, m, lang) }
+        </>
+    }
+}
+
+fn insights(m: &RunMetrics, lang: Lang) -> Html {
+    if m.insights.is_empty() {
+        return html! {};
+    }
+    html! {
+        <section class="card" aria-labelledby="insights-h">
+            <h2 id="insights-h">{ t(lang, "dash.insights") }</h2>
+            <ul class="insights">
+                { for m.insights.iter().map(|i| html! {
+                    <li data-testid="insight" data-kind={i.kind.clone()} class={format!("insight insight-{}", i.kind)}>
+                        <strong>{ i.title_in(lang).to_string() }</strong>
+                        <p>{ i.detail_in(lang).to_string() }</p>
+                    </li>
+                }) }
+            </ul>
+        </section>
+    }
+}
+
+fn trend(d: &RunData, lang: Lang) -> Html {
+    let Some(project) = d.project() else { return html! {} };
+    let points = project_series(&d.env.runs, &d.env.probes, &project.id);
+    // Month-day, with the time when two runs share a day.
+    let day = |at: &str| at.get(5..10).unwrap_or(at).to_string();
+    let same_day = points.windows(2).any(|w| day(&w[0].created_at) == day(&w[1].created_at));
+    let labels: Vec<String> = points
+        .iter()
+        .map(|p| if same_day { p.created_at.get(5..16).unwrap_or(&p.created_at).replace('T', " ") } else { day(&p.created_at) })
+        .collect();
+    let series = vec![
+        Series { label: t(lang, "dash.mention_rate").to_string(), values: points.iter().map(|p| p.mention_rate).collect() },
+        Series { label: t(lang, "dash.first_mention_rate").to_string(), values: points.iter().map(|p| p.first_mention_rate).collect() },
+        Series { label: t(lang, "dash.owned_visibility").to_string(), values: points.iter().map(|p| p.owned_visibility).collect() },
+    ];
+    let desc = tf(lang, "dash.trend_desc", &[("n", &points.len().to_string())]);
+    html! {
+        <section class="card">
+            <LineChart testid="trend-chart" title={t(lang, "dash.trend")} {desc} x_labels={labels} {series} />
+            if points.len() < 2 { <p class="muted">{ t(lang, "dash.trend_one") }</p> }
+        </section>
+    }
+}
+
+fn target_label(run: Option<&Run>, id: &str) -> String {
+    run.and_then(|r| r.alias_snapshot.iter().find(|t| t.id == id)).map_or_else(|| id.to_string(), |t| t.label.clone())
+}
+
+fn share_of_voice(run: Option<&Run>, m: &RunMetrics, lang: Lang) -> Html {
+    let bars: Vec<Bar> = m
+        .share_of_voice
+        .0
+        .iter()
+        .map(|(id, v)| {
+            let n = m.share_of_voice_counts.get(id).copied().unwrap_or(0);
+            Bar {
+                label: target_label(run, id),
+                fraction: v.unwrap_or(0.0),
+                display: pct(*v),
+                testid: "sov-row".into(),
+                target: id.clone(),
+                raw: raw_f64(*v),
+                title: ratio_title(n, m.counts.share_of_voice_total, None, lang),
+            }
+        })
+        .collect();
+    html! {
+        <section class="card">
+            <BarChart testid="sov-chart" title={t(lang, "dash.sov")} desc={t(lang, "dash.sov_desc")} {bars} />
+        </section>
+    }
+}
+
+fn top_sources(m: &RunMetrics, lang: Lang) -> Html {
+    html! {
+        <section class="card" aria-labelledby="top-src-h">
+            <div class="row spread">
+                <h2 id="top-src-h">{ t(lang, "dash.top_sources") }</h2>
+                <NavLink to={Route::Sources}>{ t(lang, "dash.all_sources") }</NavLink>
+            </div>
+            if m.domains.is_empty() {
+                <p class="muted">{ t(lang, "dash.no_sources") }</p>
+            } else {
+                <div class="table-wrap"><table>
+                    <thead><tr>
+                        <th scope="col">{ t(lang, "src.domain") }</th>
+                        <th scope="col" class="num">{ t(lang, "src.probe_rate") }</th>
+                        <th scope="col" class="num">{ t(lang, "src.occurrences") }</th>
+                        <th scope="col">{ t(lang, "src.channel") }</th>
+                    </tr></thead>
+                    <tbody>
+                        { for m.domains.iter().take(8).map(|dm| html! {
+                            <tr data-testid="top-source" data-domain={dm.domain.clone()}>
+                                <td>{ dm.domain.clone() }</td>
+                                <td class="num">{ pct(dm.occurrence_rate) }</td>
+                                <td class="num">{ dm.occurrences }</td>
+                                <td>{ geo_core::analysis::platforms::channel_label(&dm.channel, lang).to_string() }</td>
+                            </tr>
+                        }) }
+                    </tbody>
+                </table></div>
+            }
+        </section>
+    }
+}
+
+/// Metrics of the run restricted to the prompts carrying `tag`, computed by geo-core over
+/// that subset (a run with only those prompts and their probes).
+fn tag_metrics(d: &RunData, run: &Run, tag: &str) -> Option<RunMetrics> {
+    let ids: Vec<&str> = run.prompt_snapshot.iter().filter(|p| p.tags.iter().any(|t| t == tag)).map(|p| p.id.as_str()).collect();
+    if ids.is_empty() {
+        return None;
+    }
+    let mut sub = run.clone();
+    sub.prompt_snapshot.retain(|p| ids.contains(&p.id.as_str()));
+    let probes: Vec<_> = d.env.probes.iter().filter(|p| p.run_id == run.id && ids.contains(&p.prompt_id.as_str())).cloned().collect();
+    Some(compute_run_metrics(&sub, &probes, None))
+}
+
+fn prompt_table(d: &RunData, m: &RunMetrics, lang: Lang) -> Html {
+    let Some(run) = d.run() else { return html! {} };
+    let mut tag_list: Vec<String> = tags::ALL.iter().map(|s| s.to_string()).collect();
+    for p in &run.prompt_snapshot {
+        for tg in &p.tags {
+            if !tag_list.contains(tg) {
+                tag_list.push(tg.clone());
+            }
+        }
+    }
+    let by_tag: Vec<(String, RunMetrics)> = tag_list.into_iter().filter_map(|tg| tag_metrics(d, run, &tg).map(|tm| (tg, tm))).collect();
+    html! {
+        <>
+        <section class="card" aria-labelledby="tags-h">
+            <h2 id="tags-h">{ t(lang, "dash.by_tag") }</h2>
+            if by_tag.is_empty() {
+                <p class="muted">{ t(lang, "dash.no_tags") }</p>
+            } else {
+                <div class="table-wrap"><table>
+                    <thead><tr>
+                        <th scope="col">{ t(lang, "dash.tag") }</th>
+                        <th scope="col" class="num">{ t(lang, "dash.success_count") }</th>
+                        <th scope="col" class="num">{ t(lang, "dash.mention_rate") }</th>
+                        <th scope="col" class="num">{ t(lang, "dash.first_mention_rate") }</th>
+                        <th scope="col" class="num">{ t(lang, "dash.avg_order") }</th>
+                    </tr></thead>
+                    <tbody>
+                        { for by_tag.iter().map(|(tg, tm)| html! {
+                            <tr data-testid="tag-row" data-tag={tg.clone()} data-value={raw_f64(tm.mention_rate)}>
+                                <th scope="row">{ tag_label(tg, lang) }</th>
+                                <td class="num">{ tm.success_count }</td>
+                                <td class="num" title={ratio_title(tm.counts.mention_count, tm.success_count, tm.mention_rate_ci, lang)}>{ pct(tm.mention_rate) }</td>
+                                <td class="num">{ pct(tm.first_mention_rate) }</td>
+                                <td class="num">{ dec(tm.avg_order) }</td>
+                            </tr>
+                        }) }
+                    </tbody>
+                </table></div>
+            }
+        </section>
+        <section class="card" aria-labelledby="prompts-h">
+            <h2 id="prompts-h">{ t(lang, "dash.prompts") }</h2>
+            <div class="table-wrap"><table>
+                <thead><tr>
+                    <th scope="col">{ t(lang, "dash.prompt") }</th>
+                    <th scope="col" class="num">{ t(lang, "dash.success_count") }</th>
+                    <th scope="col" class="num">{ t(lang, "dash.mention_rate") }</th>
+                    <th scope="col" class="num">{ t(lang, "dash.first_mention_rate") }</th>
+                    <th scope="col" class="num">{ t(lang, "dash.avg_order") }</th>
+                </tr></thead>
+                <tbody>
+                    { for m.prompts.iter().map(|p| html! {
+                        <tr data-testid="prompt-metric-row" data-prompt={p.prompt_id.clone()} data-value={raw_f64(p.mention_rate)}>
+                            <td>
+                                { p.text.clone() }
+                                { for p.tags.iter().map(|tg| html! { <span class="chip">{ tag_label(tg, lang) }</span> }) }
+                            </td>
+                            <td class="num">{ format!("{} / {}", p.success_count, p.probe_count) }</td>
+                            <td class="num" title={ratio_title(p.mention_count, p.success_count, p.mention_rate_ci, lang)}>
+                                { pct(p.mention_rate) }
+                                if p.mention_rate_ci.is_some() { <div class="muted small">{ ci_text(p.mention_rate_ci) }</div> }
+                            </td>
+                            <td class="num" title={ratio_title(p.first_mention_count, p.success_count, None, lang)}>{ pct(p.first_mention_rate) }</td>
+                            <td class="num">{ dec(p.avg_order) }</td>
+                        </tr>
+                    }) }
+                </tbody>
+            </table></div>
+        </section>
+        </>
     }
 }

@@ -1,21 +1,236 @@
-//! Recommendation-list positions of the tracked targets. Shows an empty state until there is data to show.
+//! Lists (推荐榜): each successful probe's parsed recommendation list, the brand's list
+//! positions per prompt across repeats, list-order stability (RBO, from geo-core) per prompt
+//! and overall, and the untracked entities found in lists with an "add as competitor" action
+//! that updates the project (never a past run: runs keep their alias snapshot).
 
 use crate::app::Route;
+use crate::components::metric_card::{pct, raw_f64};
+use crate::components::run_data::{use_run_data, RunData};
 use crate::components::{EmptyState, NavLink};
-use crate::hooks::use_app;
-use crate::i18n::t;
+use crate::hooks::{report, use_app, Fetch};
+use crate::i18n::{t, tf};
+use crate::repo::Repository;
+use geo_core::model::{Probe, ProbeStatus, Project, Target, TargetKind};
+use std::rc::Rc;
 use yew::prelude::*;
+
+/// `project` with a new competitor named `name` (label and alias), or `None` when a target
+/// already has that label or alias (case-insensitive) or the name is blank.
+pub fn with_competitor(project: &Project, name: &str, id: String, now: &str) -> Option<Project> {
+    let name = name.trim();
+    if name.is_empty() {
+        return None;
+    }
+    let lower = name.to_lowercase();
+    let known = std::iter::once(&project.brand)
+        .chain(project.competitors.iter())
+        .any(|t| t.label.to_lowercase() == lower || t.aliases.iter().any(|a| a.to_lowercase() == lower));
+    if known {
+        return None;
+    }
+    let mut next = project.clone();
+    next.competitors.push(Target { id, kind: TargetKind::Competitor, label: name.to_string(), aliases: vec![name.to_string()], domains: Vec::new() });
+    next.updated_at = now.to_string();
+    Some(next)
+}
 
 /// The page.
 #[function_component]
 pub fn ListsPage() -> Html {
     let lang = use_app().lang;
+    let data = use_run_data();
+    let body = match &data {
+        Fetch::Ready(d) => match (**d).as_ref().filter(|d| d.metrics.is_some()) {
+            Some(d) => html! { <ListsBody data={Rc::new(d.clone())} /> },
+            None => html! {
+                <EmptyState text={t(lang, "lists.empty").to_string()}>
+                    <NavLink to={Route::Projects} class="button">{ t(lang, "nav.projects") }</NavLink>
+                </EmptyState>
+            },
+        },
+        Fetch::Failed(e) => html! { <p class="error-box" role="alert">{ e.to_string() }</p> },
+        _ => html! { <p class="muted">{ t(lang, "common.loading") }</p> },
+    };
     html! {
-        <section>
+        <section class="analytics">
             <h1>{ t(lang, "lists.title") }</h1>
-            <EmptyState text={t(lang, "lists.empty").to_string()}>
-                <NavLink to={Route::Projects} class="button">{ t(lang, "nav.projects") }</NavLink>
-            </EmptyState>
+            { body }
         </section>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct BodyProps {
+    data: Rc<RunData>,
+}
+
+#[function_component]
+fn ListsBody(p: &BodyProps) -> Html {
+    let app = use_app();
+    let lang = app.lang;
+    let d = &p.data;
+    let Some(m) = d.metrics.as_ref() else { return html! {} };
+    let Some(run) = d.run() else { return html! {} };
+    let brand_id = m.brand_id.clone().unwrap_or_default();
+    let label_of = |id: &str| run.alias_snapshot.iter().find(|t| t.id == id).map_or_else(|| id.to_string(), |t| t.label.clone());
+    let probes_of = |prompt: &str| -> Vec<&Probe> {
+        let mut v: Vec<&Probe> = d.env.probes.iter().filter(|p| p.run_id == run.id && p.prompt_id == prompt).collect();
+        v.sort_by_key(|p| p.repeat_index);
+        v
+    };
+    let repeats = run.config.repeats.max(1);
+    let has_lists = d.env.probes.iter().any(|p| p.run_id == run.id && p.status == ProbeStatus::Success && !p.list_items.is_empty());
+
+    let add = {
+        let app = app.clone();
+        Callback::from(move |name: String| {
+            let app = app.clone();
+            let Some(repo) = app.repo().cloned() else { return };
+            let Some(project_id) = app.project_id.clone() else { return };
+            wasm_bindgen_futures::spawn_local(async move {
+                let project = match repo.get_project(&project_id).await {
+                    Ok(Some(p)) => p,
+                    Ok(None) => return,
+                    Err(e) => return report(&app, &Err::<(), _>(e), None),
+                };
+                let now = crate::web::now_iso();
+                match with_competitor(&project, &name, crate::web::new_id("tgt"), &now) {
+                    Some(next) => {
+                        let result = repo.put_project(&next).await;
+                        report(&app, &result, Some(tf(app.lang, "lst.added", &[("n", &name)])));
+                    }
+                    None => crate::hooks::toast(&app, crate::state::ToastKind::Ok, tf(app.lang, "lst.already", &[("n", &name)])),
+                }
+            });
+        })
+    };
+
+    html! {
+        <>
+            <div class="metric-grid">
+                <div class="metric-card" data-testid="list-stability" data-value={raw_f64(m.list_stability)}
+                     title={tf(lang, "dash.over_prompts", &[("n", &m.counts.list_stability_prompt_count.to_string())])}>
+                    <div class="metric-label">{ t(lang, "lst.stability") }</div>
+                    <div class="metric-value">{ pct(m.list_stability) }</div>
+                    <div class="metric-hint muted">{ t(lang, "lst.stability_hint") }</div>
+                </div>
+            </div>
+            if !has_lists {
+                <EmptyState text={t(lang, "lst.no_lists").to_string()} />
+            }
+            <section class="card" aria-labelledby="brandpos-h">
+                <h2 id="brandpos-h">{ tf(lang, "lst.brand_positions", &[("b", &label_of(&brand_id))]) }</h2>
+                <div class="table-wrap"><table>
+                    <thead><tr>
+                        <th scope="col">{ t(lang, "dash.prompt") }</th>
+                        { for (1..=repeats).map(|r| html! { <th scope="col" class="num">{ tf(lang, "lst.repeat", &[("n", &r.to_string())]) }</th> }) }
+                        <th scope="col" class="num">{ t(lang, "lst.rbo") }</th>
+                    </tr></thead>
+                    <tbody>
+                        { for m.prompts.iter().map(|pm| {
+                            let probes = probes_of(&pm.prompt_id);
+                            html! {
+                                <tr data-testid="list-prompt-row" data-prompt={pm.prompt_id.clone()} data-value={raw_f64(pm.list_stability)}>
+                                    <td>{ pm.text.clone() }</td>
+                                    { for (0..repeats).map(|r| {
+                                        let cell = match probes.iter().find(|p| p.repeat_index == r) {
+                                            None => "·".to_string(),
+                                            Some(p) if p.status != ProbeStatus::Success => t(lang, "lst.failed").to_string(),
+                                            Some(p) => p.mentions.iter().find(|mn| mn.target_id == brand_id)
+                                                .and_then(|mn| mn.list_position).map_or_else(|| "—".to_string(), |n| format!("#{n}")),
+                                        };
+                                        html! { <td class="num">{ cell }</td> }
+                                    }) }
+                                    <td class="num">{ pct(pm.list_stability) }</td>
+                                </tr>
+                            }
+                        }) }
+                    </tbody>
+                </table></div>
+            </section>
+            <section class="card" aria-labelledby="untracked-h">
+                <h2 id="untracked-h">{ t(lang, "lst.untracked") }</h2>
+                <p class="muted">{ t(lang, "lst.untracked_help") }</p>
+                if m.untracked_entities.is_empty() {
+                    <p class="muted">{ t(lang, "lst.untracked_none") }</p>
+                } else {
+                    <ul class="untracked">
+                        { for m.untracked_entities.iter().map(|u| {
+                            let name = u.name.clone();
+                            let onclick = { let add = add.clone(); let name = name.clone(); Callback::from(move |_: MouseEvent| add.emit(name.clone())) };
+                            html! {
+                                <li data-testid="untracked-entity" data-name={name.clone()} data-value={u.count.to_string()}>
+                                    <span>{ name.clone() }</span>{ " " }
+                                    <span class="muted">{ tf(lang, "lst.times", &[("n", &u.count.to_string())]) }</span>{ " " }
+                                    <button type="button" class="secondary small" data-testid="add-competitor" {onclick}
+                                        aria-label={tf(lang, "lst.add_label", &[("n", &name)])}>{ t(lang, "lst.add") }</button>
+                                </li>
+                            }
+                        }) }
+                    </ul>
+                }
+            </section>
+            <section aria-labelledby="probelists-h">
+                <h2 id="probelists-h">{ t(lang, "lst.per_probe") }</h2>
+                { for m.prompts.iter().map(|pm| html! {
+                    <details class="card" open={true}>
+                        <summary>{ pm.text.clone() }</summary>
+                        <div class="list-grid">
+                        { for probes_of(&pm.prompt_id).into_iter().filter(|p| p.status == ProbeStatus::Success).map(|p| html! {
+                            <div class="probe-list" data-probe={p.id.clone()}>
+                                <h3 class="small">{ tf(lang, "lst.repeat", &[("n", &(p.repeat_index + 1).to_string())]) }</h3>
+                                if p.list_items.is_empty() {
+                                    <p class="muted small">{ t(lang, "lst.no_list") }</p>
+                                } else {
+                                    <ol>
+                                        { for p.list_items.iter().map(|li| {
+                                            let target = li.matched_target_id.clone().unwrap_or_default();
+                                            html! {
+                                                <li data-testid="list-row" data-probe={p.id.clone()} data-position={li.position.to_string()}
+                                                    data-target={target.clone()} value={li.position.to_string()}
+                                                    class={classes!((!target.is_empty()).then_some("tracked"), (target == brand_id && !target.is_empty()).then_some("brand"))}>
+                                                    { li.title.clone() }
+                                                    if !target.is_empty() { <span class="chip">{ label_of(&target) }</span> }
+                                                </li>
+                                            }
+                                        }) }
+                                    </ol>
+                                }
+                            </div>
+                        }) }
+                        </div>
+                    </details>
+                }) }
+            </section>
+        </>
+    }
+}
+
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn project() -> Project {
+        serde_json::from_value(serde_json::json!({
+            "id": "p", "name": "n", "createdAt": "a", "updatedAt": "a",
+            "brand": { "id": "b", "kind": "brand", "label": "元构场", "aliases": ["Yuangouchang"] },
+            "competitors": [{ "id": "c", "kind": "competitor", "label": "GEOBoost" }]
+        }))
+        .expect("valid project")
+    }
+
+    #[test]
+    fn adding_a_competitor_updates_the_project_once() {
+        let p = project();
+        let next = with_competitor(&p, " 智谱营销 ", "t1".into(), "now").expect("added");
+        assert_eq!(next.competitors.len(), 2);
+        assert_eq!(next.competitors[1].label, "智谱营销");
+        assert_eq!(next.competitors[1].aliases, ["智谱营销"]);
+        assert_eq!(next.updated_at, "now");
+        assert!(with_competitor(&next, "智谱营销", "t2".into(), "x").is_none());
+        assert!(with_competitor(&p, "geoboost", "t2".into(), "x").is_none());
+        assert!(with_competitor(&p, "yuangouchang", "t2".into(), "x").is_none());
+        assert!(with_competitor(&p, "  ", "t2".into(), "x").is_none());
     }
 }

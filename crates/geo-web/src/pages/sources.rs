@@ -1,21 +1,374 @@
-//! Retrieved sources by domain over the selected run's successful probes. Shows an empty state until there is data to show.
+//! Sources: the selected run's retrieved domains (geo-core's `domains` metrics) in a
+//! sortable, filterable table, the channel distribution, new and lost domains against the
+//! previous run, a drill-down from a domain to its URLs (titles, queries, ranks) and the
+//! outreach gap (domains competitors are retrieved with but the brand never is).
 
 use crate::app::Route;
+use crate::components::charts::{Bar, BarChart};
+use crate::components::metric_card::{ci_text, dec, pct, raw_f64, ratio_title};
+use crate::components::run_data::{use_run_data, RunData};
 use crate::components::{EmptyState, NavLink};
-use crate::hooks::use_app;
-use crate::i18n::t;
+use crate::hooks::{use_app, Fetch};
+use crate::i18n::{t, tf};
+use geo_core::analysis::platforms::channel_label;
+use geo_core::metrics::{DomainMetrics, RunMetrics};
+use geo_core::model::{Lang, Ownership, ProbeStatus};
+use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
+
+/// A sortable column.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SortKey {
+    /// Domain name.
+    Domain,
+    /// Probe rate.
+    ProbeRate,
+    /// Occurrences.
+    Occurrences,
+    /// Mean rank.
+    AvgRank,
+    /// Best rank.
+    BestRank,
+}
+
+/// Sorts `rows` by `key` (ascending when `asc`); missing values last; ties by domain.
+pub fn sort_domains(rows: &mut [&DomainMetrics], key: SortKey, asc: bool) {
+    use std::cmp::Ordering;
+    fn opt<T: PartialOrd>(a: Option<T>, b: Option<T>, asc: bool) -> Ordering {
+        match (a, b) {
+            (Some(a), Some(b)) => {
+                let o = a.partial_cmp(&b).unwrap_or(Ordering::Equal);
+                if asc { o } else { o.reverse() }
+            }
+            (Some(_), None) => Ordering::Less,
+            (None, Some(_)) => Ordering::Greater,
+            (None, None) => Ordering::Equal,
+        }
+    }
+    rows.sort_by(|a, b| {
+        let o = match key {
+            SortKey::Domain => {
+                let o = a.domain.cmp(&b.domain);
+                if asc { o } else { o.reverse() }
+            }
+            SortKey::ProbeRate => opt(a.occurrence_rate, b.occurrence_rate, asc),
+            SortKey::Occurrences => opt(Some(a.occurrences), Some(b.occurrences), asc),
+            SortKey::AvgRank => opt(a.avg_rank, b.avg_rank, asc),
+            SortKey::BestRank => opt(a.best_rank, b.best_rank, asc),
+        };
+        o.then_with(|| a.domain.cmp(&b.domain))
+    });
+}
+
+/// Whether `d` passes the filters (`text` a case-insensitive substring of domain or
+/// platform; `channel`/`ownership` empty for any).
+pub fn keep_domain(d: &DomainMetrics, text: &str, channel: &str, ownership: &str) -> bool {
+    let text = text.trim().to_lowercase();
+    (text.is_empty() || d.domain.to_lowercase().contains(&text) || d.platform.to_lowercase().contains(&text))
+        && (channel.is_empty() || d.channel == channel)
+        && (ownership.is_empty() || ownership_key(d.ownership) == ownership)
+}
+
+/// The JSON key of an ownership.
+pub fn ownership_key(o: Ownership) -> &'static str {
+    match o {
+        Ownership::Owned => "owned",
+        Ownership::Competitor => "competitor",
+        Ownership::ThirdParty => "third_party",
+    }
+}
+
+fn ownership_label(o: Ownership, lang: Lang) -> &'static str {
+    match o {
+        Ownership::Owned => t(lang, "src.owned"),
+        Ownership::Competitor => t(lang, "src.competitor"),
+        Ownership::ThirdParty => t(lang, "src.third_party"),
+    }
+}
 
 /// The page.
 #[function_component]
 pub fn SourcesPage() -> Html {
     let lang = use_app().lang;
+    let data = use_run_data();
+    let body = match &data {
+        Fetch::Ready(d) => match (**d).as_ref().and_then(|d| d.metrics.as_ref().map(|m| (d, m))) {
+            Some((d, m)) if !m.domains.is_empty() => html! { <SourcesBody data={std::rc::Rc::new(d.clone())} /> },
+            Some(_) => html! {
+                <EmptyState text={t(lang, "src.none_in_run").to_string()}>
+                    <NavLink to={Route::Run} class="button">{ t(lang, "nav.run") }</NavLink>
+                </EmptyState>
+            },
+            None => html! {
+                <EmptyState text={t(lang, "sources.empty").to_string()}>
+                    <NavLink to={Route::Projects} class="button">{ t(lang, "nav.projects") }</NavLink>
+                </EmptyState>
+            },
+        },
+        Fetch::Failed(e) => html! { <p class="error-box" role="alert">{ e.to_string() }</p> },
+        _ => html! { <p class="muted">{ t(lang, "common.loading") }</p> },
+    };
     html! {
-        <section>
+        <section class="analytics">
             <h1>{ t(lang, "sources.title") }</h1>
-            <EmptyState text={t(lang, "sources.empty").to_string()}>
-                <NavLink to={Route::Projects} class="button">{ t(lang, "nav.projects") }</NavLink>
-            </EmptyState>
+            { body }
         </section>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct BodyProps {
+    data: std::rc::Rc<RunData>,
+}
+
+#[function_component]
+fn SourcesBody(p: &BodyProps) -> Html {
+    let lang = use_app().lang;
+    let text = use_state(String::new);
+    let channel = use_state(String::new);
+    let ownership = use_state(String::new);
+    let sort = use_state(|| (SortKey::Occurrences, false));
+    let open = use_state(|| None::<String>);
+    let Some(m) = p.data.metrics.as_ref() else { return html! {} };
+
+    let mut rows: Vec<&DomainMetrics> = m.domains.iter().filter(|d| keep_domain(d, &text, &channel, &ownership)).collect();
+    sort_domains(&mut rows, sort.0, sort.1);
+    let mut channels: Vec<&str> = m.domains.iter().map(|d| d.channel.as_str()).collect();
+    channels.sort_unstable();
+    channels.dedup();
+
+    let on_text = { let text = text.clone(); Callback::from(move |e: InputEvent| text.set(e.target_unchecked_into::<HtmlInputElement>().value())) };
+    let on_channel = { let c = channel.clone(); Callback::from(move |e: Event| c.set(e.target_unchecked_into::<HtmlSelectElement>().value())) };
+    let on_own = { let c = ownership.clone(); Callback::from(move |e: Event| c.set(e.target_unchecked_into::<HtmlSelectElement>().value())) };
+    let header = |key: SortKey, label: &str, num: bool| {
+        let sort = sort.clone();
+        let (cur, asc) = *sort;
+        let aria = if cur == key { if asc { "ascending" } else { "descending" } } else { "none" };
+        let arrow = if cur == key { if asc { " ▲" } else { " ▼" } } else { "" };
+        let onclick = Callback::from(move |_: MouseEvent| {
+            let (cur, asc) = *sort;
+            sort.set(if cur == key { (key, !asc) } else { (key, key == SortKey::Domain || key == SortKey::AvgRank || key == SortKey::BestRank) });
+        });
+        html! {
+            <th scope="col" aria-sort={aria} class={classes!(num.then_some("num"))}>
+                <button type="button" class="sort" {onclick} data-testid={format!("sort-{key:?}").to_lowercase()}>{ format!("{label}{arrow}") }</button>
+            </th>
+        }
+    };
+
+    html! {
+        <>
+            <div class="card filters" role="search">
+                <label class="field">
+                    <span class="label-text">{ t(lang, "src.filter") }</span>
+                    <input type="search" data-testid="source-filter" value={(*text).clone()} oninput={on_text} />
+                </label>
+                <label class="field">
+                    <span class="label-text">{ t(lang, "src.channel") }</span>
+                    <select data-testid="source-channel" onchange={on_channel}>
+                        <option value="" selected={channel.is_empty()}>{ t(lang, "src.all") }</option>
+                        { for channels.iter().map(|c| html! { <option value={c.to_string()} selected={*channel == *c}>{ channel_label(c, lang).to_string() }</option> }) }
+                    </select>
+                </label>
+                <label class="field">
+                    <span class="label-text">{ t(lang, "src.ownership") }</span>
+                    <select data-testid="source-ownership" onchange={on_own}>
+                        <option value="" selected={ownership.is_empty()}>{ t(lang, "src.all") }</option>
+                        { for [Ownership::Owned, Ownership::Competitor, Ownership::ThirdParty].into_iter().map(|o| html! {
+                            <option value={ownership_key(o)} selected={*ownership == ownership_key(o)}>{ ownership_label(o, lang) }</option>
+                        }) }
+                    </select>
+                </label>
+                <p class="muted" aria-live="polite">{ tf(lang, "src.shown", &[("n", &rows.len().to_string()), ("m", &m.domains.len().to_string())]) }</p>
+            </div>
+            <div class="table-wrap card">
+                <table data-testid="source-table">
+                    <caption class="sr-only">{ t(lang, "src.caption") }</caption>
+                    <thead><tr>
+                        { header(SortKey::Domain, t(lang, "src.domain"), false) }
+                        { header(SortKey::ProbeRate, t(lang, "src.probe_rate"), true) }
+                        { header(SortKey::Occurrences, t(lang, "src.occurrences"), true) }
+                        <th scope="col" class="num">{ t(lang, "src.share") }</th>
+                        { header(SortKey::AvgRank, t(lang, "src.avg_rank"), true) }
+                        { header(SortKey::BestRank, t(lang, "src.best_rank"), true) }
+                        <th scope="col">{ t(lang, "src.platform") }</th>
+                        <th scope="col">{ t(lang, "src.channel") }</th>
+                        <th scope="col">{ t(lang, "src.ownership") }</th>
+                    </tr></thead>
+                    <tbody>
+                        { for rows.iter().map(|d| {
+                            let dom = d.domain.clone();
+                            let is_open = open.as_deref() == Some(dom.as_str());
+                            let toggle = { let open = open.clone(); let dom = dom.clone(); Callback::from(move |_: MouseEvent| open.set(if is_open { None } else { Some(dom.clone()) })) };
+                            html! {
+                                <>
+                                <tr data-testid="source-row" data-domain={dom.clone()} data-occurrences={d.occurrences.to_string()}
+                                    data-probe-rate={raw_f64(d.occurrence_rate)} class={classes!(format!("own-{}", ownership_key(d.ownership)))}>
+                                    <td><button type="button" class="link" onclick={toggle} aria-expanded={is_open.to_string()} data-testid="source-open">{ dom.clone() }</button></td>
+                                    <td class="num" title={ratio_title(d.probe_count, m.success_count, d.occurrence_rate_ci, lang)}>
+                                        { pct(d.occurrence_rate) }<div class="muted small">{ ci_text(d.occurrence_rate_ci) }</div>
+                                    </td>
+                                    <td class="num">{ d.occurrences }</td>
+                                    <td class="num" title={ratio_title(d.occurrences, m.counts.occurrence_count, None, lang)}>{ pct(d.occurrence_share) }</td>
+                                    <td class="num">{ dec(d.avg_rank) }</td>
+                                    <td class="num">{ d.best_rank.map_or_else(|| "—".to_string(), |r| r.to_string()) }</td>
+                                    <td>{ d.platform.clone() }</td>
+                                    <td>{ channel_label(&d.channel, lang).to_string() }</td>
+                                    <td>{ ownership_label(d.ownership, lang) }</td>
+                                </tr>
+                                if is_open {
+                                    <tr class="drill"><td colspan="9">{ drill_down(&p.data, &dom, lang) }</td></tr>
+                                }
+                                </>
+                            }
+                        }) }
+                    </tbody>
+                </table>
+                if rows.is_empty() { <p class="muted">{ t(lang, "src.no_match") }</p> }
+            </div>
+            <div class="chart-grid">
+                { channel_chart(m, lang) }
+                { new_lost(m, lang) }
+            </div>
+            { outreach(m, lang) }
+        </>
+    }
+}
+
+/// The URLs of `domain` in the run's successful probes with their titles, queries and ranks.
+fn drill_down(d: &RunData, domain: &str, lang: Lang) -> Html {
+    let Some(m) = d.metrics.as_ref() else { return html! {} };
+    let run = d.run();
+    let prompt_text = |id: &str| run.and_then(|r| r.prompt_snapshot.iter().find(|p| p.id == id)).map_or(id.to_string(), |p| p.text.clone());
+    let rows: Vec<Html> = d
+        .env
+        .probes
+        .iter()
+        .filter(|p| p.run_id == m.run_id && p.status == ProbeStatus::Success)
+        .flat_map(|p| p.sources.iter().filter(|s| s.domain == domain).map(move |s| (p, s)))
+        .map(|(p, s)| html! {
+            <li data-testid="source-url" data-url={s.url.clone()}>
+                <a href={s.url.clone()} target="_blank" rel="noopener noreferrer">{ if s.title.is_empty() { s.url.clone() } else { s.title.clone() } }</a>
+                <div class="muted small">{ s.url.clone() }</div>
+                <div class="small">{ tf(lang, "src.in_probe", &[("p", &prompt_text(&p.prompt_id)), ("r", &(p.repeat_index + 1).to_string())]) }</div>
+                <ul class="small">
+                    { for s.occurrences.iter().map(|o| html! {
+                        <li>{ tf(lang, "src.occurrence", &[("q", o.query.as_deref().unwrap_or("—")), ("r", &o.rank.to_string())]) }</li>
+                    }) }
+                </ul>
+            </li>
+        })
+        .collect();
+    html! { <ul class="drill-list" aria-label={tf(lang, "src.urls_of", &[("d", domain)])}>{ for rows }</ul> }
+}
+
+fn channel_chart(m: &RunMetrics, lang: Lang) -> Html {
+    // Occurrences of the run's domains summed by channel (a grouping of geo-core's
+    // per-domain figures, shown against geo-core's occurrence total).
+    let mut by: Vec<(String, u32)> = Vec::new();
+    for d in &m.domains {
+        match by.iter_mut().find(|(c, _)| *c == d.channel) {
+            Some((_, n)) => *n += d.occurrences,
+            None => by.push((d.channel.clone(), d.occurrences)),
+        }
+    }
+    by.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    let total = m.counts.occurrence_count.max(1);
+    let bars: Vec<Bar> = by
+        .iter()
+        .map(|(c, n)| Bar {
+            label: channel_label(c, lang).to_string(),
+            fraction: f64::from(*n) / f64::from(total),
+            display: n.to_string(),
+            testid: "channel-row".into(),
+            target: c.clone(),
+            raw: n.to_string(),
+            title: ratio_title(*n, m.counts.occurrence_count, None, lang),
+        })
+        .collect();
+    html! { <section class="card"><BarChart testid="channel-chart" title={t(lang, "src.channels")} desc={t(lang, "src.channels_desc")} {bars} /></section> }
+}
+
+fn new_lost(m: &RunMetrics, lang: Lang) -> Html {
+    html! {
+        <section class="card" aria-labelledby="newlost-h">
+            <h2 id="newlost-h">{ t(lang, "src.new_lost") }</h2>
+            if m.previous_run_id.is_none() {
+                <p class="muted">{ t(lang, "src.no_previous") }</p>
+            } else {
+                <div class="two">
+                    <div>
+                        <h3>{ tf(lang, "src.new", &[("n", &m.new_domains.len().to_string())]) }</h3>
+                        <ul class="chips">{ for m.new_domains.iter().map(|d| html! { <li class="chip" data-testid="new-domain" data-domain={d.clone()}>{ d.clone() }</li> }) }</ul>
+                    </div>
+                    <div>
+                        <h3>{ tf(lang, "src.lost", &[("n", &m.lost_domains.len().to_string())]) }</h3>
+                        <ul class="chips">{ for m.lost_domains.iter().map(|d| html! { <li class="chip" data-testid="lost-domain" data-domain={d.clone()}>{ d.clone() }</li> }) }</ul>
+                    </div>
+                </div>
+            }
+        </section>
+    }
+}
+
+fn outreach(m: &RunMetrics, lang: Lang) -> Html {
+    let g = &m.outreach_gap;
+    html! {
+        <section class="card" aria-labelledby="gap-h">
+            <h2 id="gap-h">{ t(lang, "src.gap") }</h2>
+            <p class="muted">{ tf(lang, "src.gap_help", &[("c", &g.competitor_probe_count.to_string()), ("b", &g.brand_probe_count.to_string())]) }</p>
+            if g.domains.is_empty() {
+                <p class="muted">{ t(lang, "src.gap_none") }</p>
+            } else {
+                <ol class="gap-list">
+                    { for g.domains.iter().map(|d| html! {
+                        <li data-testid="gap-domain" data-domain={d.domain.clone()} data-value={d.probe_count.to_string()}>
+                            { d.domain.clone() }{ " " }<span class="muted">{ tf(lang, "src.gap_count", &[("n", &d.probe_count.to_string())]) }</span>
+                        </li>
+                    }) }
+                </ol>
+            }
+        </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dm(domain: &str, occ: u32, rate: Option<f64>, best: Option<u32>, channel: &str, o: Ownership) -> DomainMetrics {
+        DomainMetrics {
+            domain: domain.into(),
+            platform: String::new(),
+            channel: channel.into(),
+            ownership: o,
+            probe_count: 1,
+            occurrence_rate: rate,
+            occurrences: occ,
+            occurrence_share: None,
+            avg_rank: None,
+            best_rank: best,
+            occurrence_rate_ci: None,
+        }
+    }
+
+    #[test]
+    fn sorting_and_filtering() {
+        let a = dm("a.com", 3, Some(0.5), Some(2), "news", Ownership::Owned);
+        let b = dm("b.com", 5, Some(0.2), None, "qa", Ownership::ThirdParty);
+        let c = dm("c.com", 3, None, Some(1), "news", Ownership::Competitor);
+        let mut rows = vec![&a, &b, &c];
+        sort_domains(&mut rows, SortKey::Occurrences, false);
+        assert_eq!(rows.iter().map(|d| d.domain.as_str()).collect::<Vec<_>>(), ["b.com", "a.com", "c.com"]);
+        sort_domains(&mut rows, SortKey::BestRank, true);
+        assert_eq!(rows.iter().map(|d| d.domain.as_str()).collect::<Vec<_>>(), ["c.com", "a.com", "b.com"]);
+        sort_domains(&mut rows, SortKey::ProbeRate, false);
+        assert_eq!(rows.iter().map(|d| d.domain.as_str()).collect::<Vec<_>>(), ["a.com", "b.com", "c.com"]);
+        sort_domains(&mut rows, SortKey::Domain, false);
+        assert_eq!(rows[0].domain, "c.com");
+        assert!(keep_domain(&a, " A.C ", "", ""));
+        assert!(!keep_domain(&a, "", "qa", ""));
+        assert!(keep_domain(&c, "", "news", "competitor"));
+        assert!(!keep_domain(&c, "", "", "owned"));
     }
 }
