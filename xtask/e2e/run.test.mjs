@@ -73,7 +73,8 @@ test('proxy mode without a key: 2 prompts × 3 repeats reach planned with the ri
     assert.equal(await statusOf(page), run.status);
     assert.equal(await byId(page, 'probe-row').count(), 6);
     for (const row of await byId(page, 'probe-row').all()) {
-      const x = probes.find((q) => q.id === (await row.getAttribute('data-id')));
+      const rowId = await row.getAttribute('data-id');
+      const x = probes.find((q) => q.id === rowId);
       assert.equal(await row.getAttribute('data-status'), x.status);
     }
     // The drawer: opens with focus inside, shows sources, Esc closes it.

@@ -18,7 +18,6 @@ use geo_core::model::{RunConfig, MODEL_OPTIONS};
 use geo_core::runner::clamp_concurrency;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
-use yew_router::prelude::*;
 
 /// A positive whole number typed in a field, or `None`.
 pub fn parse_count(s: &str) -> Option<u32> {
@@ -31,7 +30,6 @@ pub fn RunPage() -> Html {
     let app = use_app();
     let lang = app.lang;
     let live = use_live_run();
-    let navigator = use_navigator();
     let data = use_query(app.project_id.clone(), |repo, project| async move {
         let Some(id) = project else { return Ok(None) };
         let project = repo.get_project(&id).await?;
@@ -124,7 +122,7 @@ pub fn RunPage() -> Html {
     let on_start = {
         let app = app.clone();
         let (project, prompts, runs) = (project.clone(), prompts.clone(), runs.clone());
-        let (chosen, starting, navigator) = (chosen.clone(), starting.clone(), navigator.clone());
+        let (chosen, starting) = (chosen.clone(), starting.clone());
         let config = RunConfig {
             model: (*model).clone(),
             repeats: repeats_n.unwrap_or(0),
@@ -135,7 +133,7 @@ pub fn RunPage() -> Html {
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
             let Some(repo) = app.repo().cloned() else { return };
-            let (app, starting, navigator) = (app.clone(), starting.clone(), navigator.clone());
+            let (app, starting) = (app.clone(), starting.clone());
             let (project, prompts, chosen, config, runs) = (project.clone(), prompts.clone(), chosen.clone(), config.clone(), runs.clone());
             starting.set(true);
             wasm_bindgen_futures::spawn_local(async move {
@@ -145,7 +143,6 @@ pub fn RunPage() -> Html {
                     Ok(id) => {
                         toast(&app, ToastKind::Ok, t(app.lang, "run.started").to_string());
                         app.dispatch(crate::state::Action::SelectRun(Some(id)));
-                        let _ = navigator;
                     }
                     Err(msg) => toast(&app, ToastKind::Error, msg),
                 }
