@@ -1,7 +1,7 @@
 //! The browser driver of `geo_core::runner::Engine`: the shell loop of the runner's module
 //! documentation, written with callbacks and `spawn_local` instead of a blocking loop.
 //!
-//! * [`pump`] polls the engine until it has nothing to do: `Send` spawns a fetch (its own
+//! * `pump` polls the engine until it has nothing to do: `Send` spawns a fetch (its own
 //!   `AbortController`), `Write` queues the probe for IndexedDB (one `put_probe`, one
 //!   transaction, written in order by a single writer task), `Progress` updates the shared
 //!   [`LiveRun`] and repaints subscribers, `Finished` stores the run and ends the session.
@@ -68,14 +68,16 @@ struct Session {
 }
 
 type Shared = Rc<RefCell<Session>>;
+type Listener = (u32, Rc<dyn Fn()>);
+type UnloadGuard = Closure<dyn FnMut(web_sys::BeforeUnloadEvent)>;
 
 thread_local! {
     static SESSION: RefCell<Option<Shared>> = const { RefCell::new(None) };
     static STARTING: RefCell<bool> = const { RefCell::new(false) };
     static LIVE: RefCell<Option<LiveRun>> = const { RefCell::new(None) };
-    static LISTENERS: RefCell<Vec<(u32, Rc<dyn Fn()>)>> = RefCell::new(Vec::new());
+    static LISTENERS: RefCell<Vec<Listener>> = RefCell::new(Vec::new());
     static NEXT_LISTENER: RefCell<u32> = const { RefCell::new(0) };
-    static UNLOAD: RefCell<Option<Closure<dyn FnMut(web_sys::BeforeUnloadEvent)>>> = const { RefCell::new(None) };
+    static UNLOAD: RefCell<Option<UnloadGuard>> = const { RefCell::new(None) };
 }
 
 /// The live (or last) session of this tab.
