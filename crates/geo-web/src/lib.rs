@@ -33,7 +33,9 @@ pub mod hooks;
 pub mod i18n;
 pub mod pages;
 pub mod prefs;
+pub mod provider;
 pub mod repo;
+pub mod runner;
 pub mod state;
 pub mod web;
 

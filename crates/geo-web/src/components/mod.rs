@@ -12,3 +12,6 @@ pub use confirm::{ConfirmDialog, ConfirmDialogProps};
 pub use empty::{EmptyState, EmptyStateProps};
 pub use nav_link::{NavLink, NavLinkProps};
 pub use toasts::{Toasts, ToastsProps};
+pub mod markdown;
+pub mod probe_drawer;
+pub mod progress;

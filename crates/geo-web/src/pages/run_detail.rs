@@ -1,10 +1,19 @@
-//! One run: its status, frozen configuration and saved probes.
+//! One run: its status, headline figures (from `geo_core::metrics::compute_run_metrics`),
+//! continue / retry-failed with a progress bar, the probe table filterable by prompt and
+//! status, and the probe drawer.
 
+use crate::components::probe_drawer::{probe_status_value, ProbeDrawer};
+use crate::components::progress::RunProgress;
 use crate::components::EmptyState;
-use crate::hooks::{use_app, use_query, Fetch};
+use crate::hooks::{toast, use_app, use_query, Fetch};
 use crate::i18n::{t, tf};
 use crate::pages::{status_label, status_value};
 use crate::repo::Repository;
+use crate::runner::{self, use_live_run};
+use crate::state::ToastKind;
+use geo_core::metrics::compute_run_metrics;
+use geo_core::model::{ProbeStatus, RunStatus};
+use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
 /// Props of [`RunDetailPage`].
@@ -14,39 +23,188 @@ pub struct RunDetailProps {
     pub id: AttrValue,
 }
 
+/// A ratio as a percentage with one decimal, `—` for none.
+pub fn percent(v: Option<f64>) -> String {
+    match v {
+        Some(x) if x.is_finite() => format!("{:.1}%", x * 100.0),
+        _ => "—".to_string(),
+    }
+}
+
+fn raw(v: Option<f64>) -> String {
+    v.map(|x| x.to_string()).unwrap_or_default()
+}
+
 /// The run detail page.
 #[function_component]
 pub fn RunDetailPage(props: &RunDetailProps) -> Html {
     let app = use_app();
     let lang = app.lang;
+    let live = use_live_run();
     let data = use_query(props.id.to_string(), |repo, id| async move {
         let run = repo.get_run(&id).await?;
         let probes = match &run {
             Some(_) => repo.probes_by_run(&id).await?,
             None => Vec::new(),
         };
-        Ok((run, probes))
-    });
-    let body = match &data {
-        Fetch::Ready(pair) => match pair.as_ref() {
-            (None, _) => html! { <EmptyState text={t(lang, "detail.not_found").to_string()} /> },
-            (Some(run), probes) => html! {
-                <>
-                    <p>
-                        <span data-testid="run-status" data-value={status_value(run.status)}
-                            class={classes!("status", status_value(run.status))}>{ status_label(lang, run.status) }</span>
-                    </p>
-                    <dl class="facts">
-                        <dt>{ t(lang, "runs.created") }</dt><dd>{ run.created_at.clone() }</dd>
-                        <dt>{ t(lang, "runs.model") }</dt><dd>{ run.config.model.clone() }</dd>
-                        <dt>{ t(lang, "detail.repeats") }</dt><dd>{ run.config.repeats }</dd>
-                    </dl>
-                    <p>{ tf(lang, "detail.probes", &[("n", &probes.len().to_string()), ("m", &run.planned_probe_count.to_string())]) }</p>
-                    if probes.is_empty() {
-                        <EmptyState text={t(lang, "detail.no_probes").to_string()} />
-                    }
-                </>
+        let previous = match run.as_ref().and_then(|r| r.previous_run_id.clone()) {
+            Some(pid) => match repo.get_run(&pid).await? {
+                Some(prev) => {
+                    let pp = repo.probes_by_run(&pid).await?;
+                    Some((prev, pp))
+                }
+                None => None,
             },
+            None => None,
+        };
+        Ok((run, probes, previous))
+    });
+    let filter_prompt = use_state(String::new);
+    let filter_status = use_state(String::new);
+    let open = use_state(|| None::<String>);
+
+    let body = match &data {
+        Fetch::Ready(triple) => match triple.as_ref() {
+            (None, _, _) => html! { <EmptyState text={t(lang, "detail.not_found").to_string()} /> },
+            (Some(run), probes, previous) => {
+                let m = compute_run_metrics(run, probes, previous.as_ref().map(|(r, p)| (r, &p[..])));
+                let live_here = live.as_ref().filter(|l| l.run_id == run.id);
+                let running_here = live_here.is_some_and(|l| l.running);
+                let busy = running_here || runner::is_busy();
+                let has_failed = probes.iter().any(|p| p.status.is_failure());
+                let complete = run.status == RunStatus::Completed;
+                let start = |retry: bool| {
+                    let app = app.clone();
+                    let id = run.id.clone();
+                    Callback::from(move |_: MouseEvent| {
+                        let Some(repo) = app.repo().cloned() else { return };
+                        let (app, id) = (app.clone(), id.clone());
+                        wasm_bindgen_futures::spawn_local(async move {
+                            if let Err(msg) = runner::resume(repo, id, retry, app.lang).await {
+                                toast(&app, ToastKind::Error, msg);
+                            }
+                        });
+                    })
+                };
+                let prompt_text = |id: &str| run.prompt_snapshot.iter().find(|p| p.id == id).map(|p| p.text.clone()).unwrap_or_else(|| id.to_string());
+                let shown: Vec<_> = probes
+                    .iter()
+                    .filter(|p| filter_prompt.is_empty() || p.prompt_id == *filter_prompt)
+                    .filter(|p| filter_status.is_empty() || probe_status_value(p.status) == filter_status.as_str()
+                        || (*filter_status == "failed" && p.status.is_failure()))
+                    .collect();
+                let on_prompt = {
+                    let f = filter_prompt.clone();
+                    Callback::from(move |e: Event| f.set(e.target_unchecked_into::<HtmlSelectElement>().value()))
+                };
+                let on_status = {
+                    let f = filter_status.clone();
+                    Callback::from(move |e: Event| f.set(e.target_unchecked_into::<HtmlSelectElement>().value()))
+                };
+                let drawer = (*open).as_ref().and_then(|id| probes.iter().find(|p| &p.id == id)).map(|p| {
+                    let open = open.clone();
+                    let pid = p.id.clone();
+                    let on_close = Callback::from(move |_| {
+                        open.set(None);
+                        // Focus goes back to the row's button.
+                        if let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|d| {
+                            d.query_selector(&format!("[data-open-probe=\"{}\"]", pid.replace('"', ""))).ok().flatten()
+                        }) {
+                            if let Ok(el) = wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(el) {
+                                let _ = el.focus();
+                            }
+                        }
+                    });
+                    html! { <ProbeDrawer probe={p.clone()} prompt_text={prompt_text(&p.prompt_id)} targets={run.alias_snapshot.clone()} {lang} {on_close} /> }
+                });
+                html! {
+                    <>
+                        <p>
+                            <span data-testid="run-status" data-value={status_value(run.status)}
+                                class={classes!("status", status_value(run.status))}>{ status_label(lang, run.status) }</span>
+                        </p>
+                        <div class="figures">
+                            <div class="figure" data-testid="detail-mention-rate" data-value={raw(m.mention_rate)}>
+                                <span class="label-text">{ t(lang, "detail.mention_rate") }</span><strong>{ percent(m.mention_rate) }</strong></div>
+                            <div class="figure" data-testid="detail-first-mention-rate" data-value={raw(m.first_mention_rate)}>
+                                <span class="label-text">{ t(lang, "detail.first_mention") }</span><strong>{ percent(m.first_mention_rate) }</strong></div>
+                            <div class="figure" data-testid="detail-owned-visibility" data-value={raw(m.owned_visibility)}>
+                                <span class="label-text">{ t(lang, "detail.owned_visibility") }</span><strong>{ percent(m.owned_visibility) }</strong></div>
+                            <div class="figure" data-testid="detail-success" data-value={m.success_count.to_string()} data-failed={m.failed_count.to_string()}>
+                                <span class="label-text">{ t(lang, "detail.success_failed") }</span>
+                                <strong>{ format!("{} / {}", m.success_count, m.failed_count) }</strong></div>
+                        </div>
+                        <dl class="facts">
+                            <dt>{ t(lang, "runs.created") }</dt><dd>{ run.created_at.clone() }</dd>
+                            <dt>{ t(lang, "runs.model") }</dt><dd>{ run.config.model.clone() }</dd>
+                            <dt>{ t(lang, "detail.repeats") }</dt><dd>{ run.config.repeats }</dd>
+                        </dl>
+                        <p>{ tf(lang, "detail.probes", &[("n", &probes.len().to_string()), ("m", &run.planned_probe_count.to_string())]) }</p>
+                        <div class="actions">
+                            <button type="button" data-testid="run-continue" onclick={start(false)} disabled={busy || complete}
+                                title={t(lang, "detail.continue_help")}>{ t(lang, "detail.continue") }</button>
+                            <button type="button" data-testid="run-retry-failed" onclick={start(true)} disabled={busy || !has_failed}
+                                title={t(lang, "detail.retry_help")}>{ t(lang, "detail.retry_failed") }</button>
+                            if running_here {
+                                <button type="button" class="danger" data-testid="run-cancel" onclick={Callback::from(|_: MouseEvent| runner::cancel())}>{ t(lang, "run.cancel") }</button>
+                            }
+                        </div>
+                        if let Some(l) = live_here {
+                            <RunProgress progress={l.progress} {lang} running={l.running} />
+                            if let Some(e) = &l.error { <p class="error-box" role="alert">{ e.clone() }</p> }
+                        }
+                        if probes.is_empty() {
+                            <EmptyState text={t(lang, "detail.no_probes").to_string()} />
+                        } else {
+                            <div class="filters">
+                                <label class="field"><span class="label-text">{ t(lang, "detail.filter_prompt") }</span>
+                                    <select data-testid="probe-filter-prompt" onchange={on_prompt}>
+                                        <option value="" selected={filter_prompt.is_empty()}>{ t(lang, "detail.all") }</option>
+                                        { for run.prompt_snapshot.iter().map(|p| html! {
+                                            <option value={p.id.clone()} selected={*filter_prompt == p.id}>{ p.text.chars().take(40).collect::<String>() }</option>
+                                        }) }
+                                    </select></label>
+                                <label class="field"><span class="label-text">{ t(lang, "detail.filter_status") }</span>
+                                    <select data-testid="probe-filter-status" onchange={on_status}>
+                                        { for [("", "detail.all"), ("success", "detail.st_success"), ("failed", "detail.st_failed"), ("error", "detail.st_error"), ("empty", "detail.st_empty")]
+                                            .iter().map(|(v, k)| html! { <option value={*v} selected={filter_status.as_str() == *v}>{ t(lang, k) }</option> }) }
+                                    </select></label>
+                            </div>
+                            <div class="table-wrap"><table>
+                                <thead><tr>
+                                    <th scope="col">{ t(lang, "detail.prompt") }</th>
+                                    <th scope="col" class="num">{ t(lang, "drawer.repeat") }</th>
+                                    <th scope="col">{ t(lang, "drawer.status") }</th>
+                                    <th scope="col" class="num">{ t(lang, "detail.mentions") }</th>
+                                    <th scope="col" class="num">{ t(lang, "detail.sources") }</th>
+                                    <th scope="col"><span class="sr-only">{ t(lang, "detail.open") }</span></th>
+                                </tr></thead>
+                                <tbody>
+                                    { for shown.iter().map(|p| {
+                                        let open = open.clone();
+                                        let id = p.id.clone();
+                                        html! {
+                                            <tr key={p.id.clone()} data-testid="probe-row" data-id={p.id.clone()} data-status={probe_status_value(p.status)}>
+                                                <td>{ prompt_text(&p.prompt_id) }</td>
+                                                <td class="num">{ p.repeat_index + 1 }</td>
+                                                <td><span class={classes!("status", probe_status_value(p.status))}>{ t(lang, match p.status {
+                                                    ProbeStatus::Success => "detail.st_success", ProbeStatus::Error => "detail.st_error",
+                                                    ProbeStatus::Empty => "detail.st_empty", ProbeStatus::Cancelled => "status.cancelled" }) }</span></td>
+                                                <td class="num">{ p.mentions.len() }</td>
+                                                <td class="num">{ p.sources.len() }</td>
+                                                <td><button type="button" class="link" data-testid="probe-open" data-open-probe={p.id.clone()}
+                                                    onclick={Callback::from(move |_: MouseEvent| open.set(Some(id.clone())))}>{ t(lang, "detail.open") }</button></td>
+                                            </tr>
+                                        }
+                                    }) }
+                                </tbody>
+                            </table></div>
+                            if shown.is_empty() { <p class="muted">{ t(lang, "detail.no_match") }</p> }
+                        }
+                        { for drawer }
+                    </>
+                }
+            }
         },
         Fetch::Failed(e) => html! { <p class="error-box" role="alert">{ e.to_string() }</p> },
         _ => html! { <p class="muted">{ t(lang, "common.loading") }</p> },

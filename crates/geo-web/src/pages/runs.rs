@@ -1,7 +1,10 @@
-//! Runs of the selected project, newest first, with their status.
+//! Runs of the selected project, newest first, with their status badge, a link to each
+//! run's detail and, for the run going on in this tab, its live progress bar.
 
 use crate::app::Route;
+use crate::components::progress::RunProgress;
 use crate::components::{EmptyState, NavLink};
+use crate::runner::use_live_run;
 use crate::hooks::{use_app, use_query, Fetch};
 use crate::i18n::t;
 use crate::pages::{status_label, status_value};
@@ -13,6 +16,7 @@ use yew::prelude::*;
 pub fn RunsPage() -> Html {
     let app = use_app();
     let lang = app.lang;
+    let live = use_live_run().filter(|l| l.running && Some(&l.project_id) == app.project_id.as_ref());
     let runs = use_query(app.project_id.clone(), |repo, project| async move {
         match project {
             Some(id) => repo.runs_by_project(&id).await,
@@ -57,6 +61,12 @@ pub fn RunsPage() -> Html {
     html! {
         <section>
             <h1>{ t(lang, "runs.title") }</h1>
+            if let Some(l) = live {
+                <div class="card">
+                    <RunProgress progress={l.progress} {lang} running={true} />
+                    <NavLink to={Route::RunDetail { id: l.run_id.clone() }}>{ t(lang, "run.open_detail") }</NavLink>
+                </div>
+            }
             { body }
         </section>
     }

@@ -41,6 +41,21 @@ pub fn parse_import(text: &str) -> Result<ExportEnvelope, String> {
     Ok(env)
 }
 
+/// The `data-verdict` value of a key test: `valid`, `invalid-key`, `no-balance`, `forbidden`,
+/// `rate-limited`, `unreachable` or `other`.
+pub fn key_verdict_value(v: &geo_core::provider::KeyVerdict) -> &'static str {
+    use geo_core::provider::KeyVerdict as V;
+    match v {
+        V::Valid => "valid",
+        V::InvalidKey => "invalid-key",
+        V::NoBalance => "no-balance",
+        V::Forbidden => "forbidden",
+        V::RateLimited => "rate-limited",
+        V::Unreachable(_) => "unreachable",
+        V::Other(_) => "other",
+    }
+}
+
 /// The settings page.
 #[function_component]
 pub fn SettingsPage() -> Html {
@@ -53,6 +68,26 @@ pub fn SettingsPage() -> Html {
     let confirm_clear = use_state(|| false);
     let import_result = use_state(|| None::<(bool, String)>);
     let stored_base = use_query((), |repo, _| async move { repo.setting(BASE_URL_SETTING).await });
+    let key_test = use_state(|| None::<geo_core::provider::KeyVerdict>);
+    let key_testing = use_state(|| false);
+    let on_test_key = {
+        let (app, key, base_url, key_test, key_testing) = (app.clone(), key.clone(), base_url.clone(), key_test.clone(), key_testing.clone());
+        Callback::from(move |_: MouseEvent| {
+            let base = match parse_base_url(&base_url, app.lang) {
+                Ok(b) => b,
+                Err(msg) => return toast(&app, ToastKind::Error, msg),
+            };
+            let typed = key.trim().to_string();
+            let key = if typed.is_empty() { prefs::api_key() } else { Some(typed) };
+            let (key_test, key_testing) = (key_test.clone(), key_testing.clone());
+            key_testing.set(true);
+            wasm_bindgen_futures::spawn_local(async move {
+                let verdict = crate::provider::test_key(base.as_deref(), key.as_deref(), geo_core::model::DEFAULT_MODEL).await;
+                key_testing.set(false);
+                key_test.set(Some(verdict));
+            });
+        })
+    };
     {
         let base_url = base_url.clone();
         let loaded = stored_base.ready().cloned();
@@ -185,7 +220,15 @@ pub fn SettingsPage() -> Html {
                         aria-describedby="base-help" />
                 </label>
                 <p id="base-help" class="muted">{ t(lang, "settings.base_url_help") }</p>
-                <button type="submit" data-testid="settings-save">{ t(lang, "settings.save") }</button>
+                <div class="actions">
+                    <button type="submit" data-testid="settings-save">{ t(lang, "settings.save") }</button>
+                    <button type="button" data-testid="settings-test-key" onclick={on_test_key} disabled={*key_testing}>
+                        { t(lang, if *key_testing { "settings.testing" } else { "settings.test_key" }) }</button>
+                </div>
+                if let Some(v) = &*key_test {
+                    <p data-testid="settings-key-verdict" data-verdict={key_verdict_value(v)} role="status"
+                        class={if v.is_valid() { "ok-box" } else { "error-box" }}>{ v.describe().get(lang).to_string() }</p>
+                }
             </form>
 
             <div class="card">

@@ -1,0 +1,249 @@
+//! The probe drawer: one probe in full — the answer as sanitised Markdown, the tracked
+//! mentions with their contexts (aliases highlighted as text, never as HTML), the searches,
+//! the sources with platform, channel, ownership and ranks, the parsed list and the links
+//! written in the answer. Esc closes it; focus moves into it when it opens.
+
+use crate::components::markdown::{is_allowed_url, Markdown};
+use crate::i18n::{t, tf};
+use geo_core::analysis::platforms::channel_label;
+use geo_core::model::{Lang, Ownership, Probe, ProbeStatus, Target};
+use geo_core::provider::describe_error;
+use yew::prelude::*;
+
+/// The JSON name of a probe status (`success`, `error`, `empty`, `cancelled`).
+pub fn probe_status_value(s: ProbeStatus) -> &'static str {
+    match s {
+        ProbeStatus::Success => "success",
+        ProbeStatus::Error => "error",
+        ProbeStatus::Empty => "empty",
+        ProbeStatus::Cancelled => "cancelled",
+    }
+}
+
+/// Splits `text` into pieces, marking (true) every case-insensitive occurrence of one of
+/// `needles` (longest first). Works on characters, so any Unicode text is safe.
+pub fn highlight_segments(text: &str, needles: &[String]) -> Vec<(String, bool)> {
+    let mut needles: Vec<Vec<char>> = needles
+        .iter()
+        .map(|n| n.trim().chars().flat_map(char::to_lowercase).collect::<Vec<char>>())
+        .filter(|n| !n.is_empty())
+        .collect();
+    needles.sort_by_key(|n| std::cmp::Reverse(n.len()));
+    let chars: Vec<char> = text.chars().collect();
+    let lower: Vec<char> = chars.iter().map(|c| c.to_lowercase().next().unwrap_or(*c)).collect();
+    let mut out: Vec<(String, bool)> = Vec::new();
+    let mut plain = String::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let hit = needles.iter().find(|n| lower.len() >= i + n.len() && lower[i..i + n.len()] == n[..]);
+        match hit {
+            Some(n) => {
+                if !plain.is_empty() {
+                    out.push((std::mem::take(&mut plain), false));
+                }
+                out.push((chars[i..i + n.len()].iter().collect(), true));
+                i += n.len();
+            }
+            None => {
+                plain.push(chars[i]);
+                i += 1;
+            }
+        }
+    }
+    if !plain.is_empty() {
+        out.push((plain, false));
+    }
+    out
+}
+
+fn ownership_key(o: Ownership) -> &'static str {
+    match o {
+        Ownership::Owned => "drawer.owned",
+        Ownership::Competitor => "drawer.competitor",
+        Ownership::ThirdParty => "drawer.third_party",
+    }
+}
+
+/// A link to an untrusted URL only when it is http(s); otherwise plain text.
+fn safe_link(url: &str, text: &str) -> Html {
+    if is_allowed_url(url) && !url.trim().to_ascii_lowercase().starts_with("mailto:") {
+        html! { <a href={url.to_string()} rel="noopener noreferrer nofollow" target="_blank">{ text.to_string() }</a> }
+    } else {
+        html! { <span>{ text.to_string() }</span> }
+    }
+}
+
+/// Props of [`ProbeDrawer`].
+#[derive(Properties, PartialEq)]
+pub struct ProbeDrawerProps {
+    /// The probe shown.
+    pub probe: Probe,
+    /// The prompt text (from the run's snapshot).
+    pub prompt_text: AttrValue,
+    /// The run's alias snapshot (target labels).
+    pub targets: Vec<Target>,
+    /// Interface language.
+    pub lang: Lang,
+    /// Closes the drawer.
+    pub on_close: Callback<()>,
+}
+
+/// `probe-drawer`: a modal side panel.
+#[function_component]
+pub fn ProbeDrawer(props: &ProbeDrawerProps) -> Html {
+    let lang = props.lang;
+    let p = &props.probe;
+    let panel = use_node_ref();
+    {
+        let panel = panel.clone();
+        use_effect_with(p.id.clone(), move |_| {
+            if let Some(el) = panel.cast::<web_sys::HtmlElement>() {
+                let _ = el.focus();
+            }
+        });
+    }
+    let onkeydown = {
+        let on_close = props.on_close.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            if e.key() == "Escape" {
+                e.prevent_default();
+                on_close.emit(());
+            }
+        })
+    };
+    let close = {
+        let on_close = props.on_close.clone();
+        Callback::from(move |_: MouseEvent| on_close.emit(()))
+    };
+    let label_of = |id: &str| props.targets.iter().find(|t| t.id == id).map(|t| t.label.clone()).unwrap_or_else(|| id.to_string());
+    let answer = if p.answer.trim().is_empty() { p.raw_answer.clone() } else { p.answer.clone() };
+    html! {
+        <div class="drawer-backdrop" onclick={close.clone()}>
+        <aside class="drawer" data-testid="probe-drawer" data-id={p.id.clone()} role="dialog" aria-modal="true"
+            aria-labelledby="drawer-title" tabindex="-1" ref={panel} {onkeydown}
+            onclick={Callback::from(|e: MouseEvent| e.stop_propagation())}>
+            <header class="drawer-head">
+                <h2 id="drawer-title">{ props.prompt_text.clone() }</h2>
+                <button type="button" class="icon" data-testid="probe-drawer-close" onclick={close}
+                    aria-label={t(lang, "drawer.close")}>{ "×" }</button>
+            </header>
+            <dl class="facts">
+                <dt>{ t(lang, "drawer.status") }</dt><dd><span class={classes!("status", probe_status_value(p.status))}>{ probe_status_value(p.status) }</span></dd>
+                <dt>{ t(lang, "drawer.repeat") }</dt><dd>{ p.repeat_index + 1 }</dd>
+                <dt>{ t(lang, "drawer.attempts") }</dt><dd>{ p.attempts }</dd>
+                <dt>{ t(lang, "drawer.latency") }</dt><dd>{ format!("{} ms", p.latency_ms) }</dd>
+                <dt>{ t(lang, "runs.model") }</dt><dd>{ p.model.clone() }</dd>
+            </dl>
+            if let Some(err) = &p.error {
+                <p class="error-box" role="note">{ describe_error(err).get(lang).to_string() }</p>
+            }
+            <h3>{ t(lang, "drawer.answer") }</h3>
+            if answer.trim().is_empty() {
+                <p class="muted" data-testid="probe-answer">{ t(lang, "drawer.no_answer") }</p>
+            } else {
+                <Markdown text={AttrValue::from(answer)} testid={AttrValue::from("probe-answer")} />
+            }
+            <h3>{ t(lang, "drawer.mentions") }</h3>
+            if p.mentions.is_empty() {
+                <p class="muted">{ t(lang, "drawer.no_mentions") }</p>
+            } else {
+                <ul class="plain mentions">
+                    { for p.mentions.iter().map(|m| html! {
+                        <li data-testid="probe-mention" data-target={m.target_id.clone()}>
+                            <strong>{ label_of(&m.target_id) }</strong>
+                            { " " }{ tf(lang, "drawer.mention_facts", &[("order", &m.order.to_string()), ("count", &m.count.to_string())]) }
+                            if let Some(pos) = m.list_position { { " · " }{ tf(lang, "drawer.list_pos", &[("n", &pos.to_string())]) } }
+                            <blockquote>
+                                { for highlight_segments(&m.context, &m.matched_aliases).into_iter().map(|(s, hit)| if hit {
+                                    html! { <mark>{ s }</mark> }
+                                } else { html! { <>{ s }</> } }) }
+                            </blockquote>
+                        </li>
+                    }) }
+                </ul>
+            }
+            <h3>{ t(lang, "drawer.queries") }</h3>
+            if p.queries.is_empty() {
+                <p class="muted">{ t(lang, "drawer.no_queries") }</p>
+            } else {
+                <ol class="queries">
+                    { for p.queries.iter().map(|q| html! {
+                        <li data-testid="probe-query">
+                            { if q.internal || q.query.is_none() { t(lang, "drawer.internal").to_string() } else { q.query.clone().unwrap_or_default() } }
+                            if let Some(e) = &q.error { <span class="error-text">{ " — " }{ e.clone() }</span> }
+                        </li>
+                    }) }
+                </ol>
+            }
+            <h3>{ tf(lang, "drawer.sources", &[("n", &p.sources.len().to_string())]) }</h3>
+            if !p.sources.is_empty() {
+                <div class="table-wrap"><table>
+                    <thead><tr>
+                        <th scope="col">{ t(lang, "drawer.source") }</th>
+                        <th scope="col">{ t(lang, "drawer.platform") }</th>
+                        <th scope="col">{ t(lang, "drawer.channel") }</th>
+                        <th scope="col">{ t(lang, "drawer.ownership") }</th>
+                        <th scope="col" class="num">{ t(lang, "drawer.ranks") }</th>
+                    </tr></thead>
+                    <tbody>
+                        { for p.sources.iter().map(|s| html! {
+                            <tr data-testid="probe-source" data-url={s.url.clone()}>
+                                <td>{ safe_link(&s.url, if s.title.is_empty() { &s.url } else { &s.title }) }<br /><small class="muted">{ s.domain.clone() }</small></td>
+                                <td>{ s.platform.clone() }</td>
+                                <td>{ channel_label(&s.channel, lang).to_string() }</td>
+                                <td>{ t(lang, ownership_key(s.ownership)) }
+                                    if let Some(c) = &s.competitor_id { { " · " }{ label_of(c) } }</td>
+                                <td class="num">{ s.occurrences.iter().map(|o| format!("#{}", o.rank)).collect::<Vec<_>>().join(" ") }</td>
+                            </tr>
+                        }) }
+                    </tbody>
+                </table></div>
+            }
+            <h3>{ t(lang, "drawer.list") }</h3>
+            if p.list_items.is_empty() {
+                <p class="muted">{ t(lang, "drawer.no_list") }</p>
+            } else {
+                <ol class="plain">
+                    { for p.list_items.iter().map(|li| html! {
+                        <li>{ format!("{}. {}", li.position, li.title) }
+                            if let Some(tid) = &li.matched_target_id { { " " }<span class="chip">{ label_of(tid) }</span> }</li>
+                    }) }
+                </ol>
+            }
+            <h3>{ t(lang, "drawer.links") }</h3>
+            if p.answer_links.is_empty() {
+                <p class="muted">{ t(lang, "drawer.no_links") }</p>
+            } else {
+                <ul class="plain">
+                    { for p.answer_links.iter().map(|l| html! {
+                        <li>{ safe_link(&l.url, l.text.as_deref().unwrap_or(&l.url)) }
+                            { " " }<span class={classes!("chip", l.in_sources.then_some("ok"))}>
+                                { t(lang, if l.in_sources { "drawer.in_sources" } else { "drawer.not_in_sources" }) }</span></li>
+                    }) }
+                </ul>
+            }
+        </aside>
+        </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[track_caller]
+    fn check(text: &str, needles: &[&str], expect: &[(&str, bool)]) {
+        let needles: Vec<String> = needles.iter().map(|s| s.to_string()).collect();
+        let got = highlight_segments(text, &needles);
+        let want: Vec<(String, bool)> = expect.iter().map(|(s, b)| (s.to_string(), *b)).collect();
+        assert_eq!(got, want, "{text}");
+    }
+
+    #[test]
+    fn highlights() {
+        check("我推荐 Acme 和 acme云", &["Acme", "acme云"], &[("我推荐 ", false), ("Acme", true), (" 和 ", false), ("acme云", true)]);
+        check("nothing", &["x"], &[("nothing", false)]);
+        check("", &["x"], &[]);
+        check("<b>Acme</b>", &["acme", ""], &[("<b>", false), ("Acme", true), ("</b>", false)]);
+    }
+}

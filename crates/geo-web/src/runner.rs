@@ -1,0 +1,406 @@
+//! The browser driver of `geo_core::runner::Engine`: the shell loop of the runner's module
+//! documentation, written with callbacks and `spawn_local` instead of a blocking loop.
+//!
+//! * `pump` polls the engine until it has nothing to do: `Send` spawns a fetch (its own
+//!   `AbortController`), `Write` queues the probe for IndexedDB (one `put_probe`, one
+//!   transaction, written in order by a single writer task), `Progress` updates the shared
+//!   [`LiveRun`] and repaints subscribers, `Finished` stores the run and ends the session.
+//!   The engine's next back-off deadline gets one timer that pumps again.
+//! * A response comes back through [`Engine::on_response`] then pumps; a request the user
+//!   aborted (cancel) reports nothing.
+//! * [`cancel`] aborts every request in flight and calls [`Engine::cancel`]; finished probes
+//!   are still written and the run ends `cancelled`.
+//! * One session per tab: [`start_fresh`] and [`resume`] refuse while one is running. A
+//!   `beforeunload` guard asks before the tab is closed during a session.
+//!
+//! The API key is read from Web Storage only ([`crate::prefs::api_key`]); a custom base URL
+//! (the `baseUrl` setting) without a key is proxy mode and sends no key header, for a fresh
+//! run, a continue and a retry of failures alike.
+
+use crate::pages::settings::BASE_URL_SETTING;
+use crate::prefs;
+use crate::provider::{outcome_of, post};
+use crate::repo::idb::IdbRepo;
+use crate::repo::Repository;
+use crate::web::{new_id, now_iso};
+use geo_core::model::{Lang, Probe, Project, Prompt, Run, RunConfig, RunStatus};
+use geo_core::provider;
+use geo_core::runner::{start_run, Action, AttemptOutcome, Engine, EngineOptions, Mode, Progress, Slot};
+use std::cell::RefCell;
+use std::collections::{HashMap, VecDeque};
+use std::rc::Rc;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
+use web_sys::AbortController;
+
+/// What the progress bars show: the session running (or last run) in this tab.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LiveRun {
+    /// The run of the session.
+    pub run_id: String,
+    /// Its project.
+    pub project_id: String,
+    /// The session's counters.
+    pub progress: Progress,
+    /// True until the session finished.
+    pub running: bool,
+    /// The final status once finished.
+    pub status: Option<RunStatus>,
+    /// A storage or engine failure, as text.
+    pub error: Option<String>,
+}
+
+enum Write {
+    Probe(Box<Probe>),
+    Run(Box<Run>),
+}
+
+struct Session {
+    engine: Engine,
+    run: Run,
+    repo: IdbRepo,
+    url: String,
+    headers: Vec<(&'static str, String)>,
+    controllers: HashMap<usize, AbortController>,
+    writes: VecDeque<Write>,
+    writing: bool,
+    timer_at: Option<u64>,
+}
+
+type Shared = Rc<RefCell<Session>>;
+type Listener = (u32, Rc<dyn Fn()>);
+type UnloadGuard = Closure<dyn FnMut(web_sys::BeforeUnloadEvent)>;
+
+thread_local! {
+    static SESSION: RefCell<Option<Shared>> = const { RefCell::new(None) };
+    static STARTING: RefCell<bool> = const { RefCell::new(false) };
+    static LIVE: RefCell<Option<LiveRun>> = const { RefCell::new(None) };
+    static LISTENERS: RefCell<Vec<Listener>> = RefCell::new(Vec::new());
+    static NEXT_LISTENER: RefCell<u32> = const { RefCell::new(0) };
+    static UNLOAD: RefCell<Option<UnloadGuard>> = const { RefCell::new(None) };
+}
+
+/// The live (or last) session of this tab.
+pub fn live() -> Option<LiveRun> {
+    LIVE.with(|l| l.borrow().clone())
+}
+
+/// True while a session runs (or is being started) in this tab.
+pub fn is_busy() -> bool {
+    SESSION.with(|s| s.borrow().is_some()) || STARTING.with(|s| *s.borrow())
+}
+
+/// Calls `f` after every change of [`live`]; returns the id for [`unsubscribe`].
+pub fn subscribe(f: Rc<dyn Fn()>) -> u32 {
+    let id = NEXT_LISTENER.with(|n| {
+        let mut n = n.borrow_mut();
+        *n += 1;
+        *n
+    });
+    LISTENERS.with(|l| l.borrow_mut().push((id, f)));
+    id
+}
+
+/// Stops calling a subscriber.
+pub fn unsubscribe(id: u32) {
+    LISTENERS.with(|l| l.borrow_mut().retain(|(i, _)| *i != id));
+}
+
+fn set_live(f: impl FnOnce(&mut Option<LiveRun>)) {
+    LIVE.with(|l| f(&mut l.borrow_mut()));
+    let listeners: Vec<Rc<dyn Fn()>> = LISTENERS.with(|l| l.borrow().iter().map(|(_, f)| f.clone()).collect());
+    for f in listeners {
+        f();
+    }
+}
+
+fn now_ms() -> u64 {
+    js_sys::Date::now().max(0.0) as u64
+}
+
+fn random_u32() -> u32 {
+    (js_sys::Math::random() * 4_294_967_296.0) as u32
+}
+
+/// Where requests go: the messages URL and headers. Errors (in `lang`) when neither a key
+/// nor a base URL is set.
+pub async fn transport(repo: &IdbRepo, lang: Lang) -> Result<(String, Vec<(&'static str, String)>), String> {
+    let base = repo
+        .setting(BASE_URL_SETTING)
+        .await
+        .map_err(|e| e.to_string())?
+        .and_then(|v| v.as_str().map(str::to_string))
+        .filter(|s| !s.trim().is_empty());
+    let key = prefs::api_key();
+    if key.is_none() && base.is_none() {
+        return Err(crate::i18n::t(lang, "run.need_key").to_string());
+    }
+    Ok((provider::build_messages_url(base.as_deref()), provider::request_headers(key.as_deref())))
+}
+
+fn reserve(lang: Lang) -> Result<(), String> {
+    if is_busy() {
+        return Err(crate::i18n::t(lang, "run.already_running").to_string());
+    }
+    STARTING.with(|s| *s.borrow_mut() = true);
+    Ok(())
+}
+
+fn release() {
+    STARTING.with(|s| *s.borrow_mut() = false);
+}
+
+/// Starts a fresh run of `selected` prompts: creates and stores the `running` run, then
+/// drives it. Returns the run id.
+pub async fn start_fresh(
+    repo: IdbRepo,
+    project: Project,
+    prompts: Vec<Prompt>,
+    selected: Vec<String>,
+    config: RunConfig,
+    existing_runs: Vec<Run>,
+    lang: Lang,
+) -> Result<String, String> {
+    reserve(lang)?;
+    let result = async {
+        let (url, headers) = transport(&repo, lang).await?;
+        let run = start_run(&project, &prompts, &selected, config, &existing_runs, new_id("run"), now_iso())
+            .map_err(|e| e.localized().get(lang).to_string())?;
+        let engine = Engine::new(&run, Mode::Fresh, EngineOptions::default()).map_err(|e| e.localized().get(lang).to_string())?;
+        repo.put_run(&run).await.map_err(|e| e.to_string())?;
+        Ok::<_, String>((run, engine, url, headers))
+    }
+    .await;
+    release();
+    let (run, engine, url, headers) = result?;
+    let id = run.id.clone();
+    begin(Session { engine, run, repo, url, headers, controllers: HashMap::new(), writes: VecDeque::new(), writing: false, timer_at: None });
+    Ok(id)
+}
+
+/// Continues a run (继续运行, `retry == false`) or retries its failures (重试失败项): sets the
+/// stored run back to `running` and drives a [`Mode::Continue`] / [`Mode::RetryFailed`]
+/// session over its stored probes. Works in proxy mode without a key.
+pub async fn resume(repo: IdbRepo, run_id: String, retry: bool, lang: Lang) -> Result<(), String> {
+    reserve(lang)?;
+    let result = async {
+        let (url, headers) = transport(&repo, lang).await?;
+        let mut run = repo
+            .get_run(&run_id)
+            .await
+            .map_err(|e| e.to_string())?
+            .ok_or_else(|| crate::i18n::t(lang, "detail.not_found").to_string())?;
+        let existing = repo.probes_by_run(&run_id).await.map_err(|e| e.to_string())?;
+        let mode = if retry { Mode::RetryFailed { existing } } else { Mode::Continue { existing } };
+        let engine = Engine::new(&run, mode, EngineOptions::default()).map_err(|e| e.localized().get(lang).to_string())?;
+        run.status = RunStatus::Running;
+        run.finished_at = None;
+        repo.put_run(&run).await.map_err(|e| e.to_string())?;
+        Ok::<_, String>((run, engine, url, headers))
+    }
+    .await;
+    release();
+    let (run, engine, url, headers) = result?;
+    begin(Session { engine, run, repo, url, headers, controllers: HashMap::new(), writes: VecDeque::new(), writing: false, timer_at: None });
+    Ok(())
+}
+
+/// Cancels the running session: aborts requests in flight; finished probes are kept and the
+/// run ends `cancelled`.
+pub fn cancel() {
+    let Some(shared) = SESSION.with(|s| s.borrow().clone()) else { return };
+    {
+        let mut s = shared.borrow_mut();
+        s.engine.cancel();
+        for (_, c) in s.controllers.drain() {
+            c.abort();
+        }
+    }
+    pump(&shared);
+}
+
+fn begin(session: Session) {
+    let progress = session.engine.progress();
+    let live = LiveRun {
+        run_id: session.run.id.clone(),
+        project_id: session.run.project_id.clone(),
+        progress,
+        running: true,
+        status: None,
+        error: None,
+    };
+    let shared = Rc::new(RefCell::new(session));
+    SESSION.with(|s| *s.borrow_mut() = Some(shared.clone()));
+    set_live(|l| *l = Some(live));
+    guard_unload(true);
+    pump(&shared);
+}
+
+fn guard_unload(on: bool) {
+    let Some(window) = web_sys::window() else { return };
+    UNLOAD.with(|u| {
+        let mut u = u.borrow_mut();
+        if let Some(old) = u.take() {
+            let _ = window.remove_event_listener_with_callback("beforeunload", old.as_ref().unchecked_ref());
+        }
+        if on {
+            let closure = Closure::<dyn FnMut(web_sys::BeforeUnloadEvent)>::new(|e: web_sys::BeforeUnloadEvent| {
+                e.prevent_default();
+                e.set_return_value("a run is in progress");
+            });
+            let _ = window.add_event_listener_with_callback("beforeunload", closure.as_ref().unchecked_ref());
+            *u = Some(closure);
+        }
+    });
+}
+
+fn pump(shared: &Shared) {
+    loop {
+        let action = shared.borrow_mut().engine.poll(now_ms());
+        match action {
+            None => break,
+            Some(Action::Send(req)) => send(shared, req.slot, &req.prompt_text, req.timeout_ms),
+            Some(Action::Sleep { .. }) => {}
+            Some(Action::Write(probe)) => enqueue(shared, Write::Probe(probe)),
+            Some(Action::Progress(p)) => set_live(|l| {
+                if let Some(l) = l {
+                    l.progress = p;
+                }
+            }),
+            Some(Action::Finished(outcome)) => {
+                let run = {
+                    let mut s = shared.borrow_mut();
+                    outcome.apply(&mut s.run);
+                    for (_, c) in s.controllers.drain() {
+                        c.abort();
+                    }
+                    s.run.clone()
+                };
+                enqueue(shared, Write::Run(Box::new(run)));
+                SESSION.with(|s| *s.borrow_mut() = None);
+                guard_unload(false);
+                set_live(|l| {
+                    if let Some(l) = l {
+                        l.running = false;
+                        l.status = Some(outcome.status);
+                    }
+                });
+                return;
+            }
+        }
+    }
+    let wake = {
+        let mut s = shared.borrow_mut();
+        match s.engine.next_wakeup() {
+            Some(at) if s.timer_at.is_none_or(|t| at < t) => {
+                s.timer_at = Some(at);
+                Some(at)
+            }
+            _ => None,
+        }
+    };
+    if let Some(at) = wake {
+        let shared = shared.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            let wait = at.saturating_sub(now_ms()) + 1;
+            yew::platform::time::sleep(std::time::Duration::from_millis(wait)).await;
+            {
+                let mut s = shared.borrow_mut();
+                if s.timer_at == Some(at) {
+                    s.timer_at = None;
+                }
+            }
+            if !shared.borrow().engine.is_finished() {
+                pump(&shared);
+            }
+        });
+    }
+}
+
+fn send(shared: &Shared, slot: Slot, prompt_text: &str, timeout_ms: u64) {
+    let (url, headers, body, model, controller) = {
+        let mut s = shared.borrow_mut();
+        let body = provider::request_body_json(prompt_text, s.engine.config());
+        let Ok(controller) = AbortController::new() else {
+            drop(s);
+            deliver(shared, slot, Err(provider::network_error("abortcontroller is not available")));
+            return;
+        };
+        s.controllers.insert(slot.0, controller.clone());
+        (s.url.clone(), s.headers.clone(), body, s.engine.config().model.clone(), controller)
+    };
+    let shared = shared.clone();
+    wasm_bindgen_futures::spawn_local(async move {
+        let result = post(&url, &headers, &body, timeout_ms, &controller).await;
+        shared.borrow_mut().controllers.remove(&slot.0);
+        if let Some(outcome) = outcome_of(result, timeout_ms, &model) {
+            deliver(&shared, slot, outcome);
+        }
+    });
+}
+
+fn deliver(shared: &Shared, slot: Slot, outcome: AttemptOutcome) {
+    let failed = {
+        let mut s = shared.borrow_mut();
+        if s.engine.is_finished() {
+            return;
+        }
+        s.engine.on_response(slot, now_ms(), outcome, random_u32()).err()
+    };
+    if let Some(e) = failed {
+        set_live(|l| {
+            if let Some(l) = l {
+                l.error = Some(e.to_string());
+            }
+        });
+    }
+    pump(shared);
+}
+
+fn enqueue(shared: &Shared, write: Write) {
+    let start = {
+        let mut s = shared.borrow_mut();
+        s.writes.push_back(write);
+        !std::mem::replace(&mut s.writing, true)
+    };
+    if !start {
+        return;
+    }
+    let shared = shared.clone();
+    wasm_bindgen_futures::spawn_local(async move {
+        loop {
+            let (job, repo) = {
+                let mut s = shared.borrow_mut();
+                match s.writes.pop_front() {
+                    Some(job) => (job, s.repo.clone()),
+                    None => {
+                        s.writing = false;
+                        break;
+                    }
+                }
+            };
+            let result = match &job {
+                Write::Probe(p) => repo.put_probe(p).await,
+                Write::Run(r) => repo.put_run(r).await,
+            };
+            if let Err(e) = result {
+                set_live(|l| {
+                    if let Some(l) = l {
+                        l.error = Some(e.to_string());
+                    }
+                });
+            }
+        }
+    });
+}
+
+/// The live session as Yew state: re-renders the component on every change.
+#[yew::hook]
+pub fn use_live_run() -> Option<LiveRun> {
+    let update = yew::use_force_update();
+    yew::use_effect_with((), move |_| {
+        let id = subscribe(Rc::new(move || update.force_update()));
+        move || unsubscribe(id)
+    });
+    live()
+}
