@@ -125,6 +125,17 @@ fn registrable_domain_examples() {
         ("192.168.1.1", "192.168.1.1"),
         ("localhost", "localhost"),
         ("intranet.corp", "intranet.corp"),
+        // wildcard and exception rules: `*.ck` with `!www.ck`, `*.kawasaki.jp` with `!city.kawasaki.jp`
+        ("a.b.ck", "a.b.ck"),
+        ("x.a.b.ck", "a.b.ck"),
+        ("www.ck", "www.ck"),
+        ("shop.www.ck", "www.ck"),
+        ("www.city.kawasaki.jp", "city.kawasaki.jp"),
+        ("a.b.c.kawasaki.jp", "b.c.kawasaki.jp"),
+        // Unicode rules match their punycode form (`公司.cn`)
+        ("www.abc.xn--55qx5d.cn", "abc.xn--55qx5d.cn"),
+        // private section: `blogspot.com`, `s3.amazonaws.com`-style entries
+        ("me.blogspot.com", "me.blogspot.com"),
         ("", ""),
     ] {
         assert_eq!(registrable_domain(host), domain, "registrable_domain({host:?})");

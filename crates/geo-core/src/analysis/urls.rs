@@ -40,9 +40,27 @@
 //!   `pass_ticket`, `ascene`, `devicetype`, `version`, `nettype`, `lang`, `fontscale`,
 //!   `abtest_cookie`, `wx_header` (the article itself is `__biz`, `mid`, `idx`, `sn`, which stay).
 
+use addr::parser::DomainName;
+use addr::publicsuffix::List;
 use core::net::IpAddr;
 use std::borrow::Cow;
+use std::sync::OnceLock;
 use url::Url;
+
+/// The Public Suffix List text (ICANN and private sections, comments stripped), embedded
+/// at build time; its date and how to update it are in `crates/geo-core/data/README.md`.
+///
+/// Embedding the text (about 40 KB gzip) instead of compiling the list to code (`addr`'s
+/// default `psl` feature, about 280 KB gzip of wasm) is what keeps the web app's download
+/// small; the list is parsed once, on first use.
+pub const PUBLIC_SUFFIX_LIST: &str = include_str!("../../data/public_suffix_list.dat");
+
+/// The parsed list, built on first use. `None` only if the embedded text failed to parse,
+/// which a unit test rules out; domains then fall back to the host itself.
+fn suffix_list() -> Option<&'static List> {
+    static LIST: OnceLock<Option<List>> = OnceLock::new();
+    LIST.get_or_init(|| PUBLIC_SUFFIX_LIST.parse().ok()).as_ref()
+}
 
 /// A URL after canonicalisation, with the two keys sources are grouped by.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -156,7 +174,7 @@ pub fn normalize_url(raw: &str) -> Option<UrlParts> {
 }
 
 /// The registrable domain of `host` by the public suffix list (ICANN and private
-/// sections, as `addr` ships it): `wapbaike.baidu.com` → `baidu.com`,
+/// sections, see [`PUBLIC_SUFFIX_LIST`]): `wapbaike.baidu.com` → `baidu.com`,
 /// `news.sina.com.cn` → `sina.com.cn`, `www.bbc.co.uk` → `bbc.co.uk`, `me.github.io` →
 /// `me.github.io` (`github.io` is a private suffix).
 ///
@@ -169,7 +187,10 @@ pub fn registrable_domain(host: &str) -> String {
     if unbracketed.parse::<IpAddr>().is_ok() {
         return host;
     }
-    match addr::parse_domain_name(&host) {
+    let Some(list) = suffix_list() else {
+        return host;
+    };
+    match list.parse_domain_name(&host) {
         Ok(name) if name.has_known_suffix() => name.root().map(str::to_string).unwrap_or_else(|| host.clone()),
         _ => host.clone(),
     }
@@ -226,6 +247,17 @@ pub(crate) fn comparable_host(host: &str) -> Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn embedded_suffix_list_parses_with_both_sections() {
+        assert!(PUBLIC_SUFFIX_LIST.contains("===BEGIN ICANN DOMAINS==="));
+        assert!(PUBLIC_SUFFIX_LIST.contains("===BEGIN PRIVATE DOMAINS==="));
+        let list = suffix_list().expect("the embedded public suffix list parses");
+        let name = list.parse_domain_name("me.github.io").expect("a valid name");
+        assert_eq!(name.suffix(), "github.io");
+        assert!(!name.is_icann());
+        assert_eq!(list.parse_domain_name("a.com.cn").expect("a valid name").root(), Some("a.com.cn"));
+    }
 
     #[test]
     fn host_is_under_needs_a_label_boundary() {

@@ -371,10 +371,16 @@ pub fn parse_export(text: &str, limits: &ImportLimits) -> Result<ExportEnvelope,
             rebuild_raw_result(probe);
         }
     }
-    let env: ExportEnvelope = serde_json::from_value(root).map_err(|e| {
+    // Through text rather than `from_value`: the model then has one deserializer (the one
+    // every other reader uses) instead of a second one for `Value`, which keeps the wasm small.
+    let text = serde_json::to_string(&root).map_err(|e| {
+        ImportError::invalid(vec![Problem::new("", format!("the export cannot be re-encoded: {e}"))])
+    })?;
+    let env: ExportEnvelope = serde_json::from_str(&text).map_err(|e| {
         ImportError::invalid(vec![Problem::new(
             "",
-            format!("the export does not fit the data model: {e}"),
+            // The position would point into the re-encoded text, not the user's file.
+            format!("the export does not fit the data model: {}", without_position(&e.to_string())),
         )])
     })?;
     check_duplicates(&env, &mut sink);
@@ -382,6 +388,14 @@ pub fn parse_export(text: &str, limits: &ImportLimits) -> Result<ExportEnvelope,
         return Err(ImportError::from_sink(sink));
     }
     Ok(env)
+}
+
+/// `serde_json`'s message without its trailing ` at line L column C`.
+fn without_position(message: &str) -> &str {
+    match message.rfind(" at line ") {
+        Some(i) if message[i..].contains(" column ") => &message[..i],
+        _ => message,
+    }
 }
 
 /// Fills a probe's missing raw result from its derived fields (original web-app exports).
