@@ -14,6 +14,7 @@ after(async () => { await browser?.close(); });
 
 const TWO = [{ id: 'p01', text: '2026年国内有哪些靠谱的GEO服务商？' }, { id: 'p02', text: '推荐几家做生成式引擎优化的公司' }];
 const QUOTA_ZH = '浏览器存储空间已满，未保存任何内容：请导出并删除旧批次后重试';
+const QUOTA_EN = 'browser storage is full, nothing was saved: export and delete old runs, then try again';
 const errorToasts = (page) => page.locator('[data-testid="toast"][data-kind="error"] > span').allTextContents();
 const unexpected = (page) => page.errors.filter((e) => !/Failed to load resource/.test(e));
 
@@ -138,6 +139,14 @@ test('a full storage quota: an import and a run start fail with a localised mess
     assert.deepEqual(await errorToasts(page), [QUOTA_ZH]);
     assert.equal(await progressOf(page), null, 'no session started');
     assert.deepEqual(await dumpDb(page), before, 'no run was written');
+
+    // The same refusal in the English interface.
+    await byId(page, 'lang-toggle').click();
+    await page.waitForFunction(() => document.documentElement.lang === 'en');
+    await importBig();
+    await result.waitFor();
+    assert.equal(await result.textContent(), QUOTA_EN);
+    assert.deepEqual(await dumpDb(page), before);
   } finally {
     await quota(undefined);
   }
