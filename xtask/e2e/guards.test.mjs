@@ -41,6 +41,7 @@ test('beforeunload: closing or reloading asks while a run is in flight, not afte
     await byId(page, 'run-cancel').click();
     await sessionEnded(page);
     await until(async () => (await dumpDb(page)).stores.runs[0]?.status === 'cancelled', 5000, 'cancelled run stored');
+    assert.deepEqual(unexpected(page), []);
     await page.close({ runBeforeUnload: true });
     await until(() => page.isClosed(), 5000, 'the page closes without asking');
     assert.deepEqual(dialogs, ['beforeunload', 'beforeunload'], 'no prompt once the run ended');
@@ -197,6 +198,7 @@ test('a stored key appears in no download and no IndexedDB store', async () => {
     for (const [id, text] of Object.entries(files)) assert.ok(!text.includes(KEY), `the key is in ${id}`);
     assert.ok(!JSON.stringify(await dumpDb(page)).includes(KEY), 'the key is in no IndexedDB store');
 
+    assert.deepEqual(unexpected(page), []);
     // The run finished: leaving the page asks nothing.
     await page.close({ runBeforeUnload: true });
     await until(() => page.isClosed(), 5000, 'closed without asking');
