@@ -69,7 +69,7 @@ impl DemoError {
             DemoError::Missing => t(lang, "demo.missing").to_string(),
             DemoError::Fetch(detail) => format!("{} ({detail})", t(lang, "demo.fetch_failed")),
             DemoError::BadFile(detail) => format!("{} ({detail})", t(lang, "demo.bad_file")),
-            DemoError::Store(e) => e.to_string(),
+            DemoError::Store(e) => e.message(lang),
         }
     }
 }

@@ -359,6 +359,15 @@ const TABLE: &[(&str, &str, &str)] = &[
     //
     //
     //
+    // ---- storage errors (quota and other refusals, in both languages): rows added by that work go below this line ----
+    ("repo.open", "无法打开本地存储（{m}）：请允许此网站保存数据后刷新页面", "cannot open local storage ({m}): allow site data for this page and reload"),
+    ("repo.quota", "浏览器存储空间已满，未保存任何内容：请导出并删除旧批次后重试", "browser storage is full, nothing was saved: export and delete old runs, then try again"),
+    ("repo.write", "未保存任何内容（{m}）：请重试", "nothing was saved ({m}): try again"),
+    ("repo.read", "无法读取本地数据（{m}）：请刷新页面", "cannot read local data ({m}): reload the page"),
+    ("repo.decode", "存储的数据格式异常（{m}）：请导出数据并报告此问题", "stored data has an unexpected shape ({m}): export it and report the problem"),
+    //
+    //
+    //
 ];
 
 /// The text of `key` in `lang`; the key itself when the table has no such row.

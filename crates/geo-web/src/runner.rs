@@ -46,7 +46,7 @@ pub struct LiveRun {
     pub running: bool,
     /// The final status once finished.
     pub status: Option<RunStatus>,
-    /// A storage or engine failure, as text.
+    /// A storage or engine failure, as text in the language the session started in.
     pub error: Option<String>,
 }
 
@@ -65,6 +65,8 @@ struct Session {
     writes: VecDeque<Write>,
     writing: bool,
     timer_at: Option<u64>,
+    /// The language of the session's error messages (the interface language at its start).
+    lang: Lang,
 }
 
 type Shared = Rc<RefCell<Session>>;
@@ -128,7 +130,7 @@ pub async fn transport(repo: &IdbRepo, lang: Lang) -> Result<(String, Vec<(&'sta
     let base = repo
         .setting(BASE_URL_SETTING)
         .await
-        .map_err(|e| e.to_string())?
+        .map_err(|e| e.message(lang))?
         .and_then(|v| v.as_str().map(str::to_string))
         .filter(|s| !s.trim().is_empty());
     let key = prefs::api_key();
@@ -167,14 +169,14 @@ pub async fn start_fresh(
         let run = start_run(&project, &prompts, &selected, config, &existing_runs, new_id("run"), now_iso())
             .map_err(|e| e.localized().get(lang).to_string())?;
         let engine = Engine::new(&run, Mode::Fresh, EngineOptions::default()).map_err(|e| e.localized().get(lang).to_string())?;
-        repo.put_run(&run).await.map_err(|e| e.to_string())?;
+        repo.put_run(&run).await.map_err(|e| e.message(lang))?;
         Ok::<_, String>((run, engine, url, headers))
     }
     .await;
     release();
     let (run, engine, url, headers) = result?;
     let id = run.id.clone();
-    begin(Session { engine, run, repo, url, headers, controllers: HashMap::new(), writes: VecDeque::new(), writing: false, timer_at: None });
+    begin(Session { engine, run, repo, url, headers, controllers: HashMap::new(), writes: VecDeque::new(), writing: false, timer_at: None, lang });
     Ok(id)
 }
 
@@ -188,20 +190,20 @@ pub async fn resume(repo: IdbRepo, run_id: String, retry: bool, lang: Lang) -> R
         let mut run = repo
             .get_run(&run_id)
             .await
-            .map_err(|e| e.to_string())?
+            .map_err(|e| e.message(lang))?
             .ok_or_else(|| crate::i18n::t(lang, "detail.not_found").to_string())?;
-        let existing = repo.probes_by_run(&run_id).await.map_err(|e| e.to_string())?;
+        let existing = repo.probes_by_run(&run_id).await.map_err(|e| e.message(lang))?;
         let mode = if retry { Mode::RetryFailed { existing } } else { Mode::Continue { existing } };
         let engine = Engine::new(&run, mode, EngineOptions::default()).map_err(|e| e.localized().get(lang).to_string())?;
         run.status = RunStatus::Running;
         run.finished_at = None;
-        repo.put_run(&run).await.map_err(|e| e.to_string())?;
+        repo.put_run(&run).await.map_err(|e| e.message(lang))?;
         Ok::<_, String>((run, engine, url, headers))
     }
     .await;
     release();
     let (run, engine, url, headers) = result?;
-    begin(Session { engine, run, repo, url, headers, controllers: HashMap::new(), writes: VecDeque::new(), writing: false, timer_at: None });
+    begin(Session { engine, run, repo, url, headers, controllers: HashMap::new(), writes: VecDeque::new(), writing: false, timer_at: None, lang });
     Ok(())
 }
 
@@ -345,12 +347,13 @@ fn deliver(shared: &Shared, slot: Slot, outcome: AttemptOutcome) {
         if s.engine.is_finished() {
             return;
         }
-        s.engine.on_response(slot, now_ms(), outcome, random_u32()).err()
+        let lang = s.lang;
+        s.engine.on_response(slot, now_ms(), outcome, random_u32()).err().map(|e| e.localized().get(lang).to_string())
     };
     if let Some(e) = failed {
         set_live(|l| {
             if let Some(l) = l {
-                l.error = Some(e.to_string());
+                l.error = Some(e);
             }
         });
     }
@@ -369,10 +372,10 @@ fn enqueue(shared: &Shared, write: Write) {
     let shared = shared.clone();
     wasm_bindgen_futures::spawn_local(async move {
         loop {
-            let (job, repo) = {
+            let (job, repo, lang) = {
                 let mut s = shared.borrow_mut();
                 match s.writes.pop_front() {
-                    Some(job) => (job, s.repo.clone()),
+                    Some(job) => (job, s.repo.clone(), s.lang),
                     None => {
                         s.writing = false;
                         break;
@@ -386,7 +389,7 @@ fn enqueue(shared: &Shared, write: Write) {
             if let Err(e) = result {
                 set_live(|l| {
                     if let Some(l) = l {
-                        l.error = Some(e.to_string());
+                        l.error = Some(e.message(lang));
                     }
                 });
             }

@@ -89,7 +89,8 @@ where
     (*state).clone()
 }
 
-/// Shows the outcome of a write: the success text, or the error as an error toast.
+/// Shows the outcome of a write: the success text, or the error (in the interface language)
+/// as an error toast.
 pub fn report<T>(app: &AppHandle, result: &Result<T, RepoError>, ok_text: Option<String>) {
     match result {
         Ok(_) => {
@@ -97,7 +98,7 @@ pub fn report<T>(app: &AppHandle, result: &Result<T, RepoError>, ok_text: Option
                 toast(app, ToastKind::Ok, text);
             }
         }
-        Err(e) => toast(app, ToastKind::Error, e.to_string()),
+        Err(e) => toast(app, ToastKind::Error, e.message(app.lang)),
     }
 }
 

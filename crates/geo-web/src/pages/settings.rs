@@ -143,7 +143,7 @@ pub fn SettingsPage() -> Html {
                 let text = text.ok().and_then(|v| v.as_string()).unwrap_or_default();
                 let outcome = match parse_import(&text) {
                     Err(msg) => Err(msg),
-                    Ok(env) => repo.merge(&env).await.map(|_| env).map_err(|e: RepoError| e.to_string()),
+                    Ok(env) => repo.merge(&env).await.map(|_| env).map_err(|e: RepoError| e.message(app.lang)),
                 };
                 let shown = match outcome {
                     Ok(env) => (true, format!(

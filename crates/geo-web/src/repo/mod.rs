@@ -14,7 +14,8 @@ pub mod memory;
 pub mod migrations;
 pub mod self_test;
 
-use geo_core::model::{ExportEnvelope, Probe, Project, Prompt, Run};
+use crate::i18n::tf;
+use geo_core::model::{ExportEnvelope, Lang, Probe, Project, Prompt, Run};
 use std::fmt;
 
 /// Name of the IndexedDB database.
@@ -47,15 +48,24 @@ pub enum RepoError {
     Decode(String),
 }
 
+impl RepoError {
+    /// The message in `lang`: what failed and what to do. A full quota carries no browser
+    /// detail (the exception name would only confuse); the other kinds keep theirs.
+    pub fn message(&self, lang: Lang) -> String {
+        let (key, detail) = match self {
+            RepoError::Open(m) => ("repo.open", m.as_str()),
+            RepoError::Quota(_) => ("repo.quota", ""),
+            RepoError::Write(m) => ("repo.write", m.as_str()),
+            RepoError::Read(m) => ("repo.read", m.as_str()),
+            RepoError::Decode(m) => ("repo.decode", m.as_str()),
+        };
+        tf(lang, key, &[("m", detail)])
+    }
+}
+
 impl fmt::Display for RepoError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            RepoError::Open(m) => write!(f, "cannot open local storage ({m}): allow site data for this page and reload"),
-            RepoError::Quota(m) => write!(f, "browser storage is full ({m}): export and delete old runs, then try again"),
-            RepoError::Write(m) => write!(f, "nothing was saved ({m}): try again"),
-            RepoError::Read(m) => write!(f, "cannot read local data ({m}): reload the page"),
-            RepoError::Decode(m) => write!(f, "stored data has an unexpected shape ({m}): export it and report the problem"),
-        }
+        f.write_str(&self.message(Lang::En))
     }
 }
 
@@ -158,6 +168,39 @@ pub(crate) fn order_runs(mut v: Vec<Run>) -> Vec<Run> {
 pub(crate) fn order_probes(mut v: Vec<Probe>) -> Vec<Probe> {
     v.sort_by(|a, b| (&a.prompt_id, a.repeat_index).cmp(&(&b.prompt_id, b.repeat_index)));
     v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[track_caller]
+    fn check(e: RepoError, zh: &str, en: &str) {
+        assert_eq!(e.message(Lang::Zh), zh);
+        assert_eq!(e.message(Lang::En), en);
+        assert_eq!(e.to_string(), en);
+    }
+
+    #[test]
+    fn messages_in_both_languages() {
+        check(
+            RepoError::Quota("QuotaExceededError".into()),
+            "浏览器存储空间已满，未保存任何内容：请导出并删除旧批次后重试",
+            "browser storage is full, nothing was saved: export and delete old runs, then try again",
+        );
+        check(RepoError::Write("AbortError: x".into()), "未保存任何内容（AbortError: x）：请重试", "nothing was saved (AbortError: x): try again");
+        check(RepoError::Read("r".into()), "无法读取本地数据（r）：请刷新页面", "cannot read local data (r): reload the page");
+        check(
+            RepoError::Open("o".into()),
+            "无法打开本地存储（o）：请允许此网站保存数据后刷新页面",
+            "cannot open local storage (o): allow site data for this page and reload",
+        );
+        check(
+            RepoError::Decode("d".into()),
+            "存储的数据格式异常（d）：请导出数据并报告此问题",
+            "stored data has an unexpected shape (d): export it and report the problem",
+        );
+    }
 }
 
 /// Fixtures and a tiny executor for native tests of repositories.
