@@ -1,16 +1,11 @@
 // Helpers of guards.test.mjs: starting a run from the run page, counting the requests a
 // page sends to the mock, and an import envelope big enough to overflow a small quota.
 import { byId, until } from './helpers.mjs';
-import { fixtureProject, progressOf } from './run-helpers.mjs';
+import { fixtureProject, progressOf, startRun } from './run-helpers.mjs';
 
-/** Opens the run page of the selected project and starts a run of every prompt. */
-export async function startRunAll(page, { repeats = '1', concurrency = '3' } = {}) {
-  await byId(page, 'nav-run').click();
-  await until(async () => (await byId(page, 'run-prompt-toggle').count()) >= 1, 5000, 'prompt toggles');
-  await byId(page, 'run-repeats').fill(repeats);
-  await byId(page, 'run-concurrency').fill(concurrency);
-  await until(async () => !(await byId(page, 'run-start').isDisabled()), 5000, 'start enabled');
-  await byId(page, 'run-start').click();
+/** Opens the run page of the selected project and starts a run of every prompt, once each by default. */
+export function startRunAll(page, { repeats = '1', concurrency = '3' } = {}) {
+  return startRun(page, { repeats, concurrency });
 }
 
 /** Resolves once the live progress says the session ended (finished or cancelled). */

@@ -74,3 +74,13 @@ export async function progressOf(page) {
     running: (await el.getAttribute('data-running')) === 'true',
   };
 }
+
+/** Opens the run page of the selected project and starts a run of every prompt. */
+export async function startRun(page, { repeats = '3', concurrency = '3' } = {}) {
+  await byId(page, 'nav-run').click();
+  await until(async () => (await byId(page, 'run-prompt-toggle').count()) >= 1, 5000, 'prompt toggles');
+  await byId(page, 'run-repeats').fill(repeats);
+  await byId(page, 'run-concurrency').fill(concurrency);
+  await until(async () => !(await byId(page, 'run-start').isDisabled()), 5000, 'start enabled');
+  await byId(page, 'run-start').click();
+}

@@ -4,22 +4,13 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, freshPage, open, byId, dumpDb, until } from './helpers.mjs';
-import { startMock, exportWithPrompts, importEnvelope, saveSettings, progressOf } from './run-helpers.mjs';
+import { startMock, exportWithPrompts, importEnvelope, saveSettings, progressOf, startRun } from './run-helpers.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
 after(async () => { await browser?.close(); });
 
 const TWO = [{ id: 'p01', text: '2026年国内有哪些靠谱的GEO服务商？' }, { id: 'p02', text: '推荐几家做生成式引擎优化的公司' }];
-
-async function startRun(page, { repeats = '3', concurrency = '3' } = {}) {
-  await byId(page, 'nav-run').click();
-  await until(async () => (await byId(page, 'run-prompt-toggle').count()) >= 1, 5000, 'prompt toggles');
-  await byId(page, 'run-repeats').fill(repeats);
-  await byId(page, 'run-concurrency').fill(concurrency);
-  await until(async () => !(await byId(page, 'run-start').isDisabled()), 5000, 'start enabled');
-  await byId(page, 'run-start').click();
-}
 
 async function finished(page, ms = 60000) {
   return until(async () => {
