@@ -76,10 +76,11 @@ fn ensure_chromium() -> Result<PathBuf> {
     }
     let uid = Command::new("id").arg("-u").output().map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string());
     if uid.as_deref().ok() != Some("0") {
-        bail!("chromium is not installed: run `sudo apt-get update && sudo apt-get install -y chromium` (or set CHROMIUM=/path/to/chrome)");
+        bail!("chromium is not installed: run `sudo apt-get update && sudo apt-get install -y chromium fonts-noto-cjk` (or set CHROMIUM=/path/to/chrome)");
     }
     run_cmd(Command::new("apt-get").arg("update"))?;
-    run_cmd(Command::new("apt-get").args(["install", "-y", "chromium"]).env("DEBIAN_FRONTEND", "noninteractive"))?;
+    // The CJK font only makes the screenshots readable; the tests do not depend on it.
+    run_cmd(Command::new("apt-get").args(["install", "-y", "chromium", "fonts-noto-cjk"]).env("DEBIAN_FRONTEND", "noninteractive"))?;
     CHROMIUM_CANDIDATES
         .iter()
         .map(PathBuf::from)
