@@ -30,7 +30,8 @@ pub(crate) struct PreparedAnswer {
     /// Which bytes start an alias of interest (set once, see [`PreparedAnswer::for_aliases`]).
     first_bytes: [bool; 256],
     /// (start, first folded byte) of the characters that may start an alias: the only places
-    /// a hit can start, collected during the scan so scoring needs no search of its own.
+    /// a hit can start, collected during the scan so scoring needs no search of its own. An
+    /// ASCII `[a-z0-9]` right after another is left out: the boundary rule rejects it anyway.
     candidates: Vec<(usize, u8)>,
 }
 
@@ -71,6 +72,12 @@ fn first_byte(c: char) -> u8 {
     }) as u8
 }
 
+/// Whether `b` is an ASCII `[a-z0-9]` (the folded characters the boundary rule calls words).
+#[inline(always)]
+fn is_word_byte(b: u8) -> bool {
+    b.is_ascii_lowercase() || b.is_ascii_digit()
+}
+
 /// What one scan found.
 struct Scan {
     total_words: u32,
@@ -92,6 +99,10 @@ fn scan<const AS_WRITTEN: bool>(
     let fold = |c: char| if AS_WRITTEN { fold_safe(c) } else { Some(c) };
     let bytes = text.as_bytes();
     let (mut start, mut words, mut in_word, mut total_words) = (0, 0u32, false, 0);
+    // Whether the previous character (folded) is an ASCII `[a-z0-9]`. An alias whose first
+    // byte is such a character always checks its left boundary, so no hit can start right
+    // after one: such places are not candidates.
+    let mut after_word_byte = false;
     // Whether an alias can start with an ideograph of the fast path below.
     let ideograph_candidates = first_bytes[0xE4..=0xE9].contains(&true);
     let mut at = 0;
@@ -108,6 +119,7 @@ fn scan<const AS_WRITTEN: bool>(
             if at > run_start {
                 words += ((at - run_start) / 3) as u32;
                 in_word = false;
+                after_word_byte = false;
             }
         }
         let (next_at, ends_sentence) = if is_ideograph_at(bytes, at) {
@@ -116,14 +128,16 @@ fn scan<const AS_WRITTEN: bool>(
             }
             words += 1;
             in_word = false;
+            after_word_byte = false;
             (at + 3, false)
         } else {
             let (raw, len) = decode_at(bytes, at);
             let c = fold(raw)?;
             let lead = first_byte(c);
-            if first_bytes[usize::from(lead)] {
+            if first_bytes[usize::from(lead)] && !(after_word_byte && is_word_byte(lead)) {
                 candidates.push((at, lead));
             }
+            after_word_byte = is_word_byte(lead);
             let next_at = at + len;
             // Decoded only where it matters: joiners and `.` (rare). A character that cannot
             // be folded on its own stops the scan when it is reached, whatever is decided here.

@@ -67,7 +67,8 @@ impl Hasher for FxHasher {
     }
 
     fn finish(&self) -> u64 {
-        self.hash
+        // The multiply mixes upwards only; hashbrown takes the bucket from the low bits.
+        self.hash.rotate_left(26)
     }
 }
 

@@ -8,7 +8,7 @@
 use super::cost::{billed_model, cost_at_price, price_or_conservative, ModelPrice};
 use super::geo_words::PreparedAnswer;
 use super::insights::build_insights;
-use super::stats::{dedup_keep_first, jaccard_sorted, mean, mean_pairwise, ratio, rbo_distinct, wilson_interval, RBO_P};
+use super::stats::{mean, mean_pairwise, mean_pairwise_jaccard_ids, ratio, rbo_distinct, wilson_interval, JaccardScratch, RBO_P};
 use super::{
     DomainMetrics, FastMap, FastSet, GapDomain, MetricCounts, OutreachGap, PromptMetrics,
     RunMetrics, TargetMap, UntrackedEntity,
@@ -43,10 +43,38 @@ struct PromptAcc {
     first: u32,
     order_sum: u64,
     /// Per successful probe: its interned domains, sorted and deduplicated.
-    domain_sets: Vec<Vec<u32>>,
+    domain_sets: IdLists,
     /// Per successful probe with a parsed list: its interned folded titles by position,
     /// repeats dropped (RBO keeps an item's first rank).
-    lists: Vec<Vec<u32>>,
+    lists: IdLists,
+}
+
+/// Lists of interned ids stored end to end: one buffer per prompt rather than one per probe.
+#[derive(Default)]
+struct IdLists {
+    flat: Vec<u32>,
+    /// The end of each list in `flat`.
+    ends: Vec<usize>,
+}
+
+impl IdLists {
+    fn push(&mut self, ids: &[u32]) {
+        self.flat.extend_from_slice(ids);
+        self.ends.push(self.flat.len());
+    }
+
+    /// Every list, in the order pushed.
+    fn slices(&self) -> Vec<&[u32]> {
+        let mut start = 0;
+        self.ends
+            .iter()
+            .map(|&end| {
+                let list = &self.flat[start..end];
+                start = end;
+                list
+            })
+            .collect()
+    }
 }
 
 /// Interns strings of one run as dense `u32` ids (first seen first).
@@ -154,6 +182,11 @@ pub(crate) fn compute_reusing<'a>(
     let mut mentioned = vec![false; targets.len()];
     let mut prepared = PreparedAnswer::for_aliases(aliases.iter().flatten());
     let mut hit_scratch: Vec<usize> = Vec::new();
+    let mut probe_domains: Vec<u32> = Vec::new();
+    let mut items: Vec<&crate::model::ListItem> = Vec::new();
+    let mut list: Vec<u32> = Vec::new();
+    // Indexed by interned title id: whether the title is already in `list`.
+    let mut title_in_list: Vec<bool> = Vec::new();
 
     // The price of the last model seen: probes of a run nearly always share one model.
     let mut last_price: Option<(&str, &ModelPrice)> = None;
@@ -229,7 +262,7 @@ pub(crate) fn compute_reusing<'a>(
         }
 
         // Sources.
-        let mut probe_domains: Vec<u32> = Vec::with_capacity(probe.sources.len());
+        probe_domains.clear();
         let mut has_owned = false;
         for source in &probe.sources {
             let domain = source.domain.as_str();
@@ -329,27 +362,37 @@ pub(crate) fn compute_reusing<'a>(
             }
         }
 
-        // Parsed list titles for listStability, folded and interned.
+        // Parsed list titles for listStability, folded and interned, by position (a stable
+        // sort, skipped when the items are in order already), repeats dropped.
         if !probe.list_items.is_empty() {
-            let mut items: Vec<&crate::model::ListItem> = probe.list_items.iter().collect();
-            items.sort_by_key(|i| i.position);
-            let list = items
-                .iter()
-                .map(|i| {
-                    normalize_for_match_into(i.title.trim(), &mut folded);
-                    match title_ids.get(folded.as_str()) {
-                        Some(&id) => id,
-                        None => {
-                            let id = title_ids.len() as u32;
-                            title_ids.insert(folded.clone(), id);
-                            id
-                        }
+            items.clear();
+            items.extend(probe.list_items.iter());
+            if !probe.list_items.is_sorted_by_key(|i| i.position) {
+                items.sort_by_key(|i| i.position);
+            }
+            list.clear();
+            for item in &items {
+                normalize_for_match_into(item.title.trim(), &mut folded);
+                let id = match title_ids.get(folded.as_str()) {
+                    Some(&id) => id,
+                    None => {
+                        let id = title_ids.len() as u32;
+                        title_ids.insert(folded.clone(), id);
+                        title_in_list.push(false);
+                        id
                     }
-                })
-                .collect::<Vec<u32>>();
-            pacc.lists.push(dedup_keep_first(&list).into_iter().copied().collect());
+                };
+                if !title_in_list[id as usize] {
+                    title_in_list[id as usize] = true;
+                    list.push(id);
+                }
+            }
+            for &id in &list {
+                title_in_list[id as usize] = false;
+            }
+            pacc.lists.push(&list);
         }
-        pacc.domain_sets.push(probe_domains);
+        pacc.domain_sets.push(&probe_domains);
     }
 
     // Prompts: snapshot order, then prompts only the probes know, by id.
@@ -371,18 +414,17 @@ pub(crate) fn compute_reusing<'a>(
     let mut stability_scores = Vec::new();
     let mut list_scores = Vec::new();
     let empty_acc = PromptAcc::default();
+    let mut jaccard_scratch = JaccardScratch::default();
     let prompt_metrics: Vec<PromptMetrics> = prompt_order
         .iter()
         .map(|(id, snapshot)| {
             let acc = prompts.get(id).unwrap_or(&empty_acc);
-            let stability = mean_pairwise(&acc.domain_sets, |a, b| {
-                jaccard_sorted(a.as_slice(), b.as_slice())
-            });
+            let stability = mean_pairwise_jaccard_ids(&acc.domain_sets.slices(), &mut jaccard_scratch);
             if let Some(s) = stability {
                 stability_scores.push(s);
             }
             let list_stability =
-                mean_pairwise(&acc.lists, |a, b| rbo_distinct(a.as_slice(), b.as_slice(), RBO_P));
+                mean_pairwise(&acc.lists.slices(), |a, b| rbo_distinct(a, b, RBO_P));
             if let Some(s) = list_stability {
                 list_scores.push(s);
             }

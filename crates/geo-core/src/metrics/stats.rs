@@ -90,6 +90,64 @@ pub fn mean_pairwise_jaccard<T: Ord>(sets: &[Vec<T>]) -> Option<f64> {
     mean_pairwise(sets, |a, b| jaccard_sorted(a, b))
 }
 
+/// Reusable buffers of [`mean_pairwise_jaccard_ids`].
+#[derive(Debug, Default)]
+pub(crate) struct JaccardScratch {
+    /// Indexed by id: its bit in the sets' bitsets, `u32::MAX` when unassigned.
+    local: Vec<u32>,
+    /// One bitset of `words` 64-bit words per set, end to end.
+    bits: Vec<u64>,
+}
+
+/// [`mean_pairwise_jaccard`] of sets of small dense ids (each set duplicate-free), computed
+/// on bitsets: the ids the sets use are renumbered densely, so each pair's intersection is
+/// a popcount. The integers |A ∩ B| and |A ∪ B| are those of [`jaccard_sorted`], so every
+/// score and the mean are the same floats.
+///
+/// Numerator: the sum of J over unordered pairs; denominator: the number of pairs n(n−1)/2.
+pub(crate) fn mean_pairwise_jaccard_ids(sets: &[&[u32]], scratch: &mut JaccardScratch) -> Option<f64> {
+    if sets.len() < 2 {
+        return None;
+    }
+    let JaccardScratch { local, bits } = scratch;
+    let mut next = 0u32;
+    for &id in sets.iter().flat_map(|s| s.iter()) {
+        let id = id as usize;
+        if id >= local.len() {
+            local.resize(id + 1, u32::MAX);
+        }
+        if local[id] == u32::MAX {
+            local[id] = next;
+            next += 1;
+        }
+    }
+    let words = (next as usize).div_ceil(64).max(1);
+    bits.clear();
+    bits.resize(sets.len() * words, 0);
+    for (set, row) in sets.iter().zip(bits.chunks_exact_mut(words)) {
+        for &id in set.iter() {
+            let bit = local[id as usize] as usize;
+            row[bit / 64] |= 1 << (bit % 64);
+        }
+    }
+    for &id in sets.iter().flat_map(|s| s.iter()) {
+        local[id as usize] = u32::MAX;
+    }
+    let count = |row: &[u64]| row.iter().map(|w| w.count_ones() as usize).sum::<usize>();
+    let mut sum = 0.0;
+    let mut pairs = 0u64;
+    for (i, a) in bits.chunks_exact(words).enumerate() {
+        let size_a = count(a);
+        for b in bits.chunks_exact(words).skip(i + 1) {
+            let inter: usize = a.iter().zip(b).map(|(x, y)| (x & y).count_ones() as usize).sum();
+            let union = size_a + count(b) - inter;
+            sum += if union == 0 { 1.0 } else { inter as f64 / union as f64 };
+            pairs += 1;
+        }
+    }
+    Some(sum / pairs as f64)
+}
+
 /// Mean of `f` over the unordered pairs of `items`, or `None` with fewer than two items.
 pub(crate) fn mean_pairwise<T>(items: &[T], f: impl Fn(&T, &T) -> f64) -> Option<f64> {
     if items.len() < 2 {
@@ -229,6 +287,26 @@ mod tests {
         close(jaccard(&["a", "b", "b"], &["b", "c"]), 1.0 / 3.0);
         close(jaccard::<&str>(&[], &[]), 1.0);
         close(jaccard(&["a"], &[]), 0.0);
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(
+            std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(256)))]
+
+        /// The bitset path gives the very floats of the sorted-merge path, across one and
+        /// several 64-bit words.
+        #[test]
+        fn bitset_jaccard_equals_sorted_merge(
+            sets in proptest::collection::vec(proptest::collection::btree_set(0u32..150, 0..40), 0..8),
+        ) {
+            let sets: Vec<Vec<u32>> = sets.into_iter().map(|s| s.into_iter().collect()).collect();
+            let slices: Vec<&[u32]> = sets.iter().map(Vec::as_slice).collect();
+            let mut scratch = JaccardScratch::default();
+            let got = mean_pairwise_jaccard_ids(&slices, &mut scratch);
+            proptest::prop_assert_eq!(got.map(f64::to_bits), mean_pairwise_jaccard(&sets).map(f64::to_bits));
+            // The scratch is left clean for the next prompt.
+            proptest::prop_assert!(scratch.local.iter().all(|&l| l == u32::MAX));
+        }
     }
 
     #[test]
