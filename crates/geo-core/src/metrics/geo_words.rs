@@ -19,10 +19,13 @@ use crate::model::Target;
 /// character on the fly. Any other answer is normalised first. Offsets are bytes of the
 /// scanned text: sentences and hits are only compared with each other, and byte order is
 /// character order.
-pub(crate) struct PreparedAnswer {
-    /// The scanned text: the answer as written, or its normal form.
-    text: String,
-    /// Whether `text` is the answer as written (folded on the fly) rather than normalised.
+pub(crate) struct PreparedAnswer<'a> {
+    /// The answer as written (borrowed, not copied).
+    answer: &'a str,
+    /// Its normal form, when it is not scanned as written.
+    normalized: String,
+    /// Whether the scanned text is the answer as written (folded on the fly) rather than
+    /// `normalized`.
     as_written: bool,
     /// (start byte, words) of each sentence with at least one word, in order.
     sentences: Vec<(usize, u32)>,
@@ -183,14 +186,14 @@ fn scan<const AS_WRITTEN: bool>(
     Some(Scan { total_words })
 }
 
-impl PreparedAnswer {
+impl<'a> PreparedAnswer<'a> {
     /// Splits `answer` into sentences and counts words.
     ///
     /// A sentence is a maximal span ending at a terminator (`。！？；!?;`, a newline, or a `.`
     /// followed by white space or the end); spans without a word are not sentences. A word is
     /// one CJK character or a maximal run of other letters and digits, where `.`, `'`, `’`,
     /// `-` and `_` between two such characters join rather than split (`v2.0` is one word).
-    pub(crate) fn new(answer: &str) -> Self {
+    pub(crate) fn new(answer: &'a str) -> Self {
         let mut prepared = Self::for_aliases([]);
         prepared.reset(answer);
         prepared
@@ -198,13 +201,14 @@ impl PreparedAnswer {
 
     /// An empty answer, to be [`reset`](PreparedAnswer::reset), that can score the given
     /// aliases (and only those) with [`PreparedAnswer::score_with`].
-    pub(crate) fn for_aliases<'a>(aliases: impl IntoIterator<Item = &'a PreparedAlias>) -> Self {
+    pub(crate) fn for_aliases<'p>(aliases: impl IntoIterator<Item = &'p PreparedAlias>) -> Self {
         let mut first_bytes = [false; 256];
         for alias in aliases {
             first_bytes[usize::from(alias.first_byte())] = true;
         }
         PreparedAnswer {
-            text: String::new(),
+            answer: "",
+            normalized: String::new(),
             as_written: true,
             sentences: Vec::new(),
             total_words: 0,
@@ -214,19 +218,19 @@ impl PreparedAnswer {
     }
 
     /// Prepares `answer` in place, reusing this value's buffers.
-    pub(crate) fn reset(&mut self, answer: &str) {
-        self.text.clear();
+    pub(crate) fn reset(&mut self, answer: &'a str) {
+        self.answer = answer;
+        self.normalized.clear();
         let as_written = scan::<true>(answer, &self.first_bytes, &mut self.sentences, &mut self.candidates);
         let found = match as_written {
             Some(found) => {
-                self.text.push_str(answer);
                 self.as_written = true;
                 found
             }
             None => {
-                normalize_for_match_into(answer, &mut self.text);
+                normalize_for_match_into(answer, &mut self.normalized);
                 self.as_written = false;
-                scan::<false>(&self.text, &self.first_bytes, &mut self.sentences, &mut self.candidates)
+                scan::<false>(&self.normalized, &self.first_bytes, &mut self.sentences, &mut self.candidates)
                     .unwrap_or(Scan { total_words: 0 })
             }
         };
@@ -250,9 +254,9 @@ impl PreparedAnswer {
             let first = alias.first_byte();
             for &(start, _) in self.candidates.iter().filter(|&&(_, lead)| lead == first) {
                 let hit = if self.as_written {
-                    alias.matches_unfolded(&self.text, start)
+                    alias.matches_unfolded(self.answer, start)
                 } else {
-                    alias.match_at(&self.text, start).is_some()
+                    alias.match_at(&self.normalized, start).is_some()
                 };
                 if !hit {
                     continue;

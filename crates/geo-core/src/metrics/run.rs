@@ -10,7 +10,7 @@ use super::geo_words::PreparedAnswer;
 use super::insights::build_insights;
 use super::stats::{mean, mean_pairwise, mean_pairwise_jaccard_ids, ratio, rbo_distinct, wilson_interval, JaccardScratch, RBO_P};
 use super::{
-    DomainMetrics, FastMap, FastSet, GapDomain, MetricCounts, OutreachGap, PromptMetrics,
+    short_eq, DomainMetrics, FastMap, FastSet, Key, GapDomain, MetricCounts, OutreachGap, PromptMetrics,
     RunMetrics, TargetMap, UntrackedEntity,
 };
 use crate::analysis::mentions::{normalize_for_match_into, PreparedAlias};
@@ -79,13 +79,13 @@ impl IdLists {
 
 /// Interns strings of one run as dense `u32` ids (first seen first).
 struct Interner<'a> {
-    ids: FastMap<&'a str, u32>,
+    ids: FastMap<Key<'a>, u32>,
 }
 
 impl<'a> Interner<'a> {
     fn id(&mut self, s: &'a str) -> u32 {
         let next = self.ids.len() as u32;
-        *self.ids.entry(s).or_insert(next)
+        *self.ids.entry(Key(s)).or_insert(next)
     }
 }
 
@@ -106,7 +106,7 @@ pub(crate) struct RunDomains<'a> {
     /// Successful probes of the run.
     success: u32,
     /// Every domain of their sources (the values are interned ids).
-    domains: FastMap<&'a str, u32>,
+    domains: FastMap<Key<'a>, u32>,
 }
 
 impl<'a> RunDomains<'a> {
@@ -144,10 +144,10 @@ pub(crate) fn compute_reusing<'a>(
             targets.push(t);
         }
     }
-    let target_index: FastMap<&str, usize> = targets
+    let target_index: FastMap<Key, usize> = targets
         .iter()
         .enumerate()
-        .map(|(i, t)| (t.id.as_str(), i))
+        .map(|(i, t)| (Key(t.id.as_str()), i))
         .collect();
     // Ids are unique in `targets`, so "the brand's mention" is "the mention of this index".
     let brand_index = targets.iter().position(|t| t.kind == TargetKind::Brand);
@@ -193,7 +193,7 @@ pub(crate) fn compute_reusing<'a>(
     for probe in probes {
         probe_count += 1;
         let price = match last_price {
-            Some((model, price)) if model == probe.model => price,
+            Some((model, price)) if short_eq(model, &probe.model) => price,
             _ => {
                 let price = price_or_conservative(billed_model(probe, run));
                 last_price = Some((probe.model.as_str(), price));
@@ -222,7 +222,7 @@ pub(crate) fn compute_reusing<'a>(
         mentioned.iter_mut().for_each(|m| *m = false);
         let mut brand_mentioned = false;
         for m in &probe.mentions {
-            let Some(&i) = target_index.get(m.target_id.as_str()) else {
+            let Some(&i) = target_index.get(&Key(m.target_id.as_str())) else {
                 continue;
             };
             if mentioned[i] {
@@ -304,7 +304,11 @@ pub(crate) fn compute_reusing<'a>(
                 source.channel.as_str(),
                 source.ownership,
             );
-            match acc.attributions.iter_mut().find(|a| (a.0, a.1, a.2) == key) {
+            match acc
+                .attributions
+                .iter_mut()
+                .find(|a| a.2 == key.2 && short_eq(a.1, key.1) && short_eq(a.0, key.0))
+            {
                 Some(a) => a.3 += occ,
                 None => acc.attributions.push((key.0, key.1, key.2, occ)),
             }
@@ -494,14 +498,14 @@ pub(crate) fn compute_reusing<'a>(
         if success > 0 && counts.previous_success_count > 0 {
             new_domains = domains
                 .iter()
-                .filter(|acc| !prev.domains.contains_key(acc.domain))
+                .filter(|acc| !prev.domains.contains_key(&Key(acc.domain)))
                 .map(|acc| acc.domain.to_string())
                 .collect();
             lost_domains = prev
                 .domains
                 .keys()
                 .filter(|d| !domain_ids.ids.contains_key(*d))
-                .map(|d| d.to_string())
+                .map(|d| d.0.to_string())
                 .collect();
             new_domains.sort_unstable();
             lost_domains.sort_unstable();
