@@ -175,9 +175,16 @@ pub(crate) fn compute_reusing<'a>(
     let mut brand_domains: Vec<bool> = Vec::new();
     let mut competitor_domains: Vec<u32> = Vec::new();
     let mut gap = OutreachGap::default();
-    let mut entities: FastMap<String, (String, u32, usize)> = FastMap::default();
+    // Untracked entities by first-seen order: (name as first seen, trimmed; probes naming it).
+    let mut entities: Vec<(String, u32)> = Vec::new();
+    // Folded name → order; and the same for names as written (`None`: blank), so a name seen
+    // before is neither trimmed nor folded again.
+    let mut entity_orders: FastMap<String, usize> = FastMap::default();
+    let mut entity_orders_raw: FastMap<Key, Option<usize>> = FastMap::default();
     let mut entity_orders_here: Vec<usize> = Vec::new();
+    // Folded title → id; and the same for titles as written.
     let mut title_ids: FastMap<String, u32> = FastMap::default();
+    let mut title_ids_raw: FastMap<Key, u32> = FastMap::default();
     let mut folded = String::new();
     let mut mentioned = vec![false; targets.len()];
     let mut prepared = PreparedAnswer::for_aliases(aliases.iter().flatten());
@@ -347,20 +354,25 @@ pub(crate) fn compute_reusing<'a>(
         // first-seen order is unique, so it also marks "already counted in this probe".
         entity_orders_here.clear();
         for name in &probe.other_entities {
-            let trimmed = name.trim();
-            if trimmed.is_empty() {
-                continue;
-            }
-            normalize_for_match_into(trimmed, &mut folded);
-            match entities.get_mut(folded.as_str()) {
-                Some(entity) if entity_orders_here.contains(&entity.2) => {}
-                Some(entity) => {
-                    entity.1 += 1;
-                    entity_orders_here.push(entity.2);
+            let order = *entity_orders_raw.entry(Key(name)).or_insert_with(|| {
+                let trimmed = name.trim();
+                if trimmed.is_empty() {
+                    return None;
                 }
-                None => {
-                    let order = entities.len();
-                    entities.insert(folded.clone(), (trimmed.to_string(), 1, order));
+                normalize_for_match_into(trimmed, &mut folded);
+                Some(match entity_orders.get(folded.as_str()) {
+                    Some(&order) => order,
+                    None => {
+                        let order = entities.len();
+                        entity_orders.insert(folded.clone(), order);
+                        entities.push((trimmed.to_string(), 0));
+                        order
+                    }
+                })
+            });
+            if let Some(order) = order {
+                if !entity_orders_here.contains(&order) {
+                    entities[order].1 += 1;
                     entity_orders_here.push(order);
                 }
             }
@@ -376,16 +388,18 @@ pub(crate) fn compute_reusing<'a>(
             }
             list.clear();
             for item in &items {
-                normalize_for_match_into(item.title.trim(), &mut folded);
-                let id = match title_ids.get(folded.as_str()) {
-                    Some(&id) => id,
-                    None => {
-                        let id = title_ids.len() as u32;
-                        title_ids.insert(folded.clone(), id);
-                        title_in_list.push(false);
-                        id
+                let id = *title_ids_raw.entry(Key(&item.title)).or_insert_with(|| {
+                    normalize_for_match_into(item.title.trim(), &mut folded);
+                    match title_ids.get(folded.as_str()) {
+                        Some(&id) => id,
+                        None => {
+                            let id = title_ids.len() as u32;
+                            title_ids.insert(folded.clone(), id);
+                            title_in_list.push(false);
+                            id
+                        }
                     }
-                };
+                });
                 if !title_in_list[id as usize] {
                     title_in_list[id as usize] = true;
                     list.push(id);
@@ -530,7 +544,8 @@ pub(crate) fn compute_reusing<'a>(
     gap.domains = gap_domains;
 
     // Untracked entities.
-    let mut untracked: Vec<(String, u32, usize)> = entities.into_values().collect();
+    let mut untracked: Vec<(String, u32, usize)> =
+        entities.into_iter().enumerate().map(|(order, (name, count))| (name, count, order)).collect();
     untracked.sort_by(|a, b| {
         b.1.cmp(&a.1)
             .then_with(|| a.0.cmp(&b.0))
