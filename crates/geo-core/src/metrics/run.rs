@@ -8,7 +8,9 @@
 use super::cost::{billed_model, cost_at_price, price_or_conservative, ModelPrice};
 use super::geo_words::PreparedAnswer;
 use super::insights::build_insights;
-use super::stats::{mean, mean_pairwise, mean_pairwise_jaccard_ids, ratio, rbo_distinct, wilson_interval, JaccardScratch, RBO_P};
+use super::stats::{
+    mean, mean_pairwise_jaccard_ids, mean_pairwise_rbo_ids, ratio, wilson_interval, JaccardScratch, RboScratch, RBO_P,
+};
 use super::{
     short_eq, DomainMetrics, FastMap, FastSet, Key, GapDomain, MetricCounts, OutreachGap, PromptMetrics,
     RunMetrics, TargetMap, UntrackedEntity,
@@ -433,6 +435,7 @@ pub(crate) fn compute_reusing<'a>(
     let mut list_scores = Vec::new();
     let empty_acc = PromptAcc::default();
     let mut jaccard_scratch = JaccardScratch::default();
+    let mut rbo_scratch = RboScratch::default();
     let prompt_metrics: Vec<PromptMetrics> = prompt_order
         .iter()
         .map(|(id, snapshot)| {
@@ -442,7 +445,7 @@ pub(crate) fn compute_reusing<'a>(
                 stability_scores.push(s);
             }
             let list_stability =
-                mean_pairwise(&acc.lists.slices(), |a, b| rbo_distinct(a, b, RBO_P));
+                mean_pairwise_rbo_ids(&acc.lists.slices(), RBO_P, &mut rbo_scratch);
             if let Some(s) = list_stability {
                 list_scores.push(s);
             }
