@@ -408,11 +408,6 @@ mod tests {
             // The scratch is left clean for the next prompt.
             proptest::prop_assert!(scratch.local.iter().all(|&l| l == u32::MAX));
         }
-    }
-
-    proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(
-            std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(256)))]
 
         /// The rank-and-table path gives the very floats of `rbo_distinct` pair by pair,
         /// including empty lists and lists of different lengths.
