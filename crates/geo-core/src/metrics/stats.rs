@@ -97,6 +97,8 @@ pub(crate) struct JaccardScratch {
     local: Vec<u32>,
     /// One bitset of `words` 64-bit words per set, end to end.
     bits: Vec<u64>,
+    /// The size of each set.
+    sizes: Vec<usize>,
 }
 
 /// [`mean_pairwise_jaccard`] of sets of small dense ids (each set duplicate-free), computed
@@ -109,7 +111,7 @@ pub(crate) fn mean_pairwise_jaccard_ids(sets: &[&[u32]], scratch: &mut JaccardSc
     if sets.len() < 2 {
         return None;
     }
-    let JaccardScratch { local, bits } = scratch;
+    let JaccardScratch { local, bits, sizes } = scratch;
     let mut next = 0u32;
     for &id in sets.iter().flat_map(|s| s.iter()) {
         let id = id as usize;
@@ -133,16 +135,33 @@ pub(crate) fn mean_pairwise_jaccard_ids(sets: &[&[u32]], scratch: &mut JaccardSc
     for &id in sets.iter().flat_map(|s| s.iter()) {
         local[id as usize] = u32::MAX;
     }
-    let count = |row: &[u64]| row.iter().map(|w| w.count_ones() as usize).sum::<usize>();
+    sizes.clear();
+    sizes.extend(bits.chunks_exact(words).map(|row| row.iter().map(|w| w.count_ones() as usize).sum::<usize>()));
+    let score = |inter: usize, size_a: usize, size_b: usize| {
+        let union = size_a + size_b - inter;
+        if union == 0 {
+            1.0
+        } else {
+            inter as f64 / union as f64
+        }
+    };
     let mut sum = 0.0;
     let mut pairs = 0u64;
-    for (i, a) in bits.chunks_exact(words).enumerate() {
-        let size_a = count(a);
-        for b in bits.chunks_exact(words).skip(i + 1) {
-            let inter: usize = a.iter().zip(b).map(|(x, y)| (x & y).count_ones() as usize).sum();
-            let union = size_a + count(b) - inter;
-            sum += if union == 0 { 1.0 } else { inter as f64 / union as f64 };
-            pairs += 1;
+    if words == 1 {
+        // At most 64 distinct domains in the prompt (the usual case): one word a set.
+        for (i, (&a, &size_a)) in bits.iter().zip(sizes.iter()).enumerate() {
+            for (&b, &size_b) in bits[i + 1..].iter().zip(&sizes[i + 1..]) {
+                sum += score((a & b).count_ones() as usize, size_a, size_b);
+                pairs += 1;
+            }
+        }
+    } else {
+        for (i, (a, &size_a)) in bits.chunks_exact(words).zip(sizes.iter()).enumerate() {
+            for (b, &size_b) in bits.chunks_exact(words).skip(i + 1).zip(&sizes[i + 1..]) {
+                let inter: usize = a.iter().zip(b).map(|(x, y)| (x & y).count_ones() as usize).sum();
+                sum += score(inter, size_a, size_b);
+                pairs += 1;
+            }
         }
     }
     Some(sum / pairs as f64)
