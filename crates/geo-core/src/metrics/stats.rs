@@ -4,6 +4,7 @@
 //! Every function here is total: empty inputs give a defined value or `None`, never a panic
 //! or a NaN. `docs/metrics.md` states each formula.
 
+use super::FastMap;
 use std::collections::HashSet;
 use std::hash::Hash;
 
@@ -178,6 +179,66 @@ pub(crate) struct RboScratch {
     powers: Vec<f64>,
     /// `x / d · p^d` for depth d and overlap x ≤ d, row d of width L + 1.
     weights: Vec<f64>,
+    /// Each list's class (lists with the same items in order share one).
+    classes: Vec<usize>,
+    /// Each class's first list.
+    firsts: Vec<usize>,
+    /// The score of each pair of classes, k × k.
+    scores: Vec<f64>,
+}
+
+/// At most this many distinct lists in a prompt are scored once per pair of distinct lists
+/// (a table of their squared number of scores); beyond, every pair is scored.
+const RBO_MEMO_MAX: usize = 512;
+
+/// Sets (`on`) or clears the 1-based rank of each item of `list` in `rank`.
+fn mark_ranks(rank: &mut [u32], list: &[u32], on: bool) {
+    for (r, &id) in list.iter().enumerate() {
+        rank[id as usize] = if on { r as u32 + 1 } else { 0 };
+    }
+}
+
+/// The tables of [`mean_pairwise_rbo_ids`] for one group of lists.
+struct RboTables<'t> {
+    width: usize,
+    powers: &'t [f64],
+    weights: &'t [f64],
+    /// (1 − p)/p.
+    scale: f64,
+}
+
+impl RboTables<'_> {
+    /// [`rbo_distinct`] of a list of `a_len` items whose ranks are in `rank` and `b`, with
+    /// `joins` all zero (and left so).
+    fn pair(&self, a_len: usize, b: &[u32], rank: &[u32], joins: &mut [u32]) -> f64 {
+        let (l, s) = (a_len.max(b.len()), a_len.min(b.len()));
+        if l == 0 {
+            return 1.0;
+        }
+        if s == 0 {
+            return 0.0;
+        }
+        for (r, &id) in b.iter().enumerate() {
+            let in_a = rank[id as usize] as usize;
+            if in_a != 0 {
+                joins[in_a.max(r + 1)] += 1;
+            }
+        }
+        let (mut x, mut x_s, mut total) = (0usize, 0usize, 0.0);
+        for (d, join) in joins.iter_mut().enumerate().take(l + 1).skip(1) {
+            x += *join as usize;
+            *join = 0;
+            if d == s {
+                x_s = x;
+            }
+            total += self.weights[d * self.width + x];
+            if d > s {
+                total += x_s as f64 * (d - s) as f64 / (s * d) as f64 * self.powers[d];
+            }
+        }
+        let tail = ((x - x_s) as f64 / l as f64 + x_s as f64 / s as f64) * self.powers[l];
+        (self.scale * total + tail).clamp(0.0, 1.0)
+    }
 }
 
 /// Lists longer than this are scored by [`rbo_distinct`] itself (the weight table grows
@@ -202,7 +263,7 @@ pub(crate) fn mean_pairwise_rbo_ids(lists: &[&[u32]], p: f64, scratch: &mut RboS
         return mean_pairwise(lists, |a, b| rbo_distinct(a, b, p));
     }
     let p = if p.is_nan() { RBO_P } else { p.clamp(1e-9, 1.0 - 1e-9) };
-    let RboScratch { rank, joins, powers, weights } = scratch;
+    let RboScratch { rank, joins, powers, weights, classes, firsts, scores } = scratch;
     let width = longest + 1;
     powers.clear();
     let mut p_d = 1.0;
@@ -225,44 +286,50 @@ pub(crate) fn mean_pairwise_rbo_ids(lists: &[&[u32]], p: f64, scratch: &mut RboS
     joins.clear();
     joins.resize(width, 0);
     let scale = (1.0 - p) / p;
+    let tables = RboTables { width, powers, weights, scale };
+    // Each list's class: lists with the same items in the same order share one, and a pair of
+    // classes is scored once. The sum still runs over the pairs of lists, in order.
+    classes.clear();
+    firsts.clear();
+    let mut class_of: FastMap<&[u32], usize> = FastMap::default();
+    for (i, list) in lists.iter().enumerate() {
+        let next = firsts.len();
+        let class = *class_of.entry(*list).or_insert(next);
+        if class == next {
+            firsts.push(i);
+        }
+        classes.push(class);
+    }
+    let k = firsts.len();
     let mut sum = 0.0;
     let mut pairs = 0u64;
-    for (i, a) in lists.iter().enumerate() {
-        for (r, &id) in a.iter().enumerate() {
-            rank[id as usize] = r as u32 + 1;
+    if k < lists.len() && k <= RBO_MEMO_MAX {
+        scores.clear();
+        scores.resize(k * k, 0.0);
+        for (ca, &first_a) in firsts.iter().enumerate() {
+            let a = lists[first_a];
+            mark_ranks(rank, a, true);
+            for (cb, &first_b) in firsts.iter().enumerate().skip(ca) {
+                let v = tables.pair(a.len(), lists[first_b], rank, joins);
+                scores[ca * k + cb] = v;
+                scores[cb * k + ca] = v;
+            }
+            mark_ranks(rank, a, false);
         }
-        for b in &lists[i + 1..] {
-            let (l, s) = (a.len().max(b.len()), a.len().min(b.len()));
-            sum += if l == 0 {
-                1.0
-            } else if s == 0 {
-                0.0
-            } else {
-                for (r, &id) in b.iter().enumerate() {
-                    let in_a = rank[id as usize] as usize;
-                    if in_a != 0 {
-                        joins[in_a.max(r + 1)] += 1;
-                    }
-                }
-                let (mut x, mut x_s, mut total) = (0usize, 0usize, 0.0);
-                for d in 1..=l {
-                    x += joins[d] as usize;
-                    joins[d] = 0;
-                    if d == s {
-                        x_s = x;
-                    }
-                    total += weights[d * width + x];
-                    if d > s {
-                        total += x_s as f64 * (d - s) as f64 / (s * d) as f64 * powers[d];
-                    }
-                }
-                let tail = ((x - x_s) as f64 / l as f64 + x_s as f64 / s as f64) * powers[l];
-                (scale * total + tail).clamp(0.0, 1.0)
-            };
-            pairs += 1;
+        for (i, &ci) in classes.iter().enumerate() {
+            for &cj in &classes[i + 1..] {
+                sum += scores[ci * k + cj];
+                pairs += 1;
+            }
         }
-        for &id in a.iter() {
-            rank[id as usize] = 0;
+    } else {
+        for (i, a) in lists.iter().enumerate() {
+            mark_ranks(rank, a, true);
+            for b in &lists[i + 1..] {
+                sum += tables.pair(a.len(), b, rank, joins);
+                pairs += 1;
+            }
+            mark_ranks(rank, a, false);
         }
     }
     Some(sum / pairs as f64)
@@ -432,10 +499,14 @@ mod tests {
         /// including empty lists and lists of different lengths.
         #[test]
         fn table_rbo_equals_rbo_distinct(
-            lists in proptest::collection::vec(proptest::collection::vec(0u32..24, 0..14), 0..7),
+            pool in proptest::collection::vec(proptest::collection::vec(0u32..24, 0..14), 1..7),
+            picks in proptest::collection::vec(0usize..7, 0..10),
         ) {
-            let lists: Vec<Vec<u32>> =
-                lists.iter().map(|l| dedup_keep_first(l).into_iter().copied().collect()).collect();
+            // Lists picked from a small pool, so that some repeat (scored once per class).
+            let lists: Vec<Vec<u32>> = picks
+                .iter()
+                .map(|&i| dedup_keep_first(&pool[i % pool.len()]).into_iter().copied().collect())
+                .collect();
             let slices: Vec<&[u32]> = lists.iter().map(Vec::as_slice).collect();
             let mut scratch = RboScratch::default();
             let got = mean_pairwise_rbo_ids(&slices, RBO_P, &mut scratch);
