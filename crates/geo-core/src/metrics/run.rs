@@ -5,7 +5,7 @@
 //! Domains and folded list titles are interned per run (a `u32` each), so per-probe domain
 //! sets, Jaccard, RBO, the outreach gap and the domain table compare integers, not strings.
 
-use super::cost::{billed_model, cost_at_price, price_or_conservative, ModelPrice};
+use super::cost::RunPricer;
 use super::geo_words::PreparedAnswer;
 use super::insights::build_insights;
 use super::stats::{
@@ -197,19 +197,10 @@ pub(crate) fn compute_reusing<'a>(
     // Indexed by interned title id: whether the title is already in `list`.
     let mut title_in_list: Vec<bool> = Vec::new();
 
-    // The price of the last model seen: probes of a run nearly always share one model.
-    let mut last_price: Option<(&str, &ModelPrice)> = None;
+    let mut pricer = RunPricer::new(run);
     for probe in probes {
         probe_count += 1;
-        let price = match last_price {
-            Some((model, price)) if short_eq(model, &probe.model) => price,
-            _ => {
-                let price = price_or_conservative(billed_model(probe, run));
-                last_price = Some((probe.model.as_str(), price));
-                price
-            }
-        };
-        cost += cost_at_price(price, &probe.usage);
+        cost += pricer.cost(probe);
         let pacc = prompts.entry(probe.prompt_id.as_str()).or_default();
         pacc.probes += 1;
         match probe.status {
