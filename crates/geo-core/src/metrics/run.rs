@@ -4,6 +4,8 @@
 //! borrowed strings; the only pairwise work is within a prompt (stability and RBO).
 //! Domains and folded list titles are interned per run (a `u32` each), so per-probe domain
 //! sets, Jaccard, RBO, the outreach gap and the domain table compare integers, not strings.
+//! A prompt's id lists are stored end to end; Jaccard runs on bitsets and RBO on ranks with
+//! a weight table, each giving the very floats of the plain formulas (`stats`' proptests).
 
 use super::cost::RunPricer;
 use super::geo_words::PreparedAnswer;
