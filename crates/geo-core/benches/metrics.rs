@@ -1,8 +1,9 @@
 //! Metrics of 50 runs / 5,000 probes (synthetic, deterministic): the budget is < 20 ms for
-//! every run's metrics, previous-run comparison included.
+//! every run's metrics, previous-run comparison included. Also one run of 5,000 probes (the
+//! dashboard's worst case: its figures come from one run's metrics) and the project series.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use geo_core::metrics::{metrics_for_export, project_series};
+use geo_core::metrics::{compute_run_metrics, metrics_for_export, project_series};
 use geo_core::model::*;
 
 /// A small deterministic generator (64-bit LCG), so every bench run sees the same data.
@@ -213,6 +214,20 @@ fn bench(c: &mut Criterion) {
     assert_eq!(env.probes.len(), 5_000);
     c.bench_function("metrics_for_export 50 runs / 5000 probes", |b| {
         b.iter(|| metrics_for_export(black_box(&env), None).unwrap())
+    });
+    // The same probes as one run of 10 prompts × 500 repeats, compared with no previous run.
+    let mut big = env.runs[0].clone();
+    big.planned_probe_count = 5_000;
+    let probes: Vec<Probe> = env
+        .probes
+        .iter()
+        .map(|p| Probe {
+            run_id: big.id.clone(),
+            ..p.clone()
+        })
+        .collect();
+    c.bench_function("compute_run_metrics 1 run / 5000 probes", |b| {
+        b.iter(|| compute_run_metrics(black_box(&big), black_box(&probes), None))
     });
     c.bench_function("project_series 50 runs / 5000 probes", |b| {
         b.iter(|| project_series(black_box(&env.runs), black_box(&env.probes), "proj"))

@@ -117,6 +117,34 @@ pub(crate) fn billed_model<'a>(probe: &'a Probe, run: &'a Run) -> &'a str {
     }
 }
 
+/// Prices the probes of one run as [`estimate_cost_usd`] of their [`billed_model`], looking
+/// the price up again only when the probe's model changes (a run's probes nearly always share
+/// one model).
+pub(crate) struct RunPricer<'a> {
+    run: &'a Run,
+    last: Option<(&'a str, &'static ModelPrice)>,
+}
+
+impl<'a> RunPricer<'a> {
+    /// A pricer for the probes of `run`.
+    pub(crate) fn new(run: &'a Run) -> Self {
+        RunPricer { run, last: None }
+    }
+
+    /// The estimated cost in USD of `probe`, a probe of the run.
+    pub(crate) fn cost(&mut self, probe: &'a Probe) -> f64 {
+        let price = match self.last {
+            Some((model, price)) if super::short_eq(model, &probe.model) => price,
+            _ => {
+                let price = price_or_conservative(billed_model(probe, self.run));
+                self.last = Some((probe.model.as_str(), price));
+                price
+            }
+        };
+        cost_at_price(price, &probe.usage)
+    }
+}
+
 /// Estimated cost in USD of a run: [`estimate_cost_usd`] summed over every probe record of
 /// the run (failed ones too: whatever usage was recorded was spent).
 pub fn run_cost(run: &Run, probes: &[Probe]) -> f64 {

@@ -19,10 +19,13 @@ use crate::model::Target;
 /// character on the fly. Any other answer is normalised first. Offsets are bytes of the
 /// scanned text: sentences and hits are only compared with each other, and byte order is
 /// character order.
-pub(crate) struct PreparedAnswer {
-    /// The scanned text: the answer as written, or its normal form.
-    text: String,
-    /// Whether `text` is the answer as written (folded on the fly) rather than normalised.
+pub(crate) struct PreparedAnswer<'a> {
+    /// The answer as written (borrowed, not copied).
+    answer: &'a str,
+    /// Its normal form, when it is not scanned as written.
+    normalized: String,
+    /// Whether the scanned text is the answer as written (folded on the fly) rather than
+    /// `normalized`.
     as_written: bool,
     /// (start byte, words) of each sentence with at least one word, in order.
     sentences: Vec<(usize, u32)>,
@@ -30,7 +33,8 @@ pub(crate) struct PreparedAnswer {
     /// Which bytes start an alias of interest (set once, see [`PreparedAnswer::for_aliases`]).
     first_bytes: [bool; 256],
     /// (start, first folded byte) of the characters that may start an alias: the only places
-    /// a hit can start, collected during the scan so scoring needs no search of its own.
+    /// a hit can start, collected during the scan so scoring needs no search of its own. An
+    /// ASCII `[a-z0-9]` right after another is left out: the boundary rule rejects it anyway.
     candidates: Vec<(usize, u8)>,
 }
 
@@ -71,6 +75,12 @@ fn first_byte(c: char) -> u8 {
     }) as u8
 }
 
+/// Whether `b` is an ASCII `[a-z0-9]` (the folded characters the boundary rule calls words).
+#[inline(always)]
+fn is_word_byte(b: u8) -> bool {
+    b.is_ascii_lowercase() || b.is_ascii_digit()
+}
+
 /// What one scan found.
 struct Scan {
     total_words: u32,
@@ -92,6 +102,10 @@ fn scan<const AS_WRITTEN: bool>(
     let fold = |c: char| if AS_WRITTEN { fold_safe(c) } else { Some(c) };
     let bytes = text.as_bytes();
     let (mut start, mut words, mut in_word, mut total_words) = (0, 0u32, false, 0);
+    // Whether the previous character (folded) is an ASCII `[a-z0-9]`. An alias whose first
+    // byte is such a character always checks its left boundary, so no hit can start right
+    // after one: such places are not candidates.
+    let mut after_word_byte = false;
     // Whether an alias can start with an ideograph of the fast path below.
     let ideograph_candidates = first_bytes[0xE4..=0xE9].contains(&true);
     let mut at = 0;
@@ -108,6 +122,7 @@ fn scan<const AS_WRITTEN: bool>(
             if at > run_start {
                 words += ((at - run_start) / 3) as u32;
                 in_word = false;
+                after_word_byte = false;
             }
         }
         let (next_at, ends_sentence) = if is_ideograph_at(bytes, at) {
@@ -116,14 +131,16 @@ fn scan<const AS_WRITTEN: bool>(
             }
             words += 1;
             in_word = false;
+            after_word_byte = false;
             (at + 3, false)
         } else {
             let (raw, len) = decode_at(bytes, at);
             let c = fold(raw)?;
             let lead = first_byte(c);
-            if first_bytes[usize::from(lead)] {
+            if first_bytes[usize::from(lead)] && !(after_word_byte && is_word_byte(lead)) {
                 candidates.push((at, lead));
             }
+            after_word_byte = is_word_byte(lead);
             let next_at = at + len;
             // Decoded only where it matters: joiners and `.` (rare). A character that cannot
             // be folded on its own stops the scan when it is reached, whatever is decided here.
@@ -169,14 +186,14 @@ fn scan<const AS_WRITTEN: bool>(
     Some(Scan { total_words })
 }
 
-impl PreparedAnswer {
+impl<'a> PreparedAnswer<'a> {
     /// Splits `answer` into sentences and counts words.
     ///
     /// A sentence is a maximal span ending at a terminator (`。！？；!?;`, a newline, or a `.`
     /// followed by white space or the end); spans without a word are not sentences. A word is
     /// one CJK character or a maximal run of other letters and digits, where `.`, `'`, `’`,
     /// `-` and `_` between two such characters join rather than split (`v2.0` is one word).
-    pub(crate) fn new(answer: &str) -> Self {
+    pub(crate) fn new(answer: &'a str) -> Self {
         let mut prepared = Self::for_aliases([]);
         prepared.reset(answer);
         prepared
@@ -184,13 +201,14 @@ impl PreparedAnswer {
 
     /// An empty answer, to be [`reset`](PreparedAnswer::reset), that can score the given
     /// aliases (and only those) with [`PreparedAnswer::score_with`].
-    pub(crate) fn for_aliases<'a>(aliases: impl IntoIterator<Item = &'a PreparedAlias>) -> Self {
+    pub(crate) fn for_aliases<'p>(aliases: impl IntoIterator<Item = &'p PreparedAlias>) -> Self {
         let mut first_bytes = [false; 256];
         for alias in aliases {
             first_bytes[usize::from(alias.first_byte())] = true;
         }
         PreparedAnswer {
-            text: String::new(),
+            answer: "",
+            normalized: String::new(),
             as_written: true,
             sentences: Vec::new(),
             total_words: 0,
@@ -200,19 +218,19 @@ impl PreparedAnswer {
     }
 
     /// Prepares `answer` in place, reusing this value's buffers.
-    pub(crate) fn reset(&mut self, answer: &str) {
-        self.text.clear();
+    pub(crate) fn reset(&mut self, answer: &'a str) {
+        self.answer = answer;
+        self.normalized.clear();
         let as_written = scan::<true>(answer, &self.first_bytes, &mut self.sentences, &mut self.candidates);
         let found = match as_written {
             Some(found) => {
-                self.text.push_str(answer);
                 self.as_written = true;
                 found
             }
             None => {
-                normalize_for_match_into(answer, &mut self.text);
+                normalize_for_match_into(answer, &mut self.normalized);
                 self.as_written = false;
-                scan::<false>(&self.text, &self.first_bytes, &mut self.sentences, &mut self.candidates)
+                scan::<false>(&self.normalized, &self.first_bytes, &mut self.sentences, &mut self.candidates)
                     .unwrap_or(Scan { total_words: 0 })
             }
         };
@@ -236,9 +254,9 @@ impl PreparedAnswer {
             let first = alias.first_byte();
             for &(start, _) in self.candidates.iter().filter(|&&(_, lead)| lead == first) {
                 let hit = if self.as_written {
-                    alias.matches_unfolded(&self.text, start)
+                    alias.matches_unfolded(self.answer, start)
                 } else {
-                    alias.match_at(&self.text, start).is_some()
+                    alias.match_at(&self.normalized, start).is_some()
                 };
                 if !hit {
                     continue;

@@ -67,7 +67,56 @@ impl Hasher for FxHasher {
     }
 
     fn finish(&self) -> u64 {
-        self.hash
+        // The multiply mixes upwards only; hashbrown takes the bucket from the low bits.
+        self.hash.rotate_left(26)
+    }
+}
+
+/// Byte equality of two strings without a call into `memcmp`: the metric keys (domains,
+/// platforms, channels, target ids) are short, and for them the call costs more than the
+/// compare. Strings of up to 16 bytes are compared as two overlapping words.
+#[inline(always)]
+pub(crate) fn short_eq(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    fn ends<const N: usize>(s: &[u8]) -> ([u8; N], [u8; N]) {
+        (*s.first_chunk::<N>().unwrap_or(&[0; N]), *s.last_chunk::<N>().unwrap_or(&[0; N]))
+    }
+    match n {
+        0 => true,
+        1..=3 => a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1],
+        4..=8 => {
+            let ((a0, a1), (b0, b1)) = (ends::<4>(a), ends::<4>(b));
+            (u32::from_ne_bytes(a0) ^ u32::from_ne_bytes(b0)) | (u32::from_ne_bytes(a1) ^ u32::from_ne_bytes(b1)) == 0
+        }
+        9..=16 => {
+            let ((a0, a1), (b0, b1)) = (ends::<8>(a), ends::<8>(b));
+            (u64::from_ne_bytes(a0) ^ u64::from_ne_bytes(b0)) | (u64::from_ne_bytes(a1) ^ u64::from_ne_bytes(b1)) == 0
+        }
+        _ => a == b,
+    }
+}
+
+/// A borrowed string key compared with [`short_eq`] (hashed as the `str` itself).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Key<'a>(pub(crate) &'a str);
+
+impl PartialEq for Key<'_> {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        short_eq(self.0, other.0)
+    }
+}
+
+impl Eq for Key<'_> {}
+
+impl std::hash::Hash for Key<'_> {
+    #[inline(always)]
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.0.hash(state);
     }
 }
 
@@ -405,4 +454,28 @@ pub fn metrics_for_export(
             metrics
         })
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(
+            std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(256)))]
+
+        /// `short_eq` is string equality at every length class (0, 1..=3, 4..=8, 9..=16, more),
+        /// including strings that differ in one byte only.
+        #[test]
+        fn short_eq_is_string_equality(a in "[ab.é]{0,20}", b in "[ab.é]{0,20}", flip in 0usize..24) {
+            proptest::prop_assert_eq!(short_eq(&a, &b), a == b);
+            let mut near = a.clone().into_bytes();
+            if let Some(byte) = near.get_mut(flip) {
+                *byte ^= 1;
+            }
+            if let Ok(near) = String::from_utf8(near) {
+                proptest::prop_assert_eq!(short_eq(&a, &near), a == near);
+            }
+        }
+    }
 }

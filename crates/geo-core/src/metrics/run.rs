@@ -4,13 +4,17 @@
 //! borrowed strings; the only pairwise work is within a prompt (stability and RBO).
 //! Domains and folded list titles are interned per run (a `u32` each), so per-probe domain
 //! sets, Jaccard, RBO, the outreach gap and the domain table compare integers, not strings.
+//! A prompt's id lists are stored end to end; Jaccard runs on bitsets and RBO on ranks with
+//! a weight table, each giving the very floats of the plain formulas (`stats`' proptests).
 
-use super::cost::{billed_model, cost_at_price, price_or_conservative, ModelPrice};
+use super::cost::RunPricer;
 use super::geo_words::PreparedAnswer;
 use super::insights::build_insights;
-use super::stats::{dedup_keep_first, jaccard_sorted, mean, mean_pairwise, ratio, rbo_distinct, wilson_interval, RBO_P};
+use super::stats::{
+    mean, mean_pairwise_jaccard_ids, mean_pairwise_rbo_ids, ratio, wilson_interval, JaccardScratch, RboScratch, RBO_P,
+};
 use super::{
-    DomainMetrics, FastMap, FastSet, GapDomain, MetricCounts, OutreachGap, PromptMetrics,
+    short_eq, DomainMetrics, FastMap, FastSet, Key, GapDomain, MetricCounts, OutreachGap, PromptMetrics,
     RunMetrics, TargetMap, UntrackedEntity,
 };
 use crate::analysis::mentions::{normalize_for_match_into, PreparedAlias};
@@ -43,21 +47,49 @@ struct PromptAcc {
     first: u32,
     order_sum: u64,
     /// Per successful probe: its interned domains, sorted and deduplicated.
-    domain_sets: Vec<Vec<u32>>,
+    domain_sets: IdLists,
     /// Per successful probe with a parsed list: its interned folded titles by position,
     /// repeats dropped (RBO keeps an item's first rank).
-    lists: Vec<Vec<u32>>,
+    lists: IdLists,
+}
+
+/// Lists of interned ids stored end to end: one buffer per prompt rather than one per probe.
+#[derive(Default)]
+struct IdLists {
+    flat: Vec<u32>,
+    /// The end of each list in `flat`.
+    ends: Vec<usize>,
+}
+
+impl IdLists {
+    fn push(&mut self, ids: &[u32]) {
+        self.flat.extend_from_slice(ids);
+        self.ends.push(self.flat.len());
+    }
+
+    /// Every list, in the order pushed.
+    fn slices(&self) -> Vec<&[u32]> {
+        let mut start = 0;
+        self.ends
+            .iter()
+            .map(|&end| {
+                let list = &self.flat[start..end];
+                start = end;
+                list
+            })
+            .collect()
+    }
 }
 
 /// Interns strings of one run as dense `u32` ids (first seen first).
 struct Interner<'a> {
-    ids: FastMap<&'a str, u32>,
+    ids: FastMap<Key<'a>, u32>,
 }
 
 impl<'a> Interner<'a> {
     fn id(&mut self, s: &'a str) -> u32 {
         let next = self.ids.len() as u32;
-        *self.ids.entry(s).or_insert(next)
+        *self.ids.entry(Key(s)).or_insert(next)
     }
 }
 
@@ -78,7 +110,7 @@ pub(crate) struct RunDomains<'a> {
     /// Successful probes of the run.
     success: u32,
     /// Every domain of their sources (the values are interned ids).
-    domains: FastMap<&'a str, u32>,
+    domains: FastMap<Key<'a>, u32>,
 }
 
 impl<'a> RunDomains<'a> {
@@ -116,10 +148,10 @@ pub(crate) fn compute_reusing<'a>(
             targets.push(t);
         }
     }
-    let target_index: FastMap<&str, usize> = targets
+    let target_index: FastMap<Key, usize> = targets
         .iter()
         .enumerate()
-        .map(|(i, t)| (t.id.as_str(), i))
+        .map(|(i, t)| (Key(t.id.as_str()), i))
         .collect();
     // Ids are unique in `targets`, so "the brand's mention" is "the mention of this index".
     let brand_index = targets.iter().position(|t| t.kind == TargetKind::Brand);
@@ -147,27 +179,30 @@ pub(crate) fn compute_reusing<'a>(
     let mut brand_domains: Vec<bool> = Vec::new();
     let mut competitor_domains: Vec<u32> = Vec::new();
     let mut gap = OutreachGap::default();
-    let mut entities: FastMap<String, (String, u32, usize)> = FastMap::default();
+    // Untracked entities by first-seen order: (name as first seen, trimmed; probes naming it).
+    let mut entities: Vec<(String, u32)> = Vec::new();
+    // Folded name → order; and the same for names as written (`None`: blank), so a name seen
+    // before is neither trimmed nor folded again.
+    let mut entity_orders: FastMap<String, usize> = FastMap::default();
+    let mut entity_orders_raw: FastMap<Key, Option<usize>> = FastMap::default();
     let mut entity_orders_here: Vec<usize> = Vec::new();
+    // Folded title → id; and the same for titles as written.
     let mut title_ids: FastMap<String, u32> = FastMap::default();
+    let mut title_ids_raw: FastMap<Key, u32> = FastMap::default();
     let mut folded = String::new();
     let mut mentioned = vec![false; targets.len()];
     let mut prepared = PreparedAnswer::for_aliases(aliases.iter().flatten());
     let mut hit_scratch: Vec<usize> = Vec::new();
+    let mut probe_domains: Vec<u32> = Vec::new();
+    let mut items: Vec<&crate::model::ListItem> = Vec::new();
+    let mut list: Vec<u32> = Vec::new();
+    // Indexed by interned title id: whether the title is already in `list`.
+    let mut title_in_list: Vec<bool> = Vec::new();
 
-    // The price of the last model seen: probes of a run nearly always share one model.
-    let mut last_price: Option<(&str, &ModelPrice)> = None;
+    let mut pricer = RunPricer::new(run);
     for probe in probes {
         probe_count += 1;
-        let price = match last_price {
-            Some((model, price)) if model == probe.model => price,
-            _ => {
-                let price = price_or_conservative(billed_model(probe, run));
-                last_price = Some((probe.model.as_str(), price));
-                price
-            }
-        };
-        cost += cost_at_price(price, &probe.usage);
+        cost += pricer.cost(probe);
         let pacc = prompts.entry(probe.prompt_id.as_str()).or_default();
         pacc.probes += 1;
         match probe.status {
@@ -189,7 +224,7 @@ pub(crate) fn compute_reusing<'a>(
         mentioned.iter_mut().for_each(|m| *m = false);
         let mut brand_mentioned = false;
         for m in &probe.mentions {
-            let Some(&i) = target_index.get(m.target_id.as_str()) else {
+            let Some(&i) = target_index.get(&Key(m.target_id.as_str())) else {
                 continue;
             };
             if mentioned[i] {
@@ -229,7 +264,7 @@ pub(crate) fn compute_reusing<'a>(
         }
 
         // Sources.
-        let mut probe_domains: Vec<u32> = Vec::with_capacity(probe.sources.len());
+        probe_domains.clear();
         let mut has_owned = false;
         for source in &probe.sources {
             let domain = source.domain.as_str();
@@ -271,7 +306,11 @@ pub(crate) fn compute_reusing<'a>(
                 source.channel.as_str(),
                 source.ownership,
             );
-            match acc.attributions.iter_mut().find(|a| (a.0, a.1, a.2) == key) {
+            match acc
+                .attributions
+                .iter_mut()
+                .find(|a| a.2 == key.2 && short_eq(a.1, key.1) && short_eq(a.0, key.0))
+            {
                 Some(a) => a.3 += occ,
                 None => acc.attributions.push((key.0, key.1, key.2, occ)),
             }
@@ -310,46 +349,63 @@ pub(crate) fn compute_reusing<'a>(
         // first-seen order is unique, so it also marks "already counted in this probe".
         entity_orders_here.clear();
         for name in &probe.other_entities {
-            let trimmed = name.trim();
-            if trimmed.is_empty() {
-                continue;
-            }
-            normalize_for_match_into(trimmed, &mut folded);
-            match entities.get_mut(folded.as_str()) {
-                Some(entity) if entity_orders_here.contains(&entity.2) => {}
-                Some(entity) => {
-                    entity.1 += 1;
-                    entity_orders_here.push(entity.2);
+            let order = *entity_orders_raw.entry(Key(name)).or_insert_with(|| {
+                let trimmed = name.trim();
+                if trimmed.is_empty() {
+                    return None;
                 }
-                None => {
-                    let order = entities.len();
-                    entities.insert(folded.clone(), (trimmed.to_string(), 1, order));
+                normalize_for_match_into(trimmed, &mut folded);
+                Some(match entity_orders.get(folded.as_str()) {
+                    Some(&order) => order,
+                    None => {
+                        let order = entities.len();
+                        entity_orders.insert(folded.clone(), order);
+                        entities.push((trimmed.to_string(), 0));
+                        order
+                    }
+                })
+            });
+            if let Some(order) = order {
+                if !entity_orders_here.contains(&order) {
+                    entities[order].1 += 1;
                     entity_orders_here.push(order);
                 }
             }
         }
 
-        // Parsed list titles for listStability, folded and interned.
+        // Parsed list titles for listStability, folded and interned, by position (a stable
+        // sort, skipped when the items are in order already), repeats dropped.
         if !probe.list_items.is_empty() {
-            let mut items: Vec<&crate::model::ListItem> = probe.list_items.iter().collect();
-            items.sort_by_key(|i| i.position);
-            let list = items
-                .iter()
-                .map(|i| {
-                    normalize_for_match_into(i.title.trim(), &mut folded);
+            items.clear();
+            items.extend(probe.list_items.iter());
+            if !probe.list_items.is_sorted_by_key(|i| i.position) {
+                items.sort_by_key(|i| i.position);
+            }
+            list.clear();
+            for item in &items {
+                let id = *title_ids_raw.entry(Key(&item.title)).or_insert_with(|| {
+                    normalize_for_match_into(item.title.trim(), &mut folded);
                     match title_ids.get(folded.as_str()) {
                         Some(&id) => id,
                         None => {
                             let id = title_ids.len() as u32;
                             title_ids.insert(folded.clone(), id);
+                            title_in_list.push(false);
                             id
                         }
                     }
-                })
-                .collect::<Vec<u32>>();
-            pacc.lists.push(dedup_keep_first(&list).into_iter().copied().collect());
+                });
+                if !title_in_list[id as usize] {
+                    title_in_list[id as usize] = true;
+                    list.push(id);
+                }
+            }
+            for &id in &list {
+                title_in_list[id as usize] = false;
+            }
+            pacc.lists.push(&list);
         }
-        pacc.domain_sets.push(probe_domains);
+        pacc.domain_sets.push(&probe_domains);
     }
 
     // Prompts: snapshot order, then prompts only the probes know, by id.
@@ -371,18 +427,18 @@ pub(crate) fn compute_reusing<'a>(
     let mut stability_scores = Vec::new();
     let mut list_scores = Vec::new();
     let empty_acc = PromptAcc::default();
+    let mut jaccard_scratch = JaccardScratch::default();
+    let mut rbo_scratch = RboScratch::default();
     let prompt_metrics: Vec<PromptMetrics> = prompt_order
         .iter()
         .map(|(id, snapshot)| {
             let acc = prompts.get(id).unwrap_or(&empty_acc);
-            let stability = mean_pairwise(&acc.domain_sets, |a, b| {
-                jaccard_sorted(a.as_slice(), b.as_slice())
-            });
+            let stability = mean_pairwise_jaccard_ids(&acc.domain_sets.slices(), &mut jaccard_scratch);
             if let Some(s) = stability {
                 stability_scores.push(s);
             }
             let list_stability =
-                mean_pairwise(&acc.lists, |a, b| rbo_distinct(a.as_slice(), b.as_slice(), RBO_P));
+                mean_pairwise_rbo_ids(&acc.lists.slices(), RBO_P, &mut rbo_scratch);
             if let Some(s) = list_stability {
                 list_scores.push(s);
             }
@@ -452,14 +508,14 @@ pub(crate) fn compute_reusing<'a>(
         if success > 0 && counts.previous_success_count > 0 {
             new_domains = domains
                 .iter()
-                .filter(|acc| !prev.domains.contains_key(acc.domain))
+                .filter(|acc| !prev.domains.contains_key(&Key(acc.domain)))
                 .map(|acc| acc.domain.to_string())
                 .collect();
             lost_domains = prev
                 .domains
                 .keys()
                 .filter(|d| !domain_ids.ids.contains_key(*d))
-                .map(|d| d.to_string())
+                .map(|d| d.0.to_string())
                 .collect();
             new_domains.sort_unstable();
             lost_domains.sort_unstable();
@@ -484,7 +540,8 @@ pub(crate) fn compute_reusing<'a>(
     gap.domains = gap_domains;
 
     // Untracked entities.
-    let mut untracked: Vec<(String, u32, usize)> = entities.into_values().collect();
+    let mut untracked: Vec<(String, u32, usize)> =
+        entities.into_iter().enumerate().map(|(order, (name, count))| (name, count, order)).collect();
     untracked.sort_by(|a, b| {
         b.1.cmp(&a.1)
             .then_with(|| a.0.cmp(&b.0))

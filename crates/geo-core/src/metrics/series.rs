@@ -1,10 +1,10 @@
 //! Trend points of a project: one light pass per run for the dashboard's charts.
 
-use super::cost::{billed_model, estimate_cost_usd};
+use super::cost::RunPricer;
 use super::stats::ratio;
 use crate::model::{Ownership, Probe, ProbeStatus, Run, RunStatus, TargetKind};
 use serde::Serialize;
-use std::collections::HashMap;
+use super::FastMap;
 
 /// One run of a project's trend.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -45,7 +45,7 @@ pub fn project_series(runs: &[Run], probes: &[Probe], project_id: &str) -> Vec<S
             .cmp(&b.created_at)
             .then_with(|| a.id.cmp(&b.id))
     });
-    let mut by_run: HashMap<&str, Vec<&Probe>> = selected
+    let mut by_run: FastMap<&str, Vec<&Probe>> = selected
         .iter()
         .map(|r| (r.id.as_str(), Vec::new()))
         .collect();
@@ -70,9 +70,10 @@ fn point(run: &Run, probes: &[&Probe]) -> SeriesPoint {
         (0u32, 0u32, 0u32, 0u32, 0u32, 0u32);
     let mut order_sum = 0u64;
     let mut cost = 0.0;
+    let mut pricer = RunPricer::new(run);
     for p in probes {
         n += 1;
-        cost += estimate_cost_usd(billed_model(p, run), &p.usage);
+        cost += pricer.cost(p);
         match p.status {
             ProbeStatus::Success => success += 1,
             s if s.is_failure() => {

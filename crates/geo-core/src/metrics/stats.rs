@@ -4,6 +4,7 @@
 //! Every function here is total: empty inputs give a defined value or `None`, never a panic
 //! or a NaN. `docs/metrics.md` states each formula.
 
+use super::FastMap;
 use std::collections::HashSet;
 use std::hash::Hash;
 
@@ -88,6 +89,250 @@ pub fn jaccard<T: Ord + Clone>(a: &[T], b: &[T]) -> f64 {
 /// Numerator: the sum of J over unordered pairs; denominator: the number of pairs n(n−1)/2.
 pub fn mean_pairwise_jaccard<T: Ord>(sets: &[Vec<T>]) -> Option<f64> {
     mean_pairwise(sets, |a, b| jaccard_sorted(a, b))
+}
+
+/// Reusable buffers of [`mean_pairwise_jaccard_ids`].
+#[derive(Debug, Default)]
+pub(crate) struct JaccardScratch {
+    /// Indexed by id: its bit in the sets' bitsets, `u32::MAX` when unassigned.
+    local: Vec<u32>,
+    /// One bitset of `words` 64-bit words per set, end to end.
+    bits: Vec<u64>,
+    /// The size of each set.
+    sizes: Vec<usize>,
+}
+
+/// [`mean_pairwise_jaccard`] of sets of small dense ids (each set duplicate-free), computed
+/// on bitsets: the ids the sets use are renumbered densely, so each pair's intersection is
+/// a popcount. The integers |A ∩ B| and |A ∪ B| are those of [`jaccard_sorted`], so every
+/// score and the mean are the same floats.
+///
+/// Numerator: the sum of J over unordered pairs; denominator: the number of pairs n(n−1)/2.
+pub(crate) fn mean_pairwise_jaccard_ids(sets: &[&[u32]], scratch: &mut JaccardScratch) -> Option<f64> {
+    if sets.len() < 2 {
+        return None;
+    }
+    let JaccardScratch { local, bits, sizes } = scratch;
+    let mut next = 0u32;
+    for &id in sets.iter().flat_map(|s| s.iter()) {
+        let id = id as usize;
+        if id >= local.len() {
+            local.resize(id + 1, u32::MAX);
+        }
+        if local[id] == u32::MAX {
+            local[id] = next;
+            next += 1;
+        }
+    }
+    let words = (next as usize).div_ceil(64).max(1);
+    bits.clear();
+    bits.resize(sets.len() * words, 0);
+    for (set, row) in sets.iter().zip(bits.chunks_exact_mut(words)) {
+        for &id in set.iter() {
+            let bit = local[id as usize] as usize;
+            row[bit / 64] |= 1 << (bit % 64);
+        }
+    }
+    for &id in sets.iter().flat_map(|s| s.iter()) {
+        local[id as usize] = u32::MAX;
+    }
+    sizes.clear();
+    sizes.extend(bits.chunks_exact(words).map(|row| row.iter().map(|w| w.count_ones() as usize).sum::<usize>()));
+    let score = |inter: usize, size_a: usize, size_b: usize| {
+        let union = size_a + size_b - inter;
+        if union == 0 {
+            1.0
+        } else {
+            inter as f64 / union as f64
+        }
+    };
+    let mut sum = 0.0;
+    let mut pairs = 0u64;
+    if words == 1 {
+        // At most 64 distinct domains in the prompt (the usual case): one word a set.
+        for (i, (&a, &size_a)) in bits.iter().zip(sizes.iter()).enumerate() {
+            for (&b, &size_b) in bits[i + 1..].iter().zip(&sizes[i + 1..]) {
+                sum += score((a & b).count_ones() as usize, size_a, size_b);
+                pairs += 1;
+            }
+        }
+    } else {
+        for (i, (a, &size_a)) in bits.chunks_exact(words).zip(sizes.iter()).enumerate() {
+            for (b, &size_b) in bits.chunks_exact(words).skip(i + 1).zip(&sizes[i + 1..]) {
+                let inter: usize = a.iter().zip(b).map(|(x, y)| (x & y).count_ones() as usize).sum();
+                sum += score(inter, size_a, size_b);
+                pairs += 1;
+            }
+        }
+    }
+    Some(sum / pairs as f64)
+}
+
+/// Reusable buffers of [`mean_pairwise_rbo_ids`].
+#[derive(Debug, Default)]
+pub(crate) struct RboScratch {
+    /// Indexed by id: its 1-based rank in the current first list, 0 when absent.
+    rank: Vec<u32>,
+    /// Indexed by depth d: the shared items that join the overlap at depth d.
+    joins: Vec<u32>,
+    /// p^d for d = 0..=L, by repeated multiplication as in [`rbo_distinct`].
+    powers: Vec<f64>,
+    /// `x / d · p^d` for depth d and overlap x ≤ d, row d of width L + 1.
+    weights: Vec<f64>,
+    /// Each list's class (lists with the same items in order share one).
+    classes: Vec<usize>,
+    /// Each class's first list.
+    firsts: Vec<usize>,
+    /// The score of each pair of classes, k × k.
+    scores: Vec<f64>,
+}
+
+/// At most this many distinct lists in a prompt are scored once per pair of distinct lists
+/// (a table of their squared number of scores); beyond, every pair is scored.
+const RBO_MEMO_MAX: usize = 512;
+
+/// Sets (`on`) or clears the 1-based rank of each item of `list` in `rank`.
+fn mark_ranks(rank: &mut [u32], list: &[u32], on: bool) {
+    for (r, &id) in list.iter().enumerate() {
+        rank[id as usize] = if on { r as u32 + 1 } else { 0 };
+    }
+}
+
+/// The tables of [`mean_pairwise_rbo_ids`] for one group of lists.
+struct RboTables<'t> {
+    width: usize,
+    powers: &'t [f64],
+    weights: &'t [f64],
+    /// (1 − p)/p.
+    scale: f64,
+}
+
+impl RboTables<'_> {
+    /// [`rbo_distinct`] of a list of `a_len` items whose ranks are in `rank` and `b`, with
+    /// `joins` all zero (and left so).
+    fn pair(&self, a_len: usize, b: &[u32], rank: &[u32], joins: &mut [u32]) -> f64 {
+        let (l, s) = (a_len.max(b.len()), a_len.min(b.len()));
+        if l == 0 {
+            return 1.0;
+        }
+        if s == 0 {
+            return 0.0;
+        }
+        for (r, &id) in b.iter().enumerate() {
+            let in_a = rank[id as usize] as usize;
+            if in_a != 0 {
+                joins[in_a.max(r + 1)] += 1;
+            }
+        }
+        let (mut x, mut x_s, mut total) = (0usize, 0usize, 0.0);
+        for (d, join) in joins.iter_mut().enumerate().take(l + 1).skip(1) {
+            x += *join as usize;
+            *join = 0;
+            if d == s {
+                x_s = x;
+            }
+            total += self.weights[d * self.width + x];
+            if d > s {
+                total += x_s as f64 * (d - s) as f64 / (s * d) as f64 * self.powers[d];
+            }
+        }
+        let tail = ((x - x_s) as f64 / l as f64 + x_s as f64 / s as f64) * self.powers[l];
+        (self.scale * total + tail).clamp(0.0, 1.0)
+    }
+}
+
+/// Lists longer than this are scored by [`rbo_distinct`] itself (the weight table grows
+/// with the square of the longest list).
+const RBO_TABLE_MAX: usize = 256;
+
+/// The mean pairwise [`rbo_distinct`] of lists of small ids (each list without repeats), or
+/// `None` with fewer than two lists: the same floats, computed faster.
+///
+/// A shared item joins the overlap X_d at the depth where the later of its two ranks is
+/// reached, so each pair is one pass over one list against the ranks of the other, and the
+/// per-depth terms `X_d/d · p^d` (numerator X_d, denominator d) come from a table built
+/// once, with the very operations `rbo_distinct` performs, in the same order.
+///
+/// Numerator: the sum of RBO over unordered pairs; denominator: the number of pairs.
+pub(crate) fn mean_pairwise_rbo_ids(lists: &[&[u32]], p: f64, scratch: &mut RboScratch) -> Option<f64> {
+    if lists.len() < 2 {
+        return None;
+    }
+    let longest = lists.iter().map(|l| l.len()).max().unwrap_or(0);
+    if longest > RBO_TABLE_MAX {
+        return mean_pairwise(lists, |a, b| rbo_distinct(a, b, p));
+    }
+    let p = if p.is_nan() { RBO_P } else { p.clamp(1e-9, 1.0 - 1e-9) };
+    let RboScratch { rank, joins, powers, weights, classes, firsts, scores } = scratch;
+    let width = longest + 1;
+    powers.clear();
+    let mut p_d = 1.0;
+    powers.push(p_d);
+    for _ in 1..=longest {
+        p_d *= p;
+        powers.push(p_d);
+    }
+    weights.clear();
+    weights.resize(width * width, 0.0);
+    for d in 1..=longest {
+        for x in 0..=d {
+            weights[d * width + x] = x as f64 / d as f64 * powers[d];
+        }
+    }
+    let top = lists.iter().flat_map(|l| l.iter()).max().map_or(0, |&m| m as usize + 1);
+    if rank.len() < top {
+        rank.resize(top, 0);
+    }
+    joins.clear();
+    joins.resize(width, 0);
+    let scale = (1.0 - p) / p;
+    let tables = RboTables { width, powers, weights, scale };
+    // Each list's class: lists with the same items in the same order share one, and a pair of
+    // classes is scored once. The sum still runs over the pairs of lists, in order.
+    classes.clear();
+    firsts.clear();
+    let mut class_of: FastMap<&[u32], usize> = FastMap::default();
+    for (i, list) in lists.iter().enumerate() {
+        let next = firsts.len();
+        let class = *class_of.entry(*list).or_insert(next);
+        if class == next {
+            firsts.push(i);
+        }
+        classes.push(class);
+    }
+    let k = firsts.len();
+    let mut sum = 0.0;
+    let mut pairs = 0u64;
+    if k < lists.len() && k <= RBO_MEMO_MAX {
+        scores.clear();
+        scores.resize(k * k, 0.0);
+        for (ca, &first_a) in firsts.iter().enumerate() {
+            let a = lists[first_a];
+            mark_ranks(rank, a, true);
+            for (cb, &first_b) in firsts.iter().enumerate().skip(ca) {
+                let v = tables.pair(a.len(), lists[first_b], rank, joins);
+                scores[ca * k + cb] = v;
+                scores[cb * k + ca] = v;
+            }
+            mark_ranks(rank, a, false);
+        }
+        for (i, &ci) in classes.iter().enumerate() {
+            for &cj in &classes[i + 1..] {
+                sum += scores[ci * k + cj];
+                pairs += 1;
+            }
+        }
+    } else {
+        for (i, a) in lists.iter().enumerate() {
+            mark_ranks(rank, a, true);
+            for b in &lists[i + 1..] {
+                sum += tables.pair(a.len(), b, rank, joins);
+                pairs += 1;
+            }
+            mark_ranks(rank, a, false);
+        }
+    }
+    Some(sum / pairs as f64)
 }
 
 /// Mean of `f` over the unordered pairs of `items`, or `None` with fewer than two items.
@@ -229,6 +474,47 @@ mod tests {
         close(jaccard(&["a", "b", "b"], &["b", "c"]), 1.0 / 3.0);
         close(jaccard::<&str>(&[], &[]), 1.0);
         close(jaccard(&["a"], &[]), 0.0);
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(
+            std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(256)))]
+
+        /// The bitset path gives the very floats of the sorted-merge path, across one and
+        /// several 64-bit words.
+        #[test]
+        fn bitset_jaccard_equals_sorted_merge(
+            sets in proptest::collection::vec(proptest::collection::btree_set(0u32..150, 0..40), 0..8),
+        ) {
+            let sets: Vec<Vec<u32>> = sets.into_iter().map(|s| s.into_iter().collect()).collect();
+            let slices: Vec<&[u32]> = sets.iter().map(Vec::as_slice).collect();
+            let mut scratch = JaccardScratch::default();
+            let got = mean_pairwise_jaccard_ids(&slices, &mut scratch);
+            proptest::prop_assert_eq!(got.map(f64::to_bits), mean_pairwise_jaccard(&sets).map(f64::to_bits));
+            // The scratch is left clean for the next prompt.
+            proptest::prop_assert!(scratch.local.iter().all(|&l| l == u32::MAX));
+        }
+
+        /// The rank-and-table path gives the very floats of `rbo_distinct` pair by pair,
+        /// including empty lists and lists of different lengths.
+        #[test]
+        fn table_rbo_equals_rbo_distinct(
+            pool in proptest::collection::vec(proptest::collection::vec(0u32..24, 0..14), 1..7),
+            picks in proptest::collection::vec(0usize..7, 0..10),
+        ) {
+            // Lists picked from a small pool, so that some repeat (scored once per class).
+            let lists: Vec<Vec<u32>> = picks
+                .iter()
+                .map(|&i| dedup_keep_first(&pool[i % pool.len()]).into_iter().copied().collect())
+                .collect();
+            let slices: Vec<&[u32]> = lists.iter().map(Vec::as_slice).collect();
+            let mut scratch = RboScratch::default();
+            let got = mean_pairwise_rbo_ids(&slices, RBO_P, &mut scratch);
+            let want = mean_pairwise(&slices, |a, b| rbo_distinct(a, b, RBO_P));
+            proptest::prop_assert_eq!(got.map(f64::to_bits), want.map(f64::to_bits));
+            // The scratch is left clean for the next prompt.
+            proptest::prop_assert!(scratch.rank.iter().chain(&scratch.joins).all(|&v| v == 0));
+        }
     }
 
     #[test]
