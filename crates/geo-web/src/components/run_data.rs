@@ -1,11 +1,18 @@
 //! [`use_run_data`]: the selected project's stored data as one export envelope, with the
 //! metrics of the selected run computed by geo-core exactly as `geo-probe metrics` does.
+//!
+//! The figures are computed once per read of the data (a new run selected, or stored data
+//! changed), never on a render, and the computation is timed with the User Timing API
+//! under the page's name ([`Figures::measure_name`]) so the browser test can read how long
+//! geo-core took inside the app.
 
 use crate::hooks::{use_app, use_query, Fetch};
 use crate::repo::Repository;
 use geo_core::export::full_export;
-use geo_core::metrics::{metrics_for_export, RunMetrics};
-use geo_core::model::{ExportEnvelope, Project, Run};
+use geo_core::metrics::{compute_run_metrics, metrics_for_export, project_series, RunMetrics, SeriesPoint};
+use geo_core::model::{tags, ExportEnvelope, Probe, Project, Run};
+use std::ops::Deref;
+use std::rc::Rc;
 use yew::prelude::*;
 
 /// The selected project with everything stored for it.
@@ -15,6 +22,54 @@ pub struct RunData {
     pub env: ExportEnvelope,
     /// The selected run's metrics (`None` while the project has no run).
     pub metrics: Option<RunMetrics>,
+    /// The project's trend across runs (computed for [`Figures::Dashboard`] only).
+    pub trend: Vec<SeriesPoint>,
+    /// The selected run's metrics restricted to each prompt tag in use, well-known tags
+    /// first (computed for [`Figures::Dashboard`] only).
+    pub by_tag: Vec<(String, RunMetrics)>,
+}
+
+/// Which page reads the data: decides the extra figures computed and the timing's name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Figures {
+    /// Metrics, the trend across runs and the per-tag breakdown.
+    Dashboard,
+    /// Metrics (the per-domain rows).
+    Sources,
+    /// Metrics (list stability, untracked entities).
+    Lists,
+    /// Metrics (for the run downloads).
+    Export,
+}
+
+impl Figures {
+    /// The User Timing measure covering this page's geo-core computation.
+    pub fn measure_name(self) -> &'static str {
+        match self {
+            Figures::Dashboard => "geo:dashboard-metrics",
+            Figures::Sources => "geo:sources-metrics",
+            Figures::Lists => "geo:lists-metrics",
+            Figures::Export => "geo:export-metrics",
+        }
+    }
+}
+
+/// A shared [`RunData`] compared by identity, so passing it down as a property costs
+/// nothing and never compares thousands of probes.
+#[derive(Debug, Clone)]
+pub struct SharedRunData(pub Rc<RunData>);
+
+impl PartialEq for SharedRunData {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Deref for SharedRunData {
+    type Target = RunData;
+    fn deref(&self) -> &RunData {
+        &self.0
+    }
 }
 
 impl RunData {
@@ -27,6 +82,17 @@ impl RunData {
     pub fn run(&self) -> Option<&Run> {
         let id = &self.metrics.as_ref()?.run_id;
         self.env.runs.iter().find(|r| &r.id == id)
+    }
+
+    /// The selected run's probes, in stored order (prompt, then repeat).
+    pub fn run_probes(&self) -> impl Iterator<Item = &Probe> {
+        let id = self.metrics.as_ref().map(|m| m.run_id.as_str());
+        self.env.probes.iter().filter(move |p| Some(p.run_id.as_str()) == id)
+    }
+
+    /// The text of prompt `id` in the selected run's snapshot (the id when unknown).
+    pub fn prompt_text(&self, id: &str) -> String {
+        self.run().and_then(|r| r.prompt_snapshot.iter().find(|p| p.id == id)).map_or_else(|| id.to_string(), |p| p.text.clone())
     }
 
     /// The selected run's creation date (`YYYY-MM-DD`), for file names.
@@ -42,12 +108,54 @@ pub fn pick_run<'a>(runs: &'a [Run], selected: Option<&str>) -> Option<&'a Run> 
         .or_else(|| runs.iter().max_by(|a, b| a.created_at.cmp(&b.created_at).then_with(|| a.id.cmp(&b.id))))
 }
 
-/// Loads the selected project and run (re-read after every write). `Ready(None)` means no
-/// project is selected or it no longer exists.
+/// The tags in use by `run`'s prompts: the well-known ones first, then others in order.
+fn tags_in_use(run: &Run) -> Vec<String> {
+    let mut list: Vec<String> = tags::ALL.iter().map(|s| s.to_string()).collect();
+    for p in &run.prompt_snapshot {
+        for tg in &p.tags {
+            if !list.contains(tg) {
+                list.push(tg.clone());
+            }
+        }
+    }
+    list
+}
+
+/// Metrics of `run` restricted to the prompts carrying `tag`, computed by geo-core over
+/// that subset (a run with only those prompts and their probes); `None` when no prompt has it.
+fn tag_metrics(run: &Run, probes: &[&Probe], tag: &str) -> Option<RunMetrics> {
+    let ids: Vec<&str> = run.prompt_snapshot.iter().filter(|p| p.tags.iter().any(|t| t == tag)).map(|p| p.id.as_str()).collect();
+    if ids.is_empty() {
+        return None;
+    }
+    let mut sub = run.clone();
+    sub.prompt_snapshot.retain(|p| ids.contains(&p.id.as_str()));
+    let subset: Vec<Probe> = probes.iter().filter(|p| ids.contains(&p.prompt_id.as_str())).map(|p| (*p).clone()).collect();
+    Some(compute_run_metrics(&sub, &subset, None))
+}
+
+/// The figures of run `chosen` for `figures`, computed by geo-core.
+pub fn compute_figures(env: ExportEnvelope, chosen: Option<&str>, figures: Figures) -> RunData {
+    let metrics = chosen.and_then(|id| metrics_for_export(&env, Some(id)).ok()).and_then(|mut v| v.pop());
+    let mut data = RunData { env, metrics, trend: Vec::new(), by_tag: Vec::new() };
+    if figures == Figures::Dashboard {
+        if let Some(project) = data.project() {
+            data.trend = project_series(&data.env.runs, &data.env.probes, &project.id);
+        }
+        if let Some(run) = data.run() {
+            let probes: Vec<&Probe> = data.run_probes().collect();
+            data.by_tag = tags_in_use(run).into_iter().filter_map(|tg| tag_metrics(run, &probes, &tg).map(|m| (tg, m))).collect();
+        }
+    }
+    data
+}
+
+/// Loads the selected project and run (re-read after every write) and computes the
+/// figures `figures` needs. `Ready(None)` means no project is selected or it no longer exists.
 #[hook]
-pub fn use_run_data() -> Fetch<Option<RunData>> {
+pub fn use_run_data(figures: Figures) -> Fetch<Option<SharedRunData>> {
     let app = use_app();
-    use_query((app.project_id.clone(), app.run_id.clone()), |repo, (project, run)| async move {
+    use_query((app.project_id.clone(), app.run_id.clone()), move |repo, (project, run)| async move {
         let Some(project_id) = project else { return Ok(None) };
         let Some(project) = repo.get_project(&project_id).await? else { return Ok(None) };
         let prompts = repo.prompts_by_project(&project_id).await?;
@@ -58,8 +166,8 @@ pub fn use_run_data() -> Fetch<Option<RunData>> {
         }
         let chosen = pick_run(&runs, run.as_deref()).map(|r| r.id.clone());
         let env = full_export(vec![project], prompts, runs, probes, "");
-        let metrics = chosen.and_then(|id| metrics_for_export(&env, Some(&id)).ok()).and_then(|mut v| v.pop());
-        Ok(Some(RunData { env, metrics }))
+        let data = crate::web::measure(figures.measure_name(), || compute_figures(env, chosen.as_deref(), figures));
+        Ok(Some(SharedRunData(Rc::new(data))))
     })
 }
 

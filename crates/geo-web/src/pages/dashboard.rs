@@ -7,13 +7,15 @@
 use crate::app::Route;
 use crate::components::charts::{Bar, BarChart, LineChart, Series};
 use crate::components::metric_card::{ci_text, dec, pct, raw_f64, raw_u32, ratio_title, MetricCard};
-use crate::components::run_data::{use_run_data, RunData};
+use crate::components::run_data::{use_run_data, Figures, RunData};
 use crate::components::{EmptyState, NavLink};
 use crate::draft::tag_label;
 use crate::hooks::{use_app, Fetch};
 use crate::i18n::{t, tf};
-use geo_core::metrics::{compute_run_metrics, project_series, RunMetrics};
-use geo_core::model::{tags, Lang, Run};
+use crate::pages::run_detail::DetailQuery;
+use geo_core::metrics::RunMetrics;
+use geo_core::model::{Lang, Run};
+use yew_router::prelude::Link;
 use yew::prelude::*;
 
 /// The dashboard page.
@@ -21,7 +23,7 @@ use yew::prelude::*;
 pub fn DashboardPage() -> Html {
     let app = use_app();
     let lang = app.lang;
-    let data = use_run_data();
+    let data = use_run_data(Figures::Dashboard);
     let body = match &data {
         Fetch::Ready(d) => match (**d).as_ref() {
             None => html! {
@@ -134,8 +136,10 @@ fn insights(m: &RunMetrics, lang: Lang) -> Html {
 }
 
 fn trend(d: &RunData, lang: Lang) -> Html {
-    let Some(project) = d.project() else { return html! {} };
-    let points = project_series(&d.env.runs, &d.env.probes, &project.id);
+    if d.project().is_none() {
+        return html! {};
+    }
+    let points = &d.trend;
     // Month-day, with the time when two runs share a day.
     let day = |at: &str| at.get(5..10).unwrap_or(at).to_string();
     let same_day = points.windows(2).any(|w| day(&w[0].created_at) == day(&w[1].created_at));
@@ -219,30 +223,9 @@ fn top_sources(m: &RunMetrics, lang: Lang) -> Html {
     }
 }
 
-/// Metrics of the run restricted to the prompts carrying `tag`, computed by geo-core over
-/// that subset (a run with only those prompts and their probes).
-fn tag_metrics(d: &RunData, run: &Run, tag: &str) -> Option<RunMetrics> {
-    let ids: Vec<&str> = run.prompt_snapshot.iter().filter(|p| p.tags.iter().any(|t| t == tag)).map(|p| p.id.as_str()).collect();
-    if ids.is_empty() {
-        return None;
-    }
-    let mut sub = run.clone();
-    sub.prompt_snapshot.retain(|p| ids.contains(&p.id.as_str()));
-    let probes: Vec<_> = d.env.probes.iter().filter(|p| p.run_id == run.id && ids.contains(&p.prompt_id.as_str())).cloned().collect();
-    Some(compute_run_metrics(&sub, &probes, None))
-}
-
 fn prompt_table(d: &RunData, m: &RunMetrics, lang: Lang) -> Html {
     let Some(run) = d.run() else { return html! {} };
-    let mut tag_list: Vec<String> = tags::ALL.iter().map(|s| s.to_string()).collect();
-    for p in &run.prompt_snapshot {
-        for tg in &p.tags {
-            if !tag_list.contains(tg) {
-                tag_list.push(tg.clone());
-            }
-        }
-    }
-    let by_tag: Vec<(String, RunMetrics)> = tag_list.into_iter().filter_map(|tg| tag_metrics(d, run, &tg).map(|tm| (tg, tm))).collect();
+    let by_tag = &d.by_tag;
     html! {
         <>
         <section class="card" aria-labelledby="tags-h">
@@ -286,7 +269,10 @@ fn prompt_table(d: &RunData, m: &RunMetrics, lang: Lang) -> Html {
                     { for m.prompts.iter().map(|p| html! {
                         <tr data-testid="prompt-metric-row" data-prompt={p.prompt_id.clone()} data-value={raw_f64(p.mention_rate)}>
                             <td>
-                                { p.text.clone() }
+                                <span data-testid="prompt-probes-link">
+                                    <Link<Route, DetailQuery> to={Route::RunDetail { id: run.id.clone() }}
+                                        query={Some(DetailQuery { prompt: Some(p.prompt_id.clone()), probe: None })}>{ p.text.clone() }</Link<Route, DetailQuery>>
+                                </span>
                                 { for p.tags.iter().map(|tg| html! { <span class="chip">{ tag_label(tg, lang) }</span> }) }
                             </td>
                             <td class="num">{ format!("{} / {}", p.success_count, p.probe_count) }</td>
