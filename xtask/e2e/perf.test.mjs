@@ -1,0 +1,65 @@
+// The dashboard and sources pages at scale, measured inside the app: a generated export
+// whose big run holds 5,000 probes (50 prompts × 100 repeats, plus a 100-probe previous
+// run) is imported in settings; the dashboard and the sources page are opened for the big
+// run and the User Timing measures the app records around its geo-core computation
+// (`geo:dashboard-metrics`: metrics, trend and per-tag breakdown; `geo:sources-metrics`:
+// metrics with the per-domain rows) are read from `performance.getEntriesByType('measure')`,
+// with the time from navigation until the dashboard cards show the big run's figures.
+// The figures are printed; the assertions only check that the work completed and the
+// figures are present (speed targets belong to benchmarks, not tests).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, freshPage, byId, until, BASE_URL } from './helpers.mjs';
+import { bigExport, importText, selectRun, pager, pagerStatus, BIG_RUN } from './webpages-helpers.mjs';
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+/** The durations (ms) of every User Timing measure named `name` in the page. */
+const measures = (page, name) => page.evaluate((n) => performance.getEntriesByType('measure').filter((e) => e.name === n).map((e) => e.duration), name);
+
+test('dashboard and sources figures of a 5,000-probe run, timed in the browser', async () => {
+  const { env, composition: c } = bigExport();
+  const text = JSON.stringify(env);
+  const page = await freshPage(browser, 'settings');
+  const t0 = Date.now();
+  await importText(page, text, 'perf-5000.json');
+  const importMs = Date.now() - t0;
+  await selectRun(page, BIG_RUN);
+
+  // A fresh navigation to the dashboard: the page timeline starts at 0 there.
+  await page.goto(new URL('', BASE_URL).href);
+  const shownAt = await page.waitForFunction((want) => {
+    const el = document.querySelector('[data-testid="metric-success-count"]');
+    return el && el.dataset.value === want ? performance.now() : false;
+  }, String(c.successes), { polling: 'raf', timeout: 120000 }).then((h) => h.jsonValue());
+  assert.equal(await byId(page, 'trend-chart').getAttribute('data-points'), '2');
+  assert.ok((await byId(page, 'tag-row').count()) >= 1, 'per-tag rows');
+  const dash = await until(async () => { const d = await measures(page, 'geo:dashboard-metrics'); return d.length ? d : null; }, 10000, 'dashboard measure');
+
+  await byId(page, 'nav-sources').click();
+  await byId(page, 'source-row').first().waitFor({ timeout: 120000 });
+  const src = await until(async () => { const d = await measures(page, 'geo:sources-metrics'); return d.length ? d : null; }, 10000, 'sources measure');
+  // Only one page of rows is in the document; the pager tells the whole.
+  assert.equal(await byId(page, 'source-row').count(), 50);
+  assert.deepEqual(await pagerStatus(page, 'domains'), { start: 1, end: 50, total: c.domains });
+
+  await page.goto(new URL(`runs/${BIG_RUN}`, BASE_URL).href);
+  await byId(page, 'probe-row').first().waitFor({ timeout: 120000 });
+  assert.equal(await byId(page, 'probe-row').count(), 50);
+  assert.equal((await pagerStatus(page, 'probes')).total, c.probes);
+  const detail = await measures(page, 'geo:run-detail-metrics');
+  assert.ok(detail.length >= 1, 'run detail measure');
+  assert.ok(await pager(page, 'probes').isVisible());
+  assert.deepEqual(page.errors, []);
+
+  const last = (a) => a[a.length - 1].toFixed(1);
+  console.log(
+    `browser page figures for ${c.probes.toLocaleString('en')} probes (${c.prompts} prompts × ${c.repeats} repeats, ` +
+      `${c.successes} successes, ${c.sources} sources over ${c.domains} domains; previous run ${c.prevProbes} probes; ` +
+      `${(text.length / 1e6).toFixed(1)} MB export): dashboard figures ${last(dash)} ms (geo:dashboard-metrics, ` +
+      `${dash.length} computation(s)), sources figures ${last(src)} ms (geo:sources-metrics), run detail ${last(detail)} ms; ` +
+      `navigation to dashboard cards ${shownAt.toFixed(0)} ms; import ${importMs} ms`,
+  );
+});
