@@ -7,7 +7,9 @@
 //! geo-core took inside the app.
 
 use crate::hooks::{use_app, use_query, Fetch};
-use crate::repo::Repository;
+use crate::repo::idb::IdbRepo;
+use crate::repo::{RepoError, Repository};
+use std::cell::RefCell;
 use geo_core::export::full_export;
 use geo_core::metrics::{compute_run_metrics, metrics_for_export, project_series, RunMetrics, SeriesPoint};
 use geo_core::model::{tags, ExportEnvelope, Probe, Project, Run};
@@ -18,8 +20,9 @@ use yew::prelude::*;
 /// The selected project with everything stored for it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RunData {
-    /// The project, its prompts, every run of it (createdAt order) and all their probes.
-    pub env: ExportEnvelope,
+    /// The project, its prompts, every run of it (createdAt order) and all their probes
+    /// (shared: pages and the cache of [`use_run_data`] hold the same copy).
+    pub env: Rc<ExportEnvelope>,
     /// The selected run's metrics (`None` while the project has no run).
     pub metrics: Option<RunMetrics>,
     /// The project's trend across runs (computed for [`Figures::Dashboard`] only).
@@ -135,7 +138,7 @@ fn tag_metrics(run: &Run, probes: &[&Probe], tag: &str) -> Option<RunMetrics> {
 }
 
 /// The figures of run `chosen` for `figures`, computed by geo-core.
-pub fn compute_figures(env: ExportEnvelope, chosen: Option<&str>, figures: Figures) -> RunData {
+pub fn compute_figures(env: Rc<ExportEnvelope>, chosen: Option<&str>, figures: Figures) -> RunData {
     let metrics = chosen.and_then(|id| metrics_for_export(&env, Some(id)).ok()).and_then(|mut v| v.pop());
     let mut data = RunData { env, metrics, trend: Vec::new(), by_tag: Vec::new() };
     if figures == Figures::Dashboard {
@@ -150,24 +153,58 @@ pub fn compute_figures(env: ExportEnvelope, chosen: Option<&str>, figures: Figur
     data
 }
 
+/// What a cached read was made for: project, chosen run, data version, page.
+type FiguresKey = (String, Option<String>, u32, Figures);
+
+thread_local! {
+    /// The last project read from storage, with the data version it was read at.
+    static LOADED: RefCell<Option<(String, u32, Rc<ExportEnvelope>)>> = const { RefCell::new(None) };
+    /// The last figures computed per page: selecting the run that was shown anyway, or
+    /// coming back to a page while nothing was written, computes nothing again.
+    static COMPUTED: RefCell<Vec<(FiguresKey, SharedRunData)>> = const { RefCell::new(Vec::new()) };
+}
+
+async fn load_project(repo: &IdbRepo, project: Project, version: u32) -> Result<Rc<ExportEnvelope>, RepoError> {
+    let cached = LOADED.with(|c| c.borrow().as_ref().filter(|(id, v, _)| *id == project.id && *v == version).map(|(_, _, env)| env.clone()));
+    if let Some(env) = cached {
+        return Ok(env);
+    }
+    let project_id = project.id.clone();
+    let prompts = repo.prompts_by_project(&project_id).await?;
+    let runs = repo.runs_by_project(&project_id).await?;
+    let mut probes = Vec::new();
+    for r in &runs {
+        probes.extend(repo.probes_by_run(&r.id).await?);
+    }
+    let env = Rc::new(full_export(vec![project], prompts, runs, probes, ""));
+    LOADED.with(|c| *c.borrow_mut() = Some((project_id, version, env.clone())));
+    Ok(env)
+}
+
 /// Loads the selected project and run (re-read after every write) and computes the
-/// figures `figures` needs. `Ready(None)` means no project is selected or it no longer exists.
+/// figures `figures` needs, once per project, run and data version (the computation is
+/// timed as [`Figures::measure_name`]). `Ready(None)` means no project is selected or it no
+/// longer exists.
 #[hook]
 pub fn use_run_data(figures: Figures) -> Fetch<Option<SharedRunData>> {
     let app = use_app();
-    use_query((app.project_id.clone(), app.run_id.clone()), move |repo, (project, run)| async move {
+    let deps = (app.project_id.clone(), app.run_id.clone(), app.data_version);
+    use_query(deps, move |repo, (project, run, version)| async move {
         let Some(project_id) = project else { return Ok(None) };
         let Some(project) = repo.get_project(&project_id).await? else { return Ok(None) };
-        let prompts = repo.prompts_by_project(&project_id).await?;
-        let runs = repo.runs_by_project(&project_id).await?;
-        let mut probes = Vec::new();
-        for r in &runs {
-            probes.extend(repo.probes_by_run(&r.id).await?);
+        let env = load_project(&repo, project, version).await?;
+        let chosen = pick_run(&env.runs, run.as_deref()).map(|r| r.id.clone());
+        let key: FiguresKey = (project_id, chosen.clone(), version, figures);
+        if let Some(hit) = COMPUTED.with(|c| c.borrow().iter().find(|(k, _)| *k == key).map(|(_, d)| d.clone())) {
+            return Ok(Some(hit));
         }
-        let chosen = pick_run(&runs, run.as_deref()).map(|r| r.id.clone());
-        let env = full_export(vec![project], prompts, runs, probes, "");
-        let data = crate::web::measure(figures.measure_name(), || compute_figures(env, chosen.as_deref(), figures));
-        Ok(Some(SharedRunData(Rc::new(data))))
+        let data = SharedRunData(Rc::new(crate::web::measure(figures.measure_name(), || compute_figures(env, chosen.as_deref(), figures))));
+        COMPUTED.with(|c| {
+            let mut c = c.borrow_mut();
+            c.retain(|(k, _)| k.3 != figures);
+            c.push((key, data.clone()));
+        });
+        Ok(Some(data))
     })
 }
 
