@@ -359,7 +359,7 @@ const TABLE: &[(&str, &str, &str)] = &[
     //
     //
     //
-    // ---- web pages II (pagination, drill-down to the probe drawer): rows added by that work go below this line ----
+    // ---- webpages (pagination, drill-down to the probe drawer): rows added by that work go below this line ----
     ("pager.prev", "上一页", "Previous"),
     ("pager.next", "下一页", "Next"),
     ("pager.status", "第 {x}–{y} 行，共 {n} 行", "Rows {x}–{y} of {n}"),

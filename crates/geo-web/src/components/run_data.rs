@@ -28,14 +28,19 @@ pub struct RunData {
     /// The project's trend across runs (computed for [`Figures::Dashboard`] only).
     pub trend: Vec<SeriesPoint>,
     /// The selected run's metrics restricted to each prompt tag in use, well-known tags
-    /// first (computed for [`Figures::Dashboard`] only).
-    pub by_tag: Vec<(String, RunMetrics)>,
+    /// first: computed on the first call of [`RunData::tag_breakdown`], then kept.
+    by_tag: RefCell<Option<Rc<TagBreakdown>>>,
 }
 
+/// Metrics of the run restricted to each prompt tag in use.
+pub type TagBreakdown = Vec<(String, RunMetrics)>;
+
 /// Which page reads the data: decides the extra figures computed and the timing's name.
+/// The dashboard's per-tag breakdown is not part of it: the page asks for it once its
+/// cards are shown ([`RunData::tag_breakdown`], timed as `geo:dashboard-tags`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Figures {
-    /// Metrics, the trend across runs and the per-tag breakdown.
+    /// Metrics and the trend across runs.
     Dashboard,
     /// Metrics (the per-domain rows).
     Sources,
@@ -85,6 +90,29 @@ impl RunData {
     pub fn run(&self) -> Option<&Run> {
         let id = &self.metrics.as_ref()?.run_id;
         self.env.runs.iter().find(|r| &r.id == id)
+    }
+
+    /// The per-tag breakdown, if already computed.
+    pub fn tag_breakdown_ready(&self) -> Option<Rc<TagBreakdown>> {
+        self.by_tag.borrow().clone()
+    }
+
+    /// The selected run's metrics restricted to each prompt tag in use (well-known tags
+    /// first), computed by geo-core on the first call (timed as `geo:dashboard-tags`) and kept.
+    pub fn tag_breakdown(&self) -> Rc<TagBreakdown> {
+        if let Some(done) = self.tag_breakdown_ready() {
+            return done;
+        }
+        let rows = crate::web::measure("geo:dashboard-tags", || match self.run() {
+            Some(run) => {
+                let probes: Vec<&Probe> = self.run_probes().collect();
+                tags_in_use(run).into_iter().filter_map(|tg| tag_metrics(run, &probes, &tg).map(|m| (tg, m))).collect()
+            }
+            None => Vec::new(),
+        });
+        let rows = Rc::new(rows);
+        *self.by_tag.borrow_mut() = Some(rows.clone());
+        rows
     }
 
     /// The selected run's probes, in stored order (prompt, then repeat).
@@ -137,17 +165,14 @@ fn tag_metrics(run: &Run, probes: &[&Probe], tag: &str) -> Option<RunMetrics> {
     Some(compute_run_metrics(&sub, &subset, None))
 }
 
-/// The figures of run `chosen` for `figures`, computed by geo-core.
+/// The figures of run `chosen` for `figures`, computed by geo-core (the parts timed as
+/// `geo:metrics` and `geo:trend`).
 pub fn compute_figures(env: Rc<ExportEnvelope>, chosen: Option<&str>, figures: Figures) -> RunData {
-    let metrics = chosen.and_then(|id| metrics_for_export(&env, Some(id)).ok()).and_then(|mut v| v.pop());
-    let mut data = RunData { env, metrics, trend: Vec::new(), by_tag: Vec::new() };
+    let metrics = crate::web::measure("geo:metrics", || chosen.and_then(|id| metrics_for_export(&env, Some(id)).ok()).and_then(|mut v| v.pop()));
+    let mut data = RunData { env, metrics, trend: Vec::new(), by_tag: RefCell::new(None) };
     if figures == Figures::Dashboard {
         if let Some(project) = data.project() {
-            data.trend = project_series(&data.env.runs, &data.env.probes, &project.id);
-        }
-        if let Some(run) = data.run() {
-            let probes: Vec<&Probe> = data.run_probes().collect();
-            data.by_tag = tags_in_use(run).into_iter().filter_map(|tg| tag_metrics(run, &probes, &tg).map(|m| (tg, m))).collect();
+            data.trend = crate::web::measure("geo:trend", || project_series(&data.env.runs, &data.env.probes, &project.id));
         }
     }
     data

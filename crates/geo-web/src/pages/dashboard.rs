@@ -7,10 +7,11 @@
 use crate::app::Route;
 use crate::components::charts::{Bar, BarChart, LineChart, Series};
 use crate::components::metric_card::{ci_text, dec, pct, raw_f64, raw_u32, ratio_title, MetricCard};
-use crate::components::run_data::{use_run_data, Figures, RunData};
+use crate::components::run_data::{use_run_data, Figures, RunData, SharedRunData, TagBreakdown};
 use crate::components::{EmptyState, NavLink};
 use crate::draft::tag_label;
 use crate::hooks::{use_app, Fetch};
+use std::rc::Rc;
 use crate::i18n::{t, tf};
 use crate::pages::run_detail::DetailQuery;
 use geo_core::metrics::RunMetrics;
@@ -60,7 +61,7 @@ fn run_heading(run: Option<&Run>, m: &RunMetrics, lang: Lang) -> Html {
     }
 }
 
-fn dashboard_body(d: &RunData, m: &RunMetrics, lang: Lang) -> Html {
+fn dashboard_body(d: &SharedRunData, m: &RunMetrics, lang: Lang) -> Html {
     let run = d.run();
     if m.success_count == 0 {
         let id = m.run_id.clone();
@@ -111,6 +112,7 @@ fn dashboard_body(d: &RunData, m: &RunMetrics, lang: Lang) -> Html {
                 { share_of_voice(run, m, lang) }
             </div>
             { top_sources(m, lang) }
+            <TagTable data={d.clone()} />
             { prompt_table(d, m, lang) }
         </>
     }
@@ -223,11 +225,43 @@ fn top_sources(m: &RunMetrics, lang: Lang) -> Html {
     }
 }
 
-fn prompt_table(d: &RunData, m: &RunMetrics, lang: Lang) -> Html {
-    let Some(run) = d.run() else { return html! {} };
-    let by_tag = &d.by_tag;
+#[derive(Properties, PartialEq)]
+struct TagTableProps {
+    data: SharedRunData,
+}
+
+/// The run's figures by prompt tag. Computing them (geo-core over each tag's prompts) waits
+/// until the cards above are on screen, then is kept with the data.
+#[function_component]
+fn TagTable(p: &TagTableProps) -> Html {
+    let lang = use_app().lang;
+    let done = use_state(|| None::<(SharedRunData, Rc<TagBreakdown>)>);
+    {
+        let done = done.clone();
+        use_effect_with(p.data.clone(), move |data| {
+            match data.tag_breakdown_ready() {
+                Some(rows) => done.set(Some((data.clone(), rows))),
+                None => {
+                    let data = data.clone();
+                    wasm_bindgen_futures::spawn_local(async move {
+                        // Let the page show its cards before the heavier breakdown.
+                        yew::platform::time::sleep(std::time::Duration::ZERO).await;
+                        let rows = data.tag_breakdown();
+                        done.set(Some((data, rows)));
+                    });
+                }
+            }
+        });
+    }
+    let Some(by_tag) = (*done).as_ref().filter(|(d, _)| *d == p.data).map(|(_, rows)| rows.clone()) else {
+        return html! {
+            <section class="card" aria-labelledby="tags-h" aria-busy="true">
+                <h2 id="tags-h">{ t(lang, "dash.by_tag") }</h2>
+                <p class="muted">{ t(lang, "common.loading") }</p>
+            </section>
+        };
+    };
     html! {
-        <>
         <section class="card" aria-labelledby="tags-h">
             <h2 id="tags-h">{ t(lang, "dash.by_tag") }</h2>
             if by_tag.is_empty() {
@@ -255,6 +289,13 @@ fn prompt_table(d: &RunData, m: &RunMetrics, lang: Lang) -> Html {
                 </table></div>
             }
         </section>
+    }
+}
+
+fn prompt_table(d: &RunData, m: &RunMetrics, lang: Lang) -> Html {
+    let Some(run) = d.run() else { return html! {} };
+    html! {
+        <>
         <section class="card" aria-labelledby="prompts-h">
             <h2 id="prompts-h">{ t(lang, "dash.prompts") }</h2>
             <div class="table-wrap"><table>
