@@ -138,6 +138,7 @@ export function bigExport({ prompts = 50, repeats = 100, prevRepeats = 2, domain
     prompts, repeats, prevRepeats, probes: big.length, successes: big.filter((p) => p.status === 'success').length,
     domains: new Set(big.flatMap((p) => (p.sources ?? []).map((s) => s.domain))).size,
     sources: big.reduce((n, p) => n + (p.sources?.length ?? 0), 0), prevProbes: probes.length - big.length,
+    prevSuccesses: probes.filter((p) => p.runId === PREV_RUN && p.status === 'success').length,
   };
   return { env, composition };
 }
