@@ -1,8 +1,9 @@
 //! [`use_run_data`]: the selected project's stored data as one export envelope, with the
 //! metrics of the selected run computed by geo-core exactly as `geo-probe metrics` does.
 //!
-//! The figures are computed once per read of the data (a new run selected, or stored data
-//! changed), never on a render, and the computation is timed with the User Timing API
+//! The figures are computed once per project, run and data version (a new run selected,
+//! or stored data changed), never on a render, and a page reuses figures another page
+//! already computed for the same run. The computation is timed with the User Timing API
 //! under the page's name ([`Figures::measure_name`]) so the browser test can read how long
 //! geo-core took inside the app.
 
@@ -178,15 +179,24 @@ pub fn compute_figures(env: Rc<ExportEnvelope>, chosen: Option<&str>, figures: F
     data
 }
 
-/// What a cached read was made for: project, chosen run, data version, page.
-type FiguresKey = (String, Option<String>, u32, Figures);
+/// What a cached computation was made for: project, chosen run, data version.
+type FiguresKey = (String, Option<String>, u32);
+
+impl Figures {
+    /// Whether data computed for `self` holds every figure `wanted` needs (the dashboard's
+    /// computes the metrics every page uses, plus the trend).
+    fn covers(self, wanted: Figures) -> bool {
+        self == wanted || self == Figures::Dashboard
+    }
+}
 
 thread_local! {
     /// The last project read from storage, with the data version it was read at.
     static LOADED: RefCell<Option<(String, u32, Rc<ExportEnvelope>)>> = const { RefCell::new(None) };
-    /// The last figures computed per page: selecting the run that was shown anyway, or
-    /// coming back to a page while nothing was written, computes nothing again.
-    static COMPUTED: RefCell<Vec<(FiguresKey, SharedRunData)>> = const { RefCell::new(Vec::new()) };
+    /// The last figures computed per page: selecting the run that was shown anyway, going
+    /// to another page of the same run, or coming back while nothing was written computes
+    /// nothing again.
+    static COMPUTED: RefCell<Vec<(FiguresKey, Figures, SharedRunData)>> = const { RefCell::new(Vec::new()) };
 }
 
 async fn load_project(repo: &IdbRepo, project: Project, version: u32) -> Result<Rc<ExportEnvelope>, RepoError> {
@@ -219,15 +229,16 @@ pub fn use_run_data(figures: Figures) -> Fetch<Option<SharedRunData>> {
         let Some(project) = repo.get_project(&project_id).await? else { return Ok(None) };
         let env = load_project(&repo, project, version).await?;
         let chosen = pick_run(&env.runs, run.as_deref()).map(|r| r.id.clone());
-        let key: FiguresKey = (project_id, chosen.clone(), version, figures);
-        if let Some(hit) = COMPUTED.with(|c| c.borrow().iter().find(|(k, _)| *k == key).map(|(_, d)| d.clone())) {
+        let key: FiguresKey = (project_id, chosen.clone(), version);
+        let hit = COMPUTED.with(|c| c.borrow().iter().find(|(k, f, _)| *k == key && f.covers(figures)).map(|(_, _, d)| d.clone()));
+        if let Some(hit) = hit {
             return Ok(Some(hit));
         }
         let data = SharedRunData(Rc::new(crate::web::measure(figures.measure_name(), || compute_figures(env, chosen.as_deref(), figures))));
         COMPUTED.with(|c| {
             let mut c = c.borrow_mut();
-            c.retain(|(k, _)| k.3 != figures);
-            c.push((key, data.clone()));
+            c.retain(|(_, f, _)| *f != figures);
+            c.push((key, figures, data.clone()));
         });
         Ok(Some(data))
     })
@@ -248,6 +259,15 @@ mod tests {
         .expect("valid run");
         r.id = id.to_string();
         r
+    }
+
+    #[test]
+    fn the_dashboard_figures_serve_every_page() {
+        use Figures::*;
+        for (have, want, ok) in [(Dashboard, Sources, true), (Dashboard, Lists, true), (Sources, Sources, true),
+            (Sources, Dashboard, false), (Lists, Sources, false), (Export, Dashboard, false)] {
+            assert_eq!(have.covers(want), ok, "{have:?} covers {want:?}");
+        }
     }
 
     #[test]
