@@ -368,6 +368,19 @@ const TABLE: &[(&str, &str, &str)] = &[
     //
     //
     //
+    // ---- webpages (pagination, drill-down to the probe drawer): rows added by that work go below this line ----
+    ("pager.prev", "上一页", "Previous"),
+    ("pager.next", "下一页", "Next"),
+    ("pager.status", "第 {x}–{y} 行，共 {n} 行", "Rows {x}–{y} of {n}"),
+    ("pager.page", "第 {p} / {m} 页", "page {p} of {m}"),
+    ("pager.probes", "探测表分页", "Probe table pages"),
+    ("pager.domains", "域名表分页", "Domain table pages"),
+    ("pager.urls", "{d} 的网址分页", "Pages of the URLs of {d}"),
+    ("pager.lists", "逐条探测榜单分页", "Pages of the per-probe lists"),
+    ("pg.open_probe", "打开探测详情：{x}", "Open the probe: {x}"),
+    //
+    //
+    //
 ];
 
 /// The text of `key` in `lang`; the key itself when the table has no such row.

@@ -5,6 +5,7 @@ mod confirm;
 mod empty;
 pub mod metric_card;
 mod nav_link;
+pub mod pager;
 pub mod run_data;
 mod toasts;
 

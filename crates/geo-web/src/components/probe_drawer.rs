@@ -6,7 +6,7 @@
 use crate::components::markdown::{is_allowed_url, Markdown};
 use crate::i18n::{t, tf};
 use geo_core::analysis::platforms::channel_label;
-use geo_core::model::{Lang, Ownership, Probe, ProbeStatus, Target};
+use geo_core::model::{Lang, Ownership, Probe, ProbeStatus, Run, Target};
 use geo_core::provider::describe_error;
 use yew::prelude::*;
 
@@ -71,6 +71,47 @@ fn safe_link(url: &str, text: &str) -> Html {
     } else {
         html! { <span>{ text.to_string() }</span> }
     }
+}
+
+/// Which probe's drawer is open (its id), shared by the buttons that open it and
+/// [`drawer_for`].
+pub type OpenProbe = UseStateHandle<Option<String>>;
+
+/// A button opening probe `probe_id`'s drawer (`data-open-probe` lets focus come back to it
+/// when the drawer closes).
+pub fn open_probe_button(open: &OpenProbe, probe_id: &str, testid: &'static str, text: String, aria_label: Option<String>) -> Html {
+    let open = open.clone();
+    let id = probe_id.to_string();
+    let aria_label = aria_label.map(AttrValue::from);
+    html! {
+        <button type="button" class="link" data-testid={testid} data-open-probe={probe_id.to_string()} aria-label={aria_label}
+            onclick={Callback::from(move |_: MouseEvent| open.set(Some(id.clone())))}>{ text }</button>
+    }
+}
+
+/// The drawer of the probe `open` names, found among `probes` of `run`; nothing when none is
+/// open or the id is unknown. Closing it clears `open` and moves focus back to the button
+/// that opened it (or to the page's main region when that button is no longer shown).
+pub fn drawer_for<'a>(open: &OpenProbe, probes: impl IntoIterator<Item = &'a Probe>, run: &Run, lang: Lang) -> Html {
+    let Some(id) = (**open).as_ref() else { return html! {} };
+    let Some(p) = probes.into_iter().find(|p| &p.id == id) else { return html! {} };
+    let prompt_text = run.prompt_snapshot.iter().find(|q| q.id == p.prompt_id).map_or_else(|| p.prompt_id.clone(), |q| q.text.clone());
+    let on_close = {
+        let open = open.clone();
+        let pid = p.id.clone();
+        Callback::from(move |_| {
+            open.set(None);
+            let doc = web_sys::window().and_then(|w| w.document());
+            let back = doc.as_ref().and_then(|d| {
+                let button = d.query_selector(&format!("[data-open-probe=\"{}\"]", pid.replace(['"', '\\'], ""))).ok().flatten();
+                button.or_else(|| d.get_element_by_id("main"))
+            });
+            if let Some(el) = back.and_then(|el| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(el).ok()) {
+                let _ = el.focus();
+            }
+        })
+    };
+    html! { <ProbeDrawer probe={p.clone()} prompt_text={AttrValue::from(prompt_text)} targets={run.alias_snapshot.clone()} {lang} {on_close} /> }
 }
 
 /// Props of [`ProbeDrawer`].

@@ -1,20 +1,84 @@
 //! [`use_run_data`]: the selected project's stored data as one export envelope, with the
 //! metrics of the selected run computed by geo-core exactly as `geo-probe metrics` does.
+//!
+//! The figures are computed once per project, run and data version (a new run selected,
+//! or stored data changed), never on a render, and a page reuses figures another page
+//! already computed for the same run. The computation is timed with the User Timing API
+//! under the page's name ([`Figures::measure_name`]) so the browser test can read how long
+//! geo-core took inside the app.
 
 use crate::hooks::{use_app, use_query, Fetch};
-use crate::repo::Repository;
+use crate::repo::idb::IdbRepo;
+use crate::repo::{RepoError, Repository};
+use std::cell::RefCell;
 use geo_core::export::full_export;
-use geo_core::metrics::{metrics_for_export, RunMetrics};
-use geo_core::model::{ExportEnvelope, Project, Run};
+use geo_core::metrics::{compute_run_metrics, metrics_for_export, project_series, RunMetrics, SeriesPoint};
+use geo_core::model::{tags, ExportEnvelope, Probe, Project, Run};
+use std::ops::Deref;
+use std::rc::Rc;
 use yew::prelude::*;
 
 /// The selected project with everything stored for it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RunData {
-    /// The project, its prompts, every run of it (createdAt order) and all their probes.
-    pub env: ExportEnvelope,
+    /// The project, its prompts, every run of it (createdAt order) and all their probes
+    /// (shared: pages and the cache of [`use_run_data`] hold the same copy).
+    pub env: Rc<ExportEnvelope>,
     /// The selected run's metrics (`None` while the project has no run).
     pub metrics: Option<RunMetrics>,
+    /// The project's trend across runs (computed for [`Figures::Dashboard`] only).
+    pub trend: Vec<SeriesPoint>,
+    /// The selected run's metrics restricted to each prompt tag in use, well-known tags
+    /// first: computed on the first call of [`RunData::tag_breakdown`], then kept.
+    by_tag: RefCell<Option<Rc<TagBreakdown>>>,
+}
+
+/// Metrics of the run restricted to each prompt tag in use.
+pub type TagBreakdown = Vec<(String, RunMetrics)>;
+
+/// Which page reads the data: decides the extra figures computed and the timing's name.
+/// The dashboard's per-tag breakdown is not part of it: the page asks for it once its
+/// cards are shown ([`RunData::tag_breakdown`], timed as `geo:dashboard-tags`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Figures {
+    /// Metrics and the trend across runs.
+    Dashboard,
+    /// Metrics (the per-domain rows).
+    Sources,
+    /// Metrics (list stability, untracked entities).
+    Lists,
+    /// Metrics (for the run downloads).
+    Export,
+}
+
+impl Figures {
+    /// The User Timing measure covering this page's geo-core computation.
+    pub fn measure_name(self) -> &'static str {
+        match self {
+            Figures::Dashboard => "geo:dashboard-metrics",
+            Figures::Sources => "geo:sources-metrics",
+            Figures::Lists => "geo:lists-metrics",
+            Figures::Export => "geo:export-metrics",
+        }
+    }
+}
+
+/// A shared [`RunData`] compared by identity, so passing it down as a property costs
+/// nothing and never compares thousands of probes.
+#[derive(Debug, Clone)]
+pub struct SharedRunData(pub Rc<RunData>);
+
+impl PartialEq for SharedRunData {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Deref for SharedRunData {
+    type Target = RunData;
+    fn deref(&self) -> &RunData {
+        &self.0
+    }
 }
 
 impl RunData {
@@ -27,6 +91,40 @@ impl RunData {
     pub fn run(&self) -> Option<&Run> {
         let id = &self.metrics.as_ref()?.run_id;
         self.env.runs.iter().find(|r| &r.id == id)
+    }
+
+    /// The per-tag breakdown, if already computed.
+    pub fn tag_breakdown_ready(&self) -> Option<Rc<TagBreakdown>> {
+        self.by_tag.borrow().clone()
+    }
+
+    /// The selected run's metrics restricted to each prompt tag in use (well-known tags
+    /// first), computed by geo-core on the first call (timed as `geo:dashboard-tags`) and kept.
+    pub fn tag_breakdown(&self) -> Rc<TagBreakdown> {
+        if let Some(done) = self.tag_breakdown_ready() {
+            return done;
+        }
+        let rows = crate::web::measure("geo:dashboard-tags", || match self.run() {
+            Some(run) => {
+                let probes: Vec<&Probe> = self.run_probes().collect();
+                tags_in_use(run).into_iter().filter_map(|tg| tag_metrics(run, &probes, &tg).map(|m| (tg, m))).collect()
+            }
+            None => Vec::new(),
+        });
+        let rows = Rc::new(rows);
+        *self.by_tag.borrow_mut() = Some(rows.clone());
+        rows
+    }
+
+    /// The selected run's probes, in stored order (prompt, then repeat).
+    pub fn run_probes(&self) -> impl Iterator<Item = &Probe> {
+        let id = self.metrics.as_ref().map(|m| m.run_id.as_str());
+        self.env.probes.iter().filter(move |p| Some(p.run_id.as_str()) == id)
+    }
+
+    /// The text of prompt `id` in the selected run's snapshot (the id when unknown).
+    pub fn prompt_text(&self, id: &str) -> String {
+        self.run().and_then(|r| r.prompt_snapshot.iter().find(|p| p.id == id)).map_or_else(|| id.to_string(), |p| p.text.clone())
     }
 
     /// The selected run's creation date (`YYYY-MM-DD`), for file names.
@@ -42,24 +140,107 @@ pub fn pick_run<'a>(runs: &'a [Run], selected: Option<&str>) -> Option<&'a Run> 
         .or_else(|| runs.iter().max_by(|a, b| a.created_at.cmp(&b.created_at).then_with(|| a.id.cmp(&b.id))))
 }
 
-/// Loads the selected project and run (re-read after every write). `Ready(None)` means no
-/// project is selected or it no longer exists.
+/// The tags in use by `run`'s prompts: the well-known ones first, then others in order.
+fn tags_in_use(run: &Run) -> Vec<String> {
+    let mut list: Vec<String> = tags::ALL.iter().map(|s| s.to_string()).collect();
+    for p in &run.prompt_snapshot {
+        for tg in &p.tags {
+            if !list.contains(tg) {
+                list.push(tg.clone());
+            }
+        }
+    }
+    list
+}
+
+/// Metrics of `run` restricted to the prompts carrying `tag`, computed by geo-core over
+/// that subset (a run with only those prompts and their probes); `None` when no prompt has it.
+fn tag_metrics(run: &Run, probes: &[&Probe], tag: &str) -> Option<RunMetrics> {
+    let ids: Vec<&str> = run.prompt_snapshot.iter().filter(|p| p.tags.iter().any(|t| t == tag)).map(|p| p.id.as_str()).collect();
+    if ids.is_empty() {
+        return None;
+    }
+    let mut sub = run.clone();
+    sub.prompt_snapshot.retain(|p| ids.contains(&p.id.as_str()));
+    let subset: Vec<Probe> = probes.iter().filter(|p| ids.contains(&p.prompt_id.as_str())).map(|p| (*p).clone()).collect();
+    Some(compute_run_metrics(&sub, &subset, None))
+}
+
+/// The figures of run `chosen` for `figures`, computed by geo-core (the parts timed as
+/// `geo:metrics` and `geo:trend`).
+pub fn compute_figures(env: Rc<ExportEnvelope>, chosen: Option<&str>, figures: Figures) -> RunData {
+    let metrics = crate::web::measure("geo:metrics", || chosen.and_then(|id| metrics_for_export(&env, Some(id)).ok()).and_then(|mut v| v.pop()));
+    let mut data = RunData { env, metrics, trend: Vec::new(), by_tag: RefCell::new(None) };
+    if figures == Figures::Dashboard {
+        if let Some(project) = data.project() {
+            data.trend = crate::web::measure("geo:trend", || project_series(&data.env.runs, &data.env.probes, &project.id));
+        }
+    }
+    data
+}
+
+/// What a cached computation was made for: project, chosen run, data version.
+type FiguresKey = (String, Option<String>, u32);
+
+impl Figures {
+    /// Whether data computed for `self` holds every figure `wanted` needs (the dashboard's
+    /// computes the metrics every page uses, plus the trend).
+    fn covers(self, wanted: Figures) -> bool {
+        self == wanted || self == Figures::Dashboard
+    }
+}
+
+thread_local! {
+    /// The last project read from storage, with the data version it was read at.
+    static LOADED: RefCell<Option<(String, u32, Rc<ExportEnvelope>)>> = const { RefCell::new(None) };
+    /// The last figures computed per page: selecting the run that was shown anyway, going
+    /// to another page of the same run, or coming back while nothing was written computes
+    /// nothing again.
+    static COMPUTED: RefCell<Vec<(FiguresKey, Figures, SharedRunData)>> = const { RefCell::new(Vec::new()) };
+}
+
+async fn load_project(repo: &IdbRepo, project: Project, version: u32) -> Result<Rc<ExportEnvelope>, RepoError> {
+    let cached = LOADED.with(|c| c.borrow().as_ref().filter(|(id, v, _)| *id == project.id && *v == version).map(|(_, _, env)| env.clone()));
+    if let Some(env) = cached {
+        return Ok(env);
+    }
+    let project_id = project.id.clone();
+    let prompts = repo.prompts_by_project(&project_id).await?;
+    let runs = repo.runs_by_project(&project_id).await?;
+    let mut probes = Vec::new();
+    for r in &runs {
+        probes.extend(repo.probes_by_run(&r.id).await?);
+    }
+    let env = Rc::new(full_export(vec![project], prompts, runs, probes, ""));
+    LOADED.with(|c| *c.borrow_mut() = Some((project_id, version, env.clone())));
+    Ok(env)
+}
+
+/// Loads the selected project and run (re-read after every write) and computes the
+/// figures `figures` needs, once per project, run and data version (the computation is
+/// timed as [`Figures::measure_name`]). `Ready(None)` means no project is selected or it no
+/// longer exists.
 #[hook]
-pub fn use_run_data() -> Fetch<Option<RunData>> {
+pub fn use_run_data(figures: Figures) -> Fetch<Option<SharedRunData>> {
     let app = use_app();
-    use_query((app.project_id.clone(), app.run_id.clone()), |repo, (project, run)| async move {
+    let deps = (app.project_id.clone(), app.run_id.clone(), app.data_version);
+    use_query(deps, move |repo, (project, run, version)| async move {
         let Some(project_id) = project else { return Ok(None) };
         let Some(project) = repo.get_project(&project_id).await? else { return Ok(None) };
-        let prompts = repo.prompts_by_project(&project_id).await?;
-        let runs = repo.runs_by_project(&project_id).await?;
-        let mut probes = Vec::new();
-        for r in &runs {
-            probes.extend(repo.probes_by_run(&r.id).await?);
+        let env = load_project(&repo, project, version).await?;
+        let chosen = pick_run(&env.runs, run.as_deref()).map(|r| r.id.clone());
+        let key: FiguresKey = (project_id, chosen.clone(), version);
+        let hit = COMPUTED.with(|c| c.borrow().iter().find(|(k, f, _)| *k == key && f.covers(figures)).map(|(_, _, d)| d.clone()));
+        if let Some(hit) = hit {
+            return Ok(Some(hit));
         }
-        let chosen = pick_run(&runs, run.as_deref()).map(|r| r.id.clone());
-        let env = full_export(vec![project], prompts, runs, probes, "");
-        let metrics = chosen.and_then(|id| metrics_for_export(&env, Some(&id)).ok()).and_then(|mut v| v.pop());
-        Ok(Some(RunData { env, metrics }))
+        let data = SharedRunData(Rc::new(crate::web::measure(figures.measure_name(), || compute_figures(env, chosen.as_deref(), figures))));
+        COMPUTED.with(|c| {
+            let mut c = c.borrow_mut();
+            c.retain(|(_, f, _)| *f != figures);
+            c.push((key, figures, data.clone()));
+        });
+        Ok(Some(data))
     })
 }
 
@@ -78,6 +259,15 @@ mod tests {
         .expect("valid run");
         r.id = id.to_string();
         r
+    }
+
+    #[test]
+    fn the_dashboard_figures_serve_every_page() {
+        use Figures::*;
+        for (have, want, ok) in [(Dashboard, Sources, true), (Dashboard, Lists, true), (Sources, Sources, true),
+            (Sources, Dashboard, false), (Lists, Sources, false), (Export, Dashboard, false)] {
+            assert_eq!(have.covers(want), ok, "{have:?} covers {want:?}");
+        }
     }
 
     #[test]

@@ -7,13 +7,16 @@
 use crate::app::Route;
 use crate::components::charts::{Bar, BarChart, LineChart, Series};
 use crate::components::metric_card::{ci_text, dec, pct, raw_f64, raw_u32, ratio_title, MetricCard};
-use crate::components::run_data::{use_run_data, RunData};
+use crate::components::run_data::{use_run_data, Figures, RunData, SharedRunData, TagBreakdown};
 use crate::components::{EmptyState, NavLink};
 use crate::draft::tag_label;
 use crate::hooks::{use_app, Fetch};
+use std::rc::Rc;
 use crate::i18n::{t, tf};
-use geo_core::metrics::{compute_run_metrics, project_series, RunMetrics};
-use geo_core::model::{tags, Lang, Run};
+use crate::pages::run_detail::DetailQuery;
+use geo_core::metrics::RunMetrics;
+use geo_core::model::{Lang, Run};
+use yew_router::prelude::Link;
 use yew::prelude::*;
 
 /// The dashboard page.
@@ -21,7 +24,7 @@ use yew::prelude::*;
 pub fn DashboardPage() -> Html {
     let app = use_app();
     let lang = app.lang;
-    let data = use_run_data();
+    let data = use_run_data(Figures::Dashboard);
     let body = match &data {
         Fetch::Ready(d) => match (**d).as_ref() {
             None => html! {
@@ -58,7 +61,7 @@ fn run_heading(run: Option<&Run>, m: &RunMetrics, lang: Lang) -> Html {
     }
 }
 
-fn dashboard_body(d: &RunData, m: &RunMetrics, lang: Lang) -> Html {
+fn dashboard_body(d: &SharedRunData, m: &RunMetrics, lang: Lang) -> Html {
     let run = d.run();
     if m.success_count == 0 {
         let id = m.run_id.clone();
@@ -109,6 +112,7 @@ fn dashboard_body(d: &RunData, m: &RunMetrics, lang: Lang) -> Html {
                 { share_of_voice(run, m, lang) }
             </div>
             { top_sources(m, lang) }
+            <TagTable data={d.clone()} />
             { prompt_table(d, m, lang) }
         </>
     }
@@ -134,8 +138,10 @@ fn insights(m: &RunMetrics, lang: Lang) -> Html {
 }
 
 fn trend(d: &RunData, lang: Lang) -> Html {
-    let Some(project) = d.project() else { return html! {} };
-    let points = project_series(&d.env.runs, &d.env.probes, &project.id);
+    if d.project().is_none() {
+        return html! {};
+    }
+    let points = &d.trend;
     // Month-day, with the time when two runs share a day.
     let day = |at: &str| at.get(5..10).unwrap_or(at).to_string();
     let same_day = points.windows(2).any(|w| day(&w[0].created_at) == day(&w[1].created_at));
@@ -219,32 +225,43 @@ fn top_sources(m: &RunMetrics, lang: Lang) -> Html {
     }
 }
 
-/// Metrics of the run restricted to the prompts carrying `tag`, computed by geo-core over
-/// that subset (a run with only those prompts and their probes).
-fn tag_metrics(d: &RunData, run: &Run, tag: &str) -> Option<RunMetrics> {
-    let ids: Vec<&str> = run.prompt_snapshot.iter().filter(|p| p.tags.iter().any(|t| t == tag)).map(|p| p.id.as_str()).collect();
-    if ids.is_empty() {
-        return None;
-    }
-    let mut sub = run.clone();
-    sub.prompt_snapshot.retain(|p| ids.contains(&p.id.as_str()));
-    let probes: Vec<_> = d.env.probes.iter().filter(|p| p.run_id == run.id && ids.contains(&p.prompt_id.as_str())).cloned().collect();
-    Some(compute_run_metrics(&sub, &probes, None))
+#[derive(Properties, PartialEq)]
+struct TagTableProps {
+    data: SharedRunData,
 }
 
-fn prompt_table(d: &RunData, m: &RunMetrics, lang: Lang) -> Html {
-    let Some(run) = d.run() else { return html! {} };
-    let mut tag_list: Vec<String> = tags::ALL.iter().map(|s| s.to_string()).collect();
-    for p in &run.prompt_snapshot {
-        for tg in &p.tags {
-            if !tag_list.contains(tg) {
-                tag_list.push(tg.clone());
+/// The run's figures by prompt tag. Computing them (geo-core over each tag's prompts) waits
+/// until the cards above are on screen, then is kept with the data.
+#[function_component]
+fn TagTable(p: &TagTableProps) -> Html {
+    let lang = use_app().lang;
+    let done = use_state(|| None::<(SharedRunData, Rc<TagBreakdown>)>);
+    {
+        let done = done.clone();
+        use_effect_with(p.data.clone(), move |data| {
+            match data.tag_breakdown_ready() {
+                Some(rows) => done.set(Some((data.clone(), rows))),
+                None => {
+                    let data = data.clone();
+                    wasm_bindgen_futures::spawn_local(async move {
+                        // Let the page show its cards before the heavier breakdown.
+                        yew::platform::time::sleep(std::time::Duration::ZERO).await;
+                        let rows = data.tag_breakdown();
+                        done.set(Some((data, rows)));
+                    });
+                }
             }
-        }
+        });
     }
-    let by_tag: Vec<(String, RunMetrics)> = tag_list.into_iter().filter_map(|tg| tag_metrics(d, run, &tg).map(|tm| (tg, tm))).collect();
+    let Some(by_tag) = (*done).as_ref().filter(|(d, _)| *d == p.data).map(|(_, rows)| rows.clone()) else {
+        return html! {
+            <section class="card" aria-labelledby="tags-h" aria-busy="true">
+                <h2 id="tags-h">{ t(lang, "dash.by_tag") }</h2>
+                <p class="muted">{ t(lang, "common.loading") }</p>
+            </section>
+        };
+    };
     html! {
-        <>
         <section class="card" aria-labelledby="tags-h">
             <h2 id="tags-h">{ t(lang, "dash.by_tag") }</h2>
             if by_tag.is_empty() {
@@ -272,6 +289,13 @@ fn prompt_table(d: &RunData, m: &RunMetrics, lang: Lang) -> Html {
                 </table></div>
             }
         </section>
+    }
+}
+
+fn prompt_table(d: &RunData, m: &RunMetrics, lang: Lang) -> Html {
+    let Some(run) = d.run() else { return html! {} };
+    html! {
+        <>
         <section class="card" aria-labelledby="prompts-h">
             <h2 id="prompts-h">{ t(lang, "dash.prompts") }</h2>
             <div class="table-wrap"><table>
@@ -286,7 +310,10 @@ fn prompt_table(d: &RunData, m: &RunMetrics, lang: Lang) -> Html {
                     { for m.prompts.iter().map(|p| html! {
                         <tr data-testid="prompt-metric-row" data-prompt={p.prompt_id.clone()} data-value={raw_f64(p.mention_rate)}>
                             <td>
-                                { p.text.clone() }
+                                <span data-testid="prompt-probes-link">
+                                    <Link<Route, DetailQuery> to={Route::RunDetail { id: run.id.clone() }}
+                                        query={Some(DetailQuery { prompt: Some(p.prompt_id.clone()), probe: None })}>{ p.text.clone() }</Link<Route, DetailQuery>>
+                                </span>
                                 { for p.tags.iter().map(|tg| html! { <span class="chip">{ tag_label(tg, lang) }</span> }) }
                             </td>
                             <td class="num">{ format!("{} / {}", p.success_count, p.probe_count) }</td>

@@ -3,7 +3,7 @@
 //! selected run can also be downloaded as a single-run JSON, the Probe and Source CSVs and a
 //! Markdown report in the interface language, all produced by geo-core's export module.
 
-use crate::components::run_data::{use_run_data, RunData};
+use crate::components::run_data::{use_run_data, Figures, RunData, SharedRunData};
 use crate::components::EmptyState;
 use crate::hooks::{report, toast, use_app, use_query, Fetch};
 use crate::i18n::{t, tf};
@@ -12,7 +12,6 @@ use crate::state::ToastKind;
 use geo_core::export::markdown::markdown_report;
 use geo_core::export::{probes_csv, run_export, sources_csv, to_json_pretty};
 use geo_core::model::Lang;
-use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
@@ -90,7 +89,7 @@ pub fn ExportPage() -> Html {
     let app = use_app();
     let lang = app.lang;
     let snapshot = use_query((), |repo, _| async move { repo.snapshot("").await });
-    let data = use_run_data();
+    let data = use_run_data(Figures::Export);
     let on_full = {
         let app = app.clone();
         Callback::from(move |_: MouseEvent| {
@@ -113,7 +112,7 @@ pub fn ExportPage() -> Html {
             });
         })
     };
-    let run_data: Option<Rc<RunData>> = data.ready().and_then(|d| d.as_ref()).filter(|d| d.metrics.is_some()).map(|d| Rc::new(d.clone()));
+    let run_data: Option<SharedRunData> = data.ready().and_then(|d| d.clone()).filter(|d| d.metrics.is_some());
     let run_button = |kind: Kind, testid: &'static str, label: &'static str, help: &'static str| {
         let app = app.clone();
         let d = run_data.clone();

@@ -1,17 +1,20 @@
 //! Lists (推荐榜): each successful probe's parsed recommendation list, the brand's list
 //! positions per prompt across repeats, list-order stability (RBO, from geo-core) per prompt
 //! and overall, and the untracked entities found in lists with an "add as competitor" action
-//! that updates the project (never a past run: runs keep their alias snapshot).
+//! that updates the project (never a past run: runs keep their alias snapshot). The
+//! per-probe lists come 50 probes a page, each with a button opening the probe's drawer.
 
 use crate::app::Route;
 use crate::components::metric_card::{pct, raw_f64};
-use crate::components::run_data::{use_run_data, RunData};
+use crate::components::pager::{page_bounds, use_page, Pager, PAGE_SIZE};
+use crate::components::probe_drawer::{drawer_for, open_probe_button, OpenProbe};
+use crate::components::run_data::{use_run_data, Figures, SharedRunData};
 use crate::components::{EmptyState, NavLink};
 use crate::hooks::{report, use_app, Fetch};
 use crate::i18n::{t, tf};
 use crate::repo::Repository;
 use geo_core::model::{Probe, ProbeStatus, Project, Target, TargetKind};
-use std::rc::Rc;
+use std::collections::HashMap;
 use yew::prelude::*;
 
 /// `project` with a new competitor named `name` (label and alias), or `None` when a target
@@ -38,10 +41,10 @@ pub fn with_competitor(project: &Project, name: &str, id: String, now: &str) -> 
 #[function_component]
 pub fn ListsPage() -> Html {
     let lang = use_app().lang;
-    let data = use_run_data();
+    let data = use_run_data(Figures::Lists);
     let body = match &data {
         Fetch::Ready(d) => match (**d).as_ref().filter(|d| d.metrics.is_some()) {
-            Some(d) => html! { <ListsBody data={Rc::new(d.clone())} /> },
+            Some(d) => html! { <ListsBody data={d.clone()} /> },
             None => html! {
                 <EmptyState text={t(lang, "lists.empty").to_string()}>
                     <NavLink to={Route::Projects} class="button">{ t(lang, "nav.projects") }</NavLink>
@@ -61,25 +64,46 @@ pub fn ListsPage() -> Html {
 
 #[derive(Properties, PartialEq)]
 struct BodyProps {
-    data: Rc<RunData>,
+    data: SharedRunData,
 }
 
 #[function_component]
 fn ListsBody(p: &BodyProps) -> Html {
     let app = use_app();
     let lang = app.lang;
+    let probe_open: OpenProbe = use_state(|| None::<String>);
+    let (page, set_page) = use_page(());
     let d = &p.data;
     let Some(m) = d.metrics.as_ref() else { return html! {} };
     let Some(run) = d.run() else { return html! {} };
     let brand_id = m.brand_id.clone().unwrap_or_default();
     let label_of = |id: &str| run.alias_snapshot.iter().find(|t| t.id == id).map_or_else(|| id.to_string(), |t| t.label.clone());
-    let probes_of = |prompt: &str| -> Vec<&Probe> {
-        let mut v: Vec<&Probe> = d.env.probes.iter().filter(|p| p.run_id == run.id && p.prompt_id == prompt).collect();
-        v.sort_by_key(|p| p.repeat_index);
-        v
-    };
     let repeats = run.config.repeats.max(1);
-    let has_lists = d.env.probes.iter().any(|p| p.run_id == run.id && p.status == ProbeStatus::Success && !p.list_items.is_empty());
+    // Each prompt's probes by repeat index, grouped once per render.
+    let mut by_prompt: HashMap<&str, Vec<Option<&Probe>>> = HashMap::new();
+    for pr in d.run_probes() {
+        let slots = by_prompt.entry(pr.prompt_id.as_str()).or_insert_with(|| vec![None; repeats as usize]);
+        if let Some(slot) = slots.get_mut(pr.repeat_index as usize) {
+            *slot = Some(pr);
+        }
+    }
+    let has_lists = d.run_probes().any(|p| p.status == ProbeStatus::Success && !p.list_items.is_empty());
+    // The per-probe lists: successful probes in prompt order, then repeat.
+    let listed: Vec<&Probe> = m
+        .prompts
+        .iter()
+        .flat_map(|pm| by_prompt.get(pm.prompt_id.as_str()).into_iter().flatten().flatten().copied())
+        .filter(|p| p.status == ProbeStatus::Success)
+        .collect();
+    let (page, row_from, row_to) = page_bounds(listed.len(), page, PAGE_SIZE);
+    // Consecutive probes of one prompt on this page share a section.
+    let mut groups: Vec<(&str, Vec<&Probe>)> = Vec::new();
+    for pr in &listed[row_from..row_to] {
+        match groups.last_mut() {
+            Some((id, v)) if *id == pr.prompt_id => v.push(pr),
+            _ => groups.push((pr.prompt_id.as_str(), vec![pr])),
+        }
+    }
 
     let add = {
         let app = app.clone();
@@ -128,12 +152,12 @@ fn ListsBody(p: &BodyProps) -> Html {
                     </tr></thead>
                     <tbody>
                         { for m.prompts.iter().map(|pm| {
-                            let probes = probes_of(&pm.prompt_id);
+                            let slots = by_prompt.get(pm.prompt_id.as_str());
                             html! {
                                 <tr data-testid="list-prompt-row" data-prompt={pm.prompt_id.clone()} data-value={raw_f64(pm.list_stability)}>
                                     <td>{ pm.text.clone() }</td>
                                     { for (0..repeats).map(|r| {
-                                        let cell = match probes.iter().find(|p| p.repeat_index == r) {
+                                        let cell = match slots.and_then(|v| v.get(r as usize).copied().flatten()) {
                                             None => "·".to_string(),
                                             Some(p) if p.status != ProbeStatus::Success => t(lang, "lst.failed").to_string(),
                                             Some(p) => p.mentions.iter().find(|mn| mn.target_id == brand_id)
@@ -172,13 +196,16 @@ fn ListsBody(p: &BodyProps) -> Html {
             </section>
             <section aria-labelledby="probelists-h">
                 <h2 id="probelists-h">{ t(lang, "lst.per_probe") }</h2>
-                { for m.prompts.iter().map(|pm| html! {
+                { for groups.iter().map(|(prompt_id, probes)| html! {
                     <details class="card" open={true}>
-                        <summary>{ pm.text.clone() }</summary>
+                        <summary>{ d.prompt_text(prompt_id) }</summary>
                         <div class="list-grid">
-                        { for probes_of(&pm.prompt_id).into_iter().filter(|p| p.status == ProbeStatus::Success).map(|p| html! {
+                        { for probes.iter().map(|p| {
+                            let repeat = tf(lang, "lst.repeat", &[("n", &(p.repeat_index + 1).to_string())]);
+                            html! {
                             <div class="probe-list" data-probe={p.id.clone()}>
-                                <h3 class="small">{ tf(lang, "lst.repeat", &[("n", &(p.repeat_index + 1).to_string())]) }</h3>
+                                <h3 class="small">{ open_probe_button(&probe_open, &p.id, "probe-link", repeat.clone(),
+                                    Some(tf(lang, "pg.open_probe", &[("x", &format!("{} · {repeat}", d.prompt_text(prompt_id)))]))) }</h3>
                                 if p.list_items.is_empty() {
                                     <p class="muted small">{ t(lang, "lst.no_list") }</p>
                                 } else {
@@ -197,11 +224,13 @@ fn ListsBody(p: &BodyProps) -> Html {
                                     </ol>
                                 }
                             </div>
-                        }) }
+                        }}) }
                         </div>
                     </details>
                 }) }
+                <Pager total={listed.len()} {page} on_page={set_page} scope="lists" label={t(lang, "pager.lists")} {lang} />
             </section>
+            { drawer_for(&probe_open, d.run_probes(), run, lang) }
         </>
     }
 }

@@ -1,8 +1,10 @@
 //! One run: its status, headline figures (from `geo_core::metrics::compute_run_metrics`),
 //! continue / retry-failed with a progress bar, the probe table filterable by prompt and
-//! status, and the probe drawer.
+//! status (in pages of 50 rows), and the probe drawer. The query `?prompt=ID` preselects
+//! the prompt filter and `?probe=ID` opens that probe's drawer (links from other pages).
 
-use crate::components::probe_drawer::{probe_status_value, ProbeDrawer};
+use crate::components::pager::{page_bounds, use_page, Pager, PAGE_SIZE};
+use crate::components::probe_drawer::{drawer_for, open_probe_button, probe_status_value};
 use crate::components::progress::RunProgress;
 use crate::components::EmptyState;
 use crate::hooks::{toast, use_app, use_query, Fetch};
@@ -13,8 +15,21 @@ use crate::runner::{self, use_live_run};
 use crate::state::ToastKind;
 use geo_core::metrics::compute_run_metrics;
 use geo_core::model::{ProbeStatus, RunStatus};
+use serde::{Deserialize, Serialize};
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
+use yew_router::prelude::use_location;
+
+/// The run detail page's query: a prompt to filter by and a probe whose drawer opens.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct DetailQuery {
+    /// Prompt id preselected in the prompt filter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompt: Option<String>,
+    /// Probe id whose drawer is open on arrival.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub probe: Option<String>,
+}
 
 /// Props of [`RunDetailPage`].
 #[derive(Properties, PartialEq)]
@@ -57,17 +72,21 @@ pub fn RunDetailPage(props: &RunDetailProps) -> Html {
             },
             None => None,
         };
-        Ok((run, probes, previous))
+        // Computed once per read, not on every render (paging, filtering, the drawer).
+        let metrics = run.as_ref().map(|r| {
+            crate::web::measure("geo:run-detail-metrics", || compute_run_metrics(r, &probes, previous.as_ref().map(|(r, p)| (r, &p[..]))))
+        });
+        Ok((run, probes, metrics))
     });
-    let filter_prompt = use_state(String::new);
+    let query = use_location().and_then(|l| l.query::<DetailQuery>().ok()).unwrap_or_default();
+    let filter_prompt = use_state(|| query.prompt.clone().unwrap_or_default());
     let filter_status = use_state(String::new);
-    let open = use_state(|| None::<String>);
+    let open = use_state(|| query.probe.clone());
+    let (page, set_page) = use_page(((*filter_prompt).clone(), (*filter_status).clone()));
 
     let body = match &data {
         Fetch::Ready(triple) => match triple.as_ref() {
-            (None, _, _) => html! { <EmptyState text={t(lang, "detail.not_found").to_string()} /> },
-            (Some(run), probes, previous) => {
-                let m = compute_run_metrics(run, probes, previous.as_ref().map(|(r, p)| (r, &p[..])));
+            (Some(run), probes, Some(m)) => {
                 let live_here = live.as_ref().filter(|l| l.run_id == run.id);
                 let running_here = live_here.is_some_and(|l| l.running);
                 let busy = running_here || runner::is_busy();
@@ -101,22 +120,8 @@ pub fn RunDetailPage(props: &RunDetailProps) -> Html {
                     let f = filter_status.clone();
                     Callback::from(move |e: Event| f.set(e.target_unchecked_into::<HtmlSelectElement>().value()))
                 };
-                let drawer = (*open).as_ref().and_then(|id| probes.iter().find(|p| &p.id == id)).map(|p| {
-                    let open = open.clone();
-                    let pid = p.id.clone();
-                    let on_close = Callback::from(move |_| {
-                        open.set(None);
-                        // Focus goes back to the row's button.
-                        if let Some(el) = web_sys::window().and_then(|w| w.document()).and_then(|d| {
-                            d.query_selector(&format!("[data-open-probe=\"{}\"]", pid.replace('"', ""))).ok().flatten()
-                        }) {
-                            if let Ok(el) = wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(el) {
-                                let _ = el.focus();
-                            }
-                        }
-                    });
-                    html! { <ProbeDrawer probe={p.clone()} prompt_text={prompt_text(&p.prompt_id)} targets={run.alias_snapshot.clone()} {lang} {on_close} /> }
-                });
+                let drawer = drawer_for(&open, probes.iter(), run, lang);
+                let (page, row_from, row_to) = page_bounds(shown.len(), page, PAGE_SIZE);
                 html! {
                     <>
                         <p>
@@ -180,9 +185,7 @@ pub fn RunDetailPage(props: &RunDetailProps) -> Html {
                                     <th scope="col"><span class="sr-only">{ t(lang, "detail.open") }</span></th>
                                 </tr></thead>
                                 <tbody>
-                                    { for shown.iter().map(|p| {
-                                        let open = open.clone();
-                                        let id = p.id.clone();
+                                    { for shown[row_from..row_to].iter().map(|p| {
                                         html! {
                                             <tr key={p.id.clone()} data-testid="probe-row" data-id={p.id.clone()} data-status={probe_status_value(p.status)}>
                                                 <td>{ prompt_text(&p.prompt_id) }</td>
@@ -192,19 +195,20 @@ pub fn RunDetailPage(props: &RunDetailProps) -> Html {
                                                     ProbeStatus::Empty => "detail.st_empty", ProbeStatus::Cancelled => "status.cancelled" }) }</span></td>
                                                 <td class="num">{ p.mentions.len() }</td>
                                                 <td class="num">{ p.sources.len() }</td>
-                                                <td><button type="button" class="link" data-testid="probe-open" data-open-probe={p.id.clone()}
-                                                    onclick={Callback::from(move |_: MouseEvent| open.set(Some(id.clone())))}>{ t(lang, "detail.open") }</button></td>
+                                                <td>{ open_probe_button(&open, &p.id, "probe-open", t(lang, "detail.open").to_string(), None) }</td>
                                             </tr>
                                         }
                                     }) }
                                 </tbody>
                             </table></div>
+                            <Pager total={shown.len()} {page} on_page={set_page.clone()} scope="probes" label={t(lang, "pager.probes")} {lang} />
                             if shown.is_empty() { <p class="muted">{ t(lang, "detail.no_match") }</p> }
                         }
-                        { for drawer }
+                        { drawer }
                     </>
                 }
             }
+            _ => html! { <EmptyState text={t(lang, "detail.not_found").to_string()} /> },
         },
         Fetch::Failed(e) => html! { <p class="error-box" role="alert">{ e.to_string() }</p> },
         _ => html! { <p class="muted">{ t(lang, "common.loading") }</p> },

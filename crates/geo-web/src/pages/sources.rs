@@ -1,12 +1,15 @@
 //! Sources: the selected run's retrieved domains (geo-core's `domains` metrics) in a
 //! sortable, filterable table, the channel distribution, new and lost domains against the
 //! previous run, a drill-down from a domain to its URLs (titles, queries, ranks) and the
-//! outreach gap (domains competitors are retrieved with but the brand never is).
+//! outreach gap (domains competitors are retrieved with but the brand never is). The table
+//! and the drill-down show 50 rows a page; a drill-down row opens its probe's drawer.
 
 use crate::app::Route;
 use crate::components::charts::{Bar, BarChart};
 use crate::components::metric_card::{ci_text, dec, pct, raw_f64, ratio_title};
-use crate::components::run_data::{use_run_data, RunData};
+use crate::components::pager::{page_bounds, use_page, Pager, PAGE_SIZE};
+use crate::components::probe_drawer::{drawer_for, open_probe_button, OpenProbe};
+use crate::components::run_data::{use_run_data, Figures, SharedRunData};
 use crate::components::{EmptyState, NavLink};
 use crate::hooks::{use_app, Fetch};
 use crate::i18n::{t, tf};
@@ -90,10 +93,10 @@ fn ownership_label(o: Ownership, lang: Lang) -> &'static str {
 #[function_component]
 pub fn SourcesPage() -> Html {
     let lang = use_app().lang;
-    let data = use_run_data();
+    let data = use_run_data(Figures::Sources);
     let body = match &data {
         Fetch::Ready(d) => match (**d).as_ref().and_then(|d| d.metrics.as_ref().map(|m| (d, m))) {
-            Some((d, m)) if !m.domains.is_empty() => html! { <SourcesBody data={std::rc::Rc::new(d.clone())} /> },
+            Some((d, m)) if !m.domains.is_empty() => html! { <SourcesBody data={d.clone()} /> },
             Some(_) => html! {
                 <EmptyState text={t(lang, "src.none_in_run").to_string()}>
                     <NavLink to={Route::Run} class="button">{ t(lang, "nav.run") }</NavLink>
@@ -118,7 +121,7 @@ pub fn SourcesPage() -> Html {
 
 #[derive(Properties, PartialEq)]
 struct BodyProps {
-    data: std::rc::Rc<RunData>,
+    data: SharedRunData,
 }
 
 #[function_component]
@@ -129,10 +132,13 @@ fn SourcesBody(p: &BodyProps) -> Html {
     let ownership = use_state(String::new);
     let sort = use_state(|| (SortKey::Occurrences, false));
     let open = use_state(|| None::<String>);
+    let probe_open: OpenProbe = use_state(|| None::<String>);
+    let (page, set_page) = use_page(((*text).clone(), (*channel).clone(), (*ownership).clone(), *sort));
     let Some(m) = p.data.metrics.as_ref() else { return html! {} };
 
     let mut rows: Vec<&DomainMetrics> = m.domains.iter().filter(|d| keep_domain(d, &text, &channel, &ownership)).collect();
     sort_domains(&mut rows, sort.0, sort.1);
+    let (page, row_from, row_to) = page_bounds(rows.len(), page, PAGE_SIZE);
     let mut channels: Vec<&str> = m.domains.iter().map(|d| d.channel.as_str()).collect();
     channels.sort_unstable();
     channels.dedup();
@@ -196,7 +202,7 @@ fn SourcesBody(p: &BodyProps) -> Html {
                         <th scope="col">{ t(lang, "src.ownership") }</th>
                     </tr></thead>
                     <tbody>
-                        { for rows.iter().map(|d| {
+                        { for rows[row_from..row_to].iter().map(|d| {
                             let dom = d.domain.clone();
                             let is_open = open.as_deref() == Some(dom.as_str());
                             let toggle = { let open = open.clone(); let dom = dom.clone(); Callback::from(move |_: MouseEvent| open.set(if is_open { None } else { Some(dom.clone()) })) };
@@ -217,15 +223,17 @@ fn SourcesBody(p: &BodyProps) -> Html {
                                     <td>{ ownership_label(d.ownership, lang) }</td>
                                 </tr>
                                 if is_open {
-                                    <tr class="drill"><td colspan="9">{ drill_down(&p.data, &dom, lang) }</td></tr>
+                                    <tr class="drill"><td colspan="9"><DrillDown data={p.data.clone()} domain={dom.clone()} open={probe_open.clone()} /></td></tr>
                                 }
                                 </>
                             }
                         }) }
                     </tbody>
                 </table>
+                <Pager total={rows.len()} {page} on_page={set_page} scope="domains" label={t(lang, "pager.domains")} {lang} />
                 if rows.is_empty() { <p class="muted">{ t(lang, "src.no_match") }</p> }
             </div>
+            if let Some(run) = p.data.run() { { drawer_for(&probe_open, p.data.run_probes(), run, lang) } }
             <div class="chart-grid">
                 { channel_chart(m, lang) }
                 { new_lost(m, lang) }
@@ -235,31 +243,50 @@ fn SourcesBody(p: &BodyProps) -> Html {
     }
 }
 
-/// The URLs of `domain` in the run's successful probes with their titles, queries and ranks.
-fn drill_down(d: &RunData, domain: &str, lang: Lang) -> Html {
-    let Some(m) = d.metrics.as_ref() else { return html! {} };
-    let run = d.run();
-    let prompt_text = |id: &str| run.and_then(|r| r.prompt_snapshot.iter().find(|p| p.id == id)).map_or(id.to_string(), |p| p.text.clone());
-    let rows: Vec<Html> = d
-        .env
-        .probes
-        .iter()
-        .filter(|p| p.run_id == m.run_id && p.status == ProbeStatus::Success)
-        .flat_map(|p| p.sources.iter().filter(|s| s.domain == domain).map(move |s| (p, s)))
-        .map(|(p, s)| html! {
-            <li data-testid="source-url" data-url={s.url.clone()}>
-                <a href={s.url.clone()} target="_blank" rel="noopener noreferrer">{ if s.title.is_empty() { s.url.clone() } else { s.title.clone() } }</a>
-                <div class="muted small">{ s.url.clone() }</div>
-                <div class="small">{ tf(lang, "src.in_probe", &[("p", &prompt_text(&p.prompt_id)), ("r", &(p.repeat_index + 1).to_string())]) }</div>
-                <ul class="small">
-                    { for s.occurrences.iter().map(|o| html! {
-                        <li>{ tf(lang, "src.occurrence", &[("q", o.query.as_deref().unwrap_or("—")), ("r", &o.rank.to_string())]) }</li>
-                    }) }
-                </ul>
-            </li>
-        })
+#[derive(Properties, PartialEq)]
+struct DrillProps {
+    data: SharedRunData,
+    domain: AttrValue,
+    open: OpenProbe,
+}
+
+/// The URLs of `domain` in the run's successful probes with their titles, queries and
+/// ranks, 50 a page; each names its probe with a button that opens the probe's drawer.
+#[function_component]
+fn DrillDown(p: &DrillProps) -> Html {
+    let lang = use_app().lang;
+    let (page, set_page) = use_page(p.domain.clone());
+    let domain = p.domain.as_str();
+    let d = &p.data;
+    let found: Vec<_> = d
+        .run_probes()
+        .filter(|pr| pr.status == ProbeStatus::Success)
+        .flat_map(|pr| pr.sources.iter().filter(|s| s.domain == domain).map(move |s| (pr, s)))
         .collect();
-    html! { <ul class="drill-list" aria-label={tf(lang, "src.urls_of", &[("d", domain)])}>{ for rows }</ul> }
+    let (page, row_from, row_to) = page_bounds(found.len(), page, PAGE_SIZE);
+    html! {
+        <>
+            <ul class="drill-list" aria-label={tf(lang, "src.urls_of", &[("d", domain)])}>
+                { for found[row_from..row_to].iter().map(|(pr, s)| {
+                    let in_probe = tf(lang, "src.in_probe", &[("p", &d.prompt_text(&pr.prompt_id)), ("r", &(pr.repeat_index + 1).to_string())]);
+                    html! {
+                        <li data-testid="source-url" data-url={s.url.clone()} data-probe={pr.id.clone()}>
+                            <a href={s.url.clone()} target="_blank" rel="noopener noreferrer">{ if s.title.is_empty() { s.url.clone() } else { s.title.clone() } }</a>
+                            <div class="muted small">{ s.url.clone() }</div>
+                            <div class="small">{ open_probe_button(&p.open, &pr.id, "probe-link", in_probe.clone(),
+                                Some(tf(lang, "pg.open_probe", &[("x", &in_probe)]))) }</div>
+                            <ul class="small">
+                                { for s.occurrences.iter().map(|o| html! {
+                                    <li>{ tf(lang, "src.occurrence", &[("q", o.query.as_deref().unwrap_or("—")), ("r", &o.rank.to_string())]) }</li>
+                                }) }
+                            </ul>
+                        </li>
+                    }
+                }) }
+            </ul>
+            <Pager total={found.len()} {page} on_page={set_page} scope="urls" label={tf(lang, "pager.urls", &[("d", domain)])} {lang} />
+        </>
+    }
 }
 
 fn channel_chart(m: &RunMetrics, lang: Lang) -> Html {

@@ -1,0 +1,102 @@
+// The dashboard and sources pages at scale, measured inside the app: a generated export
+// whose big run holds 5,000 probes (50 prompts × 100 repeats, then 500 prompts × 10
+// repeats; each with a previous run of 2 repeats) is imported in settings; the dashboard and the sources page are opened for the big
+// run and the User Timing measures the app records around its geo-core computation
+// (`geo:dashboard-metrics`: metrics and trend, of which `geo:metrics` and `geo:trend`;
+// figures are computed once per run and data version and shared by the pages;
+// `geo:dashboard-tags`: the per-tag breakdown, computed once the cards are shown;
+// `geo:sources-metrics`: metrics with the per-domain rows) are read from
+// `performance.getEntriesByType('measure')`, with the time from navigation until the
+// dashboard cards show the big run's figures.
+// The figures are printed; the assertions only check that the work completed and the
+// figures are present (speed targets belong to benchmarks, not tests).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, freshPage, byId, until, BASE_URL } from './helpers.mjs';
+import { bigExport, importText, selectRun, pager, pagerStatus, BIG_RUN, PREV_RUN } from './webpages-helpers.mjs';
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+/** The durations (ms) of every User Timing measure named `name` in the page. */
+const measures = (page, name) => page.evaluate((n) => performance.getEntriesByType('measure').filter((e) => e.name === n).map((e) => e.duration), name);
+
+async function measurePages(shape) {
+  const { env, composition: c } = bigExport(shape);
+  const text = JSON.stringify(env);
+  const page = await freshPage(browser, 'settings');
+  const t0 = Date.now();
+  await importText(page, text, 'perf-5000.json');
+  const importMs = Date.now() - t0;
+  await selectRun(page, BIG_RUN);
+
+  // A fresh navigation to the dashboard: the page timeline starts at 0 there.
+  await page.goto(new URL('', BASE_URL).href);
+  const shownAt = await page.waitForFunction((want) => {
+    const el = document.querySelector('[data-testid="metric-success-count"]');
+    return el && el.dataset.value === want ? performance.now() : false;
+  }, String(c.successes), { polling: 'raf', timeout: 120000 }).then((h) => h.jsonValue());
+  assert.equal(await byId(page, 'trend-chart').getAttribute('data-points'), '2');
+  await until(async () => (await byId(page, 'tag-row').count()) >= 1, 60000, 'per-tag rows');
+  const dash = await until(async () => { const d = await measures(page, 'geo:dashboard-metrics'); return d.length ? d : null; }, 10000, 'dashboard measure');
+  const [core, trend, tags] = [await measures(page, 'geo:metrics'), await measures(page, 'geo:trend'), await measures(page, 'geo:dashboard-tags')];
+  assert.ok(core.length && trend.length && tags.length, 'the parts are measured');
+
+  // The first computation after loading the page runs on freshly compiled (baseline) wasm;
+  // switching to the previous run and back recomputes the dashboard on warm code.
+  await byId(page, 'run-select').selectOption(PREV_RUN);
+  await until(async () => (await byId(page, 'metric-success-count').getAttribute('data-value')) === String(c.prevSuccesses), 60000, 'previous run figures');
+  await byId(page, 'run-select').selectOption(BIG_RUN);
+  await until(async () => (await byId(page, 'metric-success-count').getAttribute('data-value')) === String(c.successes), 60000, 'big run figures again');
+  const warm = await until(async () => { const d = await measures(page, 'geo:dashboard-metrics'); return d.length >= dash.length + 2 ? d : null; }, 10000, 'warm dashboard measure');
+
+  // The sources page reuses the dashboard's figures of the same run: nothing is computed.
+  await byId(page, 'nav-sources').click();
+  await byId(page, 'source-row').first().waitFor({ timeout: 120000 });
+  assert.deepEqual(await measures(page, 'geo:sources-metrics'), [], 'no second computation of the same figures');
+
+  // Opened directly (a fresh page), the sources page computes its figures: cold, then warm
+  // after switching runs.
+  await page.goto(new URL('sources', BASE_URL).href);
+  await byId(page, 'source-row').first().waitFor({ timeout: 120000 });
+  const src = await until(async () => { const d = await measures(page, 'geo:sources-metrics'); return d.length ? d : null; }, 10000, 'sources measure');
+  // Only one page of rows is in the document; the pager tells the whole.
+  assert.equal(await byId(page, 'source-row').count(), 50);
+  assert.deepEqual(await pagerStatus(page, 'domains'), { start: 1, end: 50, total: c.domains });
+  await byId(page, 'run-select').selectOption(PREV_RUN);
+  await until(async () => (await measures(page, 'geo:sources-metrics')).length >= src.length + 1, 60000, 'previous run sources');
+  await byId(page, 'run-select').selectOption(BIG_RUN);
+  const srcWarm = await until(async () => { const d = await measures(page, 'geo:sources-metrics'); return d.length >= src.length + 2 ? d : null; }, 60000, 'warm sources measure');
+  await until(async () => (await pagerStatus(page, 'domains')).total === c.domains, 60000, 'big run domains again');
+
+  await page.goto(new URL(`runs/${BIG_RUN}`, BASE_URL).href);
+  await byId(page, 'probe-row').first().waitFor({ timeout: 120000 });
+  assert.equal(await byId(page, 'probe-row').count(), 50);
+  assert.equal((await pagerStatus(page, 'probes')).total, c.probes);
+  const detail = await until(async () => { const d = await measures(page, 'geo:run-detail-metrics'); return d.length ? d : null; }, 10000, 'run detail measure');
+  assert.ok(await pager(page, 'probes').isVisible());
+  assert.deepEqual(page.errors, []);
+
+  const last = (a) => a[a.length - 1].toFixed(1);
+  console.log(
+    `browser page figures for ${c.probes.toLocaleString('en')} probes (${c.prompts} prompts × ${c.repeats} repeats, ` +
+      `${c.successes} successes, ${c.sources} sources over ${c.domains} domains; previous run ${c.prevProbes} probes; ` +
+      `${(text.length / 1e6).toFixed(1)} MB export): dashboard figures ${last(dash)} ms (geo:dashboard-metrics, ` +
+      `${dash.length} computation(s): metrics ${last(core)} ms + trend ${last(trend)} ms), per-tag breakdown ${last(tags)} ms ` +
+      `(geo:dashboard-tags, after the cards); warm recomputation of the dashboard figures ${last(warm)} ms; ` +
+      `sources figures ${src[0].toFixed(1)} ms on a fresh page, ${last(srcWarm)} ms warm (geo:sources-metrics; 0 ms after the dashboard, ` +
+      `whose figures it reuses); run detail ${last(detail)} ms; ` +
+      `navigation to dashboard cards ${shownAt.toFixed(0)} ms; import ${importMs} ms`,
+  );
+}
+
+// The worst case for the per-prompt pairwise stability figures (4,950 pairs a prompt)…
+test('dashboard and sources figures of a 5,000-probe run (50 prompts × 100 repeats), timed in the browser', async () => {
+  await measurePages({ prompts: 50, repeats: 100 });
+});
+
+// …and the same number of probes spread over many prompts with few repeats each.
+test('dashboard and sources figures of a 5,000-probe run (500 prompts × 10 repeats), timed in the browser', async () => {
+  await measurePages({ prompts: 500, repeats: 10 });
+});
