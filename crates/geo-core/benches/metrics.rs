@@ -4,6 +4,7 @@
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use geo_core::metrics::{compute_run_metrics, metrics_for_export, project_series};
+use geo_core::metrics::geo_words::PawcTargets;
 use geo_core::model::*;
 
 /// A small deterministic generator (64-bit LCG), so every bench run sees the same data.
@@ -126,6 +127,7 @@ fn probe(rng: &mut Lcg, run_id: &str, prompt_id: &str, rep: u32) -> Probe {
             context: String::new(),
             matched_aliases: vec![NAMES[t].into()],
             list_position: (i < 3).then_some(i as u32 + 1),
+            position_adjusted_word_count: None,
         })
         .collect();
     let sources = (0..8)
@@ -209,11 +211,32 @@ fn probe(rng: &mut Lcg, run_id: &str, prompt_id: &str, rep: u32) -> Probe {
     }
 }
 
+/// The envelope as the analysis leaves it: every mention carries its position-adjusted word
+/// count (scored by the same code as `analyze_probe`, outside the timed loop).
+fn analysed(mut env: ExportEnvelope) -> ExportEnvelope {
+    let targets = env.runs[0].alias_snapshot.clone();
+    let scorer = PawcTargets::new(&targets);
+    for p in &mut env.probes {
+        scorer.score_mentions(&p.answer, &mut p.mentions);
+    }
+    env
+}
+
 fn bench(c: &mut Criterion) {
-    let env = envelope();
-    assert_eq!(env.probes.len(), 5_000);
+    let raw = envelope();
+    assert_eq!(raw.probes.len(), 5_000);
+    let env = analysed(raw.clone());
+    assert_eq!(
+        metrics_for_export(&env, None).unwrap(),
+        metrics_for_export(&raw, None).unwrap(),
+        "stored and recomputed scores give the same metrics"
+    );
     c.bench_function("metrics_for_export 50 runs / 5000 probes", |b| {
         b.iter(|| metrics_for_export(black_box(&env), None).unwrap())
+    });
+    // Exports written before the analysis stored the score: metrics scan every answer.
+    c.bench_function("metrics_for_export 50 runs / 5000 probes, scores not stored", |b| {
+        b.iter(|| metrics_for_export(black_box(&raw), None).unwrap())
     });
     // The same probes as one run of 10 prompts × 500 repeats, compared with no previous run.
     let mut big = env.runs[0].clone();

@@ -403,6 +403,12 @@ pub struct Mention {
     /// Position in the parsed recommendation list, when the target is on it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub list_position: Option<u32>,
+    /// The target's position-adjusted word count in this answer (see
+    /// `metrics::geo_words`), computed once by the analysis so that metrics over many runs
+    /// do not rescan every answer. Absent in exports from before it existed; metrics then
+    /// compute it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub position_adjusted_word_count: Option<f64>,
 }
 
 /// One entry of the parsed recommendation list.

@@ -240,6 +240,7 @@ fn derived() -> impl Strategy<Value = Derived> {
                     context,
                     matched_aliases,
                     list_position,
+                    position_adjusted_word_count: None,
                 }
             },
         );

@@ -379,3 +379,30 @@ fn contract_keys_are_all_present() {
 fn golden_sample_metrics_json() {
     insta::assert_json_snapshot!("sample_run_metrics", sample_metrics());
 }
+
+/// The analysis stores each mention's position-adjusted word count; the metrics read it and
+/// give exactly what they compute from the answers when it is absent, and ignore a stored
+/// value outside [0, 1] (a hand-edited export) rather than trust it.
+#[test]
+fn stored_position_adjusted_scores_give_the_computed_metrics() {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../demo/demo-data.json"))
+        .expect("demo/demo-data.json is readable");
+    let mut env = geo_core::export::import::parse_export(&text, &Default::default()).expect("the demo export parses");
+    geo_core::analysis::analyze_envelope(&mut env);
+    let scored = env.probes.iter().flat_map(|p| &p.mentions).filter(|m| m.position_adjusted_word_count.is_some()).count();
+    assert!(scored > 10, "the analysis stores scores ({scored} mentions)");
+    let stored = metrics_for_export(&env, None).unwrap();
+    assert!(stored.iter().any(|m| serde_json::to_value(m).unwrap()["positionAdjustedWordCount"]
+        .as_object()
+        .is_some_and(|o| o.values().any(|v| v.as_f64().is_some_and(|x| x > 0.0)))));
+
+    let mut stripped = env.clone();
+    stripped.probes.iter_mut().flat_map(|p| &mut p.mentions).for_each(|m| m.position_adjusted_word_count = None);
+    assert_eq!(metrics_for_export(&stripped, None).unwrap(), stored);
+
+    let mut tampered = env.clone();
+    for (k, m) in tampered.probes.iter_mut().flat_map(|p| &mut p.mentions).enumerate() {
+        m.position_adjusted_word_count = Some(if k % 2 == 0 { 7.5 } else { -1.0 });
+    }
+    assert_eq!(metrics_for_export(&tampered, None).unwrap(), stored);
+}

@@ -354,6 +354,7 @@ impl<'a> TargetMatcher<'a> {
                     context: normalised[from..to].trim().to_string(),
                     matched_aliases,
                     list_position: None,
+                    position_adjusted_word_count: None,
                 },
             ));
         }

@@ -10,6 +10,7 @@ pub mod sources;
 pub mod urls;
 
 use crate::model::{Probe, Target};
+use crate::metrics::geo_words::PawcTargets;
 use mentions::TargetMatcher;
 use sources::TargetDomains;
 
@@ -18,11 +19,16 @@ use sources::TargetDomains;
 struct Analyzer<'a> {
     matcher: TargetMatcher<'a>,
     domains: TargetDomains<'a>,
+    pawc: PawcTargets<'a>,
 }
 
 impl<'a> Analyzer<'a> {
     fn new(targets: &'a [Target]) -> Self {
-        Analyzer { matcher: TargetMatcher::new(targets), domains: TargetDomains::new(targets) }
+        Analyzer {
+            matcher: TargetMatcher::new(targets),
+            domains: TargetDomains::new(targets),
+            pawc: PawcTargets::new(targets),
+        }
     }
 
     fn analyze(&self, probe: &mut Probe) {
@@ -31,6 +37,7 @@ impl<'a> Analyzer<'a> {
         probe.mentions = self.matcher.match_text(&probe.answer);
         let parsed = lists::parse_list_items_with(&probe.answer, &self.matcher);
         lists::apply_list_positions_with(&mut probe.mentions, &parsed.items, &self.matcher);
+        self.pawc.score_mentions(&probe.answer, &mut probe.mentions);
         probe.list_items = parsed.items;
         probe.other_entities = parsed.other_entities;
         probe.answer_links = links::extract_answer_links(&probe.answer, &probe.sources);

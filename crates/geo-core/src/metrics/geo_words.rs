@@ -8,7 +8,7 @@
 //! boundary rule, so "mentions the target" means the same thing here as in a Mention.
 
 use crate::analysis::mentions::{decode_at, fold_safe, is_ideograph_at, normalize_for_match_into, PreparedAlias};
-use crate::model::Target;
+use crate::model::{Mention, Target};
 
 /// An answer prepared once for any number of targets: its sentences, word counts and the
 /// places where an alias hit may start.
@@ -274,6 +274,47 @@ impl<'a> PreparedAnswer<'a> {
         let weighted: f64 =
             hit_sentences.iter().map(|&pos| f64::from(self.sentences[pos].1) * (-(pos as f64) / n).exp()).sum();
         weighted / f64::from(self.total_words)
+    }
+}
+
+/// A run's targets prepared once for scoring answers: one alias set per distinct target id
+/// (the first target of an id wins, as in the run metrics), in snapshot order.
+pub struct PawcTargets<'t> {
+    ids: Vec<&'t str>,
+    aliases: Vec<Vec<PreparedAlias>>,
+}
+
+impl<'t> PawcTargets<'t> {
+    /// Prepares the aliases of `targets` (a run's alias snapshot).
+    pub fn new(targets: &'t [Target]) -> Self {
+        let mut ids: Vec<&'t str> = Vec::with_capacity(targets.len());
+        let mut aliases = Vec::with_capacity(targets.len());
+        for t in targets {
+            if !ids.contains(&t.id.as_str()) {
+                ids.push(t.id.as_str());
+                aliases.push(PreparedAlias::for_target(t));
+            }
+        }
+        PawcTargets { ids, aliases }
+    }
+
+    /// Sets each mention's `position_adjusted_word_count` to its target's score in `answer`
+    /// (the answer the mentions were found in); `None` for a mention of an unknown target.
+    /// The answer is scanned once, and not at all without mentions.
+    pub fn score_mentions(&self, answer: &str, mentions: &mut [Mention]) {
+        if mentions.is_empty() {
+            return;
+        }
+        let mut prepared = PreparedAnswer::for_aliases(self.aliases.iter().flatten());
+        prepared.reset(answer);
+        let mut scratch = Vec::new();
+        for m in mentions {
+            m.position_adjusted_word_count = self
+                .ids
+                .iter()
+                .position(|id| *id == m.target_id)
+                .map(|i| prepared.score_with(&self.aliases[i], &mut scratch));
+        }
     }
 }
 

@@ -191,6 +191,7 @@ pub(crate) fn compute_reusing<'a>(
     let mut title_ids_raw: FastMap<Key, u32> = FastMap::default();
     let mut folded = String::new();
     let mut mentioned = vec![false; targets.len()];
+    let mut stored_pawc: Vec<Option<f64>> = vec![None; targets.len()];
     let mut prepared = PreparedAnswer::for_aliases(aliases.iter().flatten());
     let mut hit_scratch: Vec<usize> = Vec::new();
     let mut probe_domains: Vec<u32> = Vec::new();
@@ -231,6 +232,7 @@ pub(crate) fn compute_reusing<'a>(
                 continue;
             }
             mentioned[i] = true;
+            stored_pawc[i] = m.position_adjusted_word_count.filter(|v| (0.0..=1.0).contains(v));
             sov[i] += 1;
             if Some(i) == brand_index {
                 brand_mentioned = true;
@@ -253,14 +255,24 @@ pub(crate) fn compute_reusing<'a>(
             .zip(&mentioned)
             .any(|(t, &m)| m && t.kind == TargetKind::Competitor);
 
-        // Position-adjusted word count, only for the targets the probe names.
-        if mentioned.iter().any(|&m| m) {
-            prepared.reset(&probe.answer);
-            for (i, &m) in mentioned.iter().enumerate() {
-                if m {
-                    pawc_sum[i] += prepared.score_with(&aliases[i], &mut hit_scratch);
-                }
+        // Position-adjusted word count, only for the targets the probe names: the score the
+        // analysis stored in the mention, else (exports from before it was stored, or a value
+        // outside [0, 1]) computed here, scanning the answer at most once.
+        let mut scanned = false;
+        for (i, &m) in mentioned.iter().enumerate() {
+            if !m {
+                continue;
             }
+            pawc_sum[i] += match stored_pawc[i] {
+                Some(score) => score,
+                None => {
+                    if !scanned {
+                        prepared.reset(&probe.answer);
+                        scanned = true;
+                    }
+                    prepared.score_with(&aliases[i], &mut hit_scratch)
+                }
+            };
         }
 
         // Sources.

@@ -287,6 +287,7 @@ pub fn sample_store() -> ExportEnvelope {
             context: "元构场：GEO Probe 开源".into(),
             matched_aliases: vec!["元构场".into(), "GEO Probe".into()],
             list_position: Some(2),
+            position_adjusted_word_count: None,
         },
         Mention {
             target_id: "t_acme".into(),
@@ -296,6 +297,7 @@ pub fn sample_store() -> ExportEnvelope {
             context: "Acme, \"Inc\"：老牌".into(),
             matched_aliases: vec!["Acme".into()],
             list_position: Some(1),
+            position_adjusted_word_count: None,
         },
     ];
     a.list_items = vec![
@@ -358,6 +360,7 @@ pub fn sample_store() -> ExportEnvelope {
         context: "元构场 is fine".into(),
         matched_aliases: vec!["元构场".into()],
         list_position: None,
+        position_adjusted_word_count: None,
     }];
 
     let mut env = ExportEnvelope::new("2026-11-29T00:00:00.000Z");

@@ -107,6 +107,7 @@ pub fn mention(target: &str, order: u32, list_position: Option<u32>) -> Mention 
         context: String::new(),
         matched_aliases: vec![],
         list_position,
+        position_adjusted_word_count: None,
     }
 }
 
