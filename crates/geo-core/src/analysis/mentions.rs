@@ -14,6 +14,7 @@
 //! only for the first hit of a target (its `firstIndex` and context).
 
 use crate::model::{Mention, Target};
+use crate::metrics::geo_words::PreparedAnswer;
 use unicode_normalization::{is_nfkc_quick, IsNormalized, UnicodeNormalization};
 
 /// Characters of context kept on each side of the first hit.
@@ -304,13 +305,16 @@ pub struct TargetMatcher<'a> {
     targets: &'a [Target],
     /// Per target, its usable aliases.
     aliases: Vec<Vec<PreparedAlias>>,
+    /// Per target, whether no other target of the snapshot has its id.
+    unique_id: Vec<bool>,
 }
 
 impl<'a> TargetMatcher<'a> {
     /// Normalises every non-blank alias of `targets` (the run's alias snapshot, brand first).
     pub fn new(targets: &'a [Target]) -> Self {
         let aliases = targets.iter().map(PreparedAlias::for_target).collect();
-        TargetMatcher { targets, aliases }
+        let unique_id = targets.iter().map(|t| targets.iter().filter(|o| o.id == t.id).count() == 1).collect();
+        TargetMatcher { targets, aliases, unique_id }
     }
 
     /// The targets this matcher was built from.
@@ -320,15 +324,34 @@ impl<'a> TargetMatcher<'a> {
 
     /// Finds the tracked targets named in `text`; see [`match_targets`].
     pub fn match_text(&self, text: &str) -> Vec<Mention> {
-        let normalised = normalize_for_match(text);
+        self.match_normalised(&normalize_for_match(text))
+    }
+
+    /// [`match_text`](TargetMatcher::match_text) on a text already in the matching normal
+    /// form (`normalize_for_match`), for callers that need that form too.
+    pub fn match_normalised(&self, normalised: &str) -> Vec<Mention> {
+        self.match_inner(normalised, false)
+    }
+
+    /// [`match_normalised`](TargetMatcher::match_normalised), also scoring each mention's
+    /// `position_adjusted_word_count` from the alias hits just found (the same hits the
+    /// metrics would find again; see `metrics::geo_words`). A target whose id appears twice
+    /// in the snapshot gets no stored score: the metrics then compute it from the first one.
+    pub fn match_normalised_scored(&self, normalised: &str) -> Vec<Mention> {
+        self.match_inner(normalised, true)
+    }
+
+    fn match_inner(&self, normalised: &str, score: bool) -> Vec<Mention> {
         let mut found: Vec<(usize, usize, Mention)> = Vec::new();
         let mut hits: Vec<Hit> = Vec::new();
+        let mut sentences: Option<PreparedAnswer> = None;
+        let mut starts: Vec<usize> = Vec::new();
         for (target_index, (target, aliases)) in self.targets.iter().zip(&self.aliases).enumerate() {
             hits.clear();
             let mut matched_aliases: Vec<String> = Vec::new();
             for alias in aliases {
                 let before = hits.len();
-                hits.extend(alias.hits(&normalised).map(|(start, end)| Hit { start, end }));
+                hits.extend(alias.hits(normalised).map(|(start, end)| Hit { start, end }));
                 if hits.len() > before {
                     let name = &target.aliases[alias.index];
                     if !matched_aliases.contains(name) {
@@ -336,6 +359,20 @@ impl<'a> TargetMatcher<'a> {
                     }
                 }
             }
+            if hits.is_empty() {
+                continue;
+            }
+            // Every raw hit start (before merging), as the position-adjusted score counts them.
+            let pawc = (score && self.unique_id[target_index]).then(|| {
+                let prepared = sentences.get_or_insert_with(|| {
+                    let mut p = PreparedAnswer::for_aliases([]);
+                    p.reset_normalised(normalised);
+                    p
+                });
+                starts.clear();
+                starts.extend(hits.iter().map(|h| h.start));
+                prepared.score_starts(&mut starts)
+            });
             merge(&mut hits);
             let Some(first) = hits.first().copied() else { continue };
             // Character offsets, counted only for the first hit.
@@ -354,7 +391,7 @@ impl<'a> TargetMatcher<'a> {
                     context: normalised[from..to].trim().to_string(),
                     matched_aliases,
                     list_position: None,
-                    position_adjusted_word_count: None,
+                    position_adjusted_word_count: pawc,
                 },
             ));
         }

@@ -10,7 +10,6 @@ pub mod sources;
 pub mod urls;
 
 use crate::model::{Probe, Target};
-use crate::metrics::geo_words::PawcTargets;
 use mentions::TargetMatcher;
 use sources::TargetDomains;
 
@@ -19,7 +18,6 @@ use sources::TargetDomains;
 struct Analyzer<'a> {
     matcher: TargetMatcher<'a>,
     domains: TargetDomains<'a>,
-    pawc: PawcTargets<'a>,
 }
 
 impl<'a> Analyzer<'a> {
@@ -27,17 +25,16 @@ impl<'a> Analyzer<'a> {
         Analyzer {
             matcher: TargetMatcher::new(targets),
             domains: TargetDomains::new(targets),
-            pawc: PawcTargets::new(targets),
         }
     }
 
     fn analyze(&self, probe: &mut Probe) {
         probe.answer = clean::clean_answer(&probe.raw_answer);
         probe.sources = sources::normalize_sources_with(&probe.queries, &probe.raw_sources, &self.matcher, &self.domains);
-        probe.mentions = self.matcher.match_text(&probe.answer);
+        let normalised = mentions::normalize_for_match(&probe.answer);
+        probe.mentions = self.matcher.match_normalised_scored(&normalised);
         let parsed = lists::parse_list_items_with(&probe.answer, &self.matcher);
         lists::apply_list_positions_with(&mut probe.mentions, &parsed.items, &self.matcher);
-        self.pawc.score_mentions(&probe.answer, &mut probe.mentions);
         probe.list_items = parsed.items;
         probe.other_entities = parsed.other_entities;
         probe.answer_links = links::extract_answer_links(&probe.answer, &probe.sources);

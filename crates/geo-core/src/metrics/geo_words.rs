@@ -237,6 +237,19 @@ impl<'a> PreparedAnswer<'a> {
         self.total_words = found.total_words;
     }
 
+    /// Like [`reset`](PreparedAnswer::reset) for an answer already in the matching normal
+    /// form (`normalize_for_match`), which the mention analysis has at hand: scanned as is,
+    /// never normalised again. Scores equal those of `reset` on the original answer.
+    pub(crate) fn reset_normalised(&mut self, normalised: &str) {
+        self.answer = "";
+        self.normalized.clear();
+        self.normalized.push_str(normalised);
+        self.as_written = false;
+        let found = scan::<false>(&self.normalized, &self.first_bytes, &mut self.sentences, &mut self.candidates)
+            .unwrap_or(Scan { total_words: 0 });
+        self.total_words = found.total_words;
+    }
+
     /// Words in the whole answer.
     pub(crate) fn total_words(&self) -> u32 {
         self.total_words
@@ -268,6 +281,28 @@ impl<'a> PreparedAnswer<'a> {
                 }
             }
         }
+        self.weigh(hit_sentences)
+    }
+
+    /// The score given the byte offsets where the target's alias hits start in the text this
+    /// value was [`reset_normalised`](PreparedAnswer::reset_normalised) with (the hits
+    /// `TargetMatcher` finds there): the same number as [`score_with`](PreparedAnswer::score_with).
+    /// `starts` is reused as scratch.
+    pub(crate) fn score_starts(&self, starts: &mut Vec<usize>) -> f64 {
+        if self.total_words == 0 || self.sentences.is_empty() {
+            return 0.0;
+        }
+        for start in starts.iter_mut() {
+            // The sentence whose start is the last one at or before the hit; usize::MAX for none.
+            *start = self.sentences.partition_point(|(s, _)| *s <= *start).wrapping_sub(1);
+        }
+        starts.retain(|&i| i != usize::MAX);
+        self.weigh(starts)
+    }
+
+    /// Σ words(s) · exp(−pos(s)/|S|) over the distinct sentence indices in `hit_sentences`,
+    /// divided by the answer's words.
+    fn weigh(&self, hit_sentences: &mut Vec<usize>) -> f64 {
         hit_sentences.sort_unstable();
         hit_sentences.dedup();
         let n = self.sentences.len() as f64;
@@ -439,6 +474,23 @@ mod tests {
             let want = oracle(&answer, &targets);
             proptest::prop_assert_eq!(got.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
                 want.iter().map(|v| v.to_bits()).collect::<Vec<_>>());
+            // The analysis's path: scored from the matcher's own hits on the normal form.
+            let matcher = crate::analysis::mentions::TargetMatcher::new(&targets);
+            let mentions = matcher.match_normalised_scored(&crate::analysis::mentions::normalize_for_match(&answer));
+            for (t, w) in targets.iter().zip(&want) {
+                let stored = mentions.iter().find(|m| m.target_id == t.id).and_then(|m| m.position_adjusted_word_count);
+                match stored {
+                    Some(v) => proptest::prop_assert_eq!(v.to_bits(), w.to_bits()),
+                    // A target the matcher does not name stores nothing; its score is 0.
+                    None => proptest::prop_assert_eq!(*w, 0.0),
+                }
+            }
+            // And through the stored-score scorer the metrics' bench uses.
+            let mut again = mentions.clone();
+            PawcTargets::new(&targets).score_mentions(&answer, &mut again);
+            proptest::prop_assert_eq!(
+                again.iter().map(|m| m.position_adjusted_word_count.map(f64::to_bits)).collect::<Vec<_>>(),
+                mentions.iter().map(|m| m.position_adjusted_word_count.map(f64::to_bits)).collect::<Vec<_>>());
         }
     }
 
