@@ -7,7 +7,8 @@ use crate::i18n::t;
 use crate::prefs::{self, KeyStorage};
 use crate::repo::{RepoError, Repository};
 use crate::state::{Action, ToastKind};
-use geo_core::model::{ExportEnvelope, Lang, EXPORT_FORMAT};
+use geo_core::export::{parse_export, ImportLimits};
+use geo_core::model::{ExportEnvelope, Lang};
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
@@ -28,16 +29,14 @@ pub fn parse_base_url(input: &str, lang: Lang) -> Result<Option<String>, String>
     }
 }
 
-/// Checks an uploaded file and returns the envelope to merge, or a lowercase message.
-pub fn parse_import(text: &str) -> Result<ExportEnvelope, String> {
-    let env: ExportEnvelope =
-        serde_json::from_str(text).map_err(|e| format!("not a geo probe export ({e}): choose a file made by export"))?;
-    if env.format != EXPORT_FORMAT {
-        return Err(format!("unknown format \"{}\": choose a file whose format is {EXPORT_FORMAT}", env.format));
-    }
-    if env.version > geo_core::model::SCHEMA_VERSION {
-        return Err(format!("export version {} is newer than this app: update the app first", env.version));
-    }
+/// Checks an uploaded file with geo-core's import (envelope, version, shapes, limits,
+/// duplicate ids; exports of the original web app get their raw result rebuilt) and
+/// recomputes every derived field with the same analysis as a live probe, so imported and
+/// probed data give the same figures (and the same as `geo-probe metrics`). The error is the
+/// whole report in the interface language: a headline, then the first problems, one a line.
+pub fn parse_import(text: &str, lang: Lang) -> Result<ExportEnvelope, String> {
+    let mut env = parse_export(text, &ImportLimits::default()).map_err(|e| e.describe().get(lang).to_string())?;
+    geo_core::analysis::analyze_envelope(&mut env);
     Ok(env)
 }
 
@@ -141,7 +140,7 @@ pub fn SettingsPage() -> Html {
             wasm_bindgen_futures::spawn_local(async move {
                 let text = wasm_bindgen_futures::JsFuture::from(file.text()).await;
                 let text = text.ok().and_then(|v| v.as_string()).unwrap_or_default();
-                let outcome = match parse_import(&text) {
+                let outcome = match parse_import(&text, app.lang) {
                     Err(msg) => Err(msg),
                     Ok(env) => repo.merge(&env).await.map(|_| env).map_err(|e: RepoError| e.message(app.lang)),
                 };
@@ -240,7 +239,7 @@ pub fn SettingsPage() -> Html {
                 </label>
                 if let Some((ok, text)) = (*import_result).clone() {
                     <p data-testid="import-result" data-status={if ok { "ok" } else { "error" }}
-                        class={if ok { "ok-box" } else { "error-box" }} role="status">{ text }</p>
+                        class={if ok { "ok-box import-result" } else { "error-box import-result" }} role="status">{ text }</p>
                 }
                 <button type="button" class="danger" data-testid="data-clear" onclick={open_clear}>{ t(lang, "settings.clear") }</button>
             </div>
@@ -347,11 +346,22 @@ mod tests {
     #[test]
     fn imports_are_checked_before_merging() {
         let ok = serde_json::json!({"format": "geo-probe-export", "version": 1, "projects": []}).to_string();
-        assert!(parse_import(&ok).is_ok());
+        assert!(parse_import(&ok, Lang::En).is_ok());
         let wrong = serde_json::json!({"format": "other", "version": 1}).to_string();
-        assert!(parse_import(&wrong).unwrap_err().starts_with("unknown format"));
+        assert!(parse_import(&wrong, Lang::En).unwrap_err().contains("not a GEO Probe export"), "{}", parse_import(&wrong, Lang::En).unwrap_err());
+        assert!(parse_import(&wrong, Lang::Zh).unwrap_err().starts_with("这不是 GEO Probe 导出文件"));
         let newer = serde_json::json!({"format": "geo-probe-export", "version": 99}).to_string();
-        assert!(parse_import(&newer).unwrap_err().contains("newer"));
-        assert!(parse_import("{").unwrap_err().starts_with("not a geo probe export"));
+        assert!(parse_import(&newer, Lang::En).unwrap_err().contains("99"));
+        assert!(parse_import("{", Lang::En).is_err());
+        // Wrong types are reported with where they are.
+        let bad = serde_json::json!({"format": "geo-probe-export", "version": 1, "projects": [{"id": 7}]}).to_string();
+        assert!(parse_import(&bad, Lang::En).unwrap_err().contains("projects[0]"), "{}", parse_import(&bad, Lang::En).unwrap_err());
+    }
+
+    #[test]
+    fn imported_probes_are_analysed_again() {
+        let text = include_str!("../../../../demo/demo-data.json");
+        let env = parse_import(text, Lang::Zh).expect("the demo export imports");
+        assert!(env.probes.iter().any(|p| !p.mentions.is_empty() && !p.answer.is_empty()), "derived fields recomputed");
     }
 }
