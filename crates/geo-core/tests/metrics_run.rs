@@ -406,3 +406,17 @@ fn stored_position_adjusted_scores_give_the_computed_metrics() {
     }
     assert_eq!(metrics_for_export(&tampered, None).unwrap(), stored);
 }
+
+#[test]
+fn borrowed_probes_give_the_same_metrics() {
+    let (_, run, probes, prev, prev_probes) = sample();
+    let refs: Vec<&Probe> = probes.iter().collect();
+    let prev_refs: Vec<&Probe> = prev_probes.iter().collect();
+    assert_eq!(
+        geo_core::metrics::compute_run_metrics_refs(&run, &refs, Some((&prev, &prev_refs))),
+        compute_run_metrics(&run, &probes, Some((&prev, &prev_probes)))
+    );
+    // Probes of another run are ignored in both.
+    let mixed: Vec<&Probe> = probes.iter().chain(&prev_probes).collect();
+    assert_eq!(geo_core::metrics::compute_run_metrics_refs(&run, &mixed, None), compute_run_metrics(&run, &probes, None));
+}

@@ -19,7 +19,7 @@ pub mod stats;
 
 pub use cost::{estimate_cost_usd, estimate_run, run_cost, EstimateBasis, RunEstimate, PRICES};
 pub use insights::{build_insights, Insight};
-pub use run::compute_run_metrics;
+pub use run::{compute_run_metrics, compute_run_metrics_refs};
 pub use series::{project_series, SeriesPoint};
 pub use stats::{jaccard, rbo, wilson_interval};
 

@@ -38,6 +38,15 @@ pub fn compute_run_metrics(
     compute(run, &own, prev.as_ref().map(|(r, ps)| (*r, &ps[..])))
 }
 
+/// [`compute_run_metrics`] over borrowed probes: the same figures without cloning a subset
+/// (the web's per-tag breakdown). Probes of other runs are ignored, as there.
+pub fn compute_run_metrics_refs(run: &Run, probes: &[&Probe], previous: Option<(&Run, &[&Probe])>) -> RunMetrics {
+    let own: Vec<&Probe> = probes.iter().copied().filter(|p| p.run_id == run.id).collect();
+    let prev: Option<(&Run, Vec<&Probe>)> =
+        previous.map(|(r, ps)| (r, ps.iter().copied().filter(|p| p.run_id == r.id).collect()));
+    compute(run, &own, prev.as_ref().map(|(r, ps)| (*r, &ps[..])))
+}
+
 #[derive(Default)]
 struct PromptAcc {
     probes: u32,

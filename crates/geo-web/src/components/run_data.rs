@@ -12,7 +12,7 @@ use crate::repo::idb::IdbRepo;
 use crate::repo::{RepoError, Repository};
 use std::cell::RefCell;
 use geo_core::export::full_export;
-use geo_core::metrics::{compute_run_metrics, metrics_for_export, project_series, RunMetrics, SeriesPoint};
+use geo_core::metrics::{compute_run_metrics_refs, metrics_for_export, project_series, RunMetrics, SeriesPoint};
 use geo_core::model::{tags, ExportEnvelope, Probe, Project, Run};
 use std::ops::Deref;
 use std::rc::Rc;
@@ -162,8 +162,8 @@ fn tag_metrics(run: &Run, probes: &[&Probe], tag: &str) -> Option<RunMetrics> {
     }
     let mut sub = run.clone();
     sub.prompt_snapshot.retain(|p| ids.contains(&p.id.as_str()));
-    let subset: Vec<Probe> = probes.iter().filter(|p| ids.contains(&p.prompt_id.as_str())).map(|p| (*p).clone()).collect();
-    Some(compute_run_metrics(&sub, &subset, None))
+    let subset: Vec<&Probe> = probes.iter().copied().filter(|p| ids.contains(&p.prompt_id.as_str())).collect();
+    Some(compute_run_metrics_refs(&sub, &subset, None))
 }
 
 /// The figures of run `chosen` for `figures`, computed by geo-core (the parts timed as
