@@ -1,8 +1,10 @@
 //! Hooks: [`use_app`] for the shared state and [`use_query`] for live repository reads.
 
+use crate::i18n::t;
 use crate::repo::idb::IdbRepo;
 use crate::repo::RepoError;
 use crate::state::{Action, AppHandle, ToastKind};
+use geo_core::model::Lang;
 use std::cell::Cell;
 use std::future::Future;
 use std::rc::Rc;
@@ -44,6 +46,18 @@ impl<T> Fetch<T> {
         match self {
             Fetch::Ready(v) => Some(v),
             _ => None,
+        }
+    }
+}
+
+impl<T> Fetch<T> {
+    /// What a page shows for this read: `ready(value)` once read, else the read error in
+    /// the interface language, or a loading line.
+    pub fn view(&self, lang: Lang, ready: impl FnOnce(&Rc<T>) -> Html) -> Html {
+        match self {
+            Fetch::Ready(v) => ready(v),
+            Fetch::Failed(e) => html! { <p class="error-box" role="alert">{ e.message(lang) }</p> },
+            _ => html! { <p class="muted">{ t(lang, "common.loading") }</p> },
         }
     }
 }

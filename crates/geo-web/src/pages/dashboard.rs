@@ -10,7 +10,7 @@ use crate::components::metric_card::{ci_text, dec, pct, raw_f64, raw_u32, ratio_
 use crate::components::run_data::{use_run_data, Figures, RunData, SharedRunData, TagBreakdown};
 use crate::components::{EmptyState, NavLink};
 use crate::draft::tag_label;
-use crate::hooks::{use_app, Fetch};
+use crate::hooks::use_app;
 use std::rc::Rc;
 use crate::i18n::{t, tf};
 use crate::pages::run_detail::DetailQuery;
@@ -25,8 +25,7 @@ pub fn DashboardPage() -> Html {
     let app = use_app();
     let lang = app.lang;
     let data = use_run_data(Figures::Dashboard);
-    let body = match &data {
-        Fetch::Ready(d) => match (**d).as_ref() {
+    let body = data.view(lang, |d| match (**d).as_ref() {
             None => html! {
                 <EmptyState text={t(lang, "dashboard.no_project").to_string()}>
                     <NavLink to={Route::Projects} class="button">{ t(lang, "projects.new") }</NavLink>
@@ -40,10 +39,7 @@ pub fn DashboardPage() -> Html {
                 },
                 Some(m) => dashboard_body(d, m, lang),
             },
-        },
-        Fetch::Failed(e) => html! { <p class="error-box" role="alert">{ e.to_string() }</p> },
-        _ => html! { <p class="muted">{ t(lang, "common.loading") }</p> },
-    };
+        });
     html! {
         <section class="analytics" data-testid="dashboard">
             <h1>{ t(lang, "dashboard.title") }</h1>

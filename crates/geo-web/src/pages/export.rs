@@ -167,7 +167,7 @@ pub fn ExportPage() -> Html {
                 <p class="notice" role="note">{ t(lang, "exp.privacy") }</p>
             </>
         },
-        Fetch::Failed(e) => html! { <p class="error-box" role="alert">{ e.to_string() }</p> },
+        Fetch::Failed(e) => html! { <p class="error-box" role="alert">{ e.message(lang) }</p> },
         _ => html! { <p class="muted">{ t(lang, "common.loading") }</p> },
     };
     html! {

@@ -10,7 +10,7 @@ use crate::components::pager::{page_bounds, use_page, Pager, PAGE_SIZE};
 use crate::components::probe_drawer::{drawer_for, open_probe_button, OpenProbe};
 use crate::components::run_data::{use_run_data, Figures, SharedRunData};
 use crate::components::{EmptyState, NavLink};
-use crate::hooks::{report, use_app, Fetch};
+use crate::hooks::{report, use_app};
 use crate::i18n::{t, tf};
 use crate::repo::Repository;
 use geo_core::model::{Probe, ProbeStatus, Project, Target, TargetKind};
@@ -42,18 +42,14 @@ pub fn with_competitor(project: &Project, name: &str, id: String, now: &str) -> 
 pub fn ListsPage() -> Html {
     let lang = use_app().lang;
     let data = use_run_data(Figures::Lists);
-    let body = match &data {
-        Fetch::Ready(d) => match (**d).as_ref().filter(|d| d.metrics.is_some()) {
+    let body = data.view(lang, |d| match (**d).as_ref().filter(|d| d.metrics.is_some()) {
             Some(d) => html! { <ListsBody data={d.clone()} /> },
             None => html! {
                 <EmptyState text={t(lang, "lists.empty").to_string()}>
                     <NavLink to={Route::Projects} class="button">{ t(lang, "nav.projects") }</NavLink>
                 </EmptyState>
             },
-        },
-        Fetch::Failed(e) => html! { <p class="error-box" role="alert">{ e.to_string() }</p> },
-        _ => html! { <p class="muted">{ t(lang, "common.loading") }</p> },
-    };
+        });
     html! {
         <section class="analytics">
             <h1>{ t(lang, "lists.title") }</h1>

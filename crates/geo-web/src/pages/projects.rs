@@ -158,7 +158,7 @@ pub fn ProjectsPage() -> Html {
                 }) }
             </ul>
         },
-        Fetch::Failed(e) => html! { <p class="error-box" role="alert">{ e.to_string() }</p> },
+        Fetch::Failed(e) => html! { <p class="error-box" role="alert">{ e.message(lang) }</p> },
         _ => html! { <p class="muted">{ t(lang, "common.loading") }</p> },
     };
 
@@ -444,7 +444,7 @@ fn PromptsEditor(props: &PromptsEditorProps) -> Html {
                 }) }
             </ul>
         },
-        Fetch::Failed(e) => html! { <p class="error-box" role="alert">{ e.to_string() }</p> },
+        Fetch::Failed(e) => html! { <p class="error-box" role="alert">{ e.message(lang) }</p> },
         _ => html! { <p class="muted">{ t(lang, "common.loading") }</p> },
     };
     html! {

@@ -51,7 +51,7 @@ pub fn RunPage() -> Html {
 
     let Some(ready) = data.ready() else {
         return match &data {
-            Fetch::Failed(e) => html! { <section><h1>{ t(lang, "run.title") }</h1><p class="error-box" role="alert">{ e.to_string() }</p></section> },
+            Fetch::Failed(e) => html! { <section><h1>{ t(lang, "run.title") }</h1><p class="error-box" role="alert">{ e.message(lang) }</p></section> },
             _ => html! { <section><h1>{ t(lang, "run.title") }</h1><p class="muted">{ t(lang, "common.loading") }</p></section> },
         };
     };

@@ -7,7 +7,7 @@ use crate::components::pager::{page_bounds, use_page, Pager, PAGE_SIZE};
 use crate::components::probe_drawer::{drawer_for, open_probe_button, probe_status_value};
 use crate::components::progress::RunProgress;
 use crate::components::EmptyState;
-use crate::hooks::{toast, use_app, use_query, Fetch};
+use crate::hooks::{toast, use_app, use_query};
 use crate::i18n::{t, tf};
 use crate::pages::{status_label, status_value};
 use crate::repo::Repository;
@@ -84,8 +84,7 @@ pub fn RunDetailPage(props: &RunDetailProps) -> Html {
     let open = use_state(|| query.probe.clone());
     let (page, set_page) = use_page(((*filter_prompt).clone(), (*filter_status).clone()));
 
-    let body = match &data {
-        Fetch::Ready(triple) => match triple.as_ref() {
+    let body = data.view(lang, |triple| match triple.as_ref() {
             (Some(run), probes, Some(m)) => {
                 let live_here = live.as_ref().filter(|l| l.run_id == run.id);
                 let running_here = live_here.is_some_and(|l| l.running);
@@ -209,10 +208,7 @@ pub fn RunDetailPage(props: &RunDetailProps) -> Html {
                 }
             }
             _ => html! { <EmptyState text={t(lang, "detail.not_found").to_string()} /> },
-        },
-        Fetch::Failed(e) => html! { <p class="error-box" role="alert">{ e.to_string() }</p> },
-        _ => html! { <p class="muted">{ t(lang, "common.loading") }</p> },
-    };
+        });
     html! {
         <section>
             <h1>{ t(lang, "detail.title") }</h1>

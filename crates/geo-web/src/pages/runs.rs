@@ -55,7 +55,7 @@ pub fn RunsPage() -> Html {
                 </table>
             </div>
         },
-        Fetch::Failed(e) => html! { <p class="error-box" role="alert">{ e.to_string() }</p> },
+        Fetch::Failed(e) => html! { <p class="error-box" role="alert">{ e.message(lang) }</p> },
         _ => html! { <p class="muted">{ t(lang, "common.loading") }</p> },
     };
     html! {

@@ -11,7 +11,7 @@ use crate::components::pager::{page_bounds, use_page, Pager, PAGE_SIZE};
 use crate::components::probe_drawer::{drawer_for, open_probe_button, OpenProbe};
 use crate::components::run_data::{use_run_data, Figures, SharedRunData};
 use crate::components::{EmptyState, NavLink};
-use crate::hooks::{use_app, Fetch};
+use crate::hooks::use_app;
 use crate::i18n::{t, tf};
 use geo_core::analysis::platforms::channel_label;
 use geo_core::metrics::{DomainMetrics, RunMetrics};
@@ -94,8 +94,7 @@ fn ownership_label(o: Ownership, lang: Lang) -> &'static str {
 pub fn SourcesPage() -> Html {
     let lang = use_app().lang;
     let data = use_run_data(Figures::Sources);
-    let body = match &data {
-        Fetch::Ready(d) => match (**d).as_ref().and_then(|d| d.metrics.as_ref().map(|m| (d, m))) {
+    let body = data.view(lang, |d| match (**d).as_ref().and_then(|d| d.metrics.as_ref().map(|m| (d, m))) {
             Some((d, m)) if !m.domains.is_empty() => html! { <SourcesBody data={d.clone()} /> },
             Some(_) => html! {
                 <EmptyState text={t(lang, "src.none_in_run").to_string()}>
@@ -107,10 +106,7 @@ pub fn SourcesPage() -> Html {
                     <NavLink to={Route::Projects} class="button">{ t(lang, "nav.projects") }</NavLink>
                 </EmptyState>
             },
-        },
-        Fetch::Failed(e) => html! { <p class="error-box" role="alert">{ e.to_string() }</p> },
-        _ => html! { <p class="muted">{ t(lang, "common.loading") }</p> },
-    };
+        });
     html! {
         <section class="analytics">
             <h1>{ t(lang, "sources.title") }</h1>
