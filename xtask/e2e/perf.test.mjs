@@ -7,7 +7,8 @@
 // `geo:dashboard-tags`: the per-tag breakdown, computed once the cards are shown;
 // `geo:sources-metrics`: metrics with the per-domain rows) are read from
 // `performance.getEntriesByType('measure')`, with the time from navigation until the
-// dashboard cards show the big run's figures.
+// dashboard cards show the big run's figures. With more than 50 prompts the dashboard's
+// prompt table and the lists page's brand-position table come 50 prompts a page.
 // The figures are printed; the assertions only check that the work completed and the
 // figures are present (speed targets belong to benchmarks, not tests).
 import { test, before, after } from 'node:test';
@@ -76,6 +77,22 @@ async function measurePages(shape) {
   assert.equal((await pagerStatus(page, 'probes')).total, c.probes);
   const detail = await until(async () => { const d = await measures(page, 'geo:run-detail-metrics'); return d.length ? d : null; }, 10000, 'run detail measure');
   assert.ok(await pager(page, 'probes').isVisible());
+
+  // The per-prompt tables of the dashboard and the lists page hold one page of prompts.
+  const rowsShown = Math.min(50, c.prompts);
+  const promptPages = async (testid, scope) => {
+    await until(async () => (await byId(page, testid).count()) === rowsShown, 60000, `${testid} rows`);
+    if (c.prompts <= 50) { assert.equal(await pager(page, scope).count(), 0); return; }
+    assert.deepEqual(await pagerStatus(page, scope), { start: 1, end: 50, total: c.prompts });
+    const first = await byId(page, testid).first().getAttribute('data-prompt');
+    await pager(page, scope).getByTestId('pager-next').click();
+    await until(async () => (await pagerStatus(page, scope)).start === 51, 10000, `second page of ${scope}`);
+    assert.notEqual(await byId(page, testid).first().getAttribute('data-prompt'), first);
+  };
+  await byId(page, 'nav-dashboard').click();
+  await promptPages('prompt-metric-row', 'prompts');
+  await byId(page, 'nav-lists').click();
+  await promptPages('list-prompt-row', 'brand-positions');
   assert.deepEqual(page.errors, []);
 
   const last = (a) => a[a.length - 1].toFixed(1);

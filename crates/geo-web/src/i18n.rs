@@ -377,6 +377,8 @@ const TABLE: &[(&str, &str, &str)] = &[
     ("pager.domains", "域名表分页", "Domain table pages"),
     ("pager.urls", "{d} 的网址分页", "Pages of the URLs of {d}"),
     ("pager.lists", "逐条探测榜单分页", "Pages of the per-probe lists"),
+    ("pager.prompts", "提示词表分页", "Prompt table pages"),
+    ("pager.brand_positions", "品牌榜单位置表分页", "Brand list position table pages"),
     ("pg.open_probe", "打开探测详情：{x}", "Open the probe: {x}"),
     //
     //

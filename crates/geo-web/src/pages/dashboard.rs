@@ -5,6 +5,7 @@
 //! says what to do next.
 
 use crate::app::Route;
+use crate::components::pager::{page_bounds, use_page, Pager, PAGE_SIZE};
 use crate::components::charts::{Bar, BarChart, LineChart, Series};
 use crate::components::metric_card::{ci_text, dec, pct, raw_f64, raw_u32, ratio_title, MetricCard};
 use crate::components::run_data::{use_run_data, Figures, RunData, SharedRunData, TagBreakdown};
@@ -109,7 +110,7 @@ fn dashboard_body(d: &SharedRunData, m: &RunMetrics, lang: Lang) -> Html {
             </div>
             { top_sources(m, lang) }
             <TagTable data={d.clone()} />
-            { prompt_table(d, m, lang) }
+            <PromptTable data={d.clone()} />
         </>
     }
 }
@@ -288,8 +289,19 @@ fn TagTable(p: &TagTableProps) -> Html {
     }
 }
 
-fn prompt_table(d: &RunData, m: &RunMetrics, lang: Lang) -> Html {
-    let Some(run) = d.run() else { return html! {} };
+#[derive(Properties, PartialEq)]
+struct PromptTableProps {
+    data: SharedRunData,
+}
+
+/// Per-prompt figures of the run, 50 rows a page; each prompt links to its probes.
+#[function_component]
+fn PromptTable(p: &PromptTableProps) -> Html {
+    let lang = use_app().lang;
+    let (page, set_page) = use_page(());
+    let d = &p.data;
+    let (Some(run), Some(m)) = (d.run(), d.metrics.as_ref()) else { return html! {} };
+    let (page, from, to) = page_bounds(m.prompts.len(), page, PAGE_SIZE);
     html! {
         <>
         <section class="card" aria-labelledby="prompts-h">
@@ -303,7 +315,7 @@ fn prompt_table(d: &RunData, m: &RunMetrics, lang: Lang) -> Html {
                     <th scope="col" class="num">{ t(lang, "dash.avg_order") }</th>
                 </tr></thead>
                 <tbody>
-                    { for m.prompts.iter().map(|p| html! {
+                    { for m.prompts[from..to].iter().map(|p| html! {
                         <tr data-testid="prompt-metric-row" data-prompt={p.prompt_id.clone()} data-value={raw_f64(p.mention_rate)}>
                             <td>
                                 <span data-testid="prompt-probes-link">
@@ -323,6 +335,7 @@ fn prompt_table(d: &RunData, m: &RunMetrics, lang: Lang) -> Html {
                     }) }
                 </tbody>
             </table></div>
+            <Pager total={m.prompts.len()} {page} on_page={set_page} scope="prompts" label={t(lang, "pager.prompts")} {lang} />
         </section>
         </>
     }

@@ -69,6 +69,7 @@ fn ListsBody(p: &BodyProps) -> Html {
     let lang = app.lang;
     let probe_open: OpenProbe = use_state(|| None::<String>);
     let (page, set_page) = use_page(());
+    let (pos_page, set_pos_page) = use_page(());
     let d = &p.data;
     let Some(m) = d.metrics.as_ref() else { return html! {} };
     let Some(run) = d.run() else { return html! {} };
@@ -92,6 +93,7 @@ fn ListsBody(p: &BodyProps) -> Html {
         .filter(|p| p.status == ProbeStatus::Success)
         .collect();
     let (page, row_from, row_to) = page_bounds(listed.len(), page, PAGE_SIZE);
+    let (pos_page, pos_from, pos_to) = page_bounds(m.prompts.len(), pos_page, PAGE_SIZE);
     // Consecutive probes of one prompt on this page share a section.
     let mut groups: Vec<(&str, Vec<&Probe>)> = Vec::new();
     for pr in &listed[row_from..row_to] {
@@ -147,7 +149,7 @@ fn ListsBody(p: &BodyProps) -> Html {
                         <th scope="col" class="num">{ t(lang, "lst.rbo") }</th>
                     </tr></thead>
                     <tbody>
-                        { for m.prompts.iter().map(|pm| {
+                        { for m.prompts[pos_from..pos_to].iter().map(|pm| {
                             let slots = by_prompt.get(pm.prompt_id.as_str());
                             html! {
                                 <tr data-testid="list-prompt-row" data-prompt={pm.prompt_id.clone()} data-value={raw_f64(pm.list_stability)}>
@@ -167,6 +169,7 @@ fn ListsBody(p: &BodyProps) -> Html {
                         }) }
                     </tbody>
                 </table></div>
+                <Pager total={m.prompts.len()} page={pos_page} on_page={set_pos_page} scope="brand-positions" label={t(lang, "pager.brand_positions")} {lang} />
             </section>
             <section class="card" aria-labelledby="untracked-h">
                 <h2 id="untracked-h">{ t(lang, "lst.untracked") }</h2>
