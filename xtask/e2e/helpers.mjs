@@ -7,6 +7,8 @@ const EXECUTABLE = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
+if (process.env.EXTRA_CHROMIUM_ARGS) ARGS.push(...process.env.EXTRA_CHROMIUM_ARGS.split(' '));
+
 export async function launch() {
   return chromium.launch({ executablePath: EXECUTABLE, headless: true, args: ARGS });
 }

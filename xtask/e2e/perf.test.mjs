@@ -41,6 +41,7 @@ async function measurePages(shape) {
   assert.equal(await byId(page, 'trend-chart').getAttribute('data-points'), '2');
   await until(async () => (await byId(page, 'tag-row').count()) >= 1, 60000, 'per-tag rows');
   const dash = await until(async () => { const d = await measures(page, 'geo:dashboard-metrics'); return d.length ? d : null; }, 10000, 'dashboard measure');
+  const [load, decode] = [await measures(page, 'geo:load'), await measures(page, 'geo:idb-decode')];
   const [core, trend, tags] = [await measures(page, 'geo:metrics'), await measures(page, 'geo:trend'), await measures(page, 'geo:dashboard-tags')];
   assert.ok(core.length && trend.length && tags.length, 'the parts are measured');
 
@@ -104,7 +105,8 @@ async function measurePages(shape) {
       `(geo:dashboard-tags, after the cards); warm recomputation of the dashboard figures ${last(warm)} ms; ` +
       `sources figures ${src[0].toFixed(1)} ms on a fresh page, ${last(srcWarm)} ms warm (geo:sources-metrics; 0 ms after the dashboard, ` +
       `whose figures it reuses); run detail ${last(detail)} ms; ` +
-      `navigation to dashboard cards ${shownAt.toFixed(0)} ms; import ${importMs} ms`,
+      `navigation to dashboard cards ${shownAt.toFixed(0)} ms (reading the project ${last(load)} ms, geo:load, of which decoding ` +
+      `${decode.reduce((a, b) => a + b, 0).toFixed(0)} ms, geo:idb-decode); import ${importMs} ms`,
   );
 }
 

@@ -87,6 +87,33 @@ mod tests {
     }
 }
 
+/// A User Timing span over async work: [`Span::start`] marks, [`Span::end`] records the
+/// measure (nothing natively or without `performance`).
+pub struct Span {
+    name: &'static str,
+    perf: Option<web_sys::Performance>,
+}
+
+impl Span {
+    /// Marks the start of the measure `name`.
+    pub fn start(name: &'static str) -> Span {
+        let perf = if cfg!(target_arch = "wasm32") { web_sys::window().and_then(|w| w.performance()) } else { None };
+        if let Some(p) = &perf {
+            let _ = p.mark(&format!("{name}:start"));
+        }
+        Span { name, perf }
+    }
+
+    /// Records the measure from the start mark to now.
+    pub fn end(self) {
+        if let Some(p) = &self.perf {
+            let start = format!("{}:start", self.name);
+            let _ = p.measure_with_start_mark(self.name, &start);
+            p.clear_marks_with_mark_name(&start);
+        }
+    }
+}
+
 /// Runs `f`, recording its duration with the User Timing API as the measure `name`
 /// (`performance.getEntriesByType('measure')` lists it; the browser test reads it). Natively,
 /// or without `performance`, it only runs `f`.

@@ -204,6 +204,7 @@ async fn load_project(repo: &IdbRepo, project: Project, version: u32) -> Result<
     if let Some(env) = cached {
         return Ok(env);
     }
+    let span = crate::web::Span::start("geo:load");
     let project_id = project.id.clone();
     let prompts = repo.prompts_by_project(&project_id).await?;
     let runs = repo.runs_by_project(&project_id).await?;
@@ -213,6 +214,7 @@ async fn load_project(repo: &IdbRepo, project: Project, version: u32) -> Result<
     }
     let env = Rc::new(full_export(vec![project], prompts, runs, probes, ""));
     LOADED.with(|c| *c.borrow_mut() = Some((project_id, version, env.clone())));
+    span.end();
     Ok(env)
 }
 
