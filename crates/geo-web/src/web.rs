@@ -69,24 +69,6 @@ pub fn session_storage() -> Option<web_sys::Storage> {
     web_sys::window()?.session_storage().ok().flatten()
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[track_caller]
-    fn check(href: &str, expect: &str) {
-        assert_eq!(path_of_base_href(href), expect, "{href}");
-    }
-
-    #[test]
-    fn base_paths() {
-        check("http://127.0.0.1:8080/", "");
-        check("https://o.github.io/geo-probe/", "/geo-probe");
-        check("https://o.github.io/a/b/?x=1", "/a/b");
-        check("", "");
-    }
-}
-
 /// A User Timing span over async work: [`Span::start`] marks, [`Span::end`] records the
 /// measure (nothing natively or without `performance`).
 pub struct Span {
@@ -126,4 +108,22 @@ pub fn measure<T>(name: &str, f: impl FnOnce() -> T) -> T {
     let _ = perf.measure_with_start_mark(name, &start);
     perf.clear_marks_with_mark_name(&start);
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[track_caller]
+    fn check(href: &str, expect: &str) {
+        assert_eq!(path_of_base_href(href), expect, "{href}");
+    }
+
+    #[test]
+    fn base_paths() {
+        check("http://127.0.0.1:8080/", "");
+        check("https://o.github.io/geo-probe/", "/geo-probe");
+        check("https://o.github.io/a/b/?x=1", "/a/b");
+        check("", "");
+    }
 }
