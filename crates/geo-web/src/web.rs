@@ -69,6 +69,19 @@ pub fn session_storage() -> Option<web_sys::Storage> {
     web_sys::window()?.session_storage().ok().flatten()
 }
 
+/// Resolves once the browser has had the chance to paint what was rendered before: after
+/// the next animation frame (or 100 ms, for a tab in the background, where frames stop) and
+/// one more task. Natively it returns at once.
+pub async fn after_paint() {
+    let Some(w) = web_sys::window().filter(|_| cfg!(target_arch = "wasm32")) else { return };
+    let frame = js_sys::Promise::new(&mut |resolve, _| {
+        let _ = w.request_animation_frame(&resolve);
+        let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 100);
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(frame).await;
+    yew::platform::time::sleep(std::time::Duration::ZERO).await;
+}
+
 /// A User Timing span over async work: [`Span::start`] marks, [`Span::end`] records the
 /// measure (nothing natively or without `performance`).
 pub struct Span {

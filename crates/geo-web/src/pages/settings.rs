@@ -3,7 +3,7 @@
 
 use crate::components::ConfirmDialog;
 use crate::hooks::{report, toast, use_app, use_query};
-use crate::i18n::t;
+use crate::i18n::{t, tf};
 use crate::prefs::{self, KeyStorage};
 use crate::repo::{RepoError, Repository};
 use crate::state::{Action, ToastKind};
@@ -35,8 +35,9 @@ pub fn parse_base_url(input: &str, lang: Lang) -> Result<Option<String>, String>
 /// probed data give the same figures (and the same as `geo-probe metrics`). The error is the
 /// whole report in the interface language: a headline, then the first problems, one a line.
 pub fn parse_import(text: &str, lang: Lang) -> Result<ExportEnvelope, String> {
-    let mut env = parse_export(text, &ImportLimits::default()).map_err(|e| e.describe().get(lang).to_string())?;
-    geo_core::analysis::analyze_envelope(&mut env);
+    let mut env = crate::web::measure("geo:import-parse", || parse_export(text, &ImportLimits::default()))
+        .map_err(|e| e.describe().get(lang).to_string())?;
+    crate::web::measure("geo:import-analyse", || geo_core::analysis::analyze_envelope(&mut env));
     Ok(env)
 }
 
@@ -65,7 +66,8 @@ pub fn SettingsPage() -> Html {
     let base_url = use_state(String::new);
     let key_saved = use_state(|| prefs::api_key().is_some());
     let confirm_clear = use_state(|| false);
-    let import_result = use_state(|| None::<(bool, String)>);
+    // The import's outcome or stage: `data-status` (`busy`, `ok`, `error`) and its text.
+    let import_result = use_state(|| None::<(&'static str, String)>);
     let stored_base = use_query((), |repo, _| async move { repo.setting(BASE_URL_SETTING).await });
     let key_test = use_state(|| None::<geo_core::provider::KeyVerdict>);
     let key_testing = use_state(|| false);
@@ -137,12 +139,26 @@ pub fn SettingsPage() -> Html {
             input.set_value("");
             let (app, import_result) = (app.clone(), import_result.clone());
             let Some(repo) = app.repo().cloned() else { return };
+            let lang = app.lang;
+            let mb = format!("{:.1}", file.size() / 1e6);
+            import_result.set(Some(("busy", tf(lang, "import.reading", &[("f", &file.name()), ("mb", &mb)]))));
             wasm_bindgen_futures::spawn_local(async move {
+                let read = crate::web::Span::start("geo:import-read");
                 let text = wasm_bindgen_futures::JsFuture::from(file.text()).await;
+                read.end();
                 let text = text.ok().and_then(|v| v.as_string()).unwrap_or_default();
-                let outcome = match parse_import(&text, app.lang) {
+                // Checking and analysing holds the page; show the stage before it starts.
+                import_result.set(Some(("busy", tf(lang, "import.checking", &[("mb", &mb)]))));
+                crate::web::after_paint().await;
+                let outcome = match parse_import(&text, lang) {
                     Err(msg) => Err(msg),
-                    Ok(env) => repo.merge(&env).await.map(|_| env).map_err(|e: RepoError| e.message(app.lang)),
+                    Ok(env) => {
+                        import_result.set(Some(("busy", tf(lang, "import.saving", &[("n", &env.probes.len().to_string())]))));
+                        let span = crate::web::Span::start("geo:import-write");
+                        let saved = repo.merge(&env).await.map(|_| env).map_err(|e: RepoError| e.message(lang));
+                        span.end();
+                        saved
+                    }
                 };
                 let shown = match outcome {
                     Ok(env) => (true, format!(
@@ -155,10 +171,11 @@ pub fn SettingsPage() -> Html {
                     Err(msg) => (false, msg),
                 };
                 toast(&app, if shown.0 { ToastKind::Ok } else { ToastKind::Error }, shown.1.clone());
-                import_result.set(Some(shown));
+                import_result.set(Some((if shown.0 { "ok" } else { "error" }, shown.1)));
             });
         })
     };
+    let importing = matches!(*import_result, Some(("busy", _)));
     let open_clear = {
         let confirm_clear = confirm_clear.clone();
         Callback::from(move |_: MouseEvent| confirm_clear.set(true))
@@ -235,11 +252,13 @@ pub fn SettingsPage() -> Html {
                 <p class="muted">{ t(lang, "settings.data_help") }</p>
                 <label class="field">
                     <span class="label-text">{ t(lang, "settings.import") }</span>
-                    <input type="file" accept="application/json,.json" data-testid="settings-import-file" onchange={on_import} />
+                    <input type="file" accept="application/json,.json" data-testid="settings-import-file" onchange={on_import}
+                        disabled={importing} aria-describedby="import-result" />
                 </label>
-                if let Some((ok, text)) = (*import_result).clone() {
-                    <p data-testid="import-result" data-status={if ok { "ok" } else { "error" }}
-                        class={if ok { "ok-box import-result" } else { "error-box import-result" }} role="status">{ text }</p>
+                if let Some((status, text)) = (*import_result).clone() {
+                    <p id="import-result" data-testid="import-result" data-status={status} aria-busy={importing.to_string()}
+                        class={match status { "ok" => "ok-box import-result", "error" => "error-box import-result", _ => "muted import-result" }}
+                        role="status">{ text }</p>
                 }
                 <button type="button" class="danger" data-testid="data-clear" onclick={open_clear}>{ t(lang, "settings.clear") }</button>
             </div>
