@@ -58,19 +58,19 @@ impl ExportError {
 
 /// Sorts projects by `createdAt`, then `id`.
 pub fn sort_projects(projects: &mut [Project]) {
-    projects.sort_by(|a, b| (&a.created_at, &a.id).cmp(&(&b.created_at, &b.id)));
+    crate::sort::sort_by(projects, |a, b| (&a.created_at, &a.id).cmp(&(&b.created_at, &b.id)));
 }
 
 /// Sorts prompts by `projectId`, then `createdAt`, then `id`.
 pub fn sort_prompts(prompts: &mut [Prompt]) {
-    prompts.sort_by(|a, b| {
+    crate::sort::sort_by(prompts, |a, b| {
         (&a.project_id, &a.created_at, &a.id).cmp(&(&b.project_id, &b.created_at, &b.id))
     });
 }
 
 /// Sorts runs by `createdAt`, then `id`.
 pub fn sort_runs(runs: &mut [Run]) {
-    runs.sort_by(|a, b| (&a.created_at, &a.id).cmp(&(&b.created_at, &b.id)));
+    crate::sort::sort_by(runs, |a, b| (&a.created_at, &a.id).cmp(&(&b.created_at, &b.id)));
 }
 
 /// Sorts probes (or references to probes) in the order described in the module

@@ -147,10 +147,9 @@ impl Engine {
             Mode::RetryFailed { .. } => 1,
             _ => clamp_concurrency(run.config.concurrency),
         };
-        let statuses = latest_records(&run.id, mode.existing())
-            .into_iter()
-            .map(|p| (p.id.clone(), p.status))
-            .collect();
+        // Inserted one by one rather than collected: see `crate::sort` on stable-sort copies.
+        let mut statuses = BTreeMap::new();
+        statuses.extend(latest_records(&run.id, mode.existing()).into_iter().map(|p| (p.id.clone(), p.status)));
         let planned = u32::try_from(tasks.len()).unwrap_or(u32::MAX);
         let progress = Progress { planned, ..Progress::default() };
         Ok(Engine {

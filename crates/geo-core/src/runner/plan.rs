@@ -73,11 +73,10 @@ pub fn plan_tasks(run: &Run, mode: &Mode) -> Result<Vec<Task>, RunnerError> {
     match mode {
         Mode::Fresh => Ok(grid.collect()),
         Mode::Continue { .. } => {
-            let done: BTreeSet<&str> = existing
-                .iter()
-                .filter(|p| p.status == ProbeStatus::Success)
-                .map(|p| p.id.as_str())
-                .collect();
+            // Inserted one by one: `collect` into a B-tree sorts first, a second copy of
+            // the stable sort in the wasm bundle (see `crate::sort`).
+            let mut done: BTreeSet<&str> = BTreeSet::new();
+            done.extend(existing.iter().filter(|p| p.status == ProbeStatus::Success).map(|p| p.id.as_str()));
             Ok(grid.filter(|t| !done.contains(t.probe_id.as_str())).collect())
         }
         Mode::RetryFailed { .. } => {
@@ -98,7 +97,7 @@ pub fn plan_tasks(run: &Run, mode: &Mode) -> Result<Vec<Task>, RunnerError> {
                     prompt_index,
                 });
             }
-            tasks.sort_by(|a, b| (a.prompt_index, a.repeat_index, &a.probe_id).cmp(&(b.prompt_index, b.repeat_index, &b.probe_id)));
+            crate::sort::sort_by(&mut tasks, |a, b| (a.prompt_index, a.repeat_index, &a.probe_id).cmp(&(b.prompt_index, b.repeat_index, &b.probe_id)));
             Ok(tasks)
         }
     }

@@ -48,7 +48,7 @@ pub fn sort_domains(rows: &mut [&DomainMetrics], key: SortKey, asc: bool) {
             (None, None) => Ordering::Equal,
         }
     }
-    rows.sort_by(|a, b| {
+    geo_core::sort::sort_by(rows, |a, b| {
         let o = match key {
             SortKey::Domain => {
                 let o = a.domain.cmp(&b.domain);
@@ -295,7 +295,7 @@ fn channel_chart(m: &RunMetrics, lang: Lang) -> Html {
             None => by.push((d.channel.clone(), d.occurrences)),
         }
     }
-    by.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    geo_core::sort::sort_by(&mut by, |a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
     let total = m.counts.occurrence_count.max(1);
     let bars: Vec<Bar> = by
         .iter()
