@@ -31,7 +31,20 @@ pub fn sort_by_key<T, K: Ord>(v: &mut [T], mut f: impl FnMut(&T) -> K) {
     sort_by(v, |a, b| f(a).cmp(&f(b)));
 }
 
-/// Sorts `v` stably in ascending order: the same order as `v.sort()`.
+/// Sorts `v` stably by the key `f` returns, calling `f` once per element: the same order
+/// as `v.sort_by_cached_key(f)`.
+pub fn sort_by_cached_key<T, K: Ord>(v: &mut [T], f: impl FnMut(&T) -> K) {
+    if v.len() < 2 {
+        return;
+    }
+    let keys: Vec<K> = v.iter().map(f).collect();
+    let mut perm: Vec<usize> = (0..v.len()).collect();
+    sort_indices(&mut perm, &mut |a, b| keys[a].cmp(&keys[b]));
+    apply_permutation(v, &mut perm);
+}
+
+/// Sorts `v` stably in ascending order: the same order as `v.sort()`, and as
+/// `v.sort_unstable()` wherever equal elements are indistinguishable (integers, strings).
 pub fn sort<T: Ord>(v: &mut [T]) {
     sort_by(v, T::cmp);
 }
@@ -88,6 +101,16 @@ mod tests {
                 .collect();
             check(&input);
         }
+    }
+
+    #[test]
+    fn cached_key_matches_the_standard_sort() {
+        let input = [(3u8, 0u8), (1, 1), (3, 2), (0, 3), (1, 4)];
+        let mut expect = input.to_vec();
+        expect.sort_by_cached_key(|p| p.0);
+        let mut got = input.to_vec();
+        sort_by_cached_key(&mut got, |p| p.0);
+        assert_eq!(got, expect);
     }
 
     #[test]

@@ -418,7 +418,7 @@ impl<'a> TargetMatcher<'a> {
                 firsts.push((start, target_index));
             }
         }
-        firsts.sort_unstable();
+        crate::sort::sort(&mut firsts);
         firsts.into_iter().map(|(_, i)| i).collect()
     }
 

@@ -88,7 +88,7 @@ pub fn sort_probes<P: Borrow<Probe>>(probes: &mut [P], runs: &[Run]) {
             prompt_pos.insert((run.id.as_str(), p.id.as_str()), i);
         }
     }
-    probes.sort_by_cached_key(|p| {
+    crate::sort::sort_by_cached_key(probes, |p| {
         let p: &Probe = p.borrow();
         let run_rank = rank.get(p.run_id.as_str()).map_or(usize::MAX, |(i, _)| *i);
         let pos = prompt_pos

@@ -442,7 +442,7 @@ pub(crate) fn compute_reusing<'a>(
         .copied()
         .filter(|id| !listed.contains(id))
         .collect();
-    extra.sort_unstable();
+    crate::sort::sort(&mut extra);
     prompt_order.extend(extra.into_iter().map(|id| (id, None)));
 
     let mut stability_scores = Vec::new();
@@ -538,8 +538,8 @@ pub(crate) fn compute_reusing<'a>(
                 .filter(|d| !domain_ids.ids.contains_key(*d))
                 .map(|d| d.0.to_string())
                 .collect();
-            new_domains.sort_unstable();
-            lost_domains.sort_unstable();
+            crate::sort::sort(&mut new_domains);
+            crate::sort::sort(&mut lost_domains);
         }
     }
 

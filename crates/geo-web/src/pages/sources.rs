@@ -136,7 +136,7 @@ fn SourcesBody(p: &BodyProps) -> Html {
     sort_domains(&mut rows, sort.0, sort.1);
     let (page, row_from, row_to) = page_bounds(rows.len(), page, PAGE_SIZE);
     let mut channels: Vec<&str> = m.domains.iter().map(|d| d.channel.as_str()).collect();
-    channels.sort_unstable();
+    geo_core::sort::sort(&mut channels);
     channels.dedup();
 
     let on_text = { let text = text.clone(); Callback::from(move |e: InputEvent| text.set(e.target_unchecked_into::<HtmlInputElement>().value())) };
