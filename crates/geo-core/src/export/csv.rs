@@ -14,7 +14,9 @@
 //! [`sources_csv`], for scripts; the rows of one run follow the JSON export's probe order.
 
 use std::borrow::Cow;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
+
+use crate::metrics::FastSet;
 use std::fmt;
 
 use crate::export::json::{sort_probes, ExportError};
@@ -386,8 +388,7 @@ pub fn probes_csv(env: &ExportEnvelope, run_id: &str) -> Result<String, ExportEr
                 .collect();
             w.text(&labels.join("; "));
             w.number(p.sources.len() as u64);
-            let mut domains: BTreeSet<&str> = BTreeSet::new();
-            domains.extend(p.sources.iter().map(|s| s.domain.as_str()));
+            let domains: FastSet<&str> = p.sources.iter().map(|s| s.domain.as_str()).collect();
             w.number(domains.len() as u64);
             w.number(p.answer_links.len() as u64);
         } else {

@@ -1,6 +1,8 @@
 //! [`Engine`]: the poll-style state machine that executes a session of probes.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
+
+use crate::metrics::FastMap;
 
 use crate::analysis::analyze_probe;
 use crate::model::{ErrorKind, Probe, ProbeError, ProbeStatus, Run, RunConfig, RunStatus, Target};
@@ -129,7 +131,9 @@ pub struct Engine {
     next_task: usize,
     slots: Vec<SlotState>,
     /// Newest status per probe id of the run: the stored records, overwritten as probes finish.
-    statuses: BTreeMap<String, ProbeStatus>,
+    /// Hashed, not a B-tree: only counted, never listed in order (and the wasm bundle
+    /// then needs no B-tree code for this key type).
+    statuses: FastMap<String, ProbeStatus>,
     queue: VecDeque<Action>,
     progress: Progress,
     cancelled: bool,
@@ -147,9 +151,10 @@ impl Engine {
             Mode::RetryFailed { .. } => 1,
             _ => clamp_concurrency(run.config.concurrency),
         };
-        // Inserted one by one rather than collected: see `crate::sort` on stable-sort copies.
-        let mut statuses = BTreeMap::new();
-        statuses.extend(latest_records(&run.id, mode.existing()).into_iter().map(|p| (p.id.clone(), p.status)));
+        let statuses = latest_records(&run.id, mode.existing())
+            .into_iter()
+            .map(|p| (p.id.clone(), p.status))
+            .collect();
         let planned = u32::try_from(tasks.len()).unwrap_or(u32::MAX);
         let progress = Progress { planned, ..Progress::default() };
         Ok(Engine {
