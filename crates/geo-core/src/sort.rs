@@ -1,8 +1,8 @@
 //! One stable sort for geo-core and geo-web, compiled once.
 //!
 //! `slice::sort_by` is generic over the element type and the comparator, so every call
-//! site with its own closure gets its own copy of the standard library's driftsort (about
-//! 4 KB of wasm each; the web bundle had 27 of them, ~100 KB before `wasm-opt`). The
+//! site with its own closure gets its own copy of the standard library's driftsort (the
+//! web bundle had 27 of them, several KB each before `wasm-opt`). The
 //! functions here sort a permutation of indices instead, with the comparator behind a
 //! `dyn` reference: the sorting code exists once, and each call site adds only its
 //! comparator and a small permutation loop. Why the bundle size matters:
