@@ -82,3 +82,4 @@ pub mod metrics;
 pub mod model;
 pub mod provider;
 pub mod runner;
+pub mod sort;

@@ -395,7 +395,7 @@ impl<'a> TargetMatcher<'a> {
                 },
             ));
         }
-        found.sort_by_key(|(start, index, _)| (*start, *index));
+        crate::sort::sort_by_key(&mut found, |(start, index, _)| (*start, *index));
         found
             .into_iter()
             .enumerate()
@@ -418,7 +418,7 @@ impl<'a> TargetMatcher<'a> {
                 firsts.push((start, target_index));
             }
         }
-        firsts.sort_unstable();
+        crate::sort::sort(&mut firsts);
         firsts.into_iter().map(|(_, i)| i).collect()
     }
 

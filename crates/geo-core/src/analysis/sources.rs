@@ -203,7 +203,7 @@ pub(crate) fn normalize_sources_with(
             }
         })
         .collect();
-    sources.sort_by(|a, b| {
+    crate::sort::sort_by(&mut sources, |a, b| {
         a.best_rank
             .cmp(&b.best_rank)
             .then_with(|| a.title.cmp(&b.title))

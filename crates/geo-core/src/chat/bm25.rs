@@ -228,7 +228,7 @@ impl Index {
             candidates.select_nth_unstable_by(top - 1, by_rank);
             candidates.truncate(top);
         }
-        candidates.sort_unstable_by(by_rank);
+        crate::sort::sort_by(&mut candidates, by_rank);
         candidates
             .into_iter()
             .map(|id| {

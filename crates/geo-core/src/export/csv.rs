@@ -14,7 +14,9 @@
 //! [`sources_csv`], for scripts; the rows of one run follow the JSON export's probe order.
 
 use std::borrow::Cow;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
+
+use crate::metrics::FastSet;
 use std::fmt;
 
 use crate::export::json::{sort_probes, ExportError};
@@ -374,7 +376,7 @@ pub fn probes_csv(env: &ExportEnvelope, run_id: &str) -> Result<String, ExportEr
             w.opt_number(brand.map(|m| m.order.into()));
             w.opt_number(brand.and_then(|m| m.list_position).map(u64::from));
             let mut ms: Vec<_> = p.mentions.iter().collect();
-            ms.sort_by_key(|m| (m.order, m.first_index));
+            crate::sort::sort_by_key(&mut ms, |m| (m.order, m.first_index));
             let labels: Vec<&str> = ms
                 .iter()
                 .map(|m| {
@@ -386,7 +388,7 @@ pub fn probes_csv(env: &ExportEnvelope, run_id: &str) -> Result<String, ExportEr
                 .collect();
             w.text(&labels.join("; "));
             w.number(p.sources.len() as u64);
-            let domains: BTreeSet<&str> = p.sources.iter().map(|s| s.domain.as_str()).collect();
+            let domains: FastSet<&str> = p.sources.iter().map(|s| s.domain.as_str()).collect();
             w.number(domains.len() as u64);
             w.number(p.answer_links.len() as u64);
         } else {
@@ -424,7 +426,7 @@ pub fn sources_csv(env: &ExportEnvelope, run_id: &str) -> Result<String, ExportE
             .iter()
             .flat_map(|s| s.occurrences.iter().map(move |o| (s, o)))
             .collect();
-        rows.sort_by_key(|(_, o)| (o.query_index, o.rank));
+        crate::sort::sort_by_key(&mut rows, |(_, o)| (o.query_index, o.rank));
         for (s, o) in rows {
             let q = p.queries.iter().find(|q| q.index == o.query_index);
             let internal = q.map_or(o.query.is_none(), |q| q.internal);

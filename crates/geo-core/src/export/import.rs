@@ -13,7 +13,7 @@
 //! and `queries` from the occurrences' query words. The caller recomputes every derived
 //! field after import anyway.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::fmt;
 
 use serde_json::{Map, Value};
@@ -409,9 +409,11 @@ fn rebuild_raw_result(probe: &mut Map<String, Value>) {
     let Some(sources) = probe.get("sources").and_then(Value::as_array) else {
         return;
     };
-    // (queryIndex, rank) → raw source; queryIndex → query words.
-    let mut raw: BTreeMap<(u64, u64), Value> = BTreeMap::new();
-    let mut queries: BTreeMap<u64, Option<String>> = BTreeMap::new();
+    // (queryIndex, rank) → raw source; queryIndex → query words. Collected in order of
+    // appearance, then stably sorted by key and folded to one entry per key (the first
+    // source; the first query words given): a key-ordered map without B-tree code.
+    let mut raw: Vec<((u64, u64), Value)> = Vec::new();
+    let mut queries: Vec<(u64, Option<String>)> = Vec::new();
     for s in sources {
         let occurrences = s.get("occurrences").and_then(Value::as_array);
         for o in occurrences.into_iter().flatten() {
@@ -431,18 +433,25 @@ fn rebuild_raw_result(probe: &mut Map<String, Value>) {
             if let Some(age) = s.get("pageAge") {
                 r.insert("pageAge".into(), age.clone());
             }
-            raw.entry((qi, rank)).or_insert(Value::Object(r));
+            raw.push(((qi, rank), Value::Object(r)));
             let words = o.get("query").and_then(Value::as_str).map(str::to_string);
-            let entry = queries.entry(qi).or_insert(None);
-            if entry.is_none() {
-                *entry = words;
-            }
+            queries.push((qi, words));
         }
     }
+    crate::sort::sort_by_key(&mut raw, |e| e.0);
+    raw.dedup_by_key(|e| e.0);
+    crate::sort::sort_by_key(&mut queries, |q| q.0);
+    queries.dedup_by(|later, kept| {
+        let same = later.0 == kept.0;
+        if same && kept.1.is_none() {
+            kept.1 = later.1.take();
+        }
+        same
+    });
     if !probe.contains_key("rawSources") && !raw.is_empty() {
         probe.insert(
             "rawSources".into(),
-            Value::Array(raw.into_values().collect()),
+            Value::Array(raw.into_iter().map(|(_, source)| source).collect()),
         );
     }
     if !probe.contains_key("queries") && !queries.is_empty() {
@@ -615,4 +624,39 @@ pub fn summarize(env: &ExportEnvelope) -> String {
         by(ProbeStatus::Empty),
         by(ProbeStatus::Cancelled)
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rebuild_raw_result;
+    use serde_json::{json, Value};
+
+    #[test]
+    fn rebuilt_raw_result_is_key_ordered_and_keeps_the_first_entry_per_key() {
+        let mut probe = json!({"answer": "a", "sources": [
+            {"title": "t2", "url": "u2", "occurrences": [
+                {"queryIndex": 2, "rank": 1},
+                {"queryIndex": 1, "rank": 2, "query": "first words"}]},
+            {"title": "t1", "url": "u1", "occurrences": [
+                {"queryIndex": 1, "rank": 2, "query": "later words"},
+                {"queryIndex": 2, "rank": 1, "query": "given later"},
+                {"queryIndex": 1, "rank": 1}]}
+        ]});
+        let Value::Object(map) = &mut probe else { unreachable!() };
+        rebuild_raw_result(map);
+        let raw: Vec<(u64, u64, &str)> = probe["rawSources"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| (r["queryIndex"].as_u64().unwrap(), r["rank"].as_u64().unwrap(), r["url"].as_str().unwrap()))
+            .collect();
+        assert_eq!(raw, [(1, 1, "u1"), (1, 2, "u2"), (2, 1, "u2")]);
+        let queries: Vec<(u64, Option<&str>)> = probe["queries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|q| (q["index"].as_u64().unwrap(), q["query"].as_str()))
+            .collect();
+        assert_eq!(queries, [(1, Some("first words")), (2, Some("given later"))]);
+    }
 }

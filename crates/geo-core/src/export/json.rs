@@ -58,19 +58,19 @@ impl ExportError {
 
 /// Sorts projects by `createdAt`, then `id`.
 pub fn sort_projects(projects: &mut [Project]) {
-    projects.sort_by(|a, b| (&a.created_at, &a.id).cmp(&(&b.created_at, &b.id)));
+    crate::sort::sort_by(projects, |a, b| (&a.created_at, &a.id).cmp(&(&b.created_at, &b.id)));
 }
 
 /// Sorts prompts by `projectId`, then `createdAt`, then `id`.
 pub fn sort_prompts(prompts: &mut [Prompt]) {
-    prompts.sort_by(|a, b| {
+    crate::sort::sort_by(prompts, |a, b| {
         (&a.project_id, &a.created_at, &a.id).cmp(&(&b.project_id, &b.created_at, &b.id))
     });
 }
 
 /// Sorts runs by `createdAt`, then `id`.
 pub fn sort_runs(runs: &mut [Run]) {
-    runs.sort_by(|a, b| (&a.created_at, &a.id).cmp(&(&b.created_at, &b.id)));
+    crate::sort::sort_by(runs, |a, b| (&a.created_at, &a.id).cmp(&(&b.created_at, &b.id)));
 }
 
 /// Sorts probes (or references to probes) in the order described in the module
@@ -88,7 +88,7 @@ pub fn sort_probes<P: Borrow<Probe>>(probes: &mut [P], runs: &[Run]) {
             prompt_pos.insert((run.id.as_str(), p.id.as_str()), i);
         }
     }
-    probes.sort_by_cached_key(|p| {
+    crate::sort::sort_by_cached_key(probes, |p| {
         let p: &Probe = p.borrow();
         let run_rank = rank.get(p.run_id.as_str()).map_or(usize::MAX, |(i, _)| *i);
         let pos = prompt_pos
@@ -179,7 +179,108 @@ pub fn run_export(
 /// The envelope as pretty-printed JSON (two-space indent) with a final newline.
 pub fn to_json_pretty(env: &ExportEnvelope) -> String {
     // Serialising plain structs of strings, integers and f64 cannot fail with serde_json.
-    let mut out = serde_json::to_string_pretty(env).unwrap_or_default();
+    let mut out = indent_json(&serde_json::to_string(env).unwrap_or_default());
     out.push('\n');
     out
+}
+
+/// `compact` (JSON text as `serde_json::to_string` writes it, with no whitespace outside
+/// strings) laid out with a two-space indent: byte for byte what
+/// `serde_json::to_string_pretty` writes for the same value.
+///
+/// Why not `to_string_pretty`: it compiles a second serializer for every model type (the
+/// compact one stores records in IndexedDB), which costs the web bundle more than this
+/// one pass over the text (`docs/adr/0006-wasm-size.md`).
+pub fn indent_json(compact: &str) -> String {
+    let bytes = compact.as_bytes();
+    let mut out = String::with_capacity(compact.len() + compact.len() / 2);
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut escaped = false;
+    // Start of the text not yet copied to `out`; everything is copied in runs between the
+    // structural bytes, which are all ASCII, so every cut is on a char boundary.
+    let mut from = 0;
+    let newline = |out: &mut String, depth: usize| {
+        out.push('\n');
+        for _ in 0..depth {
+            out.push_str("  ");
+        }
+    };
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if b == b'\\' {
+                escaped = true;
+            } else if b == b'"' {
+                in_string = false;
+            }
+            i += 1;
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'{' | b'[' => {
+                out.push_str(&compact[from..=i]);
+                let close = if b == b'{' { b'}' } else { b']' };
+                if bytes.get(i + 1) == Some(&close) {
+                    // An empty object or array stays `{}` / `[]`.
+                    out.push(close as char);
+                    i += 1;
+                } else {
+                    depth += 1;
+                    newline(&mut out, depth);
+                }
+                from = i + 1;
+            }
+            b'}' | b']' => {
+                out.push_str(&compact[from..i]);
+                depth = depth.saturating_sub(1);
+                newline(&mut out, depth);
+                out.push(b as char);
+                from = i + 1;
+            }
+            b',' => {
+                out.push_str(&compact[from..=i]);
+                newline(&mut out, depth);
+                from = i + 1;
+            }
+            b':' => {
+                out.push_str(&compact[from..=i]);
+                out.push(' ');
+                from = i + 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    out.push_str(&compact[from..]);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::indent_json;
+    use serde_json::{json, Value};
+
+    #[track_caller]
+    fn check(value: Value) {
+        let compact = serde_json::to_string(&value).unwrap();
+        assert_eq!(indent_json(&compact), serde_json::to_string_pretty(&value).unwrap());
+    }
+
+    #[test]
+    fn indents_exactly_like_to_string_pretty() {
+        check(json!(null));
+        check(json!("a string"));
+        check(json!(-1.5e300));
+        check(json!({}));
+        check(json!([]));
+        check(json!({"a": {}, "b": [], "c": [{}], "d": [[]]}));
+        check(json!([1, [2, [3, {"x": null}]], {"y": [true, false]}]));
+        check(json!({"tricky": "{[,:]}\"\\\" \\ ,\n\t 元构场 \u{1}", "k:{,}": ["\\", "\"", ""]}));
+        check(json!({"nested": {"deep": {"deeper": {"deepest": [0.1, 2, -3, 1e-7]}}}}));
+    }
 }

@@ -24,5 +24,5 @@ pub use import::{
     merge_into, parse_export, summarize, ImportError, ImportErrorKind, ImportLimits, KindCount,
     MergeReport,
 };
-pub use json::{full_export, run_export, to_json_pretty, ExportError};
+pub use json::{full_export, indent_json, run_export, to_json_pretty, ExportError};
 pub use validate::{validate_against, Problem};

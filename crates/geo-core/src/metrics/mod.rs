@@ -392,7 +392,7 @@ impl std::error::Error for MetricsError {}
 /// The export's runs in `createdAt` order (ties by id).
 pub(crate) fn runs_in_order(env: &ExportEnvelope) -> Vec<&Run> {
     let mut runs: Vec<&Run> = env.runs.iter().collect();
-    runs.sort_by(|a, b| {
+    crate::sort::sort_by(&mut runs, |a, b| {
         a.created_at
             .cmp(&b.created_at)
             .then_with(|| a.id.cmp(&b.id))

@@ -400,7 +400,7 @@ pub(crate) fn compute_reusing<'a>(
             items.clear();
             items.extend(probe.list_items.iter());
             if !probe.list_items.is_sorted_by_key(|i| i.position) {
-                items.sort_by_key(|i| i.position);
+                crate::sort::sort_by_key(&mut items, |i| i.position);
             }
             list.clear();
             for item in &items {
@@ -442,7 +442,7 @@ pub(crate) fn compute_reusing<'a>(
         .copied()
         .filter(|id| !listed.contains(id))
         .collect();
-    extra.sort_unstable();
+    crate::sort::sort(&mut extra);
     prompt_order.extend(extra.into_iter().map(|id| (id, None)));
 
     let mut stability_scores = Vec::new();
@@ -511,7 +511,7 @@ pub(crate) fn compute_reusing<'a>(
             }
         })
         .collect();
-    domain_metrics.sort_by(|a, b| {
+    crate::sort::sort_by(&mut domain_metrics, |a, b| {
         b.occurrences
             .cmp(&a.occurrences)
             .then_with(|| a.domain.cmp(&b.domain))
@@ -538,8 +538,8 @@ pub(crate) fn compute_reusing<'a>(
                 .filter(|d| !domain_ids.ids.contains_key(*d))
                 .map(|d| d.0.to_string())
                 .collect();
-            new_domains.sort_unstable();
-            lost_domains.sort_unstable();
+            crate::sort::sort(&mut new_domains);
+            crate::sort::sort(&mut lost_domains);
         }
     }
 
@@ -553,7 +553,7 @@ pub(crate) fn compute_reusing<'a>(
             probe_count: n,
         })
         .collect();
-    gap_domains.sort_by(|a, b| {
+    crate::sort::sort_by(&mut gap_domains, |a, b| {
         b.probe_count
             .cmp(&a.probe_count)
             .then_with(|| a.domain.cmp(&b.domain))
@@ -563,7 +563,7 @@ pub(crate) fn compute_reusing<'a>(
     // Untracked entities.
     let mut untracked: Vec<(String, u32, usize)> =
         entities.into_iter().enumerate().map(|(order, (name, count))| (name, count, order)).collect();
-    untracked.sort_by(|a, b| {
+    crate::sort::sort_by(&mut untracked, |a, b| {
         b.1.cmp(&a.1)
             .then_with(|| a.0.cmp(&b.0))
             .then_with(|| a.2.cmp(&b.2))

@@ -40,7 +40,7 @@ pub struct SeriesPoint {
 /// (ties by id). Probes are grouped by run once; each run is one pass over its probes.
 pub fn project_series(runs: &[Run], probes: &[Probe], project_id: &str) -> Vec<SeriesPoint> {
     let mut selected: Vec<&Run> = runs.iter().filter(|r| r.project_id == project_id).collect();
-    selected.sort_by(|a, b| {
+    crate::sort::sort_by(&mut selected, |a, b| {
         a.created_at
             .cmp(&b.created_at)
             .then_with(|| a.id.cmp(&b.id))

@@ -76,9 +76,9 @@ pub fn jaccard_sorted<T: Ord>(a: &[T], b: &[T]) -> f64 {
 pub fn jaccard<T: Ord + Clone>(a: &[T], b: &[T]) -> f64 {
     let mut a = a.to_vec();
     let mut b = b.to_vec();
-    a.sort();
+    crate::sort::sort(&mut a);
     a.dedup();
-    b.sort();
+    crate::sort::sort(&mut b);
     b.dedup();
     jaccard_sorted(&a, &b)
 }

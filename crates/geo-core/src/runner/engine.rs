@@ -1,6 +1,8 @@
 //! [`Engine`]: the poll-style state machine that executes a session of probes.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
+
+use crate::metrics::FastMap;
 
 use crate::analysis::analyze_probe;
 use crate::model::{ErrorKind, Probe, ProbeError, ProbeStatus, Run, RunConfig, RunStatus, Target};
@@ -129,7 +131,9 @@ pub struct Engine {
     next_task: usize,
     slots: Vec<SlotState>,
     /// Newest status per probe id of the run: the stored records, overwritten as probes finish.
-    statuses: BTreeMap<String, ProbeStatus>,
+    /// Hashed, not a B-tree: only counted, never listed in order (and the wasm bundle
+    /// then needs no B-tree code for this key type).
+    statuses: FastMap<String, ProbeStatus>,
     queue: VecDeque<Action>,
     progress: Progress,
     cancelled: bool,

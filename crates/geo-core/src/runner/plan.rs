@@ -1,6 +1,6 @@
 //! Task expansion (seed §3.2, §3.6): which probes a session runs, in pick-up order.
 
-use std::collections::{BTreeMap, BTreeSet};
+use crate::metrics::{FastMap, FastSet};
 
 use crate::model::{probe_id, Probe, ProbeStatus, Run};
 
@@ -68,12 +68,12 @@ pub fn plan_tasks(run: &Run, mode: &Mode) -> Result<Vec<Task>, RunnerError> {
         })
     });
     // An imported snapshot could list a prompt id twice; its probes would share ids.
-    let mut seen = BTreeSet::new();
+    let mut seen: FastSet<String> = FastSet::default();
     let grid = grid.filter(move |t| seen.insert(t.probe_id.clone()));
     match mode {
         Mode::Fresh => Ok(grid.collect()),
         Mode::Continue { .. } => {
-            let done: BTreeSet<&str> = existing
+            let done: FastSet<&str> = existing
                 .iter()
                 .filter(|p| p.status == ProbeStatus::Success)
                 .map(|p| p.id.as_str())
@@ -98,7 +98,7 @@ pub fn plan_tasks(run: &Run, mode: &Mode) -> Result<Vec<Task>, RunnerError> {
                     prompt_index,
                 });
             }
-            tasks.sort_by(|a, b| (a.prompt_index, a.repeat_index, &a.probe_id).cmp(&(b.prompt_index, b.repeat_index, &b.probe_id)));
+            crate::sort::sort_by(&mut tasks, |a, b| (a.prompt_index, a.repeat_index, &a.probe_id).cmp(&(b.prompt_index, b.repeat_index, &b.probe_id)));
             Ok(tasks)
         }
     }
@@ -108,7 +108,7 @@ pub fn plan_tasks(run: &Run, mode: &Mode) -> Result<Vec<Task>, RunnerError> {
 /// later record wins (the store overwrites by id). First-appearance order is kept.
 pub fn latest_records<'a>(run_id: &str, probes: &'a [Probe]) -> Vec<&'a Probe> {
     let mut out: Vec<&Probe> = Vec::new();
-    let mut index: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut index: FastMap<&str, usize> = FastMap::default();
     for p in probes.iter().filter(|p| p.run_id == run_id) {
         match index.get(p.id.as_str()) {
             Some(&i) => out[i] = p,

@@ -28,7 +28,7 @@ pub fn highlight_segments(text: &str, needles: &[String]) -> Vec<(String, bool)>
         .map(|n| n.trim().chars().flat_map(char::to_lowercase).collect::<Vec<char>>())
         .filter(|n| !n.is_empty())
         .collect();
-    needles.sort_by_key(|n| std::cmp::Reverse(n.len()));
+    geo_core::sort::sort_by_key(&mut needles, |n| std::cmp::Reverse(n.len()));
     let chars: Vec<char> = text.chars().collect();
     let lower: Vec<char> = chars.iter().map(|c| c.to_lowercase().next().unwrap_or(*c)).collect();
     let mut out: Vec<(String, bool)> = Vec::new();

@@ -26,7 +26,6 @@ use geo_core::chat::{
     messages::validate_question, AnswerState, Document, ExportTurn, Hit, Index, Turn, TOP_K,
 };
 use geo_core::model::{Lang, DEFAULT_MODEL, MODEL_OPTIONS};
-use std::collections::BTreeSet;
 use std::rc::Rc;
 use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 use yew::prelude::*;
@@ -219,7 +218,8 @@ pub fn ChatPage() -> Html {
     let problem = use_state(|| None::<String>);
     let retrieved = use_state(|| None::<(String, Vec<Hit>)>);
     let running = use_state(|| None::<StreamHandle>);
-    let expanded = use_state(BTreeSet::<(u32, usize)>::new);
+    // The (turn, source) pairs whose excerpt is open: a handful, so a plain list.
+    let expanded = use_state(Vec::<(u32, usize)>::new);
     let dragging = use_state(|| false);
     let next_id = use_mut_ref(|| 0u32);
     let timeout_ms = TIMEOUT_MS.with(|t| *t);
@@ -418,11 +418,14 @@ pub fn ChatPage() -> Html {
         move |turn: u32, n: usize| {
             let expanded = expanded.clone();
             Callback::from(move |_: MouseEvent| {
-                let mut set = (*expanded).clone();
-                if !set.remove(&(turn, n)) {
-                    set.insert((turn, n));
+                let mut open = (*expanded).clone();
+                match open.iter().position(|&k| k == (turn, n)) {
+                    Some(i) => {
+                        open.remove(i);
+                    }
+                    None => open.push((turn, n)),
                 }
-                expanded.set(set);
+                expanded.set(open);
             })
         }
     };

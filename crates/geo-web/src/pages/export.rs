@@ -103,7 +103,7 @@ pub fn ExportPage() -> Html {
                     return;
                 }
                 let envelope = result.expect("checked above");
-                let text = serde_json::to_string_pretty(&envelope).unwrap_or_default();
+                let text = geo_core::export::indent_json(&serde_json::to_string(&envelope).unwrap_or_default());
                 let name = format!("geo-probe-export-{}.json", now.get(..10).unwrap_or("now"));
                 match download(&name, "application/json", &text) {
                     Ok(()) => toast(&app, ToastKind::Ok, t(app.lang, "export.done").to_string()),

@@ -48,7 +48,7 @@ pub fn sort_domains(rows: &mut [&DomainMetrics], key: SortKey, asc: bool) {
             (None, None) => Ordering::Equal,
         }
     }
-    rows.sort_by(|a, b| {
+    geo_core::sort::sort_by(rows, |a, b| {
         let o = match key {
             SortKey::Domain => {
                 let o = a.domain.cmp(&b.domain);
@@ -136,7 +136,7 @@ fn SourcesBody(p: &BodyProps) -> Html {
     sort_domains(&mut rows, sort.0, sort.1);
     let (page, row_from, row_to) = page_bounds(rows.len(), page, PAGE_SIZE);
     let mut channels: Vec<&str> = m.domains.iter().map(|d| d.channel.as_str()).collect();
-    channels.sort_unstable();
+    geo_core::sort::sort(&mut channels);
     channels.dedup();
 
     let on_text = { let text = text.clone(); Callback::from(move |e: InputEvent| text.set(e.target_unchecked_into::<HtmlInputElement>().value())) };
@@ -295,7 +295,7 @@ fn channel_chart(m: &RunMetrics, lang: Lang) -> Html {
             None => by.push((d.channel.clone(), d.occurrences)),
         }
     }
-    by.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    geo_core::sort::sort_by(&mut by, |a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
     let total = m.counts.occurrence_count.max(1);
     let bars: Vec<Bar> = by
         .iter()

@@ -146,7 +146,7 @@ pub trait Repository {
 
 /// Sorts projects or prompts by `createdAt`, then id, for a stable display order.
 fn sort_by_created<T>(items: &mut [T], key: impl Fn(&T) -> (&str, &str)) {
-    items.sort_by(|a, b| key(a).cmp(&key(b)));
+    geo_core::sort::sort_by(items, |a, b| key(a).cmp(&key(b)));
 }
 
 /// Applies the documented list orders; shared by every implementation.
@@ -161,12 +161,12 @@ pub(crate) fn order_prompts(mut v: Vec<Prompt>) -> Vec<Prompt> {
 }
 
 pub(crate) fn order_runs(mut v: Vec<Run>) -> Vec<Run> {
-    v.sort_by(|a, b| b.created_at.cmp(&a.created_at).then_with(|| b.id.cmp(&a.id)));
+    geo_core::sort::sort_by(&mut v, |a, b| b.created_at.cmp(&a.created_at).then_with(|| b.id.cmp(&a.id)));
     v
 }
 
 pub(crate) fn order_probes(mut v: Vec<Probe>) -> Vec<Probe> {
-    v.sort_by(|a, b| (&a.prompt_id, a.repeat_index).cmp(&(&b.prompt_id, b.repeat_index)));
+    geo_core::sort::sort_by(&mut v, |a, b| (&a.prompt_id, a.repeat_index).cmp(&(&b.prompt_id, b.repeat_index)));
     v
 }
 
