@@ -123,26 +123,7 @@ pub fn build(opts: &DistOptions) -> Result<Vec<SizeRow>> {
     let profile_dir = if opts.dev { "debug" } else { profile };
     let wasm_in = target_dir(&root).join("wasm32-unknown-unknown").join(profile_dir).join("geo_web.wasm");
 
-    let stage = target_dir(&root).join("xtask-dist-stage");
-    if stage.exists() {
-        fs::remove_dir_all(&stage)?;
-    }
-    fs::create_dir_all(&stage)?;
-    eprintln!("xtask: wasm-bindgen --target web {}", wasm_in.display());
-    wasm_bindgen_cli_support::Bindgen::new()
-        .input_path(&wasm_in)
-        .web(true)?
-        .typescript(false)
-        .debug(opts.dev)
-        .generate(&stage)
-        .context("wasm-bindgen failed")?;
-    let glue_path = stage.join("geo_web.js");
-    let wasm_path = stage.join("geo_web_bg.wasm");
-    if opts.dev {
-        eprintln!("xtask: wasm-opt skipped (--dev)");
-    } else {
-        optimize_wasm(&root, &wasm_path)?;
-    }
+    let (glue_path, wasm_path) = bindgen_and_optimize(&root, &wasm_in, "xtask-dist-stage", opts.dev)?;
 
     let dist = root.join("dist");
     if dist.exists() {
@@ -200,6 +181,67 @@ pub fn build(opts: &DistOptions) -> Result<Vec<SizeRow>> {
     }
     print_sizes(&rows, &dist);
     Ok(rows)
+}
+
+/// Runs wasm-bindgen (`--target web`) on `wasm_in` into `target/<stage>` and, unless `dev`,
+/// `wasm-opt -Oz` on the result; returns the paths of the JS glue and the wasm module.
+fn bindgen_and_optimize(root: &Path, wasm_in: &Path, stage: &str, dev: bool) -> Result<(PathBuf, PathBuf)> {
+    let stage = target_dir(root).join(stage);
+    if stage.exists() {
+        fs::remove_dir_all(&stage)?;
+    }
+    fs::create_dir_all(&stage)?;
+    eprintln!("xtask: wasm-bindgen --target web {}", wasm_in.display());
+    wasm_bindgen_cli_support::Bindgen::new()
+        .input_path(wasm_in)
+        .web(true)?
+        .typescript(false)
+        .debug(dev)
+        .generate(&stage)
+        .context("wasm-bindgen failed")?;
+    let stem = wasm_in.file_stem().and_then(|s| s.to_str()).context("the wasm module has no file name")?;
+    let glue_path = stage.join(format!("{stem}.js"));
+    let wasm_path = stage.join(format!("{stem}_bg.wasm"));
+    if dev {
+        eprintln!("xtask: wasm-opt skipped (--dev)");
+    } else {
+        optimize_wasm(root, &wasm_path)?;
+    }
+    Ok((glue_path, wasm_path))
+}
+
+/// `cargo xtask size-floor`: builds `xtask/size-floor` (every dependency the product
+/// requires, used as the product uses it, and no product code) with the web app's release
+/// profile, wasm-bindgen and wasm-opt, and prints its sizes: the bundle floor that the
+/// 500 KB budget of issue #6 has to hold the product's own code on top of.
+pub fn size_floor(args: &[String]) -> Result<()> {
+    if let Some(a) = args.first() {
+        bail!("size-floor takes no arguments (got {a:?})");
+    }
+    let root = workspace_root();
+    ensure_wasm_target()?;
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    run_cmd(Command::new(&cargo).current_dir(&root).args([
+        "build",
+        "-p",
+        "size-floor",
+        "--lib",
+        "--target",
+        "wasm32-unknown-unknown",
+        "--profile",
+        "wasm-release",
+    ]))?;
+    let wasm_in = target_dir(&root).join("wasm32-unknown-unknown").join("wasm-release").join("size_floor.wasm");
+    let (glue_path, wasm_path) = bindgen_and_optimize(&root, &wasm_in, "xtask-floor-stage", false)?;
+    let mut rows = Vec::new();
+    for path in [&wasm_path, &glue_path] {
+        let bytes = fs::read(path)?;
+        let name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+        rows.push(SizeRow { name, raw: bytes.len() as u64, gzip: gzip_len(&bytes)? });
+    }
+    println!("size floor: yew + yew-router + comrak + url + unicode-normalization + addr (embedded list) + serde_json + IndexedDB/fetch bindings, no product code");
+    print_table(&rows);
+    Ok(())
 }
 
 /// Runs `wasm-opt -Oz` in place when a usable one is found (npm `binaryen` under
@@ -274,8 +316,13 @@ pub fn gzip_len(bytes: &[u8]) -> Result<u64> {
 }
 
 fn print_sizes(rows: &[SizeRow], dist: &Path) {
-    let kb = |n: u64| format!("{:.1} KB", n as f64 / 1024.0);
     println!("dist written to {}", dist.display());
+    print_table(rows);
+}
+
+/// The size table: each file's raw and gzip -9 size, then the totals.
+fn print_table(rows: &[SizeRow]) {
+    let kb = |n: u64| format!("{:.1} KB", n as f64 / 1024.0);
     println!("{:<34} {:>12} {:>12}", "file", "raw", "gzip");
     for r in rows {
         println!("{:<34} {:>12} {:>12}", r.name, kb(r.raw), kb(r.gzip));

@@ -25,6 +25,7 @@ const USAGE: &str = "usage: cargo xtask <command>
 commands:
   test     run every test: tidy, unit, golden, property, CLI and browser tests
   dist     build the web app into dist/   [--base-path /geo-probe/] [--dev]
+  size-floor  build xtask/size-floor (the required dependencies, no product code) and print its sizes
   serve    build dist/ and serve it on 127.0.0.1   [--port 8080] [--base-path P] [--dev] [--mock [--mock-port 8787]]
   e2e      browser tests in headless Chromium   [--dev] [FILE-FILTER]
   mock     run the mock DeepSeek server (flags: cargo xtask mock --help)
@@ -35,6 +36,7 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("test") => test::run(&args[1..]),
         Some("dist") => dist::run(&args[1..]),
+        Some("size-floor") => dist::size_floor(&args[1..]),
         Some("serve") => serve::run(&args[1..]),
         Some("e2e") => e2e::run(&args[1..]),
         Some("mock") => mock::run(&args[1..]),
