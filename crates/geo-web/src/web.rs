@@ -84,27 +84,37 @@ pub async fn after_paint() {
 
 /// A User Timing span over async work: [`Span::start`] marks, [`Span::end`] records the
 /// measure (nothing natively or without `performance`).
+/// Spans of the same name may overlap: each has its own start mark.
 pub struct Span {
     name: &'static str,
+    mark: String,
     perf: Option<web_sys::Performance>,
+}
+
+thread_local! {
+    static SPANS: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
 }
 
 impl Span {
     /// Marks the start of the measure `name`.
     pub fn start(name: &'static str) -> Span {
         let perf = if cfg!(target_arch = "wasm32") { web_sys::window().and_then(|w| w.performance()) } else { None };
+        let n = SPANS.with(|c| {
+            c.set(c.get().wrapping_add(1));
+            c.get()
+        });
+        let mark = format!("{name}:start:{n}");
         if let Some(p) = &perf {
-            let _ = p.mark(&format!("{name}:start"));
+            let _ = p.mark(&mark);
         }
-        Span { name, perf }
+        Span { name, mark, perf }
     }
 
     /// Records the measure from the start mark to now.
     pub fn end(self) {
         if let Some(p) = &self.perf {
-            let start = format!("{}:start", self.name);
-            let _ = p.measure_with_start_mark(self.name, &start);
-            p.clear_marks_with_mark_name(&start);
+            let _ = p.measure_with_start_mark(self.name, &self.mark);
+            p.clear_marks_with_mark_name(&self.mark);
         }
     }
 }

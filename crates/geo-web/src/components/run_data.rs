@@ -199,11 +199,84 @@ thread_local! {
     static COMPUTED: RefCell<Vec<(FiguresKey, Figures, SharedRunData)>> = const { RefCell::new(Vec::new()) };
 }
 
-async fn load_project(repo: &IdbRepo, project: Project, version: u32) -> Result<Rc<ExportEnvelope>, RepoError> {
-    let cached = LOADED.with(|c| c.borrow().as_ref().filter(|(id, v, _)| *id == project.id && *v == version).map(|(_, _, env)| env.clone()));
-    if let Some(env) = cached {
-        return Ok(env);
+/// A read of a project in progress: later readers of the same project and data version
+/// wait for it instead of reading every record a second time (at start-up the run selector
+/// settles on a run while the first read is under way, which used to read 5,000 probes
+/// twice). Dropping it — the read finished, failed or was abandoned — wakes the waiters,
+/// who then find the project cached or read it themselves.
+struct InFlight {
+    slot: Rc<Slot>,
+}
+
+#[derive(Default)]
+struct Slot {
+    done: std::cell::Cell<bool>,
+    wakers: RefCell<Vec<std::task::Waker>>,
+}
+
+thread_local! {
+    /// The project read now under way: project id, data version, and whom to wake.
+    static READING: RefCell<Option<(String, u32, Rc<Slot>)>> = const { RefCell::new(None) };
+}
+
+impl InFlight {
+    /// Registers the read of `project` at `version`.
+    fn begin(project: &str, version: u32) -> InFlight {
+        let slot = Rc::new(Slot::default());
+        READING.with(|r| *r.borrow_mut() = Some((project.to_string(), version, slot.clone())));
+        InFlight { slot }
     }
+
+    /// The read of `project` at `version` under way, if any.
+    fn of(project: &str, version: u32) -> Option<Rc<Slot>> {
+        READING.with(|r| r.borrow().as_ref().filter(|(id, v, _)| id == project && *v == version).map(|(_, _, s)| s.clone()))
+    }
+}
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        READING.with(|r| {
+            let mut r = r.borrow_mut();
+            if r.as_ref().is_some_and(|(_, _, s)| Rc::ptr_eq(s, &self.slot)) {
+                *r = None;
+            }
+        });
+        self.slot.done.set(true);
+        for w in self.slot.wakers.borrow_mut().drain(..) {
+            w.wake();
+        }
+    }
+}
+
+/// Resolves when the read behind `slot` has ended.
+struct Wait(Rc<Slot>);
+
+impl std::future::Future for Wait {
+    type Output = ();
+    fn poll(self: std::pin::Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> std::task::Poll<()> {
+        if self.0.done.get() {
+            return std::task::Poll::Ready(());
+        }
+        self.0.wakers.borrow_mut().push(cx.waker().clone());
+        std::task::Poll::Pending
+    }
+}
+
+fn cached_project(project: &str, version: u32) -> Option<Rc<ExportEnvelope>> {
+    LOADED.with(|c| c.borrow().as_ref().filter(|(id, v, _)| id == project && *v == version).map(|(_, _, env)| env.clone()))
+}
+
+async fn load_project(repo: &IdbRepo, project: Project, version: u32) -> Result<Rc<ExportEnvelope>, RepoError> {
+    loop {
+        if let Some(env) = cached_project(&project.id, version) {
+            return Ok(env);
+        }
+        match InFlight::of(&project.id, version) {
+            Some(slot) => Wait(slot).await,
+            None => break,
+        }
+    }
+    let _reading = InFlight::begin(&project.id, version);
     let span = crate::web::Span::start("geo:load");
     let project_id = project.id.clone();
     let prompts = repo.prompts_by_project(&project_id).await?;
