@@ -48,6 +48,8 @@ async function measurePages(shape) {
   await until(async () => (await byId(page, 'tag-row').count()) >= 1, 60000, 'per-tag rows');
   const dash = await until(async () => { const d = await measures(page, 'geo:dashboard-metrics'); return d.length ? d : null; }, 10000, 'dashboard measure');
   const [load, decode] = [await measures(page, 'geo:load'), await measures(page, 'geo:idb-decode')];
+  // The project is read once, though the run selector settles on a run while it is read.
+  assert.equal(load.length, 1, 'one read of the project for the dashboard');
   const [core, trend, tags] = [await measures(page, 'geo:metrics'), await measures(page, 'geo:trend'), await measures(page, 'geo:dashboard-tags')];
   assert.ok(core.length && trend.length && tags.length, 'the parts are measured');
 
