@@ -252,8 +252,8 @@ mod tests {
         check(false, false, true, SkipSeeded);
     }
 
-    fn ok_loader() -> impl Future<Output = Result<String, DemoError>> {
-        async { Ok(DEMO.to_string()) }
+    async fn ok_loader() -> Result<String, DemoError> {
+        Ok(DEMO.to_string())
     }
 
     #[test]
