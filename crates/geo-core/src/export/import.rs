@@ -243,21 +243,8 @@ fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
 /// Deepest nesting of `[`/`{` outside strings, stopping early once past `limit`.
 fn nesting_exceeds(text: &str, limit: usize) -> bool {
     let mut depth = 0usize;
-    let mut in_string = false;
-    let mut escaped = false;
-    for &b in text.as_bytes() {
-        if in_string {
-            if escaped {
-                escaped = false;
-            } else if b == b'\\' {
-                escaped = true;
-            } else if b == b'"' {
-                in_string = false;
-            }
-            continue;
-        }
+    for (_, b) in crate::export::json::outside_strings(text) {
         match b {
-            b'"' => in_string = true,
             b'[' | b'{' => {
                 depth += 1;
                 if depth > limit {

@@ -195,45 +195,34 @@ pub fn indent_json(compact: &str) -> String {
     let bytes = compact.as_bytes();
     let mut out = String::with_capacity(compact.len() + compact.len() / 2);
     let mut depth = 0usize;
-    let mut in_string = false;
-    let mut escaped = false;
     // Start of the text not yet copied to `out`; everything is copied in runs between the
     // structural bytes, which are all ASCII, so every cut is on a char boundary.
     let mut from = 0;
+    // Set after an opening bracket whose closing one follows at once: `{}` / `[]` stay.
+    let mut empty_close: Option<usize> = None;
     let newline = |out: &mut String, depth: usize| {
         out.push('\n');
         for _ in 0..depth {
             out.push_str("  ");
         }
     };
-    let mut i = 0;
-    while i < bytes.len() {
-        let b = bytes[i];
-        if in_string {
-            if escaped {
-                escaped = false;
-            } else if b == b'\\' {
-                escaped = true;
-            } else if b == b'"' {
-                in_string = false;
-            }
-            i += 1;
+    for (i, b) in outside_strings(compact) {
+        if empty_close.take() == Some(i) {
             continue;
         }
         match b {
-            b'"' => in_string = true,
             b'{' | b'[' => {
-                out.push_str(&compact[from..=i]);
                 let close = if b == b'{' { b'}' } else { b']' };
                 if bytes.get(i + 1) == Some(&close) {
-                    // An empty object or array stays `{}` / `[]`.
-                    out.push(close as char);
-                    i += 1;
+                    out.push_str(&compact[from..=i + 1]);
+                    empty_close = Some(i + 1);
+                    from = i + 2;
                 } else {
+                    out.push_str(&compact[from..=i]);
                     depth += 1;
                     newline(&mut out, depth);
+                    from = i + 1;
                 }
-                from = i + 1;
             }
             b'}' | b']' => {
                 out.push_str(&compact[from..i]);
@@ -254,10 +243,34 @@ pub fn indent_json(compact: &str) -> String {
             }
             _ => {}
         }
-        i += 1;
     }
     out.push_str(&compact[from..]);
     out
+}
+
+/// The structural bytes of JSON text (`{ } [ ] , :`) that stand outside string literals,
+/// with their byte offsets. Escapes inside strings (`\"`, `\\`) are honoured; the text
+/// need not be valid JSON (an unterminated string simply hides the rest).
+pub(crate) fn outside_strings(text: &str) -> impl Iterator<Item = (usize, u8)> + '_ {
+    let mut in_string = false;
+    let mut escaped = false;
+    text.bytes().enumerate().filter(move |&(_, b)| {
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if b == b'\\' {
+                escaped = true;
+            } else if b == b'"' {
+                in_string = false;
+            }
+            return false;
+        }
+        if b == b'"' {
+            in_string = true;
+            return false;
+        }
+        matches!(b, b'{' | b'}' | b'[' | b']' | b',' | b':')
+    })
 }
 
 #[cfg(test)]
@@ -282,5 +295,14 @@ mod tests {
         check(json!([1, [2, [3, {"x": null}]], {"y": [true, false]}]));
         check(json!({"tricky": "{[,:]}\"\\\" \\ ,\n\t 元构场 \u{1}", "k:{,}": ["\\", "\"", ""]}));
         check(json!({"nested": {"deep": {"deeper": {"deepest": [0.1, 2, -3, 1e-7]}}}}));
+        check(json!([{}, [], {"a": [{}, []]}, [[], {}]]));
+    }
+
+    #[test]
+    fn structural_bytes_skip_strings_and_escapes() {
+        let text = r#"{"a\"{":[1,"]\\"],"b":{}}"#;
+        let got: String = super::outside_strings(text).map(|(_, b)| b as char).collect();
+        assert_eq!(got, "{:[,],:{}}");
+        assert_eq!(super::outside_strings(r#""{unterminated"#).count(), 0);
     }
 }
