@@ -98,6 +98,9 @@ test('importing a full export merges by id; a bad file is reported', async () =>
   };
   await byId(page, 'settings-import-file').setInputFiles({ name: 'export.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(envelope)) });
   await page.locator('[data-testid="import-result"][data-status="ok"]').waitFor();
+  // The outcome says what was merged, per kind (geo-core's merge report).
+  assert.equal(await byId(page, 'import-result').textContent(),
+    '已合并 1 个项目（新增 1，更新 0）、1 个提示词（新增 1，更新 0）、1 个批次（新增 1，更新 0）、1 个探测（新增 1，更新 0）');
   const db = await dumpDb(page);
   assert.equal(db.stores.projects[0].name, '导入项目');
   assert.equal(db.stores.prompts[0].text, '问题');
@@ -113,6 +116,11 @@ test('importing a full export merges by id; a bad file is reported', async () =>
   assert.equal(await byId(page, 'run-status').getAttribute('data-value'), 'partial');
   assert.equal(new URL(page.url()).pathname, '/runs/run_1');
   await open(page, 'settings');
+
+  // The same file again changes nothing, and says so.
+  await byId(page, 'settings-import-file').setInputFiles({ name: 'export.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(envelope)) });
+  await page.locator('[data-testid="import-result"][data-status="ok"]', { hasText: '未变 1）、1 个探测' }).waitFor();
+  assert.match(await byId(page, 'import-result').textContent(), /^已合并 1 个项目（新增 0，更新 0，未变 1）/);
 
   await byId(page, 'settings-import-file').setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('{"format":"other","version":1}') });
   await page.locator('[data-testid="import-result"][data-status="error"]').waitFor();

@@ -155,19 +155,13 @@ pub fn SettingsPage() -> Html {
                     Ok(env) => {
                         import_result.set(Some(("busy", tf(lang, "import.saving", &[("n", &env.probes.len().to_string())]))));
                         let span = crate::web::Span::start("geo:import-write");
-                        let saved = repo.merge(&env).await.map(|_| env).map_err(|e: RepoError| e.message(lang));
+                        let saved = repo.merge_reported(&env).await.map_err(|e: RepoError| e.message(lang));
                         span.end();
                         saved
                     }
                 };
                 let shown = match outcome {
-                    Ok(env) => (true, format!(
-                        "{} {} · {} {} · {} {} · {} {}",
-                        env.projects.len(), if app.lang == Lang::Zh { "个项目" } else { "projects" },
-                        env.prompts.len(), if app.lang == Lang::Zh { "条提示词" } else { "prompts" },
-                        env.runs.len(), if app.lang == Lang::Zh { "个批次" } else { "runs" },
-                        env.probes.len(), if app.lang == Lang::Zh { "条探测" } else { "probes" },
-                    )),
+                    Ok(report) => (true, report.describe().get(lang).to_string()),
                     Err(msg) => (false, msg),
                 };
                 toast(&app, if shown.0 { ToastKind::Ok } else { ToastKind::Error }, shown.1.clone());

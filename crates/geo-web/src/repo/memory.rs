@@ -175,6 +175,7 @@ impl Repository for MemoryRepo {
 mod tests {
     use super::*;
     use crate::repo::test_support::{block_on, probe, project, prompt, run};
+    use geo_core::model::Lang;
 
     #[test]
     fn delete_project_cascades_to_its_records_only() {
@@ -209,6 +210,40 @@ mod tests {
         assert_eq!(projects.len(), 2);
         assert_eq!(projects[0].name, "renamed");
         assert_eq!(block_on(repo.prompts_by_project("a")).unwrap().len(), 1);
+    }
+
+    #[test]
+    fn merge_reports_what_it_added_updated_and_left_unchanged() {
+        let repo = MemoryRepo::new();
+        let stored = Batch {
+            projects: vec![project("a"), project("other")],
+            prompts: vec![prompt("p1", "a"), prompt("p2", "a")],
+            runs: vec![run("r1", "a")],
+            probes: vec![probe("r1", "p1", "a")],
+        };
+        block_on(repo.put_many(&stored)).unwrap();
+        let mut env = ExportEnvelope::new("t");
+        env.projects = vec![project("a")];
+        let mut edited = prompt("p2", "a");
+        edited.text = "edited".into();
+        env.prompts = vec![prompt("p1", "a"), edited, prompt("p3", "a")];
+        env.runs = vec![run("r1", "a"), run("r2", "a")];
+        let mut changed = probe("r1", "p1", "a");
+        changed.raw_answer = "another answer".into();
+        env.probes = vec![changed, probe("r2", "p1", "a")];
+        let report = block_on(repo.merge_reported(&env)).unwrap();
+        let count = |k: geo_core::export::KindCount| (k.added, k.updated, k.unchanged);
+        assert_eq!(count(report.projects), (0, 0, 1));
+        assert_eq!(count(report.prompts), (1, 1, 1));
+        assert_eq!(count(report.runs), (1, 0, 1));
+        assert_eq!(count(report.probes), (1, 1, 0));
+        assert_eq!(block_on(repo.prompts_by_project("a")).unwrap().len(), 3, "merged as well as reported");
+        assert_eq!(block_on(repo.list_projects()).unwrap().len(), 2);
+        assert!(report.describe().get(Lang::Zh).starts_with("已合并 1 个项目"));
+
+        // A failed write reports nothing merged: the error comes back instead.
+        repo.fail_writes(true);
+        assert!(block_on(repo.merge_reported(&env)).is_err());
     }
 
     #[test]

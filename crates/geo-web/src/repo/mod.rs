@@ -15,6 +15,7 @@ pub mod migrations;
 pub mod self_test;
 
 use crate::i18n::tf;
+use geo_core::export::{merge_into, MergeReport};
 use geo_core::model::{ExportEnvelope, Lang, Probe, Project, Prompt, Run};
 use std::fmt;
 
@@ -141,6 +142,39 @@ pub trait Repository {
     /// Imports an envelope by id (same id overwrites), in one transaction.
     async fn merge(&self, envelope: &ExportEnvelope) -> RepoResult<()> {
         self.put_many(&Batch::from(envelope.clone())).await
+    }
+    /// [`Repository::merge`], saying what it changed per kind (new, updated, unchanged),
+    /// as geo-core's [`merge_into`] counts it. The stored records the envelope can replace
+    /// are read first: those of the projects it names and the probes of the runs it names
+    /// (ids are unique per store and every record carries its project, so nothing outside
+    /// them can share an id with an incoming record).
+    async fn merge_reported(&self, envelope: &ExportEnvelope) -> RepoResult<MergeReport> {
+        let mut base = ExportEnvelope::new("");
+        let mut projects: Vec<&str> = envelope
+            .projects
+            .iter()
+            .map(|p| p.id.as_str())
+            .chain(envelope.prompts.iter().map(|p| p.project_id.as_str()))
+            .chain(envelope.runs.iter().map(|r| r.project_id.as_str()))
+            .chain(envelope.probes.iter().map(|p| p.project_id.as_str()))
+            .collect();
+        geo_core::sort::sort(&mut projects);
+        projects.dedup();
+        for id in projects {
+            base.projects.extend(self.get_project(id).await?);
+            base.prompts.extend(self.prompts_by_project(id).await?);
+            base.runs.extend(self.runs_by_project(id).await?);
+        }
+        let mut runs: Vec<&str> =
+            envelope.runs.iter().map(|r| r.id.as_str()).chain(envelope.probes.iter().map(|p| p.run_id.as_str())).collect();
+        geo_core::sort::sort(&mut runs);
+        runs.dedup();
+        for id in runs {
+            base.probes.extend(self.probes_by_run(id).await?);
+        }
+        let report = merge_into(&mut base, envelope.clone());
+        self.merge(envelope).await?;
+        Ok(report)
     }
 }
 
