@@ -104,24 +104,31 @@ fn target_dir(root: &Path) -> PathBuf {
     std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root.join("target"))
 }
 
-/// Builds everything into `dist/` and returns the size table.
-pub fn build(opts: &DistOptions) -> Result<Vec<SizeRow>> {
-    let root = workspace_root();
+/// Builds the library of `package` for wasm32 (profile `wasm-release`, or `dev`) and
+/// returns the path of its module.
+fn build_wasm(root: &Path, package: &str, dev: bool) -> Result<PathBuf> {
     ensure_wasm_target()?;
-    let profile = if opts.dev { "dev" } else { "wasm-release" };
+    let profile = if dev { "dev" } else { "wasm-release" };
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    run_cmd(Command::new(&cargo).current_dir(&root).args([
+    run_cmd(Command::new(&cargo).current_dir(root).args([
         "build",
         "-p",
-        "geo-web",
+        package,
         "--lib",
         "--target",
         "wasm32-unknown-unknown",
         "--profile",
         profile,
     ]))?;
-    let profile_dir = if opts.dev { "debug" } else { profile };
-    let wasm_in = target_dir(&root).join("wasm32-unknown-unknown").join(profile_dir).join("geo_web.wasm");
+    let profile_dir = if dev { "debug" } else { profile };
+    let file = format!("{}.wasm", package.replace('-', "_"));
+    Ok(target_dir(root).join("wasm32-unknown-unknown").join(profile_dir).join(file))
+}
+
+/// Builds everything into `dist/` and returns the size table.
+pub fn build(opts: &DistOptions) -> Result<Vec<SizeRow>> {
+    let root = workspace_root();
+    let wasm_in = build_wasm(&root, "geo-web", opts.dev)?;
 
     let (glue_path, wasm_path) = bindgen_and_optimize(&root, &wasm_in, "xtask-dist-stage", opts.dev)?;
 
@@ -219,19 +226,7 @@ pub fn size_floor(args: &[String]) -> Result<()> {
         bail!("size-floor takes no arguments (got {a:?})");
     }
     let root = workspace_root();
-    ensure_wasm_target()?;
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    run_cmd(Command::new(&cargo).current_dir(&root).args([
-        "build",
-        "-p",
-        "size-floor",
-        "--lib",
-        "--target",
-        "wasm32-unknown-unknown",
-        "--profile",
-        "wasm-release",
-    ]))?;
-    let wasm_in = target_dir(&root).join("wasm32-unknown-unknown").join("wasm-release").join("size_floor.wasm");
+    let wasm_in = build_wasm(&root, "size-floor", false)?;
     let (glue_path, wasm_path) = bindgen_and_optimize(&root, &wasm_in, "xtask-floor-stage", false)?;
     let mut rows = Vec::new();
     for path in [&wasm_path, &glue_path] {
