@@ -122,14 +122,10 @@ impl Span {
 /// Runs `f`, recording its duration with the User Timing API as the measure `name`
 /// (`performance.getEntriesByType('measure')` lists it; the browser test reads it). Natively,
 /// or without `performance`, it only runs `f`.
-pub fn measure<T>(name: &str, f: impl FnOnce() -> T) -> T {
-    let perf = if cfg!(target_arch = "wasm32") { web_sys::window().and_then(|w| w.performance()) } else { None };
-    let Some(perf) = perf else { return f() };
-    let start = format!("{name}:start");
-    let _ = perf.mark(&start);
+pub fn measure<T>(name: &'static str, f: impl FnOnce() -> T) -> T {
+    let span = Span::start(name);
     let out = f();
-    let _ = perf.measure_with_start_mark(name, &start);
-    perf.clear_marks_with_mark_name(&start);
+    span.end();
     out
 }
 
