@@ -243,7 +243,8 @@ pub fn size_floor(args: &[String]) -> Result<()> {
 /// `xtask/e2e`, then `PATH`); says so and keeps the unoptimised module otherwise.
 fn optimize_wasm(root: &Path, wasm: &Path) -> Result<()> {
     let local = root.join("xtask/e2e/node_modules/.bin/wasm-opt");
-    let candidates: Vec<PathBuf> = [Some(local), which("wasm-opt")].into_iter().flatten().filter(|p| p.exists()).collect();
+    let candidates: Vec<PathBuf> =
+        [Some(local), which("wasm-opt")].into_iter().flatten().filter(|p| p.exists()).collect();
     let Some(tool) = candidates.first() else {
         eprintln!("xtask: wasm-opt skipped: not found (run `npm ci` in xtask/e2e to get npm binaryen's wasm-opt)");
         return Ok(());
@@ -268,7 +269,10 @@ fn optimize_wasm(root: &Path, wasm: &Path) -> Result<()> {
             fs::rename(&out, wasm)?;
             eprintln!("xtask: wasm-opt -Oz applied ({})", tool.display());
         }
-        Ok(s) => eprintln!("xtask: wasm-opt skipped: {} failed with {s} (an old binaryen cannot read current wasm)", tool.display()),
+        Ok(s) => eprintln!(
+            "xtask: wasm-opt skipped: {} failed with {s} (an old binaryen cannot read current wasm)",
+            tool.display()
+        ),
         Err(e) => eprintln!("xtask: wasm-opt skipped: cannot start {}: {e}", tool.display()),
     }
     Ok(())

@@ -46,7 +46,11 @@ pub fn run(args: &[String]) -> Result<()> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(&e2e)?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.ends_with(".test.mjs")))
-        .filter(|p| filter.as_ref().is_none_or(|f| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.contains(f.as_str()))))
+        .filter(|p| {
+            filter
+                .as_ref()
+                .is_none_or(|f| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.contains(f.as_str())))
+        })
         .collect();
     files.sort();
     if files.is_empty() {
@@ -80,7 +84,11 @@ fn ensure_chromium() -> Result<PathBuf> {
     }
     run_cmd(Command::new("apt-get").arg("update"))?;
     // The CJK font only makes the screenshots readable; the tests do not depend on it.
-    run_cmd(Command::new("apt-get").args(["install", "-y", "chromium", "fonts-noto-cjk"]).env("DEBIAN_FRONTEND", "noninteractive"))?;
+    run_cmd(
+        Command::new("apt-get")
+            .args(["install", "-y", "chromium", "fonts-noto-cjk"])
+            .env("DEBIAN_FRONTEND", "noninteractive"),
+    )?;
     CHROMIUM_CANDIDATES
         .iter()
         .map(PathBuf::from)
@@ -90,7 +98,9 @@ fn ensure_chromium() -> Result<PathBuf> {
 
 /// `npm ci` (or `npm install` without a lock file) unless the packages are already there.
 pub fn ensure_npm_packages(dir: &Path) -> Result<()> {
-    if dir.join("node_modules/playwright-core/package.json").is_file() && dir.join("node_modules/.bin/wasm-opt").exists() {
+    if dir.join("node_modules/playwright-core/package.json").is_file()
+        && dir.join("node_modules/.bin/wasm-opt").exists()
+    {
         return Ok(());
     }
     let sub = if dir.join("package-lock.json").is_file() { "ci" } else { "install" };

@@ -35,11 +35,19 @@ pub fn run(args: &[String]) -> Result<()> {
     while let Some(a) = it.next() {
         match a.as_str() {
             "--port" => port = it.next().context("--port needs a number")?.parse().context("--port needs a number")?,
-            "--base-path" => opts.base_path = dist::normalize_base_path(it.next().context("--base-path needs a value")?)?,
+            "--base-path" => {
+                opts.base_path = dist::normalize_base_path(it.next().context("--base-path needs a value")?)?
+            }
             "--dev" => opts.dev = true,
             "--mock" => mock_port = Some(mock_port.unwrap_or(8787)),
-            "--mock-port" => mock_port = Some(it.next().context("--mock-port needs a number")?.parse().context("--mock-port needs a number")?),
-            other => bail!("unknown serve option {other:?}: use --port N, --base-path PATH, --dev, --mock [--mock-port N]"),
+            "--mock-port" => {
+                mock_port = Some(
+                    it.next().context("--mock-port needs a number")?.parse().context("--mock-port needs a number")?,
+                )
+            }
+            other => {
+                bail!("unknown serve option {other:?}: use --port N, --base-path PATH, --dev, --mock [--mock-port N]")
+            }
         }
     }
     dist::build(&opts)?;
@@ -97,7 +105,8 @@ impl Drop for MockChild {
 /// Serves `dir` under `base_path` on 127.0.0.1:`port` (0 = any free port) from a
 /// background thread and returns at once.
 pub fn start(dir: &Path, port: u16, base_path: &str) -> Result<Server> {
-    let listener = TcpListener::bind(("127.0.0.1", port)).with_context(|| format!("cannot listen on 127.0.0.1:{port}: choose another --port"))?;
+    let listener = TcpListener::bind(("127.0.0.1", port))
+        .with_context(|| format!("cannot listen on 127.0.0.1:{port}: choose another --port"))?;
     let port = listener.local_addr()?.port();
     let dir = dir.to_path_buf();
     let base = base_path.to_string();
@@ -136,7 +145,9 @@ pub fn resolve(dir: &Path, base: &str, raw_path: &str) -> Option<PathBuf> {
     let path = percent_decode(path)?;
     let rel = path.strip_prefix(base).or_else(|| path.strip_prefix(base.trim_end_matches('/')))?;
     let rel = rel.trim_start_matches('/');
-    if rel.split('/').any(|seg| seg == ".." || seg.starts_with('.') && seg.len() > 1 && seg != ".nojekyll") || rel.contains('\\') {
+    if rel.split('/').any(|seg| seg == ".." || seg.starts_with('.') && seg.len() > 1 && seg != ".nojekyll")
+        || rel.contains('\\')
+    {
         return None;
     }
     let candidate = if rel.is_empty() { dir.join("index.html") } else { dir.join(rel) };

@@ -89,11 +89,7 @@ impl Args {
     pub fn number<T: std::str::FromStr>(&self, name: &str) -> Result<Option<T>, String> {
         match self.value(name) {
             None => Ok(None),
-            Some(v) => v
-                .trim()
-                .parse()
-                .map(Some)
-                .map_err(|_| format!("--{name} must be a whole number, got {v:?}")),
+            Some(v) => v.trim().parse().map(Some).map_err(|_| format!("--{name} must be a whole number, got {v:?}")),
         }
     }
 

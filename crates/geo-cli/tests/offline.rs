@@ -74,10 +74,27 @@ fn offline_commands_over_a_real_export() {
     let runs = metrics.as_array().unwrap();
     assert_eq!(runs.len(), 2);
     let contract = [
-        "runId", "previousRunId", "probeCount", "successCount", "failedCount", "mentionRate", "firstMentionRate",
-        "avgOrder", "avgListPosition", "shareOfVoice", "ownedVisibility", "ownedBestRank", "uniqueDomains",
-        "sourceStability", "answerLinkOverlap", "newDomains", "lostDomains", "domains", "prompts",
-        "estimatedCostUsd", "insights",
+        "runId",
+        "previousRunId",
+        "probeCount",
+        "successCount",
+        "failedCount",
+        "mentionRate",
+        "firstMentionRate",
+        "avgOrder",
+        "avgListPosition",
+        "shareOfVoice",
+        "ownedVisibility",
+        "ownedBestRank",
+        "uniqueDomains",
+        "sourceStability",
+        "answerLinkOverlap",
+        "newDomains",
+        "lostDomains",
+        "domains",
+        "prompts",
+        "estimatedCostUsd",
+        "insights",
     ];
     for key in contract {
         assert!(runs[1].get(key).is_some(), "metrics lack {key}");
@@ -85,7 +102,9 @@ fn offline_commands_over_a_real_export() {
     assert_eq!(runs[1]["previousRunId"], runs[0]["runId"], "the second run compares against the first");
     assert_eq!(runs[1]["probeCount"], 6);
     assert_eq!(runs[1]["shareOfVoice"].as_object().unwrap().len(), 3);
-    let one: Value = serde_json::from_str(&stdout(&geo_probe(&["metrics", f, "--run", runs[0]["runId"].as_str().unwrap()]))).unwrap();
+    let one: Value =
+        serde_json::from_str(&stdout(&geo_probe(&["metrics", f, "--run", runs[0]["runId"].as_str().unwrap()])))
+            .unwrap();
     assert_eq!(one.as_array().unwrap().len(), 1);
 
     let report = stdout(&geo_probe(&["report", f, "--lang", "en"]));
@@ -130,9 +149,17 @@ fn retrieve_and_chat_against_the_mock() {
     let zh = root().join("fixtures/chat/rag_zh.md");
     let en = root().join("fixtures/chat/geo_en.md");
     let (zh, en) = (zh.to_str().unwrap(), en.to_str().unwrap());
-    let hits: Value =
-        serde_json::from_str(&stdout(&geo_probe(&["retrieve", "--docs", zh, en, "--query", "RAG 分块和检索有什么关系？", "--top", "3"])))
-            .unwrap();
+    let hits: Value = serde_json::from_str(&stdout(&geo_probe(&[
+        "retrieve",
+        "--docs",
+        zh,
+        en,
+        "--query",
+        "RAG 分块和检索有什么关系？",
+        "--top",
+        "3",
+    ])))
+    .unwrap();
     let hits = hits.as_array().unwrap();
     assert_eq!(hits.len(), 3);
     assert_eq!(hits[0]["source"], "rag_zh.md");

@@ -88,7 +88,14 @@ fn messages_requests(m: &MockServer) -> Vec<Value> {
 }
 
 #[track_caller]
-fn check_probe(probes: &BTreeMap<String, Value>, prompt: &str, status: &str, kind: Option<&str>, http: Option<u64>, attempts: u64) {
+fn check_probe(
+    probes: &BTreeMap<String, Value>,
+    prompt: &str,
+    status: &str,
+    kind: Option<&str>,
+    http: Option<u64>,
+    attempts: u64,
+) {
     let p = probe(probes, prompt);
     assert_eq!(p["status"], status, "{prompt}: {p:#}");
     assert_eq!(p["error"]["kind"].as_str(), kind, "{prompt}");
@@ -122,8 +129,20 @@ fn retry_table_against_the_mock() {
     let ids = "a401,a402,a403,r429,r500,r503,r408,rjson,rempty,empty,preamble,search,hang";
     let o = geo_probe(
         &[
-            "run", file.to_str().unwrap(), "--project", PROJECT, "--prompts", ids, "--repeats", "1", "--timeout-secs", "1",
-            "--out", out.to_str().unwrap(), "--base-url", &m.url(),
+            "run",
+            file.to_str().unwrap(),
+            "--project",
+            PROJECT,
+            "--prompts",
+            ids,
+            "--repeats",
+            "1",
+            "--timeout-secs",
+            "1",
+            "--out",
+            out.to_str().unwrap(),
+            "--base-url",
+            &m.url(),
         ],
         None,
     );
@@ -162,7 +181,20 @@ fn proxy_mode_sends_no_key() {
     let out = dir.join("out.json");
     let m = mock(&["--require-key", "sk-never-sent", "--proxy"]);
     let o = geo_probe(
-        &["run", "../../fixtures/project.json", "--project", PROJECT, "--prompts", "p01,p09", "--repeats", "1", "--out", out.to_str().unwrap(), "--base-url", &m.url()],
+        &[
+            "run",
+            "../../fixtures/project.json",
+            "--project",
+            PROJECT,
+            "--prompts",
+            "p01,p09",
+            "--repeats",
+            "1",
+            "--out",
+            out.to_str().unwrap(),
+            "--base-url",
+            &m.url(),
+        ],
         None,
     );
     assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
@@ -183,8 +215,22 @@ fn key_path_request_shape_and_no_key_in_out() {
     let m = mock(&["--require-key", key]);
     let o = geo_probe(
         &[
-            "run", "../../fixtures/project.json", "--project", PROJECT, "--prompts", "p03", "--repeats", "1", "--max-searches", "4",
-            "--model", "deepseek-v4-pro", "--out", out.to_str().unwrap(), "--base-url", &format!("{}/", m.url()),
+            "run",
+            "../../fixtures/project.json",
+            "--project",
+            PROJECT,
+            "--prompts",
+            "p03",
+            "--repeats",
+            "1",
+            "--max-searches",
+            "4",
+            "--model",
+            "deepseek-v4-pro",
+            "--out",
+            out.to_str().unwrap(),
+            "--base-url",
+            &format!("{}/", m.url()),
         ],
         Some(key),
     );
@@ -200,7 +246,8 @@ fn key_path_request_shape_and_no_key_in_out() {
     // Seed §4.2: exactly these keys, in this order, with these values.
     let raw = e["body"].as_str().unwrap();
     let keys = ["\"model\"", "\"max_tokens\"", "\"system\"", "\"tools\"", "\"messages\"", "\"temperature\""];
-    let positions: Vec<usize> = keys.iter().map(|k| raw.find(k).unwrap_or_else(|| panic!("{k} missing in {raw}"))).collect();
+    let positions: Vec<usize> =
+        keys.iter().map(|k| raw.find(k).unwrap_or_else(|| panic!("{k} missing in {raw}"))).collect();
     assert!(positions.windows(2).all(|w| w[0] < w[1]), "key order of {raw}");
     let mut body: Value = serde_json::from_str(raw).unwrap();
     assert_eq!(body["temperature"].as_f64(), Some(1.0));
@@ -226,7 +273,20 @@ fn key_path_request_shape_and_no_key_in_out() {
     let bad = "sk-test-WRONGKEY-0000";
     let out2 = dir.join("out2.json");
     let o = geo_probe(
-        &["run", "../../fixtures/project.json", "--project", PROJECT, "--prompts", "p03", "--repeats", "2", "--out", out2.to_str().unwrap(), "--base-url", &m.url()],
+        &[
+            "run",
+            "../../fixtures/project.json",
+            "--project",
+            PROJECT,
+            "--prompts",
+            "p03",
+            "--repeats",
+            "2",
+            "--out",
+            out2.to_str().unwrap(),
+            "--base-url",
+            &m.url(),
+        ],
         Some(bad),
     );
     assert_eq!(o.status.code(), Some(1));
@@ -254,14 +314,38 @@ fn bad_input_exits_2_without_out() {
     let base = "http://127.0.0.1:9";
     let missing = dir.join("missing.json");
     let cases: Vec<(Vec<&str>, Option<&str>, &str)> = vec![
-        (vec!["run", not_json.to_str().unwrap(), "--project", PROJECT, "--out", o, "--base-url", base], None, "not a valid GEO Probe export"),
-        (vec!["run", missing.to_str().unwrap(), "--project", PROJECT, "--out", o, "--base-url", base], None, "cannot read"),
-        (vec!["run", good, "--project", "proj_nope", "--out", o, "--base-url", base], None, "project proj_nope is not in"),
-        (vec!["run", good, "--project", PROJECT, "--prompts", "p01,p99", "--out", o, "--base-url", base], None, "prompt p99"),
-        (vec!["run", empty.to_str().unwrap(), "--project", PROJECT, "--out", o, "--base-url", base], None, "select at least one prompt"),
+        (
+            vec!["run", not_json.to_str().unwrap(), "--project", PROJECT, "--out", o, "--base-url", base],
+            None,
+            "not a valid GEO Probe export",
+        ),
+        (
+            vec!["run", missing.to_str().unwrap(), "--project", PROJECT, "--out", o, "--base-url", base],
+            None,
+            "cannot read",
+        ),
+        (
+            vec!["run", good, "--project", "proj_nope", "--out", o, "--base-url", base],
+            None,
+            "project proj_nope is not in",
+        ),
+        (
+            vec!["run", good, "--project", PROJECT, "--prompts", "p01,p99", "--out", o, "--base-url", base],
+            None,
+            "prompt p99",
+        ),
+        (
+            vec!["run", empty.to_str().unwrap(), "--project", PROJECT, "--out", o, "--base-url", base],
+            None,
+            "select at least one prompt",
+        ),
         (vec!["run", good, "--project", PROJECT, "--out", o], None, "DEEPSEEK_API_KEY is not set"),
         (vec!["run", good, "--project", PROJECT, "--out", o, "--base-url", base, "--repeats", "0"], None, "repeats"),
-        (vec!["run", good, "--project", PROJECT, "--out", o, "--base-url", base, "--timeout-secs", "x"], None, "whole number"),
+        (
+            vec!["run", good, "--project", PROJECT, "--out", o, "--base-url", base, "--timeout-secs", "x"],
+            None,
+            "whole number",
+        ),
         (vec!["run", good, "--project", PROJECT, "--out", o, "--base-url", "ftp://x"], None, "http://"),
         (vec!["run", good, "--out", o, "--base-url", base], None, "--project"),
         (vec!["run", good, "--project", PROJECT, "--base-url", base], None, "--out"),
@@ -283,7 +367,9 @@ fn bad_input_exits_2_without_out() {
 fn probe_count(path: &Path, run_id: Option<&str>) -> usize {
     let Ok(text) = std::fs::read_to_string(path) else { return 0 };
     let Ok(v) = serde_json::from_str::<Value>(&text) else { return 0 };
-    let Some(id) = run_id.map(str::to_string).or_else(|| v["runs"].as_array()?.last()?["id"].as_str().map(str::to_string)) else {
+    let Some(id) =
+        run_id.map(str::to_string).or_else(|| v["runs"].as_array()?.last()?["id"].as_str().map(str::to_string))
+    else {
         return 0;
     };
     v["probes"].as_array().map_or(0, |ps| ps.iter().filter(|p| p["runId"] == id.as_str()).count())
@@ -303,7 +389,18 @@ fn kill_then_resume_completes_without_duplicates() {
     let out = dir.join("out.json");
     let m = mock(&["--latency-ms", "250"]);
     let mut child = command(
-        &["run", "../../fixtures/project.json", "--project", PROJECT, "--prompts", "p01,p02,p03,p04", "--out", out.to_str().unwrap(), "--base-url", &m.url()],
+        &[
+            "run",
+            "../../fixtures/project.json",
+            "--project",
+            PROJECT,
+            "--prompts",
+            "p01,p02,p03,p04",
+            "--out",
+            out.to_str().unwrap(),
+            "--base-url",
+            &m.url(),
+        ],
         None,
     )
     .stderr(Stdio::null())
@@ -323,7 +420,10 @@ fn kill_then_resume_completes_without_duplicates() {
     let run_id = run_id.as_str();
 
     let out2 = dir.join("out2.json");
-    let o = geo_probe(&["resume", out.to_str().unwrap(), "--run", run_id, "--out", out2.to_str().unwrap(), "--base-url", &m.url()], None);
+    let o = geo_probe(
+        &["resume", out.to_str().unwrap(), "--run", run_id, "--out", out2.to_str().unwrap(), "--base-url", &m.url()],
+        None,
+    );
     assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
     let resumed = read_json(&out2);
     assert_eq!(resumed["runs"].as_array().unwrap().len(), 1);
@@ -331,10 +431,8 @@ fn kill_then_resume_completes_without_duplicates() {
     assert_eq!(run["status"], "completed");
     assert!(run["finishedAt"].is_string());
     let all_ids: Vec<&str> = resumed["probes"].as_array().unwrap().iter().map(|p| p["id"].as_str().unwrap()).collect();
-    let planned: BTreeSet<String> = ["p01", "p02", "p03", "p04"]
-        .iter()
-        .flat_map(|p| (0..3).map(move |r| format!("{run_id}__{p}__{r}")))
-        .collect();
+    let planned: BTreeSet<String> =
+        ["p01", "p02", "p03", "p04"].iter().flat_map(|p| (0..3).map(move |r| format!("{run_id}__{p}__{r}"))).collect();
     assert_eq!(all_ids.len(), 12, "duplicates or losses: {all_ids:?}");
     assert_eq!(all_ids.iter().map(|s| s.to_string()).collect::<BTreeSet<_>>(), planned);
     for (id, p) in &before {
@@ -351,7 +449,20 @@ fn retry_failed_repairs_failures_under_the_same_ids() {
     let out = dir.join("out.json");
     let m = mock(&[]);
     let o = geo_probe(
-        &["run", file.to_str().unwrap(), "--project", PROJECT, "--prompts", "p01,flaky", "--repeats", "1", "--out", out.to_str().unwrap(), "--base-url", &m.url()],
+        &[
+            "run",
+            file.to_str().unwrap(),
+            "--project",
+            PROJECT,
+            "--prompts",
+            "p01,flaky",
+            "--repeats",
+            "1",
+            "--out",
+            out.to_str().unwrap(),
+            "--base-url",
+            &m.url(),
+        ],
         None,
     );
     assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
@@ -360,7 +471,19 @@ fn retry_failed_repairs_failures_under_the_same_ids() {
     check_probe(&before, "flaky", "error", Some("server"), Some(500), 3);
     let run_id = run["id"].as_str().unwrap();
 
-    let o = geo_probe(&["retry-failed", out.to_str().unwrap(), "--run", run_id, "--out", out.to_str().unwrap(), "--base-url", &m.url()], None);
+    let o = geo_probe(
+        &[
+            "retry-failed",
+            out.to_str().unwrap(),
+            "--run",
+            run_id,
+            "--out",
+            out.to_str().unwrap(),
+            "--base-url",
+            &m.url(),
+        ],
+        None,
+    );
     assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
     let (run, after) = new_run(&read_json(&out));
     assert_eq!(run["status"], "completed");
@@ -376,7 +499,18 @@ fn ctrl_c_cancels_and_keeps_out_consistent() {
     let out = dir.join("out.json");
     let m = mock(&["--latency-ms", "300"]);
     let child = command(
-        &["run", "../../fixtures/project.json", "--project", PROJECT, "--prompts", "p01,p02,p03,p04", "--out", out.to_str().unwrap(), "--base-url", &m.url()],
+        &[
+            "run",
+            "../../fixtures/project.json",
+            "--project",
+            PROJECT,
+            "--prompts",
+            "p01,p02,p03,p04",
+            "--out",
+            out.to_str().unwrap(),
+            "--base-url",
+            &m.url(),
+        ],
         None,
     )
     .stderr(Stdio::piped())
@@ -407,14 +541,26 @@ fn fault_matrix_loses_and_duplicates_nothing() {
     let m = mock(&flags);
     let prompts = ["p01", "p02", "p03", "p04", "p05", "p06", "p07", "p08", "p09", "p10", "p11"];
     let o = geo_probe(
-        &["run", "../../fixtures/project.json", "--project", PROJECT, "--prompts", &prompts.join(","), "--out", out.to_str().unwrap(), "--base-url", &m.url()],
+        &[
+            "run",
+            "../../fixtures/project.json",
+            "--project",
+            PROJECT,
+            "--prompts",
+            &prompts.join(","),
+            "--out",
+            out.to_str().unwrap(),
+            "--base-url",
+            &m.url(),
+        ],
         None,
     );
     assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
     let env = read_json(&out);
     let (run, probes) = new_run(&env);
     let run_id = run["id"].as_str().unwrap();
-    let planned: BTreeSet<String> = prompts.iter().flat_map(|p| (0..3).map(move |r| format!("{run_id}__{p}__{r}"))).collect();
+    let planned: BTreeSet<String> =
+        prompts.iter().flat_map(|p| (0..3).map(move |r| format!("{run_id}__{p}__{r}"))).collect();
     let written: Vec<&str> = env["probes"].as_array().unwrap().iter().map(|p| p["id"].as_str().unwrap()).collect();
     assert_eq!(written.len(), planned.len(), "lost or duplicated probes");
     assert_eq!(written.iter().map(|s| s.to_string()).collect::<BTreeSet<_>>(), planned);
@@ -431,11 +577,23 @@ fn fault_matrix_loses_and_duplicates_nothing() {
     for p in probes.values() {
         *by_status.entry(p["status"].as_str().unwrap().to_string()).or_default() += 1;
     }
-    eprintln!("fault matrix: {} probes, {} requests, outcomes {by_outcome:?}, probe statuses {by_status:?}, run {}", probes.len(), log.len(), run["status"]);
+    eprintln!(
+        "fault matrix: {} probes, {} requests, outcomes {by_outcome:?}, probe statuses {by_status:?}, run {}",
+        probes.len(),
+        log.len(),
+        run["status"]
+    );
     assert!(by_outcome.len() >= 4, "the seed should produce several kinds of fault: {by_outcome:?}");
     // Deterministic: the same seed gives the same outcomes per prompt and attempt.
-    let key = |e: &Value| (e["prompt"].as_str().unwrap().to_string(), e["attempt"].as_u64().unwrap(), e["outcome"].as_str().unwrap().to_string());
-    let schedule = geo_mock::MockConfig::from_args(&flags.iter().map(|s| s.to_string()).collect::<Vec<_>>()).unwrap().schedule;
+    let key = |e: &Value| {
+        (
+            e["prompt"].as_str().unwrap().to_string(),
+            e["attempt"].as_u64().unwrap(),
+            e["outcome"].as_str().unwrap().to_string(),
+        )
+    };
+    let schedule =
+        geo_mock::MockConfig::from_args(&flags.iter().map(|s| s.to_string()).collect::<Vec<_>>()).unwrap().schedule;
     for e in &log {
         let (prompt_text, attempt, outcome) = key(e);
         let asked = e["body"].as_str().map(|b| serde_json::from_str::<Value>(b).unwrap()).unwrap();

@@ -21,8 +21,10 @@ fn synthetic_export(probes: usize) -> ExportEnvelope {
         .filter(|p| p.extension().is_some_and(|e| e == "json"))
         .collect();
     bodies.sort();
-    let parsed: Vec<_> =
-        bodies.iter().filter_map(|p| parse_response(&std::fs::read_to_string(p).unwrap(), "deepseek-v4-flash").ok()).collect();
+    let parsed: Vec<_> = bodies
+        .iter()
+        .filter_map(|p| parse_response(&std::fs::read_to_string(p).unwrap(), "deepseek-v4-flash").ok())
+        .collect();
     let project = env.projects[0].clone();
     let run = Run {
         id: "run_bench".into(),

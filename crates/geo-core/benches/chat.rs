@@ -90,18 +90,13 @@ fn bench(c: &mut Criterion) {
     let texts = corpus(TARGET_BYTES);
     let total: usize = texts.iter().map(|(_, t)| t.len()).sum();
     let load = |texts: &[(String, String)]| -> Vec<Document> {
-        texts
-            .iter()
-            .map(|(name, text)| load_document(name.clone(), text))
-            .collect()
+        texts.iter().map(|(name, text)| load_document(name.clone(), text)).collect()
     };
     let docs = load(&texts);
     let mut group = c.benchmark_group("chat");
     group.sample_size(10);
     group.throughput(Throughput::Bytes(total as u64));
-    group.bench_function("load_and_index_10MB", |b| {
-        b.iter(|| Index::from_documents(load(black_box(&texts))))
-    });
+    group.bench_function("load_and_index_10MB", |b| b.iter(|| Index::from_documents(load(black_box(&texts)))));
     group.bench_function("index_10MB", |b| b.iter(|| Index::build(black_box(&docs))));
     group.finish();
     let index = Index::build(&docs);

@@ -3,8 +3,8 @@
 //! dashboard's worst case: its figures come from one run's metrics) and the project series.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use geo_core::metrics::{compute_run_metrics, metrics_for_export, project_series};
 use geo_core::metrics::geo_words::PawcTargets;
+use geo_core::metrics::{compute_run_metrics, metrics_for_export, project_series};
 use geo_core::model::*;
 
 /// A small deterministic generator (64-bit LCG), so every bench run sees the same data.
@@ -12,22 +12,13 @@ struct Lcg(u64);
 
 impl Lcg {
     fn next(&mut self, n: u64) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
         (self.0 >> 33) % n
     }
 }
 
 fn target(id: &str, kind: TargetKind, alias: &str, domain: &str) -> Target {
-    Target {
-        id: id.into(),
-        kind,
-        label: alias.into(),
-        aliases: vec![alias.into()],
-        domains: vec![domain.into()],
-    }
+    Target { id: id.into(), kind, label: alias.into(), aliases: vec![alias.into()], domains: vec![domain.into()] }
 }
 
 const RUNS: usize = 50;
@@ -41,17 +32,8 @@ fn envelope() -> ExportEnvelope {
         .iter()
         .enumerate()
         .map(|(i, n)| {
-            let kind = if i == 0 {
-                TargetKind::Brand
-            } else {
-                TargetKind::Competitor
-            };
-            target(
-                &n.to_lowercase(),
-                kind,
-                n,
-                &format!("{}.com", n.to_lowercase()),
-            )
+            let kind = if i == 0 { TargetKind::Brand } else { TargetKind::Competitor };
+            target(&n.to_lowercase(), kind, n, &format!("{}.com", n.to_lowercase()))
         })
         .collect();
     let prompts: Vec<Prompt> = (0..PROMPTS)
@@ -91,28 +73,19 @@ fn envelope() -> ExportEnvelope {
 }
 
 fn probe(rng: &mut Lcg, run_id: &str, prompt_id: &str, rep: u32) -> Probe {
-    let status = if rng.next(20) == 0 {
-        ProbeStatus::Error
-    } else {
-        ProbeStatus::Success
-    };
+    let status = if rng.next(20) == 0 { ProbeStatus::Error } else { ProbeStatus::Success };
     // ~600 characters: 12 sentences, some naming targets.
     let mut answer = String::new();
     let mut order: Vec<usize> = Vec::new();
     for s in 0..12 {
         let t = rng.next(8) as usize;
         if t < NAMES.len() {
-            answer.push_str(&format!(
-                "{} 是一个值得考虑的选择，适合中小企业的内容优化需求",
-                NAMES[t]
-            ));
+            answer.push_str(&format!("{} 是一个值得考虑的选择，适合中小企业的内容优化需求", NAMES[t]));
             if !order.contains(&t) {
                 order.push(t);
             }
         } else {
-            answer.push_str(&format!(
-                "第 {s} 点：生成式搜索引擎优化需要关注来源质量与回答结构"
-            ));
+            answer.push_str(&format!("第 {s} 点：生成式搜索引擎优化需要关注来源质量与回答结构"));
         }
         answer.push_str(if s % 3 == 2 { "。\n" } else { "。" });
     }
@@ -133,11 +106,8 @@ fn probe(rng: &mut Lcg, run_id: &str, prompt_id: &str, rep: u32) -> Probe {
     let sources = (0..8)
         .map(|k| {
             let d = rng.next(40);
-            let domain = if d < 5 {
-                format!("{}.com", NAMES[d as usize].to_lowercase())
-            } else {
-                format!("site{d}.cn")
-            };
+            let domain =
+                if d < 5 { format!("{}.com", NAMES[d as usize].to_lowercase()) } else { format!("site{d}.cn") };
             SearchSource {
                 id: format!("src_{}", k + 1),
                 url: format!("https://{domain}/a/{k}"),
@@ -187,12 +157,7 @@ fn probe(rng: &mut Lcg, run_id: &str, prompt_id: &str, rep: u32) -> Probe {
         error: None,
         request_id: None,
         stop_reason: None,
-        usage: Usage {
-            input_tokens: 20_000,
-            output_tokens: 1_500,
-            cache_read_input_tokens: 0,
-            web_search_requests: 3,
-        },
+        usage: Usage { input_tokens: 20_000, output_tokens: 1_500, cache_read_input_tokens: 0, web_search_requests: 3 },
         raw_answer: answer.clone(),
         queries: vec![],
         raw_sources: vec![],
@@ -241,14 +206,7 @@ fn bench(c: &mut Criterion) {
     // The same probes as one run of 10 prompts × 500 repeats, compared with no previous run.
     let mut big = env.runs[0].clone();
     big.planned_probe_count = 5_000;
-    let probes: Vec<Probe> = env
-        .probes
-        .iter()
-        .map(|p| Probe {
-            run_id: big.id.clone(),
-            ..p.clone()
-        })
-        .collect();
+    let probes: Vec<Probe> = env.probes.iter().map(|p| Probe { run_id: big.id.clone(), ..p.clone() }).collect();
     c.bench_function("compute_run_metrics 1 run / 5000 probes", |b| {
         b.iter(|| compute_run_metrics(black_box(&big), black_box(&probes), None))
     });

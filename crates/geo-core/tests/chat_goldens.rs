@@ -23,10 +23,7 @@ fn tail(text: &str, n: usize) -> String {
 }
 
 fn sample_documents() -> Vec<Document> {
-    ["rag_zh.md", "geo_en.md"]
-        .iter()
-        .map(|name| load_document(*name, &read(&fixtures_dir().join(name))))
-        .collect()
+    ["rag_zh.md", "geo_en.md"].iter().map(|name| load_document(*name, &read(&fixtures_dir().join(name)))).collect()
 }
 
 #[test]
@@ -55,12 +52,8 @@ fn chunking_goldens() {
 fn ranking_golden() {
     let docs = sample_documents();
     let index = Index::build(&docs);
-    let queries: Vec<String> =
-        serde_json::from_str(&read(&fixtures_dir().join("queries.json"))).unwrap_or_default();
-    assert!(
-        queries.len() >= 5,
-        "fixtures/chat/queries.json should list the golden queries"
-    );
+    let queries: Vec<String> = serde_json::from_str(&read(&fixtures_dir().join("queries.json"))).unwrap_or_default();
+    assert!(queries.len() >= 5, "fixtures/chat/queries.json should list the golden queries");
     let results: Vec<Value> = queries
         .iter()
         .map(|q| {

@@ -4,17 +4,12 @@
 use geo_core::chat::bm25::{B, K1};
 use geo_core::chat::chunk::{normalize_text, CHUNK_STEP};
 use geo_core::chat::sse::{decode_all, SseDecoder, SseEvent};
-use geo_core::chat::{
-    chunk_document, load_document, tokenize, Document, Index, CHUNK_CHARS, CHUNK_OVERLAP,
-};
+use geo_core::chat::{chunk_document, load_document, tokenize, Document, Index, CHUNK_CHARS, CHUNK_OVERLAP};
 use proptest::prelude::*;
 use proptest::sample::Index as Cut;
 
 fn config() -> ProptestConfig {
-    let cases = std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(256);
+    let cases = std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(256);
     ProptestConfig::with_cases(cases)
 }
 
@@ -23,10 +18,7 @@ fn config() -> ProptestConfig {
 /// One item of a generated stream.
 #[derive(Debug, Clone)]
 enum Item {
-    Event {
-        name: Option<String>,
-        lines: Vec<String>,
-    },
+    Event { name: Option<String>, lines: Vec<String> },
     Comment(String),
     Done,
 }
@@ -63,10 +55,7 @@ fn serialise(items: &[(Item, usize)]) -> (Vec<u8>, Vec<SseEvent>) {
                     out.push_str(&format!("data: {l}{eol}"));
                 }
                 out.push_str(eol);
-                expect.push(SseEvent::Message {
-                    event: name.clone(),
-                    data: lines.join("\n"),
-                });
+                expect.push(SseEvent::Message { event: name.clone(), data: lines.join("\n") });
             }
             Item::Comment(text) => {
                 out.push_str(&format!(":{text}{eol}"));
@@ -128,27 +117,11 @@ proptest! {
 
 // ---------- BM25 ----------
 
-const VOCAB: &[&str] = &[
-    "rag",
-    "geo",
-    "bm25",
-    "上下文",
-    "压缩",
-    "检索",
-    "a",
-    "B",
-    "x1",
-    "分块",
-    "Ünï",
-    "字",
-];
+const VOCAB: &[&str] = &["rag", "geo", "bm25", "上下文", "压缩", "检索", "a", "B", "x1", "分块", "Ünï", "字"];
 const SEPS: &[&str] = &[" ", "，", "\n", "", "、"];
 
 fn text_from(words: &[(usize, usize)]) -> String {
-    words
-        .iter()
-        .map(|(w, s)| format!("{}{}", VOCAB[w % VOCAB.len()], SEPS[s % SEPS.len()]))
-        .collect()
+    words.iter().map(|(w, s)| format!("{}{}", VOCAB[w % VOCAB.len()], SEPS[s % SEPS.len()])).collect()
 }
 
 /// Scores every chunk straight from the formula, with nothing precomputed or shared.
@@ -156,11 +129,7 @@ fn naive_search(docs: &[Document], query: &str, top: usize) -> Vec<(usize, usize
     let chunks: Vec<(usize, usize, Vec<String>)> = docs
         .iter()
         .enumerate()
-        .flat_map(|(d, doc)| {
-            doc.chunks
-                .iter()
-                .map(move |c| (d, c.index, tokenize(&c.text)))
-        })
+        .flat_map(|(d, doc)| doc.chunks.iter().map(move |c| (d, c.index, tokenize(&c.text))))
         .collect();
     if chunks.is_empty() || top == 0 {
         return Vec::new();
@@ -221,15 +190,7 @@ proptest! {
 // ---------- chunking ----------
 
 fn doc_char() -> impl Strategy<Value = char> {
-    prop_oneof![
-        any::<char>(),
-        Just('\r'),
-        Just('\n'),
-        Just('上'),
-        Just('a'),
-        Just('😀'),
-        Just('\u{feff}')
-    ]
+    prop_oneof![any::<char>(), Just('\r'), Just('\n'), Just('上'), Just('a'), Just('😀'), Just('\u{feff}')]
 }
 
 proptest! {

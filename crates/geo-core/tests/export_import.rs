@@ -4,8 +4,8 @@ mod export_support;
 
 use export_support::{sample_store, EXPORTED_AT};
 use geo_core::export::{
-    full_export, merge_into, parse_export, run_export, summarize, to_json_pretty, validate_against,
-    ImportError, ImportErrorKind, ImportLimits, KindCount,
+    full_export, merge_into, parse_export, run_export, summarize, to_json_pretty, validate_against, ImportError,
+    ImportErrorKind, ImportLimits, KindCount,
 };
 use geo_core::model::{ExportEnvelope, ProbeStatus, SCHEMA_VERSION};
 use serde_json::{json, Value};
@@ -21,22 +21,10 @@ fn full_json() -> Value {
 
 #[test]
 fn top_level_keys_are_exactly_the_contract() {
-    for env in [
-        full(),
-        run_export(&sample_store(), "run_b", EXPORTED_AT).unwrap(),
-    ] {
+    for env in [full(), run_export(&sample_store(), "run_b", EXPORTED_AT).unwrap()] {
         let v: Value = serde_json::from_str(&to_json_pretty(&env)).unwrap();
         let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
-        let mut want = vec![
-            "format",
-            "version",
-            "exportedAt",
-            "appVersion",
-            "projects",
-            "prompts",
-            "runs",
-            "probes",
-        ];
+        let mut want = vec!["format", "version", "exportedAt", "appVersion", "projects", "prompts", "runs", "probes"];
         want.sort();
         let mut keys = keys;
         keys.sort();
@@ -54,26 +42,10 @@ fn top_level_keys_are_exactly_the_contract() {
 fn run_export_holds_one_run_with_its_prompts() {
     let env = run_export(&sample_store(), "run_b", EXPORTED_AT).unwrap();
     assert_eq!(env.runs.len(), 1);
-    assert_eq!(
-        env.projects
-            .iter()
-            .map(|p| p.id.as_str())
-            .collect::<Vec<_>>(),
-        ["proj_1"]
-    );
+    assert_eq!(env.projects.iter().map(|p| p.id.as_str()).collect::<Vec<_>>(), ["proj_1"]);
     // pr_1 in its current version, pr_3 (deleted from the store) as its snapshot copy.
-    let prompts: Vec<(&str, &str)> = env
-        .prompts
-        .iter()
-        .map(|p| (p.id.as_str(), p.text.as_str()))
-        .collect();
-    assert_eq!(
-        prompts,
-        [
-            ("pr_1", "推荐几家 GEO 监测工具（已编辑）"),
-            ("pr_3", "Which tool, in one line?\nExplain")
-        ]
-    );
+    let prompts: Vec<(&str, &str)> = env.prompts.iter().map(|p| (p.id.as_str(), p.text.as_str())).collect();
+    assert_eq!(prompts, [("pr_1", "推荐几家 GEO 监测工具（已编辑）"), ("pr_3", "Which tool, in one line?\nExplain")]);
     assert_eq!(env.probes.len(), 4);
     assert!(env.probes.iter().all(|p| p.run_id == "run_b"));
     assert!(validate_against(&env, &ExportEnvelope::new("")).is_empty());
@@ -86,33 +58,18 @@ fn full_export_round_trips_and_is_sorted() {
     let text = to_json_pretty(&env);
     let back = parse_export(&text, &ImportLimits::default()).unwrap();
     assert_eq!(back, env);
-    let again = full_export(
-        back.projects,
-        back.prompts,
-        back.runs,
-        back.probes,
-        EXPORTED_AT,
-    );
+    let again = full_export(back.projects, back.prompts, back.runs, back.probes, EXPORTED_AT);
     assert_eq!(to_json_pretty(&again), text);
     let run_ids: Vec<&str> = env.runs.iter().map(|r| r.id.as_str()).collect();
     assert_eq!(run_ids, ["run_a", "run_b"]);
     assert!(validate_against(&env, &ExportEnvelope::new("")).is_empty());
-    assert_eq!(
-        summarize(&env),
-        "2 projects, 3 prompts, 2 runs, 5 probes (3 success, 1 error, 1 empty, 0 cancelled)"
-    );
+    assert_eq!(summarize(&env), "2 projects, 3 prompts, 2 runs, 5 probes (3 success, 1 error, 1 empty, 0 cancelled)");
 }
 
 /// Parses `text` and checks it fails with `kind`, the first problem rendering as
 /// `first`, the total count, and a one-line Display.
 #[track_caller]
-fn check_refused(
-    text: &str,
-    limits: &ImportLimits,
-    kind: ImportErrorKind,
-    first: &str,
-    total: usize,
-) -> ImportError {
+fn check_refused(text: &str, limits: &ImportLimits, kind: ImportErrorKind, first: &str, total: usize) -> ImportError {
     let base = full();
     let mut store = base.clone();
     let err = match parse_export(text, limits) {
@@ -120,17 +77,10 @@ fn check_refused(
         Err(e) => e,
     };
     assert_eq!(err.kind, kind, "{err}");
-    let shown = err
-        .problems
-        .first()
-        .map(ToString::to_string)
-        .unwrap_or_else(|| err.summary());
+    let shown = err.problems.first().map(ToString::to_string).unwrap_or_else(|| err.summary());
     assert_eq!(shown, first, "{err}");
     assert_eq!(err.total, total, "{err}");
-    assert!(
-        !err.to_string().contains('\n'),
-        "display is one line: {err}"
-    );
+    assert!(!err.to_string().contains('\n'), "display is one line: {err}");
     let d = err.describe();
     assert!(!d.zh.is_empty() && !d.en.is_empty());
     // The store is untouched because nothing reached merge_into.
@@ -176,20 +126,8 @@ fn not_json_is_refused() {
 #[test]
 fn wrong_format_is_refused() {
     let l = ImportLimits::default();
-    check_refused(
-        "[]",
-        &l,
-        ImportErrorKind::WrongFormat,
-        "expected a json object, got array",
-        1,
-    );
-    check_refused(
-        "{}",
-        &l,
-        ImportErrorKind::WrongFormat,
-        "format: expected \"geo-probe-export\", got nothing",
-        1,
-    );
+    check_refused("[]", &l, ImportErrorKind::WrongFormat, "expected a json object, got array", 1);
+    check_refused("{}", &l, ImportErrorKind::WrongFormat, "format: expected \"geo-probe-export\", got nothing", 1);
     let text = with(|v| v["format"] = json!("other-app"));
     check_refused(
         &text,
@@ -204,8 +142,16 @@ fn wrong_format_is_refused() {
 fn future_and_bad_versions_are_refused() {
     let l = ImportLimits::default();
     let text = with(|v| v["version"] = json!(SCHEMA_VERSION + 1));
-    let err = check_refused(&text, &l, ImportErrorKind::UnsupportedVersion { found: u64::from(SCHEMA_VERSION) + 1, supported: SCHEMA_VERSION },
-        &format!("this file is version {}; this app reads up to version {SCHEMA_VERSION} — update GEO Probe", SCHEMA_VERSION + 1), 1);
+    let err = check_refused(
+        &text,
+        &l,
+        ImportErrorKind::UnsupportedVersion { found: u64::from(SCHEMA_VERSION) + 1, supported: SCHEMA_VERSION },
+        &format!(
+            "this file is version {}; this app reads up to version {SCHEMA_VERSION} — update GEO Probe",
+            SCHEMA_VERSION + 1
+        ),
+        1,
+    );
     assert!(err.describe().zh.contains("请更新 GEO Probe"));
     check_refused(
         &with(|v| v["version"] = json!(0)),
@@ -260,7 +206,9 @@ fn wrong_types_are_reported_with_paths() {
             "probes[3].status: expected one of success|error|empty|cancelled, got \"ok\"",
         ]
     );
-    assert!(err.to_string().starts_with("the export has 5 problems; fix them and import again (nothing was changed): projects[0].brand.kind"));
+    assert!(err.to_string().starts_with(
+        "the export has 5 problems; fix them and import again (nothing was changed): projects[0].brand.kind"
+    ));
 }
 
 #[test]
@@ -305,10 +253,7 @@ fn missing_required_fields_are_reported() {
     );
     check_refused(
         &with(|v| {
-            v["probes"][1]["rawSources"][0]
-                .as_object_mut()
-                .unwrap()
-                .remove("url");
+            v["probes"][1]["rawSources"][0].as_object_mut().unwrap().remove("url");
         }),
         &l,
         ImportErrorKind::Invalid,
@@ -324,25 +269,30 @@ fn duplicate_ids_are_refused() {
         v["prompts"].as_array_mut().unwrap().push(dup);
         v["projects"][1]["competitors"][0]["id"] = json!("t_brand");
     });
-    let err = check_refused(&text, &ImportLimits::default(), ImportErrorKind::Invalid,
-        "prompts[3].id: duplicate prompt id \"pr_demo\" (also at prompts[0]); keep one record per id", 2);
+    let err = check_refused(
+        &text,
+        &ImportLimits::default(),
+        ImportErrorKind::Invalid,
+        "prompts[3].id: duplicate prompt id \"pr_demo\" (also at prompts[0]); keep one record per id",
+        2,
+    );
     assert_eq!(err.problems[1].to_string(), "projects[1].competitors[0].id: duplicate target id \"t_brand\" within the project; give each target its own id");
 }
 
 #[test]
 fn huge_strings_too_many_records_and_big_files_are_refused() {
-    let small = ImportLimits {
-        max_string_chars: 200,
-        ..ImportLimits::default()
-    };
+    let small = ImportLimits { max_string_chars: 200, ..ImportLimits::default() };
     let text = with(|v| v["probes"][3]["rawAnswer"] = json!("长".repeat(201)));
-    check_refused(&text, &small, ImportErrorKind::Invalid, "probes[3].rawAnswer: text of 201 characters is over the limit of 200; shorten it or raise the limit", 1);
+    check_refused(
+        &text,
+        &small,
+        ImportErrorKind::Invalid,
+        "probes[3].rawAnswer: text of 201 characters is over the limit of 200; shorten it or raise the limit",
+        1,
+    );
     let text = with(|v| v["probes"][3]["rawAnswer"] = json!("长".repeat(200)));
     assert!(parse_export(&text, &small).is_ok());
-    let few = ImportLimits {
-        max_records: 11,
-        ..ImportLimits::default()
-    };
+    let few = ImportLimits { max_records: 11, ..ImportLimits::default() };
     check_refused(
         &to_json_pretty(&full()),
         &few,
@@ -350,10 +300,7 @@ fn huge_strings_too_many_records_and_big_files_are_refused() {
         "the file holds 12 records and the limit is 11; split the export",
         1,
     );
-    let tiny = ImportLimits {
-        max_bytes: 100,
-        ..ImportLimits::default()
-    };
+    let tiny = ImportLimits { max_bytes: 100, ..ImportLimits::default() };
     let big = to_json_pretty(&full());
     let want = format!(
         "the file is {:.1} KiB and the import limit is 100 bytes; split the export or raise the limit",
@@ -362,10 +309,7 @@ fn huge_strings_too_many_records_and_big_files_are_refused() {
     let err = check_refused(
         &big,
         &tiny,
-        ImportErrorKind::TooLarge {
-            bytes: to_json_pretty(&full()).len(),
-            limit: 100,
-        },
+        ImportErrorKind::TooLarge { bytes: to_json_pretty(&full()).len(), limit: 100 },
         &want,
         1,
     );
@@ -387,12 +331,8 @@ fn deep_nesting_is_refused_before_parsing() {
     let text = with(|v| v["probes"][0]["rawAnswer"] = json!(format!("\\\"{}", "[{".repeat(200))));
     assert!(parse_export(&text, &l).is_ok());
     // 65 levels of unknown-field nesting is refused, 64 accepted.
-    let nest = |n: usize| {
-        with(|v| {
-            v["extra"] =
-                serde_json::from_str(&format!("{}{}", "[".repeat(n), "]".repeat(n))).unwrap()
-        })
-    };
+    let nest =
+        |n: usize| with(|v| v["extra"] = serde_json::from_str(&format!("{}{}", "[".repeat(n), "]".repeat(n))).unwrap());
     assert!(parse_export(&nest(63), &l).is_ok());
     check_refused(
         &nest(64),
@@ -434,28 +374,15 @@ fn original_web_app_probe_without_raw_result_keeps_its_data() {
     let env = parse_export(&text, &ImportLimits::default()).unwrap();
     let probe = &env.probes[1];
     assert_eq!(probe.raw_answer, probe.answer);
-    let raw: Vec<(u32, u32, &str)> = probe
-        .raw_sources
-        .iter()
-        .map(|r| (r.query_index, r.rank, r.url.as_str()))
-        .collect();
+    let raw: Vec<(u32, u32, &str)> =
+        probe.raw_sources.iter().map(|r| (r.query_index, r.rank, r.url.as_str())).collect();
     assert_eq!(
         raw,
-        [
-            (1, 1, "https://www.zhihu.com/q/1"),
-            (1, 2, "https://acme.example/blog"),
-            (2, 1, "https://www.zhihu.com/q/1")
-        ]
+        [(1, 1, "https://www.zhihu.com/q/1"), (1, 2, "https://acme.example/blog"), (2, 1, "https://www.zhihu.com/q/1")]
     );
-    let queries: Vec<(u32, Option<&str>, bool)> = probe
-        .queries
-        .iter()
-        .map(|q| (q.index, q.query.as_deref(), q.internal))
-        .collect();
-    assert_eq!(
-        queries,
-        [(1, Some("GEO 监测工具, 排名"), false), (2, None, true)]
-    );
+    let queries: Vec<(u32, Option<&str>, bool)> =
+        probe.queries.iter().map(|q| (q.index, q.query.as_deref(), q.internal)).collect();
+    assert_eq!(queries, [(1, Some("GEO 监测工具, 排名"), false), (2, None, true)]);
 }
 
 #[test]
@@ -474,7 +401,10 @@ fn references_are_checked_against_file_and_store() {
     let mut empty_store = full();
     empty_store.runs.clear();
     let p = validate_against(&probes_only, &empty_store);
-    assert_eq!(p[0].message, "probe \"run_b__pr_1__0\" refers to run \"run_b\" that is neither in the file nor in the existing data");
+    assert_eq!(
+        p[0].message,
+        "probe \"run_b__pr_1__0\" refers to run \"run_b\" that is neither in the file nor in the existing data"
+    );
     // A probe in another project than its run.
     let mut wrong = single.clone();
     wrong.probes[0].project_id = "proj_0".into();
@@ -486,14 +416,7 @@ fn references_are_checked_against_file_and_store() {
     orphan.projects.clear();
     let p = validate_against(&orphan, &ExportEnvelope::new(""));
     let paths: Vec<&str> = p.iter().map(|p| p.path.as_str()).collect();
-    assert_eq!(
-        paths,
-        [
-            "prompts[0].projectId",
-            "prompts[1].projectId",
-            "runs[0].projectId"
-        ]
-    );
+    assert_eq!(paths, ["prompts[0].projectId", "prompts[1].projectId", "runs[0].projectId"]);
     let err = ImportError::invalid(p);
     assert_eq!(err.total, 3);
 }
@@ -508,69 +431,19 @@ fn merge_adds_and_overwrites_by_id() {
     fresh.id = "pr_new".into();
     incoming.prompts.push(fresh);
     let report = merge_into(&mut store, incoming);
-    assert_eq!(
-        report.projects,
-        KindCount {
-            added: 0,
-            updated: 1,
-            unchanged: 0
-        }
-    );
+    assert_eq!(report.projects, KindCount { added: 0, updated: 1, unchanged: 0 });
     // pr_3 was deleted from the store: the run export brings it back.
-    assert_eq!(
-        report.prompts,
-        KindCount {
-            added: 2,
-            updated: 0,
-            unchanged: 1
-        }
-    );
-    assert_eq!(
-        report.runs,
-        KindCount {
-            added: 0,
-            updated: 0,
-            unchanged: 1
-        }
-    );
-    assert_eq!(
-        report.probes,
-        KindCount {
-            added: 0,
-            updated: 1,
-            unchanged: 3
-        }
-    );
+    assert_eq!(report.prompts, KindCount { added: 2, updated: 0, unchanged: 1 });
+    assert_eq!(report.runs, KindCount { added: 0, updated: 0, unchanged: 1 });
+    assert_eq!(report.probes, KindCount { added: 0, updated: 1, unchanged: 3 });
     assert_eq!(report.to_string(), "merged 1 project (0 new, 1 updated), 3 prompts (2 new, 0 updated, 1 unchanged), 1 run (0 new, 0 updated, 1 unchanged), 4 probes (0 new, 1 updated, 3 unchanged)");
     assert_eq!(report.describe().zh, "已合并 1 个项目（新增 0，更新 1）、3 个提示词（新增 2，更新 0，未变 1）、1 个批次（新增 0，更新 0，未变 1）、4 个探测（新增 0，更新 1，未变 3）");
-    assert_eq!(
-        store
-            .projects
-            .iter()
-            .find(|p| p.id == "proj_1")
-            .unwrap()
-            .name,
-        "renamed"
-    );
+    assert_eq!(store.projects.iter().find(|p| p.id == "proj_1").unwrap().name, "renamed");
     assert_eq!(store.prompts.len(), 5);
-    assert_eq!(
-        store
-            .probes
-            .iter()
-            .filter(|p| p.status == ProbeStatus::Error)
-            .count(),
-        2
-    );
+    assert_eq!(store.probes.iter().filter(|p| p.status == ProbeStatus::Error).count(), 2);
     // Merging the same file again changes nothing.
     let before = store.clone();
     let again = merge_into(&mut store, before.clone());
     assert_eq!(store, before);
-    assert_eq!(
-        again.probes,
-        KindCount {
-            added: 0,
-            updated: 0,
-            unchanged: 5
-        }
-    );
+    assert_eq!(again.probes, KindCount { added: 0, updated: 0, unchanged: 5 });
 }

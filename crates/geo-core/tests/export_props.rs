@@ -13,10 +13,7 @@ use proptest::option::of;
 use proptest::prelude::*;
 
 fn cases() -> u32 {
-    std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(256)
+    std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(256)
 }
 
 /// Short arbitrary Unicode, control characters and quotes included.
@@ -29,63 +26,37 @@ fn strs() -> impl Strategy<Value = Vec<String>> {
 }
 
 fn target() -> impl Strategy<Value = Target> {
-    (
-        s(),
-        prop_oneof![Just(TargetKind::Brand), Just(TargetKind::Competitor)],
-        s(),
-        strs(),
-        strs(),
-    )
-        .prop_map(|(id, kind, label, aliases, domains)| Target {
-            id,
-            kind,
-            label,
-            aliases,
-            domains,
-        })
+    (s(), prop_oneof![Just(TargetKind::Brand), Just(TargetKind::Competitor)], s(), strs(), strs())
+        .prop_map(|(id, kind, label, aliases, domains)| Target { id, kind, label, aliases, domains })
 }
 
 fn prompt() -> impl Strategy<Value = Prompt> {
-    (s(), s(), s(), strs(), s(), s()).prop_map(
-        |(id, project_id, text, tags, created_at, updated_at)| Prompt {
+    (s(), s(), s(), strs(), s(), s()).prop_map(|(id, project_id, text, tags, created_at, updated_at)| Prompt {
+        id,
+        project_id,
+        text,
+        tags,
+        created_at,
+        updated_at,
+    })
+}
+
+fn project() -> impl Strategy<Value = Project> {
+    (s(), s(), target(), vec(target(), 0..2), any::<bool>(), s(), s()).prop_map(
+        |(id, name, brand, competitors, is_demo, created_at, updated_at)| Project {
             id,
-            project_id,
-            text,
-            tags,
+            name,
+            brand,
+            competitors,
+            is_demo,
             created_at,
             updated_at,
         },
     )
 }
 
-fn project() -> impl Strategy<Value = Project> {
-    (
-        s(),
-        s(),
-        target(),
-        vec(target(), 0..2),
-        any::<bool>(),
-        s(),
-        s(),
-    )
-        .prop_map(
-            |(id, name, brand, competitors, is_demo, created_at, updated_at)| Project {
-                id,
-                name,
-                brand,
-                competitors,
-                is_demo,
-                created_at,
-                updated_at,
-            },
-        )
-}
-
 fn finite_f64() -> impl Strategy<Value = f64> {
-    prop_oneof![
-        (0u32..=20).prop_map(|t| f64::from(t) / 10.0),
-        any::<f64>().prop_filter("finite", |f| f.is_finite()),
-    ]
+    prop_oneof![(0u32..=20).prop_map(|t| f64::from(t) / 10.0), any::<f64>().prop_filter("finite", |f| f.is_finite()),]
 }
 
 fn run() -> impl Strategy<Value = Run> {
@@ -96,56 +67,25 @@ fn run() -> impl Strategy<Value = Run> {
         Just(RunStatus::Failed),
         Just(RunStatus::Cancelled)
     ];
-    let config = (
-        s(),
-        any::<u32>(),
-        any::<u32>(),
-        any::<u32>(),
-        any::<u32>(),
-        finite_f64(),
-        s(),
-    )
-        .prop_map(
-            |(
-                model,
-                repeats,
-                concurrency,
-                max_searches,
-                max_tokens,
-                temperature,
-                system_prompt_version,
-            )| RunConfig {
-                model,
-                repeats,
-                concurrency,
-                max_searches,
-                max_tokens,
-                temperature,
-                system_prompt_version,
-            },
-        );
+    let config = (s(), any::<u32>(), any::<u32>(), any::<u32>(), any::<u32>(), finite_f64(), s()).prop_map(
+        |(model, repeats, concurrency, max_searches, max_tokens, temperature, system_prompt_version)| RunConfig {
+            model,
+            repeats,
+            concurrency,
+            max_searches,
+            max_tokens,
+            temperature,
+            system_prompt_version,
+        },
+    );
     (
         (s(), s(), status, s(), of(s()), of(s())),
-        (
-            s(),
-            any::<u32>(),
-            config,
-            vec(target(), 0..2),
-            vec(prompt(), 0..2),
-            any::<u32>(),
-        ),
+        (s(), any::<u32>(), config, vec(target(), 0..2), vec(prompt(), 0..2), any::<u32>()),
     )
         .prop_map(
             |(
                 (id, project_id, status, created_at, finished_at, previous_run_id),
-                (
-                    app_version,
-                    schema_version,
-                    config,
-                    alias_snapshot,
-                    prompt_snapshot,
-                    planned_probe_count,
-                ),
+                (app_version, schema_version, config, alias_snapshot, prompt_snapshot, planned_probe_count),
             )| Run {
                 id,
                 project_id,
@@ -164,40 +104,21 @@ fn run() -> impl Strategy<Value = Run> {
 }
 
 fn ownership() -> impl Strategy<Value = Ownership> {
-    prop_oneof![
-        Just(Ownership::Owned),
-        Just(Ownership::Competitor),
-        Just(Ownership::ThirdParty)
-    ]
+    prop_oneof![Just(Ownership::Owned), Just(Ownership::Competitor), Just(Ownership::ThirdParty)]
 }
 
 /// answer, sources, mentions, listItems, otherEntities, answerLinks.
-type Derived = (
-    String,
-    Vec<SearchSource>,
-    Vec<Mention>,
-    Vec<ListItem>,
-    Vec<String>,
-    Vec<AnswerLink>,
-);
+type Derived = (String, Vec<SearchSource>, Vec<Mention>, Vec<ListItem>, Vec<String>, Vec<AnswerLink>);
 
 fn derived() -> impl Strategy<Value = Derived> {
-    let occurrence =
-        (any::<u32>(), of(s()), any::<u32>()).prop_map(|(query_index, query, rank)| Occurrence {
-            query_index,
-            query,
-            rank,
-        });
+    let occurrence = (any::<u32>(), of(s()), any::<u32>()).prop_map(|(query_index, query, rank)| Occurrence {
+        query_index,
+        query,
+        rank,
+    });
     let source = (
         (s(), s(), s(), s(), s(), of(s()), s()),
-        (
-            s(),
-            ownership(),
-            of(s()),
-            vec(occurrence, 0..2),
-            any::<u32>(),
-            strs(),
-        ),
+        (s(), ownership(), of(s()), vec(occurrence, 0..2), any::<u32>(), strs()),
     )
         .prop_map(
             |(
@@ -221,55 +142,28 @@ fn derived() -> impl Strategy<Value = Derived> {
                 }
             },
         );
-    let mention = (
-        s(),
-        any::<u32>(),
-        any::<u32>(),
-        any::<u32>(),
-        s(),
-        strs(),
-        of(any::<u32>()),
-    )
-        .prop_map(
-            |(target_id, count, order, first_index, context, matched_aliases, list_position)| {
-                Mention {
-                    target_id,
-                    count,
-                    order,
-                    first_index,
-                    context,
-                    matched_aliases,
-                    list_position,
-                    position_adjusted_word_count: None,
-                }
-            },
-        );
-    let item =
-        (any::<u32>(), s(), s(), of(s())).prop_map(|(position, title, text, matched_target_id)| {
-            ListItem {
-                position,
-                title,
-                text,
-                matched_target_id,
-            }
-        });
-    let link = (s(), s(), s(), of(s()), any::<bool>()).prop_map(
-        |(url, canonical_url, domain, text, in_sources)| AnswerLink {
-            url,
-            canonical_url,
-            domain,
-            text,
-            in_sources,
+    let mention = (s(), any::<u32>(), any::<u32>(), any::<u32>(), s(), strs(), of(any::<u32>())).prop_map(
+        |(target_id, count, order, first_index, context, matched_aliases, list_position)| Mention {
+            target_id,
+            count,
+            order,
+            first_index,
+            context,
+            matched_aliases,
+            list_position,
+            position_adjusted_word_count: None,
         },
     );
-    (
-        s(),
-        vec(source, 0..2),
-        vec(mention, 0..2),
-        vec(item, 0..2),
-        strs(),
-        vec(link, 0..2),
-    )
+    let item = (any::<u32>(), s(), s(), of(s())).prop_map(|(position, title, text, matched_target_id)| ListItem {
+        position,
+        title,
+        text,
+        matched_target_id,
+    });
+    let link = (s(), s(), s(), of(s()), any::<bool>()).prop_map(|(url, canonical_url, domain, text, in_sources)| {
+        AnswerLink { url, canonical_url, domain, text, in_sources }
+    });
+    (s(), vec(source, 0..2), vec(mention, 0..2), vec(item, 0..2), strs(), vec(link, 0..2))
 }
 
 fn probe() -> impl Strategy<Value = Probe> {
@@ -286,58 +180,35 @@ fn probe() -> impl Strategy<Value = Probe> {
         Just(ErrorKind::InvalidJson),
         Just(ErrorKind::Http)
     ];
-    let error = of(
-        (kind, of(any::<u16>()), s()).prop_map(|(kind, http_status, message)| ProbeError {
-            kind,
-            http_status,
-            message,
-        }),
-    );
+    let error = of((kind, of(any::<u16>()), s()).prop_map(|(kind, http_status, message)| ProbeError {
+        kind,
+        http_status,
+        message,
+    }));
     let usage = any::<[u64; 4]>().prop_map(|u| Usage {
         input_tokens: u[0],
         output_tokens: u[1],
         cache_read_input_tokens: u[2],
         web_search_requests: u[3],
     });
-    let query = (any::<u32>(), of(s()), any::<bool>(), of(s())).prop_map(
-        |(index, query, internal, error)| Query {
-            index,
-            query,
-            internal,
-            error,
-        },
-    );
-    let raw_source = (any::<u32>(), any::<u32>(), s(), s(), of(s())).prop_map(
-        |(query_index, rank, title, url, page_age)| RawSource {
-            query_index,
-            rank,
-            title,
-            url,
-            page_age,
-        },
-    );
+    let query = (any::<u32>(), of(s()), any::<bool>(), of(s())).prop_map(|(index, query, internal, error)| Query {
+        index,
+        query,
+        internal,
+        error,
+    });
+    let raw_source = (any::<u32>(), any::<u32>(), s(), s(), of(s()))
+        .prop_map(|(query_index, rank, title, url, page_age)| RawSource { query_index, rank, title, url, page_age });
     (
         (s(), s(), s(), s(), any::<u32>(), status, s(), s()),
-        (
-            any::<u32>(),
-            any::<u64>(),
-            error,
-            of(s()),
-            of(s()),
-            usage,
-            s(),
-        ),
+        (any::<u32>(), any::<u64>(), error, of(s()), of(s()), usage, s()),
         (vec(query, 0..2), vec(raw_source, 0..2), derived()),
     )
         .prop_map(
             |(
                 (id, run_id, project_id, prompt_id, repeat_index, status, created_at, model),
                 (attempts, latency_ms, error, request_id, stop_reason, usage, raw_answer),
-                (
-                    queries,
-                    raw_sources,
-                    (answer, sources, mentions, list_items, other_entities, answer_links),
-                ),
+                (queries, raw_sources, (answer, sources, mentions, list_items, other_entities, answer_links)),
             )| Probe {
                 id,
                 run_id,
@@ -376,13 +247,8 @@ fn unique<T>(mut items: Vec<T>, id: impl Fn(&mut T) -> &mut String) -> Vec<T> {
 }
 
 fn envelope() -> impl Strategy<Value = ExportEnvelope> {
-    (
-        vec(project(), 0..3),
-        vec(prompt(), 0..3),
-        vec(run(), 0..3),
-        vec(probe(), 0..3),
-    )
-        .prop_map(|(projects, prompts, runs, probes)| {
+    (vec(project(), 0..3), vec(prompt(), 0..3), vec(run(), 0..3), vec(probe(), 0..3)).prop_map(
+        |(projects, prompts, runs, probes)| {
             let mut projects = unique(projects, |p| &mut p.id);
             for p in &mut projects {
                 // Target ids are unique within a project.
@@ -396,7 +262,8 @@ fn envelope() -> impl Strategy<Value = ExportEnvelope> {
                 unique(probes, |p| &mut p.id),
                 EXPORTED_AT,
             )
-        })
+        },
+    )
 }
 
 fn valid_text() -> &'static str {
@@ -429,9 +296,7 @@ fn mutate(text: &str, edits: &[(usize, u8, char)]) -> String {
 
 fn json_char() -> impl Strategy<Value = char> {
     prop_oneof![
-        prop::sample::select(vec![
-            '{', '}', '[', ']', '"', ':', ',', '\\', '0', '-', '.', 'e', 'n', 't', ' ', '1'
-        ]),
+        prop::sample::select(vec!['{', '}', '[', ']', '"', ':', ',', '\\', '0', '-', '.', 'e', 'n', 't', ' ', '1']),
         any::<char>(),
     ]
 }

@@ -337,7 +337,8 @@ fn apply_list_positions_back_fills_mentions() {
 
 #[test]
 fn a_list_of_metrics_yields_no_untracked_entities() {
-    let parsed = geo_core::analysis::lists::parse_list_items("关注这些指标：\n\n1. 提及率\n2. 首位提及率\n3. 来源占比\n", &[]);
+    let parsed =
+        geo_core::analysis::lists::parse_list_items("关注这些指标：\n\n1. 提及率\n2. 首位提及率\n3. 来源占比\n", &[]);
     assert_eq!(parsed.items.len(), 3);
     assert!(parsed.other_entities.is_empty(), "{:?}", parsed.other_entities);
     let parsed = geo_core::analysis::lists::parse_list_items("推荐：\n\n1. 蓝鲸科技\n2. 星图数智\n", &[]);

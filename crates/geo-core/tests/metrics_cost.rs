@@ -17,18 +17,9 @@ fn table_covers_model_options_and_aliases() {
     for model in MODEL_OPTIONS {
         assert_eq!(price_for(model).map(|p| p.model), Some(*model));
     }
-    assert_eq!(
-        price_for("deepseek-flash").map(|p| p.model),
-        Some("deepseek-v4-flash")
-    );
-    assert_eq!(
-        price_for("DeepSeek-Flash[1m]").map(|p| p.model),
-        Some("deepseek-v4-flash")
-    );
-    assert_eq!(
-        price_for("deepseek-v4-pro[1m]").map(|p| p.model),
-        Some("deepseek-v4-pro")
-    );
+    assert_eq!(price_for("deepseek-flash").map(|p| p.model), Some("deepseek-v4-flash"));
+    assert_eq!(price_for("DeepSeek-Flash[1m]").map(|p| p.model), Some("deepseek-v4-flash"));
+    assert_eq!(price_for("deepseek-v4-pro[1m]").map(|p| p.model), Some("deepseek-v4-pro"));
     assert_eq!(price_for("gpt-4"), None);
     assert_eq!(PRICES.len(), MODEL_OPTIONS.len());
 }
@@ -42,34 +33,14 @@ fn cost_prices_cache_miss_cache_hit_output_and_searches() {
         web_search_requests: 4,
     };
     // Flash peak: 0.30 + 0.006 + 1.20 + 4 × 0.00075.
-    close(
-        estimate_cost_usd("deepseek-v4-flash", &usage),
-        0.30 + 0.006 + 1.20 + 0.003,
-    );
+    close(estimate_cost_usd("deepseek-v4-flash", &usage), 0.30 + 0.006 + 1.20 + 0.003);
     // Pro peak: 1.32 + 0.044 + 3.96 + 0.003.
-    close(
-        estimate_cost_usd("deepseek-v4-pro", &usage),
-        1.32 + 0.044 + 3.96 + 0.003,
-    );
-    let small = Usage {
-        input_tokens: 12_345,
-        output_tokens: 678,
-        cache_read_input_tokens: 0,
-        web_search_requests: 0,
-    };
-    close(
-        estimate_cost_usd("deepseek-v4-flash", &small),
-        12_345.0 * 0.30 / 1e6 + 678.0 * 1.20 / 1e6,
-    );
+    close(estimate_cost_usd("deepseek-v4-pro", &usage), 1.32 + 0.044 + 3.96 + 0.003);
+    let small = Usage { input_tokens: 12_345, output_tokens: 678, cache_read_input_tokens: 0, web_search_requests: 0 };
+    close(estimate_cost_usd("deepseek-v4-flash", &small), 12_345.0 * 0.30 / 1e6 + 678.0 * 1.20 / 1e6);
     // An unknown model is priced as the most expensive entry.
-    close(
-        estimate_cost_usd("mystery", &usage),
-        estimate_cost_usd("deepseek-v4-pro", &usage),
-    );
-    close(
-        estimate_cost_usd("deepseek-v4-flash", &Usage::default()),
-        0.0,
-    );
+    close(estimate_cost_usd("mystery", &usage), estimate_cost_usd("deepseek-v4-pro", &usage));
+    close(estimate_cost_usd("deepseek-v4-flash", &Usage::default()), 0.0);
 }
 
 #[test]
@@ -93,14 +64,8 @@ fn estimate_uses_defaults_without_history() {
     assert_eq!(e.seconds, 240);
     assert_eq!(e.profile, DEFAULT_PROBE_PROFILE);
     // Concurrency is clamped to 1..=3.
-    assert_eq!(
-        estimate_run("deepseek-v4-flash", 4, 3, 9, None).seconds,
-        240
-    );
-    assert_eq!(
-        estimate_run("deepseek-v4-flash", 4, 3, 0, None).seconds,
-        720
-    );
+    assert_eq!(estimate_run("deepseek-v4-flash", 4, 3, 9, None).seconds, 240);
+    assert_eq!(estimate_run("deepseek-v4-flash", 4, 3, 0, None).seconds, 720);
     assert_eq!(estimate_run("deepseek-v4-flash", 0, 3, 3, None).seconds, 0);
 }
 
@@ -117,8 +82,5 @@ fn estimate_uses_last_run_successful_averages() {
     // ceil(4 / 3) = 2 waves × 22 s.
     assert_eq!(e.seconds, 44);
     let failed_only = vec![failed("r2", "p1", 0, ProbeStatus::Error)];
-    assert_eq!(
-        estimate_run("deepseek-v4-pro", 2, 2, 3, Some((&r2, &failed_only))).basis,
-        EstimateBasis::Defaults
-    );
+    assert_eq!(estimate_run("deepseek-v4-pro", 2, 2, 3, Some((&r2, &failed_only))).basis, EstimateBasis::Defaults);
 }

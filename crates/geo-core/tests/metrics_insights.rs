@@ -48,10 +48,7 @@ fn rule_1_no_success() {
 
 #[test]
 fn rule_2_generic_prompts_without_mentions() {
-    check(
-        |m| m.prompts[2].tags = vec!["generic".into()],
-        &["generic_not_mentioned"],
-    );
+    check(|m| m.prompts[2].tags = vec!["generic".into()], &["generic_not_mentioned"]);
     // p1 is generic and mentions the brand once: the rule looks at all generic prompts together.
     check(|m| m.prompts[0].tags = vec!["generic".into()], &[]);
     check(
@@ -65,10 +62,7 @@ fn rule_2_generic_prompts_without_mentions() {
 
 #[test]
 fn rule_3_brand_prompts_recognised() {
-    check(
-        |m| m.prompts[1].tags = vec!["brand".into()],
-        &["brand_recognized"],
-    );
+    check(|m| m.prompts[1].tags = vec!["brand".into()], &["brand_recognized"]);
     check(|m| m.prompts[2].tags = vec!["brand".into()], &[]);
 }
 
@@ -87,10 +81,7 @@ fn rule_5_top_source() {
     assert_eq!(insights.len(), 1);
     assert_eq!(insights[0].kind, "top_source");
     assert_eq!(insights[0].title, "Top 来源：zhihu");
-    assert_eq!(
-        insights[0].detail,
-        "zhihu.com（zhihu）出现在 60.0% 的成功探测中（3/5），平均位次 2.50，来源次数 4。"
-    );
+    assert_eq!(insights[0].detail, "zhihu.com（zhihu）出现在 60.0% 的成功探测中（3/5），平均位次 2.50，来源次数 4。");
     assert_eq!(
         insights[0].detail_en,
         "zhihu.com (zhihu) was retrieved in 60.0% of successful probes (3/5), average rank 2.50, 4 occurrences."
@@ -107,10 +98,7 @@ fn rule_6_low_stability() {
 #[test]
 fn rule_7_source_change() {
     check(|m| m.new_domains = vec!["a.com".into()], &["source_change"]);
-    check(
-        |m| m.lost_domains = vec!["b.com".into()],
-        &["source_change"],
-    );
+    check(|m| m.lost_domains = vec!["b.com".into()], &["source_change"]);
 }
 
 #[test]
@@ -135,13 +123,7 @@ fn order_is_the_rule_order_and_at_most_five_are_kept() {
             m.new_domains = vec!["a.com".into()];
             m.mention_rate = Some(0.1);
         },
-        &[
-            "generic_not_mentioned",
-            "brand_recognized",
-            "no_owned_source",
-            "top_source",
-            "low_stability",
-        ],
+        &["generic_not_mentioned", "brand_recognized", "no_owned_source", "top_source", "low_stability"],
     );
 }
 
@@ -154,8 +136,5 @@ fn titles_are_chinese_with_english_beside() {
     assert_eq!(insights[0].title_en, "Own site not among retrieved sources");
     let json = serde_json::to_value(&insights[0]).unwrap();
     assert_eq!(json["titleEn"], "Own site not among retrieved sources");
-    assert_eq!(
-        json["detail"],
-        "5 次成功探测的检索来源里都没有品牌自有域名。"
-    );
+    assert_eq!(json["detail"], "5 次成功探测的检索来源里都没有品牌自有域名。");
 }

@@ -11,20 +11,14 @@ use proptest::prelude::*;
 use std::collections::HashSet;
 
 fn cases() -> u32 {
-    std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(256)
+    std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(256)
 }
 
 /// RBO by its definition, prefix sets rebuilt at every depth (the oracle for the fast path).
 fn rbo_oracle(a: &[u8], b: &[u8], p: f64) -> f64 {
     let dedup = |v: &[u8]| {
         let mut seen = HashSet::new();
-        v.iter()
-            .copied()
-            .filter(|x| seen.insert(*x))
-            .collect::<Vec<_>>()
+        v.iter().copied().filter(|x| seen.insert(*x)).collect::<Vec<_>>()
     };
     let (a, b) = (dedup(a), dedup(b));
     let (long, short) = if a.len() >= b.len() { (a, b) } else { (b, a) };
@@ -62,11 +56,7 @@ fn status(code: u8) -> ProbeStatus {
 type ProbeSpec = (u8, u8, u8, Option<u8>, Vec<u8>, Vec<bool>);
 
 fn build(specs: &[ProbeSpec]) -> (Run, Vec<Probe>) {
-    let prompts = vec![
-        prompt("p0", "a", &["generic"]),
-        prompt("p1", "b", &["brand"]),
-        prompt("p2", "c", &[]),
-    ];
+    let prompts = vec![prompt("p0", "a", &["generic"]), prompt("p1", "b", &["brand"]), prompt("p2", "c", &[])];
     let r = run("r", "2026-11-29T08:00:00.000Z", prompts, None);
     let probes = specs
         .iter()
@@ -74,11 +64,7 @@ fn build(specs: &[ProbeSpec]) -> (Run, Vec<Probe>) {
         .map(|(i, (pr, st, order, list_pos, doms, links))| {
             let mut p = probe("r", &format!("p{}", pr % 3), i as u32, status(*st));
             if *order > 0 {
-                p.mentions.push(mention(
-                    BRAND,
-                    u32::from(*order % 3) + 1,
-                    list_pos.map(u32::from),
-                ));
+                p.mentions.push(mention(BRAND, u32::from(*order % 3) + 1, list_pos.map(u32::from)));
             }
             if order % 2 == 1 {
                 p.mentions.push(mention(BETA, 1, None));
@@ -87,21 +73,12 @@ fn build(specs: &[ProbeSpec]) -> (Run, Vec<Probe>) {
                 .iter()
                 .enumerate()
                 .map(|(k, d)| {
-                    let own = if d % 5 == 0 {
-                        Ownership::Owned
-                    } else {
-                        Ownership::ThirdParty
-                    };
+                    let own = if d % 5 == 0 { Ownership::Owned } else { Ownership::ThirdParty };
                     source(&format!("d{}.com", d % 8), own, &[k as u32 + 1])
                 })
                 .collect();
             p.answer_links = links.iter().map(|&b| link("https://x.com/a", b)).collect();
-            p.list_items = list(
-                &doms
-                    .iter()
-                    .map(|d| ["A", "B", "C", "D"][usize::from(d % 4)])
-                    .collect::<Vec<_>>(),
-            );
+            p.list_items = list(&doms.iter().map(|d| ["A", "B", "C", "D"][usize::from(d % 4)]).collect::<Vec<_>>());
             p
         })
         .collect();

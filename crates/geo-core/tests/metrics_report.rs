@@ -16,14 +16,8 @@ fn check(input: &str, expect: &str) {
 fn cells_escape_pipes_newlines_and_html() {
     check("a | b", "a \\| b");
     check("line1\nline2\r\nline3\rline4", "line1 line2 line3 line4");
-    check(
-        "<script>alert(1)</script>",
-        "&lt;script&gt;alert(1)&lt;/script&gt;",
-    );
-    check(
-        "[x](javascript:y) *b* _i_ `c` \\",
-        "\\[x\\](javascript:y) \\*b\\* \\_i\\_ \\`c\\` \\\\",
-    );
+    check("<script>alert(1)</script>", "&lt;script&gt;alert(1)&lt;/script&gt;");
+    check("[x](javascript:y) *b* _i_ `c` \\", "\\[x\\](javascript:y) \\*b\\* \\_i\\_ \\`c\\` \\\\");
     check("A&B 公司", "A&amp;B 公司");
 }
 
@@ -31,14 +25,8 @@ fn cells_escape_pipes_newlines_and_html() {
 fn report_has_every_section_and_no_raw_html() {
     let env = sample_envelope();
     let md = markdown_report(&env, "r2", Lang::Zh).unwrap();
-    for heading in [
-        "## 核心指标",
-        "## Prompt 表现",
-        "## Top 来源",
-        "## 来源变化",
-        "## 关键发现",
-        "## 口径与局限",
-    ] {
+    for heading in ["## 核心指标", "## Prompt 表现", "## Top 来源", "## 来源变化", "## 关键发现", "## 口径与局限"]
+    {
         assert!(md.contains(heading), "missing {heading}");
     }
     assert!(!md.contains("<b>"), "project name HTML must be neutralised");
@@ -50,24 +38,15 @@ fn report_has_every_section_and_no_raw_html() {
 #[test]
 fn unknown_run_is_an_error() {
     let env = sample_envelope();
-    assert!(matches!(
-        markdown_report(&env, "zzz", Lang::En),
-        Err(MetricsError::UnknownRun { .. })
-    ));
+    assert!(matches!(markdown_report(&env, "zzz", Lang::En), Err(MetricsError::UnknownRun { .. })));
 }
 
 #[test]
 fn golden_report_zh() {
-    insta::assert_snapshot!(
-        "report_r2_zh",
-        markdown_report(&sample_envelope(), "r2", Lang::Zh).unwrap()
-    );
+    insta::assert_snapshot!("report_r2_zh", markdown_report(&sample_envelope(), "r2", Lang::Zh).unwrap());
 }
 
 #[test]
 fn golden_report_en_first_run() {
-    insta::assert_snapshot!(
-        "report_r1_en",
-        markdown_report(&sample_envelope(), "r1", Lang::En).unwrap()
-    );
+    insta::assert_snapshot!("report_r1_en", markdown_report(&sample_envelope(), "r1", Lang::En).unwrap());
 }

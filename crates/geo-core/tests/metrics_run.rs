@@ -35,45 +35,22 @@ fn error_and_empty_are_excluded_from_rate_denominators() {
 
 #[test]
 fn a_failed_probe_that_mentions_the_brand_does_not_count() {
-    let r = run(
-        "r",
-        "2026-11-29T08:00:00.000Z",
-        vec![prompt("p", "q", &[])],
-        None,
-    );
+    let r = run("r", "2026-11-29T08:00:00.000Z", vec![prompt("p", "q", &[])], None);
     let mut bad = failed("r", "p", 0, ProbeStatus::Error);
     bad.mentions = vec![mention(BRAND, 1, Some(1))];
     bad.sources = vec![third("x.com", &[1])];
     let mut cancelled = probe("r", "p", 1, ProbeStatus::Cancelled);
     cancelled.mentions = vec![mention(BRAND, 1, None)];
     let m = compute_run_metrics(&r, &[bad, cancelled], None);
-    assert_eq!(
-        (
-            m.probe_count,
-            m.success_count,
-            m.failed_count,
-            m.counts.cancelled_count
-        ),
-        (2, 0, 1, 1)
-    );
+    assert_eq!((m.probe_count, m.success_count, m.failed_count, m.counts.cancelled_count), (2, 0, 1, 1));
     assert_eq!(m.mention_rate, None);
     assert_eq!(m.mention_rate_ci, None);
     assert_eq!(m.unique_domains, 0);
     assert!(m.share_of_voice.0.iter().all(|(_, v)| v.is_none()));
     assert_eq!(m.insights[0].kind, "no_success");
     let json = serde_json::to_value(&m).unwrap();
-    for key in [
-        "mentionRate",
-        "avgOrder",
-        "avgListPosition",
-        "sourceStability",
-        "answerLinkOverlap",
-        "ownedBestRank",
-    ] {
-        assert!(
-            json.get(key).unwrap().is_null(),
-            "{key} must be present and null"
-        );
+    for key in ["mentionRate", "avgOrder", "avgListPosition", "sourceStability", "answerLinkOverlap", "ownedBestRank"] {
+        assert!(json.get(key).unwrap().is_null(), "{key} must be present and null");
     }
 }
 
@@ -102,27 +79,11 @@ fn share_of_voice_counts_a_probe_once_per_target_it_names() {
     assert_eq!(keys, [BRAND, BETA, GAMMA], "snapshot order");
 
     // One probe naming two targets (and the brand twice) adds one to each.
-    let r = run(
-        "r",
-        "2026-11-29T08:00:00.000Z",
-        vec![prompt("p", "q", &[])],
-        None,
-    );
+    let r = run("r", "2026-11-29T08:00:00.000Z", vec![prompt("p", "q", &[])], None);
     let mut p = probe("r", "p", 0, ProbeStatus::Success);
-    p.mentions = vec![
-        mention(BRAND, 1, None),
-        mention(BETA, 2, None),
-        mention(BRAND, 1, None),
-    ];
+    p.mentions = vec![mention(BRAND, 1, None), mention(BETA, 2, None), mention(BRAND, 1, None)];
     let m = compute_run_metrics(&r, &[p], None);
-    assert_eq!(
-        m.share_of_voice_counts
-            .0
-            .iter()
-            .map(|(_, n)| *n)
-            .collect::<Vec<_>>(),
-        [1, 1, 0]
-    );
+    assert_eq!(m.share_of_voice_counts.0.iter().map(|(_, n)| *n).collect::<Vec<_>>(), [1, 1, 0]);
     close(*m.share_of_voice.get(BETA).unwrap(), Some(0.5));
     close(*m.share_of_voice.get(GAMMA).unwrap(), Some(0.0));
 }
@@ -138,12 +99,7 @@ fn stability_skips_prompts_with_one_success() {
 
 #[test]
 fn stability_is_null_when_no_prompt_qualifies() {
-    let r = run(
-        "r",
-        "2026-11-29T08:00:00.000Z",
-        vec![prompt("p", "q", &[])],
-        None,
-    );
+    let r = run("r", "2026-11-29T08:00:00.000Z", vec![prompt("p", "q", &[])], None);
     let mut a = probe("r", "p", 0, ProbeStatus::Success);
     a.sources = vec![third("x.com", &[1])];
     let b = failed("r", "p", 1, ProbeStatus::Error);
@@ -156,19 +112,8 @@ fn stability_is_null_when_no_prompt_qualifies() {
 fn answer_link_overlap_is_null_without_links() {
     let m = sample_metrics();
     close(m.answer_link_overlap, Some(0.5));
-    assert_eq!(
-        (
-            m.counts.answer_link_in_sources_count,
-            m.counts.answer_link_count
-        ),
-        (1, 2)
-    );
-    let r = run(
-        "r",
-        "2026-11-29T08:00:00.000Z",
-        vec![prompt("p", "q", &[])],
-        None,
-    );
+    assert_eq!((m.counts.answer_link_in_sources_count, m.counts.answer_link_count), (1, 2));
+    let r = run("r", "2026-11-29T08:00:00.000Z", vec![prompt("p", "q", &[])], None);
     let m = compute_run_metrics(&r, &[probe("r", "p", 0, ProbeStatus::Success)], None);
     assert_eq!(m.answer_link_overlap, None);
 }
@@ -176,20 +121,9 @@ fn answer_link_overlap_is_null_without_links() {
 #[test]
 fn domains_share_rank_and_order() {
     let m = sample_metrics();
-    let got: Vec<(&str, u32, u32)> = m
-        .domains
-        .iter()
-        .map(|d| (d.domain.as_str(), d.occurrences, d.probe_count))
-        .collect();
-    assert_eq!(
-        got,
-        [
-            ("zhihu.com", 4, 3),
-            ("acme.com", 3, 3),
-            ("baidu.com", 1, 1),
-            ("csdn.net", 1, 1)
-        ]
-    );
+    let got: Vec<(&str, u32, u32)> =
+        m.domains.iter().map(|d| (d.domain.as_str(), d.occurrences, d.probe_count)).collect();
+    assert_eq!(got, [("zhihu.com", 4, 3), ("acme.com", 3, 3), ("baidu.com", 1, 1), ("csdn.net", 1, 1)]);
     assert_eq!(m.unique_domains, 4);
     assert_eq!(m.counts.occurrence_count, 9);
     close(m.domains[0].occurrence_share, Some(4.0 / 9.0));
@@ -214,26 +148,9 @@ fn new_and_lost_domains_compare_with_previous_successful_probes() {
 #[test]
 fn prompts_follow_snapshot_order() {
     let m = sample_metrics();
-    let got: Vec<(&str, u32, Option<f64>, Option<f64>)> = m
-        .prompts
-        .iter()
-        .map(|p| {
-            (
-                p.prompt_id.as_str(),
-                p.success_count,
-                p.mention_rate,
-                p.avg_order,
-            )
-        })
-        .collect();
-    assert_eq!(
-        got,
-        [
-            ("p1", 2, Some(0.5), Some(2.0)),
-            ("p2", 2, Some(1.0), Some(1.0)),
-            ("p3", 1, Some(0.0), None)
-        ]
-    );
+    let got: Vec<(&str, u32, Option<f64>, Option<f64>)> =
+        m.prompts.iter().map(|p| (p.prompt_id.as_str(), p.success_count, p.mention_rate, p.avg_order)).collect();
+    assert_eq!(got, [("p1", 2, Some(0.5), Some(2.0)), ("p2", 2, Some(1.0), Some(1.0)), ("p3", 1, Some(0.0), None)]);
     assert_eq!(m.prompts[0].tags, ["generic"]);
 }
 
@@ -243,44 +160,15 @@ fn extras_list_stability_gap_entities_and_pawc() {
     // [beta, acme, otherco] vs [beta, otherco, delta]: X = 1, 1, 2.
     let p: f64 = 0.9;
     let sum = p + 0.5 * p * p + 2.0 / 3.0 * p.powi(3);
-    close(
-        m.list_stability,
-        Some((1.0 - p) / p * sum + 2.0 / 3.0 * p.powi(3)),
-    );
-    assert_eq!(
-        m.outreach_gap
-            .domains
-            .iter()
-            .map(|d| d.domain.as_str())
-            .collect::<Vec<_>>(),
-        ["csdn.net"]
-    );
-    assert_eq!(
-        (
-            m.outreach_gap.competitor_probe_count,
-            m.outreach_gap.brand_probe_count
-        ),
-        (3, 3)
-    );
-    let ents: Vec<(&str, u32)> = m
-        .untracked_entities
-        .iter()
-        .map(|e| (e.name.as_str(), e.count))
-        .collect();
+    close(m.list_stability, Some((1.0 - p) / p * sum + 2.0 / 3.0 * p.powi(3)));
+    assert_eq!(m.outreach_gap.domains.iter().map(|d| d.domain.as_str()).collect::<Vec<_>>(), ["csdn.net"]);
+    assert_eq!((m.outreach_gap.competitor_probe_count, m.outreach_gap.brand_probe_count), (3, 3));
+    let ents: Vec<(&str, u32)> = m.untracked_entities.iter().map(|e| (e.name.as_str(), e.count)).collect();
     assert_eq!(ents, [("OtherCo", 2), ("Delta", 1)]);
     let e = (-0.5f64).exp();
-    close(
-        *m.position_adjusted_word_count.get(BRAND).unwrap(),
-        Some((0.5 * e + 1.0 + 4.0 / 7.0) / 5.0),
-    );
-    close(
-        *m.position_adjusted_word_count.get(BETA).unwrap(),
-        Some(1.5 / 5.0),
-    );
-    close(
-        *m.position_adjusted_word_count.get(GAMMA).unwrap(),
-        Some(3.0 * e / 7.0 / 5.0),
-    );
+    close(*m.position_adjusted_word_count.get(BRAND).unwrap(), Some((0.5 * e + 1.0 + 4.0 / 7.0) / 5.0));
+    close(*m.position_adjusted_word_count.get(BETA).unwrap(), Some(1.5 / 5.0));
+    close(*m.position_adjusted_word_count.get(GAMMA).unwrap(), Some(3.0 * e / 7.0 / 5.0));
     let [lo, hi] = m.mention_rate_ci.unwrap();
     assert!(lo < 0.6 && 0.6 < hi);
 }
@@ -295,19 +183,13 @@ fn cost_sums_every_probe_record() {
 fn export_metrics_are_in_created_at_order_and_unknown_runs_fail() {
     let env = sample_envelope();
     let all = metrics_for_export(&env, None).unwrap();
-    assert_eq!(
-        all.iter().map(|m| m.run_id.as_str()).collect::<Vec<_>>(),
-        ["r1", "r2"]
-    );
+    assert_eq!(all.iter().map(|m| m.run_id.as_str()).collect::<Vec<_>>(), ["r1", "r2"]);
     assert_eq!(all[1], sample_metrics());
     let one = metrics_for_export(&env, Some("r1")).unwrap();
     assert_eq!(one.len(), 1);
     let err = metrics_for_export(&env, Some("nope")).unwrap_err();
     assert!(matches!(err, MetricsError::UnknownRun { .. }));
-    assert_eq!(
-        err.to_string(),
-        "run `nope` is not in the export: use one of `r1`, `r2`"
-    );
+    assert_eq!(err.to_string(), "run `nope` is not in the export: use one of `r1`, `r2`");
 }
 
 #[test]
@@ -350,28 +232,13 @@ fn contract_keys_are_all_present() {
         "avgRank",
         "bestRank",
     ] {
-        assert!(
-            json["domains"][0].get(key).is_some(),
-            "missing domains[].{key}"
-        );
+        assert!(json["domains"][0].get(key).is_some(), "missing domains[].{key}");
     }
-    for key in [
-        "promptId",
-        "successCount",
-        "mentionRate",
-        "firstMentionRate",
-        "avgOrder",
-    ] {
-        assert!(
-            json["prompts"][0].get(key).is_some(),
-            "missing prompts[].{key}"
-        );
+    for key in ["promptId", "successCount", "mentionRate", "firstMentionRate", "avgOrder"] {
+        assert!(json["prompts"][0].get(key).is_some(), "missing prompts[].{key}");
     }
     for key in ["kind", "title", "detail"] {
-        assert!(
-            json["insights"][0].get(key).is_some(),
-            "missing insights[].{key}"
-        );
+        assert!(json["insights"][0].get(key).is_some(), "missing insights[].{key}");
     }
 }
 
@@ -389,7 +256,8 @@ fn stored_position_adjusted_scores_give_the_computed_metrics() {
         .expect("demo/demo-data.json is readable");
     let mut env = geo_core::export::import::parse_export(&text, &Default::default()).expect("the demo export parses");
     geo_core::analysis::analyze_envelope(&mut env);
-    let scored = env.probes.iter().flat_map(|p| &p.mentions).filter(|m| m.position_adjusted_word_count.is_some()).count();
+    let scored =
+        env.probes.iter().flat_map(|p| &p.mentions).filter(|m| m.position_adjusted_word_count.is_some()).count();
     assert!(scored > 10, "the analysis stores scores ({scored} mentions)");
     let stored = metrics_for_export(&env, None).unwrap();
     assert!(stored.iter().any(|m| serde_json::to_value(m).unwrap()["positionAdjustedWordCount"]
@@ -418,5 +286,8 @@ fn borrowed_probes_give_the_same_metrics() {
     );
     // Probes of another run are ignored in both.
     let mixed: Vec<&Probe> = probes.iter().chain(&prev_probes).collect();
-    assert_eq!(geo_core::metrics::compute_run_metrics_refs(&run, &mixed, None), compute_run_metrics(&run, &probes, None));
+    assert_eq!(
+        geo_core::metrics::compute_run_metrics_refs(&run, &mixed, None),
+        compute_run_metrics(&run, &probes, None)
+    );
 }

@@ -31,7 +31,9 @@ fn error_files() -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = std::fs::read_dir(dir)
         .expect("fixtures/errors exists")
         .map(|e| e.expect("dir entry").path())
-        .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read_to_string(&p).expect("readable")))
+        .map(|p| {
+            (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read_to_string(&p).expect("readable"))
+        })
         .collect();
     out.sort();
     out
@@ -57,7 +59,10 @@ fn every_recorded_error_body_maps_to_its_kind() {
         assert!(!err.message.ends_with('.') && !err.message.ends_with('\n'), "{file}: {}", err.message);
         assert_eq!(is_retryable(err.kind), *retried, "{file}");
         let ui = describe_error(&err);
-        assert!(ui.zh.contains(&format!("HTTP {status}")) && ui.en.contains(&format!("http {status}")), "{file}: {ui:?}");
+        assert!(
+            ui.zh.contains(&format!("HTTP {status}")) && ui.en.contains(&format!("http {status}")),
+            "{file}: {ui:?}"
+        );
     }
 }
 

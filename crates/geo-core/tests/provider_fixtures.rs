@@ -302,12 +302,22 @@ fn check(expect: &Expect, body: &str) {
     assert_eq!(per_query, expect.sources_per_query, "{file}: sources per query");
     for q in &p.queries {
         let ranks: Vec<u32> = p.raw_sources.iter().filter(|s| s.query_index == q.index).map(|s| s.rank).collect();
-        assert_eq!(ranks, (1..=ranks.len() as u32).collect::<Vec<_>>(), "{file}: ranks restart at 1 for query {}", q.index);
+        assert_eq!(
+            ranks,
+            (1..=ranks.len() as u32).collect::<Vec<_>>(),
+            "{file}: ranks restart at 1 for query {}",
+            q.index
+        );
     }
     for needle in expect.contains {
         assert!(p.raw_answer.contains(needle), "{file}: answer lacks {needle:?}\n{}", p.raw_answer);
     }
-    assert_eq!(clean_answer(&p.raw_answer).is_empty(), expect.cleaned_empty, "{file}: cleaned answer {:?}", clean_answer(&p.raw_answer));
+    assert_eq!(
+        clean_answer(&p.raw_answer).is_empty(),
+        expect.cleaned_empty,
+        "{file}: cleaned answer {:?}",
+        clean_answer(&p.raw_answer)
+    );
     assert_eq!(p.model, expect.model, "{file}: model");
     assert_eq!(p.stop_reason.as_deref(), Some(expect.stop), "{file}: stop reason");
     assert_eq!(p.usage.web_search_requests, expect.searches, "{file}: web_search_requests");
@@ -331,10 +341,33 @@ fn every_fixture_parses_with_its_key_facts() {
 fn deepseek_shapes_are_exercised() {
     let all: String = response_files().into_iter().map(|(_, b)| b).collect();
     for shape in [
-        "\"caller\"", "\"signature\"", "\"encrypted_content\"", "\"page_age\": null", "\"call_00_", "\"service_tier\"",
-        "\"cache_read_input_tokens\"", "\"redacted_thinking\"", "\"tool_use\"", "\"citations\"", "web_search_tool_result_error",
-        "ws_call_id=", "wapbaike.baidu.com", "baike.baidu.com", "zhuanlan.zhihu.com", "news.sina.com.cn", "mp.weixin.qq.com",
-        "www.bbc.co.uk", ".com.cn", ".co.uk", "utm_", "spm=", "from=", "ref=", "share_", "gclid=", "fbclid=",
+        "\"caller\"",
+        "\"signature\"",
+        "\"encrypted_content\"",
+        "\"page_age\": null",
+        "\"call_00_",
+        "\"service_tier\"",
+        "\"cache_read_input_tokens\"",
+        "\"redacted_thinking\"",
+        "\"tool_use\"",
+        "\"citations\"",
+        "web_search_tool_result_error",
+        "ws_call_id=",
+        "wapbaike.baidu.com",
+        "baike.baidu.com",
+        "zhuanlan.zhihu.com",
+        "news.sina.com.cn",
+        "mp.weixin.qq.com",
+        "www.bbc.co.uk",
+        ".com.cn",
+        ".co.uk",
+        "utm_",
+        "spm=",
+        "from=",
+        "ref=",
+        "share_",
+        "gclid=",
+        "fbclid=",
     ] {
         assert!(all.contains(shape), "no fixture contains {shape}");
     }
@@ -344,7 +377,8 @@ fn deepseek_shapes_are_exercised() {
 fn one_url_returned_by_two_queries_with_different_titles() {
     let body = std::fs::read_to_string(fixtures_dir().join("responses/16_duplicate_url_two_queries.json")).unwrap();
     let p = parse_response(&body, REQUESTED).unwrap();
-    let zhihu: Vec<_> = p.raw_sources.iter().filter(|s| s.url.starts_with("https://zhuanlan.zhihu.com/p/7265432109")).collect();
+    let zhihu: Vec<_> =
+        p.raw_sources.iter().filter(|s| s.url.starts_with("https://zhuanlan.zhihu.com/p/7265432109")).collect();
     assert_eq!(zhihu.len(), 2);
     assert_ne!(zhihu[0].query_index, zhihu[1].query_index);
     assert_ne!(zhihu[0].title, zhihu[1].title);
@@ -369,6 +403,10 @@ fn the_fixture_project_matches_the_fixtures() {
     for (prompt, (name, _)) in env.prompts.iter().zip(&files) {
         assert_eq!(prompt.id, format!("p{}", &name[..2]), "prompt {} ↔ fixture {name}", prompt.id);
         assert_eq!(prompt.project_id, project.id);
-        assert!(!prompt.tags.is_empty() && prompt.tags.iter().all(|t| tags::ALL.contains(&t.as_str())), "{}", prompt.id);
+        assert!(
+            !prompt.tags.is_empty() && prompt.tags.iter().all(|t| tags::ALL.contains(&t.as_str())),
+            "{}",
+            prompt.id
+        );
     }
 }

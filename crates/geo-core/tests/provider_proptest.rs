@@ -53,8 +53,16 @@ fn arb_json_sized(depth: u32, size: u32) -> impl Strategy<Value = Value> {
         any::<i64>().prop_map(Value::from),
         any::<f64>().prop_filter("finite", |f| f.is_finite()).prop_map(Value::from),
         prop_oneof![
-            Just("text"), Just("server_tool_use"), Just("web_search_tool_result"), Just("web_search_result"),
-            Just("web_search"), Just("thinking"), Just("error"), Just("ws_call_id=1"), Just("call_00_x"), Just(""),
+            Just("text"),
+            Just("server_tool_use"),
+            Just("web_search_tool_result"),
+            Just("web_search_result"),
+            Just("web_search"),
+            Just("thinking"),
+            Just("error"),
+            Just("ws_call_id=1"),
+            Just("call_00_x"),
+            Just(""),
         ]
         .prop_map(Value::from),
         ".{0,12}".prop_map(Value::from),
@@ -65,9 +73,21 @@ fn arb_json_sized(depth: u32, size: u32) -> impl Strategy<Value = Value> {
             prop::collection::vec(
                 (
                     prop_oneof![
-                        Just("type"), Just("id"), Just("tool_use_id"), Just("name"), Just("input"), Just("query"),
-                        Just("content"), Just("text"), Just("url"), Just("title"), Just("page_age"), Just("error_code"),
-                        Just("usage"), Just("error"), Just("model"),
+                        Just("type"),
+                        Just("id"),
+                        Just("tool_use_id"),
+                        Just("name"),
+                        Just("input"),
+                        Just("query"),
+                        Just("content"),
+                        Just("text"),
+                        Just("url"),
+                        Just("title"),
+                        Just("page_age"),
+                        Just("error_code"),
+                        Just("usage"),
+                        Just("error"),
+                        Just("model"),
                     ]
                     .prop_map(str::to_string),
                     inner,
@@ -88,10 +108,16 @@ fn arb_block() -> impl Strategy<Value = Value> {
     let template = prop_oneof![
         Just(json!({"type":"text","text":"答案"})),
         Just(json!({"type":"thinking","thinking":"t","signature":"s"})),
-        Just(json!({"type":"server_tool_use","id":"call_00_a","name":"web_search","input":{"query":"元构场"},"caller":{"type":"direct"}})),
+        Just(
+            json!({"type":"server_tool_use","id":"call_00_a","name":"web_search","input":{"query":"元构场"},"caller":{"type":"direct"}})
+        ),
         Just(json!({"type":"server_tool_use","id":"call_01_b","name":"web_search","input":{"query":"ws_call_id=1"}})),
-        Just(json!({"type":"web_search_tool_result","tool_use_id":"call_00_a","content":[{"type":"web_search_result","title":"t","url":"https://a.example","page_age":null}]})),
-        Just(json!({"type":"web_search_tool_result","tool_use_id":"call_01_b","content":{"type":"web_search_tool_result_error","error_code":"max_uses_exceeded"}})),
+        Just(
+            json!({"type":"web_search_tool_result","tool_use_id":"call_00_a","content":[{"type":"web_search_result","title":"t","url":"https://a.example","page_age":null}]})
+        ),
+        Just(
+            json!({"type":"web_search_tool_result","tool_use_id":"call_01_b","content":{"type":"web_search_tool_result_error","error_code":"max_uses_exceeded"}})
+        ),
     ];
     (template, prop::option::of((0usize..6, arb_json_sized(2, 8)))).prop_map(|(mut block, swap)| {
         if let (Some((i, v)), Some(obj)) = (swap, block.as_object_mut()) {

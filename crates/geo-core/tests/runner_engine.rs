@@ -60,10 +60,7 @@ fn tasks_are_picked_up_prompt_outer_repeat_inner() {
         .on("run1__p1__2", vec![ok("元构场").after(200)]);
     let trace = drive_to_completion(&mut engine, Drive::new(script));
     assert_eq!(trace.first_attempt_ids(), expect);
-    assert_eq!(
-        trace.written_ids(),
-        ids_of(&[("p1", 2), ("p1", 1), ("p2", 0), ("p2", 1), ("p2", 2), ("p1", 0)])
-    );
+    assert_eq!(trace.written_ids(), ids_of(&[("p1", 2), ("p1", 1), ("p2", 0), ("p2", 1), ("p2", 2), ("p1", 0)]));
     // A freed slot takes the next task at once.
     let free_slot = trace.sends.iter().find(|(_, s)| s.probe_id == "run1__p2__0").unwrap();
     assert_eq!(free_slot.0, T0 + 200);
@@ -207,7 +204,10 @@ fn a_response_for_an_idle_slot_is_an_error_value() {
     let mut engine = Engine::new(&run, Mode::Fresh, EngineOptions::default()).unwrap();
     let unexpected = engine.on_response(Slot(0), T0, Ok(response("x")), 0);
     assert_eq!(unexpected, Err(RunnerError::NoRequestInFlight { slot: Slot(0) }));
-    assert_eq!(engine.on_response(Slot(7), T0, Ok(response("x")), 0), Err(RunnerError::NoRequestInFlight { slot: Slot(7) }));
+    assert_eq!(
+        engine.on_response(Slot(7), T0, Ok(response("x")), 0),
+        Err(RunnerError::NoRequestInFlight { slot: Slot(7) })
+    );
     let message = unexpected.unwrap_err().to_string();
     assert!(message.starts_with("slot 0 has no request in flight"), "{message}");
 }
@@ -236,11 +236,18 @@ fn waiting_engine_reports_its_wakeup() {
         .unwrap();
     assert_eq!(engine.poll(T0), None, "waiting for the response");
     assert_eq!(engine.next_wakeup(), None);
-    engine.on_response(send.slot, T0 + 10, Err(geo_core::model::ProbeError {
-        kind: ErrorKind::Network,
-        http_status: None,
-        message: "connection reset".into(),
-    }), 5).unwrap();
+    engine
+        .on_response(
+            send.slot,
+            T0 + 10,
+            Err(geo_core::model::ProbeError {
+                kind: ErrorKind::Network,
+                http_status: None,
+                message: "connection reset".into(),
+            }),
+            5,
+        )
+        .unwrap();
     assert!(matches!(engine.poll(T0 + 10), Some(Action::Sleep { until_ms, .. }) if until_ms == T0 + 1215));
     assert_eq!(engine.next_wakeup(), Some(T0 + 1215));
     assert_eq!(engine.poll(T0 + 1214), None, "too early");

@@ -125,7 +125,8 @@ fn failed_run() -> (Run, Vec<Probe>) {
 #[test]
 fn retry_failed_runs_failures_serially_under_the_same_ids() {
     let (run, mut records) = failed_run();
-    let mut engine = Engine::new(&run, Mode::RetryFailed { existing: records.clone() }, EngineOptions::default()).unwrap();
+    let mut engine =
+        Engine::new(&run, Mode::RetryFailed { existing: records.clone() }, EngineOptions::default()).unwrap();
     assert_eq!(engine.concurrency(), 1, "serial whatever the run's concurrency");
     let mut script = Script::new();
     script.default_latency = 2_000;
@@ -143,7 +144,8 @@ fn retry_failed_runs_failures_serially_under_the_same_ids() {
 #[test]
 fn retry_failed_recomputes_partial_and_failed() {
     let (run, records) = failed_run();
-    let mut engine = Engine::new(&run, Mode::RetryFailed { existing: records.clone() }, EngineOptions::default()).unwrap();
+    let mut engine =
+        Engine::new(&run, Mode::RetryFailed { existing: records.clone() }, EngineOptions::default()).unwrap();
     let script = Script::new().on("run1__p1__1", vec![err(ErrorKind::Auth, Some(401))]);
     let trace = drive_to_completion(&mut engine, Drive::new(script));
     assert_eq!(trace.outcome().status, RunStatus::Partial);
@@ -157,7 +159,8 @@ fn retry_failed_recomputes_partial_and_failed() {
             p
         })
         .collect();
-    let mut engine = Engine::new(&run, Mode::RetryFailed { existing: all_failed.clone() }, EngineOptions::default()).unwrap();
+    let mut engine =
+        Engine::new(&run, Mode::RetryFailed { existing: all_failed.clone() }, EngineOptions::default()).unwrap();
     let mut script = Script::new();
     for p in &all_failed {
         script = script.on(&p.id, vec![err(ErrorKind::Forbidden, Some(403))]);
@@ -203,7 +206,8 @@ fn unrunnable_runs_are_error_values() {
     let (mut run, records) = failed_run();
     let mut orphan = records.iter().find(|p| p.status.is_failure()).unwrap().clone();
     orphan.prompt_id = "gone".into();
-    let err = Engine::new(&run, Mode::RetryFailed { existing: vec![orphan.clone()] }, EngineOptions::default()).unwrap_err();
+    let err =
+        Engine::new(&run, Mode::RetryFailed { existing: vec![orphan.clone()] }, EngineOptions::default()).unwrap_err();
     assert_eq!(err, RunnerError::PromptNotInSnapshot { probe_id: orphan.id.clone(), prompt_id: "gone".into() });
     assert!(err.to_string().contains("not in the run's prompt snapshot"));
 

@@ -146,7 +146,8 @@ fn mixed_sequences_end_with_the_last_outcome() {
 fn success_probe_keeps_the_raw_result_and_is_analysed() {
     let run = new_run(&["p1"], 1, 1);
     let mut engine = Engine::new(&run, Mode::Fresh, EngineOptions::default()).unwrap();
-    let script = Script::new().on(PROBE, vec![net().after(50), ok("我先搜索一下。\n\n推荐元构场和竞品甲。").after(4321)]);
+    let script =
+        Script::new().on(PROBE, vec![net().after(50), ok("我先搜索一下。\n\n推荐元构场和竞品甲。").after(4321)]);
     let trace = drive_to_completion(&mut engine, Drive { randoms: vec![100], ..Drive::new(script) });
     let (written_at, probe) = &trace.writes[0];
     // 50 ms first attempt, 1300 ms back-off, 4321 ms second attempt.
@@ -164,7 +165,13 @@ fn success_probe_keeps_the_raw_result_and_is_analysed() {
     let mentioned: Vec<&str> = probe.mentions.iter().map(|m| m.target_id.as_str()).collect();
     assert_eq!(mentioned, ["brand", "comp"]);
     assert_eq!(
-        (probe.id.as_str(), probe.run_id.as_str(), probe.project_id.as_str(), probe.prompt_id.as_str(), probe.repeat_index),
+        (
+            probe.id.as_str(),
+            probe.run_id.as_str(),
+            probe.project_id.as_str(),
+            probe.prompt_id.as_str(),
+            probe.repeat_index
+        ),
         (PROBE, "run1", "proj", "p1", 0)
     );
     assert!(probe.error.is_none());
@@ -214,7 +221,8 @@ fn send_carries_the_snapshot_text_and_the_timeout() {
 fn max_attempts_option_bounds_the_retries() {
     let run = new_run(&["p1"], 1, 1);
     for (max, expect) in [(0u32, 1usize), (1, 1), (2, 2), (5, 5)] {
-        let mut engine = Engine::new(&run, Mode::Fresh, EngineOptions { max_attempts: max, ..EngineOptions::default() }).unwrap();
+        let mut engine =
+            Engine::new(&run, Mode::Fresh, EngineOptions { max_attempts: max, ..EngineOptions::default() }).unwrap();
         let script = Script::new().on(PROBE, vec![net(); 6]);
         let trace = drive_to_completion(&mut engine, Drive::new(script));
         assert_eq!(trace.sends.len(), expect, "max_attempts {max}");

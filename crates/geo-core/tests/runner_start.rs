@@ -3,9 +3,7 @@
 
 mod runner_support;
 
-use geo_core::model::{
-    Probe, ProbeStatus, Run, RunConfig, RunStatus, TargetKind, APP_VERSION, SCHEMA_VERSION,
-};
+use geo_core::model::{Probe, ProbeStatus, Run, RunConfig, RunStatus, TargetKind, APP_VERSION, SCHEMA_VERSION};
 use geo_core::runner::{final_status, previous_run_id, start_run, RunnerError};
 use runner_support::*;
 
@@ -69,10 +67,7 @@ fn runner_errors_speak_both_languages() {
         assert!(!first.is_uppercase(), "lowercase: {}", text.en);
         assert!(!text.en.ends_with('.'), "no trailing period: {}", text.en);
     }
-    assert_eq!(
-        RunnerError::NoPromptSelected.localized().zh,
-        "请至少选择一条提示词（项目里没有提示词时请先添加）"
-    );
+    assert_eq!(RunnerError::NoPromptSelected.localized().zh, "请至少选择一条提示词（项目里没有提示词时请先添加）");
 }
 
 fn run(id: &str, project_id: &str, status: RunStatus, created_at: &str) -> Run {

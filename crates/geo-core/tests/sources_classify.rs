@@ -17,7 +17,13 @@ fn target(id: &str, kind: TargetKind, label: &str, aliases: &[&str], domains: &[
 
 fn targets() -> Vec<Target> {
     vec![
-        target("t_brand", TargetKind::Brand, "元构场", &["元构场", "Yuangouchang"], &["https://www.yuangouchang.com/", "acme.github.io", "36kr.com"]),
+        target(
+            "t_brand",
+            TargetKind::Brand,
+            "元构场",
+            &["元构场", "Yuangouchang"],
+            &["https://www.yuangouchang.com/", "acme.github.io", "36kr.com"],
+        ),
         target("t_c1", TargetKind::Competitor, "对手一", &["对手一", "Rival"], &["rival.cn"]),
         target("t_c2", TargetKind::Competitor, "对手二", &["对手二"], &["other-rival.com", "zhuanlan.zhihu.com"]),
     ]
@@ -97,7 +103,25 @@ fn channel_labels_in_both_languages() {
     assert_eq!(channel_label("official", Lang::En), "Official site");
     assert_eq!(channel_label("other", Lang::Zh), "其他");
     assert_eq!(channel_label("no_such_channel", Lang::En), "no_such_channel");
-    for key in ["wechat", "encyclopedia", "qa", "social", "video", "news", "media_platform", "tech_community", "blog", "code", "review", "business_info", "app_store", "gov_edu", "forum", "official", "other"] {
+    for key in [
+        "wechat",
+        "encyclopedia",
+        "qa",
+        "social",
+        "video",
+        "news",
+        "media_platform",
+        "tech_community",
+        "blog",
+        "code",
+        "review",
+        "business_info",
+        "app_store",
+        "gov_edu",
+        "forum",
+        "official",
+        "other",
+    ] {
         assert!(CHANNELS.iter().any(|(k, _, _)| *k == key), "missing channel {key}");
     }
 }
@@ -182,14 +206,20 @@ fn normalize_sources_dedupes_sorts_and_numbers() {
         zhihu.occurrences.iter().map(|o| (o.query_index, o.query.as_deref(), o.rank)).collect();
     assert_eq!(occ, vec![(1, Some("GEO 服务商 推荐"), 3), (2, Some("元构场 评价"), 2), (3, None, 5)]);
     assert_eq!((zhihu.host.as_str(), zhihu.domain.as_str()), ("www.zhihu.com", "zhihu.com"));
-    assert_eq!((zhihu.platform.as_str(), zhihu.channel.as_str(), zhihu.ownership), ("知乎", "qa", Ownership::ThirdParty));
+    assert_eq!(
+        (zhihu.platform.as_str(), zhihu.channel.as_str(), zhihu.ownership),
+        ("知乎", "qa", Ownership::ThirdParty)
+    );
     assert!(zhihu.title_mentions.is_empty());
 
     let rival = &sources[0];
     assert_eq!((rival.ownership, rival.competitor_id.as_deref()), (Ownership::Competitor, Some("t_c1")));
     assert_eq!(rival.title_mentions, vec!["t_c1".to_string()]);
     let owned = &sources[2];
-    assert_eq!((owned.ownership, owned.channel.as_str(), owned.platform.as_str()), (Ownership::Owned, "official", "元构场"));
+    assert_eq!(
+        (owned.ownership, owned.channel.as_str(), owned.platform.as_str()),
+        (Ownership::Owned, "official", "元构场")
+    );
     assert_eq!(owned.page_age, None, "an empty page age is no page age");
     assert_eq!(owned.title_mentions, vec!["t_brand".to_string()]);
 }

@@ -7,33 +7,42 @@ use geo_core::model::{AnswerLink, Query, RawSource, SearchSource};
 /// `(url as written, canonical, text)` of every extracted link.
 #[track_caller]
 fn check(answer: &str, expect: &[(&str, &str, Option<&str>)]) {
-    let got: Vec<(String, String, Option<String>)> = extract_answer_links(answer, &[])
-        .into_iter()
-        .map(|l| (l.url, l.canonical_url, l.text))
-        .collect();
-    let want: Vec<(String, String, Option<String>)> = expect
-        .iter()
-        .map(|(u, c, t)| (u.to_string(), c.to_string(), t.map(str::to_string)))
-        .collect();
+    let got: Vec<(String, String, Option<String>)> =
+        extract_answer_links(answer, &[]).into_iter().map(|l| (l.url, l.canonical_url, l.text)).collect();
+    let want: Vec<(String, String, Option<String>)> =
+        expect.iter().map(|(u, c, t)| (u.to_string(), c.to_string(), t.map(str::to_string))).collect();
     assert_eq!(got, want, "extract_answer_links({answer:?})");
 }
 
 #[test]
 fn markdown_links() {
     check("见 [官网](https://example.com/) 了解。", &[("https://example.com/", "https://example.com", Some("官网"))]);
-    check("[a [nested] text](https://example.com/a)", &[("https://example.com/a", "https://example.com/a", Some("a [nested] text"))]);
+    check(
+        "[a [nested] text](https://example.com/a)",
+        &[("https://example.com/a", "https://example.com/a", Some("a [nested] text"))],
+    );
     check("[[1]](https://example.com/1)", &[("https://example.com/1", "https://example.com/1", Some("[1]"))]);
     check(
         "[Mercury](https://en.wikipedia.org/wiki/Mercury_(planet))。",
-        &[("https://en.wikipedia.org/wiki/Mercury_(planet)", "https://en.wikipedia.org/wiki/Mercury_(planet)", Some("Mercury"))],
+        &[(
+            "https://en.wikipedia.org/wiki/Mercury_(planet)",
+            "https://en.wikipedia.org/wiki/Mercury_(planet)",
+            Some("Mercury"),
+        )],
     );
     check("[t](https://example.com/a \"Title\")", &[("https://example.com/a", "https://example.com/a", Some("t"))]);
     check("[t](<https://example.com/a b>)", &[("https://example.com/a b", "https://example.com/a%20b", Some("t"))]);
-    check("![logo](https://example.com/logo.png)", &[("https://example.com/logo.png", "https://example.com/logo.png", Some("logo"))]);
+    check(
+        "![logo](https://example.com/logo.png)",
+        &[("https://example.com/logo.png", "https://example.com/logo.png", Some("logo"))],
+    );
     check("[ ](https://example.com/x)", &[("https://example.com/x", "https://example.com/x", None)]);
     // Other schemes are not links, and the construct is consumed whole.
     check("[mail](mailto:a@example.com) [rel](/docs)", &[]);
-    check("[**元构场**](HTTPS://Example.com/About?utm_source=ai)", &[("HTTPS://Example.com/About?utm_source=ai", "https://example.com/About", Some("**元构场**"))]);
+    check(
+        "[**元构场**](HTTPS://Example.com/About?utm_source=ai)",
+        &[("HTTPS://Example.com/About?utm_source=ai", "https://example.com/About", Some("**元构场**"))],
+    );
 }
 
 #[test]
@@ -52,7 +61,11 @@ fn autolinks_and_bare_urls() {
     check(
         "see https://a.example.com/x?u=https://b.example.com/y and http://c.example.com",
         &[
-            ("https://a.example.com/x?u=https://b.example.com/y", "https://a.example.com/x?u=https://b.example.com/y", None),
+            (
+                "https://a.example.com/x?u=https://b.example.com/y",
+                "https://a.example.com/x?u=https://b.example.com/y",
+                None,
+            ),
             ("http://c.example.com", "http://c.example.com", None),
         ],
     );

@@ -19,19 +19,65 @@ fn url_like() -> impl Strategy<Value = String> {
     let scheme = prop::sample::select(vec!["http://", "https://", "HTTPS://", "ftp://", "", "https:"]);
     let userinfo = prop::sample::select(vec!["", "user:pw@", "a@"]);
     let host = prop::sample::select(vec![
-        "example.com", "WWW.Example.COM", "example.com.", "wapbaike.baidu.com", "mp.weixin.qq.com",
-        "www.youtube.com", "youtu.be", "open.spotify.com", "news.sina.com.cn", "www.bbc.co.uk",
-        "127.0.0.1", "[::1]", "例子.中国", "localhost", "me.github.io", "a..b", "xn--fiqs8s",
+        "example.com",
+        "WWW.Example.COM",
+        "example.com.",
+        "wapbaike.baidu.com",
+        "mp.weixin.qq.com",
+        "www.youtube.com",
+        "youtu.be",
+        "open.spotify.com",
+        "news.sina.com.cn",
+        "www.bbc.co.uk",
+        "127.0.0.1",
+        "[::1]",
+        "例子.中国",
+        "localhost",
+        "me.github.io",
+        "a..b",
+        "xn--fiqs8s",
     ]);
     let port = prop::sample::select(vec!["", ":80", ":443", ":8080", ":0"]);
     let segment = prop::sample::select(vec![
-        "", "a", "Docs", "x.html", "..", ".", "北京", "%2F", "%2e", "Foo_(bar)", "a b", "~u", "!$'*+,;=:@-", "%zz",
+        "",
+        "a",
+        "Docs",
+        "x.html",
+        "..",
+        ".",
+        "北京",
+        "%2F",
+        "%2e",
+        "Foo_(bar)",
+        "a b",
+        "~u",
+        "!$'*+,;=:@-",
+        "%zz",
     ]);
     let path = prop::collection::vec(segment, 0..5).prop_map(|s| s.join("/"));
     let trailing = prop::sample::select(vec!["", "/", "//"]);
     let name = prop::sample::select(vec![
-        "utm_source", "UTM_Medium", "utm%5Fcampaign", "ref", "from", "spm", "share_id", "sharer_x",
-        "si", "feature", "fr", "scene", "gclid", "id", "q", "page", "lang", "p", "", "a b", "%E5%93%81",
+        "utm_source",
+        "UTM_Medium",
+        "utm%5Fcampaign",
+        "ref",
+        "from",
+        "spm",
+        "share_id",
+        "sharer_x",
+        "si",
+        "feature",
+        "fr",
+        "scene",
+        "gclid",
+        "id",
+        "q",
+        "page",
+        "lang",
+        "p",
+        "",
+        "a b",
+        "%E5%93%81",
     ]);
     let value = prop::sample::select(vec!["", "1", "a+b", "%20", "x=y", "#", "?", "/", "品牌", "a b"]);
     let param = (name, prop::option::of(value)).prop_map(|(n, v)| match v {
@@ -40,20 +86,18 @@ fn url_like() -> impl Strategy<Value = String> {
     });
     let query = prop::option::of(prop::collection::vec(param, 0..5).prop_map(|ps| ps.join("&")));
     let fragment = prop::option::of(prop::sample::select(vec!["", "top", "/spa/route", "a#b", "?x=1&utm_source=y"]));
-    (scheme, userinfo, host, port, path, trailing, query, fragment).prop_map(
-        |(s, u, h, p, path, t, q, f)| {
-            let mut out = format!("{s}{u}{h}{p}/{path}{t}");
-            if let Some(q) = q {
-                out.push('?');
-                out.push_str(&q);
-            }
-            if let Some(f) = f {
-                out.push('#');
-                out.push_str(f);
-            }
-            out
-        },
-    )
+    (scheme, userinfo, host, port, path, trailing, query, fragment).prop_map(|(s, u, h, p, path, t, q, f)| {
+        let mut out = format!("{s}{u}{h}{p}/{path}{t}");
+        if let Some(q) = q {
+            out.push('?');
+            out.push_str(&q);
+        }
+        if let Some(f) = f {
+            out.push('#');
+            out.push_str(f);
+        }
+        out
+    })
 }
 
 #[track_caller]
@@ -76,8 +120,20 @@ fn assert_canonical(parts: &UrlParts) {
 
 fn targets() -> Vec<Target> {
     vec![
-        Target { id: "b".into(), kind: TargetKind::Brand, label: "品牌".into(), aliases: vec!["品牌".into(), "geo".into()], domains: vec!["example.com".into()] },
-        Target { id: "c".into(), kind: TargetKind::Competitor, label: "对手".into(), aliases: vec!["对手".into()], domains: vec!["HTTPS://www.Rival.cn/x".into(), "".into()] },
+        Target {
+            id: "b".into(),
+            kind: TargetKind::Brand,
+            label: "品牌".into(),
+            aliases: vec!["品牌".into(), "geo".into()],
+            domains: vec!["example.com".into()],
+        },
+        Target {
+            id: "c".into(),
+            kind: TargetKind::Competitor,
+            label: "对手".into(),
+            aliases: vec!["对手".into()],
+            domains: vec!["HTTPS://www.Rival.cn/x".into(), "".into()],
+        },
     ]
 }
 
@@ -90,9 +146,39 @@ fn short_text() -> impl Strategy<Value = String> {
 fn answer_like() -> impl Strategy<Value = String> {
     let piece = prop_oneof![
         prop::sample::select(vec![
-            "[", "]", "(", ")", "<", ">", "](", "![", "https://", "http://", "HTTP://", "example.com",
-            "/a", "_(b)", "?utm_source=x", "#f", "。", "，", "）", "】", "**", "`", "\"", " ", "\n", "\n\n",
-            "\\[", "[[1]]", "mailto:", "北京", "例子.中国", "...", "'",
+            "[",
+            "]",
+            "(",
+            ")",
+            "<",
+            ">",
+            "](",
+            "![",
+            "https://",
+            "http://",
+            "HTTP://",
+            "example.com",
+            "/a",
+            "_(b)",
+            "?utm_source=x",
+            "#f",
+            "。",
+            "，",
+            "）",
+            "】",
+            "**",
+            "`",
+            "\"",
+            " ",
+            "\n",
+            "\n\n",
+            "\\[",
+            "[[1]]",
+            "mailto:",
+            "北京",
+            "例子.中国",
+            "...",
+            "'",
         ])
         .prop_map(str::to_string),
         short_text(),

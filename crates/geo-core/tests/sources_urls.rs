@@ -1,8 +1,6 @@
 //! URL canonicalisation rules of seed §5.2 steps 1–5 (`analysis::urls`).
 
-use geo_core::analysis::urls::{
-    host_matches_domain, normalize_configured_domain, normalize_url, registrable_domain,
-};
+use geo_core::analysis::urls::{host_matches_domain, normalize_configured_domain, normalize_url, registrable_domain};
 
 #[track_caller]
 fn check(raw: &str, canonical: Option<&str>) {
@@ -50,10 +48,19 @@ fn tracking_parameters_are_dropped() {
     check("https://example.com/a?share_source=copy&share_medium=iphone", Some("https://example.com/a"));
     check("https://example.com/a?gclid=1&fbclid=2&msclkid=3&dclid=4&yclid=5&igshid=6", Some("https://example.com/a"));
     check("https://example.com/a?mc_cid=1&mc_eid=2&_hsenc=3&_hsmi=4&mkt_tok=5", Some("https://example.com/a"));
-    check("https://example.com/a?vero_id=1&wickedid=2&oly_enc_id=3&__twitter_impression=true", Some("https://example.com/a"));
-    check("https://example.com/a?bd_vid=1&wfr=spider&isappinstalled=0&xhsshare=WeixinSession", Some("https://example.com/a"));
+    check(
+        "https://example.com/a?vero_id=1&wickedid=2&oly_enc_id=3&__twitter_impression=true",
+        Some("https://example.com/a"),
+    );
+    check(
+        "https://example.com/a?bd_vid=1&wfr=spider&isappinstalled=0&xhsshare=WeixinSession",
+        Some("https://example.com/a"),
+    );
     check("https://example.com/a?sharer_shareid=1&sharer_sharetime=2", Some("https://example.com/a"));
-    check("https://www.bilibili.com/video/BV1xx?spm_id_from=333.337&vd_source=abc&p=2", Some("https://www.bilibili.com/video/BV1xx?p=2"));
+    check(
+        "https://www.bilibili.com/video/BV1xx?spm_id_from=333.337&vd_source=abc&p=2",
+        Some("https://www.bilibili.com/video/BV1xx?p=2"),
+    );
 }
 
 #[test]
@@ -73,7 +80,10 @@ fn site_scoped_tracking_parameters() {
 
 #[test]
 fn business_parameters_are_kept_in_order_and_as_written() {
-    check("https://example.com/s?q=geo+probe&page=2&utm_source=x&lang=zh", Some("https://example.com/s?q=geo+probe&page=2&lang=zh"));
+    check(
+        "https://example.com/s?q=geo+probe&page=2&utm_source=x&lang=zh",
+        Some("https://example.com/s?q=geo+probe&page=2&lang=zh"),
+    );
     check("https://example.com/s?b=2&a=1", Some("https://example.com/s?b=2&a=1"));
     check("https://example.com/s?q=%E5%93%81%E7%89%8C", Some("https://example.com/s?q=%E5%93%81%E7%89%8C"));
     check("https://example.com/s?id=1&&&x", Some("https://example.com/s?id=1&x"));

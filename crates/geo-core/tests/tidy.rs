@@ -10,12 +10,39 @@ use std::path::{Path, PathBuf};
 
 const ALLOWED_DEPS: &[&str] = &["serde", "serde_json", "url", "addr", "unicode-normalization"];
 const FORBIDDEN_TRANSITIVE: &[&str] = &[
-    "tokio", "async-std", "smol", "futures", "futures-util", "reqwest", "ureq", "hyper", "http", "wasm-bindgen",
-    "wasm-bindgen-futures", "web-sys", "js-sys", "gloo-net", "yew", "mio", "getrandom", "rand", "chrono", "time",
+    "tokio",
+    "async-std",
+    "smol",
+    "futures",
+    "futures-util",
+    "reqwest",
+    "ureq",
+    "hyper",
+    "http",
+    "wasm-bindgen",
+    "wasm-bindgen-futures",
+    "web-sys",
+    "js-sys",
+    "gloo-net",
+    "yew",
+    "mio",
+    "getrandom",
+    "rand",
+    "chrono",
+    "time",
 ];
 const FORBIDDEN_SOURCE: &[&str] = &[
-    "std::fs", "std::net", "std::process", "std::env", "std::thread", "SystemTime", "Instant::now", "std::time::Instant",
-    "tokio", "println!", "eprintln!",
+    "std::fs",
+    "std::net",
+    "std::process",
+    "std::env",
+    "std::thread",
+    "SystemTime",
+    "Instant::now",
+    "std::time::Instant",
+    "tokio",
+    "println!",
+    "eprintln!",
 ];
 
 fn root() -> PathBuf {

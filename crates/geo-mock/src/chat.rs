@@ -94,7 +94,8 @@ fn chunk(model: &str, delta: Value, finish: Option<&str>, usage: Option<Value>) 
 /// The SSE events of a full answer, in order: keep-alive, role, content pieces, the final
 /// chunk with `finish_reason` and `usage`, `[DONE]`.
 pub fn events(model: &str, answer: &str) -> Vec<String> {
-    let mut out = vec![": keep-alive\n\n".to_string(), chunk(model, json!({"role": "assistant", "content": ""}), None, None)];
+    let mut out =
+        vec![": keep-alive\n\n".to_string(), chunk(model, json!({"role": "assistant", "content": ""}), None, None)];
     let chars: Vec<char> = answer.chars().collect();
     for piece in chars.chunks(7) {
         let text: String = piece.iter().collect();
@@ -144,7 +145,9 @@ pub fn serve(mut stream: &TcpStream, body: &Value, scenario: ChatScenario, slow_
         evs = evs.into_iter().flat_map(|e| [": keep-alive\n\n".to_string(), e]).collect();
     }
     stream.set_nodelay(true)?;
-    stream.write_all(http::head(200, "text/event-stream; charset=utf-8", None, &[("Cache-Control", "no-cache")]).as_bytes())?;
+    stream.write_all(
+        http::head(200, "text/event-stream; charset=utf-8", None, &[("Cache-Control", "no-cache")]).as_bytes(),
+    )?;
     stream.flush()?;
     let gap = if scenario == ChatScenario::Slow { slow_delay } else { Duration::from_millis(4) };
     for w in split_writes(&evs) {

@@ -69,7 +69,8 @@ impl Fixtures {
         let project: Value = serde_json::from_str(PROJECT).map_err(|e| format!("fixture project is not json: {e}"))?;
         let mut prompts = Vec::new();
         for p in project.get("prompts").and_then(Value::as_array).into_iter().flatten() {
-            let (Some(id), Some(text)) = (p.get("id").and_then(Value::as_str), p.get("text").and_then(Value::as_str)) else {
+            let (Some(id), Some(text)) = (p.get("id").and_then(Value::as_str), p.get("text").and_then(Value::as_str))
+            else {
                 continue;
             };
             // Prompt pNN belongs to fixture NN_….

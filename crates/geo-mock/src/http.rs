@@ -58,11 +58,8 @@ pub fn read_request(stream: &TcpStream) -> io::Result<Request> {
             headers.push((name.trim().to_ascii_lowercase(), value.trim().to_string()));
         }
     }
-    let length = headers
-        .iter()
-        .find(|(n, _)| n == "content-length")
-        .and_then(|(_, v)| v.parse::<usize>().ok())
-        .unwrap_or(0);
+    let length =
+        headers.iter().find(|(n, _)| n == "content-length").and_then(|(_, v)| v.parse::<usize>().ok()).unwrap_or(0);
     if length > MAX_BYTES {
         return Err(io::Error::new(io::ErrorKind::InvalidData, "body too large"));
     }

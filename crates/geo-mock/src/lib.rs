@@ -147,9 +147,12 @@ impl MockConfig {
                 }
                 None => return Err(format!("--{name} needs a value")),
             };
-            let number = |v: &str| v.trim().parse::<u64>().map_err(|_| format!("--{name} must be a whole number, got {v:?}"));
+            let number =
+                |v: &str| v.trim().parse::<u64>().map_err(|_| format!("--{name} must be a whole number, got {v:?}"));
             match name {
-                "port" => c.port = u16::try_from(number(&value)?).map_err(|_| format!("--port {value} is out of range"))?,
+                "port" => {
+                    c.port = u16::try_from(number(&value)?).map_err(|_| format!("--port {value} is out of range"))?
+                }
                 "fault" => c.schedule.faults.push(parse_fault(&value)?),
                 "seed" => c.schedule.seed = number(&value)?,
                 "fail-first" => c.schedule.fail_first = u32::try_from(number(&value)?).unwrap_or(u32::MAX),
@@ -296,11 +299,21 @@ fn handle(shared: &Shared, stream: TcpStream) {
         }
         ("GET", "/") => {
             record(shared, entry);
-            http::respond(&stream, 200, "text/plain; charset=utf-8", "geo-mock: POST /anthropic/v1/messages, POST /chat/completions\n")
+            http::respond(
+                &stream,
+                200,
+                "text/plain; charset=utf-8",
+                "geo-mock: POST /anthropic/v1/messages, POST /chat/completions\n",
+            )
         }
         _ => {
             record(shared, entry);
-            http::respond(&stream, 404, "application/json", &error_json("not_found_error", "the mock serves /anthropic/v1/messages and /chat/completions"))
+            http::respond(
+                &stream,
+                404,
+                "application/json",
+                &error_json("not_found_error", "the mock serves /anthropic/v1/messages and /chat/completions"),
+            )
         }
     };
     let _ = result;
@@ -312,10 +325,17 @@ fn error_json(kind: &str, message: &str) -> String {
 
 /// The text of the user message of a Messages request body (text blocks joined).
 fn prompt_text(body: &Value) -> Option<String> {
-    let msg = body.get("messages")?.as_array()?.iter().rev().find(|m| m.get("role").and_then(Value::as_str) == Some("user"))?;
+    let msg = body
+        .get("messages")?
+        .as_array()?
+        .iter()
+        .rev()
+        .find(|m| m.get("role").and_then(Value::as_str) == Some("user"))?;
     match msg.get("content")? {
         Value::String(s) => Some(s.clone()),
-        Value::Array(blocks) => Some(blocks.iter().filter_map(|b| b.get("text").and_then(Value::as_str)).collect::<Vec<_>>().join("")),
+        Value::Array(blocks) => {
+            Some(blocks.iter().filter_map(|b| b.get("text").and_then(Value::as_str)).collect::<Vec<_>>().join(""))
+        }
         _ => None,
     }
 }
@@ -348,7 +368,8 @@ fn messages(shared: &Shared, stream: &TcpStream, req: &http::Request, mut entry:
         *n += 1;
         *n - 1
     };
-    let outcome = if key_ok { shared.config.schedule.decide(&marked.script, &prompt, attempt) } else { Outcome::Status(401) };
+    let outcome =
+        if key_ok { shared.config.schedule.decide(&marked.script, &prompt, attempt) } else { Outcome::Status(401) };
     let fixture = match outcome {
         Outcome::Empty => shared.fixtures.by_name("12_empty_no_text"),
         Outcome::Preamble => shared.fixtures.by_name("15_preamble_only"),
@@ -360,11 +381,12 @@ fn messages(shared: &Shared, stream: &TcpStream, req: &http::Request, mut entry:
     entry["prompt"] = json!(marked.text);
     entry["attempt"] = json!(attempt);
     entry["outcome"] = json!(outcome.to_string());
-    entry["fixture"] = if outcome.is_fault() && !matches!(outcome, Outcome::Empty | Outcome::Preamble | Outcome::SearchError) {
-        Value::Null
-    } else {
-        json!(name)
-    };
+    entry["fixture"] =
+        if outcome.is_fault() && !matches!(outcome, Outcome::Empty | Outcome::Preamble | Outcome::SearchError) {
+            Value::Null
+        } else {
+            json!(name)
+        };
     record(shared, entry);
     if shared.config.latency_ms > 0 {
         std::thread::sleep(Duration::from_millis(shared.config.latency_ms));
@@ -372,7 +394,9 @@ fn messages(shared: &Shared, stream: &TcpStream, req: &http::Request, mut entry:
     let mut answer = recorded.clone();
     answer["model"] = json!(model);
     match outcome {
-        Outcome::Ok | Outcome::Empty | Outcome::Preamble => http::respond(stream, 200, "application/json", &answer.to_string()),
+        Outcome::Ok | Outcome::Empty | Outcome::Preamble => {
+            http::respond(stream, 200, "application/json", &answer.to_string())
+        }
         Outcome::SearchError => {
             with_search_error(&mut answer);
             http::respond(stream, 200, "application/json", &answer.to_string())
@@ -395,7 +419,9 @@ fn messages(shared: &Shared, stream: &TcpStream, req: &http::Request, mut entry:
 fn with_search_error(answer: &mut Value) {
     let error = json!({ "type": "web_search_tool_result_error", "error_code": "unavailable" });
     if let Some(blocks) = answer.get_mut("content").and_then(Value::as_array_mut) {
-        if let Some(b) = blocks.iter_mut().find(|b| b.get("type").and_then(Value::as_str) == Some("web_search_tool_result")) {
+        if let Some(b) =
+            blocks.iter_mut().find(|b| b.get("type").and_then(Value::as_str) == Some("web_search_tool_result"))
+        {
             b["content"] = error;
         }
     }
@@ -412,8 +438,28 @@ mod tests {
     #[test]
     fn flags_parse() {
         let c = MockConfig::from_args(&s(&[
-            "--port", "0", "--fault", "429:0.2", "--fault=500:0.1", "--seed", "7", "--fail-first", "2", "--fail-kind", "503",
-            "--latency-ms", "50", "--require-key", "k", "--proxy", "--log", "/tmp/x.jsonl", "--chat", "cut", "--hang-secs", "3",
+            "--port",
+            "0",
+            "--fault",
+            "429:0.2",
+            "--fault=500:0.1",
+            "--seed",
+            "7",
+            "--fail-first",
+            "2",
+            "--fail-kind",
+            "503",
+            "--latency-ms",
+            "50",
+            "--require-key",
+            "k",
+            "--proxy",
+            "--log",
+            "/tmp/x.jsonl",
+            "--chat",
+            "cut",
+            "--hang-secs",
+            "3",
         ]))
         .unwrap();
         assert_eq!(c.port, 0);
@@ -425,7 +471,13 @@ mod tests {
         assert_eq!(c.require_key.as_deref(), Some("k"));
         assert!(c.proxy);
         assert_eq!(c.chat, ChatScenario::Cut);
-        for bad in [&["--nope", "1"][..], &["--port"], &["--port", "x"], &["--fault", "429:0.8", "--fault", "500:0.8"], &["stray"]] {
+        for bad in [
+            &["--nope", "1"][..],
+            &["--port"],
+            &["--port", "x"],
+            &["--fault", "429:0.8", "--fault", "500:0.8"],
+            &["stray"],
+        ] {
             assert!(MockConfig::from_args(&s(bad)).is_err(), "{bad:?}");
         }
     }
@@ -442,7 +494,12 @@ mod tests {
 
     #[test]
     fn prompt_text_reads_blocks_and_strings() {
-        assert_eq!(prompt_text(&json!({"messages":[{"role":"user","content":[{"type":"text","text":"a"},{"type":"text","text":"b"}]}]})), Some("ab".into()));
+        assert_eq!(
+            prompt_text(
+                &json!({"messages":[{"role":"user","content":[{"type":"text","text":"a"},{"type":"text","text":"b"}]}]})
+            ),
+            Some("ab".into())
+        );
         assert_eq!(prompt_text(&json!({"messages":[{"role":"user","content":"q"}]})), Some("q".into()));
         assert_eq!(prompt_text(&json!({})), None);
     }

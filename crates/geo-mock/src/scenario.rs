@@ -100,11 +100,8 @@ pub fn parse_marker(text: &str) -> Result<Marked, String> {
     let Some(end) = rest.find(']') else {
         return Err("unterminated [mock:…] marker; close it with ]".to_string());
     };
-    let script = rest[..end]
-        .split(',')
-        .filter(|s| !s.trim().is_empty())
-        .map(Outcome::parse)
-        .collect::<Result<Vec<_>, _>>()?;
+    let script =
+        rest[..end].split(',').filter(|s| !s.trim().is_empty()).map(Outcome::parse).collect::<Result<Vec<_>, _>>()?;
     if script.is_empty() {
         return Err("empty [mock:] marker; list outcomes such as [mock:429,ok]".to_string());
     }
@@ -209,7 +206,11 @@ mod tests {
         check_marker("plain question", &[], "plain question");
         check_marker("[mock:429,429,ok] 有哪些公司？", &[Status(429), Status(429), Ok], "有哪些公司？");
         check_marker("问题 [mock: hang , json,empty]", &[Hang, InvalidJson, Empty], "问题");
-        check_marker("a [mock:preamble,search_error,401,402,403,408,500,503] b", &[Preamble, SearchError, Status(401), Status(402), Status(403), Status(408), Status(500), Status(503)], "a  b");
+        check_marker(
+            "a [mock:preamble,search_error,401,402,403,408,500,503] b",
+            &[Preamble, SearchError, Status(401), Status(402), Status(403), Status(408), Status(500), Status(503)],
+            "a  b",
+        );
         assert!(parse_marker("x [mock:429").unwrap_err().contains("unterminated"));
         assert!(parse_marker("x [mock:]").unwrap_err().contains("empty"));
         assert!(parse_marker("x [mock:418]").unwrap_err().contains("unknown mock outcome"));
@@ -231,7 +232,10 @@ mod tests {
         for bad in ["429", "429:1.5", "429:x", "ok:0.1", "418:0.1"] {
             assert!(parse_fault(bad).is_err(), "{bad}");
         }
-        let s = Schedule { faults: vec![parse_fault("500:0.7").unwrap(), parse_fault("503:0.7").unwrap()], ..Schedule::default() };
+        let s = Schedule {
+            faults: vec![parse_fault("500:0.7").unwrap(), parse_fault("503:0.7").unwrap()],
+            ..Schedule::default()
+        };
         assert!(s.validate().is_err());
     }
 
@@ -253,7 +257,9 @@ mod tests {
             seed: 7,
             ..Schedule::default()
         };
-        let run = |s: &Schedule| -> Vec<Outcome> { (0..3000).map(|i| s.decide(&[], &format!("prompt {}", i / 3), i % 3)).collect() };
+        let run = |s: &Schedule| -> Vec<Outcome> {
+            (0..3000).map(|i| s.decide(&[], &format!("prompt {}", i / 3), i % 3)).collect()
+        };
         let a = run(&s);
         assert_eq!(a, run(&s));
         let rate = |o| a.iter().filter(|x| **x == o).count() as f64 / a.len() as f64;

@@ -54,7 +54,8 @@ fn send(server: &MockServer, method: &str, path: &str, headers: &[(&str, &str)],
     let head = String::from_utf8(raw[..split].to_vec()).unwrap();
     let mut lines = head.split("\r\n");
     let status = lines.next().unwrap().split_whitespace().nth(1).unwrap().parse().unwrap();
-    let headers = lines.filter_map(|l| l.split_once(':')).map(|(n, v)| (n.trim().to_string(), v.trim().to_string())).collect();
+    let headers =
+        lines.filter_map(|l| l.split_once(':')).map(|(n, v)| (n.trim().to_string(), v.trim().to_string())).collect();
     Reply { status, headers, body: raw[split + 4..].to_vec(), reads }
 }
 
@@ -79,12 +80,19 @@ const PATH: &str = "/anthropic/v1/messages";
 #[test]
 fn fixture_prompt_gets_its_fixture_with_the_requested_model_and_cors() {
     let m = start(&[]);
-    let r = send(&m, "POST", PATH, &[("content-type", "application/json")], &messages_body("GEO监测工具哪个好用？", "deepseek-v4-pro"));
+    let r = send(
+        &m,
+        "POST",
+        PATH,
+        &[("content-type", "application/json")],
+        &messages_body("GEO监测工具哪个好用？", "deepseek-v4-pro"),
+    );
     assert_eq!(r.status, 200);
     assert_eq!(r.header("access-control-allow-origin"), Some("*"));
     let v = r.json();
     assert_eq!(v["model"], "deepseek-v4-pro");
-    let recorded: Value = serde_json::from_str(include_str!("../../../fixtures/responses/03_zh_paren_list.json")).unwrap();
+    let recorded: Value =
+        serde_json::from_str(include_str!("../../../fixtures/responses/03_zh_paren_list.json")).unwrap();
     assert_eq!(v["content"], recorded["content"]);
     assert_eq!(m.log()[0]["fixture"], "03_zh_paren_list");
 
@@ -103,7 +111,8 @@ fn unknown_prompts_rotate_through_answering_fixtures() {
     let m = start(&[]);
     let names: Vec<String> = (0..3)
         .map(|i| {
-            let r = send(&m, "POST", &format!("/prefix{PATH}"), &[], &messages_body(&format!("other question {i}"), "m"));
+            let r =
+                send(&m, "POST", &format!("/prefix{PATH}"), &[], &messages_body(&format!("other question {i}"), "m"));
             assert_eq!(r.status, 200);
             m.log()[i]["fixture"].as_str().unwrap().to_string()
         })
@@ -114,7 +123,10 @@ fn unknown_prompts_rotate_through_answering_fixtures() {
 #[test]
 fn scripted_outcomes_per_attempt() {
     let m = start(&["--hang-secs", "1"]);
-    let body = messages_body("[mock:429,500,503,401,402,403,408,json,empty,preamble,search_error,hang,ok] 有哪些AI搜索优化公司值得推荐？", "m");
+    let body = messages_body(
+        "[mock:429,500,503,401,402,403,408,json,empty,preamble,search_error,hang,ok] 有哪些AI搜索优化公司值得推荐？",
+        "m",
+    );
     let mut seen = Vec::new();
     for _ in 0..14 {
         let t = Instant::now();
@@ -149,7 +161,22 @@ fn scripted_outcomes_per_attempt() {
     }
     assert_eq!(
         seen,
-        ["429", "500", "503", "401", "402", "403", "408", "json", "empty", "preamble", "search_error", "hang", "ok", "ok"]
+        [
+            "429",
+            "500",
+            "503",
+            "401",
+            "402",
+            "403",
+            "408",
+            "json",
+            "empty",
+            "preamble",
+            "search_error",
+            "hang",
+            "ok",
+            "ok"
+        ]
     );
     // The marker is stripped before matching: the script's prompt is fixture 02's.
     assert_eq!(m.log().last().unwrap()["fixture"], "02_zh_dunhao_list");
@@ -175,9 +202,13 @@ fn log_file_holds_every_request_with_headers_and_body() {
     let _ = std::fs::remove_file(&log);
     let m = start(&["--log", log.to_str().unwrap(), "--fail-first", "1", "--fail-kind", "429"]);
     let body = messages_body("q1", "m");
-    assert_eq!(send(&m, "POST", PATH, &[("x-api-key", "sk-x"), ("anthropic-version", "2023-06-01")], &body).status, 429);
+    assert_eq!(
+        send(&m, "POST", PATH, &[("x-api-key", "sk-x"), ("anthropic-version", "2023-06-01")], &body).status,
+        429
+    );
     assert_eq!(send(&m, "POST", PATH, &[("x-api-key", "sk-x")], &body).status, 200);
-    let lines: Vec<Value> = std::fs::read_to_string(&log).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let lines: Vec<Value> =
+        std::fs::read_to_string(&log).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(lines.len(), 2);
     assert_eq!(lines[0]["headers"]["x-api-key"], "sk-x");
     assert_eq!(lines[0]["headers"]["anthropic-version"], "2023-06-01");

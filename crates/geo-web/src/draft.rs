@@ -77,7 +77,12 @@ pub fn bare_domain(input: &str) -> Option<String> {
 impl TargetDraft {
     /// The draft of a stored target.
     pub fn from_target(t: &Target) -> Self {
-        TargetDraft { id: Some(t.id.clone()), label: t.label.clone(), aliases: t.aliases.join("\n"), domains: t.domains.join("\n") }
+        TargetDraft {
+            id: Some(t.id.clone()),
+            label: t.label.clone(),
+            aliases: t.aliases.join("\n"),
+            domains: t.domains.join("\n"),
+        }
     }
 
     fn is_blank(&self) -> bool {
@@ -245,7 +250,12 @@ mod tests {
         let draft = ProjectDraft {
             id: None,
             name: String::new(),
-            brand: TargetDraft { id: None, label: "元构场".into(), aliases: "yuangouchang\n元构场".into(), domains: "https://yuangouchang.com/\nyuangouchang.com".into() },
+            brand: TargetDraft {
+                id: None,
+                label: "元构场".into(),
+                aliases: "yuangouchang\n元构场".into(),
+                domains: "https://yuangouchang.com/\nyuangouchang.com".into(),
+            },
             competitors: vec![
                 TargetDraft { id: None, label: "Rival".into(), aliases: String::new(), domains: "rival.io".into() },
                 TargetDraft::default(),
@@ -293,7 +303,14 @@ mod tests {
     #[test]
     fn bulk_prompts_skip_blanks_and_duplicates() {
         let existing = new_prompts("已有问题", &[], "p", &[], |_| "t".into(), ids());
-        let out = new_prompts("问题一\n\n 问题二 \n问题一\n已有问题\n", &["generic".into()], "p", &existing, |n| format!("t{n}"), ids());
+        let out = new_prompts(
+            "问题一\n\n 问题二 \n问题一\n已有问题\n",
+            &["generic".into()],
+            "p",
+            &existing,
+            |n| format!("t{n}"),
+            ids(),
+        );
         assert_eq!(out.iter().map(|p| p.text.as_str()).collect::<Vec<_>>(), ["问题一", "问题二"]);
         assert_eq!(out[0].tags, ["generic"]);
         assert_eq!(out[0].project_id, "p");

@@ -168,7 +168,8 @@ pub async fn start_fresh(
         let (url, headers) = transport(&repo, lang).await?;
         let run = start_run(&project, &prompts, &selected, config, &existing_runs, new_id("run"), now_iso())
             .map_err(|e| e.localized().get(lang).to_string())?;
-        let engine = Engine::new(&run, Mode::Fresh, EngineOptions::default()).map_err(|e| e.localized().get(lang).to_string())?;
+        let engine = Engine::new(&run, Mode::Fresh, EngineOptions::default())
+            .map_err(|e| e.localized().get(lang).to_string())?;
         repo.put_run(&run).await.map_err(|e| e.message(lang))?;
         Ok::<_, String>((run, engine, url, headers))
     }
@@ -176,7 +177,18 @@ pub async fn start_fresh(
     release();
     let (run, engine, url, headers) = result?;
     let id = run.id.clone();
-    begin(Session { engine, run, repo, url, headers, controllers: HashMap::new(), writes: VecDeque::new(), writing: false, timer_at: None, lang });
+    begin(Session {
+        engine,
+        run,
+        repo,
+        url,
+        headers,
+        controllers: HashMap::new(),
+        writes: VecDeque::new(),
+        writing: false,
+        timer_at: None,
+        lang,
+    });
     Ok(id)
 }
 
@@ -194,7 +206,8 @@ pub async fn resume(repo: IdbRepo, run_id: String, retry: bool, lang: Lang) -> R
             .ok_or_else(|| crate::i18n::t(lang, "detail.not_found").to_string())?;
         let existing = repo.probes_by_run(&run_id).await.map_err(|e| e.message(lang))?;
         let mode = if retry { Mode::RetryFailed { existing } } else { Mode::Continue { existing } };
-        let engine = Engine::new(&run, mode, EngineOptions::default()).map_err(|e| e.localized().get(lang).to_string())?;
+        let engine =
+            Engine::new(&run, mode, EngineOptions::default()).map_err(|e| e.localized().get(lang).to_string())?;
         run.status = RunStatus::Running;
         run.finished_at = None;
         repo.put_run(&run).await.map_err(|e| e.message(lang))?;
@@ -203,7 +216,18 @@ pub async fn resume(repo: IdbRepo, run_id: String, retry: bool, lang: Lang) -> R
     .await;
     release();
     let (run, engine, url, headers) = result?;
-    begin(Session { engine, run, repo, url, headers, controllers: HashMap::new(), writes: VecDeque::new(), writing: false, timer_at: None, lang });
+    begin(Session {
+        engine,
+        run,
+        repo,
+        url,
+        headers,
+        controllers: HashMap::new(),
+        writes: VecDeque::new(),
+        writing: false,
+        timer_at: None,
+        lang,
+    });
     Ok(())
 }
 

@@ -80,7 +80,15 @@ pub enum Action {
 impl AppState {
     /// The state at start-up.
     pub fn new(lang: Lang, project_id: Option<String>) -> Self {
-        AppState { lang, repo: RepoState::Opening, data_version: 0, project_id, run_id: None, toasts: Vec::new(), next_toast: 1 }
+        AppState {
+            lang,
+            repo: RepoState::Opening,
+            data_version: 0,
+            project_id,
+            run_id: None,
+            toasts: Vec::new(),
+            next_toast: 1,
+        }
     }
 
     /// The open repository, if any.

@@ -114,6 +114,9 @@ mod tests {
     fn each_dependency_does_its_part() {
         assert_eq!(registrable_domain("https://www.ｅｘａｍｐｌｅ.com.cn/a"), "example.com.cn");
         assert!(render_markdown("**a** <script>").contains("<strong>a</strong> &lt;script&gt;"));
-        assert_eq!(round_trip(r#"{"id":"x","registrableDomain":"","count":2}"#, "d".into()), r#"{"id":"x","registrableDomain":"d","count":2}"#);
+        assert_eq!(
+            round_trip(r#"{"id":"x","registrableDomain":"","count":2}"#, "d".into()),
+            r#"{"id":"x","registrableDomain":"d","count":2}"#
+        );
     }
 }

@@ -30,7 +30,8 @@ fn load_docs(paths: &[String]) -> Result<Vec<Document>> {
             }
         }
         let text = read_text(path)?;
-        let name = std::path::Path::new(path).file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or(path.clone());
+        let name =
+            std::path::Path::new(path).file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or(path.clone());
         docs.push(chat::load_document(name, &text));
     }
     Ok(docs)
@@ -43,8 +44,8 @@ fn query(args: &Args) -> Result<String> {
 
 /// `geo-probe retrieve --docs FILE... --query TEXT [--top N]`.
 pub fn retrieve(raw: &[String]) -> Result<ExitCode> {
-    let args = Args::parse(raw, &[("docs", Arity::Many), ("query", Arity::One), ("top", Arity::One)])
-        .map_err(input_error)?;
+    let args =
+        Args::parse(raw, &[("docs", Arity::Many), ("query", Arity::One), ("top", Arity::One)]).map_err(input_error)?;
     args.expect_positionals(&[]).map_err(input_error)?;
     let docs = load_docs(args.values("docs"))?;
     let q = query(&args)?;

@@ -79,7 +79,8 @@ pub fn validate(raw: &[String]) -> Result<ExitCode> {
 pub fn metrics(raw: &[String]) -> Result<ExitCode> {
     let args = parse(raw, &[("run", Arity::One)], &["FILE"])?;
     let env = load_export(&args.positionals[0])?;
-    let metrics = geo_core::metrics::metrics_for_export(&env, args.value("run")).map_err(|e| input_error(e.to_string()))?;
+    let metrics =
+        geo_core::metrics::metrics_for_export(&env, args.value("run")).map_err(|e| input_error(e.to_string()))?;
     let mut text = serde_json::to_string_pretty(&metrics)?;
     text.push('\n');
     print(&text)?;

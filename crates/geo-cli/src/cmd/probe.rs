@@ -32,7 +32,8 @@ pub const KEY_ENV: &str = "DEEPSEEK_API_KEY";
 /// Exit status of a cancelled run (128 + SIGINT, as shells report Ctrl-C).
 const EXIT_CANCELLED: u8 = 130;
 
-const TRANSPORT_FLAGS: &[(&str, Arity)] = &[("out", Arity::One), ("base-url", Arity::One), ("timeout-secs", Arity::One)];
+const TRANSPORT_FLAGS: &[(&str, Arity)] =
+    &[("out", Arity::One), ("base-url", Arity::One), ("timeout-secs", Arity::One)];
 
 const RUN_FLAGS: &[(&str, Arity)] = &[
     ("project", Arity::One),
@@ -67,7 +68,10 @@ fn transport_settings(args: &Args) -> Result<TransportSettings> {
     }
     let url = provider::build_messages_url(base);
     if !(url.starts_with("http://") || url.starts_with("https://")) {
-        return Err(input_error(format!("--base-url must start with http:// or https://, got {:?}", base.unwrap_or(""))));
+        return Err(input_error(format!(
+            "--base-url must start with http:// or https://, got {:?}",
+            base.unwrap_or("")
+        )));
     }
     let timeout_ms = match args.number::<u64>("timeout-secs").map_err(input_error)? {
         None => DEFAULT_TIMEOUT_MS,
@@ -95,7 +99,9 @@ pub fn run(rest: &[String]) -> Result<ExitCode> {
     let file = &args.positionals[0];
     let project_id = required(&args, "project", "ID")?.trim().to_string();
     let out = PathBuf::from(required(&args, "out", "OUT")?);
-    let number = |name: &str, default: u32| -> Result<u32> { Ok(args.number::<u32>(name).map_err(input_error)?.unwrap_or(default)) };
+    let number = |name: &str, default: u32| -> Result<u32> {
+        Ok(args.number::<u32>(name).map_err(input_error)?.unwrap_or(default))
+    };
     let defaults = RunConfig::default();
     let config = RunConfig {
         model: args.value("model").map(str::trim).filter(|m| !m.is_empty()).unwrap_or(DEFAULT_MODEL).to_string(),
@@ -106,11 +112,9 @@ pub fn run(rest: &[String]) -> Result<ExitCode> {
     };
     let transport = transport_settings(&args)?;
     let mut env = load_input(file)?;
-    let project = env
-        .projects
-        .iter()
-        .find(|p| p.id == project_id)
-        .ok_or_else(|| input_error(format!("project {project_id} is not in {file}; pass the id of one of its projects")))?;
+    let project = env.projects.iter().find(|p| p.id == project_id).ok_or_else(|| {
+        input_error(format!("project {project_id} is not in {file}; pass the id of one of its projects"))
+    })?;
     let selected: Vec<String> = match args.value("prompts") {
         Some(list) => list.split(',').map(str::trim).filter(|s| !s.is_empty()).map(str::to_string).collect(),
         None => env.prompts.iter().filter(|p| p.project_id == project.id).map(|p| p.id.clone()).collect(),
@@ -119,8 +123,9 @@ pub fn run(rest: &[String]) -> Result<ExitCode> {
     let run_id = new_run_id(now);
     let run = start_run(project, &env.prompts, &selected, config, &env.runs, run_id, iso_timestamp(now))
         .map_err(|e| input_error(e.to_string()))?;
-    let engine = Engine::new(&run, Mode::Fresh, EngineOptions { timeout_ms: transport.timeout_ms, ..EngineOptions::default() })
-        .map_err(|e| input_error(e.to_string()))?;
+    let engine =
+        Engine::new(&run, Mode::Fresh, EngineOptions { timeout_ms: transport.timeout_ms, ..EngineOptions::default() })
+            .map_err(|e| input_error(e.to_string()))?;
     env.runs.push(run);
     let run_index = env.runs.len() - 1;
     drive(Session::new(env, run_index, out), engine, &transport)
@@ -149,8 +154,12 @@ fn again(rest: &[String], mode: fn(Vec<Probe>) -> Mode) -> Result<ExitCode> {
         .rposition(|r| r.id == run_id)
         .ok_or_else(|| input_error(format!("run {run_id} is not in {file}; pass the id of one of its runs")))?;
     let existing: Vec<Probe> = env.probes.iter().filter(|p| p.run_id == run_id).cloned().collect();
-    let engine = Engine::new(&env.runs[run_index], mode(existing), EngineOptions { timeout_ms: transport.timeout_ms, ..EngineOptions::default() })
-        .map_err(|e| input_error(e.to_string()))?;
+    let engine = Engine::new(
+        &env.runs[run_index],
+        mode(existing),
+        EngineOptions { timeout_ms: transport.timeout_ms, ..EngineOptions::default() },
+    )
+    .map_err(|e| input_error(e.to_string()))?;
     let run = &mut env.runs[run_index];
     run.status = RunStatus::Running;
     run.finished_at = None;
@@ -206,9 +215,7 @@ struct Job {
 }
 
 fn drive(mut session: Session, mut engine: Engine, transport: &TransportSettings) -> Result<ExitCode> {
-    session
-        .write(now_ms())
-        .map_err(|e| input_error(format!("{e:#}; check the --out path")))?;
+    session.write(now_ms()).map_err(|e| input_error(format!("{e:#}; check the --out path")))?;
     let (events, inbox) = mpsc::channel::<Event>();
     install_ctrl_c(events.clone());
     let headers = provider::request_headers(transport.api_key.as_deref());
@@ -237,8 +244,13 @@ fn drive(mut session: Session, mut engine: Engine, transport: &TransportSettings
         while let Some(action) = engine.poll(now_ms()) {
             match action {
                 Action::Send(req) => {
-                    let job = Job { body: provider::request_body_json(&req.prompt_text, engine.config()), timeout_ms: req.timeout_ms };
-                    workers[req.slot.0].send(job).map_err(|_| anyhow!("worker {} stopped; run the command again", req.slot.0))?;
+                    let job = Job {
+                        body: provider::request_body_json(&req.prompt_text, engine.config()),
+                        timeout_ms: req.timeout_ms,
+                    };
+                    workers[req.slot.0]
+                        .send(job)
+                        .map_err(|_| anyhow!("worker {} stopped; run the command again", req.slot.0))?;
                 }
                 Action::Sleep { .. } => {}
                 Action::Write(probe) => {
@@ -258,14 +270,16 @@ fn drive(mut session: Session, mut engine: Engine, transport: &TransportSettings
             Some(at) => match inbox.recv_timeout(Duration::from_millis(at.saturating_sub(now_ms()))) {
                 Ok(e) => Some(e),
                 Err(mpsc::RecvTimeoutError::Timeout) => None,
-                Err(mpsc::RecvTimeoutError::Disconnected) => return Err(anyhow!("every worker stopped; run the command again")),
+                Err(mpsc::RecvTimeoutError::Disconnected) => {
+                    return Err(anyhow!("every worker stopped; run the command again"))
+                }
             },
             None => Some(inbox.recv().map_err(|_| anyhow!("every worker stopped; run the command again"))?),
         };
         match event {
-            Some(Event::Response { slot, outcome, at_ms }) => engine
-                .on_response(slot, at_ms, outcome, random.next_u32())
-                .map_err(|e| anyhow!("{e}"))?,
+            Some(Event::Response { slot, outcome, at_ms }) => {
+                engine.on_response(slot, at_ms, outcome, random.next_u32()).map_err(|e| anyhow!("{e}"))?
+            }
             Some(Event::Cancel) => {
                 bar.note("cancelling: requests in flight are abandoned, finished probes are kept");
                 engine.cancel();
@@ -338,7 +352,8 @@ impl Bar {
 
     fn probe(&mut self, p: &Probe) {
         let mark = if p.status == ProbeStatus::Success { "✓" } else { "✗" };
-        let mut line = format!("{mark} {} {} ({} attempt(s), {} ms)", p.id, status_name(p.status), p.attempts, p.latency_ms);
+        let mut line =
+            format!("{mark} {} {} ({} attempt(s), {} ms)", p.id, status_name(p.status), p.attempts, p.latency_ms);
         if let Some(e) = &p.error {
             line.push_str(&format!(": {}", e.message));
         }
@@ -346,7 +361,8 @@ impl Bar {
     }
 
     fn progress(&mut self, p: Progress) {
-        let counters = format!("{}/{} done  ✓ {}  ✗ {}  {} in flight", p.done, p.planned, p.success, p.failed, p.in_flight);
+        let counters =
+            format!("{}/{} done  ✓ {}  ✗ {}  {} in flight", p.done, p.planned, p.success, p.failed, p.in_flight);
         if self.tty {
             let line = format!("{}  {counters}", self.run_id);
             let pad = self.width.saturating_sub(line.chars().count());

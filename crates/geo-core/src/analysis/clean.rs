@@ -6,13 +6,24 @@
 
 /// Openers that announce a plan (compared case-insensitively, after leading whitespace).
 pub const PLANNING_OPENERS: &[&str] = &[
-    "i'll", "i will", "let me", "i'm going to", "i am going to", "first, i'll", "我先", "让我", "我将", "我会先", "首先，我", "好的，我先", "好的，让我",
+    "i'll",
+    "i will",
+    "let me",
+    "i'm going to",
+    "i am going to",
+    "first, i'll",
+    "我先",
+    "让我",
+    "我将",
+    "我会先",
+    "首先，我",
+    "好的，我先",
+    "好的，让我",
 ];
 
 /// Words that say the paragraph is about searching.
-pub const SEARCH_WORDS: &[&str] = &[
-    "search", "look up", "looking up", "research", "查询", "搜索", "检索", "查找", "查一下", "搜一下",
-];
+pub const SEARCH_WORDS: &[&str] =
+    &["search", "look up", "looking up", "research", "查询", "搜索", "检索", "查找", "查一下", "搜一下"];
 
 /// Paragraphs at least this long (in characters) are never treated as a preamble.
 pub const MAX_PREAMBLE_CHARS: usize = 400;

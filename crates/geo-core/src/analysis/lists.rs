@@ -728,8 +728,8 @@ fn finish_item(raw: RawItem, matcher: &TargetMatcher, scratch: &mut String) -> L
         raw.lines.iter().take(3).map(|l| clean_title(l)).find(|t| !t.is_empty()).unwrap_or_default()
     });
     let text = raw.lines.iter().map(|l| l.trim()).filter(|l| !l.is_empty()).collect::<Vec<_>>().join("\n");
-    let matched_target_id =
-        first_target(&title, matcher, scratch).or_else(|| first_target(prefix(&text, MATCH_PREFIX_CHARS), matcher, scratch));
+    let matched_target_id = first_target(&title, matcher, scratch)
+        .or_else(|| first_target(prefix(&text, MATCH_PREFIX_CHARS), matcher, scratch));
     ListItem { position: raw.position, title, text, matched_target_id }
 }
 

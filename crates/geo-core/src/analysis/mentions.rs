@@ -13,8 +13,8 @@
 //! ever looks at ASCII, which is one byte. Byte offsets are turned into character offsets
 //! only for the first hit of a target (its `firstIndex` and context).
 
-use crate::model::{Mention, Target};
 use crate::metrics::geo_words::PreparedAnswer;
+use crate::model::{Mention, Target};
 use unicode_normalization::{is_nfkc_quick, IsNormalized, UnicodeNormalization};
 
 /// Characters of context kept on each side of the first hit.
@@ -489,7 +489,15 @@ mod tests {
 
     #[test]
     fn fold_matches_whole_text_on_fixed_cases() {
-        for text in ["ＡＣＭＥ，推荐！", "e\u{0301}Ａ\u{0301}", "ﾊﾟ\u{3000}ｶﾞ", "Ω\u{212B}ﬁ①", "\u{1100}\u{1161}\u{11A8}가", "İx", ""] {
+        for text in [
+            "ＡＣＭＥ，推荐！",
+            "e\u{0301}Ａ\u{0301}",
+            "ﾊﾟ\u{3000}ｶﾞ",
+            "Ω\u{212B}ﬁ①",
+            "\u{1100}\u{1161}\u{11A8}가",
+            "İx",
+            "",
+        ] {
             assert_eq!(normalize_for_match(text), whole(text), "{text}");
         }
     }

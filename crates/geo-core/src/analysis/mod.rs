@@ -22,15 +22,13 @@ struct Analyzer<'a> {
 
 impl<'a> Analyzer<'a> {
     fn new(targets: &'a [Target]) -> Self {
-        Analyzer {
-            matcher: TargetMatcher::new(targets),
-            domains: TargetDomains::new(targets),
-        }
+        Analyzer { matcher: TargetMatcher::new(targets), domains: TargetDomains::new(targets) }
     }
 
     fn analyze(&self, probe: &mut Probe) {
         probe.answer = clean::clean_answer(&probe.raw_answer);
-        probe.sources = sources::normalize_sources_with(&probe.queries, &probe.raw_sources, &self.matcher, &self.domains);
+        probe.sources =
+            sources::normalize_sources_with(&probe.queries, &probe.raw_sources, &self.matcher, &self.domains);
         let normalised = mentions::normalize_for_match(&probe.answer);
         probe.mentions = self.matcher.match_normalised_scored(&normalised);
         let parsed = lists::parse_list_items_with(&probe.answer, &self.matcher);

@@ -363,10 +363,7 @@ mod tests {
         for (i, (suffix, platform)) in PLATFORM_RULES.iter().enumerate() {
             assert_eq!(*suffix, suffix.to_ascii_lowercase(), "{suffix}");
             assert!(!suffix.starts_with('.') && !suffix.ends_with('.'), "{suffix}");
-            assert!(
-                PLATFORM_RULES[..i].iter().all(|(s, _)| s != suffix),
-                "duplicate rule {suffix}"
-            );
+            assert!(PLATFORM_RULES[..i].iter().all(|(s, _)| s != suffix), "duplicate rule {suffix}");
             assert!(CHANNELS.iter().any(|(k, _, _)| *k == platform.channel), "{suffix}");
             assert_ne!(platform.channel, OFFICIAL, "{suffix}: official is for targets only");
             assert!(!platform.name_zh.is_empty() && !platform.name_en.is_empty());

@@ -40,10 +40,8 @@ pub(crate) struct TargetDomains<'a> {
 impl<'a> TargetDomains<'a> {
     /// Normalises the domains of every target.
     pub(crate) fn new(targets: &'a [Target]) -> Self {
-        let domains = targets
-            .iter()
-            .map(|t| t.domains.iter().filter_map(|d| normalize_configured_domain(d)).collect())
-            .collect();
+        let domains =
+            targets.iter().map(|t| t.domains.iter().filter_map(|d| normalize_configured_domain(d)).collect()).collect();
         TargetDomains { targets, domains }
     }
 
@@ -136,10 +134,8 @@ pub(crate) fn normalize_sources_with(
     matcher: &TargetMatcher,
     domains: &TargetDomains,
 ) -> Vec<SearchSource> {
-    let query_words: HashMap<u32, Option<&str>> = queries
-        .iter()
-        .map(|q| (q.index, if q.internal { None } else { q.query.as_deref() }))
-        .collect();
+    let query_words: HashMap<u32, Option<&str>> =
+        queries.iter().map(|q| (q.index, if q.internal { None } else { q.query.as_deref() })).collect();
     let mut groups: Vec<Group> = Vec::new();
     let mut by_url: HashMap<String, usize> = HashMap::new();
     for r in raw {
@@ -204,10 +200,7 @@ pub(crate) fn normalize_sources_with(
         })
         .collect();
     crate::sort::sort_by(&mut sources, |a, b| {
-        a.best_rank
-            .cmp(&b.best_rank)
-            .then_with(|| a.title.cmp(&b.title))
-            .then_with(|| a.url.cmp(&b.url))
+        a.best_rank.cmp(&b.best_rank).then_with(|| a.title.cmp(&b.title)).then_with(|| a.url.cmp(&b.url))
     });
     for (i, s) in sources.iter_mut().enumerate() {
         s.id = format!("src_{}", i + 1);

@@ -78,13 +78,58 @@ pub const TRACKING_PREFIXES: &[&str] = &["utm_", "share_", "sharer", "oly_", "hs
 
 /// Exact names of tracking parameters dropped on every site (lower-case).
 pub const TRACKING_PARAMS: &[&str] = &[
-    "ref", "ref_src", "ref_url", "from", "spm", "spm_id_from", "from_spmid", "scm", "vd_source",
-    "gclid", "gclsrc", "gbraid", "wbraid", "gad_source", "dclid", "fbclid", "msclkid", "yclid",
-    "twclid", "ttclid", "li_fat_id", "igshid", "igsh", "srsltid", "mc_cid", "mc_eid", "_hsenc",
-    "_hsmi", "__hssc", "__hstc", "__hsfp", "hsctatracking", "mkt_tok", "vero_id", "vero_conv",
-    "wickedid", "_ga", "_gl", "_openstat", "__twitter_impression", "trk", "wt.mc_id", "wt_mc_id",
-    "bd_vid", "wfr", "isappinstalled", "xhsshare", "tt_from", "ali_trackid", "ali_refid",
-    "_branch_match_id", "_branch_referrer",
+    "ref",
+    "ref_src",
+    "ref_url",
+    "from",
+    "spm",
+    "spm_id_from",
+    "from_spmid",
+    "scm",
+    "vd_source",
+    "gclid",
+    "gclsrc",
+    "gbraid",
+    "wbraid",
+    "gad_source",
+    "dclid",
+    "fbclid",
+    "msclkid",
+    "yclid",
+    "twclid",
+    "ttclid",
+    "li_fat_id",
+    "igshid",
+    "igsh",
+    "srsltid",
+    "mc_cid",
+    "mc_eid",
+    "_hsenc",
+    "_hsmi",
+    "__hssc",
+    "__hstc",
+    "__hsfp",
+    "hsctatracking",
+    "mkt_tok",
+    "vero_id",
+    "vero_conv",
+    "wickedid",
+    "_ga",
+    "_gl",
+    "_openstat",
+    "__twitter_impression",
+    "trk",
+    "wt.mc_id",
+    "wt_mc_id",
+    "bd_vid",
+    "wfr",
+    "isappinstalled",
+    "xhsshare",
+    "tt_from",
+    "ali_trackid",
+    "ali_refid",
+    "_branch_match_id",
+    "_branch_referrer",
 ];
 
 /// Tracking parameters that are dropped only under a domain (the domain also covers its
@@ -98,9 +143,22 @@ pub const SITE_TRACKING_PARAMS: &[(&str, &[&str])] = &[
     (
         "mp.weixin.qq.com",
         &[
-            "scene", "subscene", "sessionid", "clicktime", "enterid", "srcid", "exportkey",
-            "pass_ticket", "ascene", "devicetype", "version", "nettype", "lang", "fontscale",
-            "abtest_cookie", "wx_header",
+            "scene",
+            "subscene",
+            "sessionid",
+            "clicktime",
+            "enterid",
+            "srcid",
+            "exportkey",
+            "pass_ticket",
+            "ascene",
+            "devicetype",
+            "version",
+            "nettype",
+            "lang",
+            "fontscale",
+            "abtest_cookie",
+            "wx_header",
         ],
     ),
 ];
@@ -108,10 +166,8 @@ pub const SITE_TRACKING_PARAMS: &[(&str, &[&str])] = &[
 /// Whether a query parameter named `name` (as written, possibly percent-encoded) is a
 /// tracking parameter on `host` (lower-case).
 pub fn is_tracking_param(name: &str, host: &str) -> bool {
-    let decoded: String = url::form_urlencoded::parse(name.as_bytes())
-        .next()
-        .map(|(k, _)| k.into_owned())
-        .unwrap_or_default();
+    let decoded: String =
+        url::form_urlencoded::parse(name.as_bytes()).next().map(|(k, _)| k.into_owned()).unwrap_or_default();
     let key = decoded.to_lowercase();
     if key.is_empty() {
         return false;
@@ -119,9 +175,7 @@ pub fn is_tracking_param(name: &str, host: &str) -> bool {
     if TRACKING_PREFIXES.iter().any(|p| key.starts_with(p)) || TRACKING_PARAMS.contains(&key.as_str()) {
         return true;
     }
-    SITE_TRACKING_PARAMS
-        .iter()
-        .any(|(site, names)| host_is_under(host, site) && names.contains(&key.as_str()))
+    SITE_TRACKING_PARAMS.iter().any(|(site, names)| host_is_under(host, site) && names.contains(&key.as_str()))
 }
 
 /// `host` equals `domain` or is one of its subdomains (both already lower-case).

@@ -111,10 +111,7 @@ impl Index {
         for (d, doc) in docs.iter().enumerate() {
             for chunk in &doc.chunks {
                 let id = index.chunks.len() as u32;
-                index.chunks.push(ChunkRef {
-                    doc: d as u32,
-                    chunk: chunk.index as u32,
-                });
+                index.chunks.push(ChunkRef { doc: d as u32, chunk: chunk.index as u32 });
                 let mut length = 0u32;
                 let short_terms = &mut index.short_terms;
                 let long_terms = &mut index.long_terms;
@@ -153,17 +150,9 @@ impl Index {
         }
         index.docs = docs;
         let n = index.chunks.len();
-        index.avgdl = if n == 0 {
-            0.0
-        } else {
-            total_tokens as f64 / n as f64
-        };
+        index.avgdl = if n == 0 { 0.0 } else { total_tokens as f64 / n as f64 };
         let avgdl = index.avgdl;
-        index.norms = index
-            .lengths
-            .iter()
-            .map(|&len| length_norm(len, avgdl))
-            .collect();
+        index.norms = index.lengths.iter().map(|&len| length_norm(len, avgdl)).collect();
         index
     }
 
@@ -219,11 +208,7 @@ impl Index {
                 }
             }
         }
-        let by_rank = |a: &u32, b: &u32| {
-            scores[*b as usize]
-                .total_cmp(&scores[*a as usize])
-                .then(a.cmp(b))
-        };
+        let by_rank = |a: &u32, b: &u32| scores[*b as usize].total_cmp(&scores[*a as usize]).then(a.cmp(b));
         if candidates.len() > top {
             candidates.select_nth_unstable_by(top - 1, by_rank);
             candidates.truncate(top);
@@ -312,9 +297,7 @@ impl Hasher for FxHasher {
             bytes = &bytes[8..];
         }
         if bytes.len() >= 4 {
-            self.add(u64::from(u32::from_le_bytes(
-                bytes[..4].try_into().unwrap_or([0; 4]),
-            )));
+            self.add(u64::from(u32::from_le_bytes(bytes[..4].try_into().unwrap_or([0; 4]))));
             bytes = &bytes[4..];
         }
         for &b in bytes {
@@ -359,23 +342,14 @@ mod tests {
     /// Query → expected (source, chunk) of the hits, best first.
     #[track_caller]
     fn check(index: &Index, query: &str, top: usize, expect: &[(&str, usize)]) {
-        let got: Vec<(String, usize)> = index
-            .search(query, top)
-            .into_iter()
-            .map(|h| (h.source, h.chunk))
-            .collect();
-        let expect: Vec<(String, usize)> =
-            expect.iter().map(|(s, c)| (s.to_string(), *c)).collect();
+        let got: Vec<(String, usize)> = index.search(query, top).into_iter().map(|h| (h.source, h.chunk)).collect();
+        let expect: Vec<(String, usize)> = expect.iter().map(|(s, c)| (s.to_string(), *c)).collect();
         assert_eq!(got, expect, "query {query:?}");
     }
 
     #[test]
     fn only_chunks_with_a_query_term_hit() {
-        let ix = index(&[
-            ("a", "rag chunking splits text"),
-            ("b", "geo measures brand mentions"),
-            ("c", ""),
-        ]);
+        let ix = index(&[("a", "rag chunking splits text"), ("b", "geo measures brand mentions"), ("c", "")]);
         check(&ix, "chunking", 8, &[("a", 0)]);
         check(&ix, "brand", 8, &[("b", 0)]);
         check(&ix, "vector", 8, &[]);
@@ -401,21 +375,14 @@ mod tests {
 
     #[test]
     fn ties_keep_document_then_chunk_order() {
-        let ix = index(&[
-            ("z", "same words"),
-            ("a", "same words"),
-            ("m", "same words"),
-        ]);
+        let ix = index(&[("z", "same words"), ("a", "same words"), ("m", "same words")]);
         check(&ix, "same", 8, &[("z", 0), ("a", 0), ("m", 0)]);
         check(&ix, "words", 2, &[("z", 0), ("a", 0)]);
     }
 
     #[test]
     fn repeated_query_terms_count_once() {
-        let ix = index(&[
-            ("a", "上下文压缩 is context compression"),
-            ("b", "other text"),
-        ]);
+        let ix = index(&[("a", "上下文压缩 is context compression"), ("b", "other text")]);
         let once = ix.search("压缩", 8);
         let twice = ix.search("压缩 压缩 压缩", 8);
         assert_eq!(once, twice);
@@ -426,10 +393,7 @@ mod tests {
     fn seed_example_finds_the_chinese_term() {
         let ix = index(&[
             ("zh.md", "长对话需要上下文压缩，否则会超过模型窗口。"),
-            (
-                "en.md",
-                "Context compression keeps long chats inside the window.",
-            ),
+            ("en.md", "Context compression keeps long chats inside the window."),
         ]);
         let hits = ix.search("上下文压缩", 8);
         assert_eq!(hits.len(), 1);
@@ -447,11 +411,7 @@ mod tests {
         let norm = 1.2 * (1.0 - 0.75 + 0.75 * 2.0 / 1.5);
         let expect = idf_b * 1.0 * 2.2 / (1.0 + norm);
         assert_eq!(hits.len(), 1);
-        assert!(
-            (hits[0].score - expect).abs() < 1e-12,
-            "{} vs {expect}",
-            hits[0].score
-        );
+        assert!((hits[0].score - expect).abs() < 1e-12, "{} vs {expect}", hits[0].score);
         assert_eq!(ix.chunk_count(), 2);
         assert_eq!(ix.term_count(), 2);
         assert!((ix.avgdl() - 1.5).abs() < 1e-12);
@@ -465,10 +425,7 @@ mod tests {
         check(&ix, "abcdefg", 8, &[("b", 0)]);
         check(&ix, "文压", 8, &[("a", 0)]);
         assert_eq!(ix.term_count(), 7);
-        assert_eq!(
-            short_key("ab"),
-            Some(u64::from(b'a') | u64::from(b'b') << 8)
-        );
+        assert_eq!(short_key("ab"), Some(u64::from(b'a') | u64::from(b'b') << 8));
         assert_eq!(short_key("abcdefghi"), None);
     }
 
@@ -484,10 +441,7 @@ mod tests {
         let ix = index(&[("notes.md", "bm25 ranking")]);
         let hit = &ix.search("bm25", 1)[0];
         let json = serde_json::to_value(hit).unwrap_or_default();
-        let keys: Vec<&str> = json
-            .as_object()
-            .map(|o| o.keys().map(|k| k.as_str()).collect())
-            .unwrap_or_default();
+        let keys: Vec<&str> = json.as_object().map(|o| o.keys().map(|k| k.as_str()).collect()).unwrap_or_default();
         assert_eq!(keys, ["chunk", "end", "score", "source", "start", "text"]);
     }
 }

@@ -104,10 +104,7 @@ pub fn chunk_document(text: &str) -> Vec<Chunk> {
 
 /// Loads a document: chunks `text` under `name`.
 pub fn load_document(name: impl Into<String>, text: &str) -> Document {
-    Document {
-        name: name.into(),
-        chunks: chunk_document(text),
-    }
+    Document { name: name.into(), chunks: chunk_document(text) }
 }
 
 #[cfg(test)]
@@ -117,13 +114,8 @@ mod tests {
     /// (text length in chars) → expected (start, end) of every chunk.
     #[track_caller]
     fn check(len: usize, expect: &[(usize, usize)]) {
-        let text: String = (0..len)
-            .map(|i| char::from(b'a' + (i % 26) as u8))
-            .collect();
-        let got: Vec<(usize, usize)> = chunk_document(&text)
-            .iter()
-            .map(|c| (c.start, c.end))
-            .collect();
+        let text: String = (0..len).map(|i| char::from(b'a' + (i % 26) as u8)).collect();
+        let got: Vec<(usize, usize)> = chunk_document(&text).iter().map(|c| (c.start, c.end)).collect();
         assert_eq!(got, expect, "len {len}");
     }
 
@@ -162,15 +154,7 @@ mod tests {
     fn load_document_names_the_chunks() {
         let doc = load_document("notes.md", "hello");
         assert_eq!(doc.name, "notes.md");
-        assert_eq!(
-            doc.chunks,
-            vec![Chunk {
-                index: 0,
-                start: 0,
-                end: 5,
-                text: "hello".into()
-            }]
-        );
+        assert_eq!(doc.chunks, vec![Chunk { index: 0, start: 0, end: 5, text: "hello".into() }]);
         assert!(load_document("empty.txt", "").chunks.is_empty());
         assert!(load_document("bom.txt", "\u{feff}").chunks.is_empty());
     }

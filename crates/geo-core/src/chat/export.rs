@@ -80,15 +80,7 @@ mod tests {
     use super::*;
 
     fn hit(text: &str) -> Hit {
-        Hit {
-            doc: 0,
-            source: "rag.md".into(),
-            chunk: 1,
-            start: 780,
-            end: 1680,
-            score: 2.5,
-            text: text.into(),
-        }
+        Hit { doc: 0, source: "rag.md".into(), chunk: 1, start: 780, end: 1680, score: 2.5, text: text.into() }
     }
 
     #[test]
@@ -100,12 +92,7 @@ mod tests {
                 state: AnswerState::Done,
                 hits: vec![hit("第一行\n\n第三行\n")],
             },
-            ExportTurn {
-                question: "q2".into(),
-                answer: "part".into(),
-                state: AnswerState::Cancelled,
-                hits: vec![],
-            },
+            ExportTurn { question: "q2".into(), answer: "part".into(), state: AnswerState::Cancelled, hits: vec![] },
         ];
         let md = export_conversation_markdown(&turns, Lang::Zh);
         assert_eq!(
@@ -116,15 +103,7 @@ mod tests {
              ### 资料片段\n\n没有检索到与问题相关的资料片段。\n"
         );
         let en = export_conversation_markdown(&turns[1..], Lang::En);
-        assert!(
-            en.contains(
-                "> **State**: generation stopped by you; the answer is incomplete (cancelled)"
-            ),
-            "{en}"
-        );
-        assert_eq!(
-            export_conversation_markdown(&[], Lang::En),
-            "# Docs chat transcript\n\n(no conversation)\n"
-        );
+        assert!(en.contains("> **State**: generation stopped by you; the answer is incomplete (cancelled)"), "{en}");
+        assert_eq!(export_conversation_markdown(&[], Lang::En), "# Docs chat transcript\n\n(no conversation)\n");
     }
 }

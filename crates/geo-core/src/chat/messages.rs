@@ -70,10 +70,7 @@ pub struct ChatMessage {
 
 impl ChatMessage {
     fn new(role: Role, content: impl Into<String>) -> Self {
-        ChatMessage {
-            role,
-            content: content.into(),
-        }
+        ChatMessage { role, content: content.into() }
     }
 }
 
@@ -107,9 +104,7 @@ impl ChatError {
             ChatError::EmptyQuestion => Localized::new("请输入问题", "enter a question"),
             ChatError::QuestionTooLong { chars } => Localized::new(
                 format!("问题有 {chars} 个字符，超过 {MAX_QUESTION_CHARS} 个字符的上限；请缩短问题"),
-                format!(
-                    "the question has {chars} characters, over the limit of {MAX_QUESTION_CHARS}; shorten it"
-                ),
+                format!("the question has {chars} characters, over the limit of {MAX_QUESTION_CHARS}; shorten it"),
             ),
         }
     }
@@ -172,11 +167,7 @@ pub const NO_SOURCES_NOTE: &str = "（没有检索到与问题相关的资料片
 (No passage of the loaded documents matched the question. Tell the user clearly that the loaded documents do not cover it.)";
 
 /// Builds the messages of one request (see the module docs).
-pub fn build_messages(
-    question: &str,
-    history: &[Turn],
-    hits: &[Hit],
-) -> Result<Vec<ChatMessage>, ChatError> {
+pub fn build_messages(question: &str, history: &[Turn], hits: &[Hit]) -> Result<Vec<ChatMessage>, ChatError> {
     let question = validate_question(question)?;
     let mut messages = vec![ChatMessage::new(Role::System, SYSTEM_PROMPT)];
     for turn in select_history(history) {
@@ -203,11 +194,7 @@ pub fn build_messages(
 /// The JSON body of a streaming `chat/completions` request. An empty `model` means
 /// [`DEFAULT_MODEL`]; other names are passed through so proxies can offer their own.
 pub fn build_request_body(model: &str, messages: &[ChatMessage]) -> Value {
-    let model = if model.trim().is_empty() {
-        DEFAULT_MODEL
-    } else {
-        model.trim()
-    };
+    let model = if model.trim().is_empty() { DEFAULT_MODEL } else { model.trim() };
     json!({
         "model": model,
         "messages": messages,
@@ -234,11 +221,7 @@ mod tests {
     use super::*;
 
     fn turn(q: &str, a: &str, state: AnswerState) -> Turn {
-        Turn {
-            question: q.into(),
-            answer: a.into(),
-            state,
-        }
+        Turn { question: q.into(), answer: a.into(), state }
     }
 
     fn hit(source: &str, chunk: usize, text: &str) -> Hit {
@@ -255,21 +238,12 @@ mod tests {
 
     #[test]
     fn question_is_checked() {
-        assert_eq!(
-            build_messages("  \n ", &[], &[]),
-            Err(ChatError::EmptyQuestion)
-        );
+        assert_eq!(build_messages("  \n ", &[], &[]), Err(ChatError::EmptyQuestion));
         let long = "问".repeat(4001);
         let err = build_messages(&long, &[], &[]).unwrap_err();
         assert_eq!(err, ChatError::QuestionTooLong { chars: 4001 });
-        assert_eq!(
-            err.to_string(),
-            "the question has 4001 characters, over the limit of 4000; shorten it"
-        );
-        assert_eq!(
-            err.message().zh,
-            "问题有 4001 个字符，超过 4000 个字符的上限；请缩短问题"
-        );
+        assert_eq!(err.to_string(), "the question has 4001 characters, over the limit of 4000; shorten it");
+        assert_eq!(err.message().zh, "问题有 4001 个字符，超过 4000 个字符的上限；请缩短问题");
         assert!(build_messages(&"问".repeat(4000), &[], &[]).is_ok());
         assert_eq!(validate_question("  hi \n"), Ok("hi"));
     }
@@ -280,22 +254,13 @@ mod tests {
         let msgs = build_messages(
             "什么是 RAG?",
             &history,
-            &[
-                hit("rag.md", 0, "RAG 是检索增强生成。\n"),
-                hit("geo.md", 2, "GEO"),
-            ],
+            &[hit("rag.md", 0, "RAG 是检索增强生成。\n"), hit("geo.md", 2, "GEO")],
         )
         .unwrap();
         let roles: Vec<Role> = msgs.iter().map(|m| m.role).collect();
-        assert_eq!(
-            roles,
-            [Role::System, Role::User, Role::Assistant, Role::User]
-        );
+        assert_eq!(roles, [Role::System, Role::User, Role::Assistant, Role::User]);
         assert_eq!(msgs[0].content, SYSTEM_PROMPT);
-        assert_eq!(
-            (msgs[1].content.as_str(), msgs[2].content.as_str()),
-            ("q1", "a1")
-        );
+        assert_eq!((msgs[1].content.as_str(), msgs[2].content.as_str()), ("q1", "a1"));
         assert_eq!(
             msgs[3].content,
             "问题 / Question:\n什么是 RAG?\n\n资料片段 / Sources:\n\
@@ -315,10 +280,7 @@ mod tests {
     /// History → the questions that are resubmitted, oldest first.
     #[track_caller]
     fn check_history(history: &[Turn], expect: &[&str]) {
-        let got: Vec<&str> = select_history(history)
-            .iter()
-            .map(|t| t.question.as_str())
-            .collect();
+        let got: Vec<&str> = select_history(history).iter().map(|t| t.question.as_str()).collect();
         assert_eq!(got, expect);
         let msgs = build_messages("now", history, &[]).unwrap();
         assert_eq!(msgs.len(), 2 + 2 * expect.len());
@@ -344,34 +306,16 @@ mod tests {
         check_history(&many, &["q3", "q4", "q5", "q6"]);
         // 9000 characters: 4000 + 4000 fit, a third 4000 does not.
         let big = "x".repeat(3999);
-        check_history(
-            &[
-                turn("old", &big, Done),
-                turn("mid", &big, Done),
-                turn("new", &big, Done),
-            ],
-            &["mid", "new"],
-        );
+        check_history(&[turn("old", &big, Done), turn("mid", &big, Done), turn("new", &big, Done)], &["mid", "new"]);
         check_history(&[turn("q", &"y".repeat(8999), Done)], &["q"]);
         check_history(&[turn("q", &"y".repeat(9000), Done)], &[]);
         // A turn that does not fit ends the selection even if an older small one would fit.
         check_history(
-            &[
-                turn("small", "a", Done),
-                turn("huge", &"z".repeat(9000), Done),
-                turn("last", "a", Done),
-            ],
+            &[turn("small", "a", Done), turn("huge", &"z".repeat(9000), Done), turn("last", "a", Done)],
             &["last"],
         );
         // Failed turns between successful ones are skipped, not counted.
-        check_history(
-            &[
-                turn("a", "1", Done),
-                turn("b", "", Cancelled),
-                turn("c", "1", Done),
-            ],
-            &["a", "c"],
-        );
+        check_history(&[turn("a", "1", Done), turn("b", "", Cancelled), turn("c", "1", Done)], &["a", "c"]);
     }
 
     #[test]
@@ -382,10 +326,7 @@ mod tests {
         assert_eq!(body["stream"], true);
         assert_eq!(body["messages"][0]["role"], "system");
         assert_eq!(body["messages"][1]["role"], "user");
-        assert_eq!(
-            build_request_body("deepseek-v4-pro", &msgs)["model"],
-            "deepseek-v4-pro"
-        );
+        assert_eq!(build_request_body("deepseek-v4-pro", &msgs)["model"], "deepseek-v4-pro");
     }
 
     #[track_caller]
@@ -397,17 +338,8 @@ mod tests {
     fn url_rule() {
         check_url(None, "https://api.deepseek.com/chat/completions");
         check_url(Some("  "), "https://api.deepseek.com/chat/completions");
-        check_url(
-            Some("http://127.0.0.1:8080/chat/completions"),
-            "http://127.0.0.1:8080/chat/completions",
-        );
-        check_url(
-            Some("http://127.0.0.1:8080"),
-            "http://127.0.0.1:8080/chat/completions",
-        );
-        check_url(
-            Some("https://proxy.example/v1/"),
-            "https://proxy.example/v1/chat/completions",
-        );
+        check_url(Some("http://127.0.0.1:8080/chat/completions"), "http://127.0.0.1:8080/chat/completions");
+        check_url(Some("http://127.0.0.1:8080"), "http://127.0.0.1:8080/chat/completions");
+        check_url(Some("https://proxy.example/v1/"), "https://proxy.example/v1/chat/completions");
     }
 }

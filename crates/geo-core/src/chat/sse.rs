@@ -213,33 +213,20 @@ mod tests {
     use super::*;
 
     fn msg(data: &str) -> SseEvent {
-        SseEvent::Message {
-            event: None,
-            data: data.to_string(),
-        }
+        SseEvent::Message { event: None, data: data.to_string() }
     }
 
     /// Whole stream → expected events, also checked byte by byte.
     #[track_caller]
     fn check(input: &[u8], expect: &[SseEvent]) {
-        assert_eq!(
-            decode_all(input),
-            expect,
-            "whole {:?}",
-            String::from_utf8_lossy(input)
-        );
+        assert_eq!(decode_all(input), expect, "whole {:?}", String::from_utf8_lossy(input));
         let mut d = SseDecoder::new();
         let mut events = Vec::new();
         for b in input {
             events.extend(d.push(std::slice::from_ref(b)));
         }
         events.extend(d.finish());
-        assert_eq!(
-            events,
-            expect,
-            "byte by byte {:?}",
-            String::from_utf8_lossy(input)
-        );
+        assert_eq!(events, expect, "byte by byte {:?}", String::from_utf8_lossy(input));
     }
 
     #[test]
@@ -257,22 +244,12 @@ mod tests {
         check(b"event: ping\n\n", &[]);
         check(
             b"event: update\ndata: x\n\ndata: y\n\n",
-            &[
-                SseEvent::Message {
-                    event: Some("update".into()),
-                    data: "x".into(),
-                },
-                msg("y"),
-            ],
+            &[SseEvent::Message { event: Some("update".into()), data: "x".into() }, msg("y")],
         );
         check(b"id: 7\nretry: 10\nfoo: bar\ndata: z\n\n", &[msg("z")]);
         check(
             b": keep-alive\n\ndata: {\"a\":1}\n\ndata: [DONE]\n\n",
-            &[
-                SseEvent::Comment(" keep-alive".into()),
-                msg("{\"a\":1}"),
-                SseEvent::Done,
-            ],
+            &[SseEvent::Comment(" keep-alive".into()), msg("{\"a\":1}"), SseEvent::Done],
         );
         check(b"data: [DONE] \n\n", &[msg("[DONE] ")]);
         check("\u{feff}data: bom\n\n".as_bytes(), &[msg("bom")]);
@@ -283,10 +260,7 @@ mod tests {
     fn unterminated_last_event_is_dispatched_at_finish() {
         check(b"data: [DONE]", &[SseEvent::Done]);
         check(b"data: a\n", &[msg("a")]);
-        check(
-            b": only a comment",
-            &[SseEvent::Comment(" only a comment".into())],
-        );
+        check(b": only a comment", &[SseEvent::Comment(" only a comment".into())]);
     }
 
     #[test]

@@ -53,10 +53,9 @@ impl AnswerState {
             AnswerState::Done => "done",
             AnswerState::Cancelled => "cancelled",
             AnswerState::Timeout => "timeout",
-            AnswerState::Length
-            | AnswerState::ContentFilter
-            | AnswerState::NetworkError(_)
-            | AnswerState::Error(_) => "error",
+            AnswerState::Length | AnswerState::ContentFilter | AnswerState::NetworkError(_) | AnswerState::Error(_) => {
+                "error"
+            }
         }
     }
 
@@ -93,10 +92,9 @@ impl AnswerState {
                 "回答被内容安全策略中止，以下为不完整内容；请换一种问法",
                 "the provider's content filter stopped the answer and it is incomplete; rephrase the question",
             ),
-            AnswerState::Cancelled => Localized::new(
-                "已停止生成，以下为不完整内容",
-                "generation stopped by you; the answer is incomplete",
-            ),
+            AnswerState::Cancelled => {
+                Localized::new("已停止生成，以下为不完整内容", "generation stopped by you; the answer is incomplete")
+            }
             AnswerState::Timeout => Localized::new(
                 "请求超时，以下为不完整内容；请稍后重试",
                 "the request timed out and the answer is incomplete; try again later",
@@ -105,10 +103,7 @@ impl AnswerState {
                 format!("网络连接中断，以下为不完整内容；请检查网络后重试（{msg}）"),
                 format!("the connection failed and the answer is incomplete; check the network and try again ({msg})"),
             ),
-            AnswerState::Error(msg) => Localized::new(
-                format!("回答失败：{msg}"),
-                format!("the answer failed: {msg}"),
-            ),
+            AnswerState::Error(msg) => Localized::new(format!("回答失败：{msg}"), format!("the answer failed: {msg}")),
         }
     }
 
@@ -248,9 +243,7 @@ impl ChatStream {
         let v: Value = match serde_json::from_str(data) {
             Ok(v) => v,
             Err(e) => {
-                self.error = Some(format!(
-                    "the provider sent an unreadable chunk ({e}); try again"
-                ));
+                self.error = Some(format!("the provider sent an unreadable chunk ({e}); try again"));
                 return;
             }
         };
@@ -309,12 +302,11 @@ impl ChatStream {
             Some("length") => AnswerState::Length,
             Some("content_filter") => AnswerState::ContentFilter,
             Some("insufficient_system_resource") => AnswerState::Error(
-                "the provider ran out of capacity and interrupted the answer; try again in a moment"
-                    .into(),
+                "the provider ran out of capacity and interrupted the answer; try again in a moment".into(),
             ),
-            Some(other) => AnswerState::Error(format!(
-                "the answer ended with an unexpected finish reason `{other}`; try again"
-            )),
+            Some(other) => {
+                AnswerState::Error(format!("the answer ended with an unexpected finish reason `{other}`; try again"))
+            }
             None if self.done_marker => self.done_or_empty(),
             None => return None,
         };
@@ -323,9 +315,7 @@ impl ChatStream {
 
     fn done_or_empty(&self) -> AnswerState {
         if self.answer.trim().is_empty() {
-            AnswerState::Error(
-                "the model returned an empty answer; try again or rephrase the question".into(),
-            )
+            AnswerState::Error("the model returned an empty answer; try again or rephrase the question".into())
         } else {
             AnswerState::Done
         }
@@ -335,18 +325,12 @@ impl ChatStream {
     /// decides first; otherwise `how` does: `Eof` without an end marker is a
     /// `NetworkError("connection closed before the answer finished")`.
     pub fn finish(mut self, how: StreamEnd) -> ChatOutcome {
-        let events = if how == StreamEnd::Eof {
-            self.decoder.finish()
-        } else {
-            Vec::new()
-        };
+        let events = if how == StreamEnd::Eof { self.decoder.finish() } else { Vec::new() };
         self.apply_all(events);
         let state = match self.terminal_state() {
             Some(state) => state,
             None => match how {
-                StreamEnd::Eof => {
-                    AnswerState::NetworkError("connection closed before the answer finished".into())
-                }
+                StreamEnd::Eof => AnswerState::NetworkError("connection closed before the answer finished".into()),
                 StreamEnd::Cancelled => AnswerState::Cancelled,
                 StreamEnd::Timeout => AnswerState::Timeout,
                 StreamEnd::NetworkError(msg) => AnswerState::NetworkError(msg),
@@ -364,11 +348,7 @@ impl ChatStream {
 
 /// Reads an OpenAI-style `error` object (`{"message", "type", "code"}`) into one line.
 fn provider_error_message(err: &Value) -> String {
-    let message = err
-        .get("message")
-        .and_then(Value::as_str)
-        .or_else(|| err.as_str())
-        .unwrap_or("unknown error");
+    let message = err.get("message").and_then(Value::as_str).or_else(|| err.as_str()).unwrap_or("unknown error");
     match err.get("type").and_then(Value::as_str) {
         Some(t) => format!("the provider reported an error: {message} ({t})"),
         None => format!("the provider reported an error: {message}"),
@@ -380,12 +360,7 @@ fn provider_error_message(err: &Value) -> String {
 pub fn http_error_state(status: u16, body: &str) -> AnswerState {
     let detail = serde_json::from_str::<Value>(body)
         .ok()
-        .and_then(|v| {
-            v.get("error")
-                .and_then(|e| e.get("message"))
-                .and_then(Value::as_str)
-                .map(str::to_string)
-        })
+        .and_then(|v| v.get("error").and_then(|e| e.get("message")).and_then(Value::as_str).map(str::to_string))
         .unwrap_or_else(|| body.trim().chars().take(300).collect());
     let advice = match status {
         400 | 422 => "the request was rejected; check the model name and the question",
@@ -419,11 +394,7 @@ mod tests {
         let mut s = ChatStream::new();
         s.push(body.as_bytes());
         let out = s.finish(how);
-        assert_eq!(
-            (out.answer.as_str(), out.state),
-            (answer, state),
-            "body {body:?}"
-        );
+        assert_eq!((out.answer.as_str(), out.state), (answer, state), "body {body:?}");
     }
 
     #[test]
@@ -432,83 +403,56 @@ mod tests {
         let stop = chunk(r#"{"content":""}"#, r#""stop""#);
         let done = "data: [DONE]\n\n";
         let eof = StreamEnd::Eof;
-        check(
-            &format!("{hi}{stop}{done}"),
-            eof.clone(),
-            "hi",
-            AnswerState::Done,
-        );
+        check(&format!("{hi}{stop}{done}"), eof.clone(), "hi", AnswerState::Done);
         check(&format!("{hi}{done}"), eof.clone(), "hi", AnswerState::Done);
         check(&format!("{hi}{stop}"), eof.clone(), "hi", AnswerState::Done);
         check(
             &format!("{stop}{done}"),
             eof.clone(),
             "",
-            AnswerState::Error(
-                "the model returned an empty answer; try again or rephrase the question".into(),
-            ),
+            AnswerState::Error("the model returned an empty answer; try again or rephrase the question".into()),
         );
-        check(
-            &hi,
-            eof.clone(),
-            "hi",
-            AnswerState::NetworkError("connection closed before the answer finished".into()),
-        );
-        check(
-            "",
-            eof.clone(),
-            "",
-            AnswerState::NetworkError("connection closed before the answer finished".into()),
-        );
+        check(&hi, eof.clone(), "hi", AnswerState::NetworkError("connection closed before the answer finished".into()));
+        check("", eof.clone(), "", AnswerState::NetworkError("connection closed before the answer finished".into()));
         check(&hi, StreamEnd::Cancelled, "hi", AnswerState::Cancelled);
         check(&hi, StreamEnd::Timeout, "hi", AnswerState::Timeout);
-        check(
-            &hi,
-            StreamEnd::NetworkError("reset".into()),
-            "hi",
-            AnswerState::NetworkError("reset".into()),
-        );
-        check(
-            &format!("{hi}{stop}{done}"),
-            StreamEnd::Cancelled,
-            "hi",
-            AnswerState::Done,
-        );
-        check(
-            &format!("{hi}{}", chunk("{}", r#""length""#)),
-            eof.clone(),
-            "hi",
-            AnswerState::Length,
-        );
+        check(&hi, StreamEnd::NetworkError("reset".into()), "hi", AnswerState::NetworkError("reset".into()));
+        check(&format!("{hi}{stop}{done}"), StreamEnd::Cancelled, "hi", AnswerState::Done);
+        check(&format!("{hi}{}", chunk("{}", r#""length""#)), eof.clone(), "hi", AnswerState::Length);
         check(
             &format!("{hi}{}{done}", chunk("{}", r#""content_filter""#)),
             eof.clone(),
             "hi",
             AnswerState::ContentFilter,
         );
-        check(&format!("{hi}{}", chunk("{}", r#""insufficient_system_resource""#)), eof.clone(), "hi",
-            AnswerState::Error("the provider ran out of capacity and interrupted the answer; try again in a moment".into()));
+        check(
+            &format!("{hi}{}", chunk("{}", r#""insufficient_system_resource""#)),
+            eof.clone(),
+            "hi",
+            AnswerState::Error(
+                "the provider ran out of capacity and interrupted the answer; try again in a moment".into(),
+            ),
+        );
         check(
             &format!("{hi}{}", chunk("{}", r#""tool_calls""#)),
             eof.clone(),
             "hi",
-            AnswerState::Error(
-                "the answer ended with an unexpected finish reason `tool_calls`; try again".into(),
-            ),
+            AnswerState::Error("the answer ended with an unexpected finish reason `tool_calls`; try again".into()),
         );
         check(
             "data: {\"error\":{\"message\":\"Insufficient Balance\",\"type\":\"unknown_error\",\"param\":null,\"code\":\"invalid_request_error\"}}\n\n",
             eof.clone(), "",
             AnswerState::Error("the provider reported an error: Insufficient Balance (unknown_error)".into()),
         );
-        check(&format!("{hi}data: {{not json\n\n{done}"), eof.clone(), "hi", AnswerState::Error(
-            "the provider sent an unreadable chunk (key must be a string at line 1 column 2); try again".into()));
         check(
-            &format!(": keep-alive\n\n{hi}: keep-alive\n\n{done}"),
-            eof,
+            &format!("{hi}data: {{not json\n\n{done}"),
+            eof.clone(),
             "hi",
-            AnswerState::Done,
+            AnswerState::Error(
+                "the provider sent an unreadable chunk (key must be a string at line 1 column 2); try again".into(),
+            ),
         );
+        check(&format!(": keep-alive\n\n{hi}: keep-alive\n\n{done}"), eof, "hi", AnswerState::Done);
     }
 
     #[test]
@@ -520,18 +464,13 @@ mod tests {
     #[test]
     fn reasoning_is_kept_apart() {
         let mut s = ChatStream::new();
-        let deltas =
-            s.push(chunk(r#"{"content":null,"reasoning_content":"think"}"#, "null").as_bytes());
+        let deltas = s.push(chunk(r#"{"content":null,"reasoning_content":"think"}"#, "null").as_bytes());
         assert_eq!(deltas, [ChatDelta::Reasoning("think".into())]);
-        let deltas =
-            s.push(chunk(r#"{"content":"答","reasoning_content":null}"#, "null").as_bytes());
+        let deltas = s.push(chunk(r#"{"content":"答","reasoning_content":null}"#, "null").as_bytes());
         assert_eq!(deltas, [ChatDelta::Answer("答".into())]);
         assert_eq!(s.state(), AnswerState::Streaming);
         let out = s.finish(StreamEnd::Eof);
-        assert_eq!(
-            (out.answer.as_str(), out.reasoning.as_str()),
-            ("答", "think")
-        );
+        assert_eq!((out.answer.as_str(), out.reasoning.as_str()), ("答", "think"));
     }
 
     #[test]
@@ -543,11 +482,7 @@ mod tests {
             (AnswerState::Timeout, "timeout", "timeout"),
             (AnswerState::Length, "error", "length"),
             (AnswerState::ContentFilter, "error", "content_filter"),
-            (
-                AnswerState::NetworkError("x".into()),
-                "error",
-                "network_error",
-            ),
+            (AnswerState::NetworkError("x".into()), "error", "network_error"),
             (AnswerState::Error("x".into()), "error", "error"),
         ];
         for (state, ui, code) in cases {

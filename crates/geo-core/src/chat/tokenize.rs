@@ -126,9 +126,7 @@ fn fast_nfkc(c: char) -> Option<char> {
         0x00..=0x7F | 0xC0..=0xFF => Some(c),
         0x4E00..=0x9FFF | 0x3400..=0x4DBF => Some(c),
         0x3041..=0x3096 | 0x30A1..=0x30FA | 0x30FC..=0x30FE | 0xAC00..=0xD7A3 => Some(c),
-        0x3001..=0x3003 | 0x3008..=0x3011 | 0x2013 | 0x2014 | 0x2018 | 0x2019 | 0x201C | 0x201D => {
-            Some(c)
-        }
+        0x3001..=0x3003 | 0x3008..=0x3011 | 0x2013 | 0x2014 | 0x2018 | 0x2019 | 0x201C | 0x201D => Some(c),
         0x3000 => Some(' '),
         0xFF01..=0xFF5E => char::from_u32(u - 0xFEE0),
         _ => None,
@@ -225,10 +223,7 @@ mod tests {
         check("ＲＡＧ２０２６", &["rag2026"]);
         check("①②", &["12"]);
         check("ｶﾀｶﾅ", &["カタ", "タカ", "カナ"]);
-        check(
-            "ひらがな・カタカナ",
-            &["ひら", "らが", "がな", "カタ", "タカ", "カナ"],
-        );
+        check("ひらがな・カタカナ", &["ひら", "らが", "がな", "カタ", "タカ", "カナ"]);
         check("한국어 검색", &["한국", "국어", "검색"]);
         check("𠀀𠀁", &["𠀀𠀁"]);
         check("emoji😀here", &["emoji", "here"]);
@@ -247,9 +242,7 @@ mod tests {
             }
         }
         // Pairs: no character of the fast set composes with another one.
-        let sample: Vec<char> = "aZ9 ,À ÿ上㐀あアーー가힣、。《》「」【】–—‘’“”\u{3000}！ｚ"
-            .chars()
-            .collect();
+        let sample: Vec<char> = "aZ9 ,À ÿ上㐀あアーー가힣、。《》「」【】–—‘’“”\u{3000}！ｚ".chars().collect();
         for &a in &sample {
             for &b in &sample {
                 let pair: String = [a, b].iter().collect();
@@ -266,8 +259,8 @@ mod tests {
                 'a', 'e', 'Z', '1', ' ', 'é', '上', 'か', 'ア', '가', '，', 'Ａ', '\u{3000}', '。'
             ]),
             proptest::sample::select(vec![
-                '\u{301}', '\u{327}', '\u{3099}', '\u{309a}', '\u{1161}', '\u{11a8}', '\u{1100}',
-                'ﬁ', '①', 'ｶ', 'ﾞ', '\u{212b}', '\u{f900}', 'Å', '\u{0b47}', '\u{0b3e}', '\u{2026}'
+                '\u{301}', '\u{327}', '\u{3099}', '\u{309a}', '\u{1161}', '\u{11a8}', '\u{1100}', 'ﬁ', '①', 'ｶ', 'ﾞ',
+                '\u{212b}', '\u{f900}', 'Å', '\u{0b47}', '\u{0b3e}', '\u{2026}'
             ]),
             proptest::char::any(),
         ]
@@ -291,9 +284,7 @@ mod tests {
 
     #[test]
     fn cjk_ranges() {
-        for c in [
-            '上', '㐀', '𠀀', '々', 'ぁ', 'ア', 'ー', 'ㇰ', '가', 'ᄀ', 'ㄱ',
-        ] {
+        for c in ['上', '㐀', '𠀀', '々', 'ぁ', 'ア', 'ー', 'ㇰ', '가', 'ᄀ', 'ㄱ'] {
             assert!(is_cjk(c), "{c:?} should be CJK");
         }
         for c in ['a', '1', '・', '゠', '。', '，', '😀', 'é', '\u{3000}'] {

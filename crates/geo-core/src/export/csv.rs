@@ -66,10 +66,7 @@ impl CsvWriter {
     pub fn new() -> Self {
         let mut out = String::new();
         out.push(BOM);
-        CsvWriter {
-            out,
-            row_has_cells: false,
-        }
+        CsvWriter { out, row_has_cells: false }
     }
 
     fn sep(&mut self) {
@@ -155,10 +152,7 @@ pub fn parse_csv(text: &str) -> Result<Vec<Vec<String>>, CsvParseError> {
     let mut record: Vec<String> = Vec::new();
     let mut field = String::new();
     let mut chars = text.chars().peekable();
-    let err = |records: &Vec<Vec<String>>, message: String| CsvParseError {
-        record: records.len() + 1,
-        message,
-    };
+    let err = |records: &Vec<Vec<String>>, message: String| CsvParseError { record: records.len() + 1, message };
     if chars.peek().is_none() {
         return Ok(records);
     }
@@ -211,12 +205,7 @@ pub fn parse_csv(text: &str) -> Result<Vec<Vec<String>>, CsvParseError> {
                 push_record(&mut records, record)?;
                 return Ok(records);
             }
-            Some(c) => {
-                return Err(err(
-                    &records,
-                    format!("unexpected {c:?} after a quoted field"),
-                ))
-            }
+            Some(c) => return Err(err(&records, format!("unexpected {c:?} after a quoted field"))),
         }
     }
 }
@@ -282,12 +271,7 @@ pub const SOURCE_COLUMNS: &[&str] = &[
 ];
 
 fn find_run<'a>(env: &'a ExportEnvelope, run_id: &str) -> Result<&'a Run, ExportError> {
-    env.runs
-        .iter()
-        .find(|r| r.id == run_id)
-        .ok_or_else(|| ExportError::RunNotFound {
-            run_id: run_id.to_string(),
-        })
+    env.runs.iter().find(|r| r.id == run_id).ok_or_else(|| ExportError::RunNotFound { run_id: run_id.to_string() })
 }
 
 /// The run's probes in export order.
@@ -303,11 +287,7 @@ fn run_targets(env: &ExportEnvelope, run: &Run) -> Vec<Target> {
     if !run.alias_snapshot.is_empty() {
         return run.alias_snapshot.clone();
     }
-    env.projects
-        .iter()
-        .find(|p| p.id == run.project_id)
-        .map(|p| p.targets())
-        .unwrap_or_default()
+    env.projects.iter().find(|p| p.id == run.project_id).map(|p| p.targets()).unwrap_or_default()
 }
 
 fn status_str(s: ProbeStatus) -> &'static str {
@@ -339,15 +319,8 @@ fn serde_name<T: serde::Serialize>(v: &T) -> String {
 pub fn probes_csv(env: &ExportEnvelope, run_id: &str) -> Result<String, ExportError> {
     let run = find_run(env, run_id)?;
     let targets = run_targets(env, run);
-    let brand_id = targets
-        .iter()
-        .find(|t| t.kind == TargetKind::Brand)
-        .or(targets.first())
-        .map(|t| t.id.clone());
-    let label: HashMap<&str, &str> = targets
-        .iter()
-        .map(|t| (t.id.as_str(), t.label.as_str()))
-        .collect();
+    let brand_id = targets.iter().find(|t| t.kind == TargetKind::Brand).or(targets.first()).map(|t| t.id.clone());
+    let label: HashMap<&str, &str> = targets.iter().map(|t| (t.id.as_str(), t.label.as_str())).collect();
     let mut w = CsvWriter::new();
     w.texts(PROBE_COLUMNS).end_row();
     for p in run_probes(env, run) {
@@ -357,35 +330,18 @@ pub fn probes_csv(env: &ExportEnvelope, run_id: &str) -> Result<String, ExportEr
             .chain(env.prompts.iter())
             .find(|q| q.id == p.prompt_id)
             .map_or("", |q| q.text.as_str());
-        w.text(&p.id)
-            .text(&p.run_id)
-            .text(&p.prompt_id)
-            .text(prompt_text);
+        w.text(&p.id).text(&p.run_id).text(&p.prompt_id).text(prompt_text);
         w.number(p.repeat_index.into()).text(status_str(p.status));
-        w.text(
-            &p.error
-                .as_ref()
-                .map(|e| serde_name(&e.kind))
-                .unwrap_or_default(),
-        );
+        w.text(&p.error.as_ref().map(|e| serde_name(&e.kind)).unwrap_or_default());
         if p.status == ProbeStatus::Success {
-            let brand = brand_id
-                .as_deref()
-                .and_then(|b| p.mentions.iter().find(|m| m.target_id == b));
+            let brand = brand_id.as_deref().and_then(|b| p.mentions.iter().find(|m| m.target_id == b));
             w.number(brand.is_some().into());
             w.opt_number(brand.map(|m| m.order.into()));
             w.opt_number(brand.and_then(|m| m.list_position).map(u64::from));
             let mut ms: Vec<_> = p.mentions.iter().collect();
             crate::sort::sort_by_key(&mut ms, |m| (m.order, m.first_index));
-            let labels: Vec<&str> = ms
-                .iter()
-                .map(|m| {
-                    label
-                        .get(m.target_id.as_str())
-                        .copied()
-                        .unwrap_or(&m.target_id)
-                })
-                .collect();
+            let labels: Vec<&str> =
+                ms.iter().map(|m| label.get(m.target_id.as_str()).copied().unwrap_or(&m.target_id)).collect();
             w.text(&labels.join("; "));
             w.number(p.sources.len() as u64);
             let domains: FastSet<&str> = p.sources.iter().map(|s| s.domain.as_str()).collect();
@@ -398,8 +354,7 @@ pub fn probes_csv(env: &ExportEnvelope, run_id: &str) -> Result<String, ExportEr
         }
         let u = &p.usage;
         w.number(u.input_tokens).number(u.output_tokens);
-        w.number(u.cache_read_input_tokens)
-            .number(u.web_search_requests);
+        w.number(u.cache_read_input_tokens).number(u.web_search_requests);
         w.number(p.latency_ms).number(p.attempts.into());
         w.text(&p.model).text(&p.created_at).text(&p.answer);
         w.end_row();
@@ -421,30 +376,17 @@ pub fn sources_csv(env: &ExportEnvelope, run_id: &str) -> Result<String, ExportE
         if p.status != ProbeStatus::Success {
             continue;
         }
-        let mut rows: Vec<_> = p
-            .sources
-            .iter()
-            .flat_map(|s| s.occurrences.iter().map(move |o| (s, o)))
-            .collect();
+        let mut rows: Vec<_> = p.sources.iter().flat_map(|s| s.occurrences.iter().map(move |o| (s, o))).collect();
         crate::sort::sort_by_key(&mut rows, |(_, o)| (o.query_index, o.rank));
         for (s, o) in rows {
             let q = p.queries.iter().find(|q| q.index == o.query_index);
             let internal = q.map_or(o.query.is_none(), |q| q.internal);
-            let query = o
-                .query
-                .as_deref()
-                .or(q.and_then(|q| q.query.as_deref()))
-                .unwrap_or("");
-            w.text(&p.id)
-                .text(&p.prompt_id)
-                .number(p.repeat_index.into());
-            w.number(o.query_index.into())
-                .text(if internal { "" } else { query });
+            let query = o.query.as_deref().or(q.and_then(|q| q.query.as_deref())).unwrap_or("");
+            w.text(&p.id).text(&p.prompt_id).number(p.repeat_index.into());
+            w.number(o.query_index.into()).text(if internal { "" } else { query });
             w.number(internal.into()).number(o.rank.into());
             w.text(&s.title).text(&s.url).text(&s.domain).text(&s.host);
-            w.text(&s.platform)
-                .text(&s.channel)
-                .text(&serde_name(&s.ownership));
+            w.text(&s.platform).text(&s.channel).text(&serde_name(&s.ownership));
             w.text(s.competitor_id.as_deref().unwrap_or(""));
             w.text(s.page_age.as_deref().unwrap_or(""));
             w.end_row();

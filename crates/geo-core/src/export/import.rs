@@ -19,8 +19,7 @@ use std::fmt;
 use serde_json::{Map, Value};
 
 use crate::export::validate::{
-    check_duplicates, check_envelope_shape, check_string_sizes, describe_value, Problem, Seg, Sink,
-    MAX_PROBLEMS,
+    check_duplicates, check_envelope_shape, check_string_sizes, describe_value, Problem, Seg, Sink, MAX_PROBLEMS,
 };
 use crate::model::{ExportEnvelope, Localized, ProbeStatus, EXPORT_FORMAT, SCHEMA_VERSION};
 
@@ -39,12 +38,7 @@ pub struct ImportLimits {
 
 impl Default for ImportLimits {
     fn default() -> Self {
-        ImportLimits {
-            max_bytes: 64 * 1024 * 1024,
-            max_depth: 64,
-            max_string_chars: 1_000_000,
-            max_records: 200_000,
-        }
+        ImportLimits { max_bytes: 64 * 1024 * 1024, max_depth: 64, max_string_chars: 1_000_000, max_records: 200_000 }
     }
 }
 
@@ -91,19 +85,11 @@ pub struct ImportError {
 
 impl ImportError {
     fn single(kind: ImportErrorKind, path: &str, message: String) -> Self {
-        ImportError {
-            kind,
-            problems: vec![Problem::new(path, message)],
-            total: 1,
-        }
+        ImportError { kind, problems: vec![Problem::new(path, message)], total: 1 }
     }
 
     fn from_sink(sink: Sink) -> Self {
-        ImportError {
-            kind: ImportErrorKind::Invalid,
-            problems: sink.first,
-            total: sink.total,
-        }
+        ImportError { kind: ImportErrorKind::Invalid, problems: sink.first, total: sink.total }
     }
 
     /// An [`ImportErrorKind::Invalid`] error from a list of problems (for example from
@@ -111,11 +97,7 @@ impl ImportError {
     pub fn invalid(problems: Vec<Problem>) -> Self {
         let total = problems.len();
         let problems = problems.into_iter().take(MAX_PROBLEMS).collect();
-        ImportError {
-            kind: ImportErrorKind::Invalid,
-            problems,
-            total,
-        }
+        ImportError { kind: ImportErrorKind::Invalid, problems, total }
     }
 
     /// One-line summary without the problems.
@@ -148,28 +130,19 @@ impl ImportError {
     }
 
     fn shows_problems(&self) -> bool {
-        matches!(
-            self.kind,
-            ImportErrorKind::Invalid | ImportErrorKind::NotJson | ImportErrorKind::WrongFormat
-        )
+        matches!(self.kind, ImportErrorKind::Invalid | ImportErrorKind::NotJson | ImportErrorKind::WrongFormat)
     }
 
     /// The error in both interface languages: a headline, then one problem per line.
     pub fn describe(&self) -> Localized {
         let zh_head = match &self.kind {
             ImportErrorKind::TooLarge { bytes, limit } => {
-                format!(
-                    "文件太大（{}），导入上限为 {}；请拆分导出文件",
-                    mib(*bytes),
-                    mib(*limit)
-                )
+                format!("文件太大（{}），导入上限为 {}；请拆分导出文件", mib(*bytes), mib(*limit))
             }
             ImportErrorKind::TooDeep { limit } => {
                 format!("JSON 嵌套超过 {limit} 层，这不是 GEO Probe 导出文件")
             }
-            ImportErrorKind::NotJson => {
-                "文件不是有效的 JSON，请选择 GEO Probe 导出的文件".to_string()
-            }
+            ImportErrorKind::NotJson => "文件不是有效的 JSON，请选择 GEO Probe 导出的文件".to_string(),
             ImportErrorKind::WrongFormat => {
                 format!("这不是 GEO Probe 导出文件（format 应为 {EXPORT_FORMAT:?}）")
             }
@@ -202,11 +175,7 @@ impl fmt::Display for ImportError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.summary())?;
         if self.shows_problems() && !self.problems.is_empty() {
-            let shown: Vec<String> = self
-                .problems
-                .iter()
-                .map(|p| p.to_string().replace(['\r', '\n'], " "))
-                .collect();
+            let shown: Vec<String> = self.problems.iter().map(|p| p.to_string().replace(['\r', '\n'], " ")).collect();
             write!(f, ": {}", shown.join("; "))?;
             let more = self.total.saturating_sub(self.problems.len());
             if more > 0 {
@@ -264,29 +233,16 @@ fn nesting_exceeds(text: &str, limit: usize) -> bool {
 /// [`crate::export::validate_against`] with the data the file will be merged into.
 pub fn parse_export(text: &str, limits: &ImportLimits) -> Result<ExportEnvelope, ImportError> {
     if text.len() > limits.max_bytes {
-        let kind = ImportErrorKind::TooLarge {
-            bytes: text.len(),
-            limit: limits.max_bytes,
-        };
-        return Err(ImportError {
-            kind,
-            problems: Vec::new(),
-            total: 1,
-        });
+        let kind = ImportErrorKind::TooLarge { bytes: text.len(), limit: limits.max_bytes };
+        return Err(ImportError { kind, problems: Vec::new(), total: 1 });
     }
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     if nesting_exceeds(text, limits.max_depth) {
-        let kind = ImportErrorKind::TooDeep {
-            limit: limits.max_depth,
-        };
-        return Err(ImportError {
-            kind,
-            problems: Vec::new(),
-            total: 1,
-        });
+        let kind = ImportErrorKind::TooDeep { limit: limits.max_depth };
+        return Err(ImportError { kind, problems: Vec::new(), total: 1 });
     }
-    let mut root: Value = serde_json::from_str(text)
-        .map_err(|e| ImportError::single(ImportErrorKind::NotJson, "", e.to_string()))?;
+    let mut root: Value =
+        serde_json::from_str(text).map_err(|e| ImportError::single(ImportErrorKind::NotJson, "", e.to_string()))?;
     let Some(obj) = root.as_object() else {
         return Err(ImportError::single(
             ImportErrorKind::WrongFormat,
@@ -309,15 +265,8 @@ pub fn parse_export(text: &str, limits: &ImportLimits) -> Result<ExportEnvelope,
     match obj.get("version") {
         Some(v) => match v.as_u64() {
             Some(n) if n > u64::from(SCHEMA_VERSION) => {
-                let kind = ImportErrorKind::UnsupportedVersion {
-                    found: n,
-                    supported: SCHEMA_VERSION,
-                };
-                return Err(ImportError {
-                    kind,
-                    problems: Vec::new(),
-                    total: 1,
-                });
+                let kind = ImportErrorKind::UnsupportedVersion { found: n, supported: SCHEMA_VERSION };
+                return Err(ImportError { kind, problems: Vec::new(), total: 1 });
             }
             Some(n) if n >= 1 => {}
             _ => {
@@ -341,10 +290,7 @@ pub fn parse_export(text: &str, limits: &ImportLimits) -> Result<ExportEnvelope,
     if records > limits.max_records {
         return Err(ImportError::invalid(vec![Problem::new(
             "",
-            format!(
-                "the file holds {records} records and the limit is {}; split the export",
-                limits.max_records
-            ),
+            format!("the file holds {records} records and the limit is {}; split the export", limits.max_records),
         )]));
     }
     let mut sink = Sink::default();
@@ -360,9 +306,8 @@ pub fn parse_export(text: &str, limits: &ImportLimits) -> Result<ExportEnvelope,
     }
     // Through text rather than `from_value`: the model then has one deserializer (the one
     // every other reader uses) instead of a second one for `Value`, which keeps the wasm small.
-    let text = serde_json::to_string(&root).map_err(|e| {
-        ImportError::invalid(vec![Problem::new("", format!("the export cannot be re-encoded: {e}"))])
-    })?;
+    let text = serde_json::to_string(&root)
+        .map_err(|e| ImportError::invalid(vec![Problem::new("", format!("the export cannot be re-encoded: {e}"))]))?;
     let env: ExportEnvelope = serde_json::from_str(&text).map_err(|e| {
         ImportError::invalid(vec![Problem::new(
             "",
@@ -409,14 +354,8 @@ fn rebuild_raw_result(probe: &mut Map<String, Value>) {
             let mut r = Map::new();
             r.insert("queryIndex".into(), qi.into());
             r.insert("rank".into(), rank.into());
-            r.insert(
-                "title".into(),
-                s.get("title").cloned().unwrap_or_else(|| "".into()),
-            );
-            r.insert(
-                "url".into(),
-                s.get("url").cloned().unwrap_or_else(|| "".into()),
-            );
+            r.insert("title".into(), s.get("title").cloned().unwrap_or_else(|| "".into()));
+            r.insert("url".into(), s.get("url").cloned().unwrap_or_else(|| "".into()));
             if let Some(age) = s.get("pageAge") {
                 r.insert("pageAge".into(), age.clone());
             }
@@ -436,10 +375,7 @@ fn rebuild_raw_result(probe: &mut Map<String, Value>) {
         same
     });
     if !probe.contains_key("rawSources") && !raw.is_empty() {
-        probe.insert(
-            "rawSources".into(),
-            Value::Array(raw.into_iter().map(|(_, source)| source).collect()),
-        );
+        probe.insert("rawSources".into(), Value::Array(raw.into_iter().map(|(_, source)| source).collect()));
     }
     if !probe.contains_key("queries") && !queries.is_empty() {
         let list = queries
@@ -489,12 +425,7 @@ impl KindCount {
     }
 
     fn zh(&self, noun: &str) -> String {
-        let mut s = format!(
-            "{} 个{noun}（新增 {}，更新 {}",
-            self.total(),
-            self.added,
-            self.updated
-        );
+        let mut s = format!("{} 个{noun}（新增 {}，更新 {}", self.total(), self.added, self.updated);
         if self.unchanged > 0 {
             s.push_str(&format!("，未变 {}", self.unchanged));
         }
@@ -549,12 +480,7 @@ trait HasId {
 macro_rules! has_id {
     ($($t:ty),*) => {$(impl HasId for $t { fn id(&self) -> &str { &self.id } })*};
 }
-has_id!(
-    crate::model::Project,
-    crate::model::Prompt,
-    crate::model::Run,
-    crate::model::Probe
-);
+has_id!(crate::model::Project, crate::model::Prompt, crate::model::Run, crate::model::Probe);
 
 fn merge_kind<T: HasId + PartialEq>(base: &mut Vec<T>, incoming: Vec<T>) -> KindCount {
     let mut count = KindCount::default();

@@ -33,10 +33,7 @@ impl fmt::Display for ExportError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ExportError::RunNotFound { run_id } => {
-                write!(
-                    f,
-                    "run {run_id:?} is not in the data; choose one of its runs"
-                )
+                write!(f, "run {run_id:?} is not in the data; choose one of its runs")
             }
         }
     }
@@ -48,10 +45,9 @@ impl ExportError {
     /// The message in both interface languages.
     pub fn describe(&self) -> Localized {
         match self {
-            ExportError::RunNotFound { run_id } => Localized::new(
-                format!("找不到批次 {run_id:?}，请选择已有的批次"),
-                self.to_string(),
-            ),
+            ExportError::RunNotFound { run_id } => {
+                Localized::new(format!("找不到批次 {run_id:?}，请选择已有的批次"), self.to_string())
+            }
         }
     }
 }
@@ -76,12 +72,8 @@ pub fn sort_runs(runs: &mut [Run]) {
 /// Sorts probes (or references to probes) in the order described in the module
 /// documentation; `runs` gives the run order and each run's `promptSnapshot`.
 pub fn sort_probes<P: Borrow<Probe>>(probes: &mut [P], runs: &[Run]) {
-    let rank: HashMap<&str, (usize, &Run)> = runs
-        .iter()
-        .enumerate()
-        .rev()
-        .map(|(i, r)| (r.id.as_str(), (i, r)))
-        .collect();
+    let rank: HashMap<&str, (usize, &Run)> =
+        runs.iter().enumerate().rev().map(|(i, r)| (r.id.as_str(), (i, r))).collect();
     let mut prompt_pos: HashMap<(&str, &str), usize> = HashMap::new();
     for run in runs {
         for (i, p) in run.prompt_snapshot.iter().enumerate().rev() {
@@ -91,18 +83,8 @@ pub fn sort_probes<P: Borrow<Probe>>(probes: &mut [P], runs: &[Run]) {
     crate::sort::sort_by_cached_key(probes, |p| {
         let p: &Probe = p.borrow();
         let run_rank = rank.get(p.run_id.as_str()).map_or(usize::MAX, |(i, _)| *i);
-        let pos = prompt_pos
-            .get(&(p.run_id.as_str(), p.prompt_id.as_str()))
-            .copied()
-            .unwrap_or(usize::MAX);
-        (
-            run_rank,
-            p.run_id.clone(),
-            pos,
-            p.prompt_id.clone(),
-            p.repeat_index,
-            p.id.clone(),
-        )
+        let pos = prompt_pos.get(&(p.run_id.as_str(), p.prompt_id.as_str())).copied().unwrap_or(usize::MAX);
+        (run_rank, p.run_id.clone(), pos, p.prompt_id.clone(), p.repeat_index, p.id.clone())
     });
 }
 
@@ -133,25 +115,13 @@ pub fn full_export(
 /// "The prompts it used" are the ids of the run's `promptSnapshot`: the current version
 /// from `env.prompts` when the prompt still exists, otherwise the snapshot copy, so that
 /// a deleted prompt still travels with the run. Sorting follows [`full_export`].
-pub fn run_export(
-    env: &ExportEnvelope,
-    run_id: &str,
-    exported_at: &str,
-) -> Result<ExportEnvelope, ExportError> {
+pub fn run_export(env: &ExportEnvelope, run_id: &str, exported_at: &str) -> Result<ExportEnvelope, ExportError> {
     let run = env
         .runs
         .iter()
         .find(|r| r.id == run_id)
-        .ok_or_else(|| ExportError::RunNotFound {
-            run_id: run_id.to_string(),
-        })?;
-    let projects: Vec<Project> = env
-        .projects
-        .iter()
-        .filter(|p| p.id == run.project_id)
-        .take(1)
-        .cloned()
-        .collect();
+        .ok_or_else(|| ExportError::RunNotFound { run_id: run_id.to_string() })?;
+    let projects: Vec<Project> = env.projects.iter().filter(|p| p.id == run.project_id).take(1).cloned().collect();
     let mut seen: HashSet<&str> = HashSet::new();
     let mut prompts = Vec::new();
     for snap in &run.prompt_snapshot {
@@ -161,19 +131,8 @@ pub fn run_export(
         let current = env.prompts.iter().find(|p| p.id == snap.id);
         prompts.push(current.unwrap_or(snap).clone());
     }
-    let probes: Vec<Probe> = env
-        .probes
-        .iter()
-        .filter(|p| p.run_id == run.id)
-        .cloned()
-        .collect();
-    Ok(full_export(
-        projects,
-        prompts,
-        vec![run.clone()],
-        probes,
-        exported_at,
-    ))
+    let probes: Vec<Probe> = env.probes.iter().filter(|p| p.run_id == run.id).cloned().collect();
+    Ok(full_export(projects, prompts, vec![run.clone()], probes, exported_at))
 }
 
 /// The envelope as pretty-printed JSON (two-space indent) with a final newline.

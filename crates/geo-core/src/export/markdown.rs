@@ -92,29 +92,13 @@ const LIMITS_EN: &[&str] = &[
 /// Sections: title (project and run date), run facts, core metrics with numerator/denominator,
 /// prompt table, top [`TOP_SOURCES`] sources, source changes, findings and the limits.
 /// An unknown run id gives [`MetricsError::UnknownRun`].
-pub fn markdown_report(
-    env: &ExportEnvelope,
-    run_id: &str,
-    lang: Lang,
-) -> Result<String, MetricsError> {
+pub fn markdown_report(env: &ExportEnvelope, run_id: &str, lang: Lang) -> Result<String, MetricsError> {
     let target_run = find_run(env, run_id)?;
-    let own: Vec<&Probe> = env
-        .probes
-        .iter()
-        .filter(|p| p.run_id == target_run.id)
-        .collect();
-    let previous = target_run
-        .previous_run_id
-        .as_deref()
-        .and_then(|pid| env.runs.iter().find(|r| r.id == pid));
-    let prev_probes: Vec<&Probe> = previous.map_or_else(Vec::new, |prev| {
-        env.probes.iter().filter(|p| p.run_id == prev.id).collect()
-    });
-    let m = run::compute(
-        target_run,
-        &own,
-        previous.map(|prev| (prev, &prev_probes[..])),
-    );
+    let own: Vec<&Probe> = env.probes.iter().filter(|p| p.run_id == target_run.id).collect();
+    let previous = target_run.previous_run_id.as_deref().and_then(|pid| env.runs.iter().find(|r| r.id == pid));
+    let prev_probes: Vec<&Probe> =
+        previous.map_or_else(Vec::new, |prev| env.probes.iter().filter(|p| p.run_id == prev.id).collect());
+    let m = run::compute(target_run, &own, previous.map(|prev| (prev, &prev_probes[..])));
     let project_name = env
         .projects
         .iter()
@@ -145,10 +129,7 @@ fn render(m: &RunMetrics, project: &str, run: &crate::model::Run, lang: Lang) ->
         t.t("模型", "Model"),
         escape_cell(&run.config.model),
         t.t("状态", "Status"),
-        serde_json::to_value(run.status)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_string))
-            .unwrap_or_default(),
+        serde_json::to_value(run.status).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default(),
         t.t("估算费用", "Estimated cost"),
         m.estimated_cost_usd,
     ));
@@ -166,44 +147,20 @@ fn render(m: &RunMetrics, project: &str, run: &crate::model::Run, lang: Lang) ->
             frac(s, m.probe_count),
             t.t("成功 / 全部记录", "success / all records").into(),
         ),
-        (
-            t.t("失败 Probe", "Failed probes"),
-            m.failed_count.to_string(),
-            t.t("error + empty", "error + empty").into(),
-        ),
-        (
-            t.t("提及率", "Mention rate"),
-            percent(m.mention_rate),
-            frac(c.mention_count, s),
-        ),
-        (
-            t.t("首位提及率", "First-mention rate"),
-            percent(m.first_mention_rate),
-            frac(c.first_mention_count, s),
-        ),
+        (t.t("失败 Probe", "Failed probes"), m.failed_count.to_string(), t.t("error + empty", "error + empty").into()),
+        (t.t("提及率", "Mention rate"), percent(m.mention_rate), frac(c.mention_count, s)),
+        (t.t("首位提及率", "First-mention rate"), percent(m.first_mention_rate), frac(c.first_mention_count, s)),
         (
             t.t("平均位次", "Average order"),
             decimal(m.avg_order),
-            format!(
-                "{} {}",
-                c.mention_count,
-                t.t("次有提及的 Probe", "mentioning probes")
-            ),
+            format!("{} {}", c.mention_count, t.t("次有提及的 Probe", "mentioning probes")),
         ),
         (
             t.t("平均榜单位次", "Average list position"),
             decimal(m.avg_list_position),
-            format!(
-                "{} {}",
-                c.list_position_count,
-                t.t("个有榜单位次的提及", "mentions with a list position")
-            ),
+            format!("{} {}", c.list_position_count, t.t("个有榜单位次的提及", "mentions with a list position")),
         ),
-        (
-            t.t("官网检索可见度", "Owned visibility"),
-            percent(m.owned_visibility),
-            frac(c.owned_probe_count, s),
-        ),
+        (t.t("官网检索可见度", "Owned visibility"), percent(m.owned_visibility), frac(c.owned_probe_count, s)),
         (
             t.t("官网最佳位次", "Owned best rank"),
             m.owned_best_rank.map_or("—".into(), |r| r.to_string()),
@@ -212,26 +169,17 @@ fn render(m: &RunMetrics, project: &str, run: &crate::model::Run, lang: Lang) ->
         (
             t.t("唯一来源域名数", "Unique domains"),
             m.unique_domains.to_string(),
-            t.t("成功 Probe 的来源", "sources of successful probes")
-                .into(),
+            t.t("成功 Probe 的来源", "sources of successful probes").into(),
         ),
         (
             t.t("来源稳定性", "Source stability"),
             decimal(m.source_stability),
-            format!(
-                "{} {}",
-                c.stability_prompt_count,
-                t.t("条 Prompt（≥ 2 次成功）", "prompts (≥ 2 successes)")
-            ),
+            format!("{} {}", c.stability_prompt_count, t.t("条 Prompt（≥ 2 次成功）", "prompts (≥ 2 successes)")),
         ),
         (
             t.t("榜单稳定性 (RBO)", "List stability (RBO)"),
             decimal(m.list_stability),
-            format!(
-                "{} {}",
-                c.list_stability_prompt_count,
-                t.t("条 Prompt（≥ 2 个榜单）", "prompts (≥ 2 lists)")
-            ),
+            format!("{} {}", c.list_stability_prompt_count, t.t("条 Prompt（≥ 2 个榜单）", "prompts (≥ 2 lists)")),
         ),
         (
             t.t("Answer Link 重合率", "Answer link overlap"),
@@ -240,30 +188,18 @@ fn render(m: &RunMetrics, project: &str, run: &crate::model::Run, lang: Lang) ->
         ),
     ];
     for (name, value, basis) in rows {
-        md.push_str(&format!(
-            "| {} | {} | {} |\n",
-            escape_cell(name),
-            escape_cell(&value),
-            escape_cell(&basis)
-        ));
+        md.push_str(&format!("| {} | {} | {} |\n", escape_cell(name), escape_cell(&value), escape_cell(&basis)));
     }
     md.push('\n');
     if !m.share_of_voice.0.is_empty() {
-        md.push_str(&format!(
-            "### {}\n\n",
-            t.t("声量份额 SoV", "Share of voice")
-        ));
+        md.push_str(&format!("### {}\n\n", t.t("声量份额 SoV", "Share of voice")));
         md.push_str(&format!(
             "| {} | SoV | {} |\n|---|---:|---:|\n",
             t.t("Target", "Target"),
             t.t("有提及的 Probe", "Mentioning probes")
         ));
         for ((id, sov), (_, n)) in m.share_of_voice.0.iter().zip(&m.share_of_voice_counts.0) {
-            let label = run
-                .alias_snapshot
-                .iter()
-                .find(|t| &t.id == id)
-                .map_or(id.as_str(), |t| t.label.as_str());
+            let label = run.alias_snapshot.iter().find(|t| &t.id == id).map_or(id.as_str(), |t| t.label.as_str());
             md.push_str(&format!(
                 "| {} | {} | {} |\n",
                 escape_cell(label),
@@ -274,10 +210,7 @@ fn render(m: &RunMetrics, project: &str, run: &crate::model::Run, lang: Lang) ->
         md.push('\n');
     }
 
-    md.push_str(&format!(
-        "## {}\n\n",
-        t.t("Prompt 表现", "Prompt performance")
-    ));
+    md.push_str(&format!("## {}\n\n", t.t("Prompt 表现", "Prompt performance")));
     md.push_str(&format!(
         "| Prompt | {} | {} | {} | {} | {} |\n|---|---|---:|---:|---:|---:|\n",
         t.t("标签", "Tags"),
@@ -287,11 +220,7 @@ fn render(m: &RunMetrics, project: &str, run: &crate::model::Run, lang: Lang) ->
         t.t("平均位次", "Average order")
     ));
     for p in &m.prompts {
-        let name = if p.text.is_empty() {
-            &p.prompt_id
-        } else {
-            &p.text
-        };
+        let name = if p.text.is_empty() { &p.prompt_id } else { &p.text };
         md.push_str(&format!(
             "| {} | {} | {} | {} ({}) | {} ({}) | {} |\n",
             escape_cell(name),
@@ -308,10 +237,7 @@ fn render(m: &RunMetrics, project: &str, run: &crate::model::Run, lang: Lang) ->
 
     md.push_str(&format!("## {}\n\n", t.t("Top 来源", "Top sources")));
     if m.domains.is_empty() {
-        md.push_str(t.t(
-            "成功 Probe 中没有检索来源。\n\n",
-            "No retrieved source in successful probes.\n\n",
-        ));
+        md.push_str(t.t("成功 Probe 中没有检索来源。\n\n", "No retrieved source in successful probes.\n\n"));
     } else {
         md.push_str(&format!(
             "| {} | {} | {} | {} | {} | {} | {} | {} |\n|---|---|---|---|---:|---:|---:|---:|\n",
@@ -352,10 +278,7 @@ fn render(m: &RunMetrics, project: &str, run: &crate::model::Run, lang: Lang) ->
             if v.is_empty() {
                 "—".to_string()
             } else {
-                v.iter()
-                    .map(|d| escape_cell(d))
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                v.iter().map(|d| escape_cell(d)).collect::<Vec<_>>().join(", ")
             }
         };
         md.push_str(&format!(
@@ -374,11 +297,7 @@ fn render(m: &RunMetrics, project: &str, run: &crate::model::Run, lang: Lang) ->
         md.push_str(t.t("没有触发任何规则。\n\n", "No rule fired.\n\n"));
     } else {
         for i in &m.insights {
-            md.push_str(&format!(
-                "- **{}**: {}\n",
-                escape_cell(i.title_in(lang)),
-                escape_cell(i.detail_in(lang))
-            ));
+            md.push_str(&format!("- **{}**: {}\n", escape_cell(i.title_in(lang)), escape_cell(i.detail_in(lang))));
         }
         md.push('\n');
     }
@@ -388,11 +307,7 @@ fn render(m: &RunMetrics, project: &str, run: &crate::model::Run, lang: Lang) ->
         "比例只在成功 Probe 上计算（error 和 empty 不进分母）；先看分母，再看小数点。\n\n",
         "Ratios are taken over successful probes only (error and empty are excluded); read the denominator before the decimals.\n\n",
     ));
-    for line in if lang == Lang::Zh {
-        LIMITS_ZH
-    } else {
-        LIMITS_EN
-    } {
+    for line in if lang == Lang::Zh { LIMITS_ZH } else { LIMITS_EN } {
         md.push_str(&format!("- {line}\n"));
     }
     md

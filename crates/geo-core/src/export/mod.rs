@@ -21,8 +21,7 @@ pub mod validate;
 
 pub use csv::{parse_csv, probes_csv, sources_csv, CsvParseError, CsvWriter};
 pub use import::{
-    merge_into, parse_export, summarize, ImportError, ImportErrorKind, ImportLimits, KindCount,
-    MergeReport,
+    merge_into, parse_export, summarize, ImportError, ImportErrorKind, ImportLimits, KindCount, MergeReport,
 };
 pub use json::{full_export, indent_json, run_export, to_json_pretty, ExportError};
 pub use validate::{validate_against, Problem};

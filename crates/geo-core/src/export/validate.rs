@@ -32,10 +32,7 @@ pub struct Problem {
 impl Problem {
     /// A problem at `path`.
     pub fn new(path: impl Into<String>, message: impl Into<String>) -> Self {
-        Problem {
-            path: path.into(),
-            message: message.into(),
-        }
+        Problem { path: path.into(), message: message.into() }
     }
 }
 
@@ -150,25 +147,13 @@ struct Field {
 }
 
 const fn req(name: &'static str, ty: Ty) -> Field {
-    Field {
-        name,
-        ty,
-        need: Need::Required,
-    }
+    Field { name, ty, need: Need::Required }
 }
 const fn opt(name: &'static str, ty: Ty) -> Field {
-    Field {
-        name,
-        ty,
-        need: Need::Optional,
-    }
+    Field { name, ty, need: Need::Optional }
 }
 const fn derived(name: &'static str, ty: Ty) -> Field {
-    Field {
-        name,
-        ty,
-        need: Need::Derived,
-    }
+    Field { name, ty, need: Need::Derived }
 }
 
 const U16: Ty = Ty::UInt(u16::MAX as u64);
@@ -183,18 +168,8 @@ pub const RUN_STATUSES: &[&str] = &["running", "completed", "partial", "failed",
 /// `Probe.status` strings.
 pub const PROBE_STATUSES: &[&str] = &["success", "error", "empty", "cancelled"];
 /// `error.kind` strings.
-pub const ERROR_KINDS: &[&str] = &[
-    "auth",
-    "balance",
-    "forbidden",
-    "rate_limit",
-    "server",
-    "timeout",
-    "network",
-    "invalid_json",
-    "empty",
-    "http",
-];
+pub const ERROR_KINDS: &[&str] =
+    &["auth", "balance", "forbidden", "rate_limit", "server", "timeout", "network", "invalid_json", "empty", "http"];
 /// `SearchSource.ownership` strings.
 pub const OWNERSHIPS: &[&str] = &["owned", "competitor", "third_party"];
 
@@ -250,11 +225,7 @@ const RUN: Ty = Ty::Obj(&[
     opt("plannedProbeCount", U32),
 ]);
 
-const PROBE_ERROR: Ty = Ty::Obj(&[
-    req("kind", Ty::Enum(ERROR_KINDS)),
-    opt("httpStatus", U16),
-    opt("message", Ty::Str),
-]);
+const PROBE_ERROR: Ty = Ty::Obj(&[req("kind", Ty::Enum(ERROR_KINDS)), opt("httpStatus", U16), opt("message", Ty::Str)]);
 
 const USAGE: Ty = Ty::Obj(&[
     opt("inputTokens", U64),
@@ -263,12 +234,8 @@ const USAGE: Ty = Ty::Obj(&[
     opt("webSearchRequests", U64),
 ]);
 
-const QUERY: Ty = Ty::Obj(&[
-    req("index", U32),
-    opt("query", Ty::Str),
-    opt("internal", Ty::Bool),
-    opt("error", Ty::Str),
-]);
+const QUERY: Ty =
+    Ty::Obj(&[req("index", U32), opt("query", Ty::Str), opt("internal", Ty::Bool), opt("error", Ty::Str)]);
 
 const RAW_SOURCE: Ty = Ty::Obj(&[
     req("queryIndex", U32),
@@ -278,11 +245,7 @@ const RAW_SOURCE: Ty = Ty::Obj(&[
     opt("pageAge", Ty::Str),
 ]);
 
-const OCCURRENCE: Ty = Ty::Obj(&[
-    req("queryIndex", U32),
-    opt("query", Ty::Str),
-    req("rank", U32),
-]);
+const OCCURRENCE: Ty = Ty::Obj(&[req("queryIndex", U32), opt("query", Ty::Str), req("rank", U32)]);
 
 const SEARCH_SOURCE: Ty = Ty::Obj(&[
     req("id", Ty::Str),
@@ -310,12 +273,8 @@ const MENTION: Ty = Ty::Obj(&[
     opt("listPosition", U32),
 ]);
 
-const LIST_ITEM: Ty = Ty::Obj(&[
-    req("position", U32),
-    req("title", Ty::Str),
-    opt("text", Ty::Str),
-    opt("matchedTargetId", Ty::Str),
-]);
+const LIST_ITEM: Ty =
+    Ty::Obj(&[req("position", U32), req("title", Ty::Str), opt("text", Ty::Str), opt("matchedTargetId", Ty::Str)]);
 
 const ANSWER_LINK: Ty = Ty::Obj(&[
     req("url", Ty::Str),
@@ -371,26 +330,17 @@ fn check(v: &mut Value, ty: &Ty, path: &Seg<'_>, sink: &mut Sink) {
         }
         Ty::Bool => {
             if !v.is_boolean() {
-                sink.push(
-                    path,
-                    format!("expected true or false, got {}", describe_value(v)),
-                );
+                sink.push(path, format!("expected true or false, got {}", describe_value(v)));
             }
         }
         Ty::UInt(max) => match v.as_u64() {
             Some(n) if n <= *max => {}
-            Some(_) => sink.push(
-                path,
-                format!("expected integer 0..={max}, got {}", describe_value(v)),
-            ),
+            Some(_) => sink.push(path, format!("expected integer 0..={max}, got {}", describe_value(v))),
             None => match v.as_f64() {
                 Some(f) if f >= 0.0 && f.fract() == 0.0 && f <= *max as f64 => {
                     *v = Value::from(f as u64);
                 }
-                _ => sink.push(
-                    path,
-                    format!("expected integer 0..={max}, got {}", describe_value(v)),
-                ),
+                _ => sink.push(path, format!("expected integer 0..={max}, got {}", describe_value(v))),
             },
         },
         Ty::Millis => match (v.as_u64(), v.as_f64()) {
@@ -398,13 +348,7 @@ fn check(v: &mut Value, ty: &Ty, path: &Seg<'_>, sink: &mut Sink) {
             (None, Some(f)) if f.is_finite() && f >= 0.0 && f < u64::MAX as f64 => {
                 *v = Value::from(f.round() as u64);
             }
-            _ => sink.push(
-                path,
-                format!(
-                    "expected a non-negative number of milliseconds, got {}",
-                    describe_value(v)
-                ),
-            ),
+            _ => sink.push(path, format!("expected a non-negative number of milliseconds, got {}", describe_value(v))),
         },
         Ty::Float => {
             if !v.is_number() {
@@ -413,14 +357,7 @@ fn check(v: &mut Value, ty: &Ty, path: &Seg<'_>, sink: &mut Sink) {
         }
         Ty::Enum(values) => {
             if !v.as_str().is_some_and(|s| values.contains(&s)) {
-                sink.push(
-                    path,
-                    format!(
-                        "expected one of {}, got {}",
-                        values.join("|"),
-                        describe_value(v)
-                    ),
-                );
+                sink.push(path, format!("expected one of {}, got {}", values.join("|"), describe_value(v)));
             }
         }
         Ty::Obj(fields) => match v.as_object_mut() {
@@ -443,9 +380,7 @@ fn check_object(map: &mut Map<String, Value>, fields: &[Field], path: &Seg<'_>, 
     for field in fields {
         let here = Seg::Field(path, field.name);
         match (map.get_mut(field.name), field.need) {
-            (None, Need::Required) => {
-                sink.push(&here, "required field is missing or null".to_string())
-            }
+            (None, Need::Required) => sink.push(&here, "required field is missing or null".to_string()),
             (None, _) => {}
             (Some(v), Need::Derived) => {
                 let mut scratch = Sink::default();
@@ -510,25 +445,10 @@ pub(crate) fn check_duplicates(env: &ExportEnvelope, sink: &mut Sink) {
             }
         }
     }
-    dup(
-        "projects",
-        env.projects.iter().map(|p| p.id.as_str()),
-        sink,
-        "project",
-    );
-    dup(
-        "prompts",
-        env.prompts.iter().map(|p| p.id.as_str()),
-        sink,
-        "prompt",
-    );
+    dup("projects", env.projects.iter().map(|p| p.id.as_str()), sink, "project");
+    dup("prompts", env.prompts.iter().map(|p| p.id.as_str()), sink, "prompt");
     dup("runs", env.runs.iter().map(|p| p.id.as_str()), sink, "run");
-    dup(
-        "probes",
-        env.probes.iter().map(|p| p.id.as_str()),
-        sink,
-        "probe",
-    );
+    dup("probes", env.probes.iter().map(|p| p.id.as_str()), sink, "probe");
     for (i, project) in env.projects.iter().enumerate() {
         let mut seen = HashSet::new();
         seen.insert(project.brand.id.as_str());
@@ -536,10 +456,7 @@ pub(crate) fn check_duplicates(env: &ExportEnvelope, sink: &mut Sink) {
             if !seen.insert(c.id.as_str()) {
                 sink.push_problem(Problem::new(
                     format!("projects[{i}].competitors[{j}].id"),
-                    format!(
-                        "duplicate target id {:?} within the project; give each target its own id",
-                        c.id
-                    ),
+                    format!("duplicate target id {:?} within the project; give each target its own id", c.id),
                 ));
             }
         }
@@ -553,21 +470,10 @@ pub(crate) fn check_duplicates(env: &ExportEnvelope, sink: &mut Sink) {
 /// `geo-probe validate` does). A run's `previousRunId` is not checked: the previous run
 /// may have been deleted, which only means "no comparison". Returns every problem.
 pub fn validate_against(incoming: &ExportEnvelope, base: &ExportEnvelope) -> Vec<Problem> {
-    let base_empty = base.projects.is_empty()
-        && base.prompts.is_empty()
-        && base.runs.is_empty()
-        && base.probes.is_empty();
-    let nowhere = if base_empty {
-        "not in the file"
-    } else {
-        "neither in the file nor in the existing data"
-    };
-    let projects: HashSet<&str> = incoming
-        .projects
-        .iter()
-        .chain(&base.projects)
-        .map(|p| p.id.as_str())
-        .collect();
+    let base_empty =
+        base.projects.is_empty() && base.prompts.is_empty() && base.runs.is_empty() && base.probes.is_empty();
+    let nowhere = if base_empty { "not in the file" } else { "neither in the file nor in the existing data" };
+    let projects: HashSet<&str> = incoming.projects.iter().chain(&base.projects).map(|p| p.id.as_str()).collect();
     let mut runs: HashMap<&str, &str> = HashMap::new();
     for r in base.runs.iter().chain(&incoming.runs) {
         runs.insert(r.id.as_str(), r.project_id.as_str());
@@ -577,10 +483,7 @@ pub fn validate_against(incoming: &ExportEnvelope, base: &ExportEnvelope) -> Vec
         if !projects.contains(p.project_id.as_str()) {
             out.push(Problem::new(
                 format!("prompts[{i}].projectId"),
-                format!(
-                    "prompt {:?} refers to project {:?} that is {nowhere}",
-                    p.id, p.project_id
-                ),
+                format!("prompt {:?} refers to project {:?} that is {nowhere}", p.id, p.project_id),
             ));
         }
     }
@@ -588,10 +491,7 @@ pub fn validate_against(incoming: &ExportEnvelope, base: &ExportEnvelope) -> Vec
         if !projects.contains(r.project_id.as_str()) {
             out.push(Problem::new(
                 format!("runs[{i}].projectId"),
-                format!(
-                    "run {:?} refers to project {:?} that is {nowhere}",
-                    r.id, r.project_id
-                ),
+                format!("run {:?} refers to project {:?} that is {nowhere}", r.id, r.project_id),
             ));
         }
     }
@@ -599,10 +499,7 @@ pub fn validate_against(incoming: &ExportEnvelope, base: &ExportEnvelope) -> Vec
         match runs.get(p.run_id.as_str()) {
             None => out.push(Problem::new(
                 format!("probes[{i}].runId"),
-                format!(
-                    "probe {:?} refers to run {:?} that is {nowhere}",
-                    p.id, p.run_id
-                ),
+                format!("probe {:?} refers to run {:?} that is {nowhere}", p.id, p.run_id),
             )),
             Some(run_project) if *run_project != p.project_id => out.push(Problem::new(
                 format!("probes[{i}].projectId"),
@@ -623,33 +520,16 @@ mod tests {
     use crate::model::{ErrorKind, Ownership, ProbeStatus, RunStatus, TargetKind};
 
     fn names<T: serde::Serialize>(all: &[T]) -> Vec<String> {
-        all.iter()
-            .map(|v| {
-                serde_json::to_value(v)
-                    .unwrap()
-                    .as_str()
-                    .unwrap()
-                    .to_string()
-            })
-            .collect()
+        all.iter().map(|v| serde_json::to_value(v).unwrap().as_str().unwrap().to_string()).collect()
     }
 
     #[test]
     fn enum_lists_match_the_model() {
-        assert_eq!(
-            names(&[TargetKind::Brand, TargetKind::Competitor]),
-            TARGET_KINDS
-        );
+        assert_eq!(names(&[TargetKind::Brand, TargetKind::Competitor]), TARGET_KINDS);
         use RunStatus::*;
-        assert_eq!(
-            names(&[Running, Completed, Partial, Failed, Cancelled]),
-            RUN_STATUSES
-        );
+        assert_eq!(names(&[Running, Completed, Partial, Failed, Cancelled]), RUN_STATUSES);
         use ProbeStatus as P;
-        assert_eq!(
-            names(&[P::Success, P::Error, P::Empty, P::Cancelled]),
-            PROBE_STATUSES
-        );
+        assert_eq!(names(&[P::Success, P::Error, P::Empty, P::Cancelled]), PROBE_STATUSES);
         use ErrorKind as E;
         let kinds = [
             E::Auth,

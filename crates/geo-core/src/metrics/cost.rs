@@ -64,17 +64,12 @@ pub const PRICES: &[ModelPrice] = &[
 pub fn price_for(model: &str) -> Option<&'static ModelPrice> {
     let name = model.split('[').next().unwrap_or("").trim();
     let starts = |prefix: &str| {
-        name.len() >= prefix.len()
-            && name.as_bytes()[..prefix.len()].eq_ignore_ascii_case(prefix.as_bytes())
+        name.len() >= prefix.len() && name.as_bytes()[..prefix.len()].eq_ignore_ascii_case(prefix.as_bytes())
     };
     let is = |other: &str| name.eq_ignore_ascii_case(other);
     let index = if starts("deepseek-v4-pro") {
         1
-    } else if starts("deepseek-v4-flash")
-        || is("deepseek-flash")
-        || is("deepseek-chat")
-        || is("deepseek-reasoner")
-    {
+    } else if starts("deepseek-v4-flash") || is("deepseek-flash") || is("deepseek-chat") || is("deepseek-reasoner") {
         0
     } else {
         return None;
@@ -148,11 +143,7 @@ impl<'a> RunPricer<'a> {
 /// Estimated cost in USD of a run: [`estimate_cost_usd`] summed over every probe record of
 /// the run (failed ones too: whatever usage was recorded was spent).
 pub fn run_cost(run: &Run, probes: &[Probe]) -> f64 {
-    probes
-        .iter()
-        .filter(|p| p.run_id == run.id)
-        .map(|p| estimate_cost_usd(billed_model(p, run), &p.usage))
-        .sum()
+    probes.iter().filter(|p| p.run_id == run.id).map(|p| estimate_cost_usd(billed_model(p, run), &p.usage)).sum()
 }
 
 /// What a before-run estimate was based on.
@@ -213,10 +204,7 @@ pub struct RunEstimate {
 pub fn probe_profile(run: &Run, probes: &[Probe]) -> Option<ProbeProfile> {
     let mut n = 0u64;
     let mut acc = [0f64; 5];
-    for p in probes
-        .iter()
-        .filter(|p| p.run_id == run.id && p.status == ProbeStatus::Success)
-    {
+    for p in probes.iter().filter(|p| p.run_id == run.id && p.status == ProbeStatus::Success) {
         n += 1;
         acc[0] += p.usage.input_tokens as f64;
         acc[1] += p.usage.cache_read_input_tokens as f64;
@@ -252,11 +240,7 @@ pub fn estimate_run(
         Some(profile) => (profile, EstimateBasis::LastRun),
         None => (DEFAULT_PROBE_PROFILE, EstimateBasis::Defaults),
     };
-    let model = if model.trim().is_empty() {
-        DEFAULT_MODEL
-    } else {
-        model
-    };
+    let model = if model.trim().is_empty() { DEFAULT_MODEL } else { model };
     let price = price_or_conservative(model);
     let per_probe = profile.input_tokens / 1e6 * price.input_cache_miss_per_million
         + profile.cache_read_input_tokens / 1e6 * price.input_cache_hit_per_million
@@ -266,11 +250,5 @@ pub fn estimate_run(
     let workers = u64::from(concurrency.clamp(1, 3));
     let waves = probes.div_ceil(workers);
     let seconds = (waves as f64 * profile.latency_ms / 1000.0).ceil() as u64;
-    RunEstimate {
-        cost_usd: probes as f64 * per_probe,
-        seconds,
-        probes,
-        basis,
-        profile,
-    }
+    RunEstimate { cost_usd: probes as f64 * per_probe, seconds, probes, basis, profile }
 }

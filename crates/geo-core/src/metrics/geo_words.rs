@@ -507,8 +507,7 @@ mod tests {
         // Sentences: "Acme is good." (3 words, pos 0), "Beta is fine." (3, pos 1),
         // "Acme wins." (2, pos 2); total 8 words, |S| = 3.
         let text = "Acme is good. Beta is fine. Acme wins.";
-        let got =
-            position_adjusted_word_count(text, &[target("a", &["acme"]), target("b", &["Beta"])]);
+        let got = position_adjusted_word_count(text, &[target("a", &["acme"]), target("b", &["Beta"])]);
         let a = (3.0 + 2.0 * (-2.0f64 / 3.0).exp()) / 8.0;
         let b = 3.0 * (-1.0f64 / 3.0).exp() / 8.0;
         assert!((got[0] - a).abs() < 1e-12, "{got:?}");
@@ -517,8 +516,7 @@ mod tests {
 
     #[test]
     fn pawc_respects_ascii_boundaries_and_cjk() {
-        let got =
-            position_adjusted_word_count("George 很好。GEO探针第一！", &[target("g", &["GEO"])]);
+        let got = position_adjusted_word_count("George 很好。GEO探针第一！", &[target("g", &["GEO"])]);
         // Sentence 0: george + 很 好 = 3 words; sentence 1: geo + 探 针 第 一 = 5 words.
         let expect = 5.0 * (-0.5f64).exp() / 8.0;
         assert!((got[0] - expect).abs() < 1e-12, "{got:?}");

@@ -29,13 +29,7 @@ pub struct Insight {
 
 impl Insight {
     fn new(kind: &str, title: Localized, detail: Localized) -> Self {
-        Insight {
-            kind: kind.to_string(),
-            title: title.zh,
-            detail: detail.zh,
-            title_en: title.en,
-            detail_en: detail.en,
-        }
+        Insight { kind: kind.to_string(), title: title.zh, detail: detail.zh, title_en: title.en, detail_en: detail.en }
     }
 
     /// The title in `lang`.
@@ -66,12 +60,7 @@ pub fn decimal(value: Option<f64>) -> String {
 }
 
 fn sample(domains: &[String]) -> String {
-    let mut s = domains
-        .iter()
-        .take(3)
-        .cloned()
-        .collect::<Vec<_>>()
-        .join(", ");
+    let mut s = domains.iter().take(3).cloned().collect::<Vec<_>>().join(", ");
     if domains.len() > 3 {
         s.push_str(", …");
     }
@@ -83,9 +72,7 @@ fn tagged(m: &RunMetrics, tag: &str) -> (u32, u32, u32) {
     m.prompts
         .iter()
         .filter(|p| p.tags.iter().any(|t| t == tag))
-        .fold((0, 0, 0), |(s, k, n), p| {
-            (s + p.success_count, k + p.mention_count, n + 1)
-        })
+        .fold((0, 0, 0), |(s, k, n), p| (s + p.success_count, k + p.mention_count, n + 1))
 }
 
 /// Builds the findings of a run, checking the nine rules of seed §7 in order:
@@ -226,10 +213,7 @@ pub fn build_insights(m: &RunMetrics) -> Vec<Insight> {
                 Localized::new("品牌提及率很高", "High brand mention rate"),
                 Localized::new(
                     format!("{k}/{s} 次成功探测提及了品牌（{}）。", percent(Some(rate))),
-                    format!(
-                        "{k} of {s} successful probes mentioned the brand ({}).",
-                        percent(Some(rate))
-                    ),
+                    format!("{k} of {s} successful probes mentioned the brand ({}).", percent(Some(rate))),
                 ),
             ));
         }
@@ -238,14 +222,8 @@ pub fn build_insights(m: &RunMetrics) -> Vec<Insight> {
                 "low_mention_rate",
                 Localized::new("品牌提及率偏低", "Low brand mention rate"),
                 Localized::new(
-                    format!(
-                        "只有 {k}/{s} 次成功探测提及了品牌（{}）。",
-                        percent(Some(rate))
-                    ),
-                    format!(
-                        "Only {k} of {s} successful probes mentioned the brand ({}).",
-                        percent(Some(rate))
-                    ),
+                    format!("只有 {k}/{s} 次成功探测提及了品牌（{}）。", percent(Some(rate))),
+                    format!("Only {k} of {s} successful probes mentioned the brand ({}).", percent(Some(rate))),
                 ),
             ));
         }

@@ -133,10 +133,7 @@ pub struct TargetMap<T>(pub Vec<(String, T)>);
 impl<T> TargetMap<T> {
     /// The value for `target_id`.
     pub fn get(&self, target_id: &str) -> Option<&T> {
-        self.0
-            .iter()
-            .find(|(id, _)| id == target_id)
-            .map(|(_, v)| v)
+        self.0.iter().find(|(id, _)| id == target_id).map(|(_, v)| v)
     }
 }
 
@@ -377,11 +374,7 @@ impl fmt::Display for MetricsError {
             MetricsError::UnknownRun { run_id, available } => write!(
                 f,
                 "run `{run_id}` is not in the export: use one of {}",
-                available
-                    .iter()
-                    .map(|id| format!("`{id}`"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                available.iter().map(|id| format!("`{id}`")).collect::<Vec<_>>().join(", ")
             ),
         }
     }
@@ -392,11 +385,7 @@ impl std::error::Error for MetricsError {}
 /// The export's runs in `createdAt` order (ties by id).
 pub(crate) fn runs_in_order(env: &ExportEnvelope) -> Vec<&Run> {
     let mut runs: Vec<&Run> = env.runs.iter().collect();
-    crate::sort::sort_by(&mut runs, |a, b| {
-        a.created_at
-            .cmp(&b.created_at)
-            .then_with(|| a.id.cmp(&b.id))
-    });
+    crate::sort::sort_by(&mut runs, |a, b| a.created_at.cmp(&b.created_at).then_with(|| a.id.cmp(&b.id)));
     runs
 }
 
@@ -411,27 +400,17 @@ pub(crate) fn probes_by_run(probes: &[Probe]) -> FastMap<&str, Vec<&Probe>> {
 
 /// Looks up a run by id, with the error the CLI prints.
 pub(crate) fn find_run<'a>(env: &'a ExportEnvelope, run_id: &str) -> Result<&'a Run, MetricsError> {
-    env.runs
-        .iter()
-        .find(|r| r.id == run_id)
-        .ok_or_else(|| MetricsError::UnknownRun {
-            run_id: run_id.to_string(),
-            available: runs_in_order(env)
-                .iter()
-                .take(10)
-                .map(|r| r.id.clone())
-                .collect(),
-        })
+    env.runs.iter().find(|r| r.id == run_id).ok_or_else(|| MetricsError::UnknownRun {
+        run_id: run_id.to_string(),
+        available: runs_in_order(env).iter().take(10).map(|r| r.id.clone()).collect(),
+    })
 }
 
 /// Metrics of every run of `env` in `createdAt` order, or of the run `run_id` only.
 ///
 /// Each run is compared with the run named by its `previousRunId` when the export holds it.
 /// An unknown `run_id` gives [`MetricsError::UnknownRun`].
-pub fn metrics_for_export(
-    env: &ExportEnvelope,
-    run_id: Option<&str>,
-) -> Result<Vec<RunMetrics>, MetricsError> {
+pub fn metrics_for_export(env: &ExportEnvelope, run_id: Option<&str>) -> Result<Vec<RunMetrics>, MetricsError> {
     let selected: Vec<&Run> = match run_id {
         Some(id) => vec![find_run(env, id)?],
         None => runs_in_order(env),

@@ -14,8 +14,8 @@ use super::stats::{
     mean, mean_pairwise_jaccard_ids, mean_pairwise_rbo_ids, ratio, wilson_interval, JaccardScratch, RboScratch, RBO_P,
 };
 use super::{
-    short_eq, DomainMetrics, FastMap, FastSet, Key, GapDomain, MetricCounts, OutreachGap, PromptMetrics,
-    RunMetrics, TargetMap, UntrackedEntity,
+    short_eq, DomainMetrics, FastMap, FastSet, GapDomain, Key, MetricCounts, OutreachGap, PromptMetrics, RunMetrics,
+    TargetMap, UntrackedEntity,
 };
 use crate::analysis::mentions::{normalize_for_match_into, PreparedAlias};
 use crate::model::{Ownership, Probe, ProbeStatus, Run, Target, TargetKind};
@@ -27,11 +27,7 @@ use crate::model::{Ownership, Probe, ProbeStatus, Run, Target, TargetKind};
 /// See [`RunMetrics`] for each field's numerator and denominator and `docs/metrics.md` for
 /// the formulas. `newDomains`/`lostDomains` are `[]` unless both this run and `previous` have
 /// successful probes.
-pub fn compute_run_metrics(
-    run: &Run,
-    probes: &[Probe],
-    previous: Option<(&Run, &[Probe])>,
-) -> RunMetrics {
+pub fn compute_run_metrics(run: &Run, probes: &[Probe], previous: Option<(&Run, &[Probe])>) -> RunMetrics {
     let own: Vec<&Probe> = probes.iter().filter(|p| p.run_id == run.id).collect();
     let prev: Option<(&Run, Vec<&Probe>)> =
         previous.map(|(r, ps)| (r, ps.iter().filter(|p| p.run_id == r.id).collect()));
@@ -157,21 +153,11 @@ pub(crate) fn compute_reusing<'a>(
             targets.push(t);
         }
     }
-    let target_index: FastMap<Key, usize> = targets
-        .iter()
-        .enumerate()
-        .map(|(i, t)| (Key(t.id.as_str()), i))
-        .collect();
+    let target_index: FastMap<Key, usize> = targets.iter().enumerate().map(|(i, t)| (Key(t.id.as_str()), i)).collect();
     // Ids are unique in `targets`, so "the brand's mention" is "the mention of this index".
     let brand_index = targets.iter().position(|t| t.kind == TargetKind::Brand);
-    let brand_id: Option<&str> = targets
-        .iter()
-        .find(|t| t.kind == TargetKind::Brand)
-        .map(|t| t.id.as_str());
-    let aliases: Vec<Vec<PreparedAlias>> = targets
-        .iter()
-        .map(|t| PreparedAlias::for_target(t))
-        .collect();
+    let brand_id: Option<&str> = targets.iter().find(|t| t.kind == TargetKind::Brand).map(|t| t.id.as_str());
+    let aliases: Vec<Vec<PreparedAlias>> = targets.iter().map(|t| PreparedAlias::for_target(t)).collect();
 
     let mut counts = MetricCounts::default();
     let (mut probe_count, mut success, mut failed) = (0u32, 0u32, 0u32);
@@ -259,10 +245,7 @@ pub(crate) fn compute_reusing<'a>(
                 }
             }
         }
-        let competitor_mentioned = targets
-            .iter()
-            .zip(&mentioned)
-            .any(|(t, &m)| m && t.kind == TargetKind::Competitor);
+        let competitor_mentioned = targets.iter().zip(&mentioned).any(|(t, &m)| m && t.kind == TargetKind::Competitor);
 
         // Position-adjusted word count, only for the targets the probe names: the score the
         // analysis stored in the mention, else (exports from before it was stored, or a value
@@ -310,28 +293,15 @@ pub(crate) fn compute_reusing<'a>(
                 (
                     source.occurrences.len() as u32,
                     source.occurrences.iter().map(|o| u64::from(o.rank)).sum(),
-                    source
-                        .occurrences
-                        .iter()
-                        .map(|o| o.rank)
-                        .min()
-                        .unwrap_or(source.best_rank),
+                    source.occurrences.iter().map(|o| o.rank).min().unwrap_or(source.best_rank),
                 )
             };
             acc.occurrences += occ;
             acc.rank_sum += rank_sum;
             acc.best_rank = Some(acc.best_rank.map_or(best, |b| b.min(best)));
             counts.occurrence_count += occ;
-            let key = (
-                source.platform.as_str(),
-                source.channel.as_str(),
-                source.ownership,
-            );
-            match acc
-                .attributions
-                .iter_mut()
-                .find(|a| a.2 == key.2 && short_eq(a.1, key.1) && short_eq(a.0, key.0))
-            {
+            let key = (source.platform.as_str(), source.channel.as_str(), source.ownership);
+            match acc.attributions.iter_mut().find(|a| a.2 == key.2 && short_eq(a.1, key.1) && short_eq(a.0, key.0)) {
                 Some(a) => a.3 += occ,
                 None => acc.attributions.push((key.0, key.1, key.2, occ)),
             }
@@ -363,8 +333,7 @@ pub(crate) fn compute_reusing<'a>(
 
         // Answer links.
         counts.answer_link_count += probe.answer_links.len() as u32;
-        counts.answer_link_in_sources_count +=
-            probe.answer_links.iter().filter(|l| l.in_sources).count() as u32;
+        counts.answer_link_in_sources_count += probe.answer_links.iter().filter(|l| l.in_sources).count() as u32;
 
         // Untracked entities, once per probe, folded by case and width. An entity's
         // first-seen order is unique, so it also marks "already counted in this probe".
@@ -437,11 +406,7 @@ pub(crate) fn compute_reusing<'a>(
             prompt_order.push((p.id.as_str(), Some(p)));
         }
     }
-    let mut extra: Vec<&str> = prompts
-        .keys()
-        .copied()
-        .filter(|id| !listed.contains(id))
-        .collect();
+    let mut extra: Vec<&str> = prompts.keys().copied().filter(|id| !listed.contains(id)).collect();
     crate::sort::sort(&mut extra);
     prompt_order.extend(extra.into_iter().map(|id| (id, None)));
 
@@ -458,8 +423,7 @@ pub(crate) fn compute_reusing<'a>(
             if let Some(s) = stability {
                 stability_scores.push(s);
             }
-            let list_stability =
-                mean_pairwise_rbo_ids(&acc.lists.slices(), RBO_P, &mut rbo_scratch);
+            let list_stability = mean_pairwise_rbo_ids(&acc.lists.slices(), RBO_P, &mut rbo_scratch);
             if let Some(s) = list_stability {
                 list_scores.push(s);
             }
@@ -504,17 +468,14 @@ pub(crate) fn compute_reusing<'a>(
                 occurrence_rate: ratio(acc.probes, success),
                 occurrences: acc.occurrences,
                 occurrence_share: ratio(acc.occurrences, counts.occurrence_count),
-                avg_rank: (acc.occurrences > 0)
-                    .then(|| acc.rank_sum as f64 / f64::from(acc.occurrences)),
+                avg_rank: (acc.occurrences > 0).then(|| acc.rank_sum as f64 / f64::from(acc.occurrences)),
                 best_rank: acc.best_rank,
                 occurrence_rate_ci: wilson_interval(acc.probes, success),
             }
         })
         .collect();
     crate::sort::sort_by(&mut domain_metrics, |a, b| {
-        b.occurrences
-            .cmp(&a.occurrences)
-            .then_with(|| a.domain.cmp(&b.domain))
+        b.occurrences.cmp(&a.occurrences).then_with(|| a.domain.cmp(&b.domain))
     });
 
     // New and lost domains against the previous run's successful probes.
@@ -532,12 +493,8 @@ pub(crate) fn compute_reusing<'a>(
                 .filter(|acc| !prev.domains.contains_key(&Key(acc.domain)))
                 .map(|acc| acc.domain.to_string())
                 .collect();
-            lost_domains = prev
-                .domains
-                .keys()
-                .filter(|d| !domain_ids.ids.contains_key(*d))
-                .map(|d| d.0.to_string())
-                .collect();
+            lost_domains =
+                prev.domains.keys().filter(|d| !domain_ids.ids.contains_key(*d)).map(|d| d.0.to_string()).collect();
             crate::sort::sort(&mut new_domains);
             crate::sort::sort(&mut lost_domains);
         }
@@ -548,26 +505,17 @@ pub(crate) fn compute_reusing<'a>(
         .iter()
         .enumerate()
         .filter(|&(d, &n)| n > 0 && !brand_domains[d])
-        .map(|(d, &n)| GapDomain {
-            domain: domains[d].domain.to_string(),
-            probe_count: n,
-        })
+        .map(|(d, &n)| GapDomain { domain: domains[d].domain.to_string(), probe_count: n })
         .collect();
     crate::sort::sort_by(&mut gap_domains, |a, b| {
-        b.probe_count
-            .cmp(&a.probe_count)
-            .then_with(|| a.domain.cmp(&b.domain))
+        b.probe_count.cmp(&a.probe_count).then_with(|| a.domain.cmp(&b.domain))
     });
     gap.domains = gap_domains;
 
     // Untracked entities.
     let mut untracked: Vec<(String, u32, usize)> =
         entities.into_iter().enumerate().map(|(order, (name, count))| (name, count, order)).collect();
-    crate::sort::sort_by(&mut untracked, |a, b| {
-        b.1.cmp(&a.1)
-            .then_with(|| a.0.cmp(&b.0))
-            .then_with(|| a.2.cmp(&b.2))
-    });
+    crate::sort::sort_by(&mut untracked, |a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)).then_with(|| a.2.cmp(&b.2)));
 
     counts.share_of_voice_total = sov.iter().sum();
     let ids = |i: usize| targets[i].id.clone();
@@ -584,18 +532,13 @@ pub(crate) fn compute_reusing<'a>(
         avg_list_position: (counts.list_position_count > 0)
             .then(|| list_pos_sum as f64 / f64::from(counts.list_position_count)),
         share_of_voice: TargetMap(
-            (0..targets.len())
-                .map(|i| (ids(i), ratio(sov[i], counts.share_of_voice_total)))
-                .collect(),
+            (0..targets.len()).map(|i| (ids(i), ratio(sov[i], counts.share_of_voice_total))).collect(),
         ),
         owned_visibility: ratio(counts.owned_probe_count, success),
         owned_best_rank,
         unique_domains: domains.len() as u32,
         source_stability: mean(&stability_scores),
-        answer_link_overlap: ratio(
-            counts.answer_link_in_sources_count,
-            counts.answer_link_count,
-        ),
+        answer_link_overlap: ratio(counts.answer_link_in_sources_count, counts.answer_link_count),
         new_domains,
         lost_domains,
         domains: domain_metrics,
@@ -609,20 +552,10 @@ pub(crate) fn compute_reusing<'a>(
         share_of_voice_counts: TargetMap((0..targets.len()).map(|i| (ids(i), sov[i])).collect()),
         list_stability: mean(&list_scores),
         position_adjusted_word_count: TargetMap(
-            (0..targets.len())
-                .map(|i| {
-                    (
-                        ids(i),
-                        (success > 0).then(|| pawc_sum[i] / f64::from(success)),
-                    )
-                })
-                .collect(),
+            (0..targets.len()).map(|i| (ids(i), (success > 0).then(|| pawc_sum[i] / f64::from(success)))).collect(),
         ),
         outreach_gap: gap,
-        untracked_entities: untracked
-            .into_iter()
-            .map(|(name, count, _)| UntrackedEntity { name, count })
-            .collect(),
+        untracked_entities: untracked.into_iter().map(|(name, count, _)| UntrackedEntity { name, count }).collect(),
         counts,
     };
     metrics.insights = build_insights(&metrics);

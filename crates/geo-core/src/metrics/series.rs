@@ -2,9 +2,9 @@
 
 use super::cost::RunPricer;
 use super::stats::ratio;
+use super::FastMap;
 use crate::model::{Ownership, Probe, ProbeStatus, Run, RunStatus, TargetKind};
 use serde::Serialize;
-use super::FastMap;
 
 /// One run of a project's trend.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -40,34 +40,19 @@ pub struct SeriesPoint {
 /// (ties by id). Probes are grouped by run once; each run is one pass over its probes.
 pub fn project_series(runs: &[Run], probes: &[Probe], project_id: &str) -> Vec<SeriesPoint> {
     let mut selected: Vec<&Run> = runs.iter().filter(|r| r.project_id == project_id).collect();
-    crate::sort::sort_by(&mut selected, |a, b| {
-        a.created_at
-            .cmp(&b.created_at)
-            .then_with(|| a.id.cmp(&b.id))
-    });
-    let mut by_run: FastMap<&str, Vec<&Probe>> = selected
-        .iter()
-        .map(|r| (r.id.as_str(), Vec::new()))
-        .collect();
+    crate::sort::sort_by(&mut selected, |a, b| a.created_at.cmp(&b.created_at).then_with(|| a.id.cmp(&b.id)));
+    let mut by_run: FastMap<&str, Vec<&Probe>> = selected.iter().map(|r| (r.id.as_str(), Vec::new())).collect();
     for p in probes {
         if let Some(v) = by_run.get_mut(p.run_id.as_str()) {
             v.push(p);
         }
     }
-    selected
-        .into_iter()
-        .map(|run| point(run, by_run.get(run.id.as_str()).map_or(&[][..], |v| &v[..])))
-        .collect()
+    selected.into_iter().map(|run| point(run, by_run.get(run.id.as_str()).map_or(&[][..], |v| &v[..]))).collect()
 }
 
 fn point(run: &Run, probes: &[&Probe]) -> SeriesPoint {
-    let brand = run
-        .alias_snapshot
-        .iter()
-        .find(|t| t.kind == TargetKind::Brand)
-        .map(|t| t.id.as_str());
-    let (mut n, mut success, mut failed, mut mention, mut first, mut owned) =
-        (0u32, 0u32, 0u32, 0u32, 0u32, 0u32);
+    let brand = run.alias_snapshot.iter().find(|t| t.kind == TargetKind::Brand).map(|t| t.id.as_str());
+    let (mut n, mut success, mut failed, mut mention, mut first, mut owned) = (0u32, 0u32, 0u32, 0u32, 0u32, 0u32);
     let mut order_sum = 0u64;
     let mut cost = 0.0;
     let mut pricer = RunPricer::new(run);

@@ -370,11 +370,7 @@ pub fn rbo<T: Eq + Hash>(a: &[T], b: &[T], p: f64) -> f64 {
 /// [`rbo`] of two lists that hold no repeated item (as [`dedup_keep_first`] leaves them),
 /// for callers that deduplicate each list once rather than once per pair.
 pub(crate) fn rbo_distinct<T: Eq + Hash>(a: &[T], b: &[T], p: f64) -> f64 {
-    let p = if p.is_nan() {
-        RBO_P
-    } else {
-        p.clamp(1e-9, 1.0 - 1e-9)
-    };
+    let p = if p.is_nan() { RBO_P } else { p.clamp(1e-9, 1.0 - 1e-9) };
     let (long, short) = if a.len() >= b.len() { (a, b) } else { (b, a) };
     let (l, s) = (long.len(), short.len());
     if l == 0 {
@@ -395,11 +391,7 @@ pub(crate) fn rbo_distinct<T: Eq + Hash>(a: &[T], b: &[T], p: f64) -> f64 {
     for d in 1..=l {
         p_d *= p;
         let item = &long[d - 1];
-        let in_short = if small {
-            short[..(d - 1).min(s)].contains(item)
-        } else {
-            seen_short.contains(item)
-        };
+        let in_short = if small { short[..(d - 1).min(s)].contains(item) } else { seen_short.contains(item) };
         if in_short {
             x += 1;
         }
@@ -408,11 +400,7 @@ pub(crate) fn rbo_distinct<T: Eq + Hash>(a: &[T], b: &[T], p: f64) -> f64 {
         }
         if d <= s {
             let other = &short[d - 1];
-            let in_long = if small {
-                long[..d].contains(other)
-            } else {
-                seen_long.contains(other)
-            };
+            let in_long = if small { long[..d].contains(other) } else { seen_long.contains(other) };
             if in_long {
                 x += 1;
             }

@@ -103,7 +103,9 @@ pub fn kind_for_status(status: u16) -> ErrorKind {
 fn headline(kind: ErrorKind) -> (&'static str, &'static str) {
     match kind {
         ErrorKind::Auth => ("deepseek rejected the api key", "check the key in settings"),
-        ErrorKind::Balance => ("the deepseek account balance is insufficient", "top up on the deepseek platform, then retry"),
+        ErrorKind::Balance => {
+            ("the deepseek account balance is insufficient", "top up on the deepseek platform, then retry")
+        }
         ErrorKind::Forbidden => ("deepseek refused the request", "check that the key may use this model and endpoint"),
         ErrorKind::RateLimit => ("deepseek rate limit reached", "lower the concurrency or wait a moment, then retry"),
         ErrorKind::Server => ("deepseek server error or overload", "retry in a moment"),
@@ -134,11 +136,8 @@ fn compose(kind: ErrorKind, status: Option<u16>, parsed: &ProviderErrorBody) -> 
     if !provider.is_empty() {
         detail.push(provider);
     }
-    let message = if detail.is_empty() {
-        format!("{what}; {todo}")
-    } else {
-        format!("{what} ({}); {todo}", detail.join(", "))
-    };
+    let message =
+        if detail.is_empty() { format!("{what}; {todo}") } else { format!("{what} ({}); {todo}", detail.join(", ")) };
     ProbeError { kind, http_status: status, message }
 }
 
@@ -162,7 +161,11 @@ pub fn map_http_error(status: u16, body: &str) -> ProbeError {
 /// Maps an error envelope that arrived where a Messages response was expected (no status known).
 pub(crate) fn map_error_envelope(body: &str) -> ProbeError {
     let parsed = parse_error_body(body);
-    let kind = if is_balance_message(&parsed) { ErrorKind::Balance } else { kind_from_error_type(parsed.error_type.as_deref()) };
+    let kind = if is_balance_message(&parsed) {
+        ErrorKind::Balance
+    } else {
+        kind_from_error_type(parsed.error_type.as_deref())
+    };
     compose(kind, None, &parsed)
 }
 
@@ -204,19 +207,36 @@ pub fn invalid_json_error(detail: &str) -> ProbeError {
 /// A short zh/en message for the UI: what happened and what the user can do.
 pub fn describe_error(err: &ProbeError) -> Localized {
     let (zh, en) = match err.kind {
-        ErrorKind::Auth => ("API Key 无效或已失效，请在设置中检查 Key", "the api key is invalid or revoked; check it in settings"),
+        ErrorKind::Auth => {
+            ("API Key 无效或已失效，请在设置中检查 Key", "the api key is invalid or revoked; check it in settings")
+        }
         ErrorKind::Balance => (
             "DeepSeek 账户余额不足，请前往 DeepSeek 开放平台充值后重试",
             "insufficient balance on the deepseek account; top up on the deepseek platform, then retry",
         ),
-        ErrorKind::Forbidden => ("请求被拒绝，请确认该 Key 有权使用所选模型和接口", "request refused; check that the key may use the chosen model and endpoint"),
-        ErrorKind::RateLimit => ("请求过于频繁（限流），请降低并发或稍后重试", "rate limited; lower the concurrency or retry in a moment"),
-        ErrorKind::Server => ("DeepSeek 服务端异常或过载，请稍后重试", "deepseek server error or overload; retry in a moment"),
+        ErrorKind::Forbidden => (
+            "请求被拒绝，请确认该 Key 有权使用所选模型和接口",
+            "request refused; check that the key may use the chosen model and endpoint",
+        ),
+        ErrorKind::RateLimit => {
+            ("请求过于频繁（限流），请降低并发或稍后重试", "rate limited; lower the concurrency or retry in a moment")
+        }
+        ErrorKind::Server => {
+            ("DeepSeek 服务端异常或过载，请稍后重试", "deepseek server error or overload; retry in a moment")
+        }
         ErrorKind::Timeout => ("请求超时，请稍后重试", "the request timed out; retry in a moment"),
-        ErrorKind::Network => ("网络错误，无法连接 DeepSeek，请检查网络或 API 地址", "network error, deepseek unreachable; check the connection or the api base url"),
-        ErrorKind::InvalidJson => ("响应不是合法的 JSON，请检查 API 地址或代理设置", "the response is not valid json; check the api base url or proxy"),
+        ErrorKind::Network => (
+            "网络错误，无法连接 DeepSeek，请检查网络或 API 地址",
+            "network error, deepseek unreachable; check the connection or the api base url",
+        ),
+        ErrorKind::InvalidJson => (
+            "响应不是合法的 JSON，请检查 API 地址或代理设置",
+            "the response is not valid json; check the api base url or proxy",
+        ),
         ErrorKind::Empty => ("模型返回了空回答，可重试该 Probe", "the model returned an empty answer; retry the probe"),
-        ErrorKind::Http => ("请求失败，请检查模型名称和 API 地址", "the request failed; check the model name and the api base url"),
+        ErrorKind::Http => {
+            ("请求失败，请检查模型名称和 API 地址", "the request failed; check the model name and the api base url")
+        }
     };
     match err.http_status {
         Some(s) => Localized::new(format!("{zh}（HTTP {s}）"), format!("{en} (http {s})")),
@@ -243,8 +263,15 @@ mod tests {
 
     #[test]
     fn status_table() {
-        let anthropic = |t: &str, m: &str| format!(r#"{{"type":"error","error":{{"type":"{t}","message":"{m}"}},"request_id":"req_1"}}"#);
-        check(401, &anthropic("authentication_error", "invalid x-api-key"), ErrorKind::Auth, &["http 401", "invalid x-api-key", "check the key"]);
+        let anthropic = |t: &str, m: &str| {
+            format!(r#"{{"type":"error","error":{{"type":"{t}","message":"{m}"}},"request_id":"req_1"}}"#)
+        };
+        check(
+            401,
+            &anthropic("authentication_error", "invalid x-api-key"),
+            ErrorKind::Auth,
+            &["http 401", "invalid x-api-key", "check the key"],
+        );
         check(402, "", ErrorKind::Balance, &["http 402", "top up"]);
         check(403, &anthropic("permission_error", "no access"), ErrorKind::Forbidden, &["no access"]);
         check(408, "", ErrorKind::Timeout, &["http 408"]);
@@ -254,7 +281,12 @@ mod tests {
         check(529, &anthropic("overloaded_error", "Overloaded"), ErrorKind::Server, &["overloaded_error: Overloaded"]);
         check(599, "", ErrorKind::Server, &[]);
         check(400, &anthropic("invalid_request_error", "bad"), ErrorKind::Http, &["http 400", "bad"]);
-        check(404, &anthropic("not_found_error", "The requested resource could not be found."), ErrorKind::Http, &["not_found_error"]);
+        check(
+            404,
+            &anthropic("not_found_error", "The requested resource could not be found."),
+            ErrorKind::Http,
+            &["not_found_error"],
+        );
         check(422, "Failed to deserialize the JSON body", ErrorKind::Http, &["http 422", "Failed to deserialize"]);
         check(418, "", ErrorKind::Http, &[]);
     }
@@ -273,7 +305,12 @@ mod tests {
             ErrorKind::Balance,
             &["Insufficient Balance"],
         );
-        check(400, r#"{"error":{"message":"Model Not Exist","type":"invalid_request_error"}}"#, ErrorKind::Http, &["Model Not Exist"]);
+        check(
+            400,
+            r#"{"error":{"message":"Model Not Exist","type":"invalid_request_error"}}"#,
+            ErrorKind::Http,
+            &["Model Not Exist"],
+        );
     }
 
     #[test]
@@ -295,9 +332,15 @@ mod tests {
     #[test]
     fn error_bodies_are_read_in_every_shape() {
         let p = parse_error_body(r#"{"error":{"message":" m ","type":"t","code":42}}"#);
-        assert_eq!(p, ProviderErrorBody { error_type: Some("t".into()), message: Some("m".into()), code: Some("42".into()) });
+        assert_eq!(
+            p,
+            ProviderErrorBody { error_type: Some("t".into()), message: Some("m".into()), code: Some("42".into()) }
+        );
         assert_eq!(parse_error_body(r#"{"message":"plain"}"#).message.as_deref(), Some("plain"));
-        assert_eq!(parse_error_body("  <html>bad gateway</html> ").message.as_deref(), Some("<html>bad gateway</html>"));
+        assert_eq!(
+            parse_error_body("  <html>bad gateway</html> ").message.as_deref(),
+            Some("<html>bad gateway</html>")
+        );
         assert_eq!(parse_error_body("").message, None);
         assert_eq!(parse_error_body("{}"), ProviderErrorBody::default());
         assert_eq!(parse_error_body("\"quoted\"").message.as_deref(), Some("\"quoted\""));
@@ -312,7 +355,10 @@ mod tests {
         let err = map_http_error(200, r#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#);
         assert_eq!((err.kind, err.http_status), (ErrorKind::Server, Some(200)));
         assert_eq!(map_http_error(200, r#"{"error":{"type":"whatever"}}"#).kind, ErrorKind::Http);
-        assert_eq!(map_error_envelope(r#"{"type":"error","error":{"type":"rate_limit_error","message":"m"}}"#).kind, ErrorKind::RateLimit);
+        assert_eq!(
+            map_error_envelope(r#"{"type":"error","error":{"type":"rate_limit_error","message":"m"}}"#).kind,
+            ErrorKind::RateLimit
+        );
         assert_eq!(map_error_envelope(r#"{"type":"error","error":{"type":"rate_limit_error"}}"#).http_status, None);
     }
 
@@ -326,7 +372,10 @@ mod tests {
         assert_eq!((t.kind, t.message.as_str()), (ErrorKind::Timeout, "no response within 180 s; retry in a moment"));
         assert_eq!(timeout_error(1500).message, "no response within 1500 ms; retry in a moment");
         let e = empty_answer_error();
-        assert_eq!((e.kind, e.message.as_str()), (ErrorKind::Empty, "the model returned an empty answer; retry the probe"));
+        assert_eq!(
+            (e.kind, e.message.as_str()),
+            (ErrorKind::Empty, "the model returned an empty answer; retry the probe")
+        );
         assert_eq!(invalid_json_error("expected value").kind, ErrorKind::InvalidJson);
     }
 
@@ -334,12 +383,26 @@ mod tests {
     fn described_errors_say_what_to_do_in_both_languages() {
         let balance = describe_error(&map_http_error(402, r#"{"error":{"message":"Insufficient Balance"}}"#));
         assert_eq!(balance.zh, "DeepSeek 账户余额不足，请前往 DeepSeek 开放平台充值后重试（HTTP 402）");
-        assert_eq!(balance.en, "insufficient balance on the deepseek account; top up on the deepseek platform, then retry (http 402)");
+        assert_eq!(
+            balance.en,
+            "insufficient balance on the deepseek account; top up on the deepseek platform, then retry (http 402)"
+        );
         assert_eq!(describe_error(&timeout_error(REQUEST_TIMEOUT_MS)).zh, "请求超时，请稍后重试");
-        assert_eq!(describe_error(&network_error("x")).en, "network error, deepseek unreachable; check the connection or the api base url");
+        assert_eq!(
+            describe_error(&network_error("x")).en,
+            "network error, deepseek unreachable; check the connection or the api base url"
+        );
         let kinds = [
-            ErrorKind::Auth, ErrorKind::Balance, ErrorKind::Forbidden, ErrorKind::RateLimit, ErrorKind::Server,
-            ErrorKind::Timeout, ErrorKind::Network, ErrorKind::InvalidJson, ErrorKind::Empty, ErrorKind::Http,
+            ErrorKind::Auth,
+            ErrorKind::Balance,
+            ErrorKind::Forbidden,
+            ErrorKind::RateLimit,
+            ErrorKind::Server,
+            ErrorKind::Timeout,
+            ErrorKind::Network,
+            ErrorKind::InvalidJson,
+            ErrorKind::Empty,
+            ErrorKind::Http,
         ];
         let mut seen = std::collections::HashSet::new();
         for kind in kinds {

@@ -53,11 +53,15 @@ pub fn interpret_key_test(status: u16, body: &str) -> KeyVerdict {
     }
     if (200..300).contains(&status) {
         let value: Option<serde_json::Value> = serde_json::from_str(body).ok();
-        let is_error = value.as_ref().is_some_and(|v| v.get("type").and_then(|t| t.as_str()) == Some("error") || v.get("error").is_some_and(|e| !e.is_null()));
+        let is_error = value.as_ref().is_some_and(|v| {
+            v.get("type").and_then(|t| t.as_str()) == Some("error") || v.get("error").is_some_and(|e| !e.is_null())
+        });
         if !is_error {
             return match value {
                 Some(serde_json::Value::Object(_)) => KeyVerdict::Valid,
-                _ => KeyVerdict::Other(format!("http {status} with a body that is not a json message; check the api base url")),
+                _ => KeyVerdict::Other(format!(
+                    "http {status} with a body that is not a json message; check the api base url"
+                )),
             };
         }
     }
@@ -84,7 +88,10 @@ impl KeyVerdict {
     pub fn describe(&self) -> Localized {
         match self {
             KeyVerdict::Valid => Localized::new("Key 可用，已连通 DeepSeek", "the key works and deepseek is reachable"),
-            KeyVerdict::InvalidKey => Localized::new("Key 无效或已失效，请检查后重新输入", "the key is invalid or revoked; check it and enter it again"),
+            KeyVerdict::InvalidKey => Localized::new(
+                "Key 无效或已失效，请检查后重新输入",
+                "the key is invalid or revoked; check it and enter it again",
+            ),
             KeyVerdict::NoBalance => Localized::new(
                 "Key 有效但账户余额不足，请前往 DeepSeek 开放平台充值",
                 "the key is valid but the balance is insufficient; top up on the deepseek platform",
@@ -99,7 +106,10 @@ impl KeyVerdict {
             ),
             KeyVerdict::Unreachable(detail) => {
                 let (zh, en) = if detail.is_empty() {
-                    ("无法连接 DeepSeek，请检查网络或 API 地址".to_string(), "deepseek is unreachable; check the connection or the api base url".to_string())
+                    (
+                        "无法连接 DeepSeek，请检查网络或 API 地址".to_string(),
+                        "deepseek is unreachable; check the connection or the api base url".to_string(),
+                    )
                 } else {
                     (
                         format!("无法连接 DeepSeek（{detail}），请检查网络或 API 地址"),
@@ -108,7 +118,9 @@ impl KeyVerdict {
                 };
                 Localized::new(zh, en)
             }
-            KeyVerdict::Other(message) => Localized::new(format!("测试失败：{message}"), format!("key test failed: {message}")),
+            KeyVerdict::Other(message) => {
+                Localized::new(format!("测试失败：{message}"), format!("key test failed: {message}"))
+            }
         }
     }
 }
@@ -136,16 +148,26 @@ mod tests {
     fn verdicts() {
         let ok = r#"{"id":"930c60df-bf64-41c9-a88e-3ec75f81e00e","type":"message","content":[{"type":"text","text":"p"}],"stop_reason":"max_tokens"}"#;
         check(200, ok, KeyVerdict::Valid);
-        check(401, r#"{"error":{"message":"Authentication Fails, Your api key: ****cd15 is invalid","type":"authentication_error"}}"#, KeyVerdict::InvalidKey);
+        check(
+            401,
+            r#"{"error":{"message":"Authentication Fails, Your api key: ****cd15 is invalid","type":"authentication_error"}}"#,
+            KeyVerdict::InvalidKey,
+        );
         check(402, r#"{"error":{"message":"Insufficient Balance","type":"unknown_error"}}"#, KeyVerdict::NoBalance);
-        check(400, r#"{"type":"error","error":{"type":"invalid_request_error","message":"Your credit balance is too low to access the Anthropic API."}}"#, KeyVerdict::NoBalance);
+        check(
+            400,
+            r#"{"type":"error","error":{"type":"invalid_request_error","message":"Your credit balance is too low to access the Anthropic API."}}"#,
+            KeyVerdict::NoBalance,
+        );
         check(200, r#"{"error":{"message":"Insufficient Balance"}}"#, KeyVerdict::NoBalance);
         check(403, "", KeyVerdict::Forbidden);
         check(429, r#"{"type":"error","error":{"type":"rate_limit_error","message":"slow"}}"#, KeyVerdict::RateLimited);
         check(0, " Failed to fetch ", KeyVerdict::Unreachable("Failed to fetch".into()));
         let KeyVerdict::Other(m) = interpret_key_test(503, "Service Unavailable") else { panic!("503 is other") };
         assert!(m.contains("http 503") && m.contains("Service Unavailable"), "{m}");
-        let KeyVerdict::Other(m) = interpret_key_test(400, r#"{"error":{"message":"Model Not Exist"}}"#) else { panic!("400 is other") };
+        let KeyVerdict::Other(m) = interpret_key_test(400, r#"{"error":{"message":"Model Not Exist"}}"#) else {
+            panic!("400 is other")
+        };
         assert!(m.contains("Model Not Exist"), "{m}");
         let KeyVerdict::Other(m) = interpret_key_test(200, "<html>proxy login</html>") else { panic!("html is other") };
         assert!(m.contains("check the api base url"), "{m}");

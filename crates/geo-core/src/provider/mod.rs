@@ -14,13 +14,13 @@ pub mod response;
 pub mod url;
 
 pub use errors::{
-    describe_error, empty_answer_error, invalid_json_error, kind_for_status, map_http_error, network_error, parse_error_body,
-    timeout_error, ProviderErrorBody,
+    describe_error, empty_answer_error, invalid_json_error, kind_for_status, map_http_error, network_error,
+    parse_error_body, timeout_error, ProviderErrorBody,
 };
 pub use keytest::{build_key_test_body, interpret_key_test, KeyVerdict, KEY_TEST_PROMPT};
 pub use request::{
-    build_request, build_request_body, request_body_json, MessagesRequest, MAX_TOKENS, REQUEST_TIMEOUT_MS, SYSTEM_PROMPT,
-    WEB_SEARCH_TOOL_NAME, WEB_SEARCH_TOOL_TYPE,
+    build_request, build_request_body, request_body_json, MessagesRequest, MAX_TOKENS, REQUEST_TIMEOUT_MS,
+    SYSTEM_PROMPT, WEB_SEARCH_TOOL_NAME, WEB_SEARCH_TOOL_TYPE,
 };
 pub use response::{is_internal_query, parse_response};
 pub use url::{build_messages_url, request_headers, ANTHROPIC_VERSION, DEFAULT_API_BASE_URL, MESSAGES_PATH};

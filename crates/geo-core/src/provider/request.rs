@@ -83,7 +83,11 @@ pub fn build_request<'a>(prompt_text: &'a str, config: &'a RunConfig) -> Message
         model: &config.model,
         max_tokens: config.max_tokens,
         system: SYSTEM_PROMPT,
-        tools: vec![WebSearchTool { kind: WEB_SEARCH_TOOL_TYPE, name: WEB_SEARCH_TOOL_NAME, max_uses: config.max_searches }],
+        tools: vec![WebSearchTool {
+            kind: WEB_SEARCH_TOOL_TYPE,
+            name: WEB_SEARCH_TOOL_NAME,
+            max_uses: config.max_searches,
+        }],
         messages: vec![user_message(prompt_text)],
         temperature: config.temperature,
     }
@@ -147,7 +151,10 @@ mod tests {
         assert!(positions.windows(2).all(|w| w[0] < w[1]), "{text}");
         assert!(text.starts_with("{\"model\":\"deepseek-v4-flash\",\"max_tokens\":3000,"), "{text}");
         assert!(text.contains("{\"type\":\"web_search_20250305\",\"name\":\"web_search\",\"max_uses\":5}"), "{text}");
-        assert!(text.contains("{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"hi \\\"there\\\"\"}]}"), "{text}");
+        assert!(
+            text.contains("{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"hi \\\"there\\\"\"}]}"),
+            "{text}"
+        );
         let parsed: serde_json::Value = serde_json::from_str(&text).unwrap();
         assert_eq!(parsed, build_request_body("hi \"there\"", &RunConfig::default()));
     }

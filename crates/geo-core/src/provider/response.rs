@@ -49,7 +49,9 @@ fn str_field<'a>(obj: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
 
 fn count(v: Option<&Value>) -> u64 {
     match v {
-        Some(Value::Number(n)) => n.as_u64().or_else(|| n.as_f64().filter(|f| *f >= 0.0).map(|f| f as u64)).unwrap_or(0),
+        Some(Value::Number(n)) => {
+            n.as_u64().or_else(|| n.as_f64().filter(|f| *f >= 0.0).map(|f| f as u64)).unwrap_or(0)
+        }
         _ => 0,
     }
 }
@@ -287,12 +289,21 @@ mod tests {
             results(Some("call_00_a"), json!([hit("https://a1.example"), {"type":"web_search_result","url":"https://a2.example"}])),
         ]}));
         assert_eq!(p.queries.len(), 2);
-        assert_eq!((p.queries[0].index, p.queries[0].query.as_deref(), p.queries[0].internal), (1, Some("GEO 服务商"), false));
+        assert_eq!(
+            (p.queries[0].index, p.queries[0].query.as_deref(), p.queries[0].internal),
+            (1, Some("GEO 服务商"), false)
+        );
         assert_eq!(p.queries[1].query.as_deref(), Some("元构场 评价"));
-        let got: Vec<(u32, u32, &str)> = p.raw_sources.iter().map(|s| (s.query_index, s.rank, s.url.as_str())).collect();
+        let got: Vec<(u32, u32, &str)> =
+            p.raw_sources.iter().map(|s| (s.query_index, s.rank, s.url.as_str())).collect();
         assert_eq!(
             got,
-            [(2, 1, "https://b1.example"), (2, 2, "https://b2.example"), (1, 1, "https://a1.example"), (1, 2, "https://a2.example")]
+            [
+                (2, 1, "https://b1.example"),
+                (2, 2, "https://b2.example"),
+                (1, 1, "https://a1.example"),
+                (1, 2, "https://a2.example")
+            ]
         );
         assert_eq!(p.raw_sources[3].title, "", "missing title is empty");
         assert_eq!(p.raw_sources[0].page_age, None, "page_age null");
@@ -376,8 +387,13 @@ mod tests {
         assert_eq!(p.request_id.as_deref(), Some("b0eecb62-6a3f-4c1e-9d2a-1f4e5a6b7c8d"));
         assert_eq!(p.stop_reason.as_deref(), Some("end_turn"));
         assert_eq!(p.model, "deepseek-v4-pro");
-        assert_eq!(p.usage, Usage { input_tokens: 4672, output_tokens: 825, cache_read_input_tokens: 1280, web_search_requests: 2 });
-        let bare = parse(json!({"content":[], "model": "", "usage": {"input_tokens": -3, "output_tokens": 2.0, "server_tool_use": null}}));
+        assert_eq!(
+            p.usage,
+            Usage { input_tokens: 4672, output_tokens: 825, cache_read_input_tokens: 1280, web_search_requests: 2 }
+        );
+        let bare = parse(
+            json!({"content":[], "model": "", "usage": {"input_tokens": -3, "output_tokens": 2.0, "server_tool_use": null}}),
+        );
         assert_eq!(bare.model, "deepseek-v4-flash");
         assert_eq!((bare.request_id, bare.stop_reason), (None, None));
         assert_eq!(bare.usage, Usage { output_tokens: 2, ..Usage::default() });
@@ -385,7 +401,18 @@ mod tests {
 
     #[test]
     fn malformed_bodies_are_invalid_json() {
-        for body in ["", "not json", "[]", "\"text\"", "42", "null", "{\"content\":{}}", "{}", "{\"content\":null}", "{\"id\":\"x\"}"] {
+        for body in [
+            "",
+            "not json",
+            "[]",
+            "\"text\"",
+            "42",
+            "null",
+            "{\"content\":{}}",
+            "{}",
+            "{\"content\":null}",
+            "{\"id\":\"x\"}",
+        ] {
             let err = parse_response(body, "m").expect_err(body);
             assert_eq!(err.kind, ErrorKind::InvalidJson, "{body}");
             assert!(err.message.contains("check the api base url"), "{}", err.message);
@@ -394,12 +421,15 @@ mod tests {
 
     #[test]
     fn error_envelopes_at_200_are_mapped() {
-        let err = parse_response(r#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#, "m").unwrap_err();
+        let err = parse_response(r#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#, "m")
+            .unwrap_err();
         assert_eq!((err.kind, err.http_status), (ErrorKind::Server, None));
         assert!(err.message.contains("Overloaded"));
-        let err = parse_response(r#"{"error":{"message":"Insufficient Balance","type":"unknown_error"}}"#, "m").unwrap_err();
+        let err =
+            parse_response(r#"{"error":{"message":"Insufficient Balance","type":"unknown_error"}}"#, "m").unwrap_err();
         assert_eq!(err.kind, ErrorKind::Balance);
-        let err = parse_response(r#"{"error":{"message":"Authentication Fails","type":"authentication_error"}}"#, "m").unwrap_err();
+        let err = parse_response(r#"{"error":{"message":"Authentication Fails","type":"authentication_error"}}"#, "m")
+            .unwrap_err();
         assert_eq!(err.kind, ErrorKind::Auth);
         // A message that merely carries "error": null is still a message.
         assert!(parse_response(r#"{"content":[],"error":null}"#, "m").is_ok());

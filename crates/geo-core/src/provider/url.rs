@@ -35,10 +35,8 @@ pub fn build_messages_url(custom_base: Option<&str>) -> String {
 /// `content-type` and `anthropic-version` always; `x-api-key` only for a key that is not
 /// blank (the key is trimmed, since pasted keys often carry a newline).
 pub fn request_headers(api_key: Option<&str>) -> Vec<(&'static str, String)> {
-    let mut headers = vec![
-        ("content-type", "application/json".to_string()),
-        ("anthropic-version", ANTHROPIC_VERSION.to_string()),
-    ];
+    let mut headers =
+        vec![("content-type", "application/json".to_string()), ("anthropic-version", ANTHROPIC_VERSION.to_string())];
     if let Some(key) = api_key.map(str::trim).filter(|k| !k.is_empty()) {
         headers.push(("x-api-key", key.to_string()));
     }
@@ -62,7 +60,10 @@ mod tests {
         check(Some(""), default);
         check(Some("   \n"), default);
         // Rule 2: already the messages path → as is.
-        check(Some("https://proxy.example.com/anthropic/v1/messages"), "https://proxy.example.com/anthropic/v1/messages");
+        check(
+            Some("https://proxy.example.com/anthropic/v1/messages"),
+            "https://proxy.example.com/anthropic/v1/messages",
+        );
         check(Some(" https://api.deepseek.com/anthropic/v1/messages "), default);
         check(Some("http://127.0.0.1:8787/x/anthropic/v1/messages"), "http://127.0.0.1:8787/x/anthropic/v1/messages");
         // Rule 3: append, no double slash.

@@ -151,10 +151,7 @@ impl Engine {
             Mode::RetryFailed { .. } => 1,
             _ => clamp_concurrency(run.config.concurrency),
         };
-        let statuses = latest_records(&run.id, mode.existing())
-            .into_iter()
-            .map(|p| (p.id.clone(), p.status))
-            .collect();
+        let statuses = latest_records(&run.id, mode.existing()).into_iter().map(|p| (p.id.clone(), p.status)).collect();
         let planned = u32::try_from(tasks.len()).unwrap_or(u32::MAX);
         let progress = Progress { planned, ..Progress::default() };
         Ok(Engine {

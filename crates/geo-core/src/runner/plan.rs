@@ -73,24 +73,16 @@ pub fn plan_tasks(run: &Run, mode: &Mode) -> Result<Vec<Task>, RunnerError> {
     match mode {
         Mode::Fresh => Ok(grid.collect()),
         Mode::Continue { .. } => {
-            let done: FastSet<&str> = existing
-                .iter()
-                .filter(|p| p.status == ProbeStatus::Success)
-                .map(|p| p.id.as_str())
-                .collect();
+            let done: FastSet<&str> =
+                existing.iter().filter(|p| p.status == ProbeStatus::Success).map(|p| p.id.as_str()).collect();
             Ok(grid.filter(|t| !done.contains(t.probe_id.as_str())).collect())
         }
         Mode::RetryFailed { .. } => {
             let mut tasks = Vec::new();
             for p in existing.into_iter().filter(|p| p.status.is_failure()) {
-                let prompt_index = run
-                    .prompt_snapshot
-                    .iter()
-                    .position(|q| q.id == p.prompt_id)
-                    .ok_or_else(|| RunnerError::PromptNotInSnapshot {
-                        probe_id: p.id.clone(),
-                        prompt_id: p.prompt_id.clone(),
-                    })?;
+                let prompt_index = run.prompt_snapshot.iter().position(|q| q.id == p.prompt_id).ok_or_else(|| {
+                    RunnerError::PromptNotInSnapshot { probe_id: p.id.clone(), prompt_id: p.prompt_id.clone() }
+                })?;
                 tasks.push(Task {
                     probe_id: p.id.clone(),
                     prompt_id: p.prompt_id.clone(),
@@ -98,7 +90,9 @@ pub fn plan_tasks(run: &Run, mode: &Mode) -> Result<Vec<Task>, RunnerError> {
                     prompt_index,
                 });
             }
-            crate::sort::sort_by(&mut tasks, |a, b| (a.prompt_index, a.repeat_index, &a.probe_id).cmp(&(b.prompt_index, b.repeat_index, &b.probe_id)));
+            crate::sort::sort_by(&mut tasks, |a, b| {
+                (a.prompt_index, a.repeat_index, &a.probe_id).cmp(&(b.prompt_index, b.repeat_index, &b.probe_id))
+            });
             Ok(tasks)
         }
     }

@@ -15,12 +15,7 @@ pub fn iso_timestamp(unix_ms: u64) -> String {
     let days = secs / 86_400;
     let sod = secs % 86_400;
     let (year, month, day) = civil_from_days(days);
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{millis:03}Z",
-        sod / 3600,
-        (sod % 3600) / 60,
-        sod % 60
-    )
+    format!("{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{millis:03}Z", sod / 3600, (sod % 3600) / 60, sod % 60)
 }
 
 /// Days since 1970-01-01 → (year, month 1..=12, day 1..=31).

@@ -10,10 +10,7 @@ pub const EXPORTED_AT: &str = "2026-11-30T09:00:00.000Z";
 
 /// The appVersion the goldens show instead of the real [`APP_VERSION`].
 pub fn redact_app_version(text: &str) -> String {
-    text.replace(
-        &format!("\"appVersion\": \"{APP_VERSION}\""),
-        "\"appVersion\": \"[app-version]\"",
-    )
+    text.replace(&format!("\"appVersion\": \"{APP_VERSION}\""), "\"appVersion\": \"[app-version]\"")
 }
 
 /// CSV made visible for a golden: BOM and record ends shown, embedded LFs kept.
@@ -21,13 +18,7 @@ pub fn visible_csv(text: &str) -> String {
     text.replace('\u{feff}', "<BOM>").replace("\r\n", "␍␊\n")
 }
 
-pub fn target(
-    id: &str,
-    kind: TargetKind,
-    label: &str,
-    aliases: &[&str],
-    domains: &[&str],
-) -> Target {
+pub fn target(id: &str, kind: TargetKind, label: &str, aliases: &[&str], domains: &[&str]) -> Target {
     Target {
         id: id.into(),
         kind,
@@ -76,13 +67,7 @@ pub fn bare_probe(run: &Run, prompt_id: &str, repeat: u32, status: ProbeStatus) 
     }
 }
 
-pub fn source(
-    id: &str,
-    url: &str,
-    domain: &str,
-    title: &str,
-    occ: &[(u32, Option<&str>, u32)],
-) -> SearchSource {
+pub fn source(id: &str, url: &str, domain: &str, title: &str, occ: &[(u32, Option<&str>, u32)]) -> SearchSource {
     SearchSource {
         id: id.into(),
         url: url.into(),
@@ -96,11 +81,7 @@ pub fn source(
         competitor_id: None,
         occurrences: occ
             .iter()
-            .map(|(qi, q, rank)| Occurrence {
-                query_index: *qi,
-                query: q.map(String::from),
-                rank: *rank,
-            })
+            .map(|(qi, q, rank)| Occurrence { query_index: *qi, query: q.map(String::from), rank: *rank })
             .collect(),
         best_rank: occ.iter().map(|o| o.2).min().unwrap_or(1),
         title_mentions: Vec::new(),
@@ -109,20 +90,8 @@ pub fn source(
 
 /// The fixture store, records deliberately out of export order.
 pub fn sample_store() -> ExportEnvelope {
-    let brand = target(
-        "t_brand",
-        TargetKind::Brand,
-        "元构场",
-        &["元构场", "GEO Probe"],
-        &["yuangou.example"],
-    );
-    let rival = target(
-        "t_acme",
-        TargetKind::Competitor,
-        "Acme, \"Inc\"",
-        &["Acme"],
-        &["acme.example"],
-    );
+    let brand = target("t_brand", TargetKind::Brand, "元构场", &["元构场", "GEO Probe"], &["yuangou.example"]);
+    let rival = target("t_acme", TargetKind::Competitor, "Acme, \"Inc\"", &["Acme"], &["acme.example"]);
     let p1 = Project {
         id: "proj_1".into(),
         name: "元构场 GEO 监测".into(),
@@ -141,13 +110,8 @@ pub fn sample_store() -> ExportEnvelope {
         created_at: "2026-10-01T00:00:00.000Z".into(),
         updated_at: "2026-10-01T00:00:00.000Z".into(),
     };
-    let snap_pr1 = prompt(
-        "pr_1",
-        "proj_1",
-        "推荐几家 GEO 监测工具，哪家\"最好\"？",
-        &["generic"],
-        "2026-11-01T01:00:00.000Z",
-    );
+    let snap_pr1 =
+        prompt("pr_1", "proj_1", "推荐几家 GEO 监测工具，哪家\"最好\"？", &["generic"], "2026-11-01T01:00:00.000Z");
     let mut current_pr1 = snap_pr1.clone();
     current_pr1.text = "推荐几家 GEO 监测工具（已编辑）".into();
     current_pr1.updated_at = "2026-11-29T12:00:00.000Z".into();
@@ -158,20 +122,8 @@ pub fn sample_store() -> ExportEnvelope {
         &["scenario", "custom"],
         "2026-11-01T02:00:00.000Z",
     );
-    let unused_pr2 = prompt(
-        "pr_2",
-        "proj_1",
-        "元构场 怎么样",
-        &["brand"],
-        "2026-11-01T01:30:00.000Z",
-    );
-    let demo_pr = prompt(
-        "pr_demo",
-        "proj_0",
-        "Demo question",
-        &[],
-        "2026-10-01T00:00:00.000Z",
-    );
+    let unused_pr2 = prompt("pr_2", "proj_1", "元构场 怎么样", &["brand"], "2026-11-01T01:30:00.000Z");
+    let demo_pr = prompt("pr_demo", "proj_0", "Demo question", &[], "2026-10-01T00:00:00.000Z");
 
     let r1 = Run {
         id: "run_b".into(),
@@ -182,10 +134,7 @@ pub fn sample_store() -> ExportEnvelope {
         previous_run_id: Some("run_a".into()),
         app_version: "0.0.9-test".into(),
         schema_version: SCHEMA_VERSION,
-        config: RunConfig {
-            repeats: 2,
-            ..RunConfig::default()
-        },
+        config: RunConfig { repeats: 2, ..RunConfig::default() },
         alias_snapshot: vec![brand.clone(), rival.clone()],
         prompt_snapshot: vec![snap_pr1.clone(), deleted_pr3.clone()],
         planned_probe_count: 4,
@@ -199,41 +148,22 @@ pub fn sample_store() -> ExportEnvelope {
         previous_run_id: None,
         app_version: "0.0.9-test".into(),
         schema_version: SCHEMA_VERSION,
-        config: RunConfig {
-            repeats: 1,
-            concurrency: 1,
-            temperature: 0.7,
-            ..RunConfig::default()
-        },
+        config: RunConfig { repeats: 1, concurrency: 1, temperature: 0.7, ..RunConfig::default() },
         alias_snapshot: vec![brand.clone(), rival.clone()],
         prompt_snapshot: vec![snap_pr1.clone()],
         planned_probe_count: 1,
     };
 
     let mut a = bare_probe(&r1, "pr_1", 0, ProbeStatus::Success);
-    a.raw_answer = "推荐：\n1. **Acme, \"Inc\"**：老牌\n2. **元构场**：GEO Probe 开源 [官网](https://yuangou.example/)".into();
+    a.raw_answer =
+        "推荐：\n1. **Acme, \"Inc\"**：老牌\n2. **元构场**：GEO Probe 开源 [官网](https://yuangou.example/)".into();
     a.answer = a.raw_answer.clone();
     a.request_id = Some("msg_01".into());
     a.stop_reason = Some("end_turn".into());
-    a.usage = Usage {
-        input_tokens: 1200,
-        output_tokens: 340,
-        cache_read_input_tokens: 64,
-        web_search_requests: 2,
-    };
+    a.usage = Usage { input_tokens: 1200, output_tokens: 340, cache_read_input_tokens: 64, web_search_requests: 2 };
     a.queries = vec![
-        Query {
-            index: 1,
-            query: Some("GEO 监测工具, 排名".into()),
-            internal: false,
-            error: None,
-        },
-        Query {
-            index: 2,
-            query: None,
-            internal: true,
-            error: None,
-        },
+        Query { index: 1, query: Some("GEO 监测工具, 排名".into()), internal: false, error: None },
+        Query { index: 2, query: None, internal: true, error: None },
     ];
     a.raw_sources = vec![
         RawSource {
@@ -326,12 +256,7 @@ pub fn sample_store() -> ExportEnvelope {
     b.raw_answer = "=HYPERLINK(\"http://evil.example\",\"点我\")\n-1 分，@all".into();
     b.answer = b.raw_answer.clone();
     b.attempts = 2;
-    b.usage = Usage {
-        input_tokens: 900,
-        output_tokens: 20,
-        cache_read_input_tokens: 0,
-        web_search_requests: 0,
-    };
+    b.usage = Usage { input_tokens: 900, output_tokens: 20, cache_read_input_tokens: 0, web_search_requests: 0 };
 
     let mut c = bare_probe(&r1, "pr_3", 0, ProbeStatus::Error);
     c.attempts = 3;
@@ -343,11 +268,7 @@ pub fn sample_store() -> ExportEnvelope {
     });
 
     let mut d = bare_probe(&r1, "pr_3", 1, ProbeStatus::Empty);
-    d.error = Some(ProbeError {
-        kind: ErrorKind::Empty,
-        http_status: None,
-        message: "empty answer".into(),
-    });
+    d.error = Some(ProbeError { kind: ErrorKind::Empty, http_status: None, message: "empty answer".into() });
 
     let mut old = bare_probe(&r0, "pr_1", 0, ProbeStatus::Success);
     old.raw_answer = "元构场 is fine".into();

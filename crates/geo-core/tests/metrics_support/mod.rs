@@ -69,12 +69,7 @@ pub fn probe(run: &str, prompt: &str, repeat: u32, status: ProbeStatus) -> Probe
         error: None,
         request_id: None,
         stop_reason: Some("end_turn".into()),
-        usage: Usage {
-            input_tokens: 10_000,
-            output_tokens: 1_000,
-            cache_read_input_tokens: 0,
-            web_search_requests: 2,
-        },
+        usage: Usage { input_tokens: 10_000, output_tokens: 1_000, cache_read_input_tokens: 0, web_search_requests: 2 },
         raw_answer: String::new(),
         queries: vec![],
         raw_sources: vec![],
@@ -90,11 +85,7 @@ pub fn probe(run: &str, prompt: &str, repeat: u32, status: ProbeStatus) -> Probe
 pub fn failed(run: &str, prompt: &str, repeat: u32, status: ProbeStatus) -> Probe {
     let mut p = probe(run, prompt, repeat, status);
     p.usage = Usage::default();
-    p.error = Some(ProbeError {
-        kind: ErrorKind::Server,
-        http_status: Some(500),
-        message: "server error".into(),
-    });
+    p.error = Some(ProbeError { kind: ErrorKind::Server, http_status: Some(500), message: "server error".into() });
     p
 }
 
@@ -126,11 +117,7 @@ pub fn source(domain: &str, ownership: Ownership, ranks: &[u32]) -> SearchSource
         occurrences: ranks
             .iter()
             .enumerate()
-            .map(|(i, &rank)| Occurrence {
-                query_index: i as u32 + 1,
-                query: Some("q".into()),
-                rank,
-            })
+            .map(|(i, &rank)| Occurrence { query_index: i as u32 + 1, query: Some("q".into()), rank })
             .collect(),
         best_rank: ranks.iter().copied().min().unwrap_or(1),
         title_mentions: vec![],
@@ -145,12 +132,7 @@ pub fn link(url: &str, in_sources: bool) -> AnswerLink {
     AnswerLink {
         url: url.into(),
         canonical_url: url.into(),
-        domain: url
-            .trim_start_matches("https://")
-            .split('/')
-            .next()
-            .unwrap_or("")
-            .into(),
+        domain: url.trim_start_matches("https://").split('/').next().unwrap_or("").into(),
         text: None,
         in_sources,
     }
@@ -212,14 +194,8 @@ pub fn sample() -> (Project, Run, Vec<Probe>, Run, Vec<Probe>) {
     let mut p10 = probe("r2", "p1", 0, ProbeStatus::Success);
     p10.answer = "Beta 是第一。Acme 也不错。".into();
     p10.mentions = vec![mention(BETA, 1, Some(1)), mention(BRAND, 2, Some(2))];
-    p10.sources = vec![
-        third("zhihu.com", &[1, 3]),
-        source("acme.com", Ownership::Owned, &[2]),
-    ];
-    p10.answer_links = vec![
-        link("https://acme.com/page", true),
-        link("https://example.org/x", false),
-    ];
+    p10.sources = vec![third("zhihu.com", &[1, 3]), source("acme.com", Ownership::Owned, &[2])];
+    p10.answer_links = vec![link("https://acme.com/page", true), link("https://example.org/x", false)];
     p10.list_items = list(&["Beta", "Acme", "OtherCo"]);
     p10.other_entities = vec!["OtherCo".into()];
     let mut p11 = probe("r2", "p1", 1, ProbeStatus::Success);
@@ -232,10 +208,7 @@ pub fn sample() -> (Project, Run, Vec<Probe>, Run, Vec<Probe>) {
     let mut p20 = probe("r2", "p2", 0, ProbeStatus::Success);
     p20.answer = "Acme 是一家公司。".into();
     p20.mentions = vec![mention(BRAND, 1, None)];
-    p20.sources = vec![
-        source("acme.com", Ownership::Owned, &[1]),
-        third("zhihu.com", &[4]),
-    ];
+    p20.sources = vec![source("acme.com", Ownership::Owned, &[1]), third("zhihu.com", &[4])];
     let mut p21 = probe("r2", "p2", 1, ProbeStatus::Success);
     p21.answer = "Acme 排第一。Gamma 第二。".into();
     p21.mentions = vec![mention(BRAND, 1, Some(1)), mention(GAMMA, 2, Some(2))];

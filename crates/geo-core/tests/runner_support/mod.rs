@@ -5,13 +5,9 @@
 
 use std::collections::{BTreeMap, VecDeque};
 
-use geo_core::model::{
-    ErrorKind, Probe, ProbeError, Project, Prompt, Run, RunConfig, Target, TargetKind, Usage,
-};
+use geo_core::model::{ErrorKind, Probe, ProbeError, Project, Prompt, Run, RunConfig, Target, TargetKind, Usage};
 use geo_core::provider::ParsedResponse;
-use geo_core::runner::{
-    start_run, Action, AttemptOutcome, Engine, Progress, RunOutcome, SendRequest, Slot,
-};
+use geo_core::runner::{start_run, Action, AttemptOutcome, Engine, Progress, RunOutcome, SendRequest, Slot};
 
 /// Virtual start of every scripted session: 2026-11-29T08:00:00.000Z.
 pub const T0: u64 = 1_795_939_200_000;
@@ -130,9 +126,10 @@ impl Script {
     }
 
     fn reply(&mut self, req: &SendRequest) -> Reply {
-        self.replies.get_mut(&req.probe_id).and_then(VecDeque::pop_front).unwrap_or_else(|| {
-            ok(&format!("元构场 is the answer to {}", req.prompt_text)).after(self.default_latency)
-        })
+        self.replies
+            .get_mut(&req.probe_id)
+            .and_then(VecDeque::pop_front)
+            .unwrap_or_else(|| ok(&format!("元构场 is the answer to {}", req.prompt_text)).after(self.default_latency))
     }
 }
 

@@ -127,7 +127,8 @@ async fn transfer(
     stream: &mut ChatStream,
     on_text: &mut impl FnMut(&str),
 ) -> Transfer {
-    let failed = |e: JsValue| Transfer::Ended(handle.aborted().unwrap_or_else(|| StreamEnd::NetworkError(js_message(&e))));
+    let failed =
+        |e: JsValue| Transfer::Ended(handle.aborted().unwrap_or_else(|| StreamEnd::NetworkError(js_message(&e))));
     let init = web_sys::RequestInit::new();
     init.set_method("POST");
     init.set_body(&JsValue::from_str(&req.body));
@@ -176,7 +177,8 @@ async fn transfer(
         if let Some(how) = handle.aborted() {
             return Transfer::Ended(how);
         }
-        let done = js_sys::Reflect::get(&chunk, &JsValue::from_str("done")).ok().and_then(|d| d.as_bool()).unwrap_or(true);
+        let done =
+            js_sys::Reflect::get(&chunk, &JsValue::from_str("done")).ok().and_then(|d| d.as_bool()).unwrap_or(true);
         if done {
             return Transfer::Ended(StreamEnd::Eof);
         }

@@ -23,7 +23,8 @@ use yew::prelude::*;
 /// True for destinations that may stay links: `http:`, `https:`, `mailto:` (case-insensitive,
 /// ignoring leading whitespace and control characters).
 pub fn is_allowed_url(url: &str) -> bool {
-    let cleaned: String = url.chars().filter(|c| !c.is_whitespace() && !c.is_control()).take(8).collect::<String>().to_ascii_lowercase();
+    let cleaned: String =
+        url.chars().filter(|c| !c.is_whitespace() && !c.is_control()).take(8).collect::<String>().to_ascii_lowercase();
     cleaned.starts_with("http://") || cleaned.starts_with("https://") || cleaned.starts_with("mailto:")
 }
 
@@ -48,7 +49,9 @@ pub fn render_markdown(markdown: &str) -> String {
             let ast = node.data.borrow();
             match &ast.value {
                 NodeValue::Link(link) if !is_allowed_url(&link.url) => Some(None),
-                NodeValue::Image(link) if is_allowed_url(&link.url) && !link.url.trim().to_ascii_lowercase().starts_with("mailto:") => {
+                NodeValue::Image(link)
+                    if is_allowed_url(&link.url) && !link.url.trim().to_ascii_lowercase().starts_with("mailto:") =>
+                {
                     Some(Some(NodeValue::Link(link.clone())))
                 }
                 NodeValue::Image(_) => Some(None),
@@ -109,7 +112,20 @@ mod tests {
     fn safe(input: &str) -> String {
         let html = render_markdown(input);
         let lower = html.to_ascii_lowercase();
-        for bad in ["<script", "<img", "<svg", "<iframe", "<style", "<object", "<embed", "<!--", "javascript:", "data:", "vbscript:", " on"] {
+        for bad in [
+            "<script",
+            "<img",
+            "<svg",
+            "<iframe",
+            "<style",
+            "<object",
+            "<embed",
+            "<!--",
+            "javascript:",
+            "data:",
+            "vbscript:",
+            " on",
+        ] {
             if bad == " on" {
                 // No attribute starting with "on" inside a tag.
                 let mut in_tag = false;
@@ -167,7 +183,12 @@ mod tests {
     #[test]
     fn good_links_survive_with_rel_and_target() {
         let html = safe("see [docs](https://example.com/a?b=1) and <mailto:a@b.example>");
-        assert!(html.contains("<a rel=\"noopener noreferrer nofollow\" target=\"_blank\" href=\"https://example.com/a?b=1\">docs</a>"), "{html}");
+        assert!(
+            html.contains(
+                "<a rel=\"noopener noreferrer nofollow\" target=\"_blank\" href=\"https://example.com/a?b=1\">docs</a>"
+            ),
+            "{html}"
+        );
         assert!(html.contains("href=\"mailto:a@b.example\""), "{html}");
         let html = safe("[rel](/relative) text");
         assert!(!html.contains("<a"), "{html}");

@@ -73,7 +73,11 @@ pub fn Pager(p: &PagerProps) -> Html {
     };
     let prev = page.checked_sub(1);
     let next = (page < last).then_some(page + 1);
-    let status = tf(lang, "pager.status", &[("x", &(start + 1).to_string()), ("y", &end.to_string()), ("n", &p.total.to_string())]);
+    let status = tf(
+        lang,
+        "pager.status",
+        &[("x", &(start + 1).to_string()), ("y", &end.to_string()), ("n", &p.total.to_string())],
+    );
     html! {
         <nav class="pager" data-testid="pager" data-pager={p.scope.clone()} aria-label={p.label.clone()}>
             <button type="button" class="secondary" data-testid="pager-prev" onclick={go(prev)}

@@ -79,7 +79,13 @@ pub type OpenProbe = UseStateHandle<Option<String>>;
 
 /// A button opening probe `probe_id`'s drawer (`data-open-probe` lets focus come back to it
 /// when the drawer closes).
-pub fn open_probe_button(open: &OpenProbe, probe_id: &str, testid: &'static str, text: String, aria_label: Option<String>) -> Html {
+pub fn open_probe_button(
+    open: &OpenProbe,
+    probe_id: &str,
+    testid: &'static str,
+    text: String,
+    aria_label: Option<String>,
+) -> Html {
     let open = open.clone();
     let id = probe_id.to_string();
     let aria_label = aria_label.map(AttrValue::from);
@@ -95,7 +101,11 @@ pub fn open_probe_button(open: &OpenProbe, probe_id: &str, testid: &'static str,
 pub fn drawer_for<'a>(open: &OpenProbe, probes: impl IntoIterator<Item = &'a Probe>, run: &Run, lang: Lang) -> Html {
     let Some(id) = (**open).as_ref() else { return html! {} };
     let Some(p) = probes.into_iter().find(|p| &p.id == id) else { return html! {} };
-    let prompt_text = run.prompt_snapshot.iter().find(|q| q.id == p.prompt_id).map_or_else(|| p.prompt_id.clone(), |q| q.text.clone());
+    let prompt_text = run
+        .prompt_snapshot
+        .iter()
+        .find(|q| q.id == p.prompt_id)
+        .map_or_else(|| p.prompt_id.clone(), |q| q.text.clone());
     let on_close = {
         let open = open.clone();
         let pid = p.id.clone();
@@ -103,7 +113,8 @@ pub fn drawer_for<'a>(open: &OpenProbe, probes: impl IntoIterator<Item = &'a Pro
             open.set(None);
             let doc = web_sys::window().and_then(|w| w.document());
             let back = doc.as_ref().and_then(|d| {
-                let button = d.query_selector(&format!("[data-open-probe=\"{}\"]", pid.replace(['"', '\\'], ""))).ok().flatten();
+                let button =
+                    d.query_selector(&format!("[data-open-probe=\"{}\"]", pid.replace(['"', '\\'], ""))).ok().flatten();
                 button.or_else(|| d.get_element_by_id("main"))
             });
             if let Some(el) = back.and_then(|el| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(el).ok()) {
@@ -156,7 +167,8 @@ pub fn ProbeDrawer(props: &ProbeDrawerProps) -> Html {
         let on_close = props.on_close.clone();
         Callback::from(move |_: MouseEvent| on_close.emit(()))
     };
-    let label_of = |id: &str| props.targets.iter().find(|t| t.id == id).map(|t| t.label.clone()).unwrap_or_else(|| id.to_string());
+    let label_of =
+        |id: &str| props.targets.iter().find(|t| t.id == id).map(|t| t.label.clone()).unwrap_or_else(|| id.to_string());
     let answer = if p.answer.trim().is_empty() { p.raw_answer.clone() } else { p.answer.clone() };
     html! {
         <div class="drawer-backdrop" onclick={close.clone()}>
@@ -282,7 +294,11 @@ mod tests {
 
     #[test]
     fn highlights() {
-        check("我推荐 Acme 和 acme云", &["Acme", "acme云"], &[("我推荐 ", false), ("Acme", true), (" 和 ", false), ("acme云", true)]);
+        check(
+            "我推荐 Acme 和 acme云",
+            &["Acme", "acme云"],
+            &[("我推荐 ", false), ("Acme", true), (" 和 ", false), ("acme云", true)],
+        );
         check("nothing", &["x"], &[("nothing", false)]);
         check("", &["x"], &[]);
         check("<b>Acme</b>", &["acme", ""], &[("<b>", false), ("Acme", true), ("</b>", false)]);

@@ -10,10 +10,10 @@
 use crate::hooks::{use_app, use_query, Fetch};
 use crate::repo::idb::IdbRepo;
 use crate::repo::{RepoError, Repository};
-use std::cell::RefCell;
 use geo_core::export::full_export;
 use geo_core::metrics::{compute_run_metrics_refs, metrics_for_export, project_series, RunMetrics, SeriesPoint};
 use geo_core::model::{tags, ExportEnvelope, Probe, Project, Run};
+use std::cell::RefCell;
 use std::ops::Deref;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -124,7 +124,9 @@ impl RunData {
 
     /// The text of prompt `id` in the selected run's snapshot (the id when unknown).
     pub fn prompt_text(&self, id: &str) -> String {
-        self.run().and_then(|r| r.prompt_snapshot.iter().find(|p| p.id == id)).map_or_else(|| id.to_string(), |p| p.text.clone())
+        self.run()
+            .and_then(|r| r.prompt_snapshot.iter().find(|p| p.id == id))
+            .map_or_else(|| id.to_string(), |p| p.text.clone())
     }
 
     /// The selected run's creation date (`YYYY-MM-DD`), for file names.
@@ -156,7 +158,8 @@ fn tags_in_use(run: &Run) -> Vec<String> {
 /// Metrics of `run` restricted to the prompts carrying `tag`, computed by geo-core over
 /// that subset (a run with only those prompts and their probes); `None` when no prompt has it.
 fn tag_metrics(run: &Run, probes: &[&Probe], tag: &str) -> Option<RunMetrics> {
-    let ids: Vec<&str> = run.prompt_snapshot.iter().filter(|p| p.tags.iter().any(|t| t == tag)).map(|p| p.id.as_str()).collect();
+    let ids: Vec<&str> =
+        run.prompt_snapshot.iter().filter(|p| p.tags.iter().any(|t| t == tag)).map(|p| p.id.as_str()).collect();
     if ids.is_empty() {
         return None;
     }
@@ -169,11 +172,14 @@ fn tag_metrics(run: &Run, probes: &[&Probe], tag: &str) -> Option<RunMetrics> {
 /// The figures of run `chosen` for `figures`, computed by geo-core (the parts timed as
 /// `geo:metrics` and `geo:trend`).
 pub fn compute_figures(env: Rc<ExportEnvelope>, chosen: Option<&str>, figures: Figures) -> RunData {
-    let metrics = crate::web::measure("geo:metrics", || chosen.and_then(|id| metrics_for_export(&env, Some(id)).ok()).and_then(|mut v| v.pop()));
+    let metrics = crate::web::measure("geo:metrics", || {
+        chosen.and_then(|id| metrics_for_export(&env, Some(id)).ok()).and_then(|mut v| v.pop())
+    });
     let mut data = RunData { env, metrics, trend: Vec::new(), by_tag: RefCell::new(None) };
     if figures == Figures::Dashboard {
         if let Some(project) = data.project() {
-            data.trend = crate::web::measure("geo:trend", || project_series(&data.env.runs, &data.env.probes, &project.id));
+            data.trend =
+                crate::web::measure("geo:trend", || project_series(&data.env.runs, &data.env.probes, &project.id));
         }
     }
     data
@@ -229,7 +235,9 @@ impl InFlight {
 
     /// The read of `project` at `version` under way, if any.
     fn of(project: &str, version: u32) -> Option<Rc<Slot>> {
-        READING.with(|r| r.borrow().as_ref().filter(|(id, v, _)| id == project && *v == version).map(|(_, _, s)| s.clone()))
+        READING.with(|r| {
+            r.borrow().as_ref().filter(|(id, v, _)| id == project && *v == version).map(|(_, _, s)| s.clone())
+        })
     }
 }
 
@@ -263,7 +271,9 @@ impl std::future::Future for Wait {
 }
 
 fn cached_project(project: &str, version: u32) -> Option<Rc<ExportEnvelope>> {
-    LOADED.with(|c| c.borrow().as_ref().filter(|(id, v, _)| id == project && *v == version).map(|(_, _, env)| env.clone()))
+    LOADED.with(|c| {
+        c.borrow().as_ref().filter(|(id, v, _)| id == project && *v == version).map(|(_, _, env)| env.clone())
+    })
 }
 
 async fn load_project(repo: &IdbRepo, project: Project, version: u32) -> Result<Rc<ExportEnvelope>, RepoError> {
@@ -305,11 +315,14 @@ pub fn use_run_data(figures: Figures) -> Fetch<Option<SharedRunData>> {
         let env = load_project(&repo, project, version).await?;
         let chosen = pick_run(&env.runs, run.as_deref()).map(|r| r.id.clone());
         let key: FiguresKey = (project_id, chosen.clone(), version);
-        let hit = COMPUTED.with(|c| c.borrow().iter().find(|(k, f, _)| *k == key && f.covers(figures)).map(|(_, _, d)| d.clone()));
+        let hit = COMPUTED
+            .with(|c| c.borrow().iter().find(|(k, f, _)| *k == key && f.covers(figures)).map(|(_, _, d)| d.clone()));
         if let Some(hit) = hit {
             return Ok(Some(hit));
         }
-        let data = SharedRunData(Rc::new(crate::web::measure(figures.measure_name(), || compute_figures(env, chosen.as_deref(), figures))));
+        let data = SharedRunData(Rc::new(crate::web::measure(figures.measure_name(), || {
+            compute_figures(env, chosen.as_deref(), figures)
+        })));
         COMPUTED.with(|c| {
             let mut c = c.borrow_mut();
             c.retain(|(_, f, _)| *f != figures);
@@ -339,8 +352,14 @@ mod tests {
     #[test]
     fn the_dashboard_figures_serve_every_page() {
         use Figures::*;
-        for (have, want, ok) in [(Dashboard, Sources, true), (Dashboard, Lists, true), (Sources, Sources, true),
-            (Sources, Dashboard, false), (Lists, Sources, false), (Export, Dashboard, false)] {
+        for (have, want, ok) in [
+            (Dashboard, Sources, true),
+            (Dashboard, Lists, true),
+            (Sources, Sources, true),
+            (Sources, Dashboard, false),
+            (Lists, Sources, false),
+            (Export, Dashboard, false),
+        ] {
             assert_eq!(have.covers(want), ok, "{have:?} covers {want:?}");
         }
     }

@@ -196,11 +196,11 @@ fn file_vec(list: Option<web_sys::FileList>) -> Vec<web_sys::File> {
 
 /// The heading line of a hit: name, chunk and score.
 fn hit_label(lang: Lang, hit: &Hit) -> String {
-    tf(lang, "chat.hit_label", &[
-        ("name", &hit.source),
-        ("chunk", &(hit.chunk + 1).to_string()),
-        ("score", &format!("{:.3}", hit.score)),
-    ])
+    tf(
+        lang,
+        "chat.hit_label",
+        &[("name", &hit.source), ("chunk", &(hit.chunk + 1).to_string()), ("score", &format!("{:.3}", hit.score))],
+    )
 }
 
 /// The page.
@@ -324,8 +324,16 @@ pub fn ChatPage() -> Html {
     };
     let on_send = {
         let (docs, log, question, problem, running, key, model, base_url, next_id, live) = (
-            docs.clone(), log.clone(), question.clone(), problem.clone(), running.clone(), key.clone(),
-            model.clone(), base_url.clone(), next_id.clone(), live.clone(),
+            docs.clone(),
+            log.clone(),
+            question.clone(),
+            problem.clone(),
+            running.clone(),
+            key.clone(),
+            model.clone(),
+            base_url.clone(),
+            next_id.clone(),
+            live.clone(),
         );
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
@@ -404,7 +412,12 @@ pub fn ChatPage() -> Html {
             let turns: Vec<ExportTurn> = log
                 .turns
                 .iter()
-                .map(|t| ExportTurn { question: t.question.clone(), answer: t.answer.clone(), state: t.state.clone(), hits: t.hits.clone() })
+                .map(|t| ExportTurn {
+                    question: t.question.clone(),
+                    answer: t.answer.clone(),
+                    state: t.state.clone(),
+                    hits: t.hits.clone(),
+                })
                 .collect();
             let markdown = export_conversation_markdown(&turns, app.lang);
             let stamp: String = crate::web::now_iso().chars().filter(char::is_ascii_digit).take(14).collect();
@@ -627,7 +640,10 @@ mod tests {
     #[test]
     fn docs_replace_by_name_and_reindex() {
         let docs = Rc::new(Docs::default());
-        let docs = docs.reduce(DocsAction::Add(vec![(load_document("a.md", "分块 检索"), 10), (load_document("b.md", "other"), 5)]));
+        let docs = docs.reduce(DocsAction::Add(vec![
+            (load_document("a.md", "分块 检索"), 10),
+            (load_document("b.md", "other"), 5),
+        ]));
         let docs = docs.reduce(DocsAction::Add(vec![(load_document("a.md", "新的 分块"), 7)]));
         assert_eq!(docs.iter().map(|(d, _)| d.name.as_str()).collect::<Vec<_>>(), ["b.md", "a.md"]);
         assert_eq!(docs.bytes(), 12);
@@ -638,7 +654,14 @@ mod tests {
 
     #[test]
     fn a_finished_turn_ignores_late_text() {
-        let turn = ChatTurn { id: 1, question: "q".into(), answer: String::new(), state: AnswerState::Streaming, hits: vec![], model: "m".into() };
+        let turn = ChatTurn {
+            id: 1,
+            question: "q".into(),
+            answer: String::new(),
+            state: AnswerState::Streaming,
+            hits: vec![],
+            model: "m".into(),
+        };
         let log = Rc::new(Log::default()).reduce(LogAction::Start(turn));
         let log = log.reduce(LogAction::Text(1, "部分".into()));
         let log = log.reduce(LogAction::Finish(1, "部分".into(), AnswerState::Cancelled));

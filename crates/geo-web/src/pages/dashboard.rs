@@ -5,20 +5,20 @@
 //! says what to do next.
 
 use crate::app::Route;
-use crate::components::pager::{page_bounds, use_page, Pager, PAGE_SIZE};
 use crate::components::charts::{Bar, BarChart, LineChart, Series};
-use crate::components::metric_card::{ci_text, dec, pct, raw_f64, raw_u32, ratio_title, MetricCard};
+use crate::components::metric_card::{ci_text, dec, pct, ratio_title, raw_f64, raw_u32, MetricCard};
+use crate::components::pager::{page_bounds, use_page, Pager, PAGE_SIZE};
 use crate::components::run_data::{use_run_data, Figures, RunData, SharedRunData, TagBreakdown};
 use crate::components::{EmptyState, NavLink};
 use crate::draft::tag_label;
 use crate::hooks::use_app;
-use std::rc::Rc;
 use crate::i18n::{t, tf};
 use crate::pages::run_detail::DetailQuery;
 use geo_core::metrics::RunMetrics;
 use geo_core::model::{Lang, Run};
-use yew_router::prelude::Link;
+use std::rc::Rc;
 use yew::prelude::*;
+use yew_router::prelude::Link;
 
 /// The dashboard page.
 #[function_component]
@@ -27,20 +27,20 @@ pub fn DashboardPage() -> Html {
     let lang = app.lang;
     let data = use_run_data(Figures::Dashboard);
     let body = data.view(lang, |d| match (**d).as_ref() {
+        None => html! {
+            <EmptyState text={t(lang, "dashboard.no_project").to_string()}>
+                <NavLink to={Route::Projects} class="button">{ t(lang, "projects.new") }</NavLink>
+            </EmptyState>
+        },
+        Some(d) => match &d.metrics {
             None => html! {
-                <EmptyState text={t(lang, "dashboard.no_project").to_string()}>
-                    <NavLink to={Route::Projects} class="button">{ t(lang, "projects.new") }</NavLink>
+                <EmptyState text={t(lang, "dashboard.empty").to_string()}>
+                    <NavLink to={Route::Run} class="button">{ t(lang, "nav.run") }</NavLink>
                 </EmptyState>
             },
-            Some(d) => match &d.metrics {
-                None => html! {
-                    <EmptyState text={t(lang, "dashboard.empty").to_string()}>
-                        <NavLink to={Route::Run} class="button">{ t(lang, "nav.run") }</NavLink>
-                    </EmptyState>
-                },
-                Some(m) => dashboard_body(d, m, lang),
-            },
-        });
+            Some(m) => dashboard_body(d, m, lang),
+        },
+    });
     html! {
         <section class="analytics" data-testid="dashboard">
             <h1>{ t(lang, "dashboard.title") }</h1>
@@ -144,12 +144,27 @@ fn trend(d: &RunData, lang: Lang) -> Html {
     let same_day = points.windows(2).any(|w| day(&w[0].created_at) == day(&w[1].created_at));
     let labels: Vec<String> = points
         .iter()
-        .map(|p| if same_day { p.created_at.get(5..16).unwrap_or(&p.created_at).replace('T', " ") } else { day(&p.created_at) })
+        .map(|p| {
+            if same_day {
+                p.created_at.get(5..16).unwrap_or(&p.created_at).replace('T', " ")
+            } else {
+                day(&p.created_at)
+            }
+        })
         .collect();
     let series = vec![
-        Series { label: t(lang, "dash.mention_rate").to_string(), values: points.iter().map(|p| p.mention_rate).collect() },
-        Series { label: t(lang, "dash.first_mention_rate").to_string(), values: points.iter().map(|p| p.first_mention_rate).collect() },
-        Series { label: t(lang, "dash.owned_visibility").to_string(), values: points.iter().map(|p| p.owned_visibility).collect() },
+        Series {
+            label: t(lang, "dash.mention_rate").to_string(),
+            values: points.iter().map(|p| p.mention_rate).collect(),
+        },
+        Series {
+            label: t(lang, "dash.first_mention_rate").to_string(),
+            values: points.iter().map(|p| p.first_mention_rate).collect(),
+        },
+        Series {
+            label: t(lang, "dash.owned_visibility").to_string(),
+            values: points.iter().map(|p| p.owned_visibility).collect(),
+        },
     ];
     let desc = tf(lang, "dash.trend_desc", &[("n", &points.len().to_string())]);
     html! {

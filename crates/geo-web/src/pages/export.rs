@@ -45,7 +45,11 @@ pub fn slug(name: &str) -> String {
     }
     let out: String = out.trim_end_matches('-').chars().take(40).collect();
     let out = out.trim_end_matches('-').to_string();
-    if out.is_empty() { "project".into() } else { out }
+    if out.is_empty() {
+        "project".into()
+    } else {
+        out
+    }
 }
 
 /// `geo-probe-<project>-<run date>-<what>.<ext>`.
@@ -74,11 +78,24 @@ fn build(d: &RunData, kind: Kind, lang: Lang, now: &str) -> Result<(String, &'st
             let env = run_export(&d.env, id, now).map_err(|e| e.to_string())?;
             (file_name(project, &date, "run", "json"), "application/json", to_json_pretty(&env))
         }
-        Kind::ProbesCsv => (file_name(project, &date, "probes", "csv"), "text/csv", probes_csv(&d.env, id).map_err(|e| e.to_string())?),
-        Kind::SourcesCsv => (file_name(project, &date, "sources", "csv"), "text/csv", sources_csv(&d.env, id).map_err(|e| e.to_string())?),
+        Kind::ProbesCsv => {
+            (file_name(project, &date, "probes", "csv"), "text/csv", probes_csv(&d.env, id).map_err(|e| e.to_string())?)
+        }
+        Kind::SourcesCsv => (
+            file_name(project, &date, "sources", "csv"),
+            "text/csv",
+            sources_csv(&d.env, id).map_err(|e| e.to_string())?,
+        ),
         Kind::Markdown => {
-            let code = match lang { Lang::Zh => "zh", Lang::En => "en" };
-            (file_name(project, &date, &format!("report-{code}"), "md"), "text/markdown", markdown_report(&d.env, id, lang).map_err(|e| e.to_string())?)
+            let code = match lang {
+                Lang::Zh => "zh",
+                Lang::En => "en",
+            };
+            (
+                file_name(project, &date, &format!("report-{code}"), "md"),
+                "text/markdown",
+                markdown_report(&d.env, id, lang).map_err(|e| e.to_string())?,
+            )
         }
     })
 }

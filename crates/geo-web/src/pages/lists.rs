@@ -32,7 +32,13 @@ pub fn with_competitor(project: &Project, name: &str, id: String, now: &str) -> 
         return None;
     }
     let mut next = project.clone();
-    next.competitors.push(Target { id, kind: TargetKind::Competitor, label: name.to_string(), aliases: vec![name.to_string()], domains: Vec::new() });
+    next.competitors.push(Target {
+        id,
+        kind: TargetKind::Competitor,
+        label: name.to_string(),
+        aliases: vec![name.to_string()],
+        domains: Vec::new(),
+    });
     next.updated_at = now.to_string();
     Some(next)
 }
@@ -43,13 +49,13 @@ pub fn ListsPage() -> Html {
     let lang = use_app().lang;
     let data = use_run_data(Figures::Lists);
     let body = data.view(lang, |d| match (**d).as_ref().filter(|d| d.metrics.is_some()) {
-            Some(d) => html! { <ListsBody data={d.clone()} /> },
-            None => html! {
-                <EmptyState text={t(lang, "lists.empty").to_string()}>
-                    <NavLink to={Route::Projects} class="button">{ t(lang, "nav.projects") }</NavLink>
-                </EmptyState>
-            },
-        });
+        Some(d) => html! { <ListsBody data={d.clone()} /> },
+        None => html! {
+            <EmptyState text={t(lang, "lists.empty").to_string()}>
+                <NavLink to={Route::Projects} class="button">{ t(lang, "nav.projects") }</NavLink>
+            </EmptyState>
+        },
+    });
     html! {
         <section class="analytics">
             <h1>{ t(lang, "lists.title") }</h1>
@@ -74,7 +80,8 @@ fn ListsBody(p: &BodyProps) -> Html {
     let Some(m) = d.metrics.as_ref() else { return html! {} };
     let Some(run) = d.run() else { return html! {} };
     let brand_id = m.brand_id.clone().unwrap_or_default();
-    let label_of = |id: &str| run.alias_snapshot.iter().find(|t| t.id == id).map_or_else(|| id.to_string(), |t| t.label.clone());
+    let label_of =
+        |id: &str| run.alias_snapshot.iter().find(|t| t.id == id).map_or_else(|| id.to_string(), |t| t.label.clone());
     let repeats = run.config.repeats.max(1);
     // Each prompt's probes by repeat index, grouped once per render.
     let mut by_prompt: HashMap<&str, Vec<Option<&Probe>>> = HashMap::new();
@@ -121,7 +128,11 @@ fn ListsBody(p: &BodyProps) -> Html {
                         let result = repo.put_project(&next).await;
                         report(&app, &result, Some(tf(app.lang, "lst.added", &[("n", &name)])));
                     }
-                    None => crate::hooks::toast(&app, crate::state::ToastKind::Ok, tf(app.lang, "lst.already", &[("n", &name)])),
+                    None => crate::hooks::toast(
+                        &app,
+                        crate::state::ToastKind::Ok,
+                        tf(app.lang, "lst.already", &[("n", &name)]),
+                    ),
                 }
             });
         })
@@ -233,7 +244,6 @@ fn ListsBody(p: &BodyProps) -> Html {
         </>
     }
 }
-
 
 #[cfg(test)]
 mod tests {

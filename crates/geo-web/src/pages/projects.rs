@@ -382,7 +382,8 @@ fn PromptsEditor(props: &PromptsEditorProps) -> Html {
     let existing: Vec<Prompt> = prompts.ready().cloned().unwrap_or_default();
 
     let add = |source: UseStateHandle<String>| {
-        let (app, chosen, project_id, existing) = (app.clone(), chosen.clone(), props.project_id.to_string(), existing.clone());
+        let (app, chosen, project_id, existing) =
+            (app.clone(), chosen.clone(), props.project_id.to_string(), existing.clone());
         move || {
             let new = new_prompts(&source, &chosen, &project_id, &existing, now_iso_plus, new_id);
             if new.is_empty() {
@@ -425,7 +426,9 @@ fn PromptsEditor(props: &PromptsEditorProps) -> Html {
     };
 
     let rows = match &prompts {
-        Fetch::Ready(list) if list.is_empty() => html! { <EmptyState text={t(lang, "projects.prompts_empty").to_string()} /> },
+        Fetch::Ready(list) if list.is_empty() => {
+            html! { <EmptyState text={t(lang, "projects.prompts_empty").to_string()} /> }
+        }
         Fetch::Ready(list) => html! {
             <ul class="prompts">
                 { for list.iter().map(|p| {

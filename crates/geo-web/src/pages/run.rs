@@ -39,7 +39,11 @@ pub fn RunPage() -> Html {
             Some(r) => repo.probes_by_run(&r.id).await?,
             None => Vec::new(),
         };
-        let base = repo.setting(BASE_URL_SETTING).await?.and_then(|v| v.as_str().map(str::to_string)).filter(|s| !s.trim().is_empty());
+        let base = repo
+            .setting(BASE_URL_SETTING)
+            .await?
+            .and_then(|v| v.as_str().map(str::to_string))
+            .filter(|s| !s.trim().is_empty());
         Ok(project.map(|p| (p, prompts, runs, last_probes, base)))
     });
     let selected = use_state(|| None::<Vec<String>>);
@@ -51,8 +55,12 @@ pub fn RunPage() -> Html {
 
     let Some(ready) = data.ready() else {
         return match &data {
-            Fetch::Failed(e) => html! { <section><h1>{ t(lang, "run.title") }</h1><p class="error-box" role="alert">{ e.message(lang) }</p></section> },
-            _ => html! { <section><h1>{ t(lang, "run.title") }</h1><p class="muted">{ t(lang, "common.loading") }</p></section> },
+            Fetch::Failed(e) => {
+                html! { <section><h1>{ t(lang, "run.title") }</h1><p class="error-box" role="alert">{ e.message(lang) }</p></section> }
+            }
+            _ => {
+                html! { <section><h1>{ t(lang, "run.title") }</h1><p class="muted">{ t(lang, "common.loading") }</p></section> }
+            }
         };
     };
     let Some((project, prompts, runs, last_probes, base)) = ready.as_ref() else {
@@ -134,7 +142,8 @@ pub fn RunPage() -> Html {
             e.prevent_default();
             let Some(repo) = app.repo().cloned() else { return };
             let (app, starting) = (app.clone(), starting.clone());
-            let (project, prompts, chosen, config, runs) = (project.clone(), prompts.clone(), chosen.clone(), config.clone(), runs.clone());
+            let (project, prompts, chosen, config, runs) =
+                (project.clone(), prompts.clone(), chosen.clone(), config.clone(), runs.clone());
             starting.set(true);
             wasm_bindgen_futures::spawn_local(async move {
                 let result = runner::start_fresh(repo, project, prompts, chosen, config, runs, app.lang).await;

@@ -74,7 +74,9 @@ pub fn RunDetailPage(props: &RunDetailProps) -> Html {
         };
         // Computed once per read, not on every render (paging, filtering, the drawer).
         let metrics = run.as_ref().map(|r| {
-            crate::web::measure("geo:run-detail-metrics", || compute_run_metrics(r, &probes, previous.as_ref().map(|(r, p)| (r, &p[..]))))
+            crate::web::measure("geo:run-detail-metrics", || {
+                compute_run_metrics(r, &probes, previous.as_ref().map(|(r, p)| (r, &p[..])))
+            })
         });
         Ok((run, probes, metrics))
     });

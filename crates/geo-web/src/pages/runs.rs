@@ -4,11 +4,11 @@
 use crate::app::Route;
 use crate::components::progress::RunProgress;
 use crate::components::{EmptyState, NavLink};
-use crate::runner::use_live_run;
 use crate::hooks::{use_app, use_query, Fetch};
 use crate::i18n::t;
 use crate::pages::{status_label, status_value};
 use crate::repo::Repository;
+use crate::runner::use_live_run;
 use yew::prelude::*;
 
 /// The runs page.

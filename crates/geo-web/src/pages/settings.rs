@@ -72,7 +72,8 @@ pub fn SettingsPage() -> Html {
     let key_test = use_state(|| None::<geo_core::provider::KeyVerdict>);
     let key_testing = use_state(|| false);
     let on_test_key = {
-        let (app, key, base_url, key_test, key_testing) = (app.clone(), key.clone(), base_url.clone(), key_test.clone(), key_testing.clone());
+        let (app, key, base_url, key_test, key_testing) =
+            (app.clone(), key.clone(), base_url.clone(), key_test.clone(), key_testing.clone());
         Callback::from(move |_: MouseEvent| {
             let base = match parse_base_url(&base_url, app.lang) {
                 Ok(b) => b,
@@ -83,7 +84,8 @@ pub fn SettingsPage() -> Html {
             let (key_test, key_testing) = (key_test.clone(), key_testing.clone());
             key_testing.set(true);
             wasm_bindgen_futures::spawn_local(async move {
-                let verdict = crate::provider::test_key(base.as_deref(), key.as_deref(), geo_core::model::DEFAULT_MODEL).await;
+                let verdict =
+                    crate::provider::test_key(base.as_deref(), key.as_deref(), geo_core::model::DEFAULT_MODEL).await;
                 key_testing.set(false);
                 key_test.set(Some(verdict));
             });
@@ -105,14 +107,17 @@ pub fn SettingsPage() -> Html {
     };
     let on_storage = {
         let storage = storage.clone();
-        Callback::from(move |e: Event| storage.set(KeyStorage::parse(&e.target_unchecked_into::<HtmlSelectElement>().value())))
+        Callback::from(move |e: Event| {
+            storage.set(KeyStorage::parse(&e.target_unchecked_into::<HtmlSelectElement>().value()))
+        })
     };
     let on_base = {
         let base_url = base_url.clone();
         Callback::from(move |e: InputEvent| base_url.set(e.target_unchecked_into::<HtmlInputElement>().value()))
     };
     let on_save = {
-        let (app, key, storage, base_url, key_saved) = (app.clone(), key.clone(), storage.clone(), base_url.clone(), key_saved.clone());
+        let (app, key, storage, base_url, key_saved) =
+            (app.clone(), key.clone(), storage.clone(), base_url.clone(), key_saved.clone());
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
             let base = match parse_base_url(&base_url, app.lang) {
@@ -153,7 +158,8 @@ pub fn SettingsPage() -> Html {
                 let outcome = match parse_import(&text, lang) {
                     Err(msg) => Err(msg),
                     Ok(env) => {
-                        import_result.set(Some(("busy", tf(lang, "import.saving", &[("n", &env.probes.len().to_string())]))));
+                        import_result
+                            .set(Some(("busy", tf(lang, "import.saving", &[("n", &env.probes.len().to_string())]))));
                         let span = crate::web::Span::start("geo:import-write");
                         let saved = repo.merge_reported(&env).await.map_err(|e: RepoError| e.message(lang));
                         span.end();
@@ -283,12 +289,22 @@ fn DemoSection() -> Html {
             wasm_bindgen_futures::spawn_local(async move {
                 match crate::demo::restore_demo(&repo, crate::demo::fetch_demo).await {
                     Ok(counts) => {
-                        let project = repo.list_projects().await.ok().and_then(|ps| ps.into_iter().find(|p| p.is_demo)).map(|p| p.id);
+                        let project = repo
+                            .list_projects()
+                            .await
+                            .ok()
+                            .and_then(|ps| ps.into_iter().find(|p| p.is_demo))
+                            .map(|p| p.id);
                         if project.is_some() {
                             prefs::save_project(project.as_deref());
                             app.dispatch(Action::SelectProject(project));
                         }
-                        let text = format!("{} · {} {}", t(app.lang, "demo.restored"), counts.probes, if app.lang == Lang::Zh { "条探测" } else { "probes" });
+                        let text = format!(
+                            "{} · {} {}",
+                            t(app.lang, "demo.restored"),
+                            counts.probes,
+                            if app.lang == Lang::Zh { "条探测" } else { "probes" }
+                        );
                         toast(&app, ToastKind::Ok, text);
                     }
                     Err(e) => toast(&app, ToastKind::Error, e.message(app.lang)),
@@ -343,7 +359,11 @@ mod tests {
     #[track_caller]
     fn check(input: &str, expect: Result<Option<&str>, ()>) {
         let got = parse_base_url(input, Lang::En);
-        assert_eq!(got.map(|o| o.map(|s| s.to_string())).map_err(|_| ()), expect.map(|o| o.map(String::from)), "{input}");
+        assert_eq!(
+            got.map(|o| o.map(|s| s.to_string())).map_err(|_| ()),
+            expect.map(|o| o.map(String::from)),
+            "{input}"
+        );
     }
 
     #[test]
@@ -361,14 +381,22 @@ mod tests {
         let ok = serde_json::json!({"format": "geo-probe-export", "version": 1, "projects": []}).to_string();
         assert!(parse_import(&ok, Lang::En).is_ok());
         let wrong = serde_json::json!({"format": "other", "version": 1}).to_string();
-        assert!(parse_import(&wrong, Lang::En).unwrap_err().contains("not a GEO Probe export"), "{}", parse_import(&wrong, Lang::En).unwrap_err());
+        assert!(
+            parse_import(&wrong, Lang::En).unwrap_err().contains("not a GEO Probe export"),
+            "{}",
+            parse_import(&wrong, Lang::En).unwrap_err()
+        );
         assert!(parse_import(&wrong, Lang::Zh).unwrap_err().starts_with("这不是 GEO Probe 导出文件"));
         let newer = serde_json::json!({"format": "geo-probe-export", "version": 99}).to_string();
         assert!(parse_import(&newer, Lang::En).unwrap_err().contains("99"));
         assert!(parse_import("{", Lang::En).is_err());
         // Wrong types are reported with where they are.
         let bad = serde_json::json!({"format": "geo-probe-export", "version": 1, "projects": [{"id": 7}]}).to_string();
-        assert!(parse_import(&bad, Lang::En).unwrap_err().contains("projects[0]"), "{}", parse_import(&bad, Lang::En).unwrap_err());
+        assert!(
+            parse_import(&bad, Lang::En).unwrap_err().contains("projects[0]"),
+            "{}",
+            parse_import(&bad, Lang::En).unwrap_err()
+        );
     }
 
     #[test]

@@ -6,7 +6,7 @@
 
 use crate::app::Route;
 use crate::components::charts::{Bar, BarChart};
-use crate::components::metric_card::{ci_text, dec, pct, raw_f64, ratio_title};
+use crate::components::metric_card::{ci_text, dec, pct, ratio_title, raw_f64};
 use crate::components::pager::{page_bounds, use_page, Pager, PAGE_SIZE};
 use crate::components::probe_drawer::{drawer_for, open_probe_button, OpenProbe};
 use crate::components::run_data::{use_run_data, Figures, SharedRunData};
@@ -41,7 +41,11 @@ pub fn sort_domains(rows: &mut [&DomainMetrics], key: SortKey, asc: bool) {
         match (a, b) {
             (Some(a), Some(b)) => {
                 let o = a.partial_cmp(&b).unwrap_or(Ordering::Equal);
-                if asc { o } else { o.reverse() }
+                if asc {
+                    o
+                } else {
+                    o.reverse()
+                }
             }
             (Some(_), None) => Ordering::Less,
             (None, Some(_)) => Ordering::Greater,
@@ -52,7 +56,11 @@ pub fn sort_domains(rows: &mut [&DomainMetrics], key: SortKey, asc: bool) {
         let o = match key {
             SortKey::Domain => {
                 let o = a.domain.cmp(&b.domain);
-                if asc { o } else { o.reverse() }
+                if asc {
+                    o
+                } else {
+                    o.reverse()
+                }
             }
             SortKey::ProbeRate => opt(a.occurrence_rate, b.occurrence_rate, asc),
             SortKey::Occurrences => opt(Some(a.occurrences), Some(b.occurrences), asc),
@@ -95,18 +103,18 @@ pub fn SourcesPage() -> Html {
     let lang = use_app().lang;
     let data = use_run_data(Figures::Sources);
     let body = data.view(lang, |d| match (**d).as_ref().and_then(|d| d.metrics.as_ref().map(|m| (d, m))) {
-            Some((d, m)) if !m.domains.is_empty() => html! { <SourcesBody data={d.clone()} /> },
-            Some(_) => html! {
-                <EmptyState text={t(lang, "src.none_in_run").to_string()}>
-                    <NavLink to={Route::Run} class="button">{ t(lang, "nav.run") }</NavLink>
-                </EmptyState>
-            },
-            None => html! {
-                <EmptyState text={t(lang, "sources.empty").to_string()}>
-                    <NavLink to={Route::Projects} class="button">{ t(lang, "nav.projects") }</NavLink>
-                </EmptyState>
-            },
-        });
+        Some((d, m)) if !m.domains.is_empty() => html! { <SourcesBody data={d.clone()} /> },
+        Some(_) => html! {
+            <EmptyState text={t(lang, "src.none_in_run").to_string()}>
+                <NavLink to={Route::Run} class="button">{ t(lang, "nav.run") }</NavLink>
+            </EmptyState>
+        },
+        None => html! {
+            <EmptyState text={t(lang, "sources.empty").to_string()}>
+                <NavLink to={Route::Projects} class="button">{ t(lang, "nav.projects") }</NavLink>
+            </EmptyState>
+        },
+    });
     html! {
         <section class="analytics">
             <h1>{ t(lang, "sources.title") }</h1>
@@ -132,24 +140,54 @@ fn SourcesBody(p: &BodyProps) -> Html {
     let (page, set_page) = use_page(((*text).clone(), (*channel).clone(), (*ownership).clone(), *sort));
     let Some(m) = p.data.metrics.as_ref() else { return html! {} };
 
-    let mut rows: Vec<&DomainMetrics> = m.domains.iter().filter(|d| keep_domain(d, &text, &channel, &ownership)).collect();
+    let mut rows: Vec<&DomainMetrics> =
+        m.domains.iter().filter(|d| keep_domain(d, &text, &channel, &ownership)).collect();
     sort_domains(&mut rows, sort.0, sort.1);
     let (page, row_from, row_to) = page_bounds(rows.len(), page, PAGE_SIZE);
     let mut channels: Vec<&str> = m.domains.iter().map(|d| d.channel.as_str()).collect();
     geo_core::sort::sort(&mut channels);
     channels.dedup();
 
-    let on_text = { let text = text.clone(); Callback::from(move |e: InputEvent| text.set(e.target_unchecked_into::<HtmlInputElement>().value())) };
-    let on_channel = { let c = channel.clone(); Callback::from(move |e: Event| c.set(e.target_unchecked_into::<HtmlSelectElement>().value())) };
-    let on_own = { let c = ownership.clone(); Callback::from(move |e: Event| c.set(e.target_unchecked_into::<HtmlSelectElement>().value())) };
+    let on_text = {
+        let text = text.clone();
+        Callback::from(move |e: InputEvent| text.set(e.target_unchecked_into::<HtmlInputElement>().value()))
+    };
+    let on_channel = {
+        let c = channel.clone();
+        Callback::from(move |e: Event| c.set(e.target_unchecked_into::<HtmlSelectElement>().value()))
+    };
+    let on_own = {
+        let c = ownership.clone();
+        Callback::from(move |e: Event| c.set(e.target_unchecked_into::<HtmlSelectElement>().value()))
+    };
     let header = |key: SortKey, label: &str, num: bool| {
         let sort = sort.clone();
         let (cur, asc) = *sort;
-        let aria = if cur == key { if asc { "ascending" } else { "descending" } } else { "none" };
-        let arrow = if cur == key { if asc { " ▲" } else { " ▼" } } else { "" };
+        let aria = if cur == key {
+            if asc {
+                "ascending"
+            } else {
+                "descending"
+            }
+        } else {
+            "none"
+        };
+        let arrow = if cur == key {
+            if asc {
+                " ▲"
+            } else {
+                " ▼"
+            }
+        } else {
+            ""
+        };
         let onclick = Callback::from(move |_: MouseEvent| {
             let (cur, asc) = *sort;
-            sort.set(if cur == key { (key, !asc) } else { (key, key == SortKey::Domain || key == SortKey::AvgRank || key == SortKey::BestRank) });
+            sort.set(if cur == key {
+                (key, !asc)
+            } else {
+                (key, key == SortKey::Domain || key == SortKey::AvgRank || key == SortKey::BestRank)
+            });
         });
         html! {
             <th scope="col" aria-sort={aria} class={classes!(num.then_some("num"))}>

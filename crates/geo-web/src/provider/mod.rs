@@ -158,11 +158,17 @@ mod tests {
         check(Err(FetchFailure::Timeout), Some(Err(ErrorKind::Timeout)));
         check(Err(FetchFailure::Network("failed to fetch".into())), Some(Err(ErrorKind::Network)));
         check(Err(FetchFailure::Aborted), None);
-        check(reply(401, r#"{"type":"error","error":{"type":"authentication_error","message":"bad key"}}"#), Some(Err(ErrorKind::Auth)));
+        check(
+            reply(401, r#"{"type":"error","error":{"type":"authentication_error","message":"bad key"}}"#),
+            Some(Err(ErrorKind::Auth)),
+        );
         check(reply(429, "{}"), Some(Err(ErrorKind::RateLimit)));
         check(reply(500, "oops"), Some(Err(provider::map_http_error(500, "oops").kind)));
         check(
-            reply(200, r#"{"id":"m1","type":"message","model":"deepseek-v4-flash","content":[{"type":"text","text":"hi"}],"stop_reason":"end_turn","usage":{"input_tokens":1,"output_tokens":1}}"#),
+            reply(
+                200,
+                r#"{"id":"m1","type":"message","model":"deepseek-v4-flash","content":[{"type":"text","text":"hi"}],"stop_reason":"end_turn","usage":{"input_tokens":1,"output_tokens":1}}"#,
+            ),
             Some(Ok(())),
         );
     }
@@ -171,6 +177,8 @@ mod tests {
     fn key_verdicts() {
         assert_eq!(key_verdict_of(Ok(HttpReply { status: 401, body: "{}".into() })), KeyVerdict::InvalidKey);
         assert!(matches!(key_verdict_of(Err(FetchFailure::Network("x".into()))), KeyVerdict::Unreachable(_)));
-        assert!(key_verdict_of(Ok(HttpReply { status: 200, body: r#"{"type":"message","content":[]}"#.into() })).is_valid());
+        assert!(
+            key_verdict_of(Ok(HttpReply { status: 200, body: r#"{"type":"message","content":[]}"#.into() })).is_valid()
+        );
     }
 }

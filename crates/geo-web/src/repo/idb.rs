@@ -91,7 +91,8 @@ impl IdbRepo {
 
     fn tx(&self, stores: &[&str], mode: IdbTransactionMode) -> RepoResult<IdbTransaction> {
         let names: Array = stores.iter().map(|s| JsValue::from_str(s)).collect();
-        let map = |e| error_from(e, if mode == IdbTransactionMode::Readonly { RepoError::Read } else { RepoError::Write });
+        let map =
+            |e| error_from(e, if mode == IdbTransactionMode::Readonly { RepoError::Read } else { RepoError::Write });
         self.db.transaction_with_str_sequence_and_mode(&names, mode).map_err(map)
     }
 
@@ -210,7 +211,8 @@ pub(crate) async fn request(req: &IdbRequest) -> Result<JsValue, JsValue> {
             if e.type_() == "success" {
                 let _ = resolve.call1(&JsValue::UNDEFINED, &r.result().unwrap_or(JsValue::UNDEFINED));
             } else {
-                let err = r.error().ok().flatten().map(JsValue::from).unwrap_or_else(|| JsValue::from_str("request failed"));
+                let err =
+                    r.error().ok().flatten().map(JsValue::from).unwrap_or_else(|| JsValue::from_str("request failed"));
                 let _ = reject.call1(&JsValue::UNDEFINED, &err);
             }
         });
@@ -267,7 +269,8 @@ pub async fn open_database(name: &str, migrations: &'static [Migration]) -> Repo
         .and_then(|w| w.indexed_db().ok().flatten())
         .ok_or_else(|| RepoError::Open("IndexedDB is not available".into()))?;
     let version = migrations.len() as u32;
-    let open_req: IdbOpenDbRequest = factory.open_with_u32(name, version).map_err(|e| error_from(e, RepoError::Open))?;
+    let open_req: IdbOpenDbRequest =
+        factory.open_with_u32(name, version).map_err(|e| error_from(e, RepoError::Open))?;
     let upgrade_req = open_req.clone();
     let on_upgrade = Closure::<dyn FnMut(IdbVersionChangeEvent)>::new(move |e: IdbVersionChangeEvent| {
         let old = e.old_version() as usize;

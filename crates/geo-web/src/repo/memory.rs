@@ -4,7 +4,7 @@
 //! A write either applies whole or returns an error: [`MemoryRepo::fail_writes`] makes
 //! every later write fail before touching anything, the way an aborted transaction does.
 
-use super::{order_projects, order_prompts, order_probes, order_runs, Batch, RepoError, RepoResult, Repository};
+use super::{order_probes, order_projects, order_prompts, order_runs, Batch, RepoError, RepoResult, Repository};
 use geo_core::model::{ExportEnvelope, Probe, Project, Prompt, Run};
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;

@@ -165,8 +165,12 @@ pub trait Repository {
             base.prompts.extend(self.prompts_by_project(id).await?);
             base.runs.extend(self.runs_by_project(id).await?);
         }
-        let mut runs: Vec<&str> =
-            envelope.runs.iter().map(|r| r.id.as_str()).chain(envelope.probes.iter().map(|p| p.run_id.as_str())).collect();
+        let mut runs: Vec<&str> = envelope
+            .runs
+            .iter()
+            .map(|r| r.id.as_str())
+            .chain(envelope.probes.iter().map(|p| p.run_id.as_str()))
+            .collect();
         geo_core::sort::sort(&mut runs);
         runs.dedup();
         for id in runs {
@@ -222,8 +226,16 @@ mod tests {
             "浏览器存储空间已满，未保存任何内容：请导出并删除旧批次后重试",
             "browser storage is full, nothing was saved: export and delete old runs, then try again",
         );
-        check(RepoError::Write("AbortError: x".into()), "未保存任何内容（AbortError: x）：请重试", "nothing was saved (AbortError: x): try again");
-        check(RepoError::Read("r".into()), "无法读取本地数据（r）：请刷新页面", "cannot read local data (r): reload the page");
+        check(
+            RepoError::Write("AbortError: x".into()),
+            "未保存任何内容（AbortError: x）：请重试",
+            "nothing was saved (AbortError: x): try again",
+        );
+        check(
+            RepoError::Read("r".into()),
+            "无法读取本地数据（r）：请刷新页面",
+            "cannot read local data (r): reload the page",
+        );
         check(
             RepoError::Open("o".into()),
             "无法打开本地存储（o）：请允许此网站保存数据后刷新页面",

@@ -65,7 +65,8 @@ pub async fn migration_self_test(db_name: String) -> Result<JsValue, JsValue> {
     let v2 = open_database(&db_name, WITH_TEST_V2).await.map_err(err)?;
     let version_after = v2.version();
     let tx = v2.transaction_with_str("projects")?;
-    let found = request(&tx.object_store("projects")?.index("name")?.get(&JsValue::from_str("migration-check"))?).await?;
+    let found =
+        request(&tx.object_store("projects")?.index("name")?.get(&JsValue::from_str("migration-check"))?).await?;
     let project: Project = decode(&found).map_err(err)?;
     v2.close();
     delete_database(&db_name).await.map_err(err)?;
