@@ -39,6 +39,7 @@ fn synthetic_export(probes: usize) -> ExportEnvelope {
         alias_snapshot: project.targets(),
         prompt_snapshot: env.prompts.clone(),
         planned_probe_count: probes as u32,
+        group_id: None,
     };
     for i in 0..probes {
         let p = &parsed[i % parsed.len()];
@@ -60,6 +61,7 @@ fn synthetic_export(probes: usize) -> ExportEnvelope {
             raw_answer: p.raw_answer.clone(),
             queries: p.queries.clone(),
             raw_sources: p.raw_sources.clone(),
+            raw_citations: None,
             answer: String::new(),
             sources: vec![],
             mentions: vec![],

@@ -62,6 +62,7 @@ fn envelope() -> ExportEnvelope {
             alias_snapshot: targets.clone(),
             prompt_snapshot: prompts.clone(),
             planned_probe_count: (PROMPTS as u32) * REPEATS,
+            group_id: None,
         });
         for prompt in &prompts {
             for rep in 0..REPEATS {
@@ -132,6 +133,7 @@ fn probe(rng: &mut Lcg, run_id: &str, prompt_id: &str, rep: u32) -> Probe {
                     .collect(),
                 best_rank: 1,
                 title_mentions: vec![],
+                cited: None,
             }
         })
         .collect();
@@ -161,6 +163,7 @@ fn probe(rng: &mut Lcg, run_id: &str, prompt_id: &str, rep: u32) -> Probe {
         raw_answer: answer.clone(),
         queries: vec![],
         raw_sources: vec![],
+        raw_citations: None,
         answer,
         sources,
         mentions,

@@ -115,10 +115,59 @@ pub struct Prompt {
     pub updated_at: String,
 }
 
+/// The assistant a run asks (`shared/spec/engines.md`); `deepseek` when a stored run
+/// names none, so every older export stays valid.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EngineId {
+    /// DeepSeek's Anthropic-compatible Messages endpoint (the seed's engine).
+    #[default]
+    Deepseek,
+    /// Anthropic's Claude Messages API.
+    Anthropic,
+    /// OpenAI's Responses API.
+    Openai,
+    /// Google's Gemini `generateContent`.
+    Gemini,
+    /// Perplexity's chat completions.
+    Perplexity,
+}
+
+impl EngineId {
+    /// Every engine in the order of `shared/spec/engines.md` (the order of every engine list).
+    pub const ALL: [EngineId; 5] =
+        [EngineId::Deepseek, EngineId::Anthropic, EngineId::Openai, EngineId::Gemini, EngineId::Perplexity];
+
+    /// The wire name (`deepseek`, `anthropic`, `openai`, `gemini`, `perplexity`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EngineId::Deepseek => "deepseek",
+            EngineId::Anthropic => "anthropic",
+            EngineId::Openai => "openai",
+            EngineId::Gemini => "gemini",
+            EngineId::Perplexity => "perplexity",
+        }
+    }
+
+    /// The engine with this wire name (exact, lowercase), if any.
+    pub fn parse(name: &str) -> Option<EngineId> {
+        EngineId::ALL.into_iter().find(|e| e.as_str() == name)
+    }
+}
+
+impl std::fmt::Display for EngineId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// The configuration frozen into a run when it starts.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RunConfig {
+    /// The engine asked (absent in older exports: DeepSeek).
+    #[serde(default)]
+    pub engine: EngineId,
     /// Requested model name.
     pub model: String,
     /// Probes per prompt.
@@ -138,6 +187,7 @@ pub struct RunConfig {
 impl Default for RunConfig {
     fn default() -> Self {
         RunConfig {
+            engine: EngineId::Deepseek,
             model: DEFAULT_MODEL.to_string(),
             repeats: 3,
             concurrency: 3,
@@ -200,6 +250,9 @@ pub struct Run {
     /// prompts × repeats.
     #[serde(default)]
     pub planned_probe_count: u32,
+    /// Shared by the runs started together (one per engine) so they can be compared.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group_id: Option<String>,
 }
 
 fn default_schema_version() -> u32 {
@@ -320,6 +373,20 @@ pub struct RawSource {
     pub page_age: Option<String>,
 }
 
+/// What an engine's own citation data attributes part of the answer to, verbatim.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RawCitation {
+    /// The cited URL as the engine gave it.
+    pub url: String,
+    /// The cited page's title, when given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// The cited passage, when given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cited_text: Option<String>,
+}
+
 /// Who a retrieved source belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -380,6 +447,10 @@ pub struct SearchSource {
     /// Ids of targets whose aliases appear in the title.
     #[serde(default)]
     pub title_mentions: Vec<String>,
+    /// A **Cited Source**: the canonical URL equals that of one of the probe's
+    /// `rawCitations`; `None` when the probe has no citation data.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cited: Option<bool>,
 }
 
 /// A tracked target named in the answer.
@@ -492,6 +563,9 @@ pub struct Probe {
     /// Raw: search results in order of appearance.
     #[serde(default)]
     pub raw_sources: Vec<RawSource>,
+    /// Raw: the engine's own citations; `None` when the engine has no citation data.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub raw_citations: Option<Vec<RawCitation>>,
     /// Derived: the cleaned answer.
     #[serde(default)]
     pub answer: String,
@@ -624,5 +698,19 @@ mod tests {
         assert_eq!(serde_json::to_string(&ErrorKind::InvalidJson).unwrap(), "\"invalid_json\"");
         assert_eq!(serde_json::to_string(&Ownership::ThirdParty).unwrap(), "\"third_party\"");
         assert_eq!(serde_json::to_string(&RunStatus::Partial).unwrap(), "\"partial\"");
+    }
+
+    #[test]
+    fn engine_ids_match_their_wire_names_and_default_to_deepseek() {
+        for engine in EngineId::ALL {
+            assert_eq!(serde_json::to_value(engine).unwrap(), engine.as_str());
+            assert_eq!(EngineId::parse(engine.as_str()), Some(engine));
+        }
+        assert_eq!(EngineId::parse("DeepSeek"), None);
+        let config: RunConfig = serde_json::from_str(
+            r#"{"model":"m","repeats":1,"concurrency":1,"maxSearches":5,"maxTokens":3000,"temperature":1,"systemPromptVersion":"v"}"#,
+        )
+        .unwrap();
+        assert_eq!(config.engine, EngineId::Deepseek);
     }
 }

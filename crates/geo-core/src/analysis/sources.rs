@@ -196,6 +196,7 @@ pub(crate) fn normalize_sources_with(
                 occurrences: g.occurrences,
                 best_rank,
                 title_mentions,
+                cited: None,
             }
         })
         .collect();

@@ -372,6 +372,7 @@ impl Engine {
             raw_answer: response.raw_answer,
             queries: response.queries,
             raw_sources: response.raw_sources,
+            raw_citations: None,
             answer: String::new(),
             sources: Vec::new(),
             mentions: Vec::new(),

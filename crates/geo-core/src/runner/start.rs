@@ -88,5 +88,6 @@ pub fn start_run(
         alias_snapshot: project.targets(),
         prompt_snapshot,
         planned_probe_count,
+        group_id: None,
     })
 }

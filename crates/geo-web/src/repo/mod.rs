@@ -309,6 +309,7 @@ pub(crate) mod test_support {
             alias_snapshot: vec![],
             prompt_snapshot: vec![],
             planned_probe_count: 1,
+            group_id: None,
         }
     }
 

@@ -1,11 +1,9 @@
 //! Seed §3.2 and §3.5: creating a run (validation, snapshots, `previousRunId`) and the
 //! run's final status.
 
-mod runner_support;
-
+use crate::runner_support::*;
 use geo_core::model::{Probe, ProbeStatus, Run, RunConfig, RunStatus, TargetKind, APP_VERSION, SCHEMA_VERSION};
 use geo_core::runner::{final_status, previous_run_id, start_run, RunnerError};
-use runner_support::*;
 
 fn start(selected: &[&str], config: RunConfig, runs: &[Run]) -> Result<Run, RunnerError> {
     start_run(&project(), &prompts(), &ids(selected), config, runs, "run9".into(), "2026-11-29T09:00:00.000Z".into())

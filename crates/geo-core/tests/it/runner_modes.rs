@@ -1,11 +1,9 @@
 //! Seed §3.6: continue a run (idempotent, snapshots only) and retry its failures (serial,
 //! same ids, status recomputed over the whole run).
 
-mod runner_support;
-
+use crate::runner_support::*;
 use geo_core::model::{ErrorKind, Probe, ProbeStatus, Run, RunStatus};
 use geo_core::runner::{plan_tasks, Engine, EngineOptions, Mode, RunnerError};
-use runner_support::*;
 
 /// Stores written probes the way the shells do: overwrite by id.
 fn store(records: &mut Vec<Probe>, trace: &Trace) {

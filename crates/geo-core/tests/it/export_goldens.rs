@@ -1,8 +1,6 @@
 //! Goldens of the four export formats on the hand-analysed fixture store.
 
-mod export_support;
-
-use export_support::{redact_app_version, sample_store, visible_csv, EXPORTED_AT};
+use crate::export_support::{redact_app_version, sample_store, visible_csv, EXPORTED_AT};
 use geo_core::export::{full_export, probes_csv, run_export, sources_csv, to_json_pretty};
 
 fn full() -> geo_core::model::ExportEnvelope {

@@ -51,6 +51,7 @@ pub fn run(id: &str, created_at: &str, prompts: Vec<Prompt>, previous: Option<&s
         alias_snapshot: targets(),
         planned_probe_count: prompts.len() as u32 * 3,
         prompt_snapshot: prompts,
+        group_id: None,
     }
 }
 
@@ -73,6 +74,7 @@ pub fn probe(run: &str, prompt: &str, repeat: u32, status: ProbeStatus) -> Probe
         raw_answer: String::new(),
         queries: vec![],
         raw_sources: vec![],
+        raw_citations: None,
         answer: String::new(),
         sources: vec![],
         mentions: vec![],
@@ -121,6 +123,7 @@ pub fn source(domain: &str, ownership: Ownership, ranks: &[u32]) -> SearchSource
             .collect(),
         best_rank: ranks.iter().copied().min().unwrap_or(1),
         title_mentions: vec![],
+        cited: None,
     }
 }
 

@@ -1,12 +1,10 @@
 //! Property test of the engine against a naive per-probe oracle: random runs, random
 //! scripted transports, random jitter and random cancellation.
 
-mod runner_support;
-
+use crate::runner_support::*;
 use geo_core::model::{ErrorKind, ProbeStatus, RunStatus};
 use geo_core::runner::{clamp_concurrency, final_status, is_empty_answer, Engine, EngineOptions, Mode};
 use proptest::prelude::*;
-use runner_support::*;
 
 fn cases() -> u32 {
     std::env::var("PROPTEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(256)

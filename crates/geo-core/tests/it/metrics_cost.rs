@@ -1,11 +1,9 @@
 //! The cost formula of seed §6.2 and the before-run estimate of §3.1.
 
-mod metrics_support;
-
+use crate::metrics_support::*;
 use geo_core::metrics::cost::{price_for, DEFAULT_PROBE_PROFILE};
 use geo_core::metrics::{estimate_cost_usd, estimate_run, run_cost, EstimateBasis, PRICES};
 use geo_core::model::*;
-use metrics_support::*;
 
 #[track_caller]
 fn close(actual: f64, expect: f64) {

@@ -1,11 +1,9 @@
 //! Seed §3.4: every row of the retry table, exact back-off durations, and the probe record
 //! written for each outcome.
 
-mod runner_support;
-
+use crate::runner_support::*;
 use geo_core::model::{ErrorKind, ProbeStatus};
 use geo_core::runner::{iso_timestamp, Engine, EngineOptions, Mode};
-use runner_support::*;
 
 const PROBE: &str = "run1__p1__0";
 

@@ -1,11 +1,9 @@
 //! Hand-computed run metrics: one case per denominator rule of seed §6.1, the previous-run
 //! comparison, the extras, and an insta JSON golden of the sample run.
 
-mod metrics_support;
-
+use crate::metrics_support::*;
 use geo_core::metrics::{compute_run_metrics, metrics_for_export, MetricsError, RunMetrics};
 use geo_core::model::*;
-use metrics_support::*;
 
 #[track_caller]
 fn close(actual: Option<f64>, expect: Option<f64>) {

@@ -1,9 +1,7 @@
 //! The nine insight rules of seed §7, one at a time, then order, dedupe and the cap of five.
 
-mod metrics_support;
-
+use crate::metrics_support::*;
 use geo_core::metrics::{build_insights, compute_run_metrics, RunMetrics};
-use metrics_support::*;
 
 /// A baseline on which no rule fires: successes, an owned source, mid mention rate, stable
 /// sources, no previous run, no tagged prompts, no domains.

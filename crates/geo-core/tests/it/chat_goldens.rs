@@ -28,7 +28,7 @@ fn sample_documents() -> Vec<Document> {
 
 #[test]
 fn chunking_goldens() {
-    insta::glob!("../../../fixtures/chat", "*.md", |path| {
+    insta::glob!("../../../../fixtures/chat", "*.md", |path| {
         let doc = load_document("doc", &read(path));
         let chunks: Vec<Value> = doc
             .chunks

@@ -1,11 +1,9 @@
 //! Seed §3.3 and §3.6: the worker pool (clamped concurrency, pick-up order, immediate
 //! writes, progress) and cancellation, driven on a virtual clock.
 
-mod runner_support;
-
+use crate::runner_support::*;
 use geo_core::model::{ErrorKind, ProbeStatus, RunConfig, RunStatus};
 use geo_core::runner::{iso_timestamp, Action, Engine, EngineOptions, Mode, Progress, RunnerError, Slot};
-use runner_support::*;
 
 fn ids_of(list: &[(&str, u32)]) -> Vec<String> {
     list.iter().map(|(p, r)| format!("run1__{p}__{r}")).collect()

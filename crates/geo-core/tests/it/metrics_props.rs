@@ -2,11 +2,9 @@
 //!
 //! Case count: `PROPTEST_CASES` (CI sets 10,000), 256 by default.
 
-mod metrics_support;
-
+use crate::metrics_support::*;
 use geo_core::metrics::{compute_run_metrics, jaccard, rbo, wilson_interval};
 use geo_core::model::*;
-use metrics_support::*;
 use proptest::prelude::*;
 use std::collections::HashSet;
 

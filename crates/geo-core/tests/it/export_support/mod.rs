@@ -58,6 +58,7 @@ pub fn bare_probe(run: &Run, prompt_id: &str, repeat: u32, status: ProbeStatus) 
         raw_answer: String::new(),
         queries: Vec::new(),
         raw_sources: Vec::new(),
+        raw_citations: None,
         answer: String::new(),
         sources: Vec::new(),
         mentions: Vec::new(),
@@ -85,6 +86,7 @@ pub fn source(id: &str, url: &str, domain: &str, title: &str, occ: &[(u32, Optio
             .collect(),
         best_rank: occ.iter().map(|o| o.2).min().unwrap_or(1),
         title_mentions: Vec::new(),
+        cited: None,
     }
 }
 
@@ -138,6 +140,7 @@ pub fn sample_store() -> ExportEnvelope {
         alias_snapshot: vec![brand.clone(), rival.clone()],
         prompt_snapshot: vec![snap_pr1.clone(), deleted_pr3.clone()],
         planned_probe_count: 4,
+        group_id: None,
     };
     let r0 = Run {
         id: "run_a".into(),
@@ -152,6 +155,7 @@ pub fn sample_store() -> ExportEnvelope {
         alias_snapshot: vec![brand.clone(), rival.clone()],
         prompt_snapshot: vec![snap_pr1.clone()],
         planned_probe_count: 1,
+        group_id: None,
     };
 
     let mut a = bare_probe(&r1, "pr_1", 0, ProbeStatus::Success);

@@ -1,11 +1,11 @@
 //! Goldens: the `parse_response` result of every recorded response, as an insta JSON
-//! snapshot (`tests/snapshots/provider_goldens__parsed@<fixture>.json.snap`).
+//! snapshot (`tests/it/snapshots/it__provider_goldens__parsed@<fixture>.json.snap`).
 
 use geo_core::provider::parse_response;
 
 #[test]
 fn parsed() {
-    insta::glob!("../../../fixtures/responses", "*.json", |path| {
+    insta::glob!("../../../../fixtures/responses", "*.json", |path| {
         let body = std::fs::read_to_string(path).expect("fixture readable");
         let result = match parse_response(&body, "deepseek-v4-flash") {
             Ok(parsed) => serde_json::to_value(parsed).expect("serialisable"),

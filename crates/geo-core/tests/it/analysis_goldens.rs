@@ -32,6 +32,7 @@ fn probe_from(body: &str) -> Option<Probe> {
         raw_answer: parsed.raw_answer,
         queries: parsed.queries,
         raw_sources: parsed.raw_sources,
+        raw_citations: None,
         answer: String::new(),
         sources: vec![],
         mentions: vec![],
@@ -44,7 +45,7 @@ fn probe_from(body: &str) -> Option<Probe> {
 #[test]
 fn analysed() {
     let targets = targets();
-    insta::glob!("../../../fixtures/responses", "*.json", |path| {
+    insta::glob!("../../../../fixtures/responses", "*.json", |path| {
         let body = std::fs::read_to_string(path).unwrap();
         let Some(mut probe) = probe_from(&body) else {
             insta::assert_json_snapshot!(serde_json::json!({ "parseError": true }));

@@ -1,8 +1,6 @@
 //! JSON export contract, hostile imports, reference checks, merging and the summary.
 
-mod export_support;
-
-use export_support::{sample_store, EXPORTED_AT};
+use crate::export_support::{sample_store, EXPORTED_AT};
 use geo_core::export::{
     full_export, merge_into, parse_export, run_export, summarize, to_json_pretty, validate_against, ImportError,
     ImportErrorKind, ImportLimits, KindCount,

@@ -1,11 +1,9 @@
 //! Goldens of the Markdown report (both languages) and its escaping rules.
 
-mod metrics_support;
-
+use crate::metrics_support::*;
 use geo_core::export::markdown::{escape_cell, markdown_report};
 use geo_core::metrics::MetricsError;
 use geo_core::model::Lang;
-use metrics_support::*;
 
 #[track_caller]
 fn check(input: &str, expect: &str) {

@@ -1,9 +1,7 @@
 //! RFC 4180 writing and reading, BOM, formula-injection neutralisation, the run lookup
 //! of the CSV exports, and a round-trip property for arbitrary Unicode cells.
 
-mod export_support;
-
-use export_support::sample_store;
+use crate::export_support::sample_store;
 use geo_core::export::csv::{neutralize, parse_csv, quote, CsvWriter, PROBE_COLUMNS, SOURCE_COLUMNS};
 use geo_core::export::{probes_csv, sources_csv, ExportError};
 use proptest::prelude::*;

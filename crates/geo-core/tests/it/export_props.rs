@@ -1,11 +1,9 @@
 //! Properties: export → parse_export → export is the identity for arbitrary small
 //! envelopes, and parse_export never panics, whatever the text.
 
-mod export_support;
-
 use std::sync::OnceLock;
 
-use export_support::{sample_store, EXPORTED_AT};
+use crate::export_support::{sample_store, EXPORTED_AT};
 use geo_core::export::{full_export, parse_export, run_export, to_json_pretty, ImportLimits};
 use geo_core::model::*;
 use proptest::collection::vec;
@@ -69,6 +67,7 @@ fn run() -> impl Strategy<Value = Run> {
     ];
     let config = (s(), any::<u32>(), any::<u32>(), any::<u32>(), any::<u32>(), finite_f64(), s()).prop_map(
         |(model, repeats, concurrency, max_searches, max_tokens, temperature, system_prompt_version)| RunConfig {
+            engine: EngineId::Deepseek,
             model,
             repeats,
             concurrency,
@@ -99,6 +98,7 @@ fn run() -> impl Strategy<Value = Run> {
                 alias_snapshot,
                 prompt_snapshot,
                 planned_probe_count,
+                group_id: None,
             },
         )
 }
@@ -139,6 +139,7 @@ fn derived() -> impl Strategy<Value = Derived> {
                     occurrences,
                     best_rank,
                     title_mentions,
+                    cited: None,
                 }
             },
         );
@@ -227,6 +228,7 @@ fn probe() -> impl Strategy<Value = Probe> {
                 raw_answer,
                 queries,
                 raw_sources,
+                raw_citations: None,
                 answer,
                 sources,
                 mentions,
