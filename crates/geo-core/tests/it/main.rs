@@ -6,6 +6,7 @@ mod metrics_support;
 mod runner_support;
 
 mod analysis_goldens;
+mod analysis_linear;
 mod chat_goldens;
 mod chat_props;
 mod export_csv;
