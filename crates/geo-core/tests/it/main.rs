@@ -8,6 +8,8 @@ mod runner_support;
 mod analysis_goldens;
 mod chat_goldens;
 mod chat_props;
+mod compare_interval;
+mod compare_runs;
 mod export_csv;
 mod export_goldens;
 mod export_import;
