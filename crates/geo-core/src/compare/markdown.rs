@@ -128,7 +128,7 @@ fn header(t: &Text, first: &str) -> String {
         t.t("本批次", "Current"),
         t.t("变化", "Change"),
         t.t("95% 区间", "95% interval"),
-        t.t("判断", "Verdict")
+        t.t("判断", "Assessment")
     )
 }
 
