@@ -32,8 +32,8 @@ usage:
                                           continue a run, skipping successful probes
   geo-probe retry-failed FILE --run ID --out OUT [transport flags]
                                           re-run every error/empty probe of a run
-  geo-probe diff FILE [--run ID] [--against ID] [--format json|markdown]
-                [--fail-on regression|change] [--webhook URL] [--lang zh|en]
+  geo-probe diff FILE [--run ID | --engine E] [--against ID] [--format json|markdown]
+                [--fail-on regression|change] [--webhook URL] [--lang zh|en] [--allow-no-previous]
                                           compare a run with its previous run (or --against):
                                           exit 1 when --fail-on matches, 3 when the webhook fails
   geo-probe engines FILE [--project ID]   the newest run of each engine side by side

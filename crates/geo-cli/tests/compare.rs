@@ -3,12 +3,14 @@
 //! byte for byte, the exit codes of `--fail-on`, and `--webhook` against a local receiver
 //! (delivered once, never when stable, a 500, a closed port or a silent server → exit 3).
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{TcpListener, TcpStream};
+mod support;
+
+use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+
+use support::{Receiver, Reply};
 
 use serde_json::Value;
 
@@ -79,6 +81,19 @@ fn diff_and_engines_print_the_goldens() {
 }
 
 #[test]
+fn engine_and_first_run_extensions() {
+    let out = check(&["diff", &fixture("engines.json"), "--engine", "deepseek"], 0);
+    let diff: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((diff["runId"].as_str(), diff["againstId"].as_str()), (Some("run_ds_new"), Some("run_ds_old")));
+    let first = fixture("no-successes.json");
+    let out = check(&["diff", &first, "--allow-no-previous", "--fail-on", "change"], 0);
+    assert!(out.stdout.is_empty(), "no comparison, no JSON");
+    assert!(text(&out.stderr).contains("no previous run yet"), "{}", text(&out.stderr));
+    let out = check(&["diff", &first, "--allow-no-previous", "--format", "markdown", "--lang", "en"], 0);
+    assert!(text(&out.stdout).contains("first completed run"), "{}", text(&out.stdout));
+}
+
+#[test]
 fn fail_on_exit_codes() {
     for (file, rule, exit) in [
         ("drop.json", "regression", 1),
@@ -105,6 +120,7 @@ fn bad_input_exits_2_with_one_line() {
     let drop = fixture("drop.json");
     let no_runs = root().join("fixtures/project.json").to_string_lossy().into_owned();
     let no_successes = fixture("no-successes.json");
+    let engines = fixture("engines.json");
     let cases: &[(&[&str], &str)] = &[
         (&["diff", &no_successes], "pass --against ID"),
         (&["diff", &drop, "--run", "run_nope"], "run `run_nope` is not in the export"),
@@ -117,6 +133,11 @@ fn bad_input_exits_2_with_one_line() {
         (&["engines", &drop, "--project", "nope"], "project `nope` is not in the export"),
         (&["engines", &no_runs], "the export has no runs"),
         (&["diff", "/nonexistent/export.json"], "cannot read /nonexistent/export.json"),
+        (&["diff", &engines, "--engine", "openai"], "run `run_openai` has no previous run"),
+        (&["diff", &engines, "--engine", "gemini"], "no completed or partial gemini run"),
+        (&["diff", &engines, "--engine", "bing"], "--engine takes one of deepseek, anthropic"),
+        (&["diff", &engines, "--engine", "deepseek", "--run", "run_ds_new"], "not both"),
+        (&["diff", &drop, "--allow-no-previous=yes"], "takes no value"),
     ];
     for (args, message) in cases {
         let out = check(args, 2);
@@ -125,66 +146,6 @@ fn bad_input_exits_2_with_one_line() {
         assert!(stderr.starts_with("error: ") && stderr.contains(message), "{args:?}: {stderr}");
         assert!(out.stdout.is_empty(), "{args:?}: no partial output");
     }
-}
-
-/// What the local receiver does with a request.
-#[derive(Clone, Copy)]
-enum Reply {
-    Status(u16),
-    /// Accept, read the request, never answer.
-    Silent,
-}
-
-/// A one-thread HTTP receiver on 127.0.0.1 recording every request's head and body.
-struct Receiver {
-    url: String,
-    seen: Arc<Mutex<Vec<(String, String)>>>,
-}
-
-impl Receiver {
-    fn start(reply: Reply) -> Receiver {
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        let url = format!("http://{}/services/T000/B000/SECRET-TOKEN", listener.local_addr().unwrap());
-        let seen = Arc::new(Mutex::new(Vec::new()));
-        let log = seen.clone();
-        std::thread::spawn(move || {
-            for stream in listener.incoming().flatten() {
-                let request = read_request(&stream);
-                log.lock().unwrap().push(request);
-                match reply {
-                    Reply::Status(code) => {
-                        let mut s = &stream;
-                        let _ = write!(s, "HTTP/1.1 {code} X\r\ncontent-length: 2\r\nconnection: close\r\n\r\nok");
-                    }
-                    Reply::Silent => std::thread::sleep(Duration::from_secs(30)),
-                }
-            }
-        });
-        Receiver { url, seen }
-    }
-
-    fn requests(&self) -> Vec<(String, String)> {
-        self.seen.lock().unwrap().clone()
-    }
-}
-
-fn read_request(stream: &TcpStream) -> (String, String) {
-    let mut reader = BufReader::new(stream);
-    let mut head = String::new();
-    let mut length = 0usize;
-    loop {
-        let mut line = String::new();
-        if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
-            break;
-        }
-        if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
-            length = v.trim().parse().unwrap_or(0);
-        }
-        head.push_str(&line);
-    }
-    let mut body = vec![0; length];
-    let _ = reader.read_exact(&mut body);
-    (head, String::from_utf8_lossy(&body).into_owned())
 }
 
 /// A port nothing listens on.

@@ -10,8 +10,8 @@ use crate::args::{Args, Arity};
 use crate::io::{input_error, print};
 use crate::webhook;
 use anyhow::Result;
-use geo_core::compare::{self, RunDiff, Verdict};
-use geo_core::model::Lang;
+use geo_core::compare::{self, CompareError, RunDiff, Verdict};
+use geo_core::model::{EngineId, Lang};
 use std::process::ExitCode;
 
 /// Exit status when `--fail-on` matches the verdict.
@@ -59,8 +59,13 @@ fn pretty_json<T: serde::Serialize>(value: &T) -> Result<String> {
     Ok(text)
 }
 
-/// `geo-probe diff FILE [--run ID] [--against ID] [--format json|markdown]
-/// [--fail-on regression|change] [--webhook URL] [--lang zh|en]`.
+/// `geo-probe diff FILE [--run ID | --engine E] [--against ID] [--format json|markdown]
+/// [--fail-on regression|change] [--webhook URL] [--lang zh|en] [--allow-no-previous]`.
+///
+/// Extensions of the contract: `--engine E` compares that engine's newest completed or
+/// partial run; `--allow-no-previous` makes "no previous run yet" a note and exit 0 (a
+/// schedule's first run); `--lang` chooses the Markdown report's and the webhook text's
+/// language (zh by default, like `report`).
 pub fn diff(raw: &[String]) -> Result<ExitCode> {
     let spec = [
         ("run", Arity::One),
@@ -69,6 +74,8 @@ pub fn diff(raw: &[String]) -> Result<ExitCode> {
         ("fail-on", Arity::One),
         ("webhook", Arity::One),
         ("lang", Arity::One),
+        ("engine", Arity::One),
+        ("allow-no-previous", Arity::Flag),
     ];
     let args = Args::parse(raw, &spec).map_err(input_error)?;
     args.expect_positionals(&["FILE"]).map_err(input_error)?;
@@ -82,9 +89,46 @@ pub fn diff(raw: &[String]) -> Result<ExitCode> {
     // Checked before anything is read, so a mistyped URL is a usage error, not a late warning.
     let hook = args.value("webhook").map(webhook::Target::parse).transpose().map_err(input_error)?;
 
+    let engine = args
+        .value("engine")
+        .map(|e| {
+            EngineId::parse(e.trim()).ok_or_else(|| {
+                let names: Vec<&str> = EngineId::ALL.iter().map(|e| e.as_str()).collect();
+                input_error(format!("--engine takes one of {}, got {e:?}", names.join(", ")))
+            })
+        })
+        .transpose()?;
+    if engine.is_some() && args.value("run").is_some() {
+        return Err(input_error("pass --run ID or --engine E, not both (--engine picks that engine's newest run)"));
+    }
+
     let env = super::export::load_export(&args.positionals[0])?;
-    let diff =
-        compare::diff_export(&env, args.value("run"), args.value("against")).map_err(|e| input_error(e.to_string()))?;
+    let run_id = match engine {
+        Some(engine) => Some(
+            compare::newest_comparable(env.runs.iter().filter(|r| r.config.engine == engine))
+                .map(|r| r.id.clone())
+                .ok_or_else(|| {
+                    input_error(format!(
+                        "the export has no completed or partial {engine} run: run `geo-probe run` for it first"
+                    ))
+                })?,
+        ),
+        None => args.value("run").map(str::to_string),
+    };
+    let diff = match compare::diff_export(&env, run_id.as_deref(), args.value("against")) {
+        Ok(diff) => diff,
+        Err(CompareError::NoPreviousRun { run_id }) if args.flag("allow-no-previous") => {
+            // The first run of a schedule: nothing to compare yet is not a failure.
+            eprintln!("run {run_id} has no previous run yet: nothing to compare");
+            if markdown {
+                if let Some(run) = env.runs.iter().find(|r| r.id == run_id) {
+                    print(&compare::first_run_markdown(run, lang))?;
+                }
+            }
+            return Ok(ExitCode::SUCCESS);
+        }
+        Err(e) => return Err(input_error(e.to_string())),
+    };
     if markdown {
         print(&compare::diff_markdown(&diff, lang))?;
     } else {
