@@ -81,6 +81,8 @@ pub mod compare;
 pub mod export;
 pub mod metrics;
 pub mod model;
+pub mod prng;
 pub mod provider;
 pub mod runner;
 pub mod sort;
+pub mod text;

@@ -475,7 +475,7 @@ pub struct Mention {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub list_position: Option<u32>,
     /// The target's position-adjusted word count in this answer (see
-    /// `metrics::geo_words`), computed once by the analysis so that metrics over many runs
+    /// `analysis::pawc`), computed once by the analysis so that metrics over many runs
     /// do not rescan every answer. Absent in exports from before it existed; metrics then
     /// compute it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
