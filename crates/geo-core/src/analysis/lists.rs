@@ -40,8 +40,9 @@
 
 use std::collections::HashMap;
 
-use crate::analysis::mentions::{normalize_for_match, TargetMatcher};
+use crate::analysis::mentions::TargetMatcher;
 use crate::model::{ListItem, Mention, Target};
+use crate::text::normalize_for_match;
 
 /// A list needs at least this many items to count as a recommendation list.
 pub const MIN_ITEMS: usize = 2;
