@@ -84,5 +84,6 @@ pub mod model;
 pub mod prng;
 pub mod provider;
 pub mod runner;
+pub mod safe;
 pub mod sort;
 pub mod text;

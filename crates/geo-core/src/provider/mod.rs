@@ -1,7 +1,7 @@
 //! The DeepSeek Anthropic-compatible Messages wire format: URL, headers, request body,
 //! response parsing and error mapping. Pure: the shells perform the HTTP request.
 //!
-//! - [`url`]: endpoint rules and headers (seed §4.1);
+//! - [`url`]: the base-URL rule, the key-or-proxy rule and headers (seed §4.1);
 //! - [`request`]: the probe request body (§4.2);
 //! - [`response`]: `parse_response` (§4.3);
 //! - [`errors`]: status/body → [`ProbeError`](crate::model::ProbeError), UI wording;
@@ -23,7 +23,10 @@ pub use request::{
     SYSTEM_PROMPT, WEB_SEARCH_TOOL_NAME, WEB_SEARCH_TOOL_TYPE,
 };
 pub use response::{is_internal_query, parse_response};
-pub use url::{build_messages_url, request_headers, ANTHROPIC_VERSION, DEFAULT_API_BASE_URL, MESSAGES_PATH};
+pub use url::{
+    auth_mode, build_messages_url, check_key, parse_base_url, request_headers, ApiKey, BaseUrl, BaseUrlError, KeyError,
+    KeyMode, ANTHROPIC_VERSION, DEFAULT_API_BASE_URL, MESSAGES_PATH,
+};
 
 use crate::model::{ErrorKind, Query, RawSource, Usage};
 use serde::Serialize;
