@@ -23,7 +23,10 @@
 //! Every request is appended to the in-memory log ([`MockServer::log`]) and, with `--log
 //! FILE`, to FILE as one JSON object per line: `seq`, `method`, `path`, `headers` (every
 //! header, names lowercased), `body` (text), and for Messages requests `prompt`, `attempt`,
-//! `outcome` and `fixture`.
+//! `outcome` and `fixture`. Credentials are never logged: the values of `x-api-key`,
+//! `authorization`, `x-goog-api-key`, `api-key`, `proxy-authorization` and `cookie`, and of
+//! `key`/`token`-like query parameters, are written as `[redacted]`; `keyOk` says whether
+//! the key matched `--require-key`.
 //!
 //! **Architecture Invariant:** the mock binds 127.0.0.1 only, and answers every Messages
 //! request from a recorded body or a recorded error body.
@@ -73,7 +76,9 @@ flags:
   --chat SCENARIO     chat stream: normal, error, cut or slow (default normal)
   --chat-delay-ms N   pause between events of the slow chat stream (default 400)
 
-KIND: 401 402 403 408 429 500 503 invalid_json empty preamble hang search_error
+KIND: 401 402 403 408 429 500 503 invalid_json empty preamble hang search_error hostile
+(hostile: a 500 whose message echoes the key and holds terminal escapes)
+Credentials (x-api-key, authorization, key= …) are logged as [redacted].
 A prompt containing [mock:429,429,ok] is answered by that script, one entry per request
 for that prompt text, the last entry repeating; [chat:cut] in the last user message picks
 the chat scenario.";
@@ -270,11 +275,41 @@ fn record(shared: &Shared, mut entry: Value) {
     }
 }
 
+/// Headers whose values are credentials: logged as `[redacted]`.
+pub const SECRET_HEADERS: &[&str] =
+    &["x-api-key", "authorization", "x-goog-api-key", "api-key", "proxy-authorization", "cookie"];
+
+/// Query parameters whose values are credentials: logged as `[redacted]`.
+const SECRET_PARAMS: &[&str] = &["key", "api_key", "apikey", "token", "access_token"];
+
+/// `path` with the values of credential-like query parameters replaced.
+fn redacted_path(path: &str) -> String {
+    let Some((route, query)) = path.split_once('?') else { return path.to_string() };
+    let pairs: Vec<String> = query
+        .split('&')
+        .map(|pair| match pair.split_once('=') {
+            Some((name, _)) if SECRET_PARAMS.contains(&name.to_ascii_lowercase().as_str()) => {
+                format!("{name}=[redacted]")
+            }
+            _ => pair.to_string(),
+        })
+        .collect();
+    format!("{route}?{}", pairs.join("&"))
+}
+
 fn handle(shared: &Shared, stream: TcpStream) {
     let _ = stream.set_read_timeout(Some(Duration::from_secs(30)));
     let Ok(req) = http::read_request(&stream) else { return };
-    let headers: serde_json::Map<String, Value> = req.headers.iter().map(|(n, v)| (n.clone(), json!(v))).collect();
-    let mut entry = json!({ "method": req.method, "path": req.path, "headers": headers, "body": req.body });
+    let headers: serde_json::Map<String, Value> = req
+        .headers
+        .iter()
+        .map(|(n, v)| {
+            let logged = if SECRET_HEADERS.contains(&n.as_str()) { "[redacted]" } else { v.as_str() };
+            (n.clone(), json!(logged))
+        })
+        .collect();
+    let mut entry =
+        json!({ "method": req.method, "path": redacted_path(&req.path), "headers": headers, "body": req.body });
     let path = req.path.split('?').next().unwrap_or("");
     let result = match (req.method.as_str(), path) {
         ("OPTIONS", _) => {
@@ -370,6 +405,9 @@ fn messages(shared: &Shared, stream: &TcpStream, req: &http::Request, mut entry:
     };
     let outcome =
         if key_ok { shared.config.schedule.decide(&marked.script, &prompt, attempt) } else { Outcome::Status(401) };
+    if shared.config.require_key.is_some() {
+        entry["keyOk"] = json!(key_ok);
+    }
     let fixture = match outcome {
         Outcome::Empty => shared.fixtures.by_name("12_empty_no_text"),
         Outcome::Preamble => shared.fixtures.by_name("15_preamble_only"),
@@ -410,6 +448,13 @@ fn messages(shared: &Shared, stream: &TcpStream, req: &http::Request, mut entry:
         Outcome::Hang => {
             std::thread::sleep(Duration::from_secs(shared.config.hang_secs));
             Ok(())
+        }
+        Outcome::Hostile => {
+            let message = format!(
+                "\u{1b}[2J\u{1b}[Hrun finished: 3 success, 0 failed\r\u{9b}31m key {} is not allowed here",
+                key.unwrap_or("(none)")
+            );
+            http::respond(stream, 500, "application/json", &error_json("api_error", &message))
         }
     }
 }

@@ -32,6 +32,9 @@ pub enum Outcome {
     Hang,
     /// HTTP 200 with the fixture, its first search result replaced by an error object.
     SearchError,
+    /// A hostile proxy: HTTP 500 whose error message echoes the request's key and carries
+    /// terminal escapes (clear screen, a fake success line) and a carriage return.
+    Hostile,
 }
 
 /// The statuses the mock can fail with (each has a recorded body).
@@ -39,7 +42,7 @@ pub const STATUSES: &[u16] = &[401, 402, 403, 408, 429, 500, 503];
 
 impl Outcome {
     /// Parses one outcome name: `ok`, a status of [`STATUSES`], `invalid_json` (or `json`),
-    /// `empty`, `preamble`, `hang` or `search_error`.
+    /// `empty`, `preamble`, `hang`, `search_error` or `hostile`.
     pub fn parse(text: &str) -> Result<Outcome, String> {
         let t = text.trim().to_ascii_lowercase();
         let outcome = match t.as_str() {
@@ -49,11 +52,12 @@ impl Outcome {
             "preamble" => Outcome::Preamble,
             "hang" => Outcome::Hang,
             "search_error" => Outcome::SearchError,
+            "hostile" => Outcome::Hostile,
             _ => match t.parse::<u16>() {
                 Ok(s) if STATUSES.contains(&s) => Outcome::Status(s),
                 _ => {
                     return Err(format!(
-                        "unknown mock outcome {text:?}; use ok, 401, 402, 403, 408, 429, 500, 503, invalid_json, empty, preamble, hang or search_error"
+                        "unknown mock outcome {text:?}; use ok, 401, 402, 403, 408, 429, 500, 503, invalid_json, empty, preamble, hang, search_error or hostile"
                     ))
                 }
             },
@@ -77,6 +81,7 @@ impl fmt::Display for Outcome {
             Outcome::Preamble => f.write_str("preamble"),
             Outcome::Hang => f.write_str("hang"),
             Outcome::SearchError => f.write_str("search_error"),
+            Outcome::Hostile => f.write_str("hostile"),
         }
     }
 }
