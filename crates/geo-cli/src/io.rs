@@ -1,7 +1,7 @@
 //! Reading inputs (`FILE` or `-` for stdin) and writing outputs atomically.
 
 use anyhow::{Context, Result};
-use std::io::{Read, Write};
+use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 
 /// An error in what the user gave us: printed as one line, exit status 2.
@@ -40,10 +40,14 @@ pub fn read_text(path: &str) -> Result<String> {
     })
 }
 
-/// Writes `text` to standard output.
+/// Writes `text` to standard output: without any known secret, and on a terminal with
+/// control characters but `\n` and `\t` replaced (a report of a hostile export must not
+/// drive the terminal; a file or a pipe gets the data as it is).
 pub fn print(text: &str) -> Result<()> {
     let mut out = std::io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+    let shown =
+        if out.is_terminal() { crate::terminal::text(text) } else { crate::terminal::redact(text).into_owned() };
+    match out.write_all(shown.as_bytes()).and_then(|_| out.flush()) {
         Ok(()) => Ok(()),
         // A closed pipe (`| head`) is not an error of ours.
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),

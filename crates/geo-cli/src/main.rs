@@ -9,6 +9,7 @@
 mod args;
 mod cmd;
 mod io;
+mod terminal;
 mod transport;
 mod webhook;
 
@@ -76,8 +77,7 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(e) => {
-            let line = format!("{e:#}").replace(['\n', '\r'], " ");
-            eprintln!("error: {line}");
+            terminal::eprint_line(&format!("error: {e:#}"));
             if e.downcast_ref::<io::InputError>().is_some() {
                 ExitCode::from(2)
             } else {

@@ -4,12 +4,18 @@
 //! Mapping (seed §3.4): no HTTP response at all → `network`; the per-request deadline passed
 //! → `timeout`; a non-2xx status → [`provider::map_http_error`] over the body; a 2xx body →
 //! [`provider::parse_response`]. The API key travels only in the `x-api-key` header handed
-//! in by the caller; nothing here logs headers, and error texts carry no header values.
+//! in by the caller and was checked before ([`provider::auth_mode`]); nothing here logs
+//! headers. An error message names only what failed and the host
+//! (`network error (connection failed to http://127.0.0.1:9)`): never the HTTP library's own
+//! text, which can quote a header value or the whole URL, and every message passes the
+//! session's [`Redactor`] (a provider error body may echo the key).
 
 use std::time::Duration;
 
 use geo_core::provider;
+use geo_core::provider::url::{host_for_messages, Url};
 use geo_core::runner::AttemptOutcome;
+use geo_core::safe::Redactor;
 
 /// A reusable HTTP client (connection pool, TLS config). Cheap to clone and share.
 pub fn agent() -> ureq::Agent {
@@ -18,23 +24,35 @@ pub fn agent() -> ureq::Agent {
 
 /// POSTs `body_json` to `url` with `headers`, giving up after `timeout_ms` (connect, send and
 /// the whole response), and maps the result. `model` is the requested model, used when the
-/// response names none.
+/// response names none; `redactor` cleans every error message.
 pub fn send(
     agent: &ureq::Agent,
-    url: &str,
+    url: &Url,
+    headers: &[(&str, String)],
+    body_json: &str,
+    timeout_ms: u64,
+    model: &str,
+    redactor: &Redactor,
+) -> AttemptOutcome {
+    exchange(agent, url, headers, body_json, timeout_ms, model).map_err(|e| redactor.redact_error(e))
+}
+
+fn exchange(
+    agent: &ureq::Agent,
+    url: &Url,
     headers: &[(&str, String)],
     body_json: &str,
     timeout_ms: u64,
     model: &str,
 ) -> AttemptOutcome {
-    let mut request = agent.post(url).timeout(Duration::from_millis(timeout_ms));
+    let mut request = agent.post(url.as_str()).timeout(Duration::from_millis(timeout_ms));
     for (name, value) in headers {
         request = request.set(name, value);
     }
     match request.send_string(body_json) {
         Ok(response) => {
             let status = response.status();
-            let body = response.into_string().map_err(|e| io_failure(&e, timeout_ms))?;
+            let body = response.into_string().map_err(|e| io_failure(&e, timeout_ms, url))?;
             if (200..300).contains(&status) {
                 provider::parse_response(&body, model)
             } else {
@@ -46,7 +64,7 @@ pub fn send(
             let body = response.into_string().unwrap_or_default();
             Err(provider::map_http_error(status, &body))
         }
-        Err(ureq::Error::Transport(t)) => Err(transport_failure(&t, timeout_ms)),
+        Err(ureq::Error::Transport(t)) => Err(transport_failure(&t, timeout_ms, url)),
     }
 }
 
@@ -55,16 +73,21 @@ fn is_timeout(e: &std::io::Error) -> bool {
 }
 
 /// Reading the body failed: the deadline or the connection.
-fn io_failure(e: &std::io::Error, timeout_ms: u64) -> geo_core::model::ProbeError {
+fn io_failure(e: &std::io::Error, timeout_ms: u64, url: &Url) -> geo_core::model::ProbeError {
     if is_timeout(e) {
         provider::timeout_error(timeout_ms)
     } else {
-        provider::network_error(&e.to_string())
+        provider::network_error(&format!("{} while reading the response from {}", e.kind(), host_for_messages(url)))
     }
 }
 
+/// What failed and where, without the library's text: `connection failed to https://host`.
+pub fn describe_transport(t: &ureq::Transport, url: &Url) -> String {
+    format!("{} to {}", t.kind().to_string().to_lowercase(), host_for_messages(url))
+}
+
 /// No response: a timeout when any cause in the chain is one, else a network error.
-fn transport_failure(t: &ureq::Transport, timeout_ms: u64) -> geo_core::model::ProbeError {
+fn transport_failure(t: &ureq::Transport, timeout_ms: u64, url: &Url) -> geo_core::model::ProbeError {
     let mut cause: Option<&(dyn std::error::Error + 'static)> = std::error::Error::source(t);
     while let Some(c) = cause {
         if c.downcast_ref::<std::io::Error>().is_some_and(is_timeout) {
@@ -75,7 +98,7 @@ fn transport_failure(t: &ureq::Transport, timeout_ms: u64) -> geo_core::model::P
     if t.to_string().contains("timed out") {
         return provider::timeout_error(timeout_ms);
     }
-    provider::network_error(&t.to_string())
+    provider::network_error(&describe_transport(t, url))
 }
 
 #[cfg(test)]
@@ -87,21 +110,24 @@ mod tests {
     fn refused_connection_is_a_network_error() {
         // Bind then drop a listener: its port is very likely closed now.
         let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-        let url = format!("http://127.0.0.1:{port}/anthropic/v1/messages");
-        let err = send(&agent(), &url, &[], "{}", 2_000, "m").unwrap_err();
+        let url = Url::parse(&format!("http://127.0.0.1:{port}/anthropic/v1/messages?token=SECRET")).unwrap();
+        let err = send(&agent(), &url, &[], "{}", 2_000, "m", &Redactor::new()).unwrap_err();
         assert_eq!(err.kind, ErrorKind::Network, "{err:?}");
+        // Only the kind of failure and the host: no path, no query.
+        assert!(err.message.contains(&format!("connection failed to http://127.0.0.1:{port}")), "{err:?}");
+        assert!(!err.message.contains("SECRET") && !err.message.contains("/anthropic"), "{err:?}");
     }
 
     #[test]
     fn silent_server_is_a_timeout() {
         let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        let url = format!("http://{}/anthropic/v1/messages", listener.local_addr().unwrap());
+        let url = Url::parse(&format!("http://{}/anthropic/v1/messages", listener.local_addr().unwrap())).unwrap();
         let hold = std::thread::spawn(move || {
             let (s, _) = listener.accept().unwrap();
             std::thread::sleep(Duration::from_millis(1_500));
             drop(s);
         });
-        let err = send(&agent(), &url, &[], "{}", 300, "m").unwrap_err();
+        let err = send(&agent(), &url, &[], "{}", 300, "m", &Redactor::new()).unwrap_err();
         assert_eq!(err.kind, ErrorKind::Timeout, "{err:?}");
         hold.join().unwrap();
     }

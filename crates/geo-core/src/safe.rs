@@ -174,14 +174,23 @@ fn is_terminal_hazard(c: char) -> bool {
     c.is_control() || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
 }
 
-/// `text` ready for a terminal: every control character becomes U+FFFD, except `\n` and
-/// `\t` when `multiline` (a carriage return never survives: it rewrites the line).
+/// `text` ready for a terminal. With `multiline`, `\n` and `\t` stay and every other control
+/// character becomes U+FFFD (a carriage return never survives: it rewrites the line); on
+/// one line, `\n`, `\r` and `\t` become spaces and the other controls U+FFFD.
 pub fn terminal_text(text: &str, multiline: bool) -> Cow<'_, str> {
-    let bad = |c: char| is_terminal_hazard(c) && !(multiline && (c == '\n' || c == '\t'));
-    if !text.chars().any(bad) {
+    if !text.chars().any(|c| is_terminal_hazard(c) && !(multiline && (c == '\n' || c == '\t'))) {
         return Cow::Borrowed(text);
     }
-    Cow::Owned(text.chars().map(|c| if bad(c) { '\u{FFFD}' } else { c }).collect())
+    Cow::Owned(
+        text.chars()
+            .map(|c| match c {
+                '\n' | '\t' if multiline => c,
+                '\n' | '\r' | '\t' if !multiline => ' ',
+                c if is_terminal_hazard(c) => '\u{FFFD}',
+                c => c,
+            })
+            .collect(),
+    )
 }
 
 /// True when `url` (ignoring surrounding whitespace and case) is `http:`/`https:`, or
@@ -289,9 +298,9 @@ mod tests {
 
     #[test]
     fn terminal_text_replaces_controls() {
-        assert_eq!(terminal_text("a\u{1b}[2Jb\rc\u{9b}d\u{7f}", false), "a\u{FFFD}[2Jb\u{FFFD}c\u{FFFD}d\u{FFFD}");
+        assert_eq!(terminal_text("a\u{1b}[2Jb\rc\u{9b}d\u{7f}", false), "a\u{FFFD}[2Jb c\u{FFFD}d\u{FFFD}");
         assert_eq!(terminal_text("line\nnext\tcol\r\n", true), "line\nnext\tcol\u{FFFD}\n");
-        assert_eq!(terminal_text("line\nnext", false), "line\u{FFFD}next");
+        assert_eq!(terminal_text("line\nnext\tx", false), "line next x");
         assert_eq!(terminal_text("abc\u{202E}txt.exe", true), "abc\u{FFFD}txt.exe");
         assert!(matches!(terminal_text("元构场 ok", false), Cow::Borrowed(_)));
     }

@@ -73,7 +73,7 @@ flags:
   --require-key KEY   answer 401 unless x-api-key is KEY
   --proxy             with --require-key: a request without x-api-key is allowed
   --log FILE          append every request as a JSON line to FILE
-  --chat SCENARIO     chat stream: normal, error, cut or slow (default normal)
+  --chat SCENARIO     chat stream: normal, error, cut, slow or hostile (default normal)
   --chat-delay-ms N   pause between events of the slow chat stream (default 400)
 
 KIND: 401 402 403 408 429 500 503 invalid_json empty preamble hang search_error hostile
@@ -330,7 +330,13 @@ fn handle(shared: &Shared, stream: TcpStream) {
             };
             entry["outcome"] = json!(scenario.to_string());
             record(shared, entry);
-            chat::serve(&stream, &body, scenario, Duration::from_millis(shared.config.chat_delay_ms))
+            chat::serve(
+                &stream,
+                &body,
+                scenario,
+                Duration::from_millis(shared.config.chat_delay_ms),
+                req.header("authorization"),
+            )
         }
         ("GET", "/") => {
             record(shared, entry);

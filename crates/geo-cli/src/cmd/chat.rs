@@ -8,6 +8,7 @@ use crate::args::{Args, Arity};
 use crate::io::{input_error, print, read_text};
 use anyhow::Result;
 use geo_core::chat::{self, AnswerState, ChatStream, Document, Index, StreamEnd, TOP_K};
+use geo_core::safe::{terminal_text, StreamRedactor};
 use std::io::{Read, Write};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -68,14 +69,7 @@ pub fn chat(raw: &[String]) -> Result<ExitCode> {
     args.expect_positionals(&[]).map_err(input_error)?;
     let docs = load_docs(args.values("docs"))?;
     let q = query(&args)?;
-    let base = args.value("base-url").map(str::trim).filter(|b| !b.is_empty());
-    let key = std::env::var(crate::cmd::probe::KEY_ENV).ok().filter(|k| !k.trim().is_empty());
-    if key.is_none() && base.is_none() {
-        return Err(input_error(format!(
-            "set {} to your DeepSeek key, or give --base-url of a proxy that adds it",
-            crate::cmd::probe::KEY_ENV
-        )));
-    }
+    let (base, mode) = crate::cmd::probe::checked_endpoint(args.value("base-url"), crate::cmd::probe::KEY_ENV)?;
     let model = args.value("model").unwrap_or(geo_core::model::DEFAULT_MODEL);
     let index = Index::from_documents(docs);
     let hits = index.search(&q, TOP_K);
@@ -84,15 +78,19 @@ pub fn chat(raw: &[String]) -> Result<ExitCode> {
     }
     let messages = chat::build_messages(&q, &[], &hits).map_err(|e| input_error(e.to_string()))?;
     let body = chat::build_request_body(model, &messages).to_string();
-    let url = chat::chat_url(base);
+    let url = geo_core::provider::url::endpoint_url(
+        base.as_ref(),
+        chat::messages::CHAT_DEFAULT_BASE,
+        chat::messages::CHAT_COMPLETIONS_PATH,
+    );
 
     let mut request = crate::transport::agent()
-        .post(&url)
+        .post(url.as_str())
         .timeout(CHAT_TIMEOUT)
         .set("content-type", "application/json")
         .set("accept", "text/event-stream");
-    if let Some(k) = &key {
-        request = request.set("authorization", &format!("Bearer {}", k.trim()));
+    if let Some(k) = mode.key() {
+        request = request.set("authorization", &format!("Bearer {k}"));
     }
     let started = Instant::now();
     let mut stream = ChatStream::new();
@@ -101,14 +99,14 @@ pub fn chat(raw: &[String]) -> Result<ExitCode> {
         Err(ureq::Error::Status(status, response)) => {
             let body = response.into_string().unwrap_or_default();
             let state = chat::http_error_state(status, &body);
-            eprintln!("error: {}", state.describe(geo_core::model::Lang::En));
+            crate::terminal::eprint_line(&format!("error: {}", state.describe(geo_core::model::Lang::En)));
             return Ok(ExitCode::from(1));
         }
         Err(ureq::Error::Transport(t)) => {
             if t.to_string().contains("timed out") {
                 StreamEnd::Timeout
             } else {
-                StreamEnd::NetworkError(t.to_string())
+                StreamEnd::NetworkError(crate::transport::describe_transport(&t, &url))
             }
         }
     };
@@ -117,43 +115,52 @@ pub fn chat(raw: &[String]) -> Result<ExitCode> {
     if !hits.is_empty() {
         println!("\nSources:");
         for (i, hit) in hits.iter().enumerate() {
-            println!("[S{}] {} · chunk {} · score {:.3}", i + 1, hit.source, hit.chunk + 1, hit.score);
+            let line = format!("[S{}] {} · chunk {} · score {:.3}", i + 1, hit.source, hit.chunk + 1, hit.score);
+            println!("{}", crate::terminal::line(&line));
         }
     }
     if outcome.state.is_done() {
         Ok(ExitCode::SUCCESS)
     } else {
-        eprintln!(
+        crate::terminal::eprint_line(&format!(
             "answer {}: {}",
             if matches!(outcome.state, AnswerState::Streaming) { "incomplete" } else { outcome.state.code() },
             outcome.state.describe(geo_core::model::Lang::En)
-        );
+        ));
         Ok(ExitCode::from(1))
     }
 }
 
-/// Feeds the response bytes into the stream decoder, printing answer text as it arrives.
+/// Feeds the response bytes into the stream decoder, printing answer text as it arrives:
+/// secrets removed even when split across pieces, control characters but `\n` and `\t`
+/// replaced (the answer is untrusted text).
 fn pump(mut reader: impl Read, stream: &mut ChatStream, started: Instant) -> StreamEnd {
     let mut buf = [0u8; 4096];
     let mut out = std::io::stdout();
-    loop {
+    let mut redactor = StreamRedactor::new(crate::terminal::redactor());
+    let show = |text: &str, out: &mut std::io::Stdout| {
+        let _ = out.write_all(terminal_text(text, true).as_bytes());
+        let _ = out.flush();
+    };
+    let end = loop {
         if started.elapsed() > CHAT_TIMEOUT {
-            return StreamEnd::Timeout;
+            break StreamEnd::Timeout;
         }
         match reader.read(&mut buf) {
-            Ok(0) => return StreamEnd::Eof,
+            Ok(0) => break StreamEnd::Eof,
             Ok(n) => {
                 for delta in stream.push(&buf[..n]) {
                     if let chat::ChatDelta::Answer(text) = delta {
-                        let _ = out.write_all(text.as_bytes());
-                        let _ = out.flush();
+                        show(&redactor.push(&text), &mut out);
                     }
                 }
             }
             Err(e) if matches!(e.kind(), std::io::ErrorKind::TimedOut | std::io::ErrorKind::WouldBlock) => {
-                return StreamEnd::Timeout
+                break StreamEnd::Timeout
             }
-            Err(e) => return StreamEnd::NetworkError(e.to_string()),
+            Err(e) => break StreamEnd::NetworkError(format!("{} while reading the answer", e.kind())),
         }
-    }
+    };
+    show(&redactor.finish(), &mut out);
+    end
 }

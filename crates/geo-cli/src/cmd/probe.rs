@@ -19,6 +19,8 @@ use anyhow::{anyhow, Context, Result};
 use geo_core::model::{ExportEnvelope, Probe, ProbeStatus, Run, RunConfig, RunStatus, DEFAULT_MODEL};
 use geo_core::prng::SplitMix64;
 use geo_core::provider;
+use geo_core::provider::url::Url;
+use geo_core::provider::{auth_mode, parse_base_url, BaseUrl, KeyError, KeyMode};
 use geo_core::runner::{
     iso_timestamp, start_run, Action, AttemptOutcome, Engine, EngineOptions, Mode, Progress, Slot, DEFAULT_TIMEOUT_MS,
 };
@@ -26,6 +28,7 @@ use geo_core::runner::{
 use crate::args::{Args, Arity};
 use crate::io::{input_error, write_atomic};
 use crate::transport;
+use geo_core::safe::Redactor;
 
 /// Environment variable holding the DeepSeek API key (the only place it is read from).
 pub const KEY_ENV: &str = "DEEPSEEK_API_KEY";
@@ -54,32 +57,48 @@ pub fn load_input(path: &str) -> Result<ExportEnvelope> {
 
 /// Where and how requests are sent.
 struct TransportSettings {
-    url: String,
-    api_key: Option<String>,
+    url: Url,
+    mode: KeyMode,
     timeout_ms: u64,
+    redactor: Redactor,
+}
+
+/// The key variable's value: `None` when unset; not UTF-8 is an input error (never shown).
+pub fn key_from_env(var: &str) -> Result<Option<String>> {
+    match std::env::var(var) {
+        Ok(v) => Ok(Some(v)),
+        Err(std::env::VarError::NotPresent) => Ok(None),
+        Err(std::env::VarError::NotUnicode(_)) => {
+            Err(input_error(format!("{var} is not valid UTF-8 text; set it to the key again")))
+        }
+    }
+}
+
+/// The base URL and key rules of geo-core (`provider::url`), with the CLI's wording; the
+/// session's secrets are registered for redaction before any request.
+pub fn checked_endpoint(base_flag: Option<&str>, var: &str) -> Result<(Option<BaseUrl>, KeyMode)> {
+    let base = parse_base_url(base_flag.unwrap_or("")).map_err(|e| input_error(format!("--base-url: {e}")))?;
+    let key = key_from_env(var)?;
+    let mode = auth_mode(key.as_deref(), base.as_ref()).map_err(|e| match e {
+        KeyError::Missing => input_error(format!(
+            "{var} is not set; export your api key, or pass --base-url to run through a proxy (or the mock) without one"
+        )),
+        e => input_error(format!("{var}: {e}")),
+    })?;
+    crate::terminal::register(&Redactor::for_session(&mode, base.as_ref()));
+    Ok((base, mode))
 }
 
 fn transport_settings(args: &Args) -> Result<TransportSettings> {
-    let base = args.value("base-url").map(str::trim).filter(|b| !b.is_empty());
-    let api_key = std::env::var(KEY_ENV).ok().map(|k| k.trim().to_string()).filter(|k| !k.is_empty());
-    if api_key.is_none() && base.is_none() {
-        return Err(input_error(format!(
-            "{KEY_ENV} is not set; export your DeepSeek api key, or pass --base-url to run through a proxy (or the mock) without one"
-        )));
-    }
-    let url = provider::build_messages_url(base);
-    if !(url.starts_with("http://") || url.starts_with("https://")) {
-        return Err(input_error(format!(
-            "--base-url must start with http:// or https://, got {:?}",
-            base.unwrap_or("")
-        )));
-    }
+    let (base, mode) = checked_endpoint(args.value("base-url"), KEY_ENV)?;
+    let url = provider::url::endpoint_url(base.as_ref(), provider::DEFAULT_API_BASE_URL, provider::MESSAGES_PATH);
+    let redactor = crate::terminal::redactor();
     let timeout_ms = match args.number::<u64>("timeout-secs").map_err(input_error)? {
         None => DEFAULT_TIMEOUT_MS,
         Some(0) => return Err(input_error("--timeout-secs must be at least 1")),
         Some(s) => s.saturating_mul(1000),
     };
-    Ok(TransportSettings { url, api_key, timeout_ms })
+    Ok(TransportSettings { url, mode, timeout_ms, redactor })
 }
 
 fn required<'a>(args: &'a Args, name: &str, what: &str) -> Result<&'a str> {
@@ -198,8 +217,9 @@ impl Session {
 
     fn write(&mut self, now: u64) -> Result<()> {
         self.env.exported_at = iso_timestamp(now);
-        let bytes = serde_json::to_vec_pretty(&self.env).context("cannot serialise the export")?;
-        write_atomic(&self.out, &bytes)
+        let text = serde_json::to_string_pretty(&self.env).context("cannot serialise the export")?;
+        // The backstop: whatever carried a secret into a record, it does not reach the file.
+        write_atomic(&self.out, crate::terminal::redact(&text).as_bytes())
     }
 }
 
@@ -219,17 +239,23 @@ fn drive(mut session: Session, mut engine: Engine, transport: &TransportSettings
     session.write(now_ms()).map_err(|e| input_error(format!("{e:#}; check the --out path")))?;
     let (events, inbox) = mpsc::channel::<Event>();
     install_ctrl_c(events.clone());
-    let headers = provider::request_headers(transport.api_key.as_deref());
+    let headers = provider::request_headers(transport.mode.key());
     let agent = transport::agent();
     let model = engine.config().model.clone();
     let workers: Vec<mpsc::Sender<Job>> = (0..engine.concurrency())
         .map(|slot| {
             let (jobs, queue) = mpsc::channel::<Job>();
-            let (events, agent, headers, url, model) =
-                (events.clone(), agent.clone(), headers.clone(), transport.url.clone(), model.clone());
+            let (events, agent, headers, url, model, redactor) = (
+                events.clone(),
+                agent.clone(),
+                headers.clone(),
+                transport.url.clone(),
+                model.clone(),
+                transport.redactor.clone(),
+            );
             std::thread::spawn(move || {
                 for job in queue {
-                    let outcome = transport::send(&agent, &url, &headers, &job.body, job.timeout_ms, &model);
+                    let outcome = transport::send(&agent, &url, &headers, &job.body, job.timeout_ms, &model, &redactor);
                     if events.send(Event::Response { slot: Slot(slot), outcome, at_ms: now_ms() }).is_err() {
                         break;
                     }
@@ -368,9 +394,9 @@ impl Bar {
             let line = format!("{}  {counters}", self.run_id);
             let pad = self.width.saturating_sub(line.chars().count());
             self.width = line.chars().count();
-            eprint!("\r{line}{}", " ".repeat(pad));
+            eprint!("\r{}{}", crate::terminal::line(&line), " ".repeat(pad));
         } else if let Some(line) = self.pending.take() {
-            eprintln!("[{}/{}] {line}", p.done, p.planned);
+            crate::terminal::eprint_line(&format!("[{}/{}] {line}", p.done, p.planned));
         }
     }
 
@@ -379,7 +405,7 @@ impl Bar {
             eprintln!();
             self.width = 0;
         }
-        eprintln!("{text}");
+        crate::terminal::eprint_line(text);
     }
 
     fn done(&mut self, text: &str) {

@@ -21,7 +21,9 @@
 
 use std::fmt;
 
-use url::Url;
+/// The URL type every request URL is built with (re-exported so the shells build and read
+/// URLs with the same crate).
+pub use url::Url;
 
 use crate::model::Localized;
 
