@@ -46,7 +46,28 @@ usage:
 FILE may be `-` for standard input. The API key is read from DEEPSEEK_API_KEY only.";
 
 fn main() -> ExitCode {
-    let raw: Vec<String> = std::env::args().skip(1).collect();
+    // `args_os`: `env::args` panics on an argument that is not UTF-8 (exit 101); the
+    // contract says bad input exits 2 with one line.
+    let raw: Vec<String> = match std::env::args_os()
+        .skip(1)
+        .enumerate()
+        .map(|(i, a)| {
+            a.into_string().map_err(|a| {
+                format!(
+                    "argument {} ({}) is not valid UTF-8; rename the file or pass it through standard input with -",
+                    i + 1,
+                    a.to_string_lossy()
+                )
+            })
+        })
+        .collect()
+    {
+        Ok(raw) => raw,
+        Err(message) => {
+            terminal::eprint_line(&format!("error: {message}"));
+            return ExitCode::from(2);
+        }
+    };
     let Some((command, rest)) = raw.split_first() else {
         eprintln!("{USAGE}");
         return ExitCode::from(2);

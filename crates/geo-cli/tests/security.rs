@@ -173,3 +173,28 @@ fn a_hostile_chat_stream_is_redacted_and_defused() {
     assert!(!out.contains("CHATKEY"), "{out}");
     assert_no_control_chars(&out);
 }
+
+/// Finding 10: an argument that is not UTF-8 is bad input (exit 2, one line), not a panic.
+#[cfg(unix)]
+#[test]
+fn a_non_utf8_argument_exits_2() {
+    use std::os::unix::ffi::OsStrExt;
+    let arg = std::ffi::OsStr::from_bytes(b"export-\xff.json");
+    let o = Command::new(BIN).arg("validate").arg(arg).output().unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.starts_with("error: argument 2 (export-\u{FFFD}.json) is not valid UTF-8"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
+
+/// Finding 9: endless input is refused at a bound instead of read to exhaustion.
+#[cfg(unix)]
+#[test]
+fn endless_inputs_are_refused_at_their_limit() {
+    let o = geo_probe(&["validate", "/dev/zero"], None);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("larger than 256 MiB, the limit for an export"), "{}", stderr(&o));
+    let o = geo_probe(&["retrieve", "--docs", "/dev/zero", "--query", "q"], None);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("larger than 20 MiB, the limit for a document"), "{}", stderr(&o));
+}

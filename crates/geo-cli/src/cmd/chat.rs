@@ -15,22 +15,15 @@ use std::time::{Duration, Instant};
 
 /// The seed's limit for one streamed answer.
 const CHAT_TIMEOUT: Duration = Duration::from_secs(120);
-/// Largest document accepted, like the web page's limit.
-const MAX_DOC_BYTES: u64 = 20 * 1024 * 1024;
 
+/// Reads every document through a bound of [`geo_core::limits::MAX_DOC_BYTES`] (20 MiB).
 fn load_docs(paths: &[String]) -> Result<Vec<Document>> {
     if paths.is_empty() {
         return Err(input_error("--docs needs at least one TXT or Markdown file"));
     }
     let mut docs = Vec::with_capacity(paths.len());
     for path in paths {
-        if path != "-" {
-            let len = std::fs::metadata(path).map_err(|e| input_error(format!("cannot read {path}: {e}")))?.len();
-            if len > MAX_DOC_BYTES {
-                return Err(input_error(format!("{path} is {len} bytes; documents are limited to 20 MiB")));
-            }
-        }
-        let text = read_text(path)?;
+        let text = read_text(path, geo_core::limits::MAX_DOC_BYTES, "a document")?;
         let name =
             std::path::Path::new(path).file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or(path.clone());
         docs.push(chat::load_document(name, &text));

@@ -8,7 +8,7 @@
 //! input exits 2 and leaves no OUT behind.
 
 use std::collections::HashMap;
-use std::io::{IsTerminal, Read};
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -427,14 +427,7 @@ fn new_run_id(now: u64) -> String {
 /// The workspace's one PRNG ([`SplitMix64`]) seeded from `/dev/urandom` (or the clock and
 /// pid where that is missing): the back-off jitter and the run id suffix.
 fn os_seeded_random() -> SplitMix64 {
-    let mut seed = [0u8; 8];
-    let from_os = std::fs::File::open("/dev/urandom").and_then(|mut f| f.read_exact(&mut seed)).is_ok();
-    let mut s = u64::from_le_bytes(seed);
-    if !from_os {
-        let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(0);
-        s = nanos ^ (u64::from(std::process::id()) << 32);
-    }
-    SplitMix64::new(s)
+    SplitMix64::new(crate::io::os_random_u64())
 }
 
 #[cfg(test)]

@@ -21,24 +21,32 @@ use serde_json::{Map, Value};
 use crate::export::validate::{
     check_duplicates, check_envelope_shape, check_string_sizes, describe_value, Problem, Seg, Sink, MAX_PROBLEMS,
 };
+use crate::limits;
 use crate::model::{ExportEnvelope, Localized, ProbeStatus, EXPORT_FORMAT, SCHEMA_VERSION};
 
-/// Bounds on what [`parse_export`] accepts.
+/// Bounds on what [`parse_export`] accepts; the defaults are [`crate::limits`]'.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ImportLimits {
-    /// Largest file in bytes (default 64 MiB).
+    /// Largest file in bytes (default [`limits::MAX_EXPORT_BYTES`], 256 MiB).
     pub max_bytes: usize,
-    /// Deepest nesting of arrays and objects (default 64; a valid export needs 7).
+    /// Deepest nesting of arrays and objects (default [`limits::MAX_EXPORT_DEPTH`], 64; a
+    /// valid export needs 7).
     pub max_depth: usize,
-    /// Longest string in characters (default 1,000,000).
+    /// Longest string in characters (default [`limits::MAX_STRING_CHARS`], 1,000,000).
     pub max_string_chars: usize,
-    /// Most records: projects + prompts + runs + probes (default 200,000).
+    /// Most records: projects + prompts + runs + probes (default [`limits::MAX_RECORDS`],
+    /// 200,000).
     pub max_records: usize,
 }
 
 impl Default for ImportLimits {
     fn default() -> Self {
-        ImportLimits { max_bytes: 64 * 1024 * 1024, max_depth: 64, max_string_chars: 1_000_000, max_records: 200_000 }
+        ImportLimits {
+            max_bytes: limits::MAX_EXPORT_BYTES,
+            max_depth: limits::MAX_EXPORT_DEPTH,
+            max_string_chars: limits::MAX_STRING_CHARS,
+            max_records: limits::MAX_RECORDS,
+        }
     }
 }
 
