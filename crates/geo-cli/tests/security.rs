@@ -198,3 +198,55 @@ fn endless_inputs_are_refused_at_their_limit() {
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("larger than 20 MiB, the limit for a document"), "{}", stderr(&o));
 }
+
+/// Finding 5: a crafted `repeats` (in an imported run, or on the command line) is refused
+/// with exit 2 before anything is planned or sent; it used to allocate until SIGABRT.
+#[test]
+fn crafted_repeats_are_refused() {
+    let m = mock(&[]);
+    let dir = scratch("repeats");
+    let file = input(&dir, "q");
+    let out = dir.join("out.json");
+    let o = geo_probe(
+        &[
+            "run",
+            file.to_str().unwrap(),
+            "--project",
+            PROJECT,
+            "--repeats",
+            "4294967295",
+            "--out",
+            out.to_str().unwrap(),
+            "--base-url",
+            &m.url(),
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("above the limit of 10000 probes a run"), "{}", stderr(&o));
+    let (o, first) = run_px(&dir, &file, &m.url(), None);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let mut env: Value = serde_json::from_str(&std::fs::read_to_string(&first).unwrap()).unwrap();
+    let run = env["runs"].as_array_mut().unwrap().last_mut().unwrap();
+    run["config"]["repeats"] = json!(4_294_967_295u64);
+    let run_id = run["id"].as_str().unwrap().to_string();
+    let crafted = dir.join("crafted.json");
+    std::fs::write(&crafted, env.to_string()).unwrap();
+    let again = dir.join("again.json");
+    let o = geo_probe(
+        &[
+            "resume",
+            crafted.to_str().unwrap(),
+            "--run",
+            &run_id,
+            "--out",
+            again.to_str().unwrap(),
+            "--base-url",
+            &m.url(),
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("above the limit of 10000 probes a run"), "{}", stderr(&o));
+    assert!(!again.exists());
+}
