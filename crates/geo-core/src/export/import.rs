@@ -19,7 +19,8 @@ use std::fmt;
 use serde_json::{Map, Value};
 
 use crate::export::validate::{
-    check_duplicates, check_envelope_shape, check_string_sizes, describe_value, Problem, Seg, Sink, MAX_PROBLEMS,
+    check_duplicates, check_envelope_shape, check_string_sizes, describe_value, parse_shaped, Problem, Seg, Sink,
+    MAX_PROBLEMS,
 };
 use crate::limits;
 use crate::model::{ExportEnvelope, Localized, ProbeStatus, EXPORT_FORMAT, SCHEMA_VERSION};
@@ -249,8 +250,9 @@ pub fn parse_export(text: &str, limits: &ImportLimits) -> Result<ExportEnvelope,
         let kind = ImportErrorKind::TooDeep { limit: limits.max_depth };
         return Err(ImportError { kind, problems: Vec::new(), total: 1 });
     }
+    // Unknown fields are dropped by the parser itself (`validate::parse_shaped`).
     let mut root: Value =
-        serde_json::from_str(text).map_err(|e| ImportError::single(ImportErrorKind::NotJson, "", e.to_string()))?;
+        parse_shaped(text).map_err(|e| ImportError::single(ImportErrorKind::NotJson, "", e.to_string()))?;
     let Some(obj) = root.as_object() else {
         return Err(ImportError::single(
             ImportErrorKind::WrongFormat,

@@ -25,6 +25,7 @@ mod compare_interval;
 mod compare_runs;
 mod export_csv;
 mod export_goldens;
+mod export_hostile;
 mod export_import;
 mod export_props;
 mod lists_parse;
