@@ -17,6 +17,9 @@ use std::borrow::Cow;
 use crate::model::ProbeError;
 use crate::provider::url::{BaseUrl, KeyMode};
 
+/// Request headers whose values are secrets.
+pub const SECRET_HEADERS: &[&str] = &["x-api-key", "x-goog-api-key", "authorization", "api-key"];
+
 /// What a secret is replaced with.
 pub const REDACTED: &str = "[redacted]";
 
@@ -65,6 +68,24 @@ impl Redactor {
         if let Some(b) = base {
             for s in b.secrets() {
                 r.add(&s);
+            }
+        }
+        r
+    }
+
+    /// A redactor for the secret values among request `headers` (the auth headers of every
+    /// engine: `x-api-key`, `x-goog-api-key`, `authorization` without its `Bearer ` word), for
+    /// a transport that only sees the headers it sends.
+    pub fn for_headers<N: AsRef<str>, V: AsRef<str>>(headers: &[(N, V)]) -> Self {
+        let mut r = Self::new();
+        for (name, value) in headers {
+            let (name, value) = (name.as_ref(), value.as_ref());
+            if SECRET_HEADERS.iter().any(|h| h.eq_ignore_ascii_case(name)) {
+                let v = value.trim();
+                r.add(v);
+                if let Some(token) = v.strip_prefix("Bearer ").or_else(|| v.strip_prefix("bearer ")) {
+                    r.add(token);
+                }
             }
         }
         r
@@ -250,6 +271,16 @@ pub fn file_name(text: &str, fallback: &str) -> String {
 mod tests {
     use super::*;
     use crate::provider::url::{auth_mode, parse_base_url};
+
+    #[test]
+    fn header_redactor_knows_only_the_secret_headers() {
+        let headers =
+            [("content-type", "application/json".to_string()), ("authorization", "Bearer sk-secret-1".into())];
+        let r = Redactor::for_headers(&headers);
+        assert_eq!(r.redact("bad header sk-secret-1 application/json"), "bad header [redacted] application/json");
+        let r = Redactor::for_headers(&[("X-Api-Key", " sk-other\u{200b}")]);
+        assert_eq!(r.redact("'x-api-key: sk-other\u{200b}'"), "'x-api-key: [redacted]'");
+    }
 
     #[test]
     fn redaction_removes_every_spelling_of_the_key() {

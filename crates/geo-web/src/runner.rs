@@ -133,11 +133,16 @@ pub async fn transport(repo: &IdbRepo, lang: Lang) -> Result<(String, Vec<(&'sta
         .map_err(|e| e.message(lang))?
         .and_then(|v| v.as_str().map(str::to_string))
         .filter(|s| !s.trim().is_empty());
+    // geo-core's one base-URL rule and key-or-proxy rule, checked before any request: a key
+    // with a character no header can carry never reaches `fetch` (whose error would quote it).
+    let checked = geo_core::provider::url::parse_base_url(base.as_deref().unwrap_or(""))
+        .map_err(|e| e.localized().get(lang).to_string())?;
     let key = prefs::api_key();
-    if key.is_none() && base.is_none() {
-        return Err(crate::i18n::t(lang, "run.need_key").to_string());
-    }
-    Ok((provider::build_messages_url(base.as_deref()), provider::request_headers(key.as_deref())))
+    let mode = geo_core::provider::url::auth_mode(key.as_deref(), checked.as_ref()).map_err(|e| match e {
+        geo_core::provider::url::KeyError::Missing => crate::i18n::t(lang, "run.need_key").to_string(),
+        e => e.localized().get(lang).to_string(),
+    })?;
+    Ok((provider::build_messages_url(base.as_deref()), provider::request_headers(mode.key())))
 }
 
 fn reserve(lang: Lang) -> Result<(), String> {
@@ -359,7 +364,7 @@ fn send(shared: &Shared, slot: Slot, prompt_text: &str, timeout_ms: u64) {
     wasm_bindgen_futures::spawn_local(async move {
         let result = post(&url, &headers, &body, timeout_ms, &controller).await;
         shared.borrow_mut().controllers.remove(&slot.0);
-        if let Some(outcome) = outcome_of(result, timeout_ms, &model) {
+        if let Some(outcome) = outcome_of(result, timeout_ms, &model, &headers) {
             deliver(&shared, slot, outcome);
         }
     });

@@ -19,8 +19,8 @@ use std::fmt;
 use serde_json::{Map, Value};
 
 use crate::export::validate::{
-    check_duplicates, check_envelope_shape, check_string_sizes, describe_value, parse_shaped, Problem, Seg, Sink,
-    MAX_PROBLEMS,
+    check_duplicates, check_envelope_shape, check_string_sizes, describe_value, parse_shaped, quoted, Problem, Seg,
+    Sink, MAX_PROBLEMS,
 };
 use crate::limits;
 use crate::model::{ExportEnvelope, Localized, ProbeStatus, EXPORT_FORMAT, SCHEMA_VERSION};
@@ -107,6 +107,12 @@ impl ImportError {
         let total = problems.len();
         let problems = problems.into_iter().take(MAX_PROBLEMS).collect();
         ImportError { kind: ImportErrorKind::Invalid, problems, total }
+    }
+
+    /// The error for a file of `bytes` bytes over the `limit` (a shell that knows the size
+    /// before reading the file refuses it without reading it).
+    pub fn too_large(bytes: usize, limit: usize) -> Self {
+        ImportError { kind: ImportErrorKind::TooLarge { bytes, limit }, problems: Vec::new(), total: 1 }
     }
 
     /// One-line summary without the problems.
@@ -242,8 +248,7 @@ fn nesting_exceeds(text: &str, limit: usize) -> bool {
 /// [`crate::export::validate_against`] with the data the file will be merged into.
 pub fn parse_export(text: &str, limits: &ImportLimits) -> Result<ExportEnvelope, ImportError> {
     if text.len() > limits.max_bytes {
-        let kind = ImportErrorKind::TooLarge { bytes: text.len(), limit: limits.max_bytes };
-        return Err(ImportError { kind, problems: Vec::new(), total: 1 });
+        return Err(ImportError::too_large(text.len(), limits.max_bytes));
     }
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     if nesting_exceeds(text, limits.max_depth) {
@@ -330,6 +335,29 @@ pub fn parse_export(text: &str, limits: &ImportLimits) -> Result<ExportEnvelope,
         return Err(ImportError::from_sink(sink));
     }
     Ok(env)
+}
+
+/// Everything an import needs after [`parse_export`], for every shell: the references are
+/// checked against `base` (the stored data the file is merged into: its projects and runs
+/// are enough), and every derived field of every probe is recomputed from the raw result
+/// with its run's alias snapshot (from the file, else from `base`), so a file can never
+/// plant sources, mentions, list items or links of its own. A probe whose run is nowhere is
+/// refused by the reference check, never kept with the file's analysis.
+pub fn prepare_import(env: &mut ExportEnvelope, base: &ExportEnvelope) -> Result<(), ImportError> {
+    let problems = crate::export::validate_against(env, base);
+    if !problems.is_empty() {
+        return Err(ImportError::invalid(problems));
+    }
+    let orphans = crate::analysis::analyze_envelope_with(env, &base.runs);
+    if !orphans.is_empty() {
+        // Unreachable after the reference check; refused rather than kept unanalysed.
+        let problems = orphans
+            .iter()
+            .map(|id| Problem::new("probes", format!("probe {} has no run to analyse it with", quoted(id))))
+            .collect();
+        return Err(ImportError::invalid(problems));
+    }
+    Ok(())
 }
 
 /// `serde_json`'s message without its trailing ` at line L column C`.

@@ -192,3 +192,34 @@ fn reference_problems_quote_ids_short() {
     let text: String = problems.iter().map(|p| p.to_string()).collect();
     assert!(text.len() < 1_000, "{}", text.len());
 }
+
+/// Finding 3: a file whose probe belongs to a run that is only in the store, carrying a
+/// forged `javascript:` source marked owned, forged mentions and links: `prepare_import`
+/// recomputes them all from the raw answer with the stored run's aliases; a probe whose run
+/// is nowhere is refused with its path, never kept with the file's analysis.
+#[test]
+fn prepare_import_never_keeps_file_supplied_analysis() {
+    let mut honest = everything();
+    geo_core::analysis::analyze_envelope(&mut honest);
+    let mut stored = ExportEnvelope::new("");
+    stored.projects = honest.projects.clone();
+    stored.runs = honest.runs.clone();
+    let mut file = ExportEnvelope::new("");
+    let mut probe = honest.probes[0].clone();
+    probe.sources = everything().probes[0].sources.clone();
+    probe.sources[0].url = "javascript:alert(1)".into();
+    probe.sources[0].ownership = Ownership::Owned;
+    probe.mentions = everything().probes[0].mentions.clone();
+    probe.answer_links = everything().probes[0].answer_links.clone();
+    file.probes.push(probe);
+    let mut env = parse_export(&serde_json::to_string(&file).unwrap(), &ImportLimits::default()).unwrap();
+    geo_core::export::prepare_import(&mut env, &stored).unwrap();
+    assert_eq!(env.probes[0], honest.probes[0]);
+    assert!(env.probes[0].sources.iter().all(|s| !s.url.starts_with("javascript:")));
+
+    let mut orphan = parse_export(&serde_json::to_string(&file).unwrap(), &ImportLimits::default()).unwrap();
+    let e = geo_core::export::prepare_import(&mut orphan, &ExportEnvelope::new("")).unwrap_err();
+    let shown = e.describe();
+    assert!(shown.en.contains("probes[0].runId") && shown.en.contains("nothing was changed"), "{}", shown.en);
+    assert!(shown.zh.starts_with("导入失败"), "{}", shown.zh);
+}

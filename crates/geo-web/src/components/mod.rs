@@ -11,8 +11,10 @@ mod toasts;
 
 pub use confirm::{ConfirmDialog, ConfirmDialogProps};
 pub use empty::{EmptyState, EmptyStateProps};
+pub use link::safe_link;
 pub use nav_link::{NavLink, NavLinkProps};
 pub use toasts::{Toasts, ToastsProps};
+pub mod link;
 pub mod markdown;
 pub mod probe_drawer;
 pub mod progress;

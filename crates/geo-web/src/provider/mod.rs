@@ -35,8 +35,20 @@ pub enum FetchFailure {
 }
 
 /// Maps a fetch result to the runner's outcome; `None` for a request the user aborted.
-/// `model` is the requested model (used when the response names none).
-pub fn outcome_of(result: Result<HttpReply, FetchFailure>, timeout_ms: u64, model: &str) -> Option<AttemptOutcome> {
+/// `model` is the requested model (used when the response names none). `headers` are the
+/// request's: their secret values are removed from every error message (a provider error
+/// body may echo the key).
+pub fn outcome_of(
+    result: Result<HttpReply, FetchFailure>,
+    timeout_ms: u64,
+    model: &str,
+    headers: &[(&str, String)],
+) -> Option<AttemptOutcome> {
+    let redactor = geo_core::safe::Redactor::for_headers(headers);
+    outcome_unredacted(result, timeout_ms, model).map(|o| o.map_err(|e| redactor.redact_error(e)))
+}
+
+fn outcome_unredacted(result: Result<HttpReply, FetchFailure>, timeout_ms: u64, model: &str) -> Option<AttemptOutcome> {
     match result {
         Ok(reply) if (200..300).contains(&reply.status) => Some(provider::parse_response(&reply.body, model)),
         Ok(reply) => Some(Err(provider::map_http_error(reply.status, &reply.body))),
@@ -84,11 +96,18 @@ mod fetch {
         timeout_ms: u64,
         controller: &AbortController,
     ) -> Result<HttpReply, FetchFailure> {
+        // The browser's words, without any header's secret value (Firefox quotes a refused
+        // header value in its TypeError).
+        let redactor = geo_core::safe::Redactor::for_headers(headers);
+        let js_text = |v: &JsValue| redactor.redact(&js_text(v)).into_owned();
         let network = |v: JsValue| FetchFailure::Network(js_text(&v));
         let window = web_sys::window().ok_or_else(|| FetchFailure::Network("no window".into()))?;
         let h = Headers::new().map_err(network)?;
         for (name, value) in headers {
-            h.set(name, value).map_err(network)?;
+            // Never the browser's text here: it may hold the value.
+            h.set(name, value).map_err(|_| {
+                FetchFailure::Network(format!("the browser refused the {name} header; check the api key"))
+            })?;
         }
         let init = RequestInit::new();
         init.set_method("POST");
@@ -138,7 +157,12 @@ pub async fn test_key(base: Option<&str>, key: Option<&str>, model: &str) -> Key
         Ok(c) => c,
         Err(_) => return key_verdict_of(Err(FetchFailure::Network("abortcontroller is not available".into()))),
     };
-    key_verdict_of(post(&url, &headers, &body, 30_000, &controller).await)
+    let redactor = geo_core::safe::Redactor::for_headers(&headers);
+    let result = post(&url, &headers, &body, 30_000, &controller).await;
+    key_verdict_of(result.map(|mut reply| {
+        reply.body = redactor.redact(&reply.body).into_owned();
+        reply
+    }))
 }
 
 #[cfg(test)]
@@ -148,7 +172,7 @@ mod tests {
 
     #[track_caller]
     fn check(result: Result<HttpReply, FetchFailure>, expect: Option<Result<(), ErrorKind>>) {
-        let got = outcome_of(result, 180_000, "deepseek-v4-flash").map(|o| o.map(|_| ()).map_err(|e| e.kind));
+        let got = outcome_of(result, 180_000, "deepseek-v4-flash", &[]).map(|o| o.map(|_| ()).map_err(|e| e.kind));
         assert_eq!(got, expect);
     }
 
@@ -171,6 +195,19 @@ mod tests {
             ),
             Some(Ok(())),
         );
+    }
+
+    /// Finding 1: a provider error body or a browser message that echoes the key loses it.
+    #[test]
+    fn error_messages_never_carry_the_key() {
+        let headers = provider::request_headers(Some("sk-web-secret-123"));
+        let body = r#"{"type":"error","error":{"type":"api_error","message":"bad key sk-web-secret-123"}}"#;
+        let reply = Ok(HttpReply { status: 500, body: body.into() });
+        let e = outcome_of(reply, 1000, "m", &headers).unwrap().unwrap_err();
+        assert!(!e.message.contains("sk-web-secret-123") && e.message.contains("[redacted]"), "{}", e.message);
+        let browser = Err(FetchFailure::Network("Headers.set: 'sk-web-secret-123' is an invalid header value".into()));
+        let e = outcome_of(browser, 1000, "m", &headers).unwrap().unwrap_err();
+        assert!(!e.message.contains("sk-web-secret-123"), "{}", e.message);
     }
 
     #[test]
