@@ -30,7 +30,7 @@ async function measurePages(shape) {
   const t0 = Date.now();
   await page.getByTestId('settings-import-file').setInputFiles({ name: 'perf-5000.json', mimeType: 'application/json', buffer: Buffer.from(text) });
   // A long import says what it is doing, and a second file cannot be chosen meanwhile.
-  await page.locator('[data-testid="import-result"][data-status="busy"]').waitFor({ timeout: 10000 });
+  await page.locator('[data-testid="import-result"][data-status="pending"]').waitFor({ timeout: 10000 });
   assert.ok(await byId(page, 'settings-import-file').isDisabled(), 'file input disabled during the import');
   await page.locator('[data-testid="import-result"][data-status="ok"]').waitFor({ timeout: 120000 });
   const importMs = Date.now() - t0;

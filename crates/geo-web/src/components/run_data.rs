@@ -10,6 +10,7 @@
 use crate::hooks::{use_app, use_query, Fetch};
 use crate::repo::idb::IdbRepo;
 use crate::repo::{RepoError, Repository};
+use geo_core::compare::{diff_runs, RunDiff};
 use geo_core::export::full_export;
 use geo_core::metrics::{compute_run_metrics_refs, metrics_for_export, project_series, RunMetrics, SeriesPoint};
 use geo_core::model::{tags, ExportEnvelope, Probe, Project, Run};
@@ -28,6 +29,9 @@ pub struct RunData {
     pub metrics: Option<RunMetrics>,
     /// The project's trend across runs (computed for [`Figures::Dashboard`] only).
     pub trend: Vec<SeriesPoint>,
+    /// The selected run against its previous run (`previousRunId`), as `geo-probe diff`
+    /// computes it (for [`Figures::Dashboard`] only; `None` without a previous run).
+    pub diff: Option<RunDiff>,
     /// The selected run's metrics restricted to each prompt tag in use, well-known tags
     /// first: computed on the first call of [`RunData::tag_breakdown`], then kept.
     by_tag: RefCell<Option<Rc<TagBreakdown>>>,
@@ -175,14 +179,24 @@ pub fn compute_figures(env: Rc<ExportEnvelope>, chosen: Option<&str>, figures: F
     let metrics = crate::web::measure("geo:metrics", || {
         chosen.and_then(|id| metrics_for_export(&env, Some(id)).ok()).and_then(|mut v| v.pop())
     });
-    let mut data = RunData { env, metrics, trend: Vec::new(), by_tag: RefCell::new(None) };
+    let mut data = RunData { env, metrics, trend: Vec::new(), diff: None, by_tag: RefCell::new(None) };
     if figures == Figures::Dashboard {
         if let Some(project) = data.project() {
             data.trend =
                 crate::web::measure("geo:trend", || project_series(&data.env.runs, &data.env.probes, &project.id));
         }
+        data.diff = crate::web::measure("geo:diff", || previous_diff(&data));
     }
     data
+}
+
+/// The selected run against the run its `previousRunId` names, when the project holds it.
+fn previous_diff(data: &RunData) -> Option<RunDiff> {
+    let (run, metrics) = (data.run()?, data.metrics.as_ref()?);
+    let previous = data.env.runs.iter().find(|r| Some(&r.id) == run.previous_run_id.as_ref())?;
+    let probes: Vec<&Probe> = data.env.probes.iter().filter(|p| p.run_id == previous.id).collect();
+    let previous_metrics = compute_run_metrics_refs(previous, &probes, None);
+    Some(diff_runs((run, metrics), (previous, &previous_metrics)))
 }
 
 /// What a cached computation was made for: project, chosen run, data version.

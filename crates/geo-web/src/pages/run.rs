@@ -13,6 +13,7 @@ use crate::prefs;
 use crate::repo::Repository;
 use crate::runner::{self, use_live_run};
 use crate::state::ToastKind;
+use geo_core::compare;
 use geo_core::metrics::cost::estimate_run;
 use geo_core::model::{RunConfig, MODEL_OPTIONS};
 use geo_core::runner::clamp_concurrency;
@@ -22,6 +23,31 @@ use yew::prelude::*;
 /// A positive whole number typed in a field, or `None`.
 pub fn parse_count(s: &str) -> Option<u32> {
     s.trim().parse::<u32>().ok().filter(|n| *n >= 1)
+}
+
+/// How precise the planned run will be (`run-precision`): the 95 % half-width at p = 0.5 for
+/// `prompts × repeats` probes, and the repeats that would bring it to ±10 points.
+fn precision(prompts: u32, repeats: u32, lang: geo_core::model::Lang) -> Html {
+    let planned = prompts.saturating_mul(repeats);
+    let half = compare::half_width_at_half(planned);
+    let raw = crate::components::metric_card::raw_f64(half);
+    let Some(h) = half else {
+        return html! { <p class="muted" data-testid="run-precision" data-half-width={raw}>{ t(lang, "run.precision_none") }</p> };
+    };
+    let points = format!("{:.1}", h * 100.0);
+    let needed = compare::repeats_for_half_width(prompts, 0.10, 10_000);
+    let advice = match needed {
+        Some(r) if r <= repeats => t(lang, "run.precision_enough").to_string(),
+        Some(r) => tf(lang, "run.precision_needs", &[("r", &r.to_string())]),
+        None => String::new(),
+    };
+    html! {
+        <p class="precision" data-testid="run-precision" data-half-width={raw}
+            data-repeats-for-ten={needed.map(|r| r.to_string()).unwrap_or_default()}>
+            { tf(lang, "run.precision", &[("n", &planned.to_string()), ("hw", &points)]) }
+            { " " }{ advice }
+        </p>
+    }
 }
 
 /// The run page.
@@ -207,6 +233,7 @@ pub fn RunPage() -> Html {
                     ]) }
                     { " " }<span class="muted">{ t(lang, if history.is_some_and(|(_, p)| !p.is_empty()) { "run.estimate_history" } else { "run.estimate_defaults" }) }</span>
                 </p>
+                { precision(chosen.len() as u32, repeats_n.unwrap_or(0), lang) }
                 <div class="actions">
                     <button type="submit" data-testid="run-start" disabled={reason.is_some()}
                         aria-describedby="run-start-reason">{ t(lang, "run.start") }</button>
