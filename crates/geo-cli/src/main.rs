@@ -9,6 +9,7 @@
 mod args;
 mod cmd;
 mod io;
+mod out_file;
 mod transport;
 mod webhook;
 

@@ -24,7 +24,8 @@ use geo_core::runner::{
 };
 
 use crate::args::{Args, Arity};
-use crate::io::{input_error, write_atomic};
+use crate::io::{input_error, write_atomic_with};
+use crate::out_file::FrozenEnvelope;
 use crate::transport;
 
 /// Environment variable holding the DeepSeek API key (the only place it is read from).
@@ -129,7 +130,7 @@ pub fn run(rest: &[String]) -> Result<ExitCode> {
             .map_err(|e| input_error(e.to_string()))?;
     env.runs.push(run);
     let run_index = env.runs.len() - 1;
-    drive(Session::new(env, run_index, out), engine, &transport)
+    drive(Session::new(env, run_index, out)?, engine, &transport)
 }
 
 /// `geo-probe resume FILE --run ID --out OUT [--base-url URL] [--timeout-secs S]`: 继续运行.
@@ -164,7 +165,7 @@ fn again(rest: &[String], mode: fn(Vec<Probe>) -> Mode) -> Result<ExitCode> {
     let run = &mut env.runs[run_index];
     run.status = RunStatus::Running;
     run.finished_at = None;
-    drive(Session::new(env, run_index, out), engine, &transport)
+    drive(Session::new(env, run_index, out)?, engine, &transport)
 }
 
 /// The envelope being written: FILE's content, the run, and every probe so far.
@@ -173,13 +174,16 @@ struct Session {
     run_index: usize,
     probe_index: HashMap<String, usize>,
     out: PathBuf,
+    /// Everything but the run and its probes, serialised once (`out_file`).
+    frozen: FrozenEnvelope,
 }
 
 impl Session {
-    fn new(env: ExportEnvelope, run_index: usize, out: PathBuf) -> Session {
+    fn new(env: ExportEnvelope, run_index: usize, out: PathBuf) -> Result<Session> {
         // The store overwrites by id: the last record of an id is the one to replace.
         let probe_index = env.probes.iter().enumerate().map(|(i, p)| (p.id.clone(), i)).collect();
-        Session { env, run_index, probe_index, out }
+        let frozen = FrozenEnvelope::new(&env, run_index).context("cannot serialise the export")?;
+        Ok(Session { env, run_index, probe_index, out, frozen })
     }
 
     fn run(&self) -> &Run {
@@ -198,8 +202,8 @@ impl Session {
 
     fn write(&mut self, now: u64) -> Result<()> {
         self.env.exported_at = iso_timestamp(now);
-        let bytes = serde_json::to_vec_pretty(&self.env).context("cannot serialise the export")?;
-        write_atomic(&self.out, &bytes)
+        let (frozen, env) = (&self.frozen, &self.env);
+        write_atomic_with(&self.out, |w| frozen.write(env, w))
     }
 }
 
