@@ -37,6 +37,10 @@ pub struct FrozenEnvelope {
     /// `env.probes.len()` at the start: later probes are the session's, appended.
     initial_probes: usize,
     run_index: usize,
+    /// The serialised bytes of the session's probes by index in `env.probes`, kept until
+    /// [`FrozenEnvelope::changed`] says a probe was replaced: a write serialises only the
+    /// probes that changed since the last one.
+    live: std::collections::HashMap<usize, Vec<u8>>,
 }
 
 /// The separator between elements of a top-level array in `to_vec_pretty` output.
@@ -46,13 +50,15 @@ const SEP: &[u8] = b",\n    ";
 fn element<T: Serialize>(value: &T, out: &mut Vec<u8>) -> serde_json::Result<()> {
     let text = serde_json::to_vec_pretty(value)?;
     // Raw newlines occur only between tokens (inside strings they are escaped), so indenting
-    // every line is a byte replacement.
-    out.reserve(text.len() + text.len() / 16);
-    for &b in &text {
-        out.push(b);
-        if b == b'\n' {
-            out.extend_from_slice(b"    ");
-        }
+    // every line is a byte replacement, done a line at a time.
+    out.reserve(text.len() + text.len() / 8);
+    let mut lines = text.split(|b| *b == b'\n');
+    if let Some(first) = lines.next() {
+        out.extend_from_slice(first);
+    }
+    for line in lines {
+        out.extend_from_slice(b"\n    ");
+        out.extend_from_slice(line);
     }
     Ok(())
 }
@@ -122,18 +128,33 @@ impl FrozenEnvelope {
         if !frozen.is_empty() {
             segments.push(Segment::Frozen(frozen));
         }
-        Ok(FrozenEnvelope { head, before_run, after_run, segments, initial_probes: env.probes.len(), run_index })
+        Ok(FrozenEnvelope {
+            head,
+            before_run,
+            after_run,
+            segments,
+            initial_probes: env.probes.len(),
+            run_index,
+            live: std::collections::HashMap::new(),
+        })
+    }
+
+    /// Forgets the kept bytes of `env.probes[index]`, which the session has just replaced.
+    pub fn changed(&mut self, index: usize) {
+        self.live.remove(&index);
     }
 
     /// Writes `env` (the envelope this was made from, changed only in its export time, run
     /// `run_index` and that run's probes, new ones appended) to `out`.
-    pub fn write(&self, env: &ExportEnvelope, out: &mut dyn Write) -> std::io::Result<()> {
-        let mut live = Vec::new();
+    ///
+    /// Every probe the session replaces must be reported with [`FrozenEnvelope::changed`].
+    pub fn write(&mut self, env: &ExportEnvelope, out: &mut dyn Write) -> std::io::Result<()> {
+        let mut run_bytes = Vec::new();
         out.write_all(&self.head)?;
         out.write_all(&serde_json::to_vec(&env.exported_at)?)?;
         out.write_all(&self.before_run)?;
-        element::<Run>(&env.runs[self.run_index], &mut live)?;
-        out.write_all(&live)?;
+        element::<Run>(&env.runs[self.run_index], &mut run_bytes)?;
+        out.write_all(&run_bytes)?;
         out.write_all(&self.after_run)?;
         out.write_all(b"\n  ],\n  \"probes\": ")?;
         if env.probes.is_empty() {
@@ -149,29 +170,31 @@ impl FrozenEnvelope {
             first = false;
             out.write_all(bytes)
         };
-        let live_probes = self
+        let live_indices: Vec<usize> = self
             .segments
             .iter()
             .filter_map(|s| match s {
                 Segment::Live(i) => Some(*i),
                 Segment::Frozen(_) => None,
             })
-            .chain(self.initial_probes..env.probes.len());
-        let mut serialised: Vec<Vec<u8>> = Vec::new();
-        for i in live_probes {
-            let mut bytes = Vec::new();
-            element::<Probe>(&env.probes[i], &mut bytes)?;
-            serialised.push(bytes);
+            .chain(self.initial_probes..env.probes.len())
+            .collect();
+        for &i in &live_indices {
+            if !self.live.contains_key(&i) {
+                let mut bytes = Vec::new();
+                element::<Probe>(&env.probes[i], &mut bytes)?;
+                self.live.insert(i, bytes);
+            }
         }
-        let mut next_live = serialised.iter();
+        let live = &self.live;
         for segment in &self.segments {
             match segment {
                 Segment::Frozen(bytes) => emit(bytes, out)?,
-                Segment::Live(_) => emit(next_live.next().expect("one per live segment"), out)?,
+                Segment::Live(i) => emit(&live[i], out)?,
             }
         }
-        for bytes in next_live {
-            emit(bytes, out)?;
+        for i in self.initial_probes..env.probes.len() {
+            emit(&live[&i], out)?;
         }
         out.write_all(b"\n  ]\n}")?;
         Ok(())
@@ -189,7 +212,7 @@ mod tests {
     }
 
     #[track_caller]
-    fn same_as_serde(env: &ExportEnvelope, frozen: &FrozenEnvelope) {
+    fn same_as_serde(env: &ExportEnvelope, frozen: &mut FrozenEnvelope) {
         let mut out = Vec::new();
         frozen.write(env, &mut out).unwrap();
         let want = serde_json::to_vec_pretty(env).unwrap();
@@ -202,24 +225,33 @@ mod tests {
         // holds six runs); then its status changes, a probe is replaced and one is appended.
         let mut env = fixture("engines.json");
         let run_index = env.runs.iter().position(|r| r.id == "run_ds_new").unwrap();
-        let frozen = FrozenEnvelope::new(&env, run_index).unwrap();
-        same_as_serde(&env, &frozen);
+        let mut frozen = FrozenEnvelope::new(&env, run_index).unwrap();
+        same_as_serde(&env, &mut frozen);
         env.exported_at = "2026-12-02T00:00:00.000Z".into();
         env.runs[run_index].status = RunStatus::Running;
         let i = env.probes.iter().position(|p| p.run_id == "run_ds_new").unwrap();
         env.probes[i].status = ProbeStatus::Error;
         env.probes[i].raw_answer = "a \"quoted\"\nline".into();
+        frozen.changed(i);
         let mut extra = env.probes[i].clone();
         extra.id = "run_ds_new__p99__0".into();
         env.probes.push(extra);
-        same_as_serde(&env, &frozen);
+        same_as_serde(&env, &mut frozen);
+        // A replaced probe that is not reported keeps its old bytes: the contract of `changed`.
+        let j = env.probes.len() - 1;
+        env.probes[j].attempts += 1;
+        let mut stale = Vec::new();
+        frozen.write(&env, &mut stale).unwrap();
+        assert_ne!(stale, serde_json::to_vec_pretty(&env).unwrap());
+        frozen.changed(j);
+        same_as_serde(&env, &mut frozen);
         // The first and the last run, and an envelope with no probes at all.
         for index in [0, env.runs.len() - 1] {
-            same_as_serde(&env, &FrozenEnvelope::new(&env, index).unwrap());
+            same_as_serde(&env, &mut FrozenEnvelope::new(&env, index).unwrap());
         }
         env.probes.clear();
-        same_as_serde(&env, &FrozenEnvelope::new(&env, 0).unwrap());
+        same_as_serde(&env, &mut FrozenEnvelope::new(&env, 0).unwrap());
         env.projects.clear();
-        same_as_serde(&env, &FrozenEnvelope::new(&env, 0).unwrap());
+        same_as_serde(&env, &mut FrozenEnvelope::new(&env, 0).unwrap());
     }
 }

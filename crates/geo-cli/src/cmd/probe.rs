@@ -192,7 +192,10 @@ impl Session {
 
     fn store(&mut self, probe: Probe) {
         match self.probe_index.get(&probe.id) {
-            Some(&i) => self.env.probes[i] = probe,
+            Some(&i) => {
+                self.env.probes[i] = probe;
+                self.frozen.changed(i);
+            }
             None => {
                 self.probe_index.insert(probe.id.clone(), self.env.probes.len());
                 self.env.probes.push(probe);
@@ -202,7 +205,7 @@ impl Session {
 
     fn write(&mut self, now: u64) -> Result<()> {
         self.env.exported_at = iso_timestamp(now);
-        let (frozen, env) = (&self.frozen, &self.env);
+        let (frozen, env) = (&mut self.frozen, &self.env);
         write_atomic_with(&self.out, |w| frozen.write(env, w))
     }
 }
