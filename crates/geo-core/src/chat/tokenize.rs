@@ -67,51 +67,75 @@ pub fn tokenize(text: &str) -> Vec<String> {
 ///
 /// This is what the index builder uses; [`tokenize`] collects the same tokens.
 pub fn for_each_token(text: &str, mut emit: impl FnMut(&str)) {
+    for_each_token_span(text, |token, _| emit(token));
+}
+
+/// Calls `emit` with every token of `text` and the characters of `text` it came from, as a
+/// range of character offsets (not bytes), in order.
+///
+/// The tokens are exactly those of [`tokenize`]. Where NFKC needs the general normaliser
+/// (a character with a combining mark, a ligature, half-width kana…), every token drawn
+/// from that stretch spans the whole stretch, so a span always covers its token's source
+/// characters and never ends inside one.
+///
+/// ```
+/// use geo_core::chat::tokenize::for_each_token_span;
+/// let mut spans = Vec::new();
+/// for_each_token_span("GEO 优化!", |t, span| spans.push((t.to_string(), span)));
+/// assert_eq!(spans, [("geo".to_string(), 0..3), ("优化".to_string(), 4..6)]);
+/// ```
+pub fn for_each_token_span(text: &str, mut emit: impl FnMut(&str, std::ops::Range<usize>)) {
     let emit = &mut emit;
     let mut state = Tokenizer::default();
     if text.is_ascii() {
-        for c in text.chars() {
-            state.push(c, emit);
+        for (i, c) in text.chars().enumerate() {
+            state.push(c, i, i + 1, emit);
         }
     } else {
-        for_each_nfkc_char(text, |c| state.push(c, emit));
+        for_each_nfkc_char(text, |c, start, end| state.push(c, start, end, emit));
     }
     state.end(emit);
 }
 
-/// Calls `f` with every character of the NFKC form of `text`, in one pass.
+/// Calls `f` with every character of the NFKC form of `text`, in one pass, and the range
+/// of character offsets of `text` it comes from.
 ///
 /// Common characters ([`fast_nfkc`]) are mapped one by one; the general normaliser runs
-/// only on the segments that need it. The text is cut just before each fast character:
+/// only on the segments that need it, and each character it yields is given the whole
+/// segment as its origin. The text is cut just before each fast character:
 /// a fast character is a starter that never combines with what precedes it, so NFKC of
 /// the whole equals the concatenation of NFKC of the segments. A fast character followed
 /// by others (e.g. `e` + U+0301) stays in their segment, since it may combine with them.
-fn for_each_nfkc_char(text: &str, mut f: impl FnMut(char)) {
+fn for_each_nfkc_char(text: &str, mut f: impl FnMut(char, usize, usize)) {
     let mut seg_start = 0;
+    let mut seg_start_char = 0;
     let mut seg_slow = false;
     let mut pending: Option<char> = None;
+    let mut chars = 0usize;
     for (i, c) in text.char_indices() {
         match fast_nfkc(c) {
             Some(mapped) => {
                 if seg_slow {
-                    text[seg_start..i].nfkc().for_each(&mut f);
+                    text[seg_start..i].nfkc().for_each(|n| f(n, seg_start_char, chars));
                     seg_slow = false;
                 } else if let Some(p) = pending {
-                    f(p);
+                    f(p, seg_start_char, chars);
                 }
                 pending = Some(mapped);
                 seg_start = i;
+                seg_start_char = chars;
             }
             None => {
                 seg_slow = true;
                 pending = None;
             }
         }
+        chars += 1;
     }
     if seg_slow {
-        text[seg_start..].nfkc().for_each(&mut f);
+        text[seg_start..].nfkc().for_each(|n| f(n, seg_start_char, chars));
     } else if let Some(p) = pending {
-        f(p);
+        f(p, seg_start_char, chars);
     }
 }
 
@@ -133,13 +157,15 @@ fn fast_nfkc(c: char) -> Option<char> {
     }
 }
 
-/// Incremental state: the current word or CJK run.
+/// Incremental state: the current word or CJK run, with where each began.
 #[derive(Default)]
 struct Tokenizer {
     /// Lower-cased characters of the current word run.
     word: String,
-    /// The previous character of the current CJK run, if any.
-    cjk_prev: Option<char>,
+    /// Character offsets of the current word run's source.
+    word_span: (usize, usize),
+    /// The previous character of the current CJK run and its source offsets, if any.
+    cjk_prev: Option<(char, usize, usize)>,
     /// Whether the current CJK run has produced a bigram already.
     cjk_emitted: bool,
     /// Scratch space for a bigram or a lone CJK character.
@@ -147,51 +173,60 @@ struct Tokenizer {
 }
 
 impl Tokenizer {
-    fn push(&mut self, c: char, emit: &mut impl FnMut(&str)) {
+    fn push(&mut self, c: char, start: usize, end: usize, emit: &mut impl FnMut(&str, std::ops::Range<usize>)) {
         if c.is_ascii() {
             if c.is_ascii_alphanumeric() {
                 self.end_cjk(emit);
+                self.extend_word(start, end);
                 self.word.push(c.to_ascii_lowercase());
             } else {
                 self.end(emit);
             }
         } else if is_cjk(c) {
             self.end_word(emit);
-            if let Some(prev) = self.cjk_prev {
+            if let Some((prev, prev_start, _)) = self.cjk_prev {
                 self.buf.clear();
                 self.buf.push(prev);
                 self.buf.push(c);
-                emit(&self.buf);
+                emit(&self.buf, prev_start..end);
                 self.cjk_emitted = true;
             }
-            self.cjk_prev = Some(c);
+            self.cjk_prev = Some((c, start, end));
         } else if c.is_alphanumeric() {
             self.end_cjk(emit);
+            self.extend_word(start, end);
             self.word.extend(c.to_lowercase());
         } else {
             self.end(emit);
         }
     }
 
-    fn end_word(&mut self, emit: &mut impl FnMut(&str)) {
+    fn extend_word(&mut self, start: usize, end: usize) {
+        if self.word.is_empty() {
+            self.word_span.0 = start;
+        }
+        self.word_span.1 = end;
+    }
+
+    fn end_word(&mut self, emit: &mut impl FnMut(&str, std::ops::Range<usize>)) {
         if !self.word.is_empty() {
-            emit(&self.word);
+            emit(&self.word, self.word_span.0..self.word_span.1);
             self.word.clear();
         }
     }
 
-    fn end_cjk(&mut self, emit: &mut impl FnMut(&str)) {
-        if let Some(prev) = self.cjk_prev.take() {
+    fn end_cjk(&mut self, emit: &mut impl FnMut(&str, std::ops::Range<usize>)) {
+        if let Some((prev, start, end)) = self.cjk_prev.take() {
             if !self.cjk_emitted {
                 self.buf.clear();
                 self.buf.push(prev);
-                emit(&self.buf);
+                emit(&self.buf, start..end);
             }
             self.cjk_emitted = false;
         }
     }
 
-    fn end(&mut self, emit: &mut impl FnMut(&str)) {
+    fn end(&mut self, emit: &mut impl FnMut(&str, std::ops::Range<usize>)) {
         self.end_word(emit);
         self.end_cjk(emit);
     }
@@ -271,9 +306,49 @@ mod tests {
         fn segment_wise_nfkc_equals_whole_text_nfkc(chars in proptest::collection::vec(mixed_char(), 0..24)) {
             let text: String = chars.into_iter().collect();
             let mut got = String::new();
-            for_each_nfkc_char(&text, |c| got.push(c));
+            for_each_nfkc_char(&text, |c, _, _| got.push(c));
             let expect: String = text.nfkc().collect();
             proptest::prop_assert_eq!(got, expect);
+        }
+    }
+
+    /// Text → expected (token, span text) pairs.
+    #[track_caller]
+    fn check_spans(input: &str, expect: &[(&str, &str)]) {
+        let chars: Vec<char> = input.chars().collect();
+        let mut got = Vec::new();
+        for_each_token_span(input, |t, span| got.push((t.to_string(), chars[span].iter().collect::<String>())));
+        let expect: Vec<(String, String)> = expect.iter().map(|(t, s)| (t.to_string(), s.to_string())).collect();
+        assert_eq!(got, expect, "input {input:?}");
+    }
+
+    #[test]
+    fn spans_point_at_the_source_characters() {
+        check_spans("", &[]);
+        check_spans("GEO 优化, RAG2!", &[("geo", "GEO"), ("优化", "优化"), ("rag2", "RAG2")]);
+        check_spans("上下文压缩", &[("上下", "上下"), ("下文", "下文"), ("文压", "文压"), ("压缩", "压缩")]);
+        check_spans("a字b", &[("a", "a"), ("字", "字"), ("b", "b")]);
+        check_spans("检索，ＲＡＧ！", &[("检索", "检索"), ("rag", "ＲＡＧ")]);
+        // The general normaliser's stretch is the span of what it yields.
+        check_spans("x cafe\u{301} y", &[("x", "x"), ("café", "cafe\u{301}"), ("y", "y")]);
+        check_spans("①② 😀Ünï", &[("12", "①②"), ("ünï", "Ünï")]);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn spans_give_the_same_tokens_in_bounds_and_in_order(chars in proptest::collection::vec(mixed_char(), 0..24)) {
+            let text: String = chars.into_iter().collect();
+            let total = text.chars().count();
+            let mut tokens = Vec::new();
+            let mut last_start = 0;
+            let mut ok = true;
+            for_each_token_span(&text, |t, span| {
+                ok &= span.start < span.end && span.end <= total && span.start >= last_start;
+                last_start = span.start;
+                tokens.push(t.to_string());
+            });
+            proptest::prop_assert!(ok, "bad span in {:?}", text);
+            proptest::prop_assert_eq!(tokens, tokenize(&text));
         }
     }
 

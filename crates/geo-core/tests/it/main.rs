@@ -6,8 +6,10 @@ mod metrics_support;
 mod runner_support;
 
 mod analysis_goldens;
+mod chat_answers;
 mod chat_goldens;
 mod chat_props;
+mod export_catalog;
 mod export_csv;
 mod export_goldens;
 mod export_import;
