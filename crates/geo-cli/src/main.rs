@@ -31,6 +31,8 @@ usage:
                                           continue a run, skipping successful probes
   geo-probe retry-failed FILE --run ID --out OUT [transport flags]
                                           re-run every error/empty probe of a run
+  geo-probe mcp FILE                      Model Context Protocol server on stdin/stdout, read-only
+                                          over FILE (re-read when it changes)
   geo-probe retrieve --docs FILE... --query TEXT [--top N]
                                           docs-chat retrieval as JSON hits
   geo-probe chat --docs FILE... --query TEXT [--base-url URL] [--model M]
@@ -50,6 +52,7 @@ fn main() -> ExitCode {
         "metrics" => cmd::export::metrics(rest),
         "report" => cmd::export::report(rest),
         "csv" => cmd::export::csv(rest),
+        "mcp" => cmd::mcp::mcp(rest),
         "retrieve" => cmd::chat::retrieve(rest),
         "chat" => cmd::chat::chat(rest),
         "run" => cmd::probe::run(rest),

@@ -2,4 +2,5 @@
 
 pub mod chat;
 pub mod export;
+pub mod mcp;
 pub mod probe;

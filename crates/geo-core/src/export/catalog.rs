@@ -11,7 +11,7 @@ use std::fmt;
 
 use serde::Serialize;
 
-use crate::metrics::{runs_in_order, DomainMetrics, RunMetrics};
+use crate::metrics::{runs_in_order, DomainMetrics, MetricsError, RunMetrics};
 use crate::model::{EngineId, ExportEnvelope, Ownership, Probe, ProbeStatus, Run, RunStatus};
 
 /// How many ids an error message lists at most.
@@ -165,6 +165,11 @@ pub fn default_run(env: &ExportEnvelope) -> Option<&Run> {
 /// one ownership only when `ownership` is given.
 pub fn top_domains(metrics: &RunMetrics, ownership: Option<Ownership>, limit: usize) -> Vec<DomainMetrics> {
     metrics.domains.iter().filter(|d| ownership.is_none_or(|o| d.ownership == o)).take(limit).cloned().collect()
+}
+
+/// The run `id` of `env`, or the error `geo-probe metrics --run` gives for it.
+pub fn find_run<'a>(env: &'a ExportEnvelope, id: &str) -> Result<&'a Run, MetricsError> {
+    crate::metrics::find_run(env, id)
 }
 
 /// The project `id` of `env`.

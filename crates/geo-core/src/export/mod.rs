@@ -22,8 +22,8 @@ pub mod markdown;
 pub mod validate;
 
 pub use catalog::{
-    default_run, find_probe, find_project, project_summaries, run_summaries, top_domains, CatalogError, ProjectSummary,
-    RunSummary,
+    default_run, find_probe, find_project, find_run, project_summaries, run_summaries, top_domains, CatalogError,
+    ProjectSummary, RunSummary,
 };
 pub use csv::{parse_csv, probes_csv, sources_csv, CsvParseError, CsvWriter};
 pub use import::{
