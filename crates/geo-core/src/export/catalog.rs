@@ -154,11 +154,11 @@ pub fn run_summaries(env: &ExportEnvelope, project_id: Option<&str>) -> Result<V
 }
 
 /// The run a question means when it names none: the newest `completed` or `partial` run
-/// (the newest with results worth reading), else the newest run; `None` without runs.
-/// "Newest" is the largest `createdAt`, ties broken by the larger id.
+/// ([`compare::newest_comparable`](crate::compare::newest_comparable), the run `geo-probe
+/// diff` picks), else the newest run; `None` without runs. "Newest" is the largest
+/// `createdAt`, ties broken by the larger id.
 pub fn default_run(env: &ExportEnvelope) -> Option<&Run> {
-    let runs = runs_in_order(env);
-    runs.iter().rev().find(|r| matches!(r.status, RunStatus::Completed | RunStatus::Partial)).or(runs.last()).copied()
+    crate::compare::newest_comparable(&env.runs).or_else(|| runs_in_order(env).last().copied())
 }
 
 /// The first `limit` rows of the run's `domains` (sorted by occurrences, then domain), of

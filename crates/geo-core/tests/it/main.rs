@@ -9,6 +9,8 @@ mod analysis_goldens;
 mod chat_answers;
 mod chat_goldens;
 mod chat_props;
+mod compare_interval;
+mod compare_runs;
 mod export_catalog;
 mod export_csv;
 mod export_goldens;
