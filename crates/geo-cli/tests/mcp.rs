@@ -22,6 +22,8 @@ const TOOLS: &[(&str, &[&str], &[&str])] = &[
     ("list_projects", &[], &[]),
     ("list_runs", &["projectId"], &[]),
     ("run_metrics", &["runId"], &[]),
+    ("diff_runs", &["runId", "againstId"], &[]),
+    ("compare_engines", &["projectId"], &[]),
     ("top_sources", &["runId", "limit", "ownership"], &[]),
     ("search_answers", &["query", "runId", "limit"], &["query"]),
     ("get_probe", &["probeId"], &["probeId"]),
@@ -81,6 +83,15 @@ fn cli_json(args: &[&str]) -> Value {
     let out = Command::new(BIN).args(args).output().unwrap();
     assert!(out.status.success(), "geo-probe {args:?}: {}", String::from_utf8_lossy(&out.stderr));
     serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// The export as every `geo-probe` command loads it: parsed, checked, re-analysed.
+fn load_like_the_cli(file: &Path) -> geo_core::model::ExportEnvelope {
+    let text = std::fs::read_to_string(file).unwrap();
+    let mut env = geo_core::export::parse_export(&text, &geo_core::export::ImportLimits::default()).unwrap();
+    assert!(geo_core::export::validate_against(&env, &geo_core::model::ExportEnvelope::new("")).is_empty());
+    geo_core::analysis::analyze_envelope(&mut env);
+    env
 }
 
 type Client = RunningService<RoleClient, ()>;
@@ -212,6 +223,30 @@ async fn every_tool_answers_with_the_clis_objects() {
     // The newest completed or partial run: the added one (a copy of a partial run).
     assert_eq!(default["runId"], runs[2]["id"]);
 
+    // diff_runs / compare_engines: geo-core's comparison of the file, loaded as the CLI loads it.
+    let loaded = load_like_the_cli(&file);
+    let (first, second, openai) =
+        (runs[0]["id"].as_str().unwrap(), runs[1]["id"].as_str().unwrap(), runs[2]["id"].as_str().unwrap());
+    let expect = |run: Option<&str>, against: Option<&str>| {
+        serde_json::to_value(geo_core::compare::diff_export(&loaded, run, against).unwrap()).unwrap()
+    };
+    let diff = ok(&call(&client, "diff_runs", json!({ "runId": second })).await);
+    assert_eq!(diff, expect(Some(second), None));
+    assert_eq!(diff["againstId"], json!(first), "against its previousRunId");
+    for key in ["metrics", "targets", "prompts", "domains", "verdict"] {
+        assert!(!diff[key].is_null(), "{key} in {diff}");
+    }
+    let cross = ok(&call(&client, "diff_runs", json!({ "runId": openai, "againstId": first })).await);
+    assert_eq!(cross, expect(Some(openai), Some(first)));
+    assert_eq!((cross["engine"].as_str(), cross["againstEngine"].as_str()), (Some("openai"), Some("deepseek")));
+    let engines = ok(&call(&client, "compare_engines", json!({})).await);
+    let expect_engines = serde_json::to_value(geo_core::compare::engines_for_export(&loaded, None).unwrap()).unwrap();
+    assert_eq!(engines, expect_engines);
+    let columns: Vec<&str> =
+        engines["engines"].as_array().unwrap().iter().filter_map(|e| e["engine"].as_str()).collect();
+    assert_eq!(columns, ["deepseek", "openai"]);
+    assert_eq!(ok(&call(&client, "compare_engines", json!({ "projectId": project["id"] })).await), expect_engines);
+
     // top_sources: the metrics' domain rows, filtered, then cut.
     let first_run = runs[0]["id"].as_str().unwrap();
     let metrics = cli_json(&["metrics", path, "--run", first_run]).as_array().unwrap()[0].clone();
@@ -270,6 +305,9 @@ async fn unknown_ids_and_bad_arguments_are_tool_errors() {
         ("top_sources", json!({ "runId": "run_nope" }), "run_nope"),
         ("search_answers", json!({ "query": "x", "runId": "run_nope" }), "run_nope"),
         ("list_runs", json!({ "projectId": "proj_nope" }), "proj_nope"),
+        ("diff_runs", json!({ "runId": "run_nope" }), "run_nope"),
+        ("diff_runs", json!({ "againstId": "run_gone" }), "run_gone"),
+        ("compare_engines", json!({ "projectId": "proj_nope" }), "proj_nope"),
         ("get_probe", json!({ "probeId": "probe_nope" }), "probe_nope"),
         ("get_probe", json!({}), "probeId"),
         ("search_answers", json!({ "query": "   " }), "query"),
@@ -281,6 +319,11 @@ async fn unknown_ids_and_bad_arguments_are_tool_errors() {
         let message = tool_error(&call(&client, tool, args.clone()).await);
         assert!(message.contains(needle), "{tool} {args}: {message}");
     }
+    // The newest run (the added engine's) has no previous run: the error names it.
+    let runs = ok(&call(&client, "list_runs", json!({})).await);
+    let newest = runs["runs"].as_array().unwrap().last().unwrap()["id"].as_str().unwrap().to_string();
+    let message = tool_error(&call(&client, "diff_runs", json!({})).await);
+    assert!(message.contains(&newest) && message.contains("againstId"), "{message}");
     // The session is still fine.
     ok(&call(&client, "list_projects", json!({})).await);
     client.cancel().await.unwrap();

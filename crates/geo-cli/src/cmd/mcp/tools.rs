@@ -8,6 +8,7 @@
 //! same JSON.
 
 use super::source::ExportSource;
+use geo_core::compare::CompareError;
 use geo_core::export;
 use geo_core::model::{ExportEnvelope, Ownership};
 use rmcp::handler::server::common::{schema_for_empty_input, schema_for_input};
@@ -54,6 +55,24 @@ pub struct ListRunsArgs {
 pub struct RunArgs {
     /// The run (an `id` from list_runs); absent: the newest completed or partial run.
     pub run_id: Option<String>,
+}
+
+/// Arguments of `diff_runs`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct DiffArgs {
+    /// The run to judge (an `id` from list_runs); absent: the newest completed or partial run.
+    pub run_id: Option<String>,
+    /// The run to compare it with; absent: the run's previousRunId (the run before it on the same schedule).
+    pub against_id: Option<String>,
+}
+
+/// Arguments of `compare_engines`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct EnginesArgs {
+    /// The project (an `id` from list_projects); absent: the project of the newest run.
+    pub project_id: Option<String>,
 }
 
 /// Which sources `top_sources` keeps.
@@ -204,6 +223,20 @@ fn run_metrics_of(env: &ExportEnvelope, run_id: &str) -> Result<geo_core::metric
     all.pop().ok_or_else(|| format!("run `{run_id}` has no metrics"))
 }
 
+/// A comparison error in the tools' words: geo-core's messages name the CLI's flags
+/// (`--against ID`), a model passes the argument `againstId`.
+fn compare_error(e: CompareError) -> String {
+    match e {
+        CompareError::NoPreviousRun { run_id } => format!(
+            "run `{run_id}` has no previous run to compare with: pass againstId to name the other run (list_runs lists them)"
+        ),
+        CompareError::PreviousRunMissing { run_id, previous_id } => format!(
+            "run `{run_id}` follows run `{previous_id}`, which is not in the export: pass againstId to name another run"
+        ),
+        other => other.to_string(),
+    }
+}
+
 /// The server: the export and the tool router.
 #[derive(Clone)]
 pub struct GeoProbeServer {
@@ -278,6 +311,35 @@ impl GeoProbeServer {
         self.answer("run_metrics", args, |env, a: RunArgs| {
             let run_id = resolve_run(env, a.run_id.as_deref())?;
             reply(&run_metrics_of(env, &run_id)?)
+        })
+    }
+
+    #[tool(
+        name = "diff_runs",
+        description = "Did visibility really change? Compares a run with an earlier one, the same object `geo-probe diff` prints: for mentionRate, firstMentionRate and ownedVisibility (then per target and per prompt) the two proportions, their denominators, the difference and its 95 % interval (Newcombe), significant = the interval excludes 0; the domains gained, lost and changed; and a verdict (improved, regressed, mixed, stable) from the three headline metrics. Report only significant changes as changes: with few probes most differences are noise. Without runId: the newest completed or partial run; without againstId: its previousRunId (an error names the run when it has none: pass againstId).",
+        input_schema = schema::<DiffArgs>(),
+        annotations(title = "Diff runs", read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
+    )]
+    async fn diff_runs(&self, args: JsonObject) -> CallToolResult {
+        self.answer("diff_runs", args, |env, a: DiffArgs| {
+            let run_id = resolve_run(env, a.run_id.as_deref())?;
+            let diff =
+                geo_core::compare::diff_export(env, Some(&run_id), a.against_id.as_deref()).map_err(compare_error)?;
+            reply(&diff)
+        })
+    }
+
+    #[tool(
+        name = "compare_engines",
+        description = "The AI engines side by side for one project, the same object `geo-probe engines` prints: per engine (DeepSeek, Claude, ChatGPT, Gemini, Perplexity) its newest completed or partial run with successCount, mentionRate and its 95 % interval (mentionRateLow/High), firstMentionRate, ownedVisibility, ownedCitationRate, shareOfVoice and topDomains; then per prompt the mention rate on each engine (null where that engine did not ask it or had no successful answer). Use it for questions like 'where is the brand weakest?'. Without projectId: the project of the newest run.",
+        input_schema = schema::<EnginesArgs>(),
+        annotations(title = "Compare engines", read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
+    )]
+    async fn compare_engines(&self, args: JsonObject) -> CallToolResult {
+        self.answer("compare_engines", args, |env, a: EnginesArgs| {
+            let comparison =
+                geo_core::compare::engines_for_export(env, a.project_id.as_deref()).map_err(compare_error)?;
+            reply(&comparison)
         })
     }
 
