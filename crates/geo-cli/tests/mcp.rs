@@ -5,7 +5,7 @@
 //! standard input closes (with nothing but protocol messages on standard output).
 
 use std::io::{BufRead, BufReader, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -15,7 +15,9 @@ use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
 use rmcp::{RoleClient, ServiceExt};
 use serde_json::{json, Value};
 
-const BIN: &str = env!("CARGO_BIN_EXE_geo-probe");
+mod mcp_support;
+
+use mcp_support::{cli_json, load_like_the_cli, sample_export, scratch, write_json, BIN};
 
 /// The eight tools of `shared/spec/cli.md`, with their argument names.
 const TOOLS: &[(&str, &[&str], &[&str])] = &[
@@ -28,71 +30,6 @@ const TOOLS: &[(&str, &[&str], &[&str])] = &[
     ("search_answers", &["query", "runId", "limit"], &["query"]),
     ("get_probe", &["probeId"], &["probeId"]),
 ];
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("mcp-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// The demo export plus a third run: the demo's second run asked of another engine, so the
-/// file has a previous run to diff against and two engines to compare.
-fn sample_export() -> Value {
-    let text = std::fs::read_to_string(root().join("demo/demo-data.json")).unwrap();
-    let mut env: Value = serde_json::from_str(&text).unwrap();
-    let runs = env["runs"].as_array().unwrap().clone();
-    let last = runs.iter().max_by_key(|r| r["createdAt"].as_str().unwrap().to_string()).unwrap();
-    let old_id = last["id"].as_str().unwrap().to_string();
-    let new_id = format!("{old_id}_openai");
-    let mut run = last.clone();
-    run["id"] = json!(new_id);
-    run["createdAt"] = json!("2026-12-01T02:00:00.000Z");
-    run["config"]["engine"] = json!("openai");
-    run["config"]["model"] = json!("gpt-5.1");
-    run.as_object_mut().unwrap().remove("previousRunId");
-    let probes: Vec<Value> = env["probes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|p| p["runId"] == json!(old_id))
-        .map(|p| {
-            let mut p = p.clone();
-            p["id"] = json!(p["id"].as_str().unwrap().replace(&old_id, &new_id));
-            p["runId"] = json!(new_id);
-            p
-        })
-        .collect();
-    env["runs"].as_array_mut().unwrap().push(run);
-    env["probes"].as_array_mut().unwrap().extend(probes);
-    env
-}
-
-fn write_json(path: &Path, value: &Value) {
-    // Replace atomically, as `geo-probe run` and most exporters do.
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, serde_json::to_string_pretty(value).unwrap()).unwrap();
-    std::fs::rename(&tmp, path).unwrap();
-}
-
-fn cli_json(args: &[&str]) -> Value {
-    let out = Command::new(BIN).args(args).output().unwrap();
-    assert!(out.status.success(), "geo-probe {args:?}: {}", String::from_utf8_lossy(&out.stderr));
-    serde_json::from_slice(&out.stdout).unwrap()
-}
-
-/// The export as every `geo-probe` command loads it: parsed, checked, re-analysed.
-fn load_like_the_cli(file: &Path) -> geo_core::model::ExportEnvelope {
-    let text = std::fs::read_to_string(file).unwrap();
-    let mut env = geo_core::export::parse_export(&text, &geo_core::export::ImportLimits::default()).unwrap();
-    assert!(geo_core::export::validate_against(&env, &geo_core::model::ExportEnvelope::new("")).is_empty());
-    geo_core::analysis::analyze_envelope(&mut env);
-    env
-}
 
 type Client = RunningService<RoleClient, ()>;
 
