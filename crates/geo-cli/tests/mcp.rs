@@ -17,7 +17,7 @@ use serde_json::{json, Value};
 
 mod mcp_support;
 
-use mcp_support::{cli_json, load_like_the_cli, sample_export, scratch, write_json, BIN};
+use mcp_support::{cli_json, sample_export, scratch, write_json, BIN};
 
 /// The eight tools of `shared/spec/cli.md`, with their argument names.
 const TOOLS: &[(&str, &[&str], &[&str])] = &[
@@ -160,29 +160,26 @@ async fn every_tool_answers_with_the_clis_objects() {
     // The newest completed or partial run: the added one (a copy of a partial run).
     assert_eq!(default["runId"], runs[2]["id"]);
 
-    // diff_runs / compare_engines: geo-core's comparison of the file, loaded as the CLI loads it.
-    let loaded = load_like_the_cli(&file);
+    // diff_runs / compare_engines: exactly `geo-probe diff` and `geo-probe engines`.
     let (first, second, openai) =
         (runs[0]["id"].as_str().unwrap(), runs[1]["id"].as_str().unwrap(), runs[2]["id"].as_str().unwrap());
-    let expect = |run: Option<&str>, against: Option<&str>| {
-        serde_json::to_value(geo_core::compare::diff_export(&loaded, run, against).unwrap()).unwrap()
-    };
     let diff = ok(&call(&client, "diff_runs", json!({ "runId": second })).await);
-    assert_eq!(diff, expect(Some(second), None));
+    assert_eq!(diff, cli_json(&["diff", path, "--run", second]));
     assert_eq!(diff["againstId"], json!(first), "against its previousRunId");
     for key in ["metrics", "targets", "prompts", "domains", "verdict"] {
         assert!(!diff[key].is_null(), "{key} in {diff}");
     }
     let cross = ok(&call(&client, "diff_runs", json!({ "runId": openai, "againstId": first })).await);
-    assert_eq!(cross, expect(Some(openai), Some(first)));
+    assert_eq!(cross, cli_json(&["diff", path, "--run", openai, "--against", first]));
     assert_eq!((cross["engine"].as_str(), cross["againstEngine"].as_str()), (Some("openai"), Some("deepseek")));
     let engines = ok(&call(&client, "compare_engines", json!({})).await);
-    let expect_engines = serde_json::to_value(geo_core::compare::engines_for_export(&loaded, None).unwrap()).unwrap();
-    assert_eq!(engines, expect_engines);
+    assert_eq!(engines, cli_json(&["engines", path]));
     let columns: Vec<&str> =
         engines["engines"].as_array().unwrap().iter().filter_map(|e| e["engine"].as_str()).collect();
     assert_eq!(columns, ["deepseek", "openai"]);
-    assert_eq!(ok(&call(&client, "compare_engines", json!({ "projectId": project["id"] })).await), expect_engines);
+    let project_id = project["id"].as_str().unwrap();
+    let for_project = ok(&call(&client, "compare_engines", json!({ "projectId": project_id })).await);
+    assert_eq!(for_project, cli_json(&["engines", path, "--project", project_id]));
 
     // top_sources: the metrics' domain rows, filtered, then cut.
     let first_run = runs[0]["id"].as_str().unwrap();

@@ -12,7 +12,7 @@ mod mcp_support;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use mcp_support::{cli_json, load_like_the_cli, sample_export, scratch, write_json, BIN};
+use mcp_support::{cli_json, sample_export, scratch, write_json, BIN};
 use serde_json::{json, Value};
 
 const REQUIREMENTS: &str = include_str!("mcp_python/requirements.txt");
@@ -111,13 +111,10 @@ fn the_official_python_sdk_gets_the_clis_figures() {
         assert_eq!(text, c["structuredContent"], "{key}: the text block holds the same JSON");
         c["structuredContent"].clone()
     };
-    // The same figures as `geo-probe metrics` and as geo-core's comparisons of the file.
+    // The same figures as `geo-probe metrics`, `diff` and `engines` on the file.
     assert_eq!(call("metrics"), runs[0]);
-    let loaded = load_like_the_cli(&file);
-    let diff = serde_json::to_value(geo_core::compare::diff_export(&loaded, Some(second), None).unwrap()).unwrap();
-    assert_eq!(call("diff"), diff);
-    let engines = serde_json::to_value(geo_core::compare::engines_for_export(&loaded, None).unwrap()).unwrap();
-    assert_eq!(call("engines"), engines);
+    assert_eq!(call("diff"), cli_json(&["diff", path, "--run", second]));
+    assert_eq!(call("engines"), cli_json(&["engines", path]));
     let third: Vec<Value> = runs[0]["domains"]
         .as_array()
         .unwrap()

@@ -66,12 +66,3 @@ pub fn cli_json(args: &[&str]) -> Value {
     assert!(out.status.success(), "geo-probe {args:?}: {}", String::from_utf8_lossy(&out.stderr));
     serde_json::from_slice(&out.stdout).unwrap()
 }
-
-/// The export as every `geo-probe` command loads it: parsed, checked, re-analysed.
-pub fn load_like_the_cli(file: &Path) -> geo_core::model::ExportEnvelope {
-    let text = std::fs::read_to_string(file).unwrap();
-    let mut env = geo_core::export::parse_export(&text, &geo_core::export::ImportLimits::default()).unwrap();
-    assert!(geo_core::export::validate_against(&env, &geo_core::model::ExportEnvelope::new("")).is_empty());
-    geo_core::analysis::analyze_envelope(&mut env);
-    env
-}

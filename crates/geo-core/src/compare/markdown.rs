@@ -128,7 +128,7 @@ fn header(t: &Text, first: &str) -> String {
         t.t("本批次", "Current"),
         t.t("变化", "Change"),
         t.t("95% 区间", "95% interval"),
-        t.t("判断", "Verdict")
+        t.t("判断", "Assessment")
     )
 }
 
@@ -332,4 +332,24 @@ pub fn diff_summary(diff: &RunDiff, lang: Lang) -> String {
     .collect();
     let end = t.t("。", ".");
     sentences.iter().map(|s| format!("{s}{end}")).collect::<Vec<_>>().join(t.t("", " "))
+}
+
+/// The report for a run that has nothing to compare with yet (its engine's first completed
+/// run): what was measured, and when a comparison will appear.
+pub fn first_run_markdown(run: &crate::model::Run, lang: Lang) -> String {
+    let t = Text { lang };
+    format!(
+        "# {} · {}\n\n{}\n\n- {}: {} · {} · {} · {}\n",
+        t.t("GEO Probe 批次对比", "GEO Probe run comparison"),
+        escape_cell(date(&run.created_at)),
+        t.t(
+            "这是该引擎第一个完成的批次，还没有可对比的上一批次；下一次运行后会出现对比。",
+            "This is the engine's first completed run: there is no previous run to compare with yet; the next run will be compared with it."
+        ),
+        t.t("本批次", "Current run"),
+        code(&run.id),
+        run.config.engine,
+        escape_cell(&run.config.model),
+        escape_cell(&run.created_at),
+    )
 }
