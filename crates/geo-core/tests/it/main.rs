@@ -18,6 +18,7 @@ mod runner_support;
 mod support;
 
 mod analysis_goldens;
+mod analysis_linear;
 mod chat_answers;
 mod chat_goldens;
 mod chat_props;
