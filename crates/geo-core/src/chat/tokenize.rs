@@ -5,7 +5,7 @@
 //!    full-width), by `text::fold`'s piecewise path: common characters whose NFKC needs no
 //!    context are mapped one by one, the rest goes through the general normaliser.
 //! 2. Classification of every character:
-//!    - CJK ([`is_cjk`](crate::text::is_cjk): Han, Hiragana, Katakana, Hangul) — a maximal run of them gives its
+//!    - CJK ([`crate::text::is_cjk`]: Han, Hiragana, Katakana, Hangul) — a maximal run of them gives its
 //!      adjacent-character bigrams (`上下文压缩` → `上下 下文 文压 压缩`); a run of one
 //!      character gives that character.
 //!    - other alphanumeric characters (ASCII or any other script's letters and digits) —
