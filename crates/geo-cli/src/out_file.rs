@@ -180,10 +180,10 @@ impl FrozenEnvelope {
             .chain(self.initial_probes..env.probes.len())
             .collect();
         for &i in &live_indices {
-            if !self.live.contains_key(&i) {
+            if let std::collections::hash_map::Entry::Vacant(slot) = self.live.entry(i) {
                 let mut bytes = Vec::new();
                 element::<Probe>(&env.probes[i], &mut bytes)?;
-                self.live.insert(i, bytes);
+                slot.insert(bytes);
             }
         }
         let live = &self.live;
