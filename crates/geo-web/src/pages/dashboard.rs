@@ -11,7 +11,7 @@ use crate::components::pager::{page_bounds, use_page, Pager, PAGE_SIZE};
 use crate::components::run_data::{use_run_data, Figures, RunData, SharedRunData, TagBreakdown};
 use crate::components::{EmptyState, NavLink};
 use crate::draft::tag_label;
-use crate::hooks::use_app;
+use crate::hooks::{use_app, Fetch};
 use crate::i18n::{t, tf};
 use crate::pages::run_detail::DetailQuery;
 use geo_core::metrics::RunMetrics;
@@ -41,8 +41,13 @@ pub fn DashboardPage() -> Html {
             Some(m) => dashboard_body(d, m, lang),
         },
     });
+    // `data-state` / `data-run` (ui-testids.md): whether the figures are read and whose they are.
+    let (state, shown_run) = match &data {
+        Fetch::Ready(d) => ("ready", d.as_ref().as_ref().and_then(|d| d.metrics.as_ref()).map(|m| m.run_id.clone())),
+        _ => ("loading", None),
+    };
     html! {
-        <section class="analytics" data-testid="dashboard">
+        <section class="analytics" data-testid="dashboard" data-state={state} data-run={shown_run.unwrap_or_default()}>
             <h1>{ t(lang, "dashboard.title") }</h1>
             { body }
         </section>
