@@ -29,6 +29,10 @@ fn cargo() -> Command {
 /// Entry point of `cargo xtask test`.
 pub fn run(args: &[String]) -> Result<()> {
     let skip_browser = args.iter().any(|a| a == "--no-browser");
+    if !skip_browser {
+        // Before the long Rust tests: a missing browser or npm fails now, saying what to install.
+        crate::browser_preflight()?;
+    }
     run_cmd(cargo().args(["test", "--workspace", "--locked"]))?;
     run_cmd(cargo().args(["doc", "-p", "geo-core", "--no-deps", "--locked"]).env("RUSTDOCFLAGS", "-D warnings"))?;
     run_cmd(Command::new("rustup").args(["target", "add", "wasm32-unknown-unknown"]))?;
