@@ -8,6 +8,7 @@ mod runner_support;
 mod analysis_goldens;
 mod chat_goldens;
 mod chat_props;
+mod demo_story;
 mod export_csv;
 mod export_goldens;
 mod export_import;
