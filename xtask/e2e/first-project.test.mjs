@@ -18,7 +18,7 @@ const DEMO = 'proj_demo';
 // p01 names the brand first; p05 names 智谱营销 first and the brand third.
 const PROMPTS = ['2026年国内有哪些靠谱的GEO（生成式引擎优化）服务商？', '中小企业做GEO优化有哪些服务商可选？'];
 
-const value = (page, id) => byId(page, id).getAttribute('data-value');
+const value = async (page, id) => Number(await byId(page, id).getAttribute('data-value'));
 
 async function dashboardOf(page, runId) {
   await page.locator(`[data-testid="dashboard"][data-state="ready"][data-run="${runId}"]`).waitFor({ timeout: 15000 });
@@ -103,7 +103,7 @@ test('a first project, its pasted prompts and its run land in it, not in the dem
     // Dashboard: that run's figures. p01 names the brand first, p05 names 智谱营销 first.
     await byId(page, 'nav-dashboard').click();
     const figures = await dashboardOf(page, run.id);
-    assert.deepEqual(figures, { success: '6', mention: '1', first: '0.5', owned: '1' });
+    assert.deepEqual(figures, { success: 6, mention: 1, first: 0.5, owned: 1 });
     assert.equal(await byId(page, 'run-select').inputValue(), run.id);
 
     // Reload: the same project, prompts, run and figures.

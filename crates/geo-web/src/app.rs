@@ -179,7 +179,7 @@ fn Frame() -> Html {
                     <ProjectSelect />
                     <RunSelect />
                     <button type="button" class="secondary" data-testid="lang-toggle" onclick={toggle}
-                        data-value={lang_code(lang)} aria-label={t(lang, "lang.toggle_label").to_string()}
+                        data-value={lang_code(lang)} title={t(lang, "lang.toggle_label").to_string()}
                         lang={lang_code(if lang == Lang::Zh { Lang::En } else { Lang::Zh })}>
                         { t(lang, "lang.toggle") }
                     </button>
