@@ -229,8 +229,8 @@ pub fn RunPage() -> Html {
                                     <label class="check">
                                         <input type="checkbox" data-testid="run-prompt-toggle" data-id={p.id.clone()}
                                             checked={chosen.contains(&p.id)} onchange={Callback::from(move |_: Event| toggle.emit(id.clone()))} />
-                                        { p.text.clone() }
-                                        { for p.tags.iter().map(|tag| html! { <span class="chip">{ tag_label(tag, lang) }</span> }) }
+                                        <span>{ p.text.clone() }
+                                            { for p.tags.iter().map(|tag| html! { <>{ " " }<span class="chip">{ tag_label(tag, lang) }</span></> }) }</span>
                                     </label>
                                 </li>
                             }
