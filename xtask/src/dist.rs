@@ -250,11 +250,11 @@ fn npm_wasm_opt(root: &Path) -> PathBuf {
 /// `Err` carries what the user can run when none can be had.
 fn find_wasm_opt(root: &Path) -> std::result::Result<PathBuf, String> {
     let local = npm_wasm_opt(root);
+    let mut why = String::from("xtask/e2e/node_modules/.bin/wasm-opt is missing");
     if !local.exists() {
-        let e2e = root.join("xtask/e2e");
         eprintln!("xtask: wasm-opt not installed yet: getting npm's binaryen (npm ci in xtask/e2e)");
-        if let Err(e) = crate::e2e::ensure_npm_packages(&e2e) {
-            eprintln!("xtask: {e:#}");
+        if let Err(e) = crate::e2e::ensure_npm_packages(&root.join("xtask/e2e")) {
+            why = format!("{e:#}");
         }
     }
     if local.exists() {
@@ -262,9 +262,8 @@ fn find_wasm_opt(root: &Path) -> std::result::Result<PathBuf, String> {
     }
     which("wasm-opt").ok_or_else(|| {
         format!(
-            "wasm-opt skipped: npm's binaryen could not be installed ({}; then run `npm ci` in xtask/e2e), \
-             so the site is larger than it has to be",
-            crate::e2e::npm_missing_message()
+            "wasm-opt skipped, so the site is larger than it has to be: {why}; then run the command again \
+             (or `npm ci` in xtask/e2e)"
         )
     })
 }

@@ -92,17 +92,26 @@ const CHROME_PATHS: &[&str] = &[
 /// `CHROMIUM` and `CHROME_BIN`, which CI images set), the names of [`CHROME_NAMES`] on
 /// `PATH`, then the paths of [`CHROME_PATHS`] (and `~/Applications` on macOS).
 pub fn find_chrome() -> Option<PathBuf> {
-    for var in ["CHROME_PATH", "CHROMIUM", "CHROME_BIN"] {
-        if let Some(p) = std::env::var_os(var).map(PathBuf::from).filter(|p| p.is_file()) {
+    let home_apps = std::env::var_os("HOME")
+        .map(|h| PathBuf::from(h).join("Applications/Google Chrome.app/Contents/MacOS/Google Chrome"));
+    let fixed: Vec<PathBuf> = CHROME_PATHS.iter().map(PathBuf::from).chain(home_apps).collect();
+    find_chrome_with(&|v| std::env::var_os(v), std::env::var_os("PATH"), &fixed)
+}
+
+/// [`find_chrome`] over a given environment, `PATH` and fixed paths (so it can be tested).
+fn find_chrome_with(
+    var: &dyn Fn(&str) -> Option<std::ffi::OsString>,
+    path: Option<std::ffi::OsString>,
+    fixed: &[PathBuf],
+) -> Option<PathBuf> {
+    for name in ["CHROME_PATH", "CHROMIUM", "CHROME_BIN"] {
+        if let Some(p) = var(name).map(PathBuf::from).filter(|p| p.is_file()) {
             return Some(p);
         }
     }
-    if let Some(p) = CHROME_NAMES.iter().find_map(|n| crate::dist::which(n)) {
-        return Some(p);
-    }
-    let home_apps = std::env::var_os("HOME")
-        .map(|h| PathBuf::from(h).join("Applications/Google Chrome.app/Contents/MacOS/Google Chrome"));
-    CHROME_PATHS.iter().map(PathBuf::from).chain(home_apps).find(|p| p.is_file())
+    let dirs: Vec<PathBuf> = path.map(|p| std::env::split_paths(&p).collect()).unwrap_or_default();
+    let on_path = CHROME_NAMES.iter().find_map(|n| dirs.iter().map(|d| d.join(n)).find(|p| p.is_file()));
+    on_path.or_else(|| fixed.iter().find(|p| p.is_file()).cloned())
 }
 
 /// Whether this process runs as root (where apt-get may install packages).
@@ -180,4 +189,35 @@ pub fn ensure_npm_packages(dir: &Path) -> Result<()> {
     eprintln!("xtask: installing the pinned npm packages of {} (npm {sub})", dir.display());
     run_cmd(Command::new("npm").current_dir(dir).args([sub, "--no-audit", "--no-fund"]))
         .with_context(|| format!("npm {sub} failed in {}: check the network, then run it there by hand", dir.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chrome_is_found_by_variable_then_path_then_fixed_paths() {
+        let dir = std::env::temp_dir().join(format!("xtask-chrome-{}", std::process::id()));
+        let (bin, apps) = (dir.join("bin"), dir.join("apps"));
+        std::fs::create_dir_all(&bin).unwrap();
+        std::fs::create_dir_all(&apps).unwrap();
+        let chrome = bin.join("google-chrome");
+        let bundle = apps.join("Google Chrome");
+        let custom = dir.join("my-chrome");
+        for f in [&chrome, &bundle, &custom] {
+            std::fs::write(f, "").unwrap();
+        }
+        let path = Some(std::env::join_paths([dir.join("empty"), bin.clone()]).unwrap());
+        let none = |_: &str| None;
+        assert_eq!(find_chrome_with(&none, path.clone(), std::slice::from_ref(&bundle)), Some(chrome.clone()));
+        assert_eq!(find_chrome_with(&none, None, &[dir.join("missing"), bundle.clone()]), Some(bundle.clone()));
+        assert_eq!(find_chrome_with(&none, None, &[dir.join("missing")]), None);
+        let set = |v: &str| (v == "CHROME_PATH").then(|| custom.clone().into_os_string());
+        assert_eq!(find_chrome_with(&set, path.clone(), std::slice::from_ref(&bundle)), Some(custom.clone()));
+        // A variable naming no file is passed over.
+        let stale = |v: &str| (v == "CHROME_PATH").then(|| dir.join("gone").into_os_string());
+        assert_eq!(find_chrome_with(&stale, path, &[]), Some(chrome));
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(chrome_missing_message().contains("CHROME_PATH"));
+    }
 }
