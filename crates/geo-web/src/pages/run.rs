@@ -97,6 +97,11 @@ pub fn RunPage() -> Html {
         Ok(project.map(|p| (p, prompts, runs, last_probes, base)))
     });
     let selected = use_state(|| None::<Vec<String>>);
+    {
+        // A choice of prompts belongs to one project: another project starts with all of its own.
+        let selected = selected.clone();
+        use_effect_with(app.project_id.clone(), move |_| selected.set(None));
+    }
     let model = use_state(|| RunConfig::default().model);
     let repeats = use_state(|| RunConfig::default().repeats.to_string());
     let concurrency = use_state(|| RunConfig::default().concurrency.to_string());
