@@ -2,13 +2,10 @@
 //! (count), first position, ASCII word boundaries, `order` a permutation, determinism.
 //! Case count from `PROPTEST_CASES` (CI sets 10,000), 256 by default.
 
-use geo_core::analysis::mentions::{match_targets, normalize_for_match};
+use geo_core::analysis::mentions::match_targets;
 use geo_core::model::{Target, TargetKind};
+use geo_core::text::normalize_for_match;
 use proptest::prelude::*;
-
-fn cases() -> u32 {
-    std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(256)
-}
 
 #[rustfmt::skip]
 const ALIASES: &[&str] = &[
@@ -112,7 +109,7 @@ fn oracle(text: &str, target: &Target) -> Vec<(usize, usize)> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(cases()))]
+    #![proptest_config(crate::config())]
 
     #[test]
     fn counts_equal_merged_non_overlapping_intervals(text in text_strategy(), targets in targets_strategy()) {

@@ -1,31 +1,13 @@
 //! Every recorded response in `fixtures/responses/` parsed, with its key facts checked
 //! (data-driven), plus the fixture project in `fixtures/project.json`.
 
-use std::path::PathBuf;
-
 use geo_core::analysis::clean::clean_answer;
 use geo_core::model::{tags, ExportEnvelope, TargetKind};
 use geo_core::provider::{parse_response, ParsedResponse};
 
 const REQUESTED: &str = "deepseek-v4-flash";
 
-fn fixtures_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures")
-}
-
-fn response_files() -> Vec<(String, String)> {
-    let mut out: Vec<(String, String)> = std::fs::read_dir(fixtures_dir().join("responses"))
-        .expect("fixtures/responses exists")
-        .map(|e| e.expect("dir entry").path())
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .map(|p| {
-            let stem = p.file_stem().unwrap().to_string_lossy().into_owned();
-            (stem, std::fs::read_to_string(&p).expect("fixture readable"))
-        })
-        .collect();
-    out.sort();
-    out
-}
+use crate::support::{fixtures_dir, response_files};
 
 /// Key facts of one fixture.
 struct Expect {

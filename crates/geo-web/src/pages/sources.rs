@@ -410,6 +410,8 @@ mod tests {
             avg_rank: None,
             best_rank: best,
             occurrence_rate_ci: None,
+            cited_probe_count: None,
+            cited_rate: None,
         }
     }
 
