@@ -219,14 +219,17 @@ fn ListsBody(p: &BodyProps) -> Html {
                                 if p.list_items.is_empty() {
                                     <p class="muted small">{ t(lang, "lst.no_list") }</p>
                                 } else {
-                                    <ol>
+                                    // The position is written out (not left to the list marker), so
+                                    // a highlighted item shows its number like every other one.
+                                    <ol class="ranked">
                                         { for p.list_items.iter().map(|li| {
                                             let target = li.matched_target_id.clone().unwrap_or_default();
                                             html! {
                                                 <li data-testid="list-row" data-probe={p.id.clone()} data-position={li.position.to_string()}
-                                                    data-target={target.clone()} value={li.position.to_string()}
-                                                    class={classes!((!target.is_empty()).then_some("tracked"), (target == brand_id && !target.is_empty()).then_some("brand"))}>
-                                                    { li.title.clone() }
+                                                    data-target={target.clone()}
+                                                    class={classes!((!target.is_empty()).then_some("tracked"), (target == brand_id && !target.is_empty()).then_some("is-brand"))}>
+                                                    <span class="rank">{ format!("{}.", li.position) }</span>{ " " }
+                                                    <span class="item-title">{ li.title.clone() }</span>
                                                     if !target.is_empty() { <span class="chip">{ label_of(&target) }</span> }
                                                 </li>
                                             }
