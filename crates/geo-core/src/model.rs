@@ -723,6 +723,16 @@ pub enum Lang {
 
 wire_names!(Lang { Zh => "zh", En => "en" });
 
+impl Lang {
+    /// The text in this language of the pair `(zh, en)`.
+    pub fn pick<'a>(self, zh: &'a str, en: &'a str) -> &'a str {
+        match self {
+            Lang::Zh => zh,
+            Lang::En => en,
+        }
+    }
+}
+
 /// A message in both interface languages.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Localized {

@@ -1,5 +1,5 @@
 //! Text primitives shared by every analysis step and by docs-chat retrieval, each defined
-//! once: NFKC folding ([`fold`]), byte-level UTF-8 scanning ([`utf8`]), character classes and
+//! once: NFKC folding ([`fold`]), byte-level UTF-8 scanning (`utf8`), character classes and
 //! word boundaries ([`class`]).
 //!
 //! Before this module the same primitive lived twice with different behaviour (two CJK

@@ -18,8 +18,13 @@ mod runner_support;
 mod support;
 
 mod analysis_goldens;
+mod analysis_linear;
+mod chat_answers;
 mod chat_goldens;
 mod chat_props;
+mod compare_interval;
+mod compare_runs;
+mod export_catalog;
 mod export_csv;
 mod export_goldens;
 mod export_import;
