@@ -155,9 +155,10 @@ pub fn run(args: &[String]) -> Result<()> {
 }
 
 /// The mock server, killed when dropped.
-struct Mock {
+pub(crate) struct Mock {
     child: Child,
-    url: String,
+    /// Its base URL.
+    pub(crate) url: String,
 }
 
 impl Drop for Mock {
@@ -168,7 +169,7 @@ impl Drop for Mock {
 }
 
 /// Starts `geo-mock --port 0 ARGS` and reads its URL from the first line.
-fn start_mock(bin: &Path, args: &[&str]) -> Result<Mock> {
+pub(crate) fn start_mock(bin: &Path, args: &[&str]) -> Result<Mock> {
     let mut child = Command::new(bin.join("geo-mock"))
         .args(["--port", "0"])
         .args(args)

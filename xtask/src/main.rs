@@ -1,5 +1,6 @@
 //! Project automation: `cargo xtask <command>`; run without a command for the list.
 
+mod bench;
 mod demo;
 mod dist;
 mod e2e;
@@ -37,7 +38,8 @@ commands:
   e2e      browser tests in headless Chrome/Chromium ($CHROME_PATH or found)   [--dev] [FILE-FILTER]
   mock     run the mock DeepSeek server (flags: cargo xtask mock --help)
   demo     regenerate demo/demo-data.json from the recorded fixtures   [--real: the DeepSeek API]
-  screenshot  refresh docs/screenshots/dashboard.png from the dashboard's browser test   [--dev]";
+  screenshot  refresh docs/screenshots/dashboard.png from the dashboard's browser test   [--dev]
+  bench-analyze  time `geo-probe analyze` against `jq -c .` on a 5,040-probe export   [--rounds N]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -50,6 +52,7 @@ fn main() -> ExitCode {
         Some("mock") => mock::run(&args[1..]),
         Some("demo") => demo::run(&args[1..]),
         Some("screenshot") => test::screenshot(&args[1..]),
+        Some("bench-analyze") => bench::analyze(&args[1..]),
         _ => {
             eprintln!("{USAGE}");
             return ExitCode::from(2);
