@@ -150,29 +150,33 @@ pub struct ProbeDrawerProps {
     pub on_close: Callback<()>,
 }
 
+/// Shows the `<dialog>` behind `panel` as a modal while the component is mounted: the page
+/// behind is inert (Tab stays in the drawer), Escape fires `cancel`, and focus moves to its
+/// first control (the close button).
+#[hook]
+fn use_modal(panel: &NodeRef) {
+    let panel = panel.clone();
+    use_effect_with((), move |_| {
+        if let Some(dialog) = panel.cast::<web_sys::HtmlDialogElement>() {
+            if !dialog.open() {
+                let _ = dialog.show_modal();
+            }
+        }
+        move || {
+            if let Some(dialog) = panel.cast::<web_sys::HtmlDialogElement>() {
+                dialog.close();
+            }
+        }
+    });
+}
+
 /// `probe-drawer`: a modal side panel.
 #[function_component]
 pub fn ProbeDrawer(props: &ProbeDrawerProps) -> Html {
     let lang = props.lang;
     let p = &props.probe;
     let panel = use_node_ref();
-    {
-        // A modal <dialog>: the page behind is inert (Tab stays in the drawer), Escape fires
-        // `cancel`, and focus moves to its first control (the close button).
-        let panel = panel.clone();
-        use_effect_with((), move |_| {
-            if let Some(dialog) = panel.cast::<web_sys::HtmlDialogElement>() {
-                if !dialog.open() {
-                    let _ = dialog.show_modal();
-                }
-            }
-            move || {
-                if let Some(dialog) = panel.cast::<web_sys::HtmlDialogElement>() {
-                    dialog.close();
-                }
-            }
-        });
-    }
+    use_modal(&panel);
     let oncancel = {
         let on_close = props.on_close.clone();
         Callback::from(move |e: Event| {
