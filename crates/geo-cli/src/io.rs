@@ -81,14 +81,15 @@ pub fn os_random_u64() -> u64 {
     nanos ^ (u64::from(std::process::id()) << 32) ^ COUNTER.fetch_add(0x9e37_79b9, Ordering::Relaxed)
 }
 
-/// Replaces `path` with `bytes` atomically: write a new temp file beside it, fsync, rename,
-/// fsync the directory.
+/// Replaces `path` atomically with what `fill` writes: a temp file beside it (through a
+/// buffer, so a large file made of kept pieces is never assembled in memory first), fsync,
+/// rename, fsync the directory.
 ///
 /// A reader (or a crash) sees either the old file or the new one, never half of one. The
 /// temp file is created with `create_new` under a random name, so a file or symlink planted
 /// under a predictable name is never written through; it gets the permission bits of the
 /// file it replaces (a `600` OUT stays `600`).
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+pub fn write_atomic_with(path: &Path, fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> Result<()> {
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "out".into());
     let permissions = std::fs::metadata(path).ok().filter(|m| m.is_file()).map(|m| m.permissions());
@@ -97,7 +98,9 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
         if let Some(p) = permissions {
             file.set_permissions(p).with_context(|| format!("cannot set the permissions of {}", tmp.display()))?;
         }
-        file.write_all(bytes).with_context(|| format!("cannot write {}", tmp.display()))?;
+        let mut w = std::io::BufWriter::with_capacity(1 << 20, &mut file);
+        fill(&mut w).and_then(|()| w.flush()).with_context(|| format!("cannot write {}", tmp.display()))?;
+        drop(w);
         file.sync_all().with_context(|| format!("cannot flush {}", tmp.display()))?;
         drop(file);
         std::fs::rename(&tmp, path).with_context(|| format!("cannot replace {}", path.display()))?;
@@ -152,7 +155,7 @@ mod tests {
         std::fs::write(&victim, "precious").unwrap();
         let out = dir.join("out.json");
         std::os::unix::fs::symlink(&victim, dir.join(format!(".out.json.{}.tmp", std::process::id()))).unwrap();
-        write_atomic(&out, b"new").unwrap();
+        write_atomic_with(&out, |w| w.write_all(b"new")).unwrap();
         assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
         assert_eq!(std::fs::read_to_string(&out).unwrap(), "new");
         let left: Vec<_> = std::fs::read_dir(&dir)
@@ -172,7 +175,7 @@ mod tests {
         let out = dir.join("out.json");
         std::fs::write(&out, "old").unwrap();
         std::fs::set_permissions(&out, std::fs::Permissions::from_mode(0o600)).unwrap();
-        write_atomic(&out, b"new").unwrap();
+        write_atomic_with(&out, |w| w.write_all(b"new")).unwrap();
         assert_eq!(std::fs::metadata(&out).unwrap().permissions().mode() & 0o777, 0o600);
         assert_eq!(std::fs::read_to_string(&out).unwrap(), "new");
     }

@@ -83,6 +83,7 @@ pub mod limits;
 pub mod metrics;
 pub mod model;
 pub mod prng;
+pub mod project;
 pub mod provider;
 pub mod runner;
 pub mod safe;

@@ -140,6 +140,37 @@ impl Redactor {
         out
     }
 
+    /// `value` with every secret removed from every string in it (a record before it is
+    /// kept or written: a proxy may echo the key into an answer). `value` comes back as it
+    /// is when no string holds a secret; a value that no longer fits its type after
+    /// redaction (an enum string that held a secret) keeps its other strings redacted.
+    pub fn redact_value<T: serde::Serialize + serde::de::DeserializeOwned>(&self, value: T) -> T {
+        if self.is_empty() {
+            return value;
+        }
+        let Ok(mut tree) = serde_json::to_value(&value) else { return value };
+        if !self.redact_strings(&mut tree) {
+            return value;
+        }
+        serde_json::from_value(tree).unwrap_or(value)
+    }
+
+    fn redact_strings(&self, v: &mut serde_json::Value) -> bool {
+        use serde_json::Value;
+        match v {
+            Value::String(s) => match self.redact(s) {
+                Cow::Owned(clean) => {
+                    *s = clean;
+                    true
+                }
+                Cow::Borrowed(_) => false,
+            },
+            Value::Array(items) => items.iter_mut().fold(false, |any, x| self.redact_strings(x) | any),
+            Value::Object(map) => map.values_mut().fold(false, |any, x| self.redact_strings(x) | any),
+            _ => false,
+        }
+    }
+
     /// The error with its message redacted.
     pub fn redact_error(&self, mut error: ProbeError) -> ProbeError {
         if let Cow::Owned(m) = self.redact(&error.message) {
@@ -271,6 +302,31 @@ pub fn file_name(text: &str, fallback: &str) -> String {
 mod tests {
     use super::*;
     use crate::provider::url::{auth_mode, parse_base_url};
+
+    #[test]
+    fn records_lose_every_secret_in_every_string() {
+        let mut r = Redactor::new();
+        r.add("sk-echoed-key-1");
+        let mut probe: crate::model::Probe = serde_json::from_value(serde_json::json!({
+            "id": "p", "runId": "r", "projectId": "x", "promptId": "q", "repeatIndex": 0, "status": "success",
+            "createdAt": "t", "model": "m", "attempts": 1, "latencyMs": 1,
+            "usage": {"inputTokens": 0, "outputTokens": 0, "cacheReadInputTokens": 0, "webSearchRequests": 0},
+            "rawAnswer": "the key is sk-echoed-key-1", "answer": "", "sources": [], "mentions": [],
+            "listItems": [], "otherEntities": [], "answerLinks": []
+        }))
+        .unwrap();
+        probe.queries.push(crate::model::Query {
+            index: 1,
+            query: Some("sk-echoed-key-1".into()),
+            internal: false,
+            error: None,
+        });
+        let clean = r.redact_value(probe.clone());
+        let text = serde_json::to_string(&clean).unwrap();
+        assert!(!text.contains("sk-echoed-key-1") && text.contains("the key is [redacted]"), "{text}");
+        assert_eq!(clean.id, probe.id);
+        assert_eq!(Redactor::new().redact_value(probe.clone()), probe);
+    }
 
     #[test]
     fn header_redactor_knows_only_the_secret_headers() {

@@ -26,7 +26,8 @@ use geo_core::runner::{
 };
 
 use crate::args::{Args, Arity};
-use crate::io::{input_error, write_atomic};
+use crate::io::{input_error, write_atomic_with};
+use crate::out_file::FrozenEnvelope;
 use crate::transport;
 use geo_core::safe::Redactor;
 
@@ -148,7 +149,7 @@ pub fn run(rest: &[String]) -> Result<ExitCode> {
             .map_err(|e| input_error(e.to_string()))?;
     env.runs.push(run);
     let run_index = env.runs.len() - 1;
-    drive(Session::new(env, run_index, out), engine, &transport)
+    drive(Session::new(env, run_index, out)?, engine, &transport)
 }
 
 /// `geo-probe resume FILE --run ID --out OUT [--base-url URL] [--timeout-secs S]`: 继续运行.
@@ -183,7 +184,7 @@ fn again(rest: &[String], mode: fn(Vec<Probe>) -> Mode) -> Result<ExitCode> {
     let run = &mut env.runs[run_index];
     run.status = RunStatus::Running;
     run.finished_at = None;
-    drive(Session::new(env, run_index, out), engine, &transport)
+    drive(Session::new(env, run_index, out)?, engine, &transport)
 }
 
 /// The envelope being written: FILE's content, the run, and every probe so far.
@@ -192,13 +193,16 @@ struct Session {
     run_index: usize,
     probe_index: HashMap<String, usize>,
     out: PathBuf,
+    /// Everything but the run and its probes, serialised once (`out_file`).
+    frozen: FrozenEnvelope,
 }
 
 impl Session {
-    fn new(env: ExportEnvelope, run_index: usize, out: PathBuf) -> Session {
+    fn new(env: ExportEnvelope, run_index: usize, out: PathBuf) -> Result<Session> {
         // The store overwrites by id: the last record of an id is the one to replace.
         let probe_index = env.probes.iter().enumerate().map(|(i, p)| (p.id.clone(), i)).collect();
-        Session { env, run_index, probe_index, out }
+        let frozen = FrozenEnvelope::new(&env, run_index).context("cannot serialise the export")?;
+        Ok(Session { env, run_index, probe_index, out, frozen })
     }
 
     fn run(&self) -> &Run {
@@ -206,8 +210,14 @@ impl Session {
     }
 
     fn store(&mut self, probe: Probe) {
+        // The backstop: whatever carried a secret into a record (a proxy that echoes the key
+        // into an answer), it is removed before the record is kept or written.
+        let probe = crate::terminal::redactor().redact_value(probe);
         match self.probe_index.get(&probe.id) {
-            Some(&i) => self.env.probes[i] = probe,
+            Some(&i) => {
+                self.env.probes[i] = probe;
+                self.frozen.changed(i);
+            }
             None => {
                 self.probe_index.insert(probe.id.clone(), self.env.probes.len());
                 self.env.probes.push(probe);
@@ -217,9 +227,8 @@ impl Session {
 
     fn write(&mut self, now: u64) -> Result<()> {
         self.env.exported_at = iso_timestamp(now);
-        let text = serde_json::to_string_pretty(&self.env).context("cannot serialise the export")?;
-        // The backstop: whatever carried a secret into a record, it does not reach the file.
-        write_atomic(&self.out, crate::terminal::redact(&text).as_bytes())
+        let (frozen, env) = (&mut self.frozen, &self.env);
+        write_atomic_with(&self.out, |w| frozen.write(env, w))
     }
 }
 

@@ -19,10 +19,13 @@ mod support;
 
 mod analysis_goldens;
 mod analysis_linear;
+mod chat_answers;
 mod chat_goldens;
 mod chat_props;
 mod compare_interval;
 mod compare_runs;
+mod demo_story;
+mod export_catalog;
 mod export_csv;
 mod export_goldens;
 mod export_hostile;
