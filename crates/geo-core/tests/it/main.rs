@@ -31,6 +31,7 @@ mod export_goldens;
 mod export_hostile;
 mod export_import;
 mod export_props;
+mod fuzz_hostile;
 mod lists_parse;
 mod lists_props;
 mod mentions_props;
