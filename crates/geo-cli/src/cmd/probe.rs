@@ -204,7 +204,7 @@ impl Session {
 
 /// What reaches the driver loop.
 enum Event {
-    Response { slot: Slot, outcome: AttemptOutcome, at_ms: u64 },
+    Response { slot: Slot, outcome: Box<AttemptOutcome>, at_ms: u64 },
     Cancel,
 }
 
@@ -229,7 +229,10 @@ fn drive(mut session: Session, mut engine: Engine, transport: &TransportSettings
             std::thread::spawn(move || {
                 for job in queue {
                     let outcome = transport::send(&agent, &url, &headers, &job.body, job.timeout_ms, &model);
-                    if events.send(Event::Response { slot: Slot(slot), outcome, at_ms: now_ms() }).is_err() {
+                    if events
+                        .send(Event::Response { slot: Slot(slot), outcome: Box::new(outcome), at_ms: now_ms() })
+                        .is_err()
+                    {
                         break;
                     }
                 }
@@ -278,7 +281,7 @@ fn drive(mut session: Session, mut engine: Engine, transport: &TransportSettings
         };
         match event {
             Some(Event::Response { slot, outcome, at_ms }) => {
-                engine.on_response(slot, at_ms, outcome, random.next_u32()).map_err(|e| anyhow!("{e}"))?
+                engine.on_response(slot, at_ms, *outcome, random.next_u32()).map_err(|e| anyhow!("{e}"))?
             }
             Some(Event::Cancel) => {
                 bar.note("cancelling: requests in flight are abandoned, finished probes are kept");

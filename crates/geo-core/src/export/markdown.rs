@@ -121,7 +121,7 @@ fn render(m: &RunMetrics, project: &str, run: &crate::model::Run, lang: Lang) ->
         escape_cell(date)
     ));
     md.push_str(&format!(
-        "- {}: `{}`\n- {}: {}\n- {}: {}\n- {}: {}\n- {}: ${:.4}\n\n",
+        "- {}: `{}`\n- {}: {}\n- {}: {}\n- {}: {}\n- {}: {}\n\n",
         t.t("批次", "Run"),
         run.id.replace('`', "'"),
         t.t("开始时间", "Started"),
@@ -131,7 +131,10 @@ fn render(m: &RunMetrics, project: &str, run: &crate::model::Run, lang: Lang) ->
         t.t("状态", "Status"),
         serde_json::to_value(run.status).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default(),
         t.t("估算费用", "Estimated cost"),
-        m.estimated_cost_usd,
+        match m.estimated_cost_usd {
+            Some(cost) => format!("${cost:.4}"),
+            None => t.t("无（价格表中没有该模型）", "none (no price for this model)").to_string(),
+        },
     ));
 
     md.push_str(&format!("## {}\n\n", t.t("核心指标", "Core metrics")));

@@ -7,7 +7,7 @@
 //! A prompt's id lists are stored end to end; Jaccard runs on bitsets and RBO on ranks with
 //! a weight table, each giving the very floats of the plain formulas (`stats`' proptests).
 
-use super::cost::RunPricer;
+use super::cost::{add_cost, RunPricer};
 use super::geo_words::PreparedAnswer;
 use super::insights::build_insights;
 use super::stats::{
@@ -166,7 +166,7 @@ pub(crate) fn compute_reusing<'a>(
     let mut owned_best_rank: Option<u32> = None;
     let mut sov = vec![0u32; targets.len()];
     let mut pawc_sum = vec![0f64; targets.len()];
-    let mut cost = 0.0;
+    let mut cost = Some(0.0);
     let mut prompts: FastMap<&str, PromptAcc> = FastMap::default();
     // Indexed by interned domain id.
     let mut domain_ids = Interner { ids: FastMap::default() };
@@ -198,7 +198,7 @@ pub(crate) fn compute_reusing<'a>(
     let mut pricer = RunPricer::new(run);
     for probe in probes {
         probe_count += 1;
-        cost += pricer.cost(probe);
+        cost = add_cost(cost, pricer.cost(probe));
         let pacc = prompts.entry(probe.prompt_id.as_str()).or_default();
         pacc.probes += 1;
         match probe.status {

@@ -174,7 +174,7 @@ fn extras_list_stability_gap_entities_and_pawc() {
 #[test]
 fn cost_sums_every_probe_record() {
     // 5 successes × (10,000 × 0.30 + 1,000 × 1.20) / 1e6 + 2 × 0.00075 = 5 × 0.0057.
-    close(Some(sample_metrics().estimated_cost_usd), Some(0.0285));
+    close(sample_metrics().estimated_cost_usd, Some(0.0285));
 }
 
 #[test]

@@ -199,12 +199,18 @@ pub fn RunPage() -> Html {
                     <label class="field"><span class="label-text">{ t(lang, "run.max_searches") }</span>
                         <input type="number" min="1" max="20" data-testid="run-max-searches" value={(*max_searches).clone()} oninput={text_input(&max_searches)} /></label>
                 </div>
-                <p class="estimate" data-testid="run-estimate" data-cost-usd={estimate.cost_usd.to_string()} data-seconds={estimate.seconds.to_string()}>
-                    { tf(lang, "run.estimate", &[
-                        ("probes", &estimate.probes.to_string()),
-                        ("cost", &format!("{:.4}", estimate.cost_usd)),
-                        ("seconds", &estimate.seconds.to_string()),
-                    ]) }
+                <p class="estimate" data-testid="run-estimate" data-cost-usd={estimate.cost_usd.map(|c| c.to_string()).unwrap_or_default()} data-seconds={estimate.seconds.to_string()}>
+                    { match estimate.cost_usd {
+                        Some(cost) => tf(lang, "run.estimate", &[
+                            ("probes", &estimate.probes.to_string()),
+                            ("cost", &format!("{cost:.4}")),
+                            ("seconds", &estimate.seconds.to_string()),
+                        ]),
+                        None => tf(lang, "run.estimate_no_price", &[
+                            ("probes", &estimate.probes.to_string()),
+                            ("seconds", &estimate.seconds.to_string()),
+                        ]),
+                    } }
                     { " " }<span class="muted">{ t(lang, if history.is_some_and(|(_, p)| !p.is_empty()) { "run.estimate_history" } else { "run.estimate_defaults" }) }</span>
                 </p>
                 <div class="actions">
