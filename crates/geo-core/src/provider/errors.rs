@@ -41,11 +41,47 @@ fn truncate_chars(text: &str, max: usize) -> String {
     }
 }
 
-/// Reads an error body: Anthropic or OpenAI envelope, a bare `{"message"}`, or plain text.
+/// The words of an HTML error page (a gateway's, such as Perplexity's openresty 401): its
+/// `<title>`, else its text without tags, whitespace collapsed. Scripts and styles are dropped.
+fn html_text(html: &str) -> String {
+    let lower = html.to_ascii_lowercase();
+    if let (Some(start), Some(end)) = (lower.find("<title>"), lower.find("</title>")) {
+        if start + 7 <= end {
+            let title = html[start + 7..end].split_whitespace().collect::<Vec<_>>().join(" ");
+            if !title.is_empty() {
+                return title;
+            }
+        }
+    }
+    let mut text = String::new();
+    let mut rest = html;
+    while let Some(open) = rest.find('<') {
+        text.push_str(&rest[..open]);
+        text.push(' ');
+        let tail = &rest[open..];
+        let tail_lower = tail.to_ascii_lowercase();
+        let skip_to = ["script", "style"].iter().find_map(|tag| {
+            tail_lower
+                .starts_with(&format!("<{tag}"))
+                .then(|| tail_lower.find(&format!("</{tag}>")).map(|i| i + tag.len() + 3))
+        });
+        rest = match skip_to {
+            Some(Some(end)) => &tail[end..],
+            Some(None) => "",
+            None => tail.find('>').map_or("", |close| &tail[close + 1..]),
+        };
+    }
+    text.push_str(rest);
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Reads an error body: Anthropic or OpenAI envelope, a bare `{"message"}`, an HTML page
+/// (its title), or plain text.
 pub fn parse_error_body(body: &str) -> ProviderErrorBody {
     let trimmed = body.trim();
     let Ok(value) = serde_json::from_str::<serde_json::Value>(trimmed) else {
-        let message = (!trimmed.is_empty()).then(|| truncate_chars(trimmed, MAX_PROVIDER_MESSAGE_CHARS));
+        let text = if trimmed.starts_with('<') { html_text(trimmed) } else { trimmed.to_string() };
+        let message = (!text.is_empty()).then(|| truncate_chars(&text, MAX_PROVIDER_MESSAGE_CHARS));
         return ProviderErrorBody { message, ..ProviderErrorBody::default() };
     };
     let mut out = ProviderErrorBody::default();
@@ -519,10 +555,20 @@ mod tests {
             ProviderErrorBody { error_type: Some("t".into()), message: Some("m".into()), code: Some("42".into()) }
         );
         assert_eq!(parse_error_body(r#"{"message":"plain"}"#).message.as_deref(), Some("plain"));
+        assert_eq!(parse_error_body("  <html>bad gateway</html> ").message.as_deref(), Some("bad gateway"));
         assert_eq!(
-            parse_error_body("  <html>bad gateway</html> ").message.as_deref(),
-            Some("<html>bad gateway</html>")
+            parse_error_body("<html><head><title>401 Authorization Required</title></head><body>x</body></html>")
+                .message
+                .as_deref(),
+            Some("401 Authorization Required")
         );
+        assert_eq!(
+            parse_error_body("<html><script>var a = '<b>';</script><p>502  Bad\n Gateway</p><style>p{}</style></html>")
+                .message
+                .as_deref(),
+            Some("502 Bad Gateway")
+        );
+        assert_eq!(parse_error_body("<html><script>unterminated").message, None);
         assert_eq!(parse_error_body("").message, None);
         assert_eq!(parse_error_body("{}"), ProviderErrorBody::default());
         assert_eq!(parse_error_body("\"quoted\"").message.as_deref(), Some("\"quoted\""));

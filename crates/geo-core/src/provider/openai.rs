@@ -7,7 +7,8 @@
 //!   example) adds one query per entry of `action.queries`, else its `action.query`, else one
 //!   internal query; its `action.sources` of type `url` become raw sources of the call's
 //!   first query, ranked by position. A call with `status: "failed"` marks its queries with
-//!   the error `failed`. `open_page` and `find`/`find_in_page` calls add nothing.
+//!   the error `failed` (and is not counted as a billed search). `open_page` and
+//!   `find`/`find_in_page` calls add nothing.
 //! * a `message` item's `output_text` parts are its text (parts joined as they are; messages
 //!   separated by a blank line, as different utterances), and their `url_citation`
 //!   annotations are the citations.
@@ -122,8 +123,9 @@ pub fn parse_response(body: &str, requested_model: &str) -> Result<ParsedRespons
                 if kind.is_some_and(|k| k != "search") {
                     continue;
                 }
-                searches += 1;
                 let failed = str_field(item, "status") == Some("failed");
+                // A failed search is not billed (`tool_usage.web_search.num_requests` leaves it out).
+                searches += u64::from(!failed);
                 let words = action_queries(action);
                 let first = queries.len() as u32 + 1;
                 let error = failed.then(|| "failed".to_string());
@@ -305,7 +307,7 @@ mod tests {
         assert_eq!(p.raw_citations.as_ref().unwrap().len(), 1);
         assert_eq!(
             p.usage,
-            Usage { input_tokens: 800, output_tokens: 50, cache_read_input_tokens: 200, web_search_requests: 4 }
+            Usage { input_tokens: 800, output_tokens: 50, cache_read_input_tokens: 200, web_search_requests: 3 }
         );
         assert_eq!(
             (p.request_id.as_deref(), p.stop_reason.as_deref(), p.model.as_str()),
