@@ -23,13 +23,14 @@ pub fn browser_tests(_args: &[String]) -> anyhow::Result<()> {
 const USAGE: &str = "usage: cargo xtask <command>
 
 commands:
-  test     run every test: tidy, unit, golden, property, CLI and browser tests
+  test     run every test: fmt, clippy, tidy, unit, golden, property, CLI and browser tests
   dist     build the web app into dist/   [--base-path /geo-probe/] [--dev]
   size-floor  build xtask/size-floor (the required dependencies, no product code) and print its sizes
   serve    build dist/ and serve it on 127.0.0.1   [--port 8080] [--base-path P] [--dev] [--mock [--mock-port 8787]]
   e2e      browser tests in headless Chromium   [--dev] [FILE-FILTER]
   mock     run the mock DeepSeek server (flags: cargo xtask mock --help)
-  demo     regenerate demo/demo-data.json from the recorded fixtures   [--real: the DeepSeek API]";
+  demo     regenerate demo/demo-data.json from the recorded fixtures   [--real: the DeepSeek API]
+  screenshot  refresh docs/screenshots/dashboard.png from the dashboard's browser test   [--dev]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -41,6 +42,7 @@ fn main() -> ExitCode {
         Some("e2e") => e2e::run(&args[1..]),
         Some("mock") => mock::run(&args[1..]),
         Some("demo") => demo::run(&args[1..]),
+        Some("screenshot") => test::screenshot(&args[1..]),
         _ => {
             eprintln!("{USAGE}");
             return ExitCode::from(2);

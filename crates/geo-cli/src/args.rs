@@ -20,6 +20,8 @@ pub enum Arity {
     One,
     /// `--flag V1 V2 …` until the next flag.
     Many,
+    /// `--flag` alone, a switch.
+    Flag,
 }
 
 impl Args {
@@ -58,6 +60,12 @@ impl Args {
                     };
                     entry.push(value);
                 }
+                Arity::Flag => {
+                    if inline.is_some() {
+                        return Err(format!("--{name} takes no value"));
+                    }
+                    entry.push(String::new());
+                }
                 Arity::Many => {
                     if let Some(v) = inline {
                         entry.push(v);
@@ -78,6 +86,11 @@ impl Args {
     /// The last value of a one-value flag.
     pub fn value(&self, name: &str) -> Option<&str> {
         self.flags.get(name).and_then(|v| v.last()).map(String::as_str)
+    }
+
+    /// Whether a switch was given.
+    pub fn flag(&self, name: &str) -> bool {
+        self.flags.contains_key(name)
     }
 
     /// Every value of a flag.
@@ -117,8 +130,10 @@ mod tests {
 
     #[test]
     fn parses_values_switches_and_lists() {
-        let spec = [("run", Arity::One), ("docs", Arity::Many)];
-        let a = Args::parse(&s(&["f.json", "--docs", "a.md", "b.md", "--run=r1"]), &spec).unwrap();
+        let spec = [("run", Arity::One), ("docs", Arity::Many), ("all", Arity::Flag)];
+        let a = Args::parse(&s(&["f.json", "--docs", "a.md", "b.md", "--run=r1", "--all"]), &spec).unwrap();
+        assert!(a.flag("all") && !a.flag("run-x"));
+        assert!(Args::parse(&s(&["--all=yes"]), &spec).unwrap_err().contains("takes no value"));
         assert_eq!(a.positionals, vec!["f.json"]);
         assert_eq!(a.value("run"), Some("r1"));
         assert_eq!(a.values("docs"), &["a.md".to_string(), "b.md".to_string()]);

@@ -10,6 +10,7 @@ mod args;
 mod cmd;
 mod io;
 mod transport;
+mod webhook;
 
 use std::process::ExitCode;
 
@@ -31,6 +32,11 @@ usage:
                                           continue a run, skipping successful probes
   geo-probe retry-failed FILE --run ID --out OUT [transport flags]
                                           re-run every error/empty probe of a run
+  geo-probe diff FILE [--run ID | --engine E] [--against ID] [--format json|markdown]
+                [--fail-on regression|change] [--webhook URL] [--lang zh|en] [--allow-no-previous]
+                                          compare a run with its previous run (or --against):
+                                          exit 1 when --fail-on matches, 3 when the webhook fails
+  geo-probe engines FILE [--project ID]   the newest run of each engine side by side
   geo-probe retrieve --docs FILE... --query TEXT [--top N]
                                           docs-chat retrieval as JSON hits
   geo-probe chat --docs FILE... --query TEXT [--base-url URL] [--model M]
@@ -50,6 +56,8 @@ fn main() -> ExitCode {
         "metrics" => cmd::export::metrics(rest),
         "report" => cmd::export::report(rest),
         "csv" => cmd::export::csv(rest),
+        "diff" => cmd::compare::diff(rest),
+        "engines" => cmd::compare::engines(rest),
         "retrieve" => cmd::chat::retrieve(rest),
         "chat" => cmd::chat::chat(rest),
         "run" => cmd::probe::run(rest),

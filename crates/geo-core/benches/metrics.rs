@@ -3,19 +3,10 @@
 //! dashboard's worst case: its figures come from one run's metrics) and the project series.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use geo_core::metrics::geo_words::PawcTargets;
+use geo_core::analysis::pawc::PawcTargets;
 use geo_core::metrics::{compute_run_metrics, metrics_for_export, project_series};
 use geo_core::model::*;
-
-/// A small deterministic generator (64-bit LCG), so every bench run sees the same data.
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self, n: u64) -> u64 {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        (self.0 >> 33) % n
-    }
-}
+use geo_core::prng::SplitMix64;
 
 fn target(id: &str, kind: TargetKind, alias: &str, domain: &str) -> Target {
     Target { id: id.into(), kind, label: alias.into(), aliases: vec![alias.into()], domains: vec![domain.into()] }
@@ -25,9 +16,12 @@ const RUNS: usize = 50;
 const PROMPTS: usize = 10;
 const REPEATS: u32 = 10;
 const NAMES: [&str; 5] = ["Acme", "Beta", "Gamma", "Delta", "Epsilon"];
+const CHANNELS: [&str; 8] =
+    ["news", "qa", "encyclopedia", "blog", "tech_community", "media_platform", "forum", "review"];
 
 fn envelope() -> ExportEnvelope {
-    let mut rng = Lcg(42);
+    // The workspace's one PRNG with a fixed seed: every bench run sees the same data.
+    let mut rng = SplitMix64::new(42);
     let targets: Vec<Target> = NAMES
         .iter()
         .enumerate()
@@ -41,7 +35,12 @@ fn envelope() -> ExportEnvelope {
             id: format!("p{i}"),
             project_id: "proj".into(),
             text: format!("问题 {i}"),
-            tags: vec![if i % 2 == 0 { "generic" } else { "brand" }.into()],
+            tags: match i % 4 {
+                0 => vec!["generic".into()],
+                1 => vec!["brand".into(), "product".into()],
+                2 => vec!["scenario".into(), "generic".into()],
+                _ => vec![],
+            },
             created_at: "2026-01-01T00:00:00.000Z".into(),
             updated_at: "2026-01-01T00:00:00.000Z".into(),
         })
@@ -73,13 +72,15 @@ fn envelope() -> ExportEnvelope {
     env
 }
 
-fn probe(rng: &mut Lcg, run_id: &str, prompt_id: &str, rep: u32) -> Probe {
-    let status = if rng.next(20) == 0 { ProbeStatus::Error } else { ProbeStatus::Success };
+fn probe(rng: &mut SplitMix64, run_id: &str, prompt_id: &str, rep: u32) -> Probe {
+    let status = if rng.below(20) == 0 { ProbeStatus::Error } else { ProbeStatus::Success };
     // ~600 characters: 12 sentences, some naming targets.
     let mut answer = String::new();
     let mut order: Vec<usize> = Vec::new();
+    // Half the probes come from an engine with citation data: their sources carry `cited`.
+    let has_citations = rng.below(2) == 0;
     for s in 0..12 {
-        let t = rng.next(8) as usize;
+        let t = rng.below(8) as usize;
         if t < NAMES.len() {
             answer.push_str(&format!("{} 是一个值得考虑的选择，适合中小企业的内容优化需求", NAMES[t]));
             if !order.contains(&t) {
@@ -104,9 +105,9 @@ fn probe(rng: &mut Lcg, run_id: &str, prompt_id: &str, rep: u32) -> Probe {
             position_adjusted_word_count: None,
         })
         .collect();
-    let sources = (0..8)
+    let sources: Vec<SearchSource> = (0..8)
         .map(|k| {
-            let d = rng.next(40);
+            let d = rng.below(40);
             let domain =
                 if d < 5 { format!("{}.com", NAMES[d as usize].to_lowercase()) } else { format!("site{d}.cn") };
             SearchSource {
@@ -117,30 +118,30 @@ fn probe(rng: &mut Lcg, run_id: &str, prompt_id: &str, rep: u32) -> Probe {
                 title: format!("页面 {k}"),
                 page_age: None,
                 platform: domain.clone(),
-                channel: "other".into(),
+                channel: if d < 5 { "official".into() } else { CHANNELS[(d % 8) as usize].into() },
                 ownership: match d {
                     0 => Ownership::Owned,
                     1..=4 => Ownership::Competitor,
                     _ => Ownership::ThirdParty,
                 },
                 competitor_id: None,
-                occurrences: (0..=rng.next(2))
+                occurrences: (0..=rng.below(2))
                     .map(|q| Occurrence {
                         query_index: q as u32 + 1,
                         query: Some("搜索".into()),
-                        rank: rng.next(10) as u32 + 1,
+                        rank: rng.below(10) as u32 + 1,
                     })
                     .collect(),
                 best_rank: 1,
                 title_mentions: vec![],
-                cited: None,
+                cited: has_citations.then(|| rng.below(3) == 0),
             }
         })
         .collect();
     let list_items = (0..5)
         .map(|i| ListItem {
             position: i + 1,
-            title: NAMES[rng.next(5) as usize].into(),
+            title: NAMES[rng.below(5) as usize].into(),
             text: String::new(),
             matched_target_id: None,
         })
@@ -155,26 +156,37 @@ fn probe(rng: &mut Lcg, run_id: &str, prompt_id: &str, rep: u32) -> Probe {
         created_at: "2026-10-01T08:00:00.000Z".into(),
         model: DEFAULT_MODEL.into(),
         attempts: 1,
-        latency_ms: 20_000 + rng.next(10_000),
+        latency_ms: 20_000 + rng.below(10_000),
         error: None,
         request_id: None,
         stop_reason: None,
         usage: Usage { input_tokens: 20_000, output_tokens: 1_500, cache_read_input_tokens: 0, web_search_requests: 3 },
         raw_answer: answer.clone(),
-        queries: vec![],
+        // One probe in ten answered without searching.
+        queries: if rng.below(10) == 0 {
+            vec![]
+        } else {
+            vec![Query { index: 1, query: Some("搜索".into()), internal: false, error: None }]
+        },
         raw_sources: vec![],
-        raw_citations: None,
+        raw_citations: has_citations.then(|| {
+            sources
+                .iter()
+                .filter(|s| s.cited == Some(true))
+                .map(|s| RawCitation { url: s.url.clone(), title: None, cited_text: None })
+                .collect()
+        }),
         answer,
         sources,
         mentions,
         list_items,
-        other_entities: vec![format!("公司{}", rng.next(30)), "Foo Inc".into()],
+        other_entities: vec![format!("公司{}", rng.below(30)), "Foo Inc".into()],
         answer_links: vec![AnswerLink {
             url: "https://site1.cn/a/0".into(),
             canonical_url: "https://site1.cn/a/0".into(),
             domain: "site1.cn".into(),
             text: None,
-            in_sources: rng.next(2) == 0,
+            in_sources: rng.below(2) == 0,
         }],
     }
 }

@@ -3,9 +3,9 @@
 //!
 //! Everything that decides a number lives here and nowhere else: the snapshot model
 //! ([`model`]), the DeepSeek wire format ([`provider`]), the five analysis steps
-//! ([`analysis`]), metrics, insights and cost ([`metrics`]), exports and import
-//! ([`export`]), the runner's decisions ([`runner`]) and the docs-chat retrieval and stream
-//! decoding ([`chat`]).
+//! ([`analysis`]), metrics, insights and cost ([`metrics`]), noise-aware comparisons of runs
+//! and engines ([`compare`]), exports and import ([`export`]), the runner's decisions
+//! ([`runner`]) and the docs-chat retrieval and stream decoding ([`chat`]).
 //!
 //! # The one decision: a pure core
 //!
@@ -77,9 +77,12 @@
 
 pub mod analysis;
 pub mod chat;
+pub mod compare;
 pub mod export;
 pub mod metrics;
 pub mod model;
+pub mod prng;
 pub mod provider;
 pub mod runner;
 pub mod sort;
+pub mod text;

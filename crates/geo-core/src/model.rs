@@ -475,7 +475,7 @@ pub struct Mention {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub list_position: Option<u32>,
     /// The target's position-adjusted word count in this answer (see
-    /// `metrics::geo_words`), computed once by the analysis so that metrics over many runs
+    /// `analysis::pawc`), computed once by the analysis so that metrics over many runs
     /// do not rescan every answer. Absent in exports from before it existed; metrics then
     /// compute it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -644,6 +644,16 @@ pub enum Lang {
     Zh,
     /// English.
     En,
+}
+
+impl Lang {
+    /// The text in this language of the pair `(zh, en)`.
+    pub fn pick<'a>(self, zh: &'a str, en: &'a str) -> &'a str {
+        match self {
+            Lang::Zh => zh,
+            Lang::En => en,
+        }
+    }
 }
 
 /// A message in both interface languages.

@@ -13,7 +13,7 @@
 
 use std::fmt;
 
-use crate::prng::Prng;
+use crate::prng::for_request;
 
 /// One answer of the Messages endpoint.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -177,7 +177,7 @@ impl Schedule {
         if self.faults.is_empty() {
             return Outcome::Ok;
         }
-        let x = Prng::for_request(self.seed, prompt, attempt).next_f64();
+        let x = for_request(self.seed, prompt, attempt).next_f64();
         let mut acc = 0.0;
         for f in &self.faults {
             acc += f.probability;

@@ -17,6 +17,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use anyhow::{anyhow, Context, Result};
 use geo_core::model::{ExportEnvelope, Probe, ProbeStatus, Run, RunConfig, RunStatus, DEFAULT_MODEL};
+use geo_core::prng::SplitMix64;
 use geo_core::provider;
 use geo_core::runner::{
     iso_timestamp, start_run, Action, AttemptOutcome, Engine, EngineOptions, Mode, Progress, Slot, DEFAULT_TIMEOUT_MS,
@@ -242,7 +243,7 @@ fn drive(mut session: Session, mut engine: Engine, transport: &TransportSettings
         .collect();
     drop(events);
     let mut bar = Bar::new(session.run().id.clone());
-    let mut random = Random::new();
+    let mut random = os_seeded_random();
     loop {
         while let Some(action) = engine.poll(now_ms()) {
             match action {
@@ -397,32 +398,20 @@ fn now_ms() -> u64 {
 /// `run_<yyyymmddThhmmss>_<4 hex>` from the clock and the OS's randomness.
 fn new_run_id(now: u64) -> String {
     let stamp: String = iso_timestamp(now).chars().take(19).filter(|c| *c != '-' && *c != ':').collect();
-    format!("run_{stamp}_{:04x}", Random::new().next_u32() & 0xffff)
+    format!("run_{stamp}_{:04x}", os_seeded_random().next_u32() & 0xffff)
 }
 
-/// SplitMix64 seeded from `/dev/urandom` (or the clock and pid where that is missing): the
-/// back-off jitter and the run id suffix.
-struct Random(u64);
-
-impl Random {
-    fn new() -> Random {
-        let mut seed = [0u8; 8];
-        let from_os = std::fs::File::open("/dev/urandom").and_then(|mut f| f.read_exact(&mut seed)).is_ok();
-        let mut s = u64::from_le_bytes(seed);
-        if !from_os {
-            let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(0);
-            s = nanos ^ (u64::from(std::process::id()) << 32);
-        }
-        Random(s)
+/// The workspace's one PRNG ([`SplitMix64`]) seeded from `/dev/urandom` (or the clock and
+/// pid where that is missing): the back-off jitter and the run id suffix.
+fn os_seeded_random() -> SplitMix64 {
+    let mut seed = [0u8; 8];
+    let from_os = std::fs::File::open("/dev/urandom").and_then(|mut f| f.read_exact(&mut seed)).is_ok();
+    let mut s = u64::from_le_bytes(seed);
+    if !from_os {
+        let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(0);
+        s = nanos ^ (u64::from(std::process::id()) << 32);
     }
-
-    fn next_u32(&mut self) -> u32 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        ((z ^ (z >> 31)) >> 32) as u32
-    }
+    SplitMix64::new(s)
 }
 
 #[cfg(test)]

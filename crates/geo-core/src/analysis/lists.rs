@@ -38,8 +38,9 @@
 //! seed picks the best group with at least two items; a list of generic titles matches no
 //! target and yields no `otherEntities`, so it cannot fake a list position.
 
-use crate::analysis::mentions::{normalize_for_match, TargetMatcher};
+use crate::analysis::mentions::TargetMatcher;
 use crate::model::{ListItem, Mention, Target};
+use crate::text::normalize_for_match;
 
 /// A list needs at least this many items to count as a recommendation list.
 pub const MIN_ITEMS: usize = 2;

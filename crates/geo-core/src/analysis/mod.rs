@@ -1,10 +1,17 @@
 //! The five analysis steps of seed §5, one module each, all pure functions, and the one
 //! entry point [`analyze_probe`] that derives every analysed field from a probe's raw result.
+//!
+//! Besides the steps: `alias` (an alias in the matching normal form with its boundary
+//! checks, shared by matching and scoring), [`pawc`] (the position-adjusted word count each
+//! Mention stores), [`urls`] and [`platforms`]. No module here imports `metrics`: metrics
+//! read what the analysis derived.
 
+pub(crate) mod alias;
 pub mod clean;
 pub mod links;
 pub mod lists;
 pub mod mentions;
+pub mod pawc;
 pub mod platforms;
 pub mod sources;
 pub mod urls;
@@ -30,7 +37,7 @@ impl<'a> Analyzer<'a> {
         probe.sources =
             sources::normalize_sources_with(&probe.queries, &probe.raw_sources, &self.matcher, &self.domains);
         sources::mark_cited(&mut probe.sources, probe.raw_citations.as_deref());
-        let normalised = mentions::normalize_for_match(&probe.answer);
+        let normalised = crate::text::normalize_for_match(&probe.answer);
         probe.mentions = self.matcher.match_normalised_scored(&normalised);
         let parsed = lists::parse_list_items_with(&probe.answer, &self.matcher);
         lists::apply_list_positions_with(&mut probe.mentions, &parsed.items, &self.matcher);

@@ -17,8 +17,7 @@
 //! sum runs over the query terms in query order, so the result is bit-for-bit
 //! deterministic.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use rustc_hash::FxHashMap;
 
 use serde::Serialize;
 
@@ -74,9 +73,9 @@ pub struct Index {
     docs: Vec<Document>,
     chunks: Vec<ChunkRef>,
     /// Term ids of tokens of at most 8 bytes, keyed by [`short_key`].
-    short_terms: HashMap<u64, u32, BuildHasherDefault<FxHasher>>,
+    short_terms: FxHashMap<u64, u32>,
     /// Term ids of longer tokens.
-    long_terms: HashMap<Box<str>, u32, BuildHasherDefault<FxHasher>>,
+    long_terms: FxHashMap<Box<str>, u32>,
     postings: Vec<Vec<Posting>>,
     /// Chunk lengths in tokens.
     lengths: Vec<u32>,
@@ -97,8 +96,8 @@ impl Index {
         let mut index = Index {
             docs: Vec::new(),
             chunks: Vec::new(),
-            short_terms: HashMap::default(),
-            long_terms: HashMap::default(),
+            short_terms: FxHashMap::default(),
+            long_terms: FxHashMap::default(),
             postings: Vec::new(),
             lengths: Vec::new(),
             norms: Vec::new(),
@@ -271,62 +270,6 @@ fn length_norm(len: u32, avgdl: f64) -> f64 {
 fn term_score(idf: f64, tf: u32, norm: f64) -> f64 {
     let tf = f64::from(tf);
     idf * tf * (K1 + 1.0) / (tf + norm)
-}
-
-/// The Fx hash (rustc's, with rustc-hash 2's final rotation): much faster than SipHash for short keys; the index holds no
-/// attacker-chosen keys that could matter (a slow lookup is the worst case).
-#[derive(Default, Clone, Copy)]
-struct FxHasher {
-    hash: u64,
-}
-
-const FX_SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
-
-impl FxHasher {
-    #[inline]
-    fn add(&mut self, word: u64) {
-        self.hash = (self.hash.rotate_left(5) ^ word).wrapping_mul(FX_SEED);
-    }
-}
-
-impl Hasher for FxHasher {
-    #[inline]
-    fn write(&mut self, mut bytes: &[u8]) {
-        while bytes.len() >= 8 {
-            self.add(u64::from_le_bytes(bytes[..8].try_into().unwrap_or([0; 8])));
-            bytes = &bytes[8..];
-        }
-        if bytes.len() >= 4 {
-            self.add(u64::from(u32::from_le_bytes(bytes[..4].try_into().unwrap_or([0; 4]))));
-            bytes = &bytes[4..];
-        }
-        for &b in bytes {
-            self.add(u64::from(b));
-        }
-    }
-
-    #[inline]
-    fn write_u8(&mut self, i: u8) {
-        self.add(u64::from(i));
-    }
-
-    #[inline]
-    fn write_u64(&mut self, i: u64) {
-        self.add(i);
-    }
-
-    #[inline]
-    fn write_usize(&mut self, i: usize) {
-        self.add(i as u64);
-    }
-
-    #[inline]
-    fn finish(&self) -> u64 {
-        // The multiply leaves its entropy in the high bits while the table indexes by the
-        // low ones; without the rotation every CJK bigram (first byte 0xE4–0xE9) would land
-        // in a handful of buckets.
-        self.hash.rotate_left(26)
-    }
 }
 
 #[cfg(test)]

@@ -16,7 +16,7 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-use crate::metrics::FastSet;
+use rustc_hash::FxHashSet;
 use std::fmt;
 
 use crate::export::json::{sort_probes, ExportError};
@@ -344,7 +344,7 @@ pub fn probes_csv(env: &ExportEnvelope, run_id: &str) -> Result<String, ExportEr
                 ms.iter().map(|m| label.get(m.target_id.as_str()).copied().unwrap_or(&m.target_id)).collect();
             w.text(&labels.join("; "));
             w.number(p.sources.len() as u64);
-            let domains: FastSet<&str> = p.sources.iter().map(|s| s.domain.as_str()).collect();
+            let domains: FxHashSet<&str> = p.sources.iter().map(|s| s.domain.as_str()).collect();
             w.number(domains.len() as u64);
             w.number(p.answer_links.len() as u64);
         } else {

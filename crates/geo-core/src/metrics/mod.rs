@@ -11,7 +11,6 @@
 //! - [`project_series`]: the per-run trend points of a project.
 
 pub mod cost;
-pub mod geo_words;
 pub mod insights;
 pub(crate) mod run;
 pub mod series;
@@ -28,52 +27,8 @@ pub use stats::{jaccard, rbo, wilson_interval};
 
 use crate::model::{ExportEnvelope, Ownership, Probe, Run};
 use serde::ser::{Serialize, SerializeMap, Serializer};
-use std::collections::{HashMap, HashSet};
 use std::fmt;
-use std::hash::{BuildHasherDefault, Hasher};
-
-/// A small, fast, non-cryptographic hasher (the Fx multiply-rotate scheme) for the metric
-/// accumulators: keys are local strings, so resistance to crafted collisions is not needed.
-#[derive(Debug, Default, Clone, Copy)]
-pub(crate) struct FxHasher {
-    hash: u64,
-}
-
-impl FxHasher {
-    fn add(&mut self, word: u64) {
-        self.hash = (self.hash.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-}
-
-impl Hasher for FxHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for chunk in &mut chunks {
-            let mut buf = [0u8; 8];
-            buf.copy_from_slice(chunk);
-            self.add(u64::from_le_bytes(buf));
-        }
-        let rest = chunks.remainder();
-        if !rest.is_empty() {
-            let mut buf = [0u8; 8];
-            buf[..rest.len()].copy_from_slice(rest);
-            self.add(u64::from_le_bytes(buf) ^ ((rest.len() as u64) << 56));
-        }
-    }
-
-    fn write_u8(&mut self, byte: u8) {
-        self.add(u64::from(byte));
-    }
-
-    fn write_usize(&mut self, n: usize) {
-        self.add(n as u64);
-    }
-
-    fn finish(&self) -> u64 {
-        // The multiply mixes upwards only; hashbrown takes the bucket from the low bits.
-        self.hash.rotate_left(26)
-    }
-}
+use std::hash::Hasher;
 
 /// Byte equality of two strings without a call into `memcmp`: the metric keys (domains,
 /// platforms, channels, target ids) are short, and for them the call costs more than the
@@ -123,10 +78,11 @@ impl std::hash::Hash for Key<'_> {
     }
 }
 
-/// A hash map with [`FxHasher`].
-pub(crate) type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
-/// A hash set with [`FxHasher`].
-pub(crate) type FastSet<K> = HashSet<K, BuildHasherDefault<FxHasher>>;
+/// A hash map with rustc's Fx hash: keys are local strings, resistance to crafted
+/// collisions is not needed.
+pub(crate) type FastMap<K, V> = rustc_hash::FxHashMap<K, V>;
+/// A hash set with rustc's Fx hash.
+pub(crate) type FastSet<K> = rustc_hash::FxHashSet<K>;
 
 /// A JSON object keyed by target id, in the run's `aliasSnapshot` order (brand first, then
 /// competitors), one key per distinct target id.

@@ -8,7 +8,6 @@
 //! a weight table, each giving the very floats of the plain formulas (`stats`' proptests).
 
 use super::cost::{add_cost, RunPricer};
-use super::geo_words::PreparedAnswer;
 use super::insights::build_insights;
 use super::stats::{
     mean, mean_pairwise_jaccard_ids, mean_pairwise_rbo_ids, ratio, wilson_interval, JaccardScratch, RboScratch, RBO_P,
@@ -17,8 +16,10 @@ use super::{
     short_eq, DomainMetrics, FastMap, FastSet, GapDomain, Key, MetricCounts, OutreachGap, PromptMetrics, RunMetrics,
     TargetMap, UntrackedEntity,
 };
-use crate::analysis::mentions::{normalize_for_match_into, PreparedAlias};
+use crate::analysis::alias::PreparedAlias;
+use crate::analysis::pawc::PreparedAnswer;
 use crate::model::{Ownership, Probe, ProbeStatus, Run, Target, TargetKind};
+use crate::text::normalize_for_match_into;
 
 /// Computes the metrics of `run` from its probes (probes of other runs in `probes` are
 /// ignored), comparing sources with `previous` (the run named by `previousRunId` and its

@@ -2,7 +2,7 @@
 
 use std::collections::VecDeque;
 
-use crate::metrics::FastMap;
+use rustc_hash::FxHashMap;
 
 use crate::analysis::analyze_probe;
 use crate::model::{ErrorKind, Probe, ProbeError, ProbeStatus, Run, RunConfig, RunStatus, Target};
@@ -14,11 +14,7 @@ use super::retry::{next_step, AttemptOutcome, Step, DEFAULT_TIMEOUT_MS, MAX_ATTE
 use super::start::clamp_concurrency;
 use super::status::final_status_of;
 use super::timestamp::iso_timestamp;
-
-/// A worker of the pool (0-based, below the session's concurrency). A slot runs one probe at
-/// a time, through all of its attempts and back-offs, like a worker of the original pool.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Slot(pub usize);
+use super::Slot;
 
 /// Tunables of an engine session.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -133,7 +129,7 @@ pub struct Engine {
     /// Newest status per probe id of the run: the stored records, overwritten as probes finish.
     /// Hashed, not a B-tree: only counted, never listed in order (and the wasm bundle
     /// then needs no B-tree code for this key type).
-    statuses: FastMap<String, ProbeStatus>,
+    statuses: FxHashMap<String, ProbeStatus>,
     queue: VecDeque<Action>,
     progress: Progress,
     cancelled: bool,

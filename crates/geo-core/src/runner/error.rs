@@ -4,7 +4,7 @@ use std::fmt;
 
 use crate::model::Localized;
 
-use super::engine::Slot;
+use super::Slot;
 
 /// Why the runner refused an input. Every variant is a user-facing condition or a shell bug
 /// reported as a value; the runner never panics on user data.

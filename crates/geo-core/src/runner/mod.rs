@@ -105,7 +105,7 @@ mod start;
 mod status;
 mod timestamp;
 
-pub use engine::{Action, Engine, EngineOptions, Progress, RunOutcome, SendRequest, Slot};
+pub use engine::{Action, Engine, EngineOptions, Progress, RunOutcome, SendRequest};
 pub use error::RunnerError;
 pub use plan::{latest_records, plan_tasks, Mode, Task};
 pub use retry::{
@@ -113,5 +113,11 @@ pub use retry::{
     DEFAULT_TIMEOUT_MS, EMPTY_BACKOFF_STEP_MS, ERROR_BACKOFF_STEP_MS, MAX_ATTEMPTS, MAX_JITTER_MS,
 };
 pub use start::{clamp_concurrency, previous_run_id, start_run, MAX_CONCURRENCY};
+
+/// A worker of the pool (0-based, below the session's concurrency). A slot runs one probe at
+/// a time, through all of its attempts and back-offs, like a worker of the original pool.
+/// (Here rather than in `engine`, so that `error` can name it without importing the engine.)
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Slot(pub usize);
 pub use status::{final_status, final_status_of};
 pub use timestamp::iso_timestamp;

@@ -1,6 +1,6 @@
 //! Task expansion (seed §3.2, §3.6): which probes a session runs, in pick-up order.
 
-use crate::metrics::{FastMap, FastSet};
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::model::{probe_id, Probe, ProbeStatus, Run};
 
@@ -68,12 +68,12 @@ pub fn plan_tasks(run: &Run, mode: &Mode) -> Result<Vec<Task>, RunnerError> {
         })
     });
     // An imported snapshot could list a prompt id twice; its probes would share ids.
-    let mut seen: FastSet<String> = FastSet::default();
+    let mut seen: FxHashSet<String> = FxHashSet::default();
     let grid = grid.filter(move |t| seen.insert(t.probe_id.clone()));
     match mode {
         Mode::Fresh => Ok(grid.collect()),
         Mode::Continue { .. } => {
-            let done: FastSet<&str> =
+            let done: FxHashSet<&str> =
                 existing.iter().filter(|p| p.status == ProbeStatus::Success).map(|p| p.id.as_str()).collect();
             Ok(grid.filter(|t| !done.contains(t.probe_id.as_str())).collect())
         }
@@ -102,7 +102,7 @@ pub fn plan_tasks(run: &Run, mode: &Mode) -> Result<Vec<Task>, RunnerError> {
 /// later record wins (the store overwrites by id). First-appearance order is kept.
 pub fn latest_records<'a>(run_id: &str, probes: &'a [Probe]) -> Vec<&'a Probe> {
     let mut out: Vec<&Probe> = Vec::new();
-    let mut index: FastMap<&str, usize> = FastMap::default();
+    let mut index: FxHashMap<&str, usize> = FxHashMap::default();
     for p in probes.iter().filter(|p| p.run_id == run_id) {
         match index.get(p.id.as_str()) {
             Some(&i) => out[i] = p,

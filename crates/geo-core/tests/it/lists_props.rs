@@ -5,8 +5,9 @@
 use geo_core::analysis::lists::{
     apply_list_positions, clean_title, parse_list_items, ParsedList, MAX_OTHER_ENTITIES, MAX_TITLE_CHARS, MIN_ITEMS,
 };
-use geo_core::analysis::mentions::{match_targets, normalize_for_match};
+use geo_core::analysis::mentions::match_targets;
 use geo_core::model::{Target, TargetKind};
+use geo_core::text::normalize_for_match;
 use proptest::prelude::*;
 
 fn cases() -> u32 {

@@ -8,6 +8,8 @@ mod runner_support;
 mod analysis_goldens;
 mod chat_goldens;
 mod chat_props;
+mod compare_interval;
+mod compare_runs;
 mod engine_fixtures;
 mod engine_goldens;
 mod engine_proptest;

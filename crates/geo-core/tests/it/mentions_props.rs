@@ -2,8 +2,9 @@
 //! (count), first position, ASCII word boundaries, `order` a permutation, determinism.
 //! Case count from `PROPTEST_CASES` (CI sets 10,000), 256 by default.
 
-use geo_core::analysis::mentions::{match_targets, normalize_for_match};
+use geo_core::analysis::mentions::match_targets;
 use geo_core::model::{Target, TargetKind};
+use geo_core::text::normalize_for_match;
 use proptest::prelude::*;
 
 fn cases() -> u32 {

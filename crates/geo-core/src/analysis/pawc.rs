@@ -7,14 +7,17 @@
 //! form (NFKC + lower-case, as `match_targets`), and alias hits follow `match_targets`'s
 //! boundary rule, so "mentions the target" means the same thing here as in a Mention.
 
-use crate::analysis::mentions::{decode_at, fold_safe, is_ideograph_at, normalize_for_match_into, PreparedAlias};
+use crate::analysis::alias::PreparedAlias;
 use crate::model::{Mention, Target};
+use crate::text::fold::fold_safe;
+use crate::text::utf8::{decode_at, first_byte, is_ideograph_at};
+use crate::text::{is_cjk, is_joiner, is_word_byte, joins_word, normalize_for_match_into};
 
 /// An answer prepared once for any number of targets: its sentences, word counts and the
 /// places where an alias hit may start.
 ///
 /// Most answers are made only of characters that fold on their own (see
-/// `mentions::fold_safe`: ASCII, CJK, fullwidth forms, CJK punctuation); their normal form is
+/// `text::fold`: ASCII, Latin-1 letters, CJK, kana, Hangul, full-width forms, CJK punctuation); their normal form is
 /// the fold of each character, one for one, so they are scanned as written, folding each
 /// character on the fly. Any other answer is normalised first. Offsets are bytes of the
 /// scanned text: sentences and hits are only compared with each other, and byte order is
@@ -38,18 +41,6 @@ pub(crate) struct PreparedAnswer<'a> {
     candidates: Vec<(usize, u8)>,
 }
 
-/// Whether `c` is a CJK character, counted as one word on its own.
-#[inline(always)]
-pub(crate) fn is_cjk(c: char) -> bool {
-    matches!(c as u32,
-        0x3040..=0x30FF      // Hiragana, Katakana
-        | 0x3400..=0x4DBF    // CJK Extension A
-        | 0x4E00..=0x9FFF    // CJK Unified Ideographs
-        | 0xAC00..=0xD7AF    // Hangul syllables
-        | 0xF900..=0xFAFF    // CJK Compatibility Ideographs
-        | 0x20000..=0x2FFFF) // CJK Extensions B..
-}
-
 /// Whether `c`, followed by `next()`, ends a sentence.
 fn is_terminator(c: char, next: impl Fn() -> Option<char>) -> bool {
     match c {
@@ -57,28 +48,6 @@ fn is_terminator(c: char, next: impl Fn() -> Option<char>) -> bool {
         '.' => next().is_none_or(char::is_whitespace),
         _ => false,
     }
-}
-
-/// Whether a joiner (`.`, `'`, `-`, ...) before `next` continues the current word.
-fn joins(next: Option<char>) -> bool {
-    next.is_some_and(|n| n.is_alphanumeric() && !is_cjk(n))
-}
-
-/// The first UTF-8 byte of `c`.
-fn first_byte(c: char) -> u8 {
-    let u = c as u32;
-    (match u {
-        0..=0x7F => u,
-        0x80..=0x7FF => 0xC0 | (u >> 6),
-        0x800..=0xFFFF => 0xE0 | (u >> 12),
-        _ => 0xF0 | (u >> 18),
-    }) as u8
-}
-
-/// Whether `b` is an ASCII `[a-z0-9]` (the folded characters the boundary rule calls words).
-#[inline(always)]
-fn is_word_byte(b: u8) -> bool {
-    b.is_ascii_lowercase() || b.is_ascii_digit()
 }
 
 /// What one scan found.
@@ -151,21 +120,22 @@ fn scan<const AS_WRITTEN: bool>(
                         words += 1;
                     }
                     in_word = true;
-                } else if !(in_word && matches!(c, '.' | '\'' | '-' | '_') && joins(next())) {
+                } else if !(in_word && is_joiner(c) && joins_word(next())) {
                     in_word = false;
                 }
             } else if is_cjk(c) {
                 words += 1;
                 in_word = false;
-            } else if matches!(c, '\u{3000}'..='\u{3006}' | '\u{3008}'..='\u{3020}') {
-                // CJK punctuation: never part of a word (a fast path before the Unicode tables).
+            } else if matches!(c, '\u{3000}'..='\u{3004}' | '\u{3008}'..='\u{3020}') {
+                // CJK punctuation and symbols: never part of a word (a fast path before the
+                // Unicode tables; 々〆〇 U+3005..U+3007 are CJK, above).
                 in_word = false;
             } else if c.is_alphanumeric() {
                 if !in_word {
                     words += 1;
                 }
                 in_word = true;
-            } else if in_word && matches!(c, '.' | '\'' | '’' | '-' | '_') && joins(next()) {
+            } else if in_word && is_joiner(c) && joins_word(next()) {
                 // Joiners inside a word (`v2.0`, `don't`, `e-commerce`) keep it one word.
             } else {
                 in_word = false;
@@ -390,14 +360,14 @@ mod tests {
     /// The straightforward form (one `Vec<char>` of the normal form, every alias searched at
     /// every character): the byte-level fast path must give exactly the same floats.
     fn oracle(answer: &str, targets: &[Target]) -> Vec<f64> {
-        use crate::analysis::mentions::normalize_for_match;
+        use crate::text::normalize_for_match;
         let chars: Vec<char> = normalize_for_match(answer).chars().collect();
         let mut sentences: Vec<(usize, u32)> = Vec::new();
         let (mut start, mut words, mut in_word, mut total) = (0, 0u32, false, 0u32);
         for i in 0..chars.len() {
             let c = chars[i];
             let next = chars.get(i + 1).copied();
-            let joiner = matches!(c, '.' | '\'' | '’' | '-' | '_') && joins(next);
+            let joiner = is_joiner(c) && joins_word(next);
             if is_cjk(c) {
                 words += 1;
                 in_word = false;
@@ -462,7 +432,7 @@ mod tests {
             pieces in proptest::collection::vec(proptest::sample::select(&[
                 "Acme", "acme", "ACME", "ａｃｍｅ", "George", "GEO", "geo", "探针", "元构场", "是", "好", "一个", "\u{4DC0}", "\u{4000}", "鿿", "。", "！", ".",
                 ". ", "v2.0", "don't", "e-commerce", " ", "\n", "，", "é", "e\u{301}", "ﬁ", "İ", "가", "\u{3000}", "_",
-                "Beta", "x", "1",
+                "Beta", "x", "1", "々", "・", "ア", "À", "ÀCME",
             ][..]), 0..24),
             aliases in proptest::collection::vec(proptest::sample::select(&[
                 "acme", "GEO", "探针", "GEO探针", "元构场", "一个", "e", "ﬁ", "beta x", " ", "", "1", ".",
@@ -476,7 +446,7 @@ mod tests {
                 want.iter().map(|v| v.to_bits()).collect::<Vec<_>>());
             // The analysis's path: scored from the matcher's own hits on the normal form.
             let matcher = crate::analysis::mentions::TargetMatcher::new(&targets);
-            let mentions = matcher.match_normalised_scored(&crate::analysis::mentions::normalize_for_match(&answer));
+            let mentions = matcher.match_normalised_scored(&crate::text::normalize_for_match(&answer));
             for (t, w) in targets.iter().zip(&want) {
                 let stored = mentions.iter().find(|m| m.target_id == t.id).and_then(|m| m.position_adjusted_word_count);
                 match stored {

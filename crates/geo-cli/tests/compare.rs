@@ -1,0 +1,227 @@
+//! `geo-probe diff` and `geo-probe engines` on the fixture exports of `fixtures/exports/`:
+//! the output is geo-core's golden (`crates/geo-core/tests/it/snapshots/it__compare_runs__*`)
+//! byte for byte, the exit codes of `--fail-on`, and `--webhook` against a local receiver
+//! (delivered once, never when stable, a 500, a closed port or a silent server → exit 3).
+
+mod support;
+
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+use support::{Receiver, Reply};
+
+use serde_json::Value;
+
+const BIN: &str = env!("CARGO_BIN_EXE_geo-probe");
+/// Set in the environment of every run: it must never reach a webhook body or a message.
+const KEY: &str = "sk-test-never-leaves-0123456789";
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn fixture(name: &str) -> String {
+    root().join("fixtures/exports").join(name).to_str().unwrap().to_string()
+}
+
+fn geo_probe(args: &[&str]) -> Output {
+    Command::new(BIN).args(args).env("DEEPSEEK_API_KEY", KEY).output().unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).unwrap()
+}
+
+/// The body of geo-core's insta snapshot `name` (after its front matter).
+fn golden(name: &str) -> String {
+    let path = root().join(format!("crates/geo-core/tests/it/snapshots/it__compare_runs__{name}.snap"));
+    let snap = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let body = snap.splitn(3, "---\n").nth(2).expect("a snapshot with front matter");
+    body.to_string()
+}
+
+#[track_caller]
+fn check(args: &[&str], exit: i32) -> Output {
+    let out = geo_probe(args);
+    assert_eq!(out.status.code(), Some(exit), "{args:?}: {}", text(&out.stderr));
+    assert!(!text(&out.stderr).contains(KEY) && !text(&out.stdout).contains(KEY));
+    out
+}
+
+#[test]
+fn diff_and_engines_print_the_goldens() {
+    for (file, extra, name) in [
+        ("drop.json", &[][..], "drop"),
+        ("noise.json", &[][..], "noise"),
+        ("improved.json", &[][..], "improved"),
+        ("mixed.json", &[][..], "mixed"),
+        ("no-successes.json", &["--run", "run_nosuccess_b", "--against", "run_nosuccess_a"][..], "no_successes"),
+        ("engines.json", &["--run", "run_openai", "--against", "run_ds_new"][..], "engines_diff"),
+    ] {
+        let path = fixture(file);
+        let mut args = vec!["diff", path.as_str()];
+        args.extend_from_slice(extra);
+        let json = check(&args, 0);
+        assert_eq!(text(&json.stdout).trim_end(), golden(&format!("{name}_json")).trim_end(), "{file}");
+        args.extend_from_slice(&["--format", "json"]);
+        assert_eq!(check(&args, 0).stdout, json.stdout, "{file}: --format json is the default");
+        args.truncate(args.len() - 2);
+        args.extend_from_slice(&["--format", "markdown"]);
+        assert_eq!(text(&check(&args, 0).stdout).trim_end(), golden(&format!("{name}_zh")).trim_end(), "{file}");
+        args.extend_from_slice(&["--lang", "en"]);
+        assert_eq!(text(&check(&args, 0).stdout).trim_end(), golden(&format!("{name}_en")).trim_end(), "{file}");
+    }
+    let engines = fixture("engines.json");
+    let out = check(&["engines", &engines], 0);
+    assert_eq!(text(&out.stdout).trim_end(), golden("engines_json").trim_end());
+    let out = check(&["engines", &engines, "--project", "proj_other"], 0);
+    assert_eq!(text(&out.stdout).trim_end(), golden("engines_other_project_json").trim_end());
+}
+
+#[test]
+fn engine_and_first_run_extensions() {
+    let out = check(&["diff", &fixture("engines.json"), "--engine", "deepseek"], 0);
+    let diff: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((diff["runId"].as_str(), diff["againstId"].as_str()), (Some("run_ds_new"), Some("run_ds_old")));
+    let first = fixture("no-successes.json");
+    let out = check(&["diff", &first, "--allow-no-previous", "--fail-on", "change"], 0);
+    assert!(out.stdout.is_empty(), "no comparison, no JSON");
+    assert!(text(&out.stderr).contains("no previous run yet"), "{}", text(&out.stderr));
+    let out = check(&["diff", &first, "--allow-no-previous", "--format", "markdown", "--lang", "en"], 0);
+    assert!(text(&out.stdout).contains("first completed run"), "{}", text(&out.stdout));
+}
+
+#[test]
+fn fail_on_exit_codes() {
+    for (file, rule, exit) in [
+        ("drop.json", "regression", 1),
+        ("drop.json", "change", 1),
+        ("noise.json", "regression", 0),
+        ("noise.json", "change", 0),
+        ("improved.json", "regression", 0),
+        ("improved.json", "change", 1),
+        ("mixed.json", "regression", 1),
+        ("mixed.json", "change", 1),
+    ] {
+        let out = check(&["diff", &fixture(file), "--fail-on", rule], exit);
+        // The comparison is printed whatever the exit status.
+        let diff: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert!(diff["verdict"].is_string(), "{file}");
+        if exit == 1 {
+            assert!(text(&out.stderr).contains("--fail-on"), "{file}: {}", text(&out.stderr));
+        }
+    }
+}
+
+#[test]
+fn bad_input_exits_2_with_one_line() {
+    let drop = fixture("drop.json");
+    let no_runs = root().join("fixtures/project.json").to_string_lossy().into_owned();
+    let no_successes = fixture("no-successes.json");
+    let engines = fixture("engines.json");
+    let cases: &[(&[&str], &str)] = &[
+        (&["diff", &no_successes], "pass --against ID"),
+        (&["diff", &drop, "--run", "run_nope"], "run `run_nope` is not in the export"),
+        (&["diff", &drop, "--against", "run_nope"], "run `run_nope` is not in the export"),
+        (&["diff", &drop, "--format", "html"], "--format takes `json` or `markdown`"),
+        (&["diff", &drop, "--fail-on", "drop"], "--fail-on takes `regression` or `change`"),
+        (&["diff", &drop, "--webhook", "hooks.slack.com/x"], "--webhook must be an http:// or https:// URL"),
+        (&["diff", &drop, "--lang", "fr"], "--lang must be zh or en"),
+        (&["diff"], "expected 1 (FILE)"),
+        (&["engines", &drop, "--project", "nope"], "project `nope` is not in the export"),
+        (&["engines", &no_runs], "the export has no runs"),
+        (&["diff", "/nonexistent/export.json"], "cannot read /nonexistent/export.json"),
+        (&["diff", &engines, "--engine", "openai"], "run `run_openai` has no previous run"),
+        (&["diff", &engines, "--engine", "gemini"], "no completed or partial gemini run"),
+        (&["diff", &engines, "--engine", "bing"], "--engine takes one of deepseek, anthropic"),
+        (&["diff", &engines, "--engine", "deepseek", "--run", "run_ds_new"], "not both"),
+        (&["diff", &drop, "--allow-no-previous=yes"], "takes no value"),
+    ];
+    for (args, message) in cases {
+        let out = check(args, 2);
+        let stderr = text(&out.stderr);
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.starts_with("error: ") && stderr.contains(message), "{args:?}: {stderr}");
+        assert!(out.stdout.is_empty(), "{args:?}: no partial output");
+    }
+}
+
+/// A port nothing listens on.
+fn closed_port_url() -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    drop(listener);
+    format!("http://{addr}/hook/SECRET-TOKEN")
+}
+
+#[test]
+fn webhook_is_delivered_once_when_not_stable() {
+    let receiver = Receiver::start(Reply::Status(200));
+    let out = check(&["diff", &fixture("drop.json"), "--webhook", &receiver.url, "--fail-on", "regression"], 1);
+    let requests = receiver.requests();
+    assert_eq!(requests.len(), 1, "delivered exactly once");
+    let (head, body) = &requests[0];
+    assert!(head.starts_with("POST /services/T000/B000/SECRET-TOKEN HTTP/1.1"), "{head}");
+    assert!(head.to_ascii_lowercase().contains("content-type: application/json"), "{head}");
+    assert!(!head.contains(KEY) && !body.contains(KEY), "the request never holds the key");
+    let json: Value = serde_json::from_str(body).unwrap();
+    assert_eq!(json.as_object().unwrap().keys().collect::<Vec<_>>(), ["content", "diff", "text"]);
+    assert_eq!(json["text"], json["content"]);
+    assert!(json["text"].as_str().unwrap().contains("「下降」"), "{}", json["text"]);
+    let printed: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["diff"], printed, "the body carries the printed comparison");
+    let stderr = text(&out.stderr);
+    assert!(!stderr.contains("SECRET-TOKEN"), "the webhook's path is a secret: {stderr}");
+
+    // English text on request; improved is not stable either.
+    let receiver = Receiver::start(Reply::Status(204));
+    check(&["diff", &fixture("improved.json"), "--webhook", &receiver.url, "--lang", "en"], 0);
+    let requests = receiver.requests();
+    assert_eq!(requests.len(), 1);
+    let json: Value = serde_json::from_str(&requests[0].1).unwrap();
+    assert!(json["content"].as_str().unwrap().starts_with("GEO Probe: improved"), "{}", json["content"]);
+}
+
+#[test]
+fn no_webhook_when_stable() {
+    let receiver = Receiver::start(Reply::Status(200));
+    check(&["diff", &fixture("noise.json"), "--webhook", &receiver.url, "--fail-on", "change"], 0);
+    // A request would have been made before the process exited.
+    assert!(receiver.requests().is_empty());
+}
+
+#[track_caller]
+fn failed_delivery(url: &str, why: &str) {
+    let out = check(&["diff", &fixture("drop.json"), "--webhook", url], 3);
+    let stderr = text(&out.stderr);
+    let warning: Vec<&str> = stderr.lines().filter(|l| l.starts_with("warning: ")).collect();
+    assert_eq!(warning.len(), 1, "{stderr}");
+    assert!(warning[0].contains(why), "{stderr}");
+    assert!(!stderr.contains("SECRET-TOKEN"), "{stderr}");
+    // The report is out before the delivery is tried.
+    let printed: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(printed["verdict"], "regressed");
+}
+
+#[test]
+fn a_500_is_exit_3() {
+    let receiver = Receiver::start(Reply::Status(500));
+    failed_delivery(&receiver.url, "HTTP 500");
+    assert_eq!(receiver.requests().len(), 1, "no retry");
+}
+
+#[test]
+fn a_closed_port_is_exit_3() {
+    failed_delivery(&closed_port_url(), "refused");
+}
+
+#[test]
+fn a_silent_receiver_times_out_after_10_s() {
+    let receiver = Receiver::start(Reply::Silent);
+    let started = Instant::now();
+    failed_delivery(&receiver.url, "no answer within 10 s");
+    let took = started.elapsed();
+    assert!(took >= Duration::from_secs(10) && took < Duration::from_secs(25), "{took:?}");
+}
