@@ -229,6 +229,15 @@ pub fn ProbeDrawer(props: &ProbeDrawerProps) -> Html {
                 </ol>
             }
             <h3>{ tf(lang, "drawer.sources", &[("n", &p.sources.len().to_string())]) }</h3>
+            if p.raw_citations.is_some() {
+                <p class="muted" data-testid="probe-cited-count" data-value={p.sources.iter().filter(|s| s.cited == Some(true)).count().to_string()}>
+                    { tf(lang, "drawer.cited_count", &[
+                        ("n", &p.sources.iter().filter(|s| s.cited == Some(true)).count().to_string()),
+                        ("m", &p.sources.len().to_string()),
+                    ]) }</p>
+            } else if !p.sources.is_empty() {
+                <p class="muted">{ t(lang, "drawer.no_citation_data") }</p>
+            }
             if !p.sources.is_empty() {
                 <div class="table-wrap"><table>
                     <thead><tr>
@@ -237,16 +246,24 @@ pub fn ProbeDrawer(props: &ProbeDrawerProps) -> Html {
                         <th scope="col">{ t(lang, "drawer.channel") }</th>
                         <th scope="col">{ t(lang, "drawer.ownership") }</th>
                         <th scope="col" class="num">{ t(lang, "drawer.ranks") }</th>
+                        <th scope="col">{ t(lang, "drawer.cited") }</th>
                     </tr></thead>
                     <tbody>
                         { for p.sources.iter().map(|s| html! {
-                            <tr data-testid="probe-source" data-url={s.url.clone()}>
+                            <tr data-testid="probe-source" data-url={s.url.clone()}
+                                data-cited={s.cited.map_or("", |c| if c { "true" } else { "false" })}
+                                class={classes!((s.cited == Some(true)).then_some("cited"))}>
                                 <td>{ safe_link(&s.url, if s.title.is_empty() { &s.url } else { &s.title }) }<br /><small class="muted">{ s.domain.clone() }</small></td>
                                 <td>{ s.platform.clone() }</td>
                                 <td>{ channel_label(&s.channel, lang).to_string() }</td>
                                 <td>{ t(lang, ownership_key(s.ownership)) }
                                     if let Some(c) = &s.competitor_id { { " · " }{ label_of(c) } }</td>
                                 <td class="num">{ s.occurrences.iter().map(|o| format!("#{}", o.rank)).collect::<Vec<_>>().join(" ") }</td>
+                                <td>{ match s.cited {
+                                    Some(true) => html! { <span class="chip cited-mark">{ t(lang, "drawer.cited_yes") }</span> },
+                                    Some(false) => html! { <span class="muted">{ t(lang, "drawer.cited_no") }</span> },
+                                    None => html! { <span class="muted">{ "—" }</span> },
+                                } }</td>
                             </tr>
                         }) }
                     </tbody>
