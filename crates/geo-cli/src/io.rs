@@ -51,16 +51,21 @@ pub fn print(text: &str) -> Result<()> {
     }
 }
 
-/// Replaces `path` with `bytes` atomically: write a temp file beside it, fsync, rename.
+/// Replaces `path` atomically with what `fill` writes: a temp file beside it (through a
+/// buffer, so a large file made of kept pieces is never assembled in memory first), fsync,
+/// rename.
 ///
 /// A reader (or a crash) sees either the old file or the new one, never half of one.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+pub fn write_atomic_with(path: &Path, fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> Result<()> {
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "out".into());
     let tmp: PathBuf = dir.join(format!(".{name}.{}.tmp", std::process::id()));
     let result = (|| -> Result<()> {
-        let mut f = std::fs::File::create(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
-        f.write_all(bytes).with_context(|| format!("cannot write {}", tmp.display()))?;
+        let f = std::fs::File::create(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
+        let mut w = std::io::BufWriter::with_capacity(1 << 20, f);
+        fill(&mut w).and_then(|()| w.flush()).with_context(|| format!("cannot write {}", tmp.display()))?;
+        let f =
+            w.into_inner().map_err(|e| e.into_error()).with_context(|| format!("cannot write {}", tmp.display()))?;
         f.sync_all().with_context(|| format!("cannot flush {}", tmp.display()))?;
         std::fs::rename(&tmp, path).with_context(|| format!("cannot replace {}", path.display()))?;
         Ok(())

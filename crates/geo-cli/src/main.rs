@@ -9,6 +9,7 @@
 mod args;
 mod cmd;
 mod io;
+mod out_file;
 mod transport;
 mod webhook;
 
@@ -40,6 +41,8 @@ usage:
                                           compare a run with its previous run (or --against):
                                           exit 1 when --fail-on matches, 3 when the webhook fails
   geo-probe engines FILE [--project ID]   the newest run of each engine side by side
+  geo-probe mcp FILE                      Model Context Protocol server on stdin/stdout, read-only
+                                          over FILE (re-read when it changes)
   geo-probe retrieve --docs FILE... --query TEXT [--top N]
                                           docs-chat retrieval as JSON hits
   geo-probe chat --docs FILE... --query TEXT [--base-url URL] [--model M]
@@ -63,6 +66,7 @@ fn main() -> ExitCode {
         "csv" => cmd::export::csv(rest),
         "diff" => cmd::compare::diff(rest),
         "engines" => cmd::compare::engines(rest),
+        "mcp" => cmd::mcp::mcp(rest),
         "retrieve" => cmd::chat::retrieve(rest),
         "chat" => cmd::chat::chat(rest),
         "run" => cmd::probe::run(rest),

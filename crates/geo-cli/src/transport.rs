@@ -3,10 +3,10 @@
 //! whichever engine the [`Endpoint`] names.
 //!
 //! Mapping (seed §3.4): no HTTP response at all → `network`; the per-request deadline passed
-//! → `timeout`; any status and body → [`Endpoint::outcome`] (a 2xx body parsed with the
-//! engine's parser, anything else mapped with the engine's error rules). The API key travels
-//! only in the endpoint's auth header; nothing here logs headers, and error texts carry no
-//! header values.
+//! → `timeout`; any reply → [`Endpoint::outcome`], that is [`provider::interpret`] with the
+//! engine's wire format (geo-core's one mapping of status, headers and body, shared with the
+//! browser). The API key travels only in the endpoint's auth header; nothing here logs
+//! headers, and error texts carry no header values.
 
 use std::time::Duration;
 
@@ -27,17 +27,29 @@ pub fn send(agent: &ureq::Agent, endpoint: &Endpoint, body_json: &str, timeout_m
     }
     match request.send_string(body_json) {
         Ok(response) => {
-            let status = response.status();
+            let (status, headers) = (response.status(), interpreted_headers(&response));
             let body = response.into_string().map_err(|e| io_failure(endpoint, &e, timeout_ms))?;
-            endpoint.outcome(status, &body)
+            outcome(endpoint, status, &headers, &body)
         }
         Err(ureq::Error::Status(status, response)) => {
+            let headers = interpreted_headers(&response);
             // A body cut off mid-way still says enough through its status.
             let body = response.into_string().unwrap_or_default();
-            endpoint.outcome(status, &body)
+            outcome(endpoint, status, &headers, &body)
         }
         Err(ureq::Error::Transport(t)) => Err(transport_failure(endpoint, &t, timeout_ms)),
     }
+}
+
+/// The headers geo-core reads, as (name, value).
+fn interpreted_headers(response: &ureq::Response) -> Vec<(&'static str, String)> {
+    provider::INTERPRETED_HEADERS.iter().filter_map(|&name| Some((name, response.header(name)?.to_string()))).collect()
+}
+
+/// [`Endpoint::outcome`] over a reply whose header values are owned.
+fn outcome(endpoint: &Endpoint, status: u16, headers: &[(&str, String)], body: &str) -> AttemptOutcome {
+    let pairs: Vec<(&str, &str)> = headers.iter().map(|(n, v)| (*n, v.as_str())).collect();
+    endpoint.outcome(&provider::Reply { status, headers: &pairs, body })
 }
 
 fn is_timeout(e: &std::io::Error) -> bool {

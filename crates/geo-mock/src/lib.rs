@@ -88,7 +88,7 @@ flags:
 
 KIND: 401 402 403 408 429 500 503 invalid_json empty preamble hang search_error
 A prompt containing [mock:429,429,ok] is answered by that script, one entry per request
-for that prompt text, the last entry repeating; [chat:cut] in the last user message picks
+for that prompt text, the last entry repeating (ok=N answers with fixture N); [chat:cut] in the last user message picks
 the chat scenario.";
 
 /// How the mock behaves.
@@ -383,6 +383,19 @@ fn probe(
     let fixture = match outcome {
         Outcome::Empty => fixtures.empty(),
         Outcome::Preamble => fixtures.preamble(),
+        Outcome::Answer(n) => match fixtures.by_number(n) {
+            Some(i) => Some(i),
+            None => {
+                let dir = match engine {
+                    MockEngine::Deepseek => "fixtures/responses/".to_string(),
+                    _ => format!("fixtures/engines/{}/", engine.name()),
+                };
+                return bad(
+                    entry,
+                    &format!("no recorded response numbered {n} for {}: use a number of {dir}", engine.name()),
+                );
+            }
+        },
         _ => None,
     }
     .or_else(|| fixtures.for_prompt(&marked.text))
@@ -404,7 +417,7 @@ fn probe(
     let mut answer = recorded.clone();
     engine.set_model(&mut answer, &model);
     match outcome {
-        Outcome::Ok | Outcome::Empty | Outcome::Preamble => {
+        Outcome::Ok | Outcome::Answer(_) | Outcome::Empty | Outcome::Preamble => {
             http::respond(stream, 200, "application/json", &answer.to_string())
         }
         Outcome::SearchError => {

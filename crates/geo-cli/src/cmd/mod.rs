@@ -3,4 +3,5 @@
 pub mod chat;
 pub mod compare;
 pub mod export;
+pub mod mcp;
 pub mod probe;

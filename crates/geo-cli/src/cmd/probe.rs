@@ -32,7 +32,8 @@ use geo_core::runner::{
 };
 
 use crate::args::{Args, Arity};
-use crate::io::{input_error, write_atomic};
+use crate::io::{input_error, write_atomic_with};
+use crate::out_file::FrozenEnvelope;
 use crate::transport;
 
 /// Environment variable holding the DeepSeek API key (each engine has its own:
@@ -219,7 +220,8 @@ pub fn run(rest: &[String]) -> Result<ExitCode> {
         env.runs.push(run);
         lanes.push(Lane::new(env.runs.len() - 1, engine, endpoint));
     }
-    drive(Session::new(env, out), lanes)
+    let live: Vec<usize> = lanes.iter().map(|l| l.run_index).collect();
+    drive(Session::new(env, &live, out)?, lanes)
 }
 
 /// `geo-probe resume FILE --run ID --out OUT [--base-url URL] [--timeout-secs S]`: 继续运行,
@@ -257,7 +259,7 @@ fn again(rest: &[String], mode: fn(Vec<Probe>) -> Mode) -> Result<ExitCode> {
     let run = &mut env.runs[run_index];
     run.status = RunStatus::Running;
     run.finished_at = None;
-    drive(Session::new(env, out), vec![Lane::new(run_index, engine, endpoint)])
+    drive(Session::new(env, &[run_index], out)?, vec![Lane::new(run_index, engine, endpoint)])
 }
 
 /// The envelope being written: FILE's content, the runs, and every probe so far.
@@ -265,18 +267,24 @@ struct Session {
     env: ExportEnvelope,
     probe_index: HashMap<String, usize>,
     out: PathBuf,
+    /// Everything but the session's runs and their probes, serialised once (`out_file`).
+    frozen: FrozenEnvelope,
 }
 
 impl Session {
-    fn new(env: ExportEnvelope, out: PathBuf) -> Session {
+    fn new(env: ExportEnvelope, run_indices: &[usize], out: PathBuf) -> Result<Session> {
         // The store overwrites by id: the last record of an id is the one to replace.
         let probe_index = env.probes.iter().enumerate().map(|(i, p)| (p.id.clone(), i)).collect();
-        Session { env, probe_index, out }
+        let frozen = FrozenEnvelope::new(&env, run_indices).context("cannot serialise the export")?;
+        Ok(Session { env, probe_index, out, frozen })
     }
 
     fn store(&mut self, probe: Probe) {
         match self.probe_index.get(&probe.id) {
-            Some(&i) => self.env.probes[i] = probe,
+            Some(&i) => {
+                self.env.probes[i] = probe;
+                self.frozen.changed(i);
+            }
             None => {
                 self.probe_index.insert(probe.id.clone(), self.env.probes.len());
                 self.env.probes.push(probe);
@@ -286,8 +294,8 @@ impl Session {
 
     fn write(&mut self, now: u64) -> Result<()> {
         self.env.exported_at = iso_timestamp(now);
-        let bytes = serde_json::to_vec_pretty(&self.env).context("cannot serialise the export")?;
-        write_atomic(&self.out, &bytes)
+        let (frozen, env) = (&mut self.frozen, &self.env);
+        write_atomic_with(&self.out, |w| frozen.write(env, w))
     }
 }
 

@@ -2,7 +2,8 @@
 //!
 //! A hand-written scanner (no regex: wasm size) finds, in order of appearance:
 //!
-//! * Markdown links and images `[text](https://...)`, `![alt](https://...)`: the text may
+//! * Markdown links and images `[text](https://...)`, `![alt](https://...)` (read by the one
+//!   Markdown-link scanner, `text::markdown`, which list titles are cleaned with too): the text may
 //!   contain nested brackets (`[[1]](...)`), the destination may contain balanced
 //!   parentheses (`.../Foo_(disambiguation)`) or be written `<...>`, and a title
 //!   (`"..."`, `'...'`, `(...)`) may follow it. A Markdown construct is consumed whole, so
@@ -26,12 +27,10 @@ use std::collections::{HashMap, HashSet};
 
 use crate::analysis::urls::normalize_url;
 use crate::model::{AnswerLink, SearchSource};
+use crate::text::markdown::{markdown_link, LinkIndex};
 
 /// At most this many distinct links are kept per answer.
 pub const MAX_ANSWER_LINKS: usize = 50;
-
-/// Longest Markdown link text (in bytes) looked through for its closing `]`.
-const MAX_LINK_TEXT_BYTES: usize = 2000;
 
 /// Full-width and CJK punctuation that ends a bare URL.
 fn is_cjk_punct(c: char) -> bool {
@@ -92,23 +91,29 @@ fn is_trailing_punct(c: char) -> bool {
 }
 
 /// Strips trailing punctuation and unmatched closing brackets.
+///
+/// Linear: the brackets are counted once, and each stripped closer lowers its count, so a
+/// URL followed by 100,000 `)` costs one pass, not one recount per stripped character.
 fn strip_trailing(url: &str) -> &str {
+    const CLOSERS: [u8; 4] = [b')', b']', b'}', b'>'];
+    const OPENERS: [u8; 4] = [b'(', b'[', b'{', b'<'];
+    // unmatched[k]: closers of kind k minus openers of kind k in what is left of the URL.
+    let mut unmatched = [0isize; 4];
+    for &b in url.as_bytes() {
+        if let Some(k) = CLOSERS.iter().position(|&c| c == b) {
+            unmatched[k] += 1;
+        } else if let Some(k) = OPENERS.iter().position(|&o| o == b) {
+            unmatched[k] -= 1;
+        }
+    }
     let mut s = url;
     while let Some(c) = s.chars().next_back() {
-        let strip = if is_trailing_punct(c) {
-            true
-        } else {
-            let open = match c {
-                ')' => '(',
-                ']' => '[',
-                '}' => '{',
-                '>' => '<',
-                _ => break,
-            };
-            s.matches(c).count() > s.matches(open).count()
-        };
-        if !strip {
-            break;
+        if !is_trailing_punct(c) {
+            let Some(k) = CLOSERS.iter().position(|&b| c == char::from(b)) else { break };
+            if unmatched[k] <= 0 {
+                break;
+            }
+            unmatched[k] -= 1;
         }
         s = &s[..s.len() - c.len_utf8()];
     }
@@ -119,90 +124,6 @@ fn starts_with_http(s: &str) -> bool {
     let b = s.as_bytes();
     let ci = |prefix: &[u8]| b.len() >= prefix.len() && b[..prefix.len()].eq_ignore_ascii_case(prefix);
     ci(b"http://") || ci(b"https://")
-}
-
-/// Parses a Markdown link whose `[` is at `start`: `(text, destination, end)`.
-fn markdown_link(s: &str, start: usize) -> Option<(&str, &str, usize)> {
-    let b = s.as_bytes();
-    let mut depth = 0usize;
-    let mut j = start;
-    let close = loop {
-        if j >= b.len() || j - start > MAX_LINK_TEXT_BYTES {
-            return None;
-        }
-        match b[j] {
-            b'\\' if j + 1 < b.len() && b[j + 1].is_ascii_punctuation() => j += 1,
-            b'[' => depth += 1,
-            b']' => {
-                depth -= 1;
-                if depth == 0 {
-                    break j;
-                }
-            }
-            b'\n' if b.get(j + 1) == Some(&b'\n') => return None,
-            _ => {}
-        }
-        j += 1;
-    };
-    if b.get(close + 1) != Some(&b'(') {
-        return None;
-    }
-    let mut p = skip_blanks(b, close + 2);
-    let dest;
-    if b.get(p) == Some(&b'<') {
-        let rest = &s[p + 1..];
-        let end = rest.find(['>', '<', '\n'])?;
-        if rest.as_bytes()[end] != b'>' {
-            return None;
-        }
-        dest = &rest[..end];
-        p = p + 1 + end + 1;
-    } else {
-        let rest = &s[p..];
-        let mut parens = 0usize;
-        let mut end = rest.len();
-        for (k, c) in rest.char_indices() {
-            if c.is_whitespace() || c.is_control() {
-                end = k;
-                break;
-            }
-            if c == '(' {
-                parens += 1;
-            } else if c == ')' {
-                if parens == 0 {
-                    end = k;
-                    break;
-                }
-                parens -= 1;
-            }
-        }
-        dest = &rest[..end];
-        p += end;
-    }
-    p = skip_blanks(b, p);
-    if let Some(&q) = b.get(p) {
-        let closing = match q {
-            b'"' => Some(b'"'),
-            b'\'' => Some(b'\''),
-            b'(' => Some(b')'),
-            _ => None,
-        };
-        if let Some(closing) = closing {
-            let rel = b[p + 1..].iter().position(|&x| x == closing)?;
-            p = skip_blanks(b, p + 1 + rel + 1);
-        }
-    }
-    if b.get(p) != Some(&b')') {
-        return None;
-    }
-    Some((&s[start + 1..close], dest, p + 1))
-}
-
-fn skip_blanks(b: &[u8], mut p: usize) -> usize {
-    while p < b.len() && (b[p] == b' ' || b[p] == b'\t' || b[p] == b'\n' || b[p] == b'\r') {
-        p += 1;
-    }
-    p
 }
 
 /// Parses an autolink whose `<` is at `start`: `(url, end)`.
@@ -246,11 +167,12 @@ fn bare_end(s: &str, start: usize) -> usize {
 /// Walks `answer` and calls `emit(url, text)` for every candidate link in order.
 fn scan(answer: &str, mut emit: impl FnMut(&str, Option<&str>)) {
     let b = answer.as_bytes();
+    let index = answer.contains('[').then(|| LinkIndex::new(answer));
     let mut i = 0;
     while i < b.len() {
         match b[i] {
             b'[' => {
-                if let Some((text, dest, end)) = markdown_link(answer, i) {
+                if let Some((text, dest, end)) = index.as_ref().and_then(|index| markdown_link(answer, i, index)) {
                     let dest = dest.trim();
                     if starts_with_http(dest) {
                         emit(strip_trailing(dest), Some(text));

@@ -38,6 +38,8 @@
 //! seed picks the best group with at least two items; a list of generic titles matches no
 //! target and yields no `otherEntities`, so it cannot fake a list position.
 
+use std::collections::HashMap;
+
 use crate::analysis::mentions::TargetMatcher;
 use crate::model::{ListItem, Mention, Target};
 use crate::text::normalize_for_match;
@@ -133,20 +135,34 @@ pub fn parse_list_items(answer: &str, targets: &[Target]) -> ParsedList {
 
 /// [`parse_list_items`] with a prepared matcher.
 pub(crate) fn parse_list_items_with(answer: &str, matcher: &TargetMatcher) -> ParsedList {
-    let groups = build_groups(answer);
-    let mut best: Option<(i64, Vec<ListItem>)> = None;
+    let Builder { groups, log, .. } = build_groups(answer);
+    let mut best: Option<(i64, usize)> = None;
     let mut scratch = String::new();
-    for group in groups {
+    // Losing groups are scored from their titles and text prefixes only: a line logged while
+    // lists were interrupted can sit in many groups' texts, so joining every group's whole
+    // text would be quadratic on a hostile answer.
+    for (g, group) in groups.iter().enumerate() {
         if group.items.len() < MIN_ITEMS {
             continue;
         }
-        let items: Vec<ListItem> = group.items.into_iter().map(|raw| finish_item(raw, matcher, &mut scratch)).collect();
-        let score: i64 = items.iter().map(item_score).sum();
-        if best.as_ref().is_none_or(|(b, _)| score > *b) {
-            best = Some((score, items));
+        let score: i64 = group
+            .items
+            .iter()
+            .map(|raw| {
+                let title = raw.title(&log);
+                let text = raw.text(&log, Some(MATCH_PREFIX_CHARS));
+                let matched = first_target(&title, matcher, &mut scratch)
+                    .or_else(|| first_target(prefix(&text, MATCH_PREFIX_CHARS), matcher, &mut scratch));
+                item_score(&title, matched.is_some())
+            })
+            .sum();
+        if best.is_none_or(|(b, _)| score > b) {
+            best = Some((score, g));
         }
     }
-    let Some((_, items)) = best else { return ParsedList::default() };
+    let Some((_, g)) = best else { return ParsedList::default() };
+    let items: Vec<ListItem> =
+        groups[g].items.iter().map(|raw| finish_item(raw, &log, matcher, &mut scratch)).collect();
     let other_entities = other_entities(&items);
     ParsedList { items, other_entities }
 }
@@ -196,7 +212,7 @@ pub fn clean_title(raw: &str) -> String {
     if (1..=6).contains(&hashes) && s[hashes..].starts_with(char::is_whitespace) {
         s = s[hashes..].trim_start();
     }
-    let s = strip_links(s);
+    let s = crate::text::markdown::strip_links(s);
     let s: String = s.chars().filter(|&c| c != '`' && c != '*').collect();
     let s = strip_underscores(&s.replace("__", "").replace("~~", ""));
     let s = drop_leading_bracket(s.trim());
@@ -215,7 +231,7 @@ fn prefix(s: &str, chars: usize) -> &str {
 
 // ---------------------------------------------------------------- line shapes
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 enum Marker {
     Dot,
     Ideographic,
@@ -226,7 +242,7 @@ enum Marker {
 }
 
 /// Marker style of a numbered line; `heading` is the heading level, 0 for a plain line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 struct Style {
     marker: Marker,
     heading: u8,
@@ -458,7 +474,7 @@ fn cell(row: &[String], col: usize) -> &str {
     row.get(col).map(String::as_str).unwrap_or("")
 }
 
-fn table_group(header: &[String], rows: &[Vec<String>]) -> Group {
+fn table_group<'a>(header: &[String], rows: &[Vec<String>]) -> Group<'a> {
     let width = rows.iter().map(Vec::len).chain([header.len()]).max().unwrap_or(0);
     let rank_col = (0..header.len())
         .find(|&c| header_is(&header[c], RANK_HEADERS_EN, RANK_HEADERS_ZH))
@@ -481,7 +497,7 @@ fn table_group(header: &[String], rows: &[Vec<String>]) -> Group {
                 from_name.or_else(|| row.iter().map(String::as_str).find(|v| !is_numeric_cell(v))).unwrap_or("");
             let position = rank_col.and_then(|c| parse_rank(cell(row, c))).unwrap_or(i as u32 + 1);
             let text = row.iter().map(String::as_str).filter(|c| !c.is_empty()).collect::<Vec<_>>().join(" | ");
-            RawItem { position, lines: vec![text], title: Some(clean_title(title_cell)) }
+            RawItem { position, pieces: vec![Piece::Owned(text)], title: Some(clean_title(title_cell)) }
         })
         .collect();
     Group { kind: GroupKind::Table, indent: 0, items }
@@ -489,11 +505,63 @@ fn table_group(header: &[String], rows: &[Vec<String>]) -> Group {
 
 // ---------------------------------------------------------------- grouping
 
-struct RawItem {
+/// A line of an item's text, or the lines logged while its list was interrupted.
+enum Piece<'a> {
+    /// A line of the answer (trimmed).
+    Line(&'a str),
+    /// A table row's cells joined.
+    Owned(String),
+    /// `Builder::log[from..to]`, shared rather than copied: the same logged lines may belong
+    /// to several resumed lists.
+    Log(usize, usize),
+}
+
+struct RawItem<'a> {
     position: u32,
-    lines: Vec<String>,
+    pieces: Vec<Piece<'a>>,
     /// Set for table rows (their title comes from a chosen cell, not the first line).
     title: Option<String>,
+}
+
+impl<'a> RawItem<'a> {
+    /// The item's lines in order.
+    fn lines<'s>(&'s self, log: &'s [&'a str]) -> impl Iterator<Item = &'s str> + use<'a, 's> {
+        self.pieces.iter().flat_map(move |p| {
+            let (one, many): (Option<&str>, &[&'a str]) = match p {
+                Piece::Line(l) => (Some(l), &[]),
+                Piece::Owned(s) => (Some(s.as_str()), &[]),
+                Piece::Log(from, to) => (None, &log[*from..*to]),
+            };
+            one.into_iter().chain(many.iter().copied())
+        })
+    }
+
+    /// The table cell's title, else the first non-empty cleaned title of the first three lines.
+    fn title(&self, log: &[&'a str]) -> String {
+        self.title
+            .clone()
+            .unwrap_or_else(|| self.lines(log).take(3).map(clean_title).find(|t| !t.is_empty()).unwrap_or_default())
+    }
+
+    /// The non-empty lines joined by `\n`; with `limit`, stops once `limit` characters are in.
+    fn text(&self, log: &[&'a str], limit: Option<usize>) -> String {
+        let mut text = String::new();
+        let mut chars = 0;
+        for line in self.lines(log).map(str::trim).filter(|l| !l.is_empty()) {
+            if limit.is_some_and(|l| chars >= l) {
+                break;
+            }
+            if !text.is_empty() {
+                text.push('\n');
+                chars += 1;
+            }
+            text.push_str(line);
+            if limit.is_some() {
+                chars += line.chars().count();
+            }
+        }
+        text
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -503,79 +571,104 @@ enum GroupKind {
     Table,
 }
 
-struct Group {
+struct Group<'a> {
     kind: GroupKind,
     indent: usize,
-    items: Vec<RawItem>,
+    items: Vec<RawItem<'a>>,
+}
+
+/// An interrupted numbered group.
+#[derive(Clone, Copy)]
+struct Suspended {
+    group: usize,
+    /// Index in `Builder::log` where its interruption began.
+    from: usize,
+    /// Increases with every suspension: `Builder::suspended` is sorted by it.
+    seq: u64,
 }
 
 #[derive(Default)]
-struct Builder {
-    groups: Vec<Group>,
+struct Builder<'a> {
+    groups: Vec<Group<'a>>,
     /// The group receiving lines.
     cur: Option<usize>,
-    /// Interrupted numbered groups, most recent last, each with the index in `log` where its
-    /// interruption began; one resumes when a line of its style carries its next number.
-    suspended: Vec<(usize, usize)>,
+    /// Interrupted numbered groups, most recent last; one resumes when a line of its style
+    /// carries its next number.
+    suspended: Vec<Suspended>,
+    /// `seq`s of suspensions by (style, next number), oldest first; entries no longer in
+    /// `suspended` are dropped lazily, so finding the group a line resumes is amortised O(1)
+    /// instead of a scan of every suspended group per line.
+    resumable: HashMap<(Style, u32), Vec<u64>>,
+    next_seq: u64,
     /// Lines seen while some numbered group is suspended (the interrupting content).
-    log: Vec<String>,
+    log: Vec<&'a str>,
     /// A blank line (or code block) since the last line given to the current item.
     blank_before: bool,
 }
 
-impl Builder {
-    fn append(&mut self, line: &str) {
+impl<'a> Builder<'a> {
+    fn append(&mut self, line: &'a str) {
         if let Some(item) = self.cur.and_then(|g| self.groups[g].items.last_mut()) {
-            item.lines.push(line.trim().to_string());
+            item.pieces.push(Piece::Line(line.trim()));
         }
         self.blank_before = false;
     }
 
     fn interrupt(&mut self) {
         if let Some(g) = self.cur.take() {
-            if matches!(self.groups[g].kind, GroupKind::Numbered(_)) {
-                self.suspended.push((g, self.log.len()));
+            if let GroupKind::Numbered(style) = self.groups[g].kind {
+                let last = self.groups[g].items.last().map_or(0, |i| i.position);
+                let seq = self.next_seq;
+                self.next_seq += 1;
+                if let Some(next) = last.checked_add(1) {
+                    self.resumable.entry((style, next)).or_default().push(seq);
+                }
+                self.suspended.push(Suspended { group: g, from: self.log.len(), seq });
             }
         }
     }
 
-    fn push_item(&mut self, g: usize, position: u32, content: &str) {
-        self.groups[g].items.push(RawItem { position, lines: vec![content.to_string()], title: None });
+    /// Index in `suspended` of the most recent group of `style` whose next number is `n`.
+    fn resumable_index(&mut self, style: Style, n: u32) -> Option<usize> {
+        let seqs = self.resumable.get_mut(&(style, n))?;
+        while let Some(&seq) = seqs.last() {
+            if let Ok(k) = self.suspended.binary_search_by_key(&seq, |s| s.seq) {
+                return Some(k);
+            }
+            seqs.pop();
+        }
+        None
+    }
+
+    fn push_item(&mut self, g: usize, position: u32, content: &'a str) {
+        self.groups[g].items.push(RawItem { position, pieces: vec![Piece::Line(content)], title: None });
         self.cur = Some(g);
         self.blank_before = false;
     }
 
-    fn new_group(&mut self, kind: GroupKind, indent: usize, position: u32, content: &str) {
+    fn new_group(&mut self, kind: GroupKind, indent: usize, position: u32, content: &'a str) {
         self.groups.push(Group { kind, indent, items: Vec::new() });
         let g = self.groups.len() - 1;
         self.push_item(g, position, content);
     }
 
-    fn start_numbered(&mut self, n: u32, style: Style, indent: usize, content: &str) {
+    fn start_numbered(&mut self, n: u32, style: Style, indent: usize, content: &'a str) {
         self.interrupt();
-        let resumes = self.suspended.iter().rposition(|&(r, _)| {
-            let group = &self.groups[r];
-            let last = group.items.last().map_or(0, |i| i.position);
-            group.kind == GroupKind::Numbered(style) && last.checked_add(1) == Some(n)
-        });
-        if let Some(k) = resumes {
-            let (r, from) = self.suspended[k];
-            // Groups suspended after `r` were part of its interruption: they cannot resume.
+        if let Some(k) = self.resumable_index(style, n) {
+            let Suspended { group, from, .. } = self.suspended[k];
+            // Groups suspended after `group` were part of its interruption: they cannot resume.
             self.suspended.truncate(k);
-            let lines = self.log[from..].to_vec();
-            if self.suspended.is_empty() {
-                self.log.clear();
+            let to = self.log.len();
+            if let Some(item) = self.groups[group].items.last_mut() {
+                item.pieces.push(Piece::Log(from, to));
             }
-            if let Some(item) = self.groups[r].items.last_mut() {
-                item.lines.extend(lines);
-            }
-            self.push_item(r, n, content);
+            self.push_item(group, n, content);
             return;
         }
         self.new_group(GroupKind::Numbered(style), indent, n, content);
     }
 
-    fn numbered(&mut self, line: &str, indent: usize, n: u32, style: Style, content: &str) {
+    fn numbered(&mut self, line: &'a str, indent: usize, n: u32, style: Style, content: &'a str) {
         let Some(g) = self.cur else { return self.start_numbered(n, style, indent, content) };
         let group = &self.groups[g];
         let base = group.indent;
@@ -605,7 +698,7 @@ impl Builder {
         }
     }
 
-    fn bullet(&mut self, line: &str, indent: usize, content: &str) {
+    fn bullet(&mut self, line: &'a str, indent: usize, content: &'a str) {
         if let Some(g) = self.cur {
             let group = &self.groups[g];
             let base = group.indent;
@@ -625,7 +718,7 @@ impl Builder {
         self.new_group(GroupKind::Bullet, indent, 1, content);
     }
 
-    fn text(&mut self, line: &str, indent: usize) {
+    fn text(&mut self, line: &'a str, indent: usize) {
         let Some(g) = self.cur else { return };
         let group = &self.groups[g];
         let heading = matches!(group.kind, GroupKind::Numbered(s) if s.heading > 0);
@@ -636,7 +729,7 @@ impl Builder {
         }
     }
 
-    fn heading(&mut self, line: &str, level: u8) {
+    fn heading(&mut self, line: &'a str, level: u8) {
         match self.cur.map(|g| self.groups[g].kind) {
             Some(GroupKind::Numbered(s)) if s.heading > 0 && level > s.heading => self.append(line),
             _ => self.interrupt(),
@@ -650,14 +743,14 @@ impl Builder {
         }
     }
 
-    fn note_pending(&mut self, line: &str) {
+    fn note_pending(&mut self, line: &'a str) {
         if !self.suspended.is_empty() {
-            self.log.push(line.trim().to_string());
+            self.log.push(line.trim());
         }
     }
 }
 
-fn build_groups(answer: &str) -> Vec<Group> {
+fn build_groups(answer: &str) -> Builder<'_> {
     let lines: Vec<&str> = answer.lines().collect();
     let mut b = Builder::default();
     let mut i = 0;
@@ -713,7 +806,7 @@ fn build_groups(answer: &str) -> Vec<Group> {
         }
         i += 1;
     }
-    b.groups
+    b
 }
 
 // ---------------------------------------------------------------- items and scores
@@ -724,11 +817,9 @@ fn first_target(text: &str, matcher: &TargetMatcher, scratch: &mut String) -> Op
     Some(matcher.targets()[first].id.clone())
 }
 
-fn finish_item(raw: RawItem, matcher: &TargetMatcher, scratch: &mut String) -> ListItem {
-    let title = raw.title.unwrap_or_else(|| {
-        raw.lines.iter().take(3).map(|l| clean_title(l)).find(|t| !t.is_empty()).unwrap_or_default()
-    });
-    let text = raw.lines.iter().map(|l| l.trim()).filter(|l| !l.is_empty()).collect::<Vec<_>>().join("\n");
+fn finish_item(raw: &RawItem, log: &[&str], matcher: &TargetMatcher, scratch: &mut String) -> ListItem {
+    let title = raw.title(log);
+    let text = raw.text(log, None);
     let matched_target_id = first_target(&title, matcher, scratch)
         .or_else(|| first_target(prefix(&text, MATCH_PREFIX_CHARS), matcher, scratch));
     ListItem { position: raw.position, title, text, matched_target_id }
@@ -760,18 +851,18 @@ fn title_len_ok(title: &str) -> bool {
     (2..=40).contains(&title.chars().count())
 }
 
-fn item_score(item: &ListItem) -> i64 {
+fn item_score(title: &str, matched: bool) -> i64 {
     let mut score = 0;
-    if item.matched_target_id.is_some() {
+    if matched {
         score += SCORE_TARGET;
     }
-    if has_company_word(&item.title) {
+    if has_company_word(title) {
         score += SCORE_COMPANY_WORD;
     }
-    if title_len_ok(&item.title) {
+    if title_len_ok(title) {
         score += SCORE_TITLE_LENGTH;
     }
-    if is_generic(&item.title) {
+    if is_generic(title) {
         score += SCORE_GENERIC;
     }
     score
@@ -818,46 +909,6 @@ fn other_entities(items: &[ListItem]) -> Vec<String> {
 }
 
 // ---------------------------------------------------------------- title cleaning
-
-/// `[text](url)` and `[text][ref]` keep their text, `![alt](url)` is dropped; other brackets stay.
-fn strip_links(s: &str) -> String {
-    let chars: Vec<char> = s.chars().collect();
-    let n = chars.len();
-    // next_x[i]: index of the first `x` at or after i (n when none); linear, so a line of
-    // unmatched brackets stays O(n).
-    let mut next_close_square = vec![n; n + 1];
-    let mut next_close_paren = vec![n; n + 1];
-    for i in (0..n).rev() {
-        next_close_square[i] = if chars[i] == ']' { i } else { next_close_square[i + 1] };
-        next_close_paren[i] = if chars[i] == ')' { i } else { next_close_paren[i + 1] };
-    }
-    let mut out = String::with_capacity(s.len());
-    let mut i = 0;
-    while i < n {
-        if chars[i] == '[' {
-            let j = next_close_square[i + 1];
-            if j < n && j + 1 < n {
-                let end = match chars[j + 1] {
-                    '(' => next_close_paren[j + 1],
-                    '[' => next_close_square[j + 1],
-                    _ => n,
-                };
-                if end < n {
-                    if out.ends_with('!') {
-                        out.pop();
-                    } else {
-                        out.extend(&chars[i + 1..j]);
-                    }
-                    i = end + 1;
-                    continue;
-                }
-            }
-        }
-        out.push(chars[i]);
-        i += 1;
-    }
-    out
-}
 
 /// Drops `_` used as emphasis (next to a space or an end) and keeps `snake_case`.
 fn strip_underscores(s: &str) -> String {

@@ -55,7 +55,7 @@ pub fn mark_cited(sources: &mut [SearchSource], citations: Option<&[RawCitation]
         sources.iter_mut().for_each(|s| s.cited = None);
         return;
     };
-    let cited: std::collections::HashSet<String> =
+    let cited: rustc_hash::FxHashSet<String> =
         citations.iter().filter_map(|c| normalize_url(&c.url)).map(|p| p.canonical).collect();
     for s in sources.iter_mut() {
         s.cited = Some(cited.contains(&s.url));

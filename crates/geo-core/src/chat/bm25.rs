@@ -233,6 +233,33 @@ impl Index {
     }
 }
 
+impl Index {
+    /// What each query term adds to `hit`'s score: the distinct terms of `query` found in
+    /// the hit's chunk, in query order, with their BM25 contributions. The contributions
+    /// are the very terms [`Index::search`] summed, so they add up to `hit.score`. A hit
+    /// that is not from this index gives an empty list.
+    pub fn term_scores(&self, query: &str, hit: &Hit) -> Vec<(String, f64)> {
+        let key = (hit.doc as u64, hit.chunk as u64);
+        let Ok(id) = self.chunks.binary_search_by(|r| (u64::from(r.doc), u64::from(r.chunk)).cmp(&key)) else {
+            return Vec::new();
+        };
+        let n = self.chunks.len() as f64;
+        let mut out = Vec::new();
+        for term in query_terms(query) {
+            let Some(t) = self.term_id(&term) else {
+                continue;
+            };
+            let postings = &self.postings[t as usize];
+            // Postings are pushed in chunk-id order while building.
+            if let Ok(at) = postings.binary_search_by(|p| p.chunk.cmp(&(id as u32))) {
+                let score = term_score(idf(n, postings.len() as f64), postings[at].tf, self.norms[id]);
+                out.push((term, score));
+            }
+        }
+        out
+    }
+}
+
 /// The distinct tokens of `query`, in order of first occurrence.
 pub fn query_terms(query: &str) -> Vec<String> {
     let mut terms: Vec<String> = Vec::new();
@@ -343,6 +370,22 @@ mod tests {
         assert_eq!(hits[0].source, "zh.md");
         assert!(hits[0].score > 0.0);
         check(&ix, "CONTEXT Compression", 8, &[("en.md", 0)]);
+    }
+
+    #[test]
+    fn term_scores_add_up_to_the_hit_score() {
+        let ix = index(&[("a", "rag rag retrieval chunking"), ("b", "rag generation"), ("c", "chunking")]);
+        for hit in ix.search("rag chunking missing rag", 8) {
+            let parts = ix.term_scores("rag chunking missing rag", &hit);
+            let sum: f64 = parts.iter().map(|(_, s)| s).sum();
+            assert_eq!(sum, hit.score, "{hit:?}");
+            assert!(parts.iter().all(|(t, s)| t != "missing" && *s > 0.0));
+        }
+        let a = &ix.search("rag chunking", 8)[0];
+        let terms: Vec<String> = ix.term_scores("chunking rag", a).into_iter().map(|(t, _)| t).collect();
+        assert_eq!(terms, ["chunking", "rag"]);
+        let foreign = Hit { doc: 9, source: "x".into(), chunk: 0, start: 0, end: 0, score: 1.0, text: String::new() };
+        assert!(ix.term_scores("rag", &foreign).is_empty());
     }
 
     #[test]

@@ -5,9 +5,11 @@
 //! bigrams) and scored with [`bm25`]; at most [`TOP_K`] hits become numbered sources in
 //! the [`messages`] sent to DeepSeek `chat/completions`; the streamed response is decoded by
 //! [`sse`] and interpreted by [`stream`], which alone decides whether an answer is complete.
-//! [`export`] writes the conversation as Markdown. Everything here is pure: the shells read
-//! the files, perform the request, run the timer and feed the bytes in.
+//! [`export`] writes the conversation as Markdown. The same retrieval searches a run's
+//! answers ([`answers`]: one hit per probe, with a snippet). Everything here is pure: the
+//! shells read the files, perform the request, run the timer and feed the bytes in.
 
+pub mod answers;
 pub mod bm25;
 pub mod chunk;
 pub mod export;
@@ -16,6 +18,7 @@ pub mod sse;
 pub mod stream;
 pub mod tokenize;
 
+pub use answers::{search_answers, AnswerHit, DEFAULT_ANSWER_HITS, SNIPPET_CHARS};
 pub use bm25::{Hit, Index, TOP_K};
 pub use chunk::{chunk_document, load_document, Chunk, Document, CHUNK_CHARS, CHUNK_OVERLAP};
 pub use export::{export_conversation_markdown, ExportTurn};

@@ -8,7 +8,7 @@
 use super::runs::newest_comparable;
 use super::CompareError;
 use crate::metrics::{compute_run_metrics, RunMetrics, TargetMap};
-use crate::model::{EngineId, ExportEnvelope, Ownership, Probe, ProbeStatus, Prompt, Run};
+use crate::model::{EngineId, ExportEnvelope, Prompt, Run};
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 
@@ -173,9 +173,7 @@ fn column(r: &EngineRun<'_>) -> EngineColumn {
         mention_rate_high: m.mention_rate_ci.map(|ci| ci[1]),
         first_mention_rate: m.first_mention_rate,
         owned_visibility: m.owned_visibility,
-        // Not yet a field of `RunMetrics` (issue 14 adds it); `engines_for_export` fills it
-        // from the probes meanwhile.
-        owned_citation_rate: None,
+        owned_citation_rate: m.owned_citation_rate,
         share_of_voice: m.share_of_voice.clone(),
         top_domains: m
             .domains
@@ -184,22 +182,6 @@ fn column(r: &EngineRun<'_>) -> EngineColumn {
             .map(|d| TopDomain { domain: d.domain.clone(), occurrence_rate: d.occurrence_rate })
             .collect(),
     }
-}
-
-/// Numerator: successful probes with a cited owned source; denominator: successful probes;
-/// `None` when no successful probe has `rawCitations` (data-model.md, `ownedCitationRate`).
-fn owned_citation_rate(run: &Run, probes: &[Probe]) -> Option<f64> {
-    let (mut success, mut with_citations, mut cited_owned) = (0u32, 0u32, 0u32);
-    for p in probes.iter().filter(|p| p.run_id == run.id && p.status == ProbeStatus::Success) {
-        success += 1;
-        if p.raw_citations.is_some() {
-            with_citations += 1;
-        }
-        if p.sources.iter().any(|s| s.ownership == Ownership::Owned && s.cited == Some(true)) {
-            cited_owned += 1;
-        }
-    }
-    (with_citations > 0).then(|| f64::from(cited_owned) / f64::from(success))
 }
 
 /// `geo-probe engines` over an export: the newest completed or partial run per engine of
@@ -223,9 +205,5 @@ pub fn engines_for_export(env: &ExportEnvelope, project_id: Option<&str>) -> Res
     let metrics: Vec<RunMetrics> = runs.iter().map(|r| compute_run_metrics(r, &env.probes, None)).collect();
     let inputs: Vec<EngineRun<'_>> =
         runs.iter().zip(&metrics).map(|(run, metrics)| EngineRun { run, metrics }).collect();
-    let mut comparison = compare_engines(&project_id, &env.prompts, &inputs);
-    for (column, run) in comparison.engines.iter_mut().zip(&runs) {
-        column.owned_citation_rate = owned_citation_rate(run, &env.probes);
-    }
-    Ok(comparison)
+    Ok(compare_engines(&project_id, &env.prompts, &inputs))
 }

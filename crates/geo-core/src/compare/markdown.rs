@@ -84,6 +84,36 @@ impl Text {
     }
 }
 
+/// A difference of proportions in percentage points in `lang`: `+12.3 pts`, `−4.0 个百分点`.
+pub fn points_text(delta: f64, lang: Lang) -> String {
+    Text { lang }.points(delta)
+}
+
+/// A change's 95 % interval in points in `lang` (`−81.0 to −36.3`), `—` without one.
+pub fn interval_text(change: &Change, lang: Lang) -> String {
+    interval(&Text { lang }, change)
+}
+
+/// `↑ real change`, `↓ real change`, `within noise` or `not comparable`, in `lang`.
+pub fn change_mark(change: &Change, lang: Lang) -> &'static str {
+    Text { lang }.mark(change)
+}
+
+/// A verdict's name in `lang` (`下降`, `regressed` …).
+pub fn verdict_label(verdict: Verdict, lang: Lang) -> &'static str {
+    Text { lang }.verdict(verdict)
+}
+
+/// What a verdict means, one sentence in `lang`.
+pub fn verdict_sentence(verdict: Verdict, lang: Lang) -> &'static str {
+    Text { lang }.verdict_explained(verdict)
+}
+
+/// A headline metric's name in `lang` (`mentionRate` → `提及率` / `Mention rate`).
+pub fn metric_label(name: &str, lang: Lang) -> &'static str {
+    Text { lang }.metric(name)
+}
+
 /// `+12.3`, `−4.0`, `0.0` (a true minus sign; no sign for zero).
 fn signed(v: f64) -> String {
     let rounded = format!("{:.1}", v.abs());

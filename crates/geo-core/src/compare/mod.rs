@@ -26,7 +26,10 @@ pub use engines::{
     EnginePromptRow, EngineRun, TopDomain, TOP_DOMAINS,
 };
 pub use interval::{half_width_at_half, newcombe_interval, repeats_for_half_width, Change, Direction};
-pub use markdown::{diff_markdown, diff_summary, first_run_markdown};
+pub use markdown::{
+    change_mark, diff_markdown, diff_summary, first_run_markdown, interval_text, metric_label, points_text,
+    verdict_label, verdict_sentence,
+};
 pub use runs::{
     diff_export, diff_runs, is_comparable, newest_comparable, DiffContext, DomainChange, DomainChanges, PromptChange,
     RunDiff, TargetChange, Verdict, METRIC_NAMES,

@@ -11,14 +11,20 @@
 //! run, a run's project) against the file plus the store it is merged into; only when
 //! both are clean does the caller run [`merge_into`], which cannot fail. The store is
 //! therefore never left half-imported. Exports never contain an API key or settings: the
-//! envelope has no field that could hold them.
+//! envelope has no field that could hold them. [`catalog`] lists what an export holds
+//! (projects, runs, the default run, top domains, one probe) for scripts and agents.
 
+pub mod catalog;
 pub mod csv;
 pub mod import;
 pub mod json;
 pub mod markdown;
 pub mod validate;
 
+pub use catalog::{
+    default_run, find_probe, find_project, find_run, project_summaries, run_summaries, top_domains, CatalogError,
+    ProjectSummary, RunSummary,
+};
 pub use csv::{parse_csv, probes_csv, sources_csv, CsvParseError, CsvWriter};
 pub use import::{
     merge_into, parse_export, summarize, ImportError, ImportErrorKind, ImportLimits, KindCount, MergeReport,

@@ -67,12 +67,10 @@ fn sample(domains: &[String]) -> String {
     s
 }
 
-/// Sums (successful probes, probes mentioning the brand, prompts) over prompts tagged `tag`.
+/// (successful probes, probes mentioning the brand, prompts) of the prompts tagged `tag`:
+/// the run's `tags` row, zeros when no prompt carries it.
 fn tagged(m: &RunMetrics, tag: &str) -> (u32, u32, u32) {
-    m.prompts
-        .iter()
-        .filter(|p| p.tags.iter().any(|t| t == tag))
-        .fold((0, 0, 0), |(s, k, n), p| (s + p.success_count, k + p.mention_count, n + 1))
+    m.tags.iter().find(|t| t.tag == tag).map_or((0, 0, 0), |t| (t.success_count, t.mention_count, t.prompt_count))
 }
 
 /// Builds the findings of a run, checking the nine rules of seed §7 in order:

@@ -5,11 +5,12 @@
 //! mentioned". Each ratio is `None` (JSON `null`) when its denominator is zero, and every
 //! field of [`RunMetrics`] is always present in JSON. `docs/metrics.md` states every formula.
 //!
-//! - [`compute_run_metrics`]: one run (one pass over its probes, hash maps, pairwise work
-//!   only within a prompt).
+//! - [`compute_run_metrics`]: one run (one pass over its probes through one accumulator per
+//!   concern, see `acc`; pairwise work only within a prompt).
 //! - [`metrics_for_export`]: every run of an export (or one), as `geo-probe metrics` prints.
 //! - [`project_series`]: the per-run trend points of a project.
 
+pub(crate) mod acc;
 pub mod cost;
 pub mod insights;
 pub(crate) mod run;
@@ -25,7 +26,7 @@ pub use run::{compute_run_metrics, compute_run_metrics_refs};
 pub use series::{project_series, SeriesPoint};
 pub use stats::{jaccard, rbo, wilson_interval};
 
-use crate::model::{ExportEnvelope, Ownership, Probe, Run};
+use crate::model::{EngineId, ExportEnvelope, Ownership, Probe, Run};
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use std::fmt;
 use std::hash::Hasher;
@@ -81,8 +82,6 @@ impl std::hash::Hash for Key<'_> {
 /// A hash map with rustc's Fx hash: keys are local strings, resistance to crafted
 /// collisions is not needed.
 pub(crate) type FastMap<K, V> = rustc_hash::FxHashMap<K, V>;
-/// A hash set with rustc's Fx hash.
-pub(crate) type FastSet<K> = rustc_hash::FxHashSet<K>;
 
 /// A JSON object keyed by target id, in the run's `aliasSnapshot` order (brand first, then
 /// competitors), one key per distinct target id.
@@ -113,6 +112,8 @@ impl<T: Serialize> Serialize for TargetMap<T> {
 pub struct RunMetrics {
     /// The run.
     pub run_id: String,
+    /// The engine the run asked (its `config.engine`; `deepseek` when absent).
+    pub engine: EngineId,
     /// The run's `previousRunId`.
     pub previous_run_id: Option<String>,
     /// The run's probe records (every status).
@@ -146,14 +147,25 @@ pub struct RunMetrics {
     pub source_stability: Option<f64>,
     /// Numerator: answer links with `inSources`; denominator: answer links (successful probes).
     pub answer_link_overlap: Option<f64>,
+    /// Numerator: successful probes with at least one query; denominator: successful probes.
+    pub searched_rate: Option<f64>,
+    /// Numerator: successful probes with a cited owned source; denominator: successful
+    /// probes. `None` when no successful probe has `rawCitations` (no citation data).
+    pub owned_citation_rate: Option<f64>,
     /// Domains of this run's successful probes absent from the previous run's, sorted.
     pub new_domains: Vec<String>,
     /// Domains of the previous run's successful probes absent from this run's, sorted.
     pub lost_domains: Vec<String>,
     /// Per source domain, by `occurrences` descending then `domain` ascending.
     pub domains: Vec<DomainMetrics>,
+    /// Per channel: the `occurrences` of `domains` summed by channel, by occurrences
+    /// descending then channel ascending.
+    pub channels: Vec<ChannelMetrics>,
     /// Per prompt, in `promptSnapshot` order.
     pub prompts: Vec<PromptMetrics>,
+    /// Per distinct tag of the `promptSnapshot` (first appearance first), over the
+    /// successful probes of the prompts carrying it.
+    pub tags: Vec<TagMetrics>,
     /// Estimated cost of every probe record of the run (seed §6.2).
     pub estimated_cost_usd: Option<f64>,
     /// At most 5 rule-based findings (seed §7).
@@ -211,6 +223,12 @@ pub struct MetricCounts {
     pub list_stability_prompt_count: u32,
     /// Successful probes of the previous run compared for `newDomains`/`lostDomains`.
     pub previous_success_count: u32,
+    /// Successful probes with at least one query (numerator of `searchedRate`).
+    pub searched_count: u32,
+    /// Successful probes with `rawCitations` (0: the citation figures are null).
+    pub citation_probe_count: u32,
+    /// Successful probes with a cited owned source (numerator of `ownedCitationRate`).
+    pub owned_cited_count: u32,
 }
 
 /// One source domain of a run.
@@ -237,8 +255,54 @@ pub struct DomainMetrics {
     pub avg_rank: Option<f64>,
     /// Smallest occurrence rank.
     pub best_rank: Option<u32>,
+    /// Successful probes with a cited source of this domain; `None` when no successful
+    /// probe of the run has `rawCitations`.
+    pub cited_probe_count: Option<u32>,
+    /// Numerator: `citedProbeCount`; denominator: successful probes (`None` as above).
+    pub cited_rate: Option<f64>,
     /// Extra: Wilson 95 % interval of `occurrenceRate`.
     pub occurrence_rate_ci: Option<[f64; 2]>,
+}
+
+/// One channel of a run: its domains' occurrences summed.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ChannelMetrics {
+    /// Channel key (see `analysis::platforms::CHANNELS`).
+    pub channel: String,
+    /// The sum of `occurrences` of the run's domains of this channel.
+    pub occurrences: u32,
+    /// Numerator: `occurrences`; denominator: all source occurrences of successful probes.
+    pub occurrence_share: Option<f64>,
+}
+
+/// One prompt tag of a run: the figures of [`PromptMetrics`] over the prompts carrying it.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TagMetrics {
+    /// The tag as stored (`generic`, `brand`, … or any other string).
+    pub tag: String,
+    /// Successful probes of the tagged prompts.
+    pub success_count: u32,
+    /// Numerator: those with a brand Mention; denominator: `successCount`.
+    pub mention_rate: Option<f64>,
+    /// Numerator: those with the brand first; denominator: `successCount`.
+    pub first_mention_rate: Option<f64>,
+    /// Numerator: the sum of brand orders; denominator: those with a brand Mention.
+    pub avg_order: Option<f64>,
+    // ---- extras ----
+    /// Prompts carrying the tag.
+    pub prompt_count: u32,
+    /// Their probe records.
+    pub probe_count: u32,
+    /// Their `error` + `empty` probes.
+    pub failed_count: u32,
+    /// Their successful probes with a brand Mention.
+    pub mention_count: u32,
+    /// Their successful probes with the brand first.
+    pub first_mention_count: u32,
+    /// Wilson 95 % interval of `mentionRate`.
+    pub mention_rate_ci: Option<[f64; 2]>,
 }
 
 /// One prompt of a run.

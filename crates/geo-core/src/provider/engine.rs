@@ -9,13 +9,15 @@
 //! kinds. [`EngineSpec`] holds the static facts (ids, URLs, key variables, models, browser
 //! access) and the `engine_*` functions dispatch the four behaviours on [`EngineId`].
 //! [`Endpoint`] bundles what a shell needs for one session (URL and headers resolved once),
+//! and [`Wire::of`] gives each engine's reply format to [`interpret`](super::interpret()),
 //! so the web app, the CLI and the tests send and read requests through the same code.
 //! Nothing downstream of the raw result (analysis, metrics, exports, the UI) knows which
 //! engine answered.
 
 use crate::model::{EngineId, ProbeError, RunConfig};
 
-use super::errors::{engine_network_error, map_engine_http_error};
+use super::errors::{engine_invalid_json_error, engine_network_error, map_engine_http_error};
+use super::interpret::{Interpret, Reply, Wire};
 use super::{gemini, openai, perplexity, request, response};
 
 /// How an engine takes its API key.
@@ -278,18 +280,34 @@ pub fn parse_engine_response(
     }
 }
 
-/// The outcome of one HTTP exchange with `engine`: a 2xx body is parsed, anything else is
-/// mapped with the engine's error rules (engines.md, "Errors and retries").
-pub fn engine_outcome(
-    engine: EngineId,
-    status: u16,
-    body: &str,
-    requested_model: &str,
-) -> Result<super::ParsedResponse, ProbeError> {
-    if (200..300).contains(&status) {
-        parse_engine_response(engine, body, requested_model)
-    } else {
-        Err(map_engine_http_error(engine, status, body))
+impl Wire {
+    /// The reply format of `engine`: its parser for a 2xx body, its error rules otherwise
+    /// (engines.md, "Errors and retries"), and its wording of an unreadable body.
+    /// [`interpret`](super::interpret()) applies it, in the browser and in the CLI alike.
+    pub fn of(engine: EngineId) -> Wire {
+        match engine {
+            EngineId::Deepseek => Wire::MESSAGES,
+            EngineId::Anthropic => Wire {
+                parse: |body, model| parse_engine_response(EngineId::Anthropic, body, model),
+                map_error: |status, body| map_engine_http_error(EngineId::Anthropic, status, body),
+                invalid_json: |detail| engine_invalid_json_error(EngineId::Anthropic, detail),
+            },
+            EngineId::Openai => Wire {
+                parse: openai::parse_response,
+                map_error: |status, body| map_engine_http_error(EngineId::Openai, status, body),
+                invalid_json: |detail| engine_invalid_json_error(EngineId::Openai, detail),
+            },
+            EngineId::Gemini => Wire {
+                parse: gemini::parse_response,
+                map_error: |status, body| map_engine_http_error(EngineId::Gemini, status, body),
+                invalid_json: |detail| engine_invalid_json_error(EngineId::Gemini, detail),
+            },
+            EngineId::Perplexity => Wire {
+                parse: perplexity::parse_response,
+                map_error: |status, body| map_engine_http_error(EngineId::Perplexity, status, body),
+                invalid_json: |detail| engine_invalid_json_error(EngineId::Perplexity, detail),
+            },
+        }
     }
 }
 
@@ -350,9 +368,16 @@ impl Endpoint {
         engine_request_body(self.engine, prompt_text, config)
     }
 
-    /// The outcome of an HTTP response (see [`engine_outcome`]).
-    pub fn outcome(&self, status: u16, body: &str) -> Result<super::ParsedResponse, ProbeError> {
-        engine_outcome(self.engine, status, body, &self.model)
+    /// What [`interpret`](super::interpret()) needs for this session's replies: the model
+    /// and the engine's [`Wire`].
+    pub fn interpret(&self) -> Interpret<'_> {
+        Interpret { model: &self.model, wire: Wire::of(self.engine) }
+    }
+
+    /// The outcome of an HTTP reply to this endpoint: [`interpret`](super::interpret()) with
+    /// the engine's wire format (the one mapping both shells use).
+    pub fn outcome(&self, reply: &Reply) -> Result<super::ParsedResponse, ProbeError> {
+        super::interpret(reply, &self.interpret())
     }
 
     /// The outcome of a request that got no HTTP status at all (DNS, refused, CORS …); from
@@ -478,5 +503,39 @@ mod tests {
         let p = Endpoint::new(&config, Some("http://127.0.0.1:1"), None, Caller::Native);
         assert!(p.is_proxy_mode());
         assert_eq!(p.url, "http://127.0.0.1:1/v1/responses");
+    }
+
+    #[test]
+    fn every_engines_replies_go_through_interpret() {
+        use crate::model::ErrorKind;
+        let reply = |status, headers, body| Reply { status, headers, body };
+        for engine in EngineId::ALL {
+            let config = RunConfig { engine, ..RunConfig::default() };
+            let e = Endpoint::new(&config, None, Some("k"), Caller::Native);
+            // Non-2xx: the engine's own error rules, the status kept.
+            let got = e.outcome(&reply(401, &[], "{}")).unwrap_err();
+            assert_eq!(got, map_engine_http_error(engine, 401, "{}"), "{engine}");
+            // A 2xx HTML page: invalid json, named as an HTML page, in the engine's words.
+            let html = e.outcome(&reply(200, &[("content-type", "text/html")], "<html>")).unwrap_err();
+            assert_eq!(html.kind, ErrorKind::InvalidJson);
+            assert!(html.message.contains("html page"), "{engine}: {}", html.message);
+            if engine != EngineId::Deepseek {
+                let name = spec(engine).name.to_ascii_lowercase();
+                assert!(html.message.contains(&name), "{engine}: {}", html.message);
+            }
+        }
+        // Engine specifics reach the shells through the same call.
+        let openai = Endpoint::new(
+            &RunConfig { engine: EngineId::Openai, ..RunConfig::default() },
+            None,
+            Some("k"),
+            Caller::Native,
+        );
+        let quota = r#"{"error":{"message":"You exceeded your current quota","type":"insufficient_quota","code":"insufficient_quota"}}"#;
+        assert_eq!(openai.outcome(&reply(429, &[], quota)).unwrap_err().kind, ErrorKind::Balance);
+        // A 2xx body without an id takes the header's.
+        let body = r#"{"object":"response","status":"completed","model":"gpt-5-mini","output":[{"type":"message","content":[{"type":"output_text","text":"hi","annotations":[]}]}],"usage":{"input_tokens":1,"output_tokens":1}}"#;
+        let ok = openai.outcome(&reply(200, &[("x-request-id", "req_7")], body)).unwrap();
+        assert_eq!((ok.raw_answer.as_str(), ok.request_id.as_deref()), ("hi", Some("req_7")));
     }
 }

@@ -3,17 +3,20 @@
 //! HTTP request.
 //!
 //! - [`engine`]: the engine table ([`ENGINES`]) and the one interface the runner's shells
-//!   use ([`Endpoint`], `engine_*` dispatch);
+//!   use ([`Endpoint`], `engine_*` dispatch, [`Wire::of`] per engine);
 //! - [`url`]: DeepSeek's endpoint rules and headers (seed §4.1);
 //! - [`request`], [`response`]: the Messages request body (§4.2) and parser (§4.3), shared
 //!   by DeepSeek and Anthropic;
 //! - [`openai`], [`gemini`], [`perplexity`]: the other engines' bodies and parsers;
 //! - [`errors`]: status/body → [`ProbeError`](crate::model::ProbeError) per engine, UI wording;
+//! - [`interpret`](mod@interpret): a whole HTTP reply → the attempt's outcome, for both
+//!   shells and every engine (the engine's [`Wire`] reads the body);
 //! - [`keytest`]: the settings page's key test.
 
 pub mod engine;
 pub mod errors;
 pub mod gemini;
+pub mod interpret;
 pub mod keytest;
 pub mod openai;
 pub mod perplexity;
@@ -23,8 +26,8 @@ pub mod url;
 mod wire;
 
 pub use engine::{
-    endpoint_url, engine_headers, engine_outcome, engine_path, engine_request_body, model_or_default,
-    parse_engine_response, spec, Auth, BrowserAccess, Caller, Endpoint, EngineSpec, ENGINES,
+    endpoint_url, engine_headers, engine_path, engine_request_body, model_or_default, parse_engine_response, spec,
+    Auth, BrowserAccess, Caller, Endpoint, EngineSpec, ENGINES,
 };
 
 pub use errors::{
@@ -32,6 +35,7 @@ pub use errors::{
     invalid_json_error, is_browser_block_message, kind_for_status, map_engine_http_error, map_http_error,
     network_error, parse_error_body, timeout_error, ProviderErrorBody,
 };
+pub use interpret::{interpret, Interpret, Reply, Wire, INTERPRETED_HEADERS};
 pub use keytest::{
     build_engine_key_test_body, build_key_test_body, interpret_engine_key_test, interpret_key_test, KeyVerdict,
     KEY_TEST_PROMPT,

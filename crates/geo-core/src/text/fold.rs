@@ -138,37 +138,44 @@ pub(crate) fn fold_safe(c: char) -> Option<char> {
     }
 }
 
-/// Calls `f` with every character of the NFKC form of `text` (no case folding), in one pass.
+/// Calls `f` with every character of the NFKC form of `text` (no case folding), in one pass,
+/// and the character offsets `start..end` of `text` it comes from: a safe character's own
+/// position, or the whole segment the general normaliser turned into it (so a span never
+/// ends inside the source of what it yields).
 ///
 /// [`nfkc_safe`] characters are mapped one by one; the general normaliser runs only on the
 /// segments that need it. A safe character followed by unsafe ones (e.g. `e` + U+0301)
 /// stays in their segment, since it may combine with them.
-pub(crate) fn for_each_nfkc_char(text: &str, mut f: impl FnMut(char)) {
+pub(crate) fn for_each_nfkc_char_span(text: &str, mut f: impl FnMut(char, usize, usize)) {
     let mut seg_start = 0;
+    let mut seg_start_char = 0;
     let mut seg_slow = false;
     let mut pending: Option<char> = None;
+    let mut chars = 0usize;
     for (i, c) in text.char_indices() {
         match nfkc_safe(c) {
             Some(mapped) => {
                 if seg_slow {
-                    text[seg_start..i].nfkc().for_each(&mut f);
+                    text[seg_start..i].nfkc().for_each(|n| f(n, seg_start_char, chars));
                     seg_slow = false;
                 } else if let Some(p) = pending {
-                    f(p);
+                    f(p, seg_start_char, chars);
                 }
                 pending = Some(mapped);
                 seg_start = i;
+                seg_start_char = chars;
             }
             None => {
                 seg_slow = true;
                 pending = None;
             }
         }
+        chars += 1;
     }
     if seg_slow {
-        text[seg_start..].nfkc().for_each(&mut f);
+        text[seg_start..].nfkc().for_each(|n| f(n, seg_start_char, chars));
     } else if let Some(p) = pending {
-        f(p);
+        f(p, seg_start_char, chars);
     }
 }
 
@@ -203,7 +210,7 @@ mod tests {
         fn segment_wise_nfkc_equals_whole_text_nfkc(chars in proptest::collection::vec(mixed_char(), 0..24)) {
             let text: String = chars.into_iter().collect();
             let mut got = String::new();
-            for_each_nfkc_char(&text, |c| got.push(c));
+            for_each_nfkc_char_span(&text, |c, _, _| got.push(c));
             let expect: String = text.nfkc().collect();
             proptest::prop_assert_eq!(got, expect);
         }

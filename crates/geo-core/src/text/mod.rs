@@ -1,14 +1,15 @@
 //! Text primitives shared by every analysis step and by docs-chat retrieval, each defined
-//! once: NFKC folding ([`fold`]), byte-level UTF-8 scanning ([`utf8`]), character classes and
+//! once: NFKC folding ([`fold`]), byte-level UTF-8 scanning (`utf8`), character classes and
 //! word boundaries ([`class`]).
 //!
 //! Before this module the same primitive lived twice with different behaviour (two CJK
-//! ranges, two word-byte rules, two NFKC fast paths); now a Mention, a list title, the
+//! ranges, two word-byte rules, two NFKC fast paths, two Markdown-link parsers); now a Mention, a list title, the
 //! position-adjusted word count and a retrieval token agree on what a CJK character, a word
 //! boundary and a folded character are.
 
 pub mod class;
 pub mod fold;
+pub(crate) mod markdown;
 pub(crate) mod utf8;
 
 pub use class::{is_cjk, is_joiner, is_word_byte, joins_word};

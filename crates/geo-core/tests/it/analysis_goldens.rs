@@ -3,14 +3,10 @@
 //! idempotence of re-analysis.
 
 use geo_core::analysis::analyze_probe;
-use geo_core::model::{ExportEnvelope, Probe, ProbeStatus, Target};
+use geo_core::model::{Probe, ProbeStatus};
 use geo_core::provider::parse_response;
 
-fn targets() -> Vec<Target> {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/project.json")).unwrap();
-    let env: ExportEnvelope = serde_json::from_str(&text).unwrap();
-    env.projects[0].targets()
-}
+use crate::support::fixture_targets as targets;
 
 fn probe_from(body: &str) -> Option<Probe> {
     let parsed = parse_response(body, "deepseek-v4-flash").ok()?;
@@ -67,18 +63,14 @@ fn analysed() {
 #[test]
 fn reanalysis_is_idempotent_for_every_fixture() {
     let targets = targets();
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/responses");
     let mut checked = 0;
-    for entry in std::fs::read_dir(dir).unwrap().flatten() {
-        if entry.path().extension().is_some_and(|e| e == "json") {
-            let body = std::fs::read_to_string(entry.path()).unwrap();
-            if let Some(mut probe) = probe_from(&body) {
-                analyze_probe(&mut probe, &targets);
-                let once = probe.clone();
-                analyze_probe(&mut probe, &targets);
-                assert_eq!(once, probe, "{}", entry.path().display());
-                checked += 1;
-            }
+    for (name, body) in crate::support::response_files() {
+        if let Some(mut probe) = probe_from(&body) {
+            analyze_probe(&mut probe, &targets);
+            let once = probe.clone();
+            analyze_probe(&mut probe, &targets);
+            assert_eq!(once, probe, "{name}");
+            checked += 1;
         }
     }
     assert!(checked >= 15, "only {checked} fixtures parsed");

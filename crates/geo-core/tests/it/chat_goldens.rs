@@ -6,7 +6,7 @@ use geo_core::chat::{load_document, Document, Index, TOP_K};
 use serde_json::{json, Value};
 
 fn fixtures_dir() -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/chat")
+    crate::support::fixtures_dir().join("chat")
 }
 
 fn read(path: &Path) -> String {

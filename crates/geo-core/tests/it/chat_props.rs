@@ -8,11 +8,6 @@ use geo_core::chat::{chunk_document, load_document, tokenize, Document, Index, C
 use proptest::prelude::*;
 use proptest::sample::Index as Cut;
 
-fn config() -> ProptestConfig {
-    let cases = std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(256);
-    ProptestConfig::with_cases(cases)
-}
-
 // ---------- SSE ----------
 
 /// One item of a generated stream.
@@ -86,7 +81,7 @@ fn decode_split(bytes: &[u8], cuts: &[Cut]) -> Vec<SseEvent> {
 }
 
 proptest! {
-    #![proptest_config(config())]
+    #![proptest_config(crate::config())]
 
     #[test]
     fn every_split_of_a_stream_gives_the_same_events(
@@ -169,7 +164,7 @@ fn naive_search(docs: &[Document], query: &str, top: usize) -> Vec<(usize, usize
 }
 
 proptest! {
-    #![proptest_config(config())]
+    #![proptest_config(crate::config())]
 
     #[test]
     fn bm25_equals_the_naive_scorer(
@@ -194,7 +189,7 @@ fn doc_char() -> impl Strategy<Value = char> {
 }
 
 proptest! {
-    #![proptest_config(config())]
+    #![proptest_config(crate::config())]
 
     /// The text is a short random pattern (any characters, CR, LF, BOM) repeated to a
     /// random length: cheap to generate, yet it reaches every chunk-count boundary.

@@ -6,10 +6,6 @@ use geo_core::export::csv::{neutralize, parse_csv, quote, CsvWriter, PROBE_COLUM
 use geo_core::export::{probes_csv, sources_csv, ExportError};
 use proptest::prelude::*;
 
-fn cases() -> u32 {
-    std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(256)
-}
-
 #[track_caller]
 fn check_text_cell(input: &str, expect: &str) {
     let mut w = CsvWriter::new();
@@ -123,7 +119,7 @@ fn cell() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(cases()))]
+    #![proptest_config(crate::config())]
 
     #[test]
     fn csv_round_trips_to_the_neutralised_cells(

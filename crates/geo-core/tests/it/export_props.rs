@@ -10,10 +10,6 @@ use proptest::collection::vec;
 use proptest::option::of;
 use proptest::prelude::*;
 
-fn cases() -> u32 {
-    std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(256)
-}
-
 /// Short arbitrary Unicode, control characters and quotes included.
 fn s() -> impl Strategy<Value = String> {
     vec(any::<char>(), 0..6).prop_map(String::from_iter)
@@ -304,7 +300,7 @@ fn json_char() -> impl Strategy<Value = char> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(cases()))]
+    #![proptest_config(crate::config())]
 
     #[test]
     fn export_parse_export_is_identity(env in envelope()) {

@@ -7,13 +7,7 @@ use geo_core::analysis::mentions::match_targets;
 use geo_core::model::{ListItem, Target, TargetKind};
 
 fn target(id: &str, kind: TargetKind, aliases: &[&str]) -> Target {
-    Target {
-        id: id.into(),
-        kind,
-        label: aliases[0].into(),
-        aliases: aliases.iter().map(|s| s.to_string()).collect(),
-        domains: vec![],
-    }
+    crate::support::target(id, kind, aliases[0], aliases, &[])
 }
 
 fn targets() -> Vec<Target> {

@@ -10,18 +10,8 @@ use geo_core::model::{Target, TargetKind};
 use geo_core::text::normalize_for_match;
 use proptest::prelude::*;
 
-fn cases() -> u32 {
-    std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(256)
-}
-
 fn targets() -> Vec<Target> {
-    let t = |id: &str, kind, aliases: &[&str]| Target {
-        id: id.into(),
-        kind,
-        label: aliases[0].into(),
-        aliases: aliases.iter().map(|s| s.to_string()).collect(),
-        domains: vec![],
-    };
+    let t = |id: &str, kind, aliases: &[&str]| crate::support::target(id, kind, aliases[0], aliases, &[]);
     vec![
         t("yg", TargetKind::Brand, &["元构场", "元构场智能科技", "GEO"]),
         t("acme", TargetKind::Competitor, &["Acme", "ａｃｍｅ"]),
@@ -80,7 +70,7 @@ fn check_invariants(answer: &str, parsed: &ParsedList, targets: &[Target]) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(cases()))]
+    #![proptest_config(crate::config())]
 
     #[test]
     fn never_panics_on_arbitrary_unicode(answer in any::<String>()) {

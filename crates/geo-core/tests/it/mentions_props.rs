@@ -7,10 +7,6 @@ use geo_core::model::{Target, TargetKind};
 use geo_core::text::normalize_for_match;
 use proptest::prelude::*;
 
-fn cases() -> u32 {
-    std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(256)
-}
-
 #[rustfmt::skip]
 const ALIASES: &[&str] = &[
     "geo", "GEO", "Acme", "ac", "a", "aa", "aba", "元构场", "元构场智能科技", "探针", "GEO探针", "ｇｅｏ", "Beta Labs",
@@ -113,7 +109,7 @@ fn oracle(text: &str, target: &Target) -> Vec<(usize, usize)> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(cases()))]
+    #![proptest_config(crate::config())]
 
     #[test]
     fn counts_equal_merged_non_overlapping_intervals(text in text_strategy(), targets in targets_strategy()) {

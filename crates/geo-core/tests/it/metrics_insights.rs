@@ -1,7 +1,40 @@
 //! The nine insight rules of seed §7, one at a time, then order, dedupe and the cap of five.
 
 use crate::metrics_support::*;
-use geo_core::metrics::{build_insights, compute_run_metrics, RunMetrics};
+use geo_core::metrics::{build_insights, compute_run_metrics, RunMetrics, TagMetrics};
+
+/// Rebuilds `m.tags` from the (mutated) prompt rows, so a test can retag a prompt: the
+/// insight rules read the tag rows.
+fn retag(m: &mut RunMetrics) {
+    let mut tags: Vec<TagMetrics> = Vec::new();
+    for p in &m.prompts {
+        for tag in &p.tags {
+            let row = match tags.iter().position(|t| &t.tag == tag) {
+                Some(i) => &mut tags[i],
+                None => {
+                    tags.push(TagMetrics {
+                        tag: tag.clone(),
+                        success_count: 0,
+                        mention_rate: None,
+                        first_mention_rate: None,
+                        avg_order: None,
+                        prompt_count: 0,
+                        probe_count: 0,
+                        failed_count: 0,
+                        mention_count: 0,
+                        first_mention_count: 0,
+                        mention_rate_ci: None,
+                    });
+                    tags.last_mut().unwrap()
+                }
+            };
+            row.prompt_count += 1;
+            row.success_count += p.success_count;
+            row.mention_count += p.mention_count;
+        }
+    }
+    m.tags = tags;
+}
 
 /// A baseline on which no rule fires: successes, an owned source, mid mention rate, stable
 /// sources, no previous run, no tagged prompts, no domains.
@@ -14,6 +47,7 @@ fn quiet() -> RunMetrics {
     for p in &mut m.prompts {
         p.tags.clear();
     }
+    retag(&mut m);
     m
 }
 
@@ -25,6 +59,7 @@ fn kinds(m: &RunMetrics) -> Vec<String> {
 fn check(mutate: impl FnOnce(&mut RunMetrics), expect: &[&str]) {
     let mut m = quiet();
     mutate(&mut m);
+    retag(&mut m);
     assert_eq!(kinds(&m), expect);
 }
 

@@ -8,10 +8,6 @@ use geo_core::model::*;
 use proptest::prelude::*;
 use std::collections::HashSet;
 
-fn cases() -> u32 {
-    std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(256)
-}
-
 /// RBO by its definition, prefix sets rebuilt at every depth (the oracle for the fast path).
 fn rbo_oracle(a: &[u8], b: &[u8], p: f64) -> f64 {
     let dedup = |v: &[u8]| {
@@ -96,7 +92,7 @@ fn ci_ok(rate: Option<f64>, ci: Option<[f64; 2]>) -> bool {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(cases()))]
+    #![proptest_config(crate::config())]
 
     #[test]
     fn wilson_contains_the_estimate(n in 0u32..5000, k in 0u32..5000) {

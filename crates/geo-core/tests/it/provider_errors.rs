@@ -1,8 +1,6 @@
 //! Error mapping over every recorded error body in `fixtures/errors/` (`<status>_<name>.<ext>`),
 //! and the key-test verdict for the same bodies.
 
-use std::path::PathBuf;
-
 use geo_core::model::ErrorKind;
 use geo_core::provider::{describe_error, interpret_key_test, is_retryable, map_http_error, KeyVerdict};
 
@@ -27,16 +25,7 @@ const EXPECT: &[(&str, ErrorKind, &str, bool)] = &[
 ];
 
 fn error_files() -> Vec<(String, String)> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/errors");
-    let mut out: Vec<(String, String)> = std::fs::read_dir(dir)
-        .expect("fixtures/errors exists")
-        .map(|e| e.expect("dir entry").path())
-        .map(|p| {
-            (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read_to_string(&p).expect("readable"))
-        })
-        .collect();
-    out.sort();
-    out
+    crate::support::fixture_files("errors", "")
 }
 
 fn status_of(file: &str) -> u16 {

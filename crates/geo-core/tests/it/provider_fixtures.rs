@@ -1,31 +1,13 @@
 //! Every recorded response in `fixtures/responses/` parsed, with its key facts checked
 //! (data-driven), plus the fixture project in `fixtures/project.json`.
 
-use std::path::PathBuf;
-
 use geo_core::analysis::clean::clean_answer;
 use geo_core::model::{tags, ExportEnvelope, TargetKind};
 use geo_core::provider::{parse_response, ParsedResponse};
 
 const REQUESTED: &str = "deepseek-v4-flash";
 
-fn fixtures_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures")
-}
-
-fn response_files() -> Vec<(String, String)> {
-    let mut out: Vec<(String, String)> = std::fs::read_dir(fixtures_dir().join("responses"))
-        .expect("fixtures/responses exists")
-        .map(|e| e.expect("dir entry").path())
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .map(|p| {
-            let stem = p.file_stem().unwrap().to_string_lossy().into_owned();
-            (stem, std::fs::read_to_string(&p).expect("fixture readable"))
-        })
-        .collect();
-    out.sort();
-    out
-}
+use crate::support::{fixtures_dir, response_files};
 
 /// Key facts of one fixture.
 struct Expect {
@@ -280,6 +262,61 @@ const EXPECT: &[Expect] = &[
         contains: &["I'll search for when Yuangouchang was founded.\n\nBased on the search results, Yuangouchang was founded in 2023 in Hangzhou. It builds"],
         cleaned_empty: false,
         model: REQUESTED,
+        stop: "end_turn",
+        searches: 1,
+    },
+    Expect {
+        file: "22_zh_generic_brand_absent",
+        queries: &[Some("国内 AI搜索优化 GEO 服务商"), Some("GEO服务商 评价 口碑")],
+        errors: &[],
+        sources_per_query: &[3, 2],
+        contains: &["\n\n1. 智谱营销：", "\n4. 星图数智："],
+        cleaned_empty: false,
+        model: "deepseek-v4-flash",
+        stop: "end_turn",
+        searches: 2,
+    },
+    Expect {
+        file: "23_zh_generic_brand_gained",
+        queries: &[Some("国内 AI搜索优化 服务商 有哪些"), Some("GEO 监测 优化 公司 2026")],
+        errors: &[],
+        sources_per_query: &[3, 2],
+        contains: &["\n3. 元构场智能科技：据[36氪的报道](https://36kr.com/p/3021456789012345)"],
+        cleaned_empty: false,
+        model: "deepseek-v4-flash",
+        stop: "end_turn",
+        searches: 2,
+    },
+    Expect {
+        file: "24_zh_generic_competitor_first",
+        queries: &[Some("让品牌出现在AI回答里 GEO 公司 推荐")],
+        errors: &[],
+        sources_per_query: &[4],
+        contains: &["\n\n- **GEOBoost**：", "\n- **云雀内容工场**："],
+        cleaned_empty: false,
+        model: "deepseek-v4-flash",
+        stop: "end_turn",
+        searches: 1,
+    },
+    Expect {
+        file: "25_zh_generic_sources_shift",
+        queries: &[Some("GEO公司 对比 横评"), Some("智谱营销 GEOBoost 案例")],
+        errors: &[],
+        sources_per_query: &[2, 3],
+        contains: &["\n\n1. 智谱营销：", "\n3. 星图数智："],
+        cleaned_empty: false,
+        model: "deepseek-v4-flash",
+        stop: "end_turn",
+        searches: 2,
+    },
+    Expect {
+        file: "26_zh_brand_profile_variant",
+        queries: &[Some("元构场智能科技 是做什么的")],
+        errors: &[],
+        sources_per_query: &[3],
+        contains: &["元构场智能科技是一家杭州的营销科技公司", "[公司介绍](https://yuangouchang.cn/about)"],
+        cleaned_empty: false,
+        model: "deepseek-v4-flash",
         stop: "end_turn",
         searches: 1,
     },

@@ -2,26 +2,15 @@
 //! mutations of the recorded responses, and whatever it accepts is well formed
 //! (queries numbered 1..=n, every source on an existing query, ranks consecutive from 1).
 
-use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use geo_core::provider::{map_http_error, parse_response, ParsedResponse};
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
-fn cases() -> u32 {
-    std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(256)
-}
-
 fn fixtures() -> &'static [String] {
     static FIXTURES: OnceLock<Vec<String>> = OnceLock::new();
-    FIXTURES.get_or_init(|| {
-        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/responses");
-        let mut paths: Vec<PathBuf> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
-        paths.retain(|p| p.extension().is_some_and(|x| x == "json"));
-        paths.sort();
-        paths.iter().map(|p| std::fs::read_to_string(p).unwrap()).collect()
-    })
+    FIXTURES.get_or_init(|| crate::support::response_files().into_iter().map(|(_, body)| body).collect())
 }
 
 fn well_formed(p: &ParsedResponse) -> Result<(), TestCaseError> {
@@ -130,7 +119,7 @@ fn arb_block() -> impl Strategy<Value = Value> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(cases()))]
+    #![proptest_config(crate::config())]
 
     #[test]
     fn never_panics_on_arbitrary_strings(body in any::<String>()) {

@@ -6,10 +6,6 @@ use geo_core::model::{ErrorKind, ProbeStatus, RunStatus};
 use geo_core::runner::{clamp_concurrency, final_status, is_empty_answer, Engine, EngineOptions, Mode};
 use proptest::prelude::*;
 
-fn cases() -> u32 {
-    std::env::var("PROPTEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(256)
-}
-
 const KINDS: [(ErrorKind, Option<u16>); 9] = [
     (ErrorKind::Auth, Some(401)),
     (ErrorKind::Balance, Some(402)),
@@ -60,7 +56,7 @@ fn expected(replies: &[Reply]) -> (ProbeStatus, u32) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(cases()))]
+    #![proptest_config(crate::config())]
 
     #[test]
     fn engine_matches_the_oracle(

@@ -5,15 +5,7 @@ use geo_core::analysis::sources::{classify_source, normalize_sources, Classifica
 use geo_core::analysis::urls::registrable_domain;
 use geo_core::model::{Lang, Ownership, Query, RawSource, Target, TargetKind};
 
-fn target(id: &str, kind: TargetKind, label: &str, aliases: &[&str], domains: &[&str]) -> Target {
-    Target {
-        id: id.into(),
-        kind,
-        label: label.into(),
-        aliases: aliases.iter().map(|s| s.to_string()).collect(),
-        domains: domains.iter().map(|s| s.to_string()).collect(),
-    }
-}
+use crate::support::target;
 
 fn targets() -> Vec<Target> {
     vec![

@@ -8,11 +8,6 @@ use geo_core::analysis::urls::{is_tracking_param, normalize_url, UrlParts};
 use geo_core::model::{Query, RawSource, Target, TargetKind};
 use proptest::prelude::*;
 
-fn config() -> ProptestConfig {
-    let cases = std::env::var("PROPTEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(256);
-    ProptestConfig::with_cases(cases)
-}
-
 /// URL-ish strings: real hosts (platform, site-scoped tracking, IDN, IP), odd paths,
 /// a mix of tracking and business parameters, fragments.
 fn url_like() -> impl Strategy<Value = String> {
@@ -187,7 +182,7 @@ fn answer_like() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(config())]
+    #![proptest_config(crate::config())]
 
     #[test]
     fn normalize_url_is_idempotent_on_url_like_input(raw in url_like()) {

@@ -12,6 +12,9 @@ pub struct Series {
     pub label: String,
     /// One value in 0..=1 per x position (`None` = no value, a gap).
     pub values: Vec<Option<f64>>,
+    /// Per x position, the 95 % interval drawn as a band around the line (empty: no band;
+    /// `None` at a position: no interval there).
+    pub band: Vec<Option<[f64; 2]>>,
 }
 
 /// Props of [`LineChart`].
@@ -68,6 +71,47 @@ pub fn line_path(values: &[Option<f64>]) -> String {
     d.trim_end().to_string()
 }
 
+/// SVG paths of a band: one closed shape per run of consecutive positions with an interval,
+/// the upper bounds left to right then the lower bounds back. A lone position is a short
+/// vertical bar, so a single run still shows its interval.
+pub fn band_paths(band: &[Option<[f64; 2]>]) -> Vec<String> {
+    let n = band.len();
+    let mut paths = Vec::new();
+    let mut i = 0;
+    while i < n {
+        if band[i].is_none() {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < n && band[i].is_some() {
+            i += 1;
+        }
+        let run: Vec<(usize, [f64; 2])> = (start..i).filter_map(|k| band[k].map(|b| (k, b))).collect();
+        let mut d = String::new();
+        let half = if run.len() == 1 { 3.0 } else { 0.0 };
+        for (j, (k, [_, hi])) in run.iter().enumerate() {
+            let x = x_at(*k, n);
+            if run.len() == 1 {
+                d.push_str(&format!("M{:.1},{:.1} L{:.1},{:.1} ", x - half, y_at(*hi), x + half, y_at(*hi)));
+            } else {
+                d.push_str(&format!("{}{:.1},{:.1} ", if j == 0 { "M" } else { "L" }, x, y_at(*hi)));
+            }
+        }
+        for (k, [lo, _]) in run.iter().rev() {
+            let x = x_at(*k, n);
+            if run.len() == 1 {
+                d.push_str(&format!("L{:.1},{:.1} L{:.1},{:.1} ", x + half, y_at(*lo), x - half, y_at(*lo)));
+            } else {
+                d.push_str(&format!("L{:.1},{:.1} ", x, y_at(*lo)));
+            }
+        }
+        d.push('Z');
+        paths.push(d);
+    }
+    paths
+}
+
 fn pct(v: Option<f64>) -> String {
     super::metric_card::pct(v)
 }
@@ -94,8 +138,10 @@ pub fn LineChart(p: &LineChartProps) -> Html {
                     <text class="axis" x={format!("{:.1}", x_at(i, n))} y={(H - 8.0).to_string()} text-anchor="middle">{ l.clone() }</text>
                 }) }
                 { for p.series.iter().enumerate().map(|(k, s)| html! {
-                    <g class={format!("series series-{}", k % 4)}>
-                        <path d={line_path(&s.values)} fill="none" />
+                    <g class={format!("series series-{}", k % 4)}
+                        data-band-points={s.band.iter().filter(|b| b.is_some()).count().to_string()}>
+                        { for band_paths(&s.band).into_iter().map(|d| html! { <path class="band" {d} /> }) }
+                        <path class="line" d={line_path(&s.values)} fill="none" />
                         { for s.values.iter().enumerate().filter_map(|(i, v)| v.map(|v| (i, v))).map(|(i, v)| html! {
                             <circle cx={format!("{:.1}", x_at(i, n))} cy={format!("{:.1}", y_at(v))} r="3.5">
                                 <title>{ format!("{} · {}: {}", s.label, p.x_labels.get(i).cloned().unwrap_or_default(), pct(Some(v))) }</title>
@@ -109,7 +155,10 @@ pub fn LineChart(p: &LineChartProps) -> Html {
                     <li><span class={format!("swatch series-{}", k % 4)} aria-hidden="true"></span>{ s.label.clone() }</li>
                 }) }
             </ul>
-            <table class="sr-only">
+            // Hidden in a clipped block: a table keeps its content's width whatever its own
+            // `width` says, and would make the page scroll sideways.
+            <div class="sr-only">
+            <table>
                 <caption>{ p.title.clone() }</caption>
                 <thead><tr><th scope="col"></th>{ for p.series.iter().map(|s| html! { <th scope="col">{ s.label.clone() }</th> }) }</tr></thead>
                 <tbody>
@@ -120,6 +169,7 @@ pub fn LineChart(p: &LineChartProps) -> Html {
                     }) }
                 </tbody>
             </table>
+            </div>
         </figure>
     }
 }
@@ -190,6 +240,18 @@ pub fn BarChart(p: &BarChartProps) -> Html {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bands_close_one_shape_per_run_of_intervals() {
+        assert!(band_paths(&[]).is_empty());
+        assert!(band_paths(&[None, None]).is_empty());
+        let paths = band_paths(&[Some([0.2, 0.6]), Some([0.3, 0.7]), None, Some([0.1, 0.9])]);
+        assert_eq!(paths.len(), 2, "{paths:?}");
+        assert!(paths.iter().all(|d| d.starts_with('M') && d.ends_with('Z')));
+        // Two upper and two lower points for the first run; a lone point is a small box.
+        assert_eq!(paths[0].matches('L').count(), 3, "{}", paths[0]);
+        assert_eq!(paths[1].matches('L').count(), 3, "{}", paths[1]);
+    }
 
     #[test]
     fn paths_break_at_gaps_and_clamp() {

@@ -10,9 +10,10 @@
 use crate::hooks::{use_app, use_query, Fetch};
 use crate::repo::idb::IdbRepo;
 use crate::repo::{RepoError, Repository};
+use geo_core::compare::{diff_runs, RunDiff};
 use geo_core::export::full_export;
 use geo_core::metrics::{compute_run_metrics_refs, metrics_for_export, project_series, RunMetrics, SeriesPoint};
-use geo_core::model::{tags, ExportEnvelope, Probe, Project, Run};
+use geo_core::model::{ExportEnvelope, Probe, Project, Run};
 use std::cell::RefCell;
 use std::ops::Deref;
 use std::rc::Rc;
@@ -28,17 +29,12 @@ pub struct RunData {
     pub metrics: Option<RunMetrics>,
     /// The project's trend across runs (computed for [`Figures::Dashboard`] only).
     pub trend: Vec<SeriesPoint>,
-    /// The selected run's metrics restricted to each prompt tag in use, well-known tags
-    /// first: computed on the first call of [`RunData::tag_breakdown`], then kept.
-    by_tag: RefCell<Option<Rc<TagBreakdown>>>,
+    /// The selected run against its previous run (`previousRunId`), as `geo-probe diff`
+    /// computes it (for [`Figures::Dashboard`] only; `None` without a previous run).
+    pub diff: Option<RunDiff>,
 }
 
-/// Metrics of the run restricted to each prompt tag in use.
-pub type TagBreakdown = Vec<(String, RunMetrics)>;
-
 /// Which page reads the data: decides the extra figures computed and the timing's name.
-/// The dashboard's per-tag breakdown is not part of it: the page asks for it once its
-/// cards are shown ([`RunData::tag_breakdown`], timed as `geo:dashboard-tags`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Figures {
     /// Metrics and the trend across runs.
@@ -93,29 +89,6 @@ impl RunData {
         self.env.runs.iter().find(|r| &r.id == id)
     }
 
-    /// The per-tag breakdown, if already computed.
-    pub fn tag_breakdown_ready(&self) -> Option<Rc<TagBreakdown>> {
-        self.by_tag.borrow().clone()
-    }
-
-    /// The selected run's metrics restricted to each prompt tag in use (well-known tags
-    /// first), computed by geo-core on the first call (timed as `geo:dashboard-tags`) and kept.
-    pub fn tag_breakdown(&self) -> Rc<TagBreakdown> {
-        if let Some(done) = self.tag_breakdown_ready() {
-            return done;
-        }
-        let rows = crate::web::measure("geo:dashboard-tags", || match self.run() {
-            Some(run) => {
-                let probes: Vec<&Probe> = self.run_probes().collect();
-                tags_in_use(run).into_iter().filter_map(|tg| tag_metrics(run, &probes, &tg).map(|m| (tg, m))).collect()
-            }
-            None => Vec::new(),
-        });
-        let rows = Rc::new(rows);
-        *self.by_tag.borrow_mut() = Some(rows.clone());
-        rows
-    }
-
     /// The selected run's probes, in stored order (prompt, then repeat).
     pub fn run_probes(&self) -> impl Iterator<Item = &Probe> {
         let id = self.metrics.as_ref().map(|m| m.run_id.as_str());
@@ -142,47 +115,30 @@ pub fn pick_run<'a>(runs: &'a [Run], selected: Option<&str>) -> Option<&'a Run> 
         .or_else(|| runs.iter().max_by(|a, b| a.created_at.cmp(&b.created_at).then_with(|| a.id.cmp(&b.id))))
 }
 
-/// The tags in use by `run`'s prompts: the well-known ones first, then others in order.
-fn tags_in_use(run: &Run) -> Vec<String> {
-    let mut list: Vec<String> = tags::ALL.iter().map(|s| s.to_string()).collect();
-    for p in &run.prompt_snapshot {
-        for tg in &p.tags {
-            if !list.contains(tg) {
-                list.push(tg.clone());
-            }
-        }
-    }
-    list
-}
-
-/// Metrics of `run` restricted to the prompts carrying `tag`, computed by geo-core over
-/// that subset (a run with only those prompts and their probes); `None` when no prompt has it.
-fn tag_metrics(run: &Run, probes: &[&Probe], tag: &str) -> Option<RunMetrics> {
-    let ids: Vec<&str> =
-        run.prompt_snapshot.iter().filter(|p| p.tags.iter().any(|t| t == tag)).map(|p| p.id.as_str()).collect();
-    if ids.is_empty() {
-        return None;
-    }
-    let mut sub = run.clone();
-    sub.prompt_snapshot.retain(|p| ids.contains(&p.id.as_str()));
-    let subset: Vec<&Probe> = probes.iter().copied().filter(|p| ids.contains(&p.prompt_id.as_str())).collect();
-    Some(compute_run_metrics_refs(&sub, &subset, None))
-}
-
 /// The figures of run `chosen` for `figures`, computed by geo-core (the parts timed as
 /// `geo:metrics` and `geo:trend`).
 pub fn compute_figures(env: Rc<ExportEnvelope>, chosen: Option<&str>, figures: Figures) -> RunData {
     let metrics = crate::web::measure("geo:metrics", || {
         chosen.and_then(|id| metrics_for_export(&env, Some(id)).ok()).and_then(|mut v| v.pop())
     });
-    let mut data = RunData { env, metrics, trend: Vec::new(), by_tag: RefCell::new(None) };
+    let mut data = RunData { env, metrics, trend: Vec::new(), diff: None };
     if figures == Figures::Dashboard {
         if let Some(project) = data.project() {
             data.trend =
                 crate::web::measure("geo:trend", || project_series(&data.env.runs, &data.env.probes, &project.id));
         }
+        data.diff = crate::web::measure("geo:diff", || previous_diff(&data));
     }
     data
+}
+
+/// The selected run against the run its `previousRunId` names, when the project holds it.
+fn previous_diff(data: &RunData) -> Option<RunDiff> {
+    let (run, metrics) = (data.run()?, data.metrics.as_ref()?);
+    let previous = data.env.runs.iter().find(|r| Some(&r.id) == run.previous_run_id.as_ref())?;
+    let probes: Vec<&Probe> = data.env.probes.iter().filter(|p| p.run_id == previous.id).collect();
+    let previous_metrics = compute_run_metrics_refs(previous, &probes, None);
+    Some(diff_runs((run, metrics), (previous, &previous_metrics)))
 }
 
 /// What a cached computation was made for: project, chosen run, data version.

@@ -8,15 +8,14 @@ use crate::app::Route;
 use crate::components::charts::{Bar, BarChart, LineChart, Series};
 use crate::components::metric_card::{ci_text, dec, pct, ratio_title, raw_f64, raw_u32, MetricCard};
 use crate::components::pager::{page_bounds, use_page, Pager, PAGE_SIZE};
-use crate::components::run_data::{use_run_data, Figures, RunData, SharedRunData, TagBreakdown};
+use crate::components::run_data::{use_run_data, Figures, RunData, SharedRunData};
 use crate::components::{EmptyState, NavLink};
-use crate::draft::tag_label;
-use crate::hooks::use_app;
+use crate::hooks::{use_app, Fetch};
 use crate::i18n::{t, tf};
 use crate::pages::run_detail::DetailQuery;
-use geo_core::metrics::RunMetrics;
-use geo_core::model::{Lang, Run};
-use std::rc::Rc;
+use geo_core::compare;
+use geo_core::metrics::{wilson_interval, RunMetrics};
+use geo_core::model::{tags, Lang, Run};
 use yew::prelude::*;
 use yew_router::prelude::Link;
 
@@ -26,6 +25,12 @@ pub fn DashboardPage() -> Html {
     let app = use_app();
     let lang = app.lang;
     let data = use_run_data(Figures::Dashboard);
+    // `ready` once the figures of the shown run are on the page (an outside test waits for it).
+    let (state, shown_run) = match &data {
+        Fetch::Ready(d) => ("ready", (**d).as_ref().and_then(|d| d.metrics.as_ref()).map(|m| m.run_id.clone())),
+        Fetch::Failed(_) => ("ready", None),
+        _ => ("loading", None),
+    };
     let body = data.view(lang, |d| match (**d).as_ref() {
         None => html! {
             <EmptyState text={t(lang, "dashboard.no_project").to_string()}>
@@ -42,7 +47,7 @@ pub fn DashboardPage() -> Html {
         },
     });
     html! {
-        <section class="analytics" data-testid="dashboard">
+        <section class="analytics" data-testid="dashboard" data-state={state} data-run={shown_run.unwrap_or_default()}>
             <h1>{ t(lang, "dashboard.title") }</h1>
             { body }
         </section>
@@ -104,15 +109,78 @@ fn dashboard_body(d: &SharedRunData, m: &RunMetrics, lang: Lang) -> Html {
                     raw={raw_f64(m.estimated_cost_usd)}
                     hint={t(lang, if m.estimated_cost_usd.is_some() { "dash.cost_hint" } else { "dash.cost_unknown" })} />
             </div>
+            { comparison(d, lang) }
             { insights(m, lang) }
             <div class="chart-grid">
                 { trend(d, lang) }
                 { share_of_voice(run, m, lang) }
             </div>
             { top_sources(m, lang) }
-            <TagTable data={d.clone()} />
+            { tag_table(m, lang) }
             <PromptTable data={d.clone()} />
         </>
+    }
+}
+
+/// The run against its previous run: the verdict, then each headline metric's delta with
+/// its 95 % interval and whether it is a real change or within noise (geo-core's comparison,
+/// the same as `geo-probe diff`).
+fn comparison(d: &RunData, lang: Lang) -> Html {
+    let Some(diff) = d.diff.as_ref() else {
+        return html! {
+            <section class="card" aria-labelledby="diff-h">
+                <h2 id="diff-h">{ t(lang, "diff.title") }</h2>
+                <p class="muted" data-testid="diff-none">{ t(lang, "diff.none") }</p>
+            </section>
+        };
+    };
+    let previous_at =
+        diff.context.against_created_at.get(..16).unwrap_or(&diff.context.against_created_at).replace('T', " ");
+    html! {
+        <section class="card" aria-labelledby="diff-h">
+            <div class="row spread">
+                <h2 id="diff-h">{ t(lang, "diff.title") }</h2>
+                <span class={format!("verdict verdict-{}", diff.verdict)} data-testid="diff-verdict" data-value={diff.verdict.as_str()}>
+                    { compare::verdict_label(diff.verdict, lang) }
+                </span>
+            </div>
+            <p class="muted">
+                { tf(lang, "diff.against", &[("id", &diff.against_id), ("at", &previous_at)]) }
+                { " " }{ compare::verdict_sentence(diff.verdict, lang) }
+            </p>
+            <div class="table-wrap"><table>
+                <thead><tr>
+                    <th scope="col">{ t(lang, "diff.metric") }</th>
+                    <th scope="col" class="num">{ t(lang, "diff.previous") }</th>
+                    <th scope="col" class="num">{ t(lang, "diff.current") }</th>
+                    <th scope="col" class="num">{ t(lang, "diff.delta") }</th>
+                    <th scope="col" class="num">{ t(lang, "diff.interval") }</th>
+                    <th scope="col">{ t(lang, "diff.reading") }</th>
+                </tr></thead>
+                <tbody>
+                    { for diff.metrics.iter().map(|c| {
+                        let name = c.name.unwrap_or("");
+                        let mark = match c.direction() {
+                            compare::Direction::Up => "change up",
+                            compare::Direction::Down => "change down",
+                            compare::Direction::Noise => "change noise",
+                        };
+                        html! {
+                            <tr data-testid="diff-row" data-metric={name} data-delta={raw_f64(c.delta)}
+                                data-low={raw_f64(c.low)} data-high={raw_f64(c.high)}
+                                data-significant={if c.significant { "true" } else { "false" }}>
+                                <th scope="row">{ compare::metric_label(name, lang) }</th>
+                                <td class="num" title={ratio_title(c.against_count, c.against_n, None, lang)}>{ pct(c.against) }</td>
+                                <td class="num" title={ratio_title(c.current_count, c.current_n, None, lang)}>{ pct(c.current) }</td>
+                                <td class="num">{ c.delta.map_or_else(|| "—".to_string(), |v| compare::points_text(v, lang)) }</td>
+                                <td class="num">{ compare::interval_text(c, lang) }</td>
+                                <td><span class={mark}>{ compare::change_mark(c, lang) }</span></td>
+                            </tr>
+                        }
+                    }) }
+                </tbody>
+            </table></div>
+        </section>
     }
 }
 
@@ -157,14 +225,18 @@ fn trend(d: &RunData, lang: Lang) -> Html {
         Series {
             label: t(lang, "dash.mention_rate").to_string(),
             values: points.iter().map(|p| p.mention_rate).collect(),
+            // Each run's 95 % Wilson interval: how far its mention rate could be from the truth.
+            band: points.iter().map(|p| wilson_interval(p.mention_count, p.success_count)).collect(),
         },
         Series {
             label: t(lang, "dash.first_mention_rate").to_string(),
             values: points.iter().map(|p| p.first_mention_rate).collect(),
+            band: Vec::new(),
         },
         Series {
             label: t(lang, "dash.owned_visibility").to_string(),
             values: points.iter().map(|p| p.owned_visibility).collect(),
+            band: Vec::new(),
         },
     ];
     let desc = tf(lang, "dash.trend_desc", &[("n", &points.len().to_string())]);
@@ -238,46 +310,13 @@ fn top_sources(m: &RunMetrics, lang: Lang) -> Html {
     }
 }
 
-#[derive(Properties, PartialEq)]
-struct TagTableProps {
-    data: SharedRunData,
-}
-
-/// The run's figures by prompt tag. Computing them (geo-core over each tag's prompts) waits
-/// until the cards above are on screen, then is kept with the data.
-#[function_component]
-fn TagTable(p: &TagTableProps) -> Html {
-    let lang = use_app().lang;
-    let done = use_state(|| None::<(SharedRunData, Rc<TagBreakdown>)>);
-    {
-        let done = done.clone();
-        use_effect_with(p.data.clone(), move |data| {
-            match data.tag_breakdown_ready() {
-                Some(rows) => done.set(Some((data.clone(), rows))),
-                None => {
-                    let data = data.clone();
-                    wasm_bindgen_futures::spawn_local(async move {
-                        // Let the page show its cards before the heavier breakdown.
-                        yew::platform::time::sleep(std::time::Duration::ZERO).await;
-                        let rows = data.tag_breakdown();
-                        done.set(Some((data, rows)));
-                    });
-                }
-            }
-        });
-    }
-    let Some(by_tag) = (*done).as_ref().filter(|(d, _)| *d == p.data).map(|(_, rows)| rows.clone()) else {
-        return html! {
-            <section class="card" aria-labelledby="tags-h" aria-busy="true">
-                <h2 id="tags-h">{ t(lang, "dash.by_tag") }</h2>
-                <p class="muted">{ t(lang, "common.loading") }</p>
-            </section>
-        };
-    };
+/// The run's figures by prompt tag: geo-core's `tags` rows (one per tag of the snapshot, in
+/// order of first appearance).
+fn tag_table(m: &RunMetrics, lang: Lang) -> Html {
     html! {
         <section class="card" aria-labelledby="tags-h">
             <h2 id="tags-h">{ t(lang, "dash.by_tag") }</h2>
-            if by_tag.is_empty() {
+            if m.tags.is_empty() {
                 <p class="muted">{ t(lang, "dash.no_tags") }</p>
             } else {
                 <div class="table-wrap"><table>
@@ -289,13 +328,13 @@ fn TagTable(p: &TagTableProps) -> Html {
                         <th scope="col" class="num">{ t(lang, "dash.avg_order") }</th>
                     </tr></thead>
                     <tbody>
-                        { for by_tag.iter().map(|(tg, tm)| html! {
-                            <tr data-testid="tag-row" data-tag={tg.clone()} data-value={raw_f64(tm.mention_rate)}>
-                                <th scope="row">{ tag_label(tg, lang) }</th>
-                                <td class="num">{ tm.success_count }</td>
-                                <td class="num" title={ratio_title(tm.counts.mention_count, tm.success_count, tm.mention_rate_ci, lang)}>{ pct(tm.mention_rate) }</td>
-                                <td class="num">{ pct(tm.first_mention_rate) }</td>
-                                <td class="num">{ dec(tm.avg_order) }</td>
+                        { for m.tags.iter().map(|tg| html! {
+                            <tr data-testid="tag-row" data-tag={tg.tag.clone()} data-value={raw_f64(tg.mention_rate)}>
+                                <th scope="row">{ tags::label(&tg.tag, lang).to_string() }</th>
+                                <td class="num">{ tg.success_count }</td>
+                                <td class="num" title={ratio_title(tg.mention_count, tg.success_count, tg.mention_rate_ci, lang)}>{ pct(tg.mention_rate) }</td>
+                                <td class="num">{ pct(tg.first_mention_rate) }</td>
+                                <td class="num">{ dec(tg.avg_order) }</td>
                             </tr>
                         }) }
                     </tbody>
@@ -338,7 +377,7 @@ fn PromptTable(p: &PromptTableProps) -> Html {
                                     <Link<Route, DetailQuery> to={Route::RunDetail { id: run.id.clone() }}
                                         query={Some(DetailQuery { prompt: Some(p.prompt_id.clone()), probe: None })}>{ p.text.clone() }</Link<Route, DetailQuery>>
                                 </span>
-                                { for p.tags.iter().map(|tg| html! { <span class="chip">{ tag_label(tg, lang) }</span> }) }
+                                { for p.tags.iter().map(|tg| html! { <span class="chip">{ tags::label(tg, lang).to_string() }</span> }) }
                             </td>
                             <td class="num">{ format!("{} / {}", p.success_count, p.probe_count) }</td>
                             <td class="num" title={ratio_title(p.mention_count, p.success_count, p.mention_rate_ci, lang)}>

@@ -78,7 +78,7 @@ pub fn SettingsPage() -> Html {
     let base_url = use_state(String::new);
     let key_saved = use_state(|| prefs::api_key().is_some());
     let confirm_clear = use_state(|| false);
-    // The import's outcome or stage: `data-status` (`busy`, `ok`, `error`) and its text.
+    // The import's outcome or stage: `data-status` (`pending`, `ok`, `error`: the contract's names) and its text.
     let import_result = use_state(|| None::<(&'static str, String)>);
     let stored_base = use_query((), |repo, _| async move {
         let mut all = Vec::new();
@@ -213,20 +213,20 @@ pub fn SettingsPage() -> Html {
             let Some(repo) = app.repo().cloned() else { return };
             let lang = app.lang;
             let mb = format!("{:.1}", file.size() / 1e6);
-            import_result.set(Some(("busy", tf(lang, "import.reading", &[("f", &file.name()), ("mb", &mb)]))));
+            import_result.set(Some(("pending", tf(lang, "import.reading", &[("f", &file.name()), ("mb", &mb)]))));
             wasm_bindgen_futures::spawn_local(async move {
                 let read = crate::web::Span::start("geo:import-read");
                 let text = wasm_bindgen_futures::JsFuture::from(file.text()).await;
                 read.end();
                 let text = text.ok().and_then(|v| v.as_string()).unwrap_or_default();
                 // Checking and analysing holds the page; show the stage before it starts.
-                import_result.set(Some(("busy", tf(lang, "import.checking", &[("mb", &mb)]))));
+                import_result.set(Some(("pending", tf(lang, "import.checking", &[("mb", &mb)]))));
                 crate::web::after_paint().await;
                 let outcome = match parse_import(&text, lang) {
                     Err(msg) => Err(msg),
                     Ok(env) => {
                         import_result
-                            .set(Some(("busy", tf(lang, "import.saving", &[("n", &env.probes.len().to_string())]))));
+                            .set(Some(("pending", tf(lang, "import.saving", &[("n", &env.probes.len().to_string())]))));
                         let span = crate::web::Span::start("geo:import-write");
                         let saved = repo.merge_reported(&env).await.map_err(|e: RepoError| e.message(lang));
                         span.end();
@@ -242,7 +242,7 @@ pub fn SettingsPage() -> Html {
             });
         })
     };
-    let importing = matches!(*import_result, Some(("busy", _)));
+    let importing = matches!(*import_result, Some(("pending", _)));
     let open_clear = {
         let confirm_clear = confirm_clear.clone();
         Callback::from(move |_: MouseEvent| confirm_clear.set(true))

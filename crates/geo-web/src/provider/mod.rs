@@ -5,9 +5,9 @@
 //! Mapping (seed §3.4, the same as the CLI's native transport): no HTTP response → `network`,
 //! whose message says that the engine may not allow browser calls (CORS) and that a proxy
 //! base URL is the way round; the per-request deadline passed → `timeout` (the controller is
-//! aborted); any status and body → [`Endpoint::outcome`] (the engine's parser for a 2xx, its
-//! error rules otherwise). A request aborted by the user (cancel) has no outcome at all: the
-//! engine drops it.
+//! aborted); any reply → [`Endpoint::outcome`], that is [`provider::interpret`] with the
+//! engine's wire format (geo-core's one mapping of status, headers and body). A request
+//! aborted by the user (cancel) has no outcome at all: the engine drops it.
 //!
 //! The API key comes only from Web Storage (`prefs`) and travels only in the engine's auth
 //! header; with a custom base URL and no key (proxy mode) no key header is sent.
@@ -21,6 +21,8 @@ use geo_core::runner::AttemptOutcome;
 pub struct HttpReply {
     /// HTTP status.
     pub status: u16,
+    /// The headers geo-core reads ([`provider::INTERPRETED_HEADERS`]) that the reply had.
+    pub headers: Vec<(&'static str, String)>,
     /// The body as text.
     pub body: String,
 }
@@ -44,7 +46,10 @@ pub fn outcome_of(
     timeout_ms: u64,
 ) -> Option<AttemptOutcome> {
     match result {
-        Ok(reply) => Some(endpoint.outcome(reply.status, &reply.body)),
+        Ok(reply) => {
+            let headers: Vec<(&str, &str)> = reply.headers.iter().map(|(n, v)| (*n, v.as_str())).collect();
+            Some(endpoint.outcome(&provider::Reply { status: reply.status, headers: &headers, body: &reply.body }))
+        }
         Err(FetchFailure::Timeout) => Some(Err(provider::timeout_error(timeout_ms))),
         Err(FetchFailure::Network(detail)) => Some(Err(endpoint.network_error(&detail))),
         Err(FetchFailure::Aborted) => None,
@@ -114,8 +119,12 @@ mod fetch {
             let response = JsFuture::from(window.fetch_with_request(&request)).await?;
             let response: Response = response.dyn_into()?;
             let status = response.status();
+            let headers = geo_core::provider::INTERPRETED_HEADERS
+                .iter()
+                .filter_map(|&name| Some((name, response.headers().get(name).ok().flatten()?)))
+                .collect();
             let text = JsFuture::from(response.text()?).await?;
-            Ok::<_, JsValue>(HttpReply { status, body: text.as_string().unwrap_or_default() })
+            Ok::<_, JsValue>(HttpReply { status, headers, body: text.as_string().unwrap_or_default() })
         }
         .await;
         done.set(true);
@@ -160,7 +169,7 @@ mod tests {
 
     #[test]
     fn fetch_results_map_to_outcomes() {
-        let reply = |status, body: &str| Ok(HttpReply { status, body: body.to_string() });
+        let reply = |status, body: &str| Ok(HttpReply { status, headers: vec![], body: body.to_string() });
         check(Err(FetchFailure::Timeout), Some(Err(ErrorKind::Timeout)));
         check(Err(FetchFailure::Network("failed to fetch".into())), Some(Err(ErrorKind::Network)));
         check(Err(FetchFailure::Aborted), None);
@@ -170,6 +179,9 @@ mod tests {
         );
         check(reply(429, "{}"), Some(Err(ErrorKind::RateLimit)));
         check(reply(500, "oops"), Some(Err(provider::map_http_error(500, "oops").kind)));
+        let html =
+            Ok(HttpReply { status: 200, headers: vec![("content-type", "text/html".into())], body: "<p>".into() });
+        check(html, Some(Err(ErrorKind::InvalidJson)));
         check(
             reply(
                 200,
@@ -197,21 +209,18 @@ mod tests {
             Caller::Browser,
         );
         let bad_key = r#"{"error":{"code":400,"message":"API key not valid.","status":"INVALID_ARGUMENT","details":[{"reason":"API_KEY_INVALID"}]}}"#;
-        let got = outcome_of(&gemini, Ok(HttpReply { status: 400, body: bad_key.into() }), 1);
+        let got = outcome_of(&gemini, Ok(HttpReply { status: 400, headers: vec![], body: bad_key.into() }), 1);
         assert_eq!(got.map(|o| o.map(|_| ()).map_err(|e| e.kind)), Some(Err(ErrorKind::Auth)));
     }
 
     #[test]
     fn key_verdicts() {
         let d = EngineId::Deepseek;
-        assert_eq!(key_verdict_of(d, Ok(HttpReply { status: 401, body: "{}".into() })), KeyVerdict::InvalidKey);
+        let reply = |status, body: &str| Ok(HttpReply { status, headers: vec![], body: body.into() });
+        assert_eq!(key_verdict_of(d, reply(401, "{}")), KeyVerdict::InvalidKey);
         assert!(matches!(key_verdict_of(d, Err(FetchFailure::Network("x".into()))), KeyVerdict::Unreachable(_)));
-        assert!(key_verdict_of(d, Ok(HttpReply { status: 200, body: r#"{"type":"message","content":[]}"#.into() }))
-            .is_valid());
+        assert!(key_verdict_of(d, reply(200, r#"{"type":"message","content":[]}"#)).is_valid());
         let bad = r#"{"error":{"code":400,"status":"INVALID_ARGUMENT","details":[{"reason":"API_KEY_INVALID"}]}}"#;
-        assert_eq!(
-            key_verdict_of(EngineId::Gemini, Ok(HttpReply { status: 400, body: bad.into() })),
-            KeyVerdict::InvalidKey
-        );
+        assert_eq!(key_verdict_of(EngineId::Gemini, reply(400, bad)), KeyVerdict::InvalidKey);
     }
 }

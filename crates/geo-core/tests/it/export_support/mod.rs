@@ -18,15 +18,7 @@ pub fn visible_csv(text: &str) -> String {
     text.replace('\u{feff}', "<BOM>").replace("\r\n", "␍␊\n")
 }
 
-pub fn target(id: &str, kind: TargetKind, label: &str, aliases: &[&str], domains: &[&str]) -> Target {
-    Target {
-        id: id.into(),
-        kind,
-        label: label.into(),
-        aliases: aliases.iter().map(|s| s.to_string()).collect(),
-        domains: domains.iter().map(|s| s.to_string()).collect(),
-    }
-}
+pub use crate::support::target;
 
 pub fn prompt(id: &str, project: &str, text: &str, tags: &[&str], at: &str) -> Prompt {
     Prompt {

@@ -8,14 +8,9 @@ pub const BRAND: &str = "acme";
 pub const BETA: &str = "beta";
 pub const GAMMA: &str = "gamma";
 
+/// A target whose label is its first alias.
 pub fn target(id: &str, kind: TargetKind, aliases: &[&str], domains: &[&str]) -> Target {
-    Target {
-        id: id.into(),
-        kind,
-        label: aliases.first().copied().unwrap_or(id).into(),
-        aliases: aliases.iter().map(|s| s.to_string()).collect(),
-        domains: domains.iter().map(|s| s.to_string()).collect(),
-    }
+    crate::support::target(id, kind, aliases.first().copied().unwrap_or(id), aliases, domains)
 }
 
 pub fn targets() -> Vec<Target> {

@@ -1,0 +1,57 @@
+//! `geo-probe mcp FILE`: a Model Context Protocol server on standard input/output, read-only
+//! over an export (`shared/spec/cli.md`, "MCP tools").
+//!
+//! Built on `rmcp`, the protocol's official Rust SDK, on a single-threaded tokio runtime
+//! that exists only while this command runs (geo-core stays free of async code; the other
+//! commands never start a runtime). Every answer is a geo-core function of the export:
+//! `run_metrics` is the object `geo-probe metrics` prints, `search_answers` is
+//! `chat::search_answers`, the lists come from `export::catalog`; this module only parses
+//! arguments, picks the run and wraps JSON. Standard output carries protocol messages
+//! only (rmcp writes them; nothing here prints there); diagnostics go to standard error.
+//! The server ends when the client closes standard input.
+
+mod source;
+mod tools;
+
+use crate::args::Args;
+use crate::io::input_error;
+use anyhow::{Context, Result};
+use rmcp::ServiceExt;
+use std::process::ExitCode;
+
+pub use source::ExportSource;
+
+/// `geo-probe mcp FILE`.
+pub fn mcp(raw: &[String]) -> Result<ExitCode> {
+    let args = Args::parse(raw, &[]).map_err(input_error)?;
+    args.expect_positionals(&["FILE"]).map_err(input_error)?;
+    let path = &args.positionals[0];
+    if path == "-" {
+        return Err(input_error(
+            "geo-probe mcp reads protocol messages on standard input, so FILE cannot be `-`: give the export's path",
+        ));
+    }
+    let source = ExportSource::open(path)?;
+    if let Ok(env) = source.current() {
+        eprintln!("geo-probe mcp: serving {path} ({}) on standard input/output", geo_core::export::summarize(&env));
+    }
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the MCP server's runtime")?;
+    runtime.block_on(async move {
+        let server = tools::GeoProbeServer::new(source);
+        match server.serve(rmcp::transport::stdio()).await {
+            Ok(running) => {
+                let reason = running.waiting().await;
+                match reason {
+                    Ok(reason) => eprintln!("geo-probe mcp: the client closed the connection ({reason:?}); exiting"),
+                    Err(e) => eprintln!("geo-probe mcp: the server task ended abnormally: {e}; exiting"),
+                }
+            }
+            // A client that leaves before the handshake is not an error of ours.
+            Err(e) => eprintln!("geo-probe mcp: no MCP session was opened ({e}); exiting"),
+        }
+    });
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,55 @@
+//! Helpers every area's tests share: the recorded fixtures on disk and a target builder.
+//! (The property-test configuration is in `main.rs`: `crate::config()`.)
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+use geo_core::model::{ExportEnvelope, Target, TargetKind};
+
+/// The workspace's `fixtures/` directory.
+pub fn fixtures_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures")
+}
+
+/// Every file of `fixtures/<sub>/` whose name ends with `suffix` (`""` for all), as (file
+/// name, text), sorted by name.
+pub fn fixture_files(sub: &str, suffix: &str) -> Vec<(String, String)> {
+    let dir = fixtures_dir().join(sub);
+    let mut out: Vec<(String, String)> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
+        .map(|e| e.expect("dir entry").path())
+        .filter(|p| p.file_name().is_some_and(|n| n.to_string_lossy().ends_with(suffix)))
+        .map(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("cannot read {}: {e}", p.display())))
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// The recorded Messages bodies of `fixtures/responses/` as (file stem, body), sorted.
+pub fn response_files() -> Vec<(String, String)> {
+    fixture_files("responses", ".json")
+        .into_iter()
+        .map(|(name, body)| (name.trim_end_matches(".json").to_string(), body))
+        .collect()
+}
+
+/// The targets of the fixture project (`fixtures/project.json`): brand first.
+pub fn fixture_targets() -> Vec<Target> {
+    let text = std::fs::read_to_string(fixtures_dir().join("project.json")).expect("fixtures/project.json");
+    let env: ExportEnvelope = serde_json::from_str(&text).expect("the fixture project parses");
+    env.projects[0].targets()
+}
+
+/// A target from string slices.
+pub fn target(id: &str, kind: TargetKind, label: &str, aliases: &[&str], domains: &[&str]) -> Target {
+    Target {
+        id: id.into(),
+        kind,
+        label: label.into(),
+        aliases: aliases.iter().map(|s| s.to_string()).collect(),
+        domains: domains.iter().map(|s| s.to_string()).collect(),
+    }
+}
