@@ -1,7 +1,8 @@
 // Engines in the browser against geo-mock (proxy mode, no key): a two-engine run from one
 // click on the run page (one run per engine, one groupId), the engine labels on the runs list
 // and run detail, cited marks in the probe drawer, the Engines page whose data-values equal
-// `geo-probe engines` on the same data, per-engine settings, and a browser-blocked request
+// `geo-probe engines` on the same data, the sources page's cited rates (`geo-probe metrics`),
+// per-engine settings, and a browser-blocked request
 // that points to the proxy base URL.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -160,6 +161,24 @@ test('one click runs two engines; labels, cited marks and the Engines page agree
         assert.equal(num(await cell.getAttribute('data-value')), rate, `${row.promptId} × ${engine}`);
       }
     }
+
+    // The sources page shows each domain's cited rate: the figures of geo-probe metrics.
+    const [metrics] = JSON.parse(cli(['metrics', file, '--run', openaiRun.id]));
+    const citedRate = new Map(metrics.domains.map((d) => [d.domain, d.citedRate]));
+    assert.ok(metrics.domains.some((d) => d.citedRate > 0), 'some domain of the openai run is cited');
+    await byId(page, 'nav-sources').click();
+    await byId(page, 'run-select').selectOption(openaiRun.id);
+    const cells = () => page.locator('[data-testid="source-row"]').evaluateAll((rows) => rows.map((r) => [r.dataset.domain, r.dataset.citedRate]));
+    const shown = await until(async () => {
+      const c = await cells();
+      return c.length > 0 && c.every(([d]) => citedRate.has(d)) && c.some(([, v]) => v !== '') ? c : null;
+    }, 5000, 'the openai run on the sources page');
+    for (const [domain, value] of shown) assert.equal(num(value), citedRate.get(domain), `${domain} cited rate`);
+    await byId(page, 'run-select').selectOption(deepseekRun.id);
+    await until(async () => {
+      const c = await cells();
+      return c.length > 0 && c.every(([, v]) => v === '');
+    }, 5000, 'no cited rate without citation data');
     assert.deepEqual(page.errors.filter((e) => !/Failed to load resource/.test(e)), []);
   } finally { mock.stop(); }
 });
