@@ -7,8 +7,8 @@
 use crate::components::markdown::{is_allowed_url, Markdown};
 use crate::i18n::{t, tf};
 use geo_core::analysis::platforms::channel_label;
-use geo_core::model::{Lang, Ownership, Probe, ProbeStatus, Run, Target};
-use geo_core::provider::describe_error;
+use geo_core::model::{EngineId, Lang, Ownership, Probe, ProbeStatus, Run, Target};
+use geo_core::provider::describe_engine_error;
 use yew::prelude::*;
 
 /// The JSON name of a probe status (`success`, `error`, `empty`, `cancelled`).
@@ -132,7 +132,7 @@ pub fn drawer_for<'a>(open: &OpenProbe, probes: impl IntoIterator<Item = &'a Pro
             }
         })
     };
-    html! { <ProbeDrawer probe={p.clone()} prompt_text={AttrValue::from(prompt_text)} targets={run.alias_snapshot.clone()} {lang} {on_close} /> }
+    html! { <ProbeDrawer probe={p.clone()} prompt_text={AttrValue::from(prompt_text)} targets={run.alias_snapshot.clone()} engine={run.config.engine} {lang} {on_close} /> }
 }
 
 /// Props of [`ProbeDrawer`].
@@ -144,6 +144,8 @@ pub struct ProbeDrawerProps {
     pub prompt_text: AttrValue,
     /// The run's alias snapshot (target labels).
     pub targets: Vec<Target>,
+    /// The run's engine: its error wording (a balance error names its platform).
+    pub engine: EngineId,
     /// Interface language.
     pub lang: Lang,
     /// Closes the drawer.
@@ -268,7 +270,7 @@ pub fn ProbeDrawer(props: &ProbeDrawerProps) -> Html {
                 <dt>{ t(lang, "runs.model") }</dt><dd>{ p.model.clone() }</dd>
             </dl>
             if let Some(err) = &p.error {
-                <p class="error-box" role="note">{ describe_error(err).get(lang).to_string() }</p>
+                <p class="error-box" role="note">{ describe_engine_error(props.engine, err).get(lang).to_string() }</p>
             }
             <h3>{ t(lang, "drawer.answer") }</h3>
             if answer.trim().is_empty() {
