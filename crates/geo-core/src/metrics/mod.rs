@@ -17,7 +17,10 @@ pub(crate) mod run;
 pub mod series;
 pub mod stats;
 
-pub use cost::{estimate_cost_usd, estimate_run, run_cost, EstimateBasis, RunEstimate, PRICES};
+pub use cost::{
+    estimate_cost_usd, estimate_engine_run, estimate_run, price_for_engine, run_cost, EstimateBasis, ModelPrice,
+    RunEstimate, SearchBilling, PRICES,
+};
 pub use insights::{build_insights, Insight};
 pub use run::{compute_run_metrics, compute_run_metrics_refs};
 pub use series::{project_series, SeriesPoint};
@@ -164,7 +167,7 @@ pub struct RunMetrics {
     /// successful probes of the prompts carrying it.
     pub tags: Vec<TagMetrics>,
     /// Estimated cost of every probe record of the run (seed §6.2).
-    pub estimated_cost_usd: f64,
+    pub estimated_cost_usd: Option<f64>,
     /// At most 5 rule-based findings (seed §7).
     pub insights: Vec<Insight>,
     // ---- extras (additive, not part of the contract) ----

@@ -398,10 +398,16 @@ fn oracle(run: &Run, probes: &[&Probe], previous: Option<(&Run, Vec<&Probe>)>) -
         }
     }
 
-    let mut cost = 0.0;
+    // A price is the run's engine's (engines.md: a price table per engine and model); a probe
+    // billed at no known price leaves the whole run without a cost.
+    let engine_price = |model: &str| price_for(model).filter(|price| price.engine == run.config.engine);
+    let mut cost = Some(0.0);
     for p in probes {
-        let model = if price_for(&p.model).is_some() { &p.model } else { &run.config.model };
-        cost += estimate_cost_usd(model, &p.usage);
+        let model = if engine_price(&p.model).is_some() { &p.model } else { &run.config.model };
+        cost = match (cost, engine_price(model).and_then(|_| estimate_cost_usd(model, &p.usage))) {
+            (Some(total), Some(c)) => Some(total + c),
+            _ => None,
+        };
     }
 
     let mut m = RunMetrics {

@@ -3,6 +3,7 @@
 pub mod charts;
 mod confirm;
 mod empty;
+mod engine_label;
 pub mod metric_card;
 mod nav_link;
 pub mod pager;
@@ -11,6 +12,7 @@ mod toasts;
 
 pub use confirm::{ConfirmDialog, ConfirmDialogProps};
 pub use empty::{EmptyState, EmptyStateProps};
+pub use engine_label::{EngineLabel, EngineLabelProps};
 pub use nav_link::{NavLink, NavLinkProps};
 pub use toasts::{Toasts, ToastsProps};
 pub mod markdown;

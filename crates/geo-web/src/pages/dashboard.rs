@@ -105,8 +105,9 @@ fn dashboard_body(d: &SharedRunData, m: &RunMetrics, lang: Lang) -> Html {
                     display={format!("{} / {}", m.success_count, m.probe_count)} raw={m.success_count.to_string()}
                     title={tf(lang, "dash.success_title", &[("s", &s.to_string()), ("f", &m.failed_count.to_string()), ("c", &c.cancelled_count.to_string())])}
                     hint={tf(lang, "dash.failed_n", &[("n", &m.failed_count.to_string())])} />
-                <MetricCard testid="metric-estimated-cost" label={t(lang, "dash.cost")} display={format!("${:.4}", m.estimated_cost_usd)}
-                    raw={raw_f64(Some(m.estimated_cost_usd))} hint={t(lang, "dash.cost_hint")} />
+                <MetricCard testid="metric-estimated-cost" label={t(lang, "dash.cost")} display={m.estimated_cost_usd.map_or_else(|| "—".to_string(), |c| format!("${c:.4}"))}
+                    raw={raw_f64(m.estimated_cost_usd)}
+                    hint={t(lang, if m.estimated_cost_usd.is_some() { "dash.cost_hint" } else { "dash.cost_unknown" })} />
             </div>
             { comparison(d, lang) }
             { insights(m, lang) }
