@@ -13,9 +13,101 @@
 //! previous run's probes, field for field.
 
 use super::insights::build_insights;
+use super::run::compute_run_metrics_refs;
 use super::series::SeriesPoint;
 use super::{FastMap, Key, RunMetrics};
-use crate::model::Run;
+use crate::model::{EngineId, Probe, Run, RunStatus};
+use serde::{Deserialize, Serialize};
+
+/// Version of the stored summaries' shape and rules. A stored summary of another format is
+/// recomputed when read: a release that changes what the metrics count bumps it, and every
+/// stored summary is then brought up to date from its probes.
+pub const SUMMARY_FORMAT: u32 = 1;
+
+/// A run's metrics as stored beside it: the metrics of its own `probes` (any probe of
+/// another run is ignored), set against its previous run's metrics (`None`: no previous run,
+/// or not stored). Equal to [`compute_run_metrics`](super::compute_run_metrics) with the
+/// previous run's probes.
+pub fn summarize(run: &Run, probes: &[&Probe], previous: Option<&RunMetrics>) -> RunMetrics {
+    let mut metrics = compute_run_metrics_refs(run, probes, None);
+    against_previous(&mut metrics, previous);
+    metrics
+}
+
+/// The light record stored for each run: what a list of runs, the run selector, the trend
+/// and the choice of runs to compare read, a few hundred bytes whatever the run's size (its
+/// full [`RunMetrics`] are stored apart and read only for the runs a page shows).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RunSummary {
+    /// The run's id.
+    pub id: String,
+    /// Its project.
+    pub project_id: String,
+    /// When it started.
+    pub created_at: String,
+    /// Its status.
+    pub status: RunStatus,
+    /// Its engine.
+    pub engine: EngineId,
+    /// Its model.
+    pub model: String,
+    /// Probes it plans.
+    pub planned_probe_count: u32,
+    /// The run it compares with.
+    pub previous_run_id: Option<String>,
+    /// [`SUMMARY_FORMAT`] when computed.
+    pub format: u32,
+    /// False when a probe was written after the figures were computed (a large run being
+    /// probed defers the work to its end): the figures are recomputed before they are read.
+    pub fresh: bool,
+    /// The run's trend point.
+    pub point: SeriesPoint,
+}
+
+impl RunSummary {
+    /// The summary of `run` whose metrics are `metrics`.
+    pub fn of(run: &Run, metrics: &RunMetrics) -> RunSummary {
+        RunSummary {
+            id: run.id.clone(),
+            project_id: run.project_id.clone(),
+            created_at: run.created_at.clone(),
+            status: run.status,
+            engine: run.config.engine,
+            model: run.config.model.clone(),
+            planned_probe_count: run.planned_probe_count,
+            previous_run_id: run.previous_run_id.clone(),
+            format: SUMMARY_FORMAT,
+            fresh: true,
+            point: SeriesPoint::from_metrics(run, metrics),
+        }
+    }
+
+    /// True when the stored figures can be read as they are.
+    pub fn is_current(&self) -> bool {
+        self.fresh && self.format == SUMMARY_FORMAT
+    }
+
+    /// True for a completed or partial run: the runs a comparison picks.
+    pub fn is_comparable(&self) -> bool {
+        matches!(self.status, RunStatus::Completed | RunStatus::Partial)
+    }
+}
+
+/// For each engine, the newest completed or partial run of `project_id` among `summaries`,
+/// in engine order: the same runs as [`newest_run_per_engine`](crate::compare::newest_run_per_engine)
+/// picks from the runs themselves.
+pub fn newest_summary_per_engine<'a>(summaries: &'a [RunSummary], project_id: &str) -> Vec<&'a RunSummary> {
+    EngineId::ALL
+        .into_iter()
+        .filter_map(|engine| {
+            summaries
+                .iter()
+                .filter(|s| s.project_id == project_id && s.engine == engine && s.is_comparable())
+                .max_by(|a, b| a.created_at.cmp(&b.created_at).then_with(|| a.id.cmp(&b.id)))
+        })
+        .collect()
+}
 
 /// Sets the figures of `metrics` that compare its run with its previous run, from that
 /// run's metrics (`None`: no previous run, or not stored), and rebuilds the insights.

@@ -9,9 +9,10 @@ use geo_core::compare::{
 };
 use geo_core::export::{parse_export, ImportLimits};
 use geo_core::metrics::{
-    against_previous, compute_run_metrics, metrics_for_export, project_series, RunMetrics, SeriesPoint,
+    against_previous, compute_run_metrics, metrics_for_export, newest_summary_per_engine, project_series, summarize,
+    RunMetrics, RunSummary, SeriesPoint, SUMMARY_FORMAT,
 };
-use geo_core::model::{ExportEnvelope, Run};
+use geo_core::model::{ExportEnvelope, Probe, Run};
 use proptest::prelude::*;
 
 use crate::metrics_oracle::{envelope, run_strategy};
@@ -22,10 +23,10 @@ fn summaries(env: &ExportEnvelope) -> Vec<(Run, RunMetrics)> {
     let mut runs = env.runs.clone();
     runs.sort_by(|a, b| a.created_at.cmp(&b.created_at).then_with(|| a.id.cmp(&b.id)));
     let mut out: Vec<(Run, RunMetrics)> = Vec::new();
+    let all: Vec<&Probe> = env.probes.iter().collect();
     for run in runs {
-        let mut m = compute_run_metrics(&run, &env.probes, None);
         let previous = run.previous_run_id.as_deref().and_then(|id| out.iter().find(|(r, _)| r.id == id));
-        against_previous(&mut m, previous.map(|(_, m)| m));
+        let m = summarize(&run, &all, previous.map(|(_, m)| m));
         out.push((run, m));
     }
     out
@@ -42,6 +43,11 @@ fn check(env: &ExportEnvelope) -> Result<(), TestCaseError> {
     for (want, (run, got)) in from_probes.iter().zip(&from_summaries) {
         prop_assert_eq!(want, got, "run {}", run.id);
         prop_assert_eq!(&round_trip(got), got);
+        let light = RunSummary::of(run, got);
+        prop_assert!(light.is_current() && light.format == SUMMARY_FORMAT);
+        prop_assert_eq!(&light.point, &SeriesPoint::from_metrics(run, got));
+        let back: RunSummary = serde_json::from_str(&serde_json::to_string(&light).unwrap()).unwrap();
+        prop_assert_eq!(back, light);
     }
     // The light trend pass and the metrics read a repeated target id differently (the
     // metrics keep one target per id, its first entry); where ids are distinct they agree.
@@ -109,6 +115,11 @@ fn comparisons_from_summaries_equal_those_from_probes() {
         }
         let want = engines_for_export(&env, None).unwrap();
         let runs = newest_run_per_engine(&env.runs, &want.project_id);
+        // The stored light summaries pick the same runs as the runs themselves.
+        let light: Vec<RunSummary> = stored.iter().map(|(r, m)| RunSummary::of(r, m)).collect();
+        let picked: Vec<&str> =
+            newest_summary_per_engine(&light, &want.project_id).into_iter().map(|s| s.id.as_str()).collect();
+        assert_eq!(picked, runs.iter().map(|r| r.id.as_str()).collect::<Vec<_>>(), "{name}");
         let inputs: Vec<EngineRun<'_>> = runs.iter().map(|r| EngineRun { run: r, metrics: &of(&r.id).1 }).collect();
         assert_eq!(compare_engines(&want.project_id, &env.prompts, &inputs), want, "{name}");
     }
