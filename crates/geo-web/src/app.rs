@@ -250,9 +250,10 @@ fn ProjectSelect() -> Html {
 fn RunSelect() -> Html {
     let app = use_app();
     let lang = app.lang;
+    // The light summaries, not the runs: a year of daily runs lists in a few milliseconds.
     let runs = use_query(app.project_id.clone(), |repo, project| async move {
         match project {
-            Some(id) => repo.runs_by_project(&id).await,
+            Some(id) => repo.run_summaries(&id).await,
             None => Ok(Vec::new()),
         }
     });

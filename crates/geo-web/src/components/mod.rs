@@ -16,3 +16,4 @@ pub use toasts::{Toasts, ToastsProps};
 pub mod markdown;
 pub mod probe_drawer;
 pub mod progress;
+pub mod summary_progress;

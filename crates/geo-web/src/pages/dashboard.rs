@@ -9,11 +9,13 @@ use crate::components::charts::{Bar, BarChart, LineChart, Series};
 use crate::components::metric_card::{ci_text, dec, pct, ratio_title, raw_f64, raw_u32, MetricCard};
 use crate::components::pager::{page_bounds, use_page, Pager, PAGE_SIZE};
 use crate::components::run_data::{use_run_data, Figures, RunData, SharedRunData, TagBreakdown};
+use crate::components::summary_progress::SummaryProgress;
 use crate::components::{EmptyState, NavLink};
 use crate::draft::tag_label;
 use crate::hooks::{use_app, Fetch};
 use crate::i18n::{t, tf};
 use crate::pages::run_detail::DetailQuery;
+use crate::repo::Repository;
 use geo_core::compare;
 use geo_core::metrics::{wilson_interval, RunMetrics};
 use geo_core::model::{Lang, Run};
@@ -51,6 +53,7 @@ pub fn DashboardPage() -> Html {
     html! {
         <section class="analytics" data-testid="dashboard" data-state={state} data-run={shown_run.unwrap_or_default()}>
             <h1>{ t(lang, "dashboard.title") }</h1>
+            if state == "loading" { <SummaryProgress {lang} /> }
             { body }
         </section>
     }
@@ -320,19 +323,26 @@ struct TagTableProps {
 /// until the cards above are on screen, then is kept with the data.
 #[function_component]
 fn TagTable(p: &TagTableProps) -> Html {
-    let lang = use_app().lang;
+    let app = use_app();
+    let lang = app.lang;
     let done = use_state(|| None::<(SharedRunData, Rc<TagBreakdown>)>);
     {
         let done = done.clone();
+        let repo = app.repo().cloned();
         use_effect_with(p.data.clone(), move |data| {
             match data.tag_breakdown_ready() {
                 Some(rows) => done.set(Some((data.clone(), rows))),
                 None => {
-                    let data = data.clone();
+                    let (data, repo) = (data.clone(), repo.clone());
                     wasm_bindgen_futures::spawn_local(async move {
                         // Let the page show its cards before the heavier breakdown.
                         yew::platform::time::sleep(std::time::Duration::ZERO).await;
-                        let rows = data.tag_breakdown();
+                        // The dashboard's data holds no probe: read the run's now.
+                        let probes = match (data.has_probes, data.run(), repo) {
+                            (false, Some(run), Some(repo)) => repo.probes_by_run(&run.id).await.ok(),
+                            _ => None,
+                        };
+                        let rows = data.tag_breakdown(probes.as_deref());
                         done.set(Some((data, rows)));
                     });
                 }
