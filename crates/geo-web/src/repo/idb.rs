@@ -642,7 +642,7 @@ impl Repository for IdbRepo {
     }
 
     async fn delete_project(&self, id: &str) -> RepoResult<()> {
-        self.write(&["projects", "prompts", "runs", "probes"], async |tx| {
+        self.write(&["projects", "prompts", "runs", "probes", "runSummaries", "runMetrics"], async |tx| {
             let key = JsValue::from_str(id);
             let w = |e| error_from(e, RepoError::Write);
             object_store(tx, "projects", RepoError::Write)?.delete(&key).map_err(w)?;
