@@ -104,6 +104,10 @@ async function checkDashboard(page, m) {
   for (const [t, v] of sov) assert.equal(num(v), m.shareOfVoice[t], `sov ${t}`);
   const insights = await byId(page, 'insight').evaluateAll((els) => els.map((e) => e.dataset.kind));
   assert.deepEqual(insights, m.insights.map((i) => i.kind));
+  // The per-tag breakdown is geo-core's `tags`, row for row.
+  const tags = await byId(page, 'tag-row').evaluateAll((els) => els.map((e) => [e.dataset.tag, e.dataset.value]));
+  assert.deepEqual(tags.map(([t]) => t), m.tags.map((t) => t.tag), 'one tag row per tag, in first-appearance order');
+  for (const [[t, v], want] of tags.map((row, i) => [row, m.tags[i]])) assert.equal(num(v), want.mentionRate, `tag ${t}`);
   assert.equal(await byId(page, 'trend-chart').getAttribute('data-points'), '2');
 }
 
@@ -124,6 +128,9 @@ test('dashboard and sources show exactly the CLI metrics of the selected run', a
     const rows = await byId(page, 'source-row').evaluateAll((els) => els.map((e) => [e.dataset.domain, e.dataset.occurrences, e.dataset.probeRate]));
     const byDomain = new Map(rows.map(([d, o, r]) => [d, [num(o), num(r)]]));
     for (const d of m.domains) assert.deepEqual(byDomain.get(d.domain), [d.occurrences, d.occurrenceRate], `domain ${d.domain}`);
+    // The channel chart is geo-core's `channels`, in its order.
+    const channels = await byId(page, 'channel-row').evaluateAll((els) => els.map((e) => [e.dataset.target, e.dataset.value]));
+    assert.deepEqual(channels.map(([c, v]) => [c, num(v)]), m.channels.map((c) => [c.channel, c.occurrences]), 'channel rows');
     assert.equal(await byId(page, 'new-domain').count(), m.newDomains.length);
     assert.equal(await byId(page, 'lost-domain').count(), m.lostDomains.length);
     // Sorting by domain (keyboard) and filtering.

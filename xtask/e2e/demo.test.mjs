@@ -25,13 +25,13 @@ async function seeded(page) {
 test('the first visit seeds the demo project with analysed probes; a reload does not duplicate it', async () => {
   const page = await freshPage(browser, '', { demo: true });
   const db = await seeded(page);
-  assert.deepEqual(counts(db), { projects: 1, prompts: 6, runs: 2, probes: 36 });
+  assert.deepEqual(counts(db), { projects: 1, prompts: 7, runs: 2, probes: 42 });
   const [project] = db.stores.projects;
   assert.equal(project.id, PROJECT);
   assert.equal(project.isDemo, true);
   const byStatus = {};
   for (const p of db.stores.probes) byStatus[p.status] = (byStatus[p.status] ?? 0) + 1;
-  assert.deepEqual(byStatus, { success: 34, error: 1, empty: 1 });
+  assert.deepEqual(byStatus, { success: 40, error: 1, empty: 1 });
 
   // Derived fields were recomputed on seeding (the file holds raw results only).
   const prose = db.stores.probes.find((p) => p.id === `${RUN1}__prm_demo_05__0`);
@@ -39,11 +39,16 @@ test('the first visit seeds the demo project with analysed probes; a reload does
   assert.ok(prose.answer.length > 0, 'cleaned answer');
   assert.ok(prose.mentions.some((m) => m.targetId === BRAND && m.count > 0), 'brand mention');
   assert.ok(prose.sources.length > 0, 'normalised sources');
-  const list = db.stores.probes.find((p) => p.id === `${RUN1}__prm_demo_01__0`);
+  const list = db.stores.probes.find((p) => p.id === `${RUN1}__prm_demo_04__0`);
   assert.ok(list.listItems.length >= 3, 'list items');
   assert.ok(list.mentions.length === 3, 'all three targets mentioned');
+  // Week one's generic answers name competitors but not the brand.
+  const generic = db.stores.probes.find((p) => p.id === `${RUN1}__prm_demo_01__0`);
+  assert.ok(generic.mentions.length > 0 && !generic.mentions.some((m) => m.targetId === BRAND), 'a generic answer without the brand');
   const ok = db.stores.probes.filter((p) => p.status === 'success');
   assert.ok(ok.every((p) => p.mentions.length > 0 && p.sources.length > 0), 'every successful probe analysed');
+  // Recorded latencies are those of web-search answers: tens of seconds.
+  assert.ok(ok.every((p) => p.latencyMs >= 15000 && p.latencyMs <= 90000), 'latencies of tens of seconds');
 
   // The header lists the project and its runs.
   await until(async () => (await byId(page, 'project-select').inputValue()) === PROJECT, 5000, 'demo project selected');
@@ -54,7 +59,7 @@ test('the first visit seeds the demo project with analysed probes; a reload does
   await byId(page, 'nav-projects').waitFor();
   await until(async () => (await byId(page, 'project-select').inputValue()) === PROJECT, 5000, 'selected after reload');
   await page.waitForTimeout(500);
-  assert.deepEqual(counts(await dumpDb(page)), { projects: 1, prompts: 6, runs: 2, probes: 36 }, 'no duplicates');
+  assert.deepEqual(counts(await dumpDb(page)), { projects: 1, prompts: 7, runs: 2, probes: 42 }, 'no duplicates');
   const options = await byId(page, 'project-select').locator('option').count();
   assert.equal(options, 1);
   assert.deepEqual(page.errors, []);
@@ -81,9 +86,9 @@ test('demo-delete removes it and a reload keeps it gone; demo-restore brings it 
   // Restored: the records are back and the deleted flag is cleared.
   const back = await until(async () => {
     const db = await dumpDb(page);
-    return db.stores.probes.length === 36 && setting(db, 'demoDeleted') === undefined ? db : null;
+    return db.stores.probes.length === 42 && setting(db, 'demoDeleted') === undefined ? db : null;
   }, 15000, 'demo restored');
-  assert.deepEqual(counts(back), { projects: 1, prompts: 6, runs: 2, probes: 36 });
+  assert.deepEqual(counts(back), { projects: 1, prompts: 7, runs: 2, probes: 42 });
   assert.equal(setting(back, 'demoSeeded'), true);
   await until(async () => (await byId(page, 'project-select').inputValue()) === PROJECT, 5000, 'restored project selected');
   await page.locator('[data-testid="toast"][data-kind="ok"]').first().waitFor();
@@ -91,7 +96,7 @@ test('demo-delete removes it and a reload keeps it gone; demo-restore brings it 
   // Restoring again overwrites by id.
   await byId(page, 'demo-restore').click();
   await page.waitForTimeout(800);
-  assert.deepEqual(counts(await dumpDb(page)), { projects: 1, prompts: 6, runs: 2, probes: 36 });
+  assert.deepEqual(counts(await dumpDb(page)), { projects: 1, prompts: 7, runs: 2, probes: 42 });
   assert.deepEqual(page.errors, []);
 });
 
@@ -107,4 +112,25 @@ test('a broken demo file shows an error toast and changes nothing', async () => 
   assert.deepEqual(counts(db), { projects: 0, prompts: 0, runs: 0, probes: 0 });
   assert.deepEqual(db.stores.settings, [], 'no flag was set');
   await context.close();
+});
+
+test('the run page estimates the demo\'s next run from its last one: tens of seconds a probe, three at a time', async () => {
+  const page = await freshPage(browser, '', { demo: true });
+  await seeded(page);
+  await until(async () => (await byId(page, 'project-select').inputValue()) === PROJECT, 5000, 'demo selected');
+  await byId(page, 'nav-run').click();
+  const est = byId(page, 'run-estimate');
+  await page.locator('[data-testid="run-estimate"][data-basis="last_run"]').waitFor();
+  assert.equal(await byId(page, 'run-concurrency').inputValue(), '3');
+  const latency = Number(await est.getAttribute('data-latency-ms'));
+  const seconds = Number(await est.getAttribute('data-seconds'));
+  assert.ok(latency >= 20000 && latency <= 60000, `${latency} ms a probe`);
+  // 7 prompts × 3 repeats, 3 at a time: 7 rounds of the average latency.
+  assert.ok(Math.abs(seconds - 7 * latency / 1000) <= 1, `${seconds} s for 7 rounds of ${latency} ms`);
+  assert.equal(await est.getAttribute('data-history-probes'), '19', 'the last run\'s successful probes');
+  const basis = await byId(page, 'run-estimate-basis').textContent();
+  assert.match(basis, /上一批次 19 次成功探测/);
+  assert.match(basis, /3 个同时进行，共 7 轮/);
+  assert.match(await est.textContent(), /约 \d+ 分/);
+  assert.deepEqual(page.errors, []);
 });

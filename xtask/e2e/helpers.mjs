@@ -17,9 +17,10 @@ const DEMO_FILE = '/demo/demo-data.json';
 
 /** A new page in a fresh context, with console errors collected in `page.errors`.
  * Tests start from an empty database: unless `{ demo: true }`, the demo file answers 404
- * (a deployment without demo data), so the app seeds nothing and writes nothing. */
-export async function freshPage(browser, path = '', { demo = false } = {}) {
-  const context = await browser.newContext();
+ * (a deployment without demo data), so the app seeds nothing and writes nothing.
+ * `viewport` (`{ width, height }`) sets the window size (default 1280 × 720). */
+export async function freshPage(browser, path = '', { demo = false, viewport } = {}) {
+  const context = await browser.newContext(viewport ? { viewport } : {});
   if (!demo) await context.route(`**${DEMO_FILE}`, (r) => r.fulfill({ status: 404, body: 'not found' }));
   const page = await context.newPage();
   page.errors = [];

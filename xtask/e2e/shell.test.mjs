@@ -26,17 +26,20 @@ test('every nav link is present and routes without a reload', async () => {
 
 test('Chinese by default, English after one click, remembered after reload', async () => {
   const page = await freshPage(browser);
-  assert.equal(await page.locator('html').getAttribute('lang'), 'zh-CN');
+  assert.equal(await page.locator('html').getAttribute('lang'), 'zh');
+  assert.equal(await byId(page, 'lang-toggle').getAttribute('data-value'), 'zh');
   assert.equal(await byId(page, 'nav-projects').textContent(), '项目');
   await byId(page, 'lang-toggle').click();
   await page.waitForFunction(() => document.documentElement.lang === 'en');
+  assert.equal(await byId(page, 'lang-toggle').getAttribute('data-value'), 'en');
   assert.equal(await byId(page, 'nav-projects').textContent(), 'Projects');
   assert.equal(await page.evaluate(() => localStorage.getItem('geo-probe.lang')), 'en');
   await page.reload();
   await byId(page, 'nav-projects').waitFor();
   assert.equal(await byId(page, 'nav-projects').textContent(), 'Projects');
   await byId(page, 'lang-toggle').click();
-  await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
+  await page.waitForFunction(() => document.documentElement.lang === 'zh');
+  assert.equal(await byId(page, 'lang-toggle').getAttribute('data-value'), 'zh');
   assert.equal(await byId(page, 'nav-settings').textContent(), '设置');
 });
 

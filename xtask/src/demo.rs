@@ -37,16 +37,78 @@ const RUN_TIMES: [&str; 2] = ["2026-11-22T02:00:00.000Z", "2026-11-29T02:00:00.0
 const PROJECT_TIME: &str = "2026-11-20T08:00:00.000Z";
 const EXPORTED_AT: &str = "2026-11-29T03:00:00.000Z";
 
-/// `(prompt id, fixture prompt text, tags, second-run mock script)`. The texts are the
-/// prompts of `fixtures/project.json` whose recorded answers name the targets, hold lists and
-/// cite sources (fixtures 01, 02, 03, 04, 08, 16).
-pub const PROMPTS: &[(&str, &str, &[&str], &str)] = &[
-    ("prm_demo_01", "2026年国内有哪些靠谱的GEO（生成式引擎优化）服务商？", &["generic"], ""),
-    ("prm_demo_02", "有哪些AI搜索优化公司值得推荐？", &["generic"], "[mock:ok,429,429,429,ok]"),
-    ("prm_demo_03", "GEO监测工具哪个好用？", &["product"], "[mock:ok,ok,empty]"),
-    ("prm_demo_04", "帮我推荐几家做品牌AI可见度优化的公司，并说明理由", &["generic"], "[mock:ok,search_error,ok]"),
-    ("prm_demo_05", "元构场智能科技是一家什么样的公司？", &["brand"], "[mock:500,ok]"),
-    ("prm_demo_06", "元构场的GEO监测报告包含哪些指标？", &["brand", "product"], ""),
+/// One demo prompt: its id, a prompt text of `fixtures/project.json` (so the mock answers it
+/// with that prompt's recorded response), its tags, and the `[mock:…]` scripts of the first
+/// and second run (empty: every request answered with the prompt's own fixture).
+pub struct DemoPrompt {
+    /// Prompt id.
+    pub id: &'static str,
+    /// Prompt text, one of `fixtures/project.json`.
+    pub text: &'static str,
+    /// Prompt tags.
+    pub tags: &'static [&'static str],
+    /// Mock script of run 1 (week one).
+    pub first: &'static str,
+    /// Mock script of run 2 (week two).
+    pub second: &'static str,
+}
+
+/// The demo's story, told by recorded responses: the brand is strong on brand prompts (05–07)
+/// and absent from the generic ones in week one (01, 02); competitors are named first on
+/// others (02–04); the own site is missing from some answers (01, 02, 07, a search error on
+/// 05); in week two a 36kr article brings the brand into a generic answer (`ok=23`), the
+/// second generic prompt's answers draw on other sites (`ok=25`), one probe fails (three 429s)
+/// and one stays empty; a brand answer varies between repeats (`ok=26`).
+pub const PROMPTS: &[DemoPrompt] = &[
+    DemoPrompt {
+        id: "prm_demo_01",
+        text: "国内做AI搜索优化（GEO）的服务商有哪些？",
+        tags: &["generic"],
+        first: "",
+        second: "[mock:ok=23,ok,ok=23]",
+    },
+    DemoPrompt {
+        id: "prm_demo_02",
+        text: "想让品牌出现在DeepSeek的回答里，应该找哪家公司？",
+        tags: &["generic"],
+        first: "",
+        second: "[mock:ok=25]",
+    },
+    DemoPrompt {
+        id: "prm_demo_03",
+        text: "GEO监测工具哪个好用？",
+        tags: &["product"],
+        first: "",
+        second: "[mock:ok,429,429,429,empty]",
+    },
+    DemoPrompt {
+        id: "prm_demo_04",
+        text: "中小企业做GEO优化有哪些服务商可选？",
+        tags: &["scenario"],
+        first: "",
+        second: "",
+    },
+    DemoPrompt {
+        id: "prm_demo_05",
+        text: "元构场智能科技是一家什么样的公司？",
+        tags: &["brand"],
+        first: "[mock:ok,ok=26,search_error]",
+        second: "[mock:500,ok,ok,ok=26]",
+    },
+    DemoPrompt {
+        id: "prm_demo_06",
+        text: "元构场的GEO监测报告包含哪些指标？",
+        tags: &["brand", "product"],
+        first: "",
+        second: "",
+    },
+    DemoPrompt {
+        id: "prm_demo_07",
+        text: "对比一下元构场、智谱营销和GEOBoost的GEO服务",
+        tags: &["brand", "competitor"],
+        first: "",
+        second: "[mock:ok,search_error,ok]",
+    },
 ];
 
 /// Entry point of `cargo xtask demo [--real]`.
@@ -93,9 +155,10 @@ pub fn run(args: &[String]) -> Result<()> {
 }
 
 /// The mock server, killed when dropped.
-struct Mock {
+pub(crate) struct Mock {
     child: Child,
-    url: String,
+    /// Its base URL.
+    pub(crate) url: String,
 }
 
 impl Drop for Mock {
@@ -106,7 +169,7 @@ impl Drop for Mock {
 }
 
 /// Starts `geo-mock --port 0 ARGS` and reads its URL from the first line.
-fn start_mock(bin: &Path, args: &[&str]) -> Result<Mock> {
+pub(crate) fn start_mock(bin: &Path, args: &[&str]) -> Result<Mock> {
     let mut child = Command::new(bin.join("geo-mock"))
         .args(["--port", "0"])
         .args(args)
@@ -130,8 +193,8 @@ pub fn input_envelope() -> Value {
     let target = |id: &str, kind: &str, label: &str, aliases: &[&str], domains: &[&str]| json!({ "id": id, "kind": kind, "label": label, "aliases": aliases, "domains": domains });
     let prompts: Vec<Value> = PROMPTS
         .iter()
-        .map(|(id, text, tags, _)| {
-            json!({ "id": id, "projectId": PROJECT_ID, "text": text, "tags": tags,
+        .map(|p| {
+            json!({ "id": p.id, "projectId": PROJECT_ID, "text": p.text, "tags": p.tags,
                     "createdAt": PROJECT_TIME, "updatedAt": PROJECT_TIME })
         })
         .collect();
@@ -158,26 +221,35 @@ pub fn input_envelope() -> Value {
     })
 }
 
+/// `input` with each prompt's text prefixed by its script of that run (the mock only).
+fn with_scripts(input: &Value, script: impl Fn(&DemoPrompt) -> &'static str) -> Value {
+    let mut out = input.clone();
+    for p in out["prompts"].as_array_mut().into_iter().flatten() {
+        if let Some(demo) = PROMPTS.iter().find(|d| p["id"] == d.id) {
+            let s = script(demo);
+            p["text"] = json!(if s.is_empty() { demo.text.to_string() } else { format!("{s} {}", demo.text) });
+        }
+    }
+    out
+}
+
 fn generate(bin: &Path, work: &Path, real: bool) -> Result<Value> {
     let input = input_envelope();
     let original_prompts = input["prompts"].clone();
-    let file0 = work.join("input.json");
-    std::fs::write(&file0, serde_json::to_vec_pretty(&input)?)?;
-    let mock = if real { None } else { Some(start_mock(bin, &["--latency-ms", "600"])?) };
+    let mock = if real { None } else { Some(start_mock(bin, &["--latency-ms", &MOCK_LATENCY_MS.to_string()])?) };
     let base = mock.as_ref().map(|m| m.url.clone());
 
+    // Week one, then week two on week one's output; the scripts go to the mock only.
+    let file0 = work.join("input.json");
+    let first = if real { input.clone() } else { with_scripts(&input, |p| p.first) };
+    std::fs::write(&file0, serde_json::to_vec_pretty(&first)?)?;
     let file1 = work.join("run1.json");
     probe_run(bin, &file0, &file1, base.as_deref(), real)?;
 
-    // Week two: the same prompts, with the mock told to fail in a few ways (the mock only).
     let mut second: Value = read(&file1)?;
+    second["prompts"] = original_prompts.clone();
     if !real {
-        for p in second["prompts"].as_array_mut().into_iter().flatten() {
-            let script = PROMPTS.iter().find(|(id, ..)| p["id"] == *id).map(|(.., s)| *s).unwrap_or("");
-            if !script.is_empty() {
-                p["text"] = json!(format!("{script} {}", p["text"].as_str().unwrap_or("")));
-            }
-        }
+        second = with_scripts(&second, |p| p.second);
     }
     let file2_in = work.join("run2-input.json");
     std::fs::write(&file2_in, serde_json::to_vec_pretty(&second)?)?;
@@ -187,7 +259,7 @@ fn generate(bin: &Path, work: &Path, real: bool) -> Result<Value> {
 
     let mut env = read(&file2)?;
     env["prompts"] = original_prompts;
-    finish(&mut env)?;
+    finish(&mut env, !real)?;
     Ok(env)
 }
 
@@ -224,8 +296,80 @@ pub fn strip_marker(text: &str) -> String {
     }
 }
 
-/// Fixed ids and times, marker-free snapshots, raw probes only.
-pub fn finish(env: &mut Value) -> Result<()> {
+/// How long the mock waits before each answer when making the demo.
+pub const MOCK_LATENCY_MS: u64 = 600;
+
+/// The latency of one answered request to DeepSeek's web-search endpoint, modelled from the
+/// response: 8 s before the answer starts (the request, the model's thinking), 6 s per web
+/// search (search, fetch, feed the results back) and 30 ms per output token (about 33 tokens a
+/// second), then ±10 % from a hash of `key` so repeats differ as real ones do. Answers with
+/// one or two searches take 25–55 s: web-search answers take tens of seconds.
+pub fn modeled_latency_ms(searches: u64, output_tokens: u64, key: &str) -> i64 {
+    let base = 8_000 + 6_000 * searches as i64 + 30 * output_tokens as i64;
+    let hash = key.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));
+    let jitter = (hash % 201) as i64 - 100; // in ‰: ±10 %
+    base + base * jitter / 1000
+}
+
+/// Replaces the mock's answer time in each answered probe's `latencyMs` (`success` and
+/// `empty`; an HTTP error comes back as fast as the mock's) with [`modeled_latency_ms`], and
+/// moves every later `createdAt` of the run, and its `finishedAt`, by the time added, so the
+/// timeline stays that of a run made one probe at a time.
+pub fn model_latencies(env: &mut Value) -> Result<()> {
+    let mut added: Vec<(String, i64)> = Vec::new();
+    let probes = env["probes"].as_array_mut().context("the output has no probes")?;
+    let mut order: Vec<usize> = (0..probes.len()).collect();
+    order.sort_by_key(|&i| {
+        (
+            probes[i]["runId"].as_str().unwrap_or_default().to_string(),
+            probes[i]["createdAt"].as_str().and_then(parse_iso),
+        )
+    });
+    for i in order {
+        let p = &mut probes[i];
+        let run = p["runId"].as_str().unwrap_or_default().to_string();
+        let answered = matches!(p["status"].as_str(), Some("success" | "empty"));
+        let mut delta = 0;
+        if answered {
+            let key = format!("{run}/{}/{}", p["promptId"].as_str().unwrap_or_default(), p["repeatIndex"]);
+            let usage = &p["usage"];
+            let modeled = modeled_latency_ms(
+                usage["webSearchRequests"].as_u64().unwrap_or(0),
+                usage["outputTokens"].as_u64().unwrap_or(0),
+                &key,
+            );
+            delta = modeled - p["latencyMs"].as_i64().unwrap_or(0);
+            p["latencyMs"] = json!(modeled);
+        }
+        let total = match added.iter_mut().find(|(r, _)| *r == run) {
+            Some((_, t)) => {
+                *t += delta;
+                *t
+            }
+            None => {
+                added.push((run, delta));
+                delta
+            }
+        };
+        if let Some(t) = p["createdAt"].as_str().and_then(parse_iso) {
+            p["createdAt"] = json!(format_iso(t + total));
+        }
+    }
+    for run in env["runs"].as_array_mut().into_iter().flatten() {
+        let by = added.iter().find(|(r, _)| run["id"] == r.as_str()).map_or(0, |(_, t)| *t);
+        if let Some(t) = run["finishedAt"].as_str().and_then(parse_iso) {
+            run["finishedAt"] = json!(format_iso(t + by));
+        }
+    }
+    Ok(())
+}
+
+/// Fixed ids and times, marker-free snapshots, raw probes only; with `model_latency` (a mock
+/// run) the latencies of [`model_latencies`].
+pub fn finish(env: &mut Value, model_latency: bool) -> Result<()> {
+    if model_latency {
+        model_latencies(env)?;
+    }
     env["exportedAt"] = json!(EXPORTED_AT);
     let runs = env["runs"].as_array_mut().context("the output has no runs")?;
     if runs.len() != 2 {
@@ -386,7 +530,7 @@ mod tests {
             "probes": [{ "id": "run_a__p__0", "runId": "run_a", "promptId": "p", "repeatIndex": 0,
                          "createdAt": "2026-12-01T10:00:01.250Z", "rawAnswer": "x", "answer": "x", "mentions": [] }],
         });
-        finish(&mut env).unwrap();
+        finish(&mut env, false).unwrap();
         assert_eq!(env["runs"][0]["id"], "run_20261122T020000_demo");
         assert_eq!(env["runs"][0]["finishedAt"], "2026-11-22T02:00:03.500Z");
         assert_eq!(env["runs"][1]["previousRunId"], "run_20261122T020000_demo");
@@ -396,6 +540,31 @@ mod tests {
         assert_eq!(probe["createdAt"], "2026-11-22T02:00:01.250Z");
         assert_eq!(probe["rawAnswer"], "x");
         assert!(probe.get("answer").is_none() && probe.get("mentions").is_none());
+    }
+
+    #[test]
+    fn modelled_latencies_are_tens_of_seconds_and_move_the_timeline() {
+        // One search and 400 output tokens: 8 + 6 + 12 = 26 s, ±10 %.
+        let one = modeled_latency_ms(1, 400, "r/p/0");
+        assert!((23_400..=28_600).contains(&one), "{one}");
+        assert_eq!(one, modeled_latency_ms(1, 400, "r/p/0"), "deterministic");
+        assert_ne!(one, modeled_latency_ms(1, 400, "r/p/1"), "repeats differ");
+        let mut env = json!({
+            "runs": [{ "id": "r", "createdAt": "2026-12-01T10:00:00.000Z", "finishedAt": "2026-12-01T10:00:02.000Z" }],
+            "probes": [
+                { "runId": "r", "promptId": "p", "repeatIndex": 1, "status": "error", "latencyMs": 600,
+                  "createdAt": "2026-12-01T10:00:02.000Z", "usage": {} },
+                { "runId": "r", "promptId": "p", "repeatIndex": 0, "status": "success", "latencyMs": 600,
+                  "createdAt": "2026-12-01T10:00:01.000Z", "usage": { "webSearchRequests": 1, "outputTokens": 400 } },
+            ],
+        });
+        model_latencies(&mut env).unwrap();
+        let added = one - 600;
+        assert_eq!(env["probes"][1]["latencyMs"], one);
+        assert_eq!(env["probes"][0]["latencyMs"], 600, "an HTTP error keeps its time");
+        assert_eq!(env["probes"][1]["createdAt"], format_iso(parse_iso("2026-12-01T10:00:01.000Z").unwrap() + added));
+        assert_eq!(env["probes"][0]["createdAt"], format_iso(parse_iso("2026-12-01T10:00:02.000Z").unwrap() + added));
+        assert_eq!(env["runs"][0]["finishedAt"], format_iso(parse_iso("2026-12-01T10:00:02.000Z").unwrap() + added));
     }
 
     /// The committed demo file holds raw results only and the documented counts.

@@ -3,7 +3,8 @@
 //! Steps: make sure the wasm32 target is installed (rustup does not auto-install here),
 //! build `geo-web` for wasm32 with the size-tuned `wasm-release` profile (`dev` with
 //! `--dev`), generate the JS glue in-process with `wasm-bindgen-cli-support` (pinned to the
-//! exact `wasm-bindgen` of Cargo.lock), shrink with `wasm-opt` when one is installed,
+//! exact `wasm-bindgen` of Cargo.lock), shrink with `wasm-opt` (npm's binaryen, installed by
+//! `npm ci` in `xtask/e2e` on a fresh checkout; one on `PATH` otherwise),
 //! then write `dist/` with content-hashed names, the `<base href>`, the CSP and a
 //! `404.html` copy for GitHub Pages deep links, and print raw and gzip sizes.
 
@@ -239,18 +240,46 @@ pub fn size_floor(args: &[String]) -> Result<()> {
     Ok(())
 }
 
-/// Runs `wasm-opt -Oz` in place when a usable one is found (npm `binaryen` under
-/// `xtask/e2e`, then `PATH`); says so and keeps the unoptimised module otherwise.
+/// The `wasm-opt` of npm's `binaryen` under `xtask/e2e` (pinned by its lock file).
+fn npm_wasm_opt(root: &Path) -> PathBuf {
+    root.join("xtask/e2e/node_modules/.bin/wasm-opt")
+}
+
+/// Finds a `wasm-opt`: npm's binaryen under `xtask/e2e`, installed now with `npm ci` on a
+/// fresh checkout (the tests use the same packages), else one on `PATH`. Says what it did;
+/// `Err` carries what the user can run when none can be had.
+fn find_wasm_opt(root: &Path) -> std::result::Result<PathBuf, String> {
+    let local = npm_wasm_opt(root);
+    let mut why = String::from("xtask/e2e/node_modules/.bin/wasm-opt is missing");
+    if !local.exists() {
+        eprintln!("xtask: wasm-opt not installed yet: getting npm's binaryen (npm ci in xtask/e2e)");
+        if let Err(e) = crate::e2e::ensure_npm_packages(&root.join("xtask/e2e")) {
+            why = format!("{e:#}");
+        }
+    }
+    if local.exists() {
+        return Ok(local);
+    }
+    which("wasm-opt").ok_or_else(|| {
+        format!(
+            "wasm-opt skipped, so the site is larger than it has to be: {why}; then run the command again \
+             (or `npm ci` in xtask/e2e)"
+        )
+    })
+}
+
+/// Runs `wasm-opt -Oz` in place ([`find_wasm_opt`]); says so, and keeps the unoptimised
+/// module (saying why and what to run) when no usable one can be had.
 fn optimize_wasm(root: &Path, wasm: &Path) -> Result<()> {
-    let local = root.join("xtask/e2e/node_modules/.bin/wasm-opt");
-    let candidates: Vec<PathBuf> =
-        [Some(local), which("wasm-opt")].into_iter().flatten().filter(|p| p.exists()).collect();
-    let Some(tool) = candidates.first() else {
-        eprintln!("xtask: wasm-opt skipped: not found (run `npm ci` in xtask/e2e to get npm binaryen's wasm-opt)");
-        return Ok(());
+    let tool = match find_wasm_opt(root) {
+        Ok(tool) => tool,
+        Err(why) => {
+            eprintln!("xtask: {why}");
+            return Ok(());
+        }
     };
     let out = wasm.with_extension("opt.wasm");
-    let status = Command::new(tool)
+    let status = Command::new(&tool)
         .args([
             "-Oz",
             "--enable-bulk-memory",
@@ -270,7 +299,7 @@ fn optimize_wasm(root: &Path, wasm: &Path) -> Result<()> {
             eprintln!("xtask: wasm-opt -Oz applied ({})", tool.display());
         }
         Ok(s) => eprintln!(
-            "xtask: wasm-opt skipped: {} failed with {s} (an old binaryen cannot read current wasm)",
+            "xtask: wasm-opt skipped: {} failed with {s} (an old binaryen cannot read current wasm: run `npm ci` in xtask/e2e for binaryen 132)",
             tool.display()
         ),
         Err(e) => eprintln!("xtask: wasm-opt skipped: cannot start {}: {e}", tool.display()),
@@ -278,7 +307,8 @@ fn optimize_wasm(root: &Path, wasm: &Path) -> Result<()> {
     Ok(())
 }
 
-fn which(name: &str) -> Option<PathBuf> {
+/// The first file called `name` on `PATH`.
+pub fn which(name: &str) -> Option<PathBuf> {
     std::env::var_os("PATH").and_then(|paths| std::env::split_paths(&paths).map(|p| p.join(name)).find(|p| p.is_file()))
 }
 

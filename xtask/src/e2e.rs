@@ -1,8 +1,11 @@
 //! `cargo xtask e2e [--dev] [FILTER]`: the browser tests.
 //!
-//! Ensures Debian's Chromium (installs it with apt when running as root, otherwise says
-//! what to install), installs the pinned npm packages of `xtask/e2e` (playwright-core as
-//! the driver, binaryen for `wasm-opt`), builds `dist/`, serves it on a free loopback port
+//! Finds an installed Chrome or Chromium ([`find_chrome`]: `CHROME_PATH`, the usual names on
+//! `PATH`, the usual install paths including the macOS application bundles), installs
+//! Debian's Chromium with apt only when none is found and this runs as root, and otherwise
+//! says exactly what to install; installs the pinned npm packages of `xtask/e2e`
+//! (playwright-core as the driver, axe-core for the accessibility checks, binaryen for
+//! `wasm-opt`), builds `dist/`, serves it on a free loopback port
 //! from a thread of this process, and runs `node --test` over `xtask/e2e/*.test.mjs` with
 //! `BASE_URL`, `CHROMIUM`, `GEO_MOCK_BIN` (the mock DeepSeek server, which a test starts
 //! with `--port 0` and the faults it needs) and `FIXTURES_DIR` in the environment. `FILTER` keeps test files whose name
@@ -18,8 +21,6 @@ use crate::dist::{self, DistOptions};
 use crate::serve;
 use crate::test::run_cmd;
 
-const CHROMIUM_CANDIDATES: &[&str] = &["/usr/bin/chromium", "/usr/bin/chromium-browser"];
-
 /// Entry point of `cargo xtask e2e`; the lead's `cargo xtask test` calls it too.
 pub fn run(args: &[String]) -> Result<()> {
     let started = Instant::now();
@@ -34,7 +35,7 @@ pub fn run(args: &[String]) -> Result<()> {
             s => filter = Some(s.to_string()),
         }
     }
-    let chromium = ensure_chromium()?;
+    let chromium = ensure_chrome()?;
     let root = dist::workspace_root();
     let e2e = root.join("xtask/e2e");
     ensure_npm_packages(&e2e)?;
@@ -73,18 +74,81 @@ pub fn run(args: &[String]) -> Result<()> {
     result
 }
 
-/// The Chromium binary: `$CHROMIUM`, Debian's path, or installed now with apt as root.
-fn ensure_chromium() -> Result<PathBuf> {
-    if let Some(p) = std::env::var_os("CHROMIUM").map(PathBuf::from).filter(|p| p.is_file()) {
+/// Names of Chrome and Chromium looked up on `PATH`, in order.
+const CHROME_NAMES: &[&str] =
+    &["chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome", "microsoft-edge"];
+
+/// Where packages put Chrome or Chromium when it is not on `PATH` (Debian/Ubuntu, snap, Google's
+/// `.deb`, the macOS application bundles).
+const CHROME_PATHS: &[&str] = &[
+    "/usr/bin/chromium",
+    "/usr/bin/chromium-browser",
+    "/snap/bin/chromium",
+    "/usr/bin/google-chrome",
+    "/opt/google/chrome/chrome",
+    "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome",
+    "/Applications/Chromium.app/Contents/MacOS/Chromium",
+    "/Applications/Google Chrome for Testing.app/Contents/MacOS/Google Chrome for Testing",
+];
+
+/// An installed Chrome or Chromium, found the usual ways: the `CHROME_PATH` variable (also
+/// `CHROMIUM` and `CHROME_BIN`, which CI images set), the names of [`CHROME_NAMES`] on
+/// `PATH`, then the paths of [`CHROME_PATHS`] (and `~/Applications` on macOS).
+pub fn find_chrome() -> Option<PathBuf> {
+    let home_apps = std::env::var_os("HOME")
+        .map(|h| PathBuf::from(h).join("Applications/Google Chrome.app/Contents/MacOS/Google Chrome"));
+    let fixed: Vec<PathBuf> = CHROME_PATHS.iter().map(PathBuf::from).chain(home_apps).collect();
+    find_chrome_with(&|v| std::env::var_os(v), std::env::var_os("PATH"), &fixed)
+}
+
+/// [`find_chrome`] over a given environment, `PATH` and fixed paths (so it can be tested).
+fn find_chrome_with(
+    var: &dyn Fn(&str) -> Option<std::ffi::OsString>,
+    path: Option<std::ffi::OsString>,
+    fixed: &[PathBuf],
+) -> Option<PathBuf> {
+    for name in ["CHROME_PATH", "CHROMIUM", "CHROME_BIN"] {
+        if let Some(p) = var(name).map(PathBuf::from).filter(|p| p.is_file()) {
+            return Some(p);
+        }
+    }
+    let dirs: Vec<PathBuf> = path.map(|p| std::env::split_paths(&p).collect()).unwrap_or_default();
+    let on_path = CHROME_NAMES.iter().find_map(|n| dirs.iter().map(|d| d.join(n)).find(|p| p.is_file()));
+    on_path.or_else(|| fixed.iter().find(|p| p.is_file()).cloned())
+}
+
+/// Whether this process runs as root (where apt-get may install packages).
+fn is_root() -> bool {
+    Command::new("id").arg("-u").output().is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
+}
+
+/// What to install when no browser is found, for this machine.
+pub fn chrome_missing_message() -> String {
+    let how = if cfg!(target_os = "macos") {
+        "install Google Chrome (https://www.google.com/chrome/) or `brew install --cask chromium`"
+    } else {
+        "on Debian run `sudo apt-get install -y chromium`; on Ubuntu install Google Chrome's .deb \
+         (`wget https://dl.google.com/linux/direct/google-chrome-stable_current_amd64.deb && sudo apt-get install -y ./google-chrome-stable_current_amd64.deb`)"
+    };
+    format!(
+        "no Chrome or Chromium found (looked at $CHROME_PATH, {} on PATH and {}): {how}, \
+         or set CHROME_PATH=/path/to/chrome",
+        CHROME_NAMES.join(", "),
+        CHROME_PATHS.join(", ")
+    )
+}
+
+/// The browser of the tests: [`find_chrome`], else Debian's Chromium installed now with apt
+/// when running as root on a machine with apt-get; otherwise an error saying what to install.
+pub fn ensure_chrome() -> Result<PathBuf> {
+    if let Some(p) = find_chrome() {
+        eprintln!("xtask: browser {}", p.display());
         return Ok(p);
     }
-    if let Some(p) = CHROMIUM_CANDIDATES.iter().map(PathBuf::from).find(|p| p.is_file()) {
-        return Ok(p);
+    if !is_root() || crate::dist::which("apt-get").is_none() {
+        bail!("{}", chrome_missing_message());
     }
-    let uid = Command::new("id").arg("-u").output().map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string());
-    if uid.as_deref().ok() != Some("0") {
-        bail!("chromium is not installed: run `sudo apt-get update && sudo apt-get install -y chromium fonts-noto-cjk` (or set CHROMIUM=/path/to/chrome)");
-    }
+    eprintln!("xtask: no Chrome or Chromium found; installing Debian's chromium with apt-get (running as root)");
     run_cmd(Command::new("apt-get").arg("update"))?;
     // The CJK font only makes the screenshots readable; the tests do not depend on it.
     run_cmd(
@@ -92,21 +156,71 @@ fn ensure_chromium() -> Result<PathBuf> {
             .args(["install", "-y", "chromium", "fonts-noto-cjk"])
             .env("DEBIAN_FRONTEND", "noninteractive"),
     )?;
-    CHROMIUM_CANDIDATES
-        .iter()
-        .map(PathBuf::from)
-        .find(|p| p.is_file())
-        .context("apt-get installed chromium but /usr/bin/chromium is missing")
+    find_chrome()
+        .with_context(|| format!("apt-get installed chromium but it was not found: {}", chrome_missing_message()))
 }
 
-/// `npm ci` (or `npm install` without a lock file) unless the packages are already there.
+/// The packages of `xtask/e2e/package.json` that the build and the tests need.
+const NPM_MARKERS: &[&str] =
+    &["node_modules/playwright-core/package.json", "node_modules/axe-core/axe.min.js", "node_modules/.bin/wasm-opt"];
+
+/// Whether `npm ci` has installed every package of `dir` (see [`NPM_MARKERS`]).
+pub fn npm_packages_present(dir: &Path) -> bool {
+    NPM_MARKERS.iter().all(|m| dir.join(m).exists())
+}
+
+/// How to get Node.js with npm on this machine.
+pub fn npm_missing_message() -> &'static str {
+    if cfg!(target_os = "macos") {
+        "install Node.js 18+ with npm (`brew install node`)"
+    } else {
+        "install Node.js 18+ with npm (Debian/Ubuntu: `sudo apt-get install -y nodejs npm`)"
+    }
+}
+
+/// `npm ci` (or `npm install` without a lock file) in `dir` unless its packages are there:
+/// playwright-core (the browser driver), axe-core (accessibility checks) and binaryen
+/// (`wasm-opt`). Pinned by `package-lock.json`; no browser is downloaded.
 pub fn ensure_npm_packages(dir: &Path) -> Result<()> {
-    if dir.join("node_modules/playwright-core/package.json").is_file()
-        && dir.join("node_modules/.bin/wasm-opt").exists()
-    {
+    if npm_packages_present(dir) {
         return Ok(());
     }
+    if crate::dist::which("npm").is_none() {
+        bail!("npm is not installed: {}", npm_missing_message());
+    }
     let sub = if dir.join("package-lock.json").is_file() { "ci" } else { "install" };
+    eprintln!("xtask: installing the pinned npm packages of {} (npm {sub})", dir.display());
     run_cmd(Command::new("npm").current_dir(dir).args([sub, "--no-audit", "--no-fund"]))
-        .context("npm failed: install Node.js 18+ with npm (Debian: apt-get install -y nodejs npm)")
+        .with_context(|| format!("npm {sub} failed in {}: check the network, then run it there by hand", dir.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chrome_is_found_by_variable_then_path_then_fixed_paths() {
+        let dir = std::env::temp_dir().join(format!("xtask-chrome-{}", std::process::id()));
+        let (bin, apps) = (dir.join("bin"), dir.join("apps"));
+        std::fs::create_dir_all(&bin).unwrap();
+        std::fs::create_dir_all(&apps).unwrap();
+        let chrome = bin.join("google-chrome");
+        let bundle = apps.join("Google Chrome");
+        let custom = dir.join("my-chrome");
+        for f in [&chrome, &bundle, &custom] {
+            std::fs::write(f, "").unwrap();
+        }
+        let path = Some(std::env::join_paths([dir.join("empty"), bin.clone()]).unwrap());
+        let none = |_: &str| None;
+        assert_eq!(find_chrome_with(&none, path.clone(), std::slice::from_ref(&bundle)), Some(chrome.clone()));
+        assert_eq!(find_chrome_with(&none, None, &[dir.join("missing"), bundle.clone()]), Some(bundle.clone()));
+        assert_eq!(find_chrome_with(&none, None, &[dir.join("missing")]), None);
+        let set = |v: &str| (v == "CHROME_PATH").then(|| custom.clone().into_os_string());
+        assert_eq!(find_chrome_with(&set, path.clone(), std::slice::from_ref(&bundle)), Some(custom.clone()));
+        // A variable naming no file is passed over.
+        let stale = |v: &str| (v == "CHROME_PATH").then(|| dir.join("gone").into_os_string());
+        assert_eq!(find_chrome_with(&stale, path, &[]), Some(chrome));
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(chrome_missing_message().contains("CHROME_PATH"));
+    }
 }

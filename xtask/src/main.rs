@@ -1,5 +1,6 @@
 //! Project automation: `cargo xtask <command>`; run without a command for the list.
 
+mod bench;
 mod demo;
 mod dist;
 mod e2e;
@@ -15,6 +16,13 @@ pub fn workspace_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask sits inside the workspace").to_path_buf()
 }
 
+/// What the browser tests need, found or installed before `cargo xtask test` starts: Chrome or
+/// Chromium and the npm packages of `xtask/e2e`.
+pub fn browser_preflight() -> anyhow::Result<()> {
+    e2e::ensure_chrome()?;
+    e2e::ensure_npm_packages(&workspace_root().join("xtask/e2e"))
+}
+
 /// The browser tests of `cargo xtask test` (headless Chromium against `dist/`).
 pub fn browser_tests(_args: &[String]) -> anyhow::Result<()> {
     e2e::run(&[])
@@ -27,10 +35,11 @@ commands:
   dist     build the web app into dist/   [--base-path /geo-probe/] [--dev]
   size-floor  build xtask/size-floor (the required dependencies, no product code) and print its sizes
   serve    build dist/ and serve it on 127.0.0.1   [--port 8080] [--base-path P] [--dev] [--mock [--mock-port 8787]]
-  e2e      browser tests in headless Chromium   [--dev] [FILE-FILTER]; --bench: the browser benchmarks (figures)
+  e2e      browser tests in headless Chrome/Chromium ($CHROME_PATH or found)   [--dev] [FILE-FILTER]; --bench: the browser benchmarks (figures)
   mock     run the mock DeepSeek server (flags: cargo xtask mock --help)
   demo     regenerate demo/demo-data.json from the recorded fixtures   [--real: the DeepSeek API]
-  screenshot  refresh docs/screenshots/dashboard.png from the dashboard's browser test   [--dev]";
+  screenshot  refresh docs/screenshots/dashboard.png from the dashboard's browser test   [--dev]
+  bench-analyze  time `geo-probe analyze` against `jq -c .` on a 5,040-probe export   [--rounds N]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -43,6 +52,7 @@ fn main() -> ExitCode {
         Some("mock") => mock::run(&args[1..]),
         Some("demo") => demo::run(&args[1..]),
         Some("screenshot") => test::screenshot(&args[1..]),
+        Some("bench-analyze") => bench::analyze(&args[1..]),
         _ => {
             eprintln!("{USAGE}");
             return ExitCode::from(2);

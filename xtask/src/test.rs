@@ -36,6 +36,10 @@ fn cargo() -> Command {
 /// Entry point of `cargo xtask test`.
 pub fn run(args: &[String]) -> Result<()> {
     let skip_browser = args.iter().any(|a| a == "--no-browser");
+    if !skip_browser {
+        // Before the long Rust tests: a missing browser or npm fails now, saying what to install.
+        crate::browser_preflight()?;
+    }
     run_cmd(cargo().args(["fmt", "--all", "--check"]))
         .context("the tree is not formatted: run `cargo fmt --all` and commit the result")?;
     run_cmd(cargo().args(["clippy", "--workspace", "--all-targets", "--locked", "--", "-D", "warnings"]))

@@ -2,8 +2,8 @@
 //! mapped into the runner's [`AttemptOutcome`] with the provider's pure functions.
 //!
 //! Mapping (seed §3.4): no HTTP response at all → `network`; the per-request deadline passed
-//! → `timeout`; a non-2xx status → [`provider::map_http_error`] over the body; a 2xx body →
-//! [`provider::parse_response`]. The API key travels only in the `x-api-key` header handed
+//! → `timeout`; any reply → [`provider::interpret`] (geo-core's one mapping of status,
+//! headers and body, shared with the browser). The API key travels only in the `x-api-key` header handed
 //! in by the caller; nothing here logs headers, and error texts carry no header values.
 
 use std::time::Duration;
@@ -31,23 +31,32 @@ pub fn send(
     for (name, value) in headers {
         request = request.set(name, value);
     }
+    let how = provider::Interpret::messages(model);
     match request.send_string(body_json) {
         Ok(response) => {
-            let status = response.status();
+            let (status, headers) = (response.status(), interpreted_headers(&response));
             let body = response.into_string().map_err(|e| io_failure(&e, timeout_ms))?;
-            if (200..300).contains(&status) {
-                provider::parse_response(&body, model)
-            } else {
-                Err(provider::map_http_error(status, &body))
-            }
+            interpret(status, &headers, &body, &how)
         }
         Err(ureq::Error::Status(status, response)) => {
+            let headers = interpreted_headers(&response);
             // A body cut off mid-way still says enough through its status.
             let body = response.into_string().unwrap_or_default();
-            Err(provider::map_http_error(status, &body))
+            interpret(status, &headers, &body, &how)
         }
         Err(ureq::Error::Transport(t)) => Err(transport_failure(&t, timeout_ms)),
     }
+}
+
+/// The headers geo-core reads, as (name, value).
+fn interpreted_headers(response: &ureq::Response) -> Vec<(&'static str, String)> {
+    provider::INTERPRETED_HEADERS.iter().filter_map(|&name| Some((name, response.header(name)?.to_string()))).collect()
+}
+
+/// [`provider::interpret`] over a reply whose header values are owned.
+fn interpret(status: u16, headers: &[(&str, String)], body: &str, how: &provider::Interpret) -> AttemptOutcome {
+    let pairs: Vec<(&str, &str)> = headers.iter().map(|(n, v)| (*n, v.as_str())).collect();
+    provider::interpret(&provider::Reply { status, headers: &pairs, body }, how)
 }
 
 fn is_timeout(e: &std::io::Error) -> bool {

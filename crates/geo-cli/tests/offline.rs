@@ -68,7 +68,7 @@ fn offline_commands_over_a_real_export() {
     assert_eq!(once, twice, "analyze must be stable when run twice");
 
     let summary = stdout(&geo_probe(&["validate", f]));
-    assert!(summary.starts_with("1 project, 21 prompts, 2 runs, 12 probes"), "{summary}");
+    assert!(summary.starts_with("1 project, 26 prompts, 2 runs, 12 probes"), "{summary}");
 
     let metrics: Value = serde_json::from_str(&stdout(&geo_probe(&["metrics", f]))).unwrap();
     let runs = metrics.as_array().unwrap();

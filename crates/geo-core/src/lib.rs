@@ -82,6 +82,7 @@ pub mod export;
 pub mod metrics;
 pub mod model;
 pub mod prng;
+pub mod project;
 pub mod provider;
 pub mod runner;
 pub mod sort;

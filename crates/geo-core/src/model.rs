@@ -20,6 +20,31 @@ pub const MODEL_OPTIONS: &[&str] = &["deepseek-v4-flash", "deepseek-v4-pro"];
 /// `format` field of every export envelope.
 pub const EXPORT_FORMAT: &str = "geo-probe-export";
 
+/// `ALL`, `NAMES`, `as_str` and `parse` for a model enum, from one list of its variants and
+/// their wire names (the serde names; a test checks every variant against serde).
+macro_rules! wire_names {
+    ($ty:ident { $($variant:ident => $name:literal),+ $(,)? }) => {
+        impl $ty {
+            /// Every variant, in declaration order.
+            pub const ALL: [$ty; [$($name),+].len()] = [$($ty::$variant),+];
+            /// Every wire name, in declaration order.
+            pub const NAMES: &'static [&'static str] = &[$($name),+];
+
+            /// The wire name: the JSON string of this value.
+            pub const fn as_str(self) -> &'static str {
+                match self {
+                    $($ty::$variant => $name),+
+                }
+            }
+
+            /// The value with this wire name (exact), if any.
+            pub fn parse(name: &str) -> Option<$ty> {
+                Self::ALL.into_iter().find(|v| v.as_str() == name)
+            }
+        }
+    };
+}
+
 /// Whether a [`Target`] is the monitored brand or one of its competitors.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -29,6 +54,8 @@ pub enum TargetKind {
     /// A competitor of the brand.
     Competitor,
 }
+
+wire_names!(TargetKind { Brand => "brand", Competitor => "competitor" });
 
 /// A tracked entity: the brand or a competitor, with the names and domains that identify it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -94,6 +121,29 @@ pub mod tags {
     pub const SCENARIO: &str = "scenario";
     /// All well-known tags in display order.
     pub const ALL: &[&str] = &[GENERIC, BRAND, PRODUCT, COMPETITOR, SCENARIO];
+
+    /// The Chinese names of [`ALL`], in the same order.
+    const ZH: &[&str] = &["通用词", "品牌词", "产品词", "竞品词", "场景词"];
+
+    /// The label of `tag` in `lang`: a well-known tag by its Chinese name (通用词, …) or its
+    /// stored name in English; any other tag as written.
+    pub fn label(tag: &str, lang: super::Lang) -> &str {
+        match (ALL.iter().position(|k| *k == tag), lang) {
+            (Some(i), super::Lang::Zh) => ZH[i],
+            _ => tag,
+        }
+    }
+
+    /// A tag as typed (`品牌词`, `brand`, ` Brand `) in its stored form (`brand`); other tags
+    /// trimmed; `None` for a blank one.
+    pub fn normalize(input: &str) -> Option<String> {
+        let t = input.trim();
+        if t.is_empty() {
+            return None;
+        }
+        let known = ALL.iter().zip(ZH).find(|(k, zh)| k.eq_ignore_ascii_case(t) || **zh == t).map(|(k, _)| *k);
+        Some(known.unwrap_or(t).to_string())
+    }
 }
 
 /// A natural-language question asked of the assistant.
@@ -215,6 +265,14 @@ pub enum RunStatus {
     Cancelled,
 }
 
+wire_names!(RunStatus {
+    Running => "running",
+    Completed => "completed",
+    Partial => "partial",
+    Failed => "failed",
+    Cancelled => "cancelled",
+});
+
 /// One batch of probes with its frozen snapshots.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -273,6 +331,8 @@ pub enum ProbeStatus {
     Cancelled,
 }
 
+wire_names!(ProbeStatus { Success => "success", Error => "error", Empty => "empty", Cancelled => "cancelled" });
+
 impl ProbeStatus {
     /// `error` and `empty`: the probes counted as failures.
     pub fn is_failure(self) -> bool {
@@ -305,6 +365,19 @@ pub enum ErrorKind {
     /// Any other HTTP status.
     Http,
 }
+
+wire_names!(ErrorKind {
+    Auth => "auth",
+    Balance => "balance",
+    Forbidden => "forbidden",
+    RateLimit => "rate_limit",
+    Server => "server",
+    Timeout => "timeout",
+    Network => "network",
+    InvalidJson => "invalid_json",
+    Empty => "empty",
+    Http => "http",
+});
 
 /// The error recorded on a failed probe.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -398,6 +471,8 @@ pub enum Ownership {
     /// Anywhere else.
     ThirdParty,
 }
+
+wire_names!(Ownership { Owned => "owned", Competitor => "competitor", ThirdParty => "third_party" });
 
 /// One time a source was returned: by which query, at which rank.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -646,6 +721,8 @@ pub enum Lang {
     En,
 }
 
+wire_names!(Lang { Zh => "zh", En => "en" });
+
 impl Lang {
     /// The text in this language of the pair `(zh, en)`.
     pub fn pick<'a>(self, zh: &'a str, en: &'a str) -> &'a str {
@@ -708,6 +785,49 @@ mod tests {
         assert_eq!(serde_json::to_string(&ErrorKind::InvalidJson).unwrap(), "\"invalid_json\"");
         assert_eq!(serde_json::to_string(&Ownership::ThirdParty).unwrap(), "\"third_party\"");
         assert_eq!(serde_json::to_string(&RunStatus::Partial).unwrap(), "\"partial\"");
+    }
+
+    /// Every model enum's `as_str` is its serde name, `NAMES` lists them in order, and
+    /// `parse` inverts `as_str` (exactly: no case folding).
+    #[test]
+    fn wire_names_are_the_serde_names() {
+        fn check<T: Copy + PartialEq + std::fmt::Debug + Serialize + serde::de::DeserializeOwned>(
+            all: &[T],
+            names: &[&str],
+            as_str: fn(T) -> &'static str,
+            parse: fn(&str) -> Option<T>,
+        ) {
+            assert_eq!(all.len(), names.len());
+            for (&v, &name) in all.iter().zip(names) {
+                assert_eq!(serde_json::to_value(v).unwrap(), as_str(v), "{v:?}");
+                assert_eq!(as_str(v), name);
+                assert_eq!(parse(name), Some(v));
+                assert_eq!(serde_json::from_value::<T>(serde_json::Value::from(name)).unwrap(), v);
+                assert_eq!(parse(&name.to_uppercase()), None);
+            }
+        }
+        check(&TargetKind::ALL, TargetKind::NAMES, TargetKind::as_str, TargetKind::parse);
+        check(&RunStatus::ALL, RunStatus::NAMES, RunStatus::as_str, RunStatus::parse);
+        check(&ProbeStatus::ALL, ProbeStatus::NAMES, ProbeStatus::as_str, ProbeStatus::parse);
+        check(&ErrorKind::ALL, ErrorKind::NAMES, ErrorKind::as_str, ErrorKind::parse);
+        check(&Ownership::ALL, Ownership::NAMES, Ownership::as_str, Ownership::parse);
+        check(&Lang::ALL, Lang::NAMES, Lang::as_str, Lang::parse);
+        let engines: Vec<&str> = EngineId::ALL.iter().map(|e| e.as_str()).collect();
+        check(&EngineId::ALL, &engines, EngineId::as_str, EngineId::parse);
+    }
+
+    #[test]
+    fn tags_map_between_chinese_and_stored_names() {
+        assert_eq!(tags::normalize("品牌词").as_deref(), Some("brand"));
+        assert_eq!(tags::normalize(" Scenario ").as_deref(), Some("scenario"));
+        assert_eq!(tags::normalize("季节").as_deref(), Some("季节"));
+        assert_eq!(tags::normalize("  "), None);
+        assert_eq!(tags::label("competitor", Lang::Zh), "竞品词");
+        assert_eq!(tags::label("competitor", Lang::En), "competitor");
+        assert_eq!(tags::label("custom", Lang::Zh), "custom");
+        for tag in tags::ALL {
+            assert_eq!(tags::normalize(tags::label(tag, Lang::Zh)).as_deref(), Some(*tag));
+        }
     }
 
     #[test]

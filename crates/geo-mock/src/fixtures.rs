@@ -1,5 +1,5 @@
 //! The recorded bodies the mock answers with, embedded at build time so the binary runs
-//! from any directory: the 21 Messages responses of `fixtures/responses/`, the error bodies of
+//! from any directory: the recorded Messages responses of `fixtures/responses/`, the error bodies of
 //! `fixtures/errors/`, and the prompts of `fixtures/project.json` that map to them.
 
 use serde_json::Value;
@@ -27,6 +27,11 @@ pub const RESPONSES: &[(&str, &str)] = &[
     ("19_html_script_in_answer", include_str!("../../../fixtures/responses/19_html_script_in_answer.json")),
     ("20_citations_split_text", include_str!("../../../fixtures/responses/20_citations_split_text.json")),
     ("21_en_preamble_citations", include_str!("../../../fixtures/responses/21_en_preamble_citations.json")),
+    ("22_zh_generic_brand_absent", include_str!("../../../fixtures/responses/22_zh_generic_brand_absent.json")),
+    ("23_zh_generic_brand_gained", include_str!("../../../fixtures/responses/23_zh_generic_brand_gained.json")),
+    ("24_zh_generic_competitor_first", include_str!("../../../fixtures/responses/24_zh_generic_competitor_first.json")),
+    ("25_zh_generic_sources_shift", include_str!("../../../fixtures/responses/25_zh_generic_sources_shift.json")),
+    ("26_zh_brand_profile_variant", include_str!("../../../fixtures/responses/26_zh_brand_profile_variant.json")),
 ];
 
 /// The fixture project (an export envelope): prompt `pNN` was asked to get fixture `NN_…`.
@@ -98,6 +103,12 @@ impl Fixtures {
         self.responses.iter().position(|(n, _)| n == name)
     }
 
+    /// The index of fixture number `n` (the file `NN_…`).
+    pub fn by_number(&self, n: u16) -> Option<usize> {
+        let prefix = format!("{n:02}_");
+        self.responses.iter().position(|(name, _)| name.starts_with(&prefix))
+    }
+
     /// Name and body of fixture `i`.
     pub fn get(&self, i: usize) -> (&str, &Value) {
         let (n, v) = &self.responses[i];
@@ -112,14 +123,19 @@ mod tests {
     #[test]
     fn every_fixture_prompt_maps_to_its_fixture() {
         let f = Fixtures::load().unwrap();
-        assert_eq!(f.responses.len(), 21);
-        assert_eq!(f.prompts.len(), 21);
+        assert_eq!(f.responses.len(), 26);
+        assert_eq!(f.prompts.len(), 26);
         let i = f.for_prompt("GEO监测工具哪个好用？").unwrap();
         assert_eq!(f.get(i).0, "03_zh_paren_list");
         assert_eq!(f.for_prompt("something else"), None);
-        let turns: Vec<&str> = (0..19).map(|t| f.get(f.in_turn(t)).0).collect();
+        assert_eq!(f.by_number(23).map(|i| f.get(i).0), Some("23_zh_generic_brand_gained"));
+        assert_eq!(f.by_number(3).map(|i| f.get(i).0), Some("03_zh_paren_list"));
+        assert_eq!(f.by_number(99), None);
+        // Every fixture with an answer (26 less the 3 without one) in turn, then again.
+        let turns: Vec<&str> = (0..24).map(|t| f.get(f.in_turn(t)).0).collect();
         assert!(!turns.iter().any(|n| NO_ANSWER.contains(n)));
-        assert_eq!(turns[0], turns[18]);
+        assert_eq!(turns[0], turns[23]);
+        assert_ne!(turns[0], turns[18]);
     }
 
     #[test]

@@ -75,7 +75,7 @@ flags:
 
 KIND: 401 402 403 408 429 500 503 invalid_json empty preamble hang search_error
 A prompt containing [mock:429,429,ok] is answered by that script, one entry per request
-for that prompt text, the last entry repeating; [chat:cut] in the last user message picks
+for that prompt text, the last entry repeating (ok=N answers with fixture N); [chat:cut] in the last user message picks
 the chat scenario.";
 
 /// How the mock behaves.
@@ -373,6 +373,12 @@ fn messages(shared: &Shared, stream: &TcpStream, req: &http::Request, mut entry:
     let fixture = match outcome {
         Outcome::Empty => shared.fixtures.by_name("12_empty_no_text"),
         Outcome::Preamble => shared.fixtures.by_name("15_preamble_only"),
+        Outcome::Answer(n) => match shared.fixtures.by_number(n) {
+            Some(i) => Some(i),
+            None => {
+                return bad(entry, &format!("no recorded response numbered {n}: use a number of fixtures/responses/"))
+            }
+        },
         _ => None,
     }
     .or_else(|| shared.fixtures.for_prompt(&marked.text))
@@ -394,7 +400,7 @@ fn messages(shared: &Shared, stream: &TcpStream, req: &http::Request, mut entry:
     let mut answer = recorded.clone();
     answer["model"] = json!(model);
     match outcome {
-        Outcome::Ok | Outcome::Empty | Outcome::Preamble => {
+        Outcome::Ok | Outcome::Answer(_) | Outcome::Empty | Outcome::Preamble => {
             http::respond(stream, 200, "application/json", &answer.to_string())
         }
         Outcome::SearchError => {

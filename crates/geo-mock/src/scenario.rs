@@ -6,7 +6,9 @@
 //! A prompt whose text contains `[mock:A,B,C]` is answered by script: the mock counts the
 //! requests it has received for that prompt text (0-based), answers request `i` with entry
 //! `i`, and repeats the last entry once the script is used up. `[mock:429,429,ok]` fails
-//! twice with HTTP 429 and succeeds from the third request on; `[mock:401]` always fails.
+//! twice with HTTP 429 and succeeds from the third request on; `[mock:401]` always fails;
+//! `[mock:ok,ok=23]` answers the first request with the prompt's own fixture and every later
+//! one with fixture 23 (another recorded answer to the same question).
 //! The count is per prompt *text*, so with several repeats the script runs across all the
 //! probes of that prompt (use one repeat for a per-probe script). The marker is removed
 //! before the text is matched against the fixture prompts.
@@ -32,16 +34,26 @@ pub enum Outcome {
     Hang,
     /// HTTP 200 with the fixture, its first search result replaced by an error object.
     SearchError,
+    /// HTTP 200 with fixture number N (`ok=N`, e.g. `ok=23` for `23_…`) instead of the
+    /// prompt's own: a later answer to the same question (the demo's second week).
+    Answer(u16),
 }
 
 /// The statuses the mock can fail with (each has a recorded body).
 pub const STATUSES: &[u16] = &[401, 402, 403, 408, 429, 500, 503];
 
 impl Outcome {
-    /// Parses one outcome name: `ok`, a status of [`STATUSES`], `invalid_json` (or `json`),
-    /// `empty`, `preamble`, `hang` or `search_error`.
+    /// Parses one outcome name: `ok`, `ok=N` (fixture N), a status of [`STATUSES`],
+    /// `invalid_json` (or `json`), `empty`, `preamble`, `hang` or `search_error`.
     pub fn parse(text: &str) -> Result<Outcome, String> {
         let t = text.trim().to_ascii_lowercase();
+        if let Some(n) = t.strip_prefix("ok=") {
+            return n
+                .trim()
+                .parse::<u16>()
+                .map(Outcome::Answer)
+                .map_err(|_| format!("mock outcome {text:?}: ok= takes a fixture number such as ok=23"));
+        }
         let outcome = match t.as_str() {
             "ok" => Outcome::Ok,
             "invalid_json" | "json" => Outcome::InvalidJson,
@@ -53,7 +65,7 @@ impl Outcome {
                 Ok(s) if STATUSES.contains(&s) => Outcome::Status(s),
                 _ => {
                     return Err(format!(
-                        "unknown mock outcome {text:?}; use ok, 401, 402, 403, 408, 429, 500, 503, invalid_json, empty, preamble, hang or search_error"
+                        "unknown mock outcome {text:?}; use ok, ok=N, 401, 402, 403, 408, 429, 500, 503, invalid_json, empty, preamble, hang or search_error"
                     ))
                 }
             },
@@ -61,9 +73,10 @@ impl Outcome {
         Ok(outcome)
     }
 
-    /// Whether this outcome is a fault (anything but [`Outcome::Ok`]).
+    /// Whether this outcome is a fault (anything but an answer: [`Outcome::Ok`] or
+    /// [`Outcome::Answer`]).
     pub fn is_fault(self) -> bool {
-        self != Outcome::Ok
+        !matches!(self, Outcome::Ok | Outcome::Answer(_))
     }
 }
 
@@ -77,6 +90,7 @@ impl fmt::Display for Outcome {
             Outcome::Preamble => f.write_str("preamble"),
             Outcome::Hang => f.write_str("hang"),
             Outcome::SearchError => f.write_str("search_error"),
+            Outcome::Answer(n) => write!(f, "ok={n}"),
         }
     }
 }
@@ -130,7 +144,7 @@ pub fn parse_fault(spec: &str) -> Result<Fault, String> {
         return Err(format!("--fault {spec:?} must be KIND:PROBABILITY, e.g. 429:0.2"));
     };
     let outcome = Outcome::parse(kind)?;
-    if outcome == Outcome::Ok {
+    if !outcome.is_fault() {
         return Err("--fault ok is not a fault; name a failure such as 500".to_string());
     }
     let probability: f64 = p
@@ -214,6 +228,10 @@ mod tests {
         assert!(parse_marker("x [mock:429").unwrap_err().contains("unterminated"));
         assert!(parse_marker("x [mock:]").unwrap_err().contains("empty"));
         assert!(parse_marker("x [mock:418]").unwrap_err().contains("unknown mock outcome"));
+        check_marker("[mock:ok=23,500, OK=7] 问题", &[Answer(23), Status(500), Answer(7)], "问题");
+        assert!(parse_marker("x [mock:ok=x]").unwrap_err().contains("fixture number"));
+        assert!(!Answer(23).is_fault() && Status(500).is_fault());
+        assert_eq!(Answer(23).to_string(), "ok=23");
     }
 
     #[test]
@@ -229,7 +247,7 @@ mod tests {
     fn fault_specs() {
         assert_eq!(parse_fault("429:0.2").unwrap(), Fault { outcome: Outcome::Status(429), probability: 0.2 });
         assert_eq!(parse_fault("invalid_json:1").unwrap().outcome, Outcome::InvalidJson);
-        for bad in ["429", "429:1.5", "429:x", "ok:0.1", "418:0.1"] {
+        for bad in ["429", "429:1.5", "429:x", "ok:0.1", "ok=3:0.1", "418:0.1"] {
             assert!(parse_fault(bad).is_err(), "{bad}");
         }
         let s = Schedule {

@@ -8,7 +8,7 @@ use crate::pages;
 use crate::prefs;
 use crate::repo::idb::IdbRepo;
 use crate::repo::Repository;
-use crate::state::{Action, AppState, RepoState, ToastKind};
+use crate::state::{reconcile_selection, Action, AppState, RepoState, ToastKind};
 use geo_core::model::Lang;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -83,6 +83,14 @@ pub fn switch(route: Route) -> Html {
     }
 }
 
+/// The interface language as `<html lang>` and `lang-toggle`'s `data-value` carry it.
+pub fn lang_code(lang: Lang) -> &'static str {
+    match lang {
+        Lang::Zh => "zh",
+        Lang::En => "en",
+    }
+}
+
 /// The root component: opens storage, provides the shared state, routes.
 #[function_component]
 pub fn App() -> Html {
@@ -112,7 +120,7 @@ pub fn App() -> Html {
         let lang = state.lang;
         use_effect_with(lang, move |lang| {
             if let Some(root) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) {
-                let _ = root.set_attribute("lang", if *lang == Lang::En { "en" } else { "zh-CN" });
+                let _ = root.set_attribute("lang", lang_code(*lang));
             }
         });
     }
@@ -171,8 +179,8 @@ fn Frame() -> Html {
                     <ProjectSelect />
                     <RunSelect />
                     <button type="button" class="secondary" data-testid="lang-toggle" onclick={toggle}
-                        aria-label={t(lang, "lang.toggle_label").to_string()}
-                        lang={if lang == Lang::Zh { "en" } else { "zh-CN" }}>
+                        data-value={lang_code(lang)} title={t(lang, "lang.toggle_label").to_string()}
+                        lang={lang_code(if lang == Lang::Zh { Lang::En } else { Lang::Zh })}>
                         { t(lang, "lang.toggle") }
                     </button>
                 </div>
@@ -200,18 +208,14 @@ fn ProjectSelect() -> Html {
     let lang = app.lang;
     let projects = use_query((), |repo, _| async move { repo.list_projects().await });
     {
+        // Keyed on the list alone: a project selected right after saving it is not in the
+        // list on screen yet, and must not be overruled until the list is read again.
         let app = app.clone();
         let ids: Option<Vec<String>> = projects.ready().map(|ps| ps.iter().map(|p| p.id.clone()).collect());
-        use_effect_with((ids, app.project_id.clone()), move |(ids, selected)| {
-            if let Some(ids) = ids {
-                let valid = selected.as_ref().is_some_and(|s| ids.contains(s));
-                if !valid {
-                    let first = ids.first().cloned();
-                    if first != *selected {
-                        prefs::save_project(first.as_deref());
-                        app.dispatch(Action::SelectProject(first));
-                    }
-                }
+        use_effect_with(ids, move |ids| {
+            if let Some(next) = ids.as_ref().and_then(|ids| reconcile_selection(ids, app.project_id.as_deref())) {
+                prefs::save_project(next.as_deref());
+                app.dispatch(Action::SelectProject(next));
             }
         });
     }
@@ -258,16 +262,12 @@ fn RunSelect() -> Html {
         }
     });
     {
+        // As for projects: a run selected as it starts is newer than the list on screen.
         let app = app.clone();
         let ids: Option<Vec<String>> = runs.ready().map(|rs| rs.iter().map(|r| r.id.clone()).collect());
-        use_effect_with((ids, app.run_id.clone()), move |(ids, selected)| {
-            if let Some(ids) = ids {
-                if !selected.as_ref().is_some_and(|s| ids.contains(s)) {
-                    let first = ids.first().cloned();
-                    if first != *selected {
-                        app.dispatch(Action::SelectRun(first));
-                    }
-                }
+        use_effect_with(ids, move |ids| {
+            if let Some(next) = ids.as_ref().and_then(|ids| reconcile_selection(ids, app.run_id.as_deref())) {
+                app.dispatch(Action::SelectRun(next));
             }
         });
     }

@@ -1,7 +1,10 @@
-//! Pure form logic of the projects page: the editable draft of a project, one-per-line
-//! lists, prompt tags and bulk prompt paste. No browser here, so it is tested natively.
+//! Pure form logic of the projects page: the editable draft of a project and bulk prompt
+//! paste. No browser here, so it is tested natively. The rules for names, domains and tags
+//! are geo-core's (`geo_core::project`, `geo_core::model::tags`): an alias list keeps one
+//! alias per matching normal form, so `GEO` and the full-width `ＧＥＯ` are one name.
 
 use geo_core::model::{tags, Lang, Project, Prompt, Target, TargetKind};
+use geo_core::project::{alias_lines, domain_lines};
 
 /// The editable text of one target (brand or competitor).
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -50,30 +53,6 @@ impl DraftError {
     }
 }
 
-/// Lines of a textarea, trimmed, blanks dropped, duplicates (case-insensitive) dropped.
-pub fn lines(text: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
-        if !out.iter().any(|o| o.to_lowercase() == line.to_lowercase()) {
-            out.push(line.to_string());
-        }
-    }
-    out
-}
-
-/// A domain as users paste it (`https://www.Example.com/path`) reduced to a bare host
-/// (`example.com`); `None` when nothing host-like is left.
-pub fn bare_domain(input: &str) -> Option<String> {
-    let s = input.trim().to_lowercase();
-    let s = s.split_once("://").map(|(_, rest)| rest.to_string()).unwrap_or(s);
-    let host = s.split(['/', '?', '#']).next().unwrap_or("");
-    let host = host.rsplit_once('@').map(|(_, h)| h).unwrap_or(host);
-    let host = host.split(':').next().unwrap_or("");
-    let host = host.strip_prefix("www.").unwrap_or(host).trim_end_matches('.');
-    let valid = !host.is_empty() && host.contains('.') && !host.contains(char::is_whitespace);
-    valid.then(|| host.to_string())
-}
-
 impl TargetDraft {
     /// The draft of a stored target.
     pub fn from_target(t: &Target) -> Self {
@@ -92,15 +71,8 @@ impl TargetDraft {
     /// The target: the label is always matched too, so it leads the alias list.
     fn to_target(&self, id: String, kind: TargetKind) -> Target {
         let label = self.label.trim().to_string();
-        let mut aliases = lines(&format!("{label}\n{}", self.aliases));
-        aliases.retain(|a| !a.is_empty());
-        let mut domains: Vec<String> = Vec::new();
-        for d in lines(&self.domains).iter().filter_map(|d| bare_domain(d)) {
-            if !domains.contains(&d) {
-                domains.push(d);
-            }
-        }
-        Target { id, kind, label, aliases, domains }
+        let aliases = alias_lines(&format!("{label}\n{}", self.aliases));
+        Target { id, kind, label, aliases, domains: domain_lines(&self.domains) }
     }
 }
 
@@ -153,32 +125,9 @@ impl ProjectDraft {
     }
 }
 
-/// The label of a tag in `lang`: well-known tags get their 通用词/generic names, others
-/// are shown as written.
+/// The label of a tag in `lang` ([`tags::label`]) as an owned string for the markup.
 pub fn tag_label(tag: &str, lang: Lang) -> String {
-    let zh = match tag {
-        tags::GENERIC => "通用词",
-        tags::BRAND => "品牌词",
-        tags::PRODUCT => "产品词",
-        tags::COMPETITOR => "竞品词",
-        tags::SCENARIO => "场景词",
-        other => return other.to_string(),
-    };
-    match lang {
-        Lang::Zh => zh.to_string(),
-        Lang::En => tag.to_string(),
-    }
-}
-
-/// Maps a tag as typed (`品牌词`, `brand`, ` Brand `) to its stored form (`brand`);
-/// unknown tags are kept trimmed.
-pub fn normalize_tag(input: &str) -> Option<String> {
-    let t = input.trim();
-    if t.is_empty() {
-        return None;
-    }
-    let known = tags::ALL.iter().find(|k| k.eq_ignore_ascii_case(t) || tag_label(k, Lang::Zh) == t);
-    Some(known.map(|k| k.to_string()).unwrap_or_else(|| t.to_string()))
+    tags::label(tag, lang).to_string()
 }
 
 /// New prompts from text (one per line), skipping blanks and texts already present in
@@ -225,26 +174,6 @@ mod tests {
         }
     }
 
-    #[track_caller]
-    fn check_domain(input: &str, expect: Option<&str>) {
-        assert_eq!(bare_domain(input).as_deref(), expect, "{input}");
-    }
-
-    #[test]
-    fn domains_are_reduced_to_bare_hosts() {
-        check_domain("example.com", Some("example.com"));
-        check_domain("https://www.Example.com/path?q=1", Some("example.com"));
-        check_domain("  baike.baidu.com  ", Some("baike.baidu.com"));
-        check_domain("http://user@host.cn:8080/", Some("host.cn"));
-        check_domain("localhost", None);
-        check_domain("", None);
-    }
-
-    #[test]
-    fn lines_trim_and_dedupe_case_insensitively() {
-        assert_eq!(lines(" GEO \n\ngeo\n元构场\r\n元构场 "), ["GEO", "元构场"]);
-    }
-
     #[test]
     fn draft_builds_a_project_with_label_first_among_aliases() {
         let draft = ProjectDraft {
@@ -253,8 +182,8 @@ mod tests {
             brand: TargetDraft {
                 id: None,
                 label: "元构场".into(),
-                aliases: "yuangouchang\n元构场".into(),
-                domains: "https://yuangouchang.com/\nyuangouchang.com".into(),
+                aliases: "yuangouchang\n元构场\nＹＵＡＮＧＯＵＣＨＡＮＧ".into(),
+                domains: "https://yuangouchang.com/\nyuangouchang.com\nHTTPS://WWW.YuanGouChang.com/about".into(),
             },
             competitors: vec![
                 TargetDraft { id: None, label: "Rival".into(), aliases: String::new(), domains: "rival.io".into() },
@@ -287,17 +216,6 @@ mod tests {
         draft.competitors = vec![TargetDraft { aliases: "x".into(), ..TargetDraft::default() }];
         assert_eq!(draft.to_project(None, "t", ids()), Err(DraftError::CompetitorLabelMissing(0)));
         assert_eq!(DraftError::CompetitorLabelMissing(0).message(Lang::En), "enter the name of competitor 1");
-    }
-
-    #[test]
-    fn tags_map_between_chinese_and_stored_names() {
-        assert_eq!(normalize_tag("品牌词").as_deref(), Some("brand"));
-        assert_eq!(normalize_tag(" Scenario ").as_deref(), Some("scenario"));
-        assert_eq!(normalize_tag("季节").as_deref(), Some("季节"));
-        assert_eq!(normalize_tag("  "), None);
-        assert_eq!(tag_label("competitor", Lang::Zh), "竞品词");
-        assert_eq!(tag_label("competitor", Lang::En), "competitor");
-        assert_eq!(tag_label("custom", Lang::Zh), "custom");
     }
 
     #[test]

@@ -138,6 +138,22 @@ impl Reducible for AppState {
 /// The context value: the reducer handle.
 pub type AppHandle = UseReducerHandle<AppState>;
 
+/// What a header selector does when a freshly read list of ids arrives: `None` keeps the
+/// current selection (it is listed), `Some(next)` replaces it with the first listed id (or
+/// nothing when the list is empty).
+///
+/// Only a *fresh* list may overrule the selection: a selection made right after a write (a
+/// project just saved, a run just started) is newer than the list still on screen, which is
+/// re-read after that write. Callers therefore run this when the list changes, never when
+/// only the selection does.
+pub fn reconcile_selection(ids: &[String], selected: Option<&str>) -> Option<Option<String>> {
+    if selected.is_some_and(|s| ids.iter().any(|id| id == s)) {
+        return None;
+    }
+    let first = ids.first().cloned();
+    (first.as_deref() != selected).then_some(first)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -153,6 +169,24 @@ mod tests {
         assert_eq!(s.toasts.len(), 3);
         s = s.reduce(Action::DataChanged);
         assert_eq!(s.data_version, 1);
+    }
+
+    #[track_caller]
+    fn check(ids: &[&str], selected: Option<&str>, expect: Option<Option<&str>>) {
+        let ids: Vec<String> = ids.iter().map(|s| s.to_string()).collect();
+        assert_eq!(reconcile_selection(&ids, selected), expect.map(|e| e.map(str::to_string)), "{ids:?} {selected:?}");
+    }
+
+    #[test]
+    fn a_listed_selection_is_kept_and_a_missing_one_falls_back_to_the_first() {
+        check(&["demo", "mine"], Some("mine"), None);
+        // The current project was deleted: another one is selected.
+        check(&["demo"], Some("mine"), Some(Some("demo")));
+        // Nothing selected yet (first visit): the first project.
+        check(&["demo", "mine"], None, Some(Some("demo")));
+        // The last project was deleted.
+        check(&[], Some("mine"), Some(None));
+        check(&[], None, None);
     }
 
     #[test]

@@ -212,7 +212,7 @@ pub fn clean_title(raw: &str) -> String {
     if (1..=6).contains(&hashes) && s[hashes..].starts_with(char::is_whitespace) {
         s = s[hashes..].trim_start();
     }
-    let s = strip_links(s);
+    let s = crate::text::markdown::strip_links(s);
     let s: String = s.chars().filter(|&c| c != '`' && c != '*').collect();
     let s = strip_underscores(&s.replace("__", "").replace("~~", ""));
     let s = drop_leading_bracket(s.trim());
@@ -909,46 +909,6 @@ fn other_entities(items: &[ListItem]) -> Vec<String> {
 }
 
 // ---------------------------------------------------------------- title cleaning
-
-/// `[text](url)` and `[text][ref]` keep their text, `![alt](url)` is dropped; other brackets stay.
-fn strip_links(s: &str) -> String {
-    let chars: Vec<char> = s.chars().collect();
-    let n = chars.len();
-    // next_x[i]: index of the first `x` at or after i (n when none); linear, so a line of
-    // unmatched brackets stays O(n).
-    let mut next_close_square = vec![n; n + 1];
-    let mut next_close_paren = vec![n; n + 1];
-    for i in (0..n).rev() {
-        next_close_square[i] = if chars[i] == ']' { i } else { next_close_square[i + 1] };
-        next_close_paren[i] = if chars[i] == ')' { i } else { next_close_paren[i + 1] };
-    }
-    let mut out = String::with_capacity(s.len());
-    let mut i = 0;
-    while i < n {
-        if chars[i] == '[' {
-            let j = next_close_square[i + 1];
-            if j < n && j + 1 < n {
-                let end = match chars[j + 1] {
-                    '(' => next_close_paren[j + 1],
-                    '[' => next_close_square[j + 1],
-                    _ => n,
-                };
-                if end < n {
-                    if out.ends_with('!') {
-                        out.pop();
-                    } else {
-                        out.extend(&chars[i + 1..j]);
-                    }
-                    i = end + 1;
-                    continue;
-                }
-            }
-        }
-        out.push(chars[i]);
-        i += 1;
-    }
-    out
-}
 
 /// Drops `_` used as emphasis (next to a space or an end) and keeps `snake_case`.
 fn strip_underscores(s: &str) -> String {

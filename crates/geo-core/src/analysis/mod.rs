@@ -22,17 +22,23 @@ use sources::TargetDomains;
 
 /// One alias snapshot prepared for analysis: aliases normalised and configured domains
 /// parsed once, then reused for every probe of the run.
-struct Analyzer<'a> {
+///
+/// It holds no mutable state, so one analyzer may analyse many probes at once from several
+/// threads (the CLI's `analyze` does); each probe's result is the same as [`analyze_probe`]'s.
+#[derive(Debug, Clone)]
+pub struct RunAnalyzer<'a> {
     matcher: TargetMatcher<'a>,
     domains: TargetDomains<'a>,
 }
 
-impl<'a> Analyzer<'a> {
-    fn new(targets: &'a [Target]) -> Self {
-        Analyzer { matcher: TargetMatcher::new(targets), domains: TargetDomains::new(targets) }
+impl<'a> RunAnalyzer<'a> {
+    /// Prepares the run's alias snapshot `targets` (brand first).
+    pub fn new(targets: &'a [Target]) -> Self {
+        RunAnalyzer { matcher: TargetMatcher::new(targets), domains: TargetDomains::new(targets) }
     }
 
-    fn analyze(&self, probe: &mut Probe) {
+    /// Recomputes every derived field of `probe` (a probe of this analyzer's run).
+    pub fn analyze(&self, probe: &mut Probe) {
         probe.answer = clean::clean_answer(&probe.raw_answer);
         probe.sources =
             sources::normalize_sources_with(&probe.queries, &probe.raw_sources, &self.matcher, &self.domains);
@@ -49,7 +55,7 @@ impl<'a> Analyzer<'a> {
 /// Recomputes every derived field of `probe` from its raw result and the run's alias
 /// snapshot (brand first). Idempotent: analysing twice gives the same probe.
 pub fn analyze_probe(probe: &mut Probe, targets: &[Target]) {
-    Analyzer::new(targets).analyze(probe);
+    RunAnalyzer::new(targets).analyze(probe);
 }
 
 /// Re-analyses every probe of `env` with its run's alias snapshot (prepared once per run).
@@ -58,8 +64,8 @@ pub fn analyze_probe(probe: &mut Probe, targets: &[Target]) {
 /// returned by id so the caller can report them.
 pub fn analyze_envelope(env: &mut crate::model::ExportEnvelope) -> Vec<String> {
     use std::collections::HashMap;
-    let analyzers: HashMap<&str, Analyzer> =
-        env.runs.iter().map(|r| (r.id.as_str(), Analyzer::new(&r.alias_snapshot))).collect();
+    let analyzers: HashMap<&str, RunAnalyzer> =
+        env.runs.iter().map(|r| (r.id.as_str(), RunAnalyzer::new(&r.alias_snapshot))).collect();
     let mut orphans = Vec::new();
     for probe in &mut env.probes {
         match analyzers.get(probe.run_id.as_str()) {

@@ -290,22 +290,6 @@ fn run_targets(env: &ExportEnvelope, run: &Run) -> Vec<Target> {
     env.projects.iter().find(|p| p.id == run.project_id).map(|p| p.targets()).unwrap_or_default()
 }
 
-fn status_str(s: ProbeStatus) -> &'static str {
-    match s {
-        ProbeStatus::Success => "success",
-        ProbeStatus::Error => "error",
-        ProbeStatus::Empty => "empty",
-        ProbeStatus::Cancelled => "cancelled",
-    }
-}
-
-fn serde_name<T: serde::Serialize>(v: &T) -> String {
-    match serde_json::to_value(v) {
-        Ok(serde_json::Value::String(s)) => s,
-        _ => String::new(),
-    }
-}
-
 /// The Probe CSV of run `run_id`: one row per probe, columns [`PROBE_COLUMNS`].
 ///
 /// `prompt` is the text from the run's `promptSnapshot` (the current prompt when the
@@ -331,8 +315,8 @@ pub fn probes_csv(env: &ExportEnvelope, run_id: &str) -> Result<String, ExportEr
             .find(|q| q.id == p.prompt_id)
             .map_or("", |q| q.text.as_str());
         w.text(&p.id).text(&p.run_id).text(&p.prompt_id).text(prompt_text);
-        w.number(p.repeat_index.into()).text(status_str(p.status));
-        w.text(&p.error.as_ref().map(|e| serde_name(&e.kind)).unwrap_or_default());
+        w.number(p.repeat_index.into()).text(p.status.as_str());
+        w.text(p.error.as_ref().map_or("", |e| e.kind.as_str()));
         if p.status == ProbeStatus::Success {
             let brand = brand_id.as_deref().and_then(|b| p.mentions.iter().find(|m| m.target_id == b));
             w.number(brand.is_some().into());
@@ -386,7 +370,7 @@ pub fn sources_csv(env: &ExportEnvelope, run_id: &str) -> Result<String, ExportE
             w.number(o.query_index.into()).text(if internal { "" } else { query });
             w.number(internal.into()).number(o.rank.into());
             w.text(&s.title).text(&s.url).text(&s.domain).text(&s.host);
-            w.text(&s.platform).text(&s.channel).text(&serde_name(&s.ownership));
+            w.text(&s.platform).text(&s.channel).text(s.ownership.as_str());
             w.text(s.competitor_id.as_deref().unwrap_or(""));
             w.text(s.page_age.as_deref().unwrap_or(""));
             w.end_row();

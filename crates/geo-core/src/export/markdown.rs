@@ -1,13 +1,19 @@
 //! The Markdown report of one run (seed §8.3): core metrics with their denominators, prompt
-//! performance, top sources, source changes, findings and the limits of §9.2.
+//! and tag performance, top sources, the channel mix, source changes, findings and the
+//! limits of §9.2.
+//!
+//! The report is data: [`SECTIONS`] lists its sections in order, each a function of the
+//! run's metrics, and the core-metrics table is the row table [`CORE_ROWS`]; every table is
+//! written by one function ([`table`]) that escapes every cell.
 //!
 //! Every piece of text that came from the user or the model (project and prompt names,
 //! platforms, domains, insight details) goes through [`escape_cell`]: `|` and line breaks
 //! cannot break a table, and HTML is shown as text rather than rendered.
 
+use crate::analysis::platforms::channel_label;
 use crate::metrics::insights::{decimal, percent};
 use crate::metrics::{find_run, run, MetricsError, RunMetrics};
-use crate::model::{ExportEnvelope, Lang, Ownership, Probe};
+use crate::model::{tags as tag_names, ExportEnvelope, Lang, Ownership, Probe, Run};
 
 /// Sources listed in the report's top-sources table.
 pub const TOP_SOURCES: usize = 10;
@@ -53,18 +59,6 @@ impl Text {
     }
 }
 
-fn frac(num: u32, den: u32) -> String {
-    format!("{num}/{den}")
-}
-
-fn ownership(t: &Text, o: Ownership) -> &'static str {
-    match o {
-        Ownership::Owned => t.t("自有", "owned"),
-        Ownership::Competitor => t.t("竞品", "competitor"),
-        Ownership::ThirdParty => t.t("第三方", "third party"),
-    }
-}
-
 const LIMITS_ZH: &[&str] = &[
     "来源不是引用：搜索工具返回了这些网页，不说明模型逐句使用了它们。",
     "首位不是全场第一：只统计已追踪的品牌和竞品，回答里可能先提到未追踪公司。",
@@ -89,8 +83,9 @@ const LIMITS_EN: &[&str] = &[
 
 /// The Markdown report of run `run_id` of `env`, in `lang`.
 ///
-/// Sections: title (project and run date), run facts, core metrics with numerator/denominator,
-/// prompt table, top [`TOP_SOURCES`] sources, source changes, findings and the limits.
+/// Sections ([`SECTIONS`]): title (project and run date), run facts, core metrics with
+/// numerator/denominator, share of voice, prompt table, tag table, top [`TOP_SOURCES`]
+/// sources, the channel mix, source changes, findings and the limits.
 /// An unknown run id gives [`MetricsError::UnknownRun`].
 pub fn markdown_report(env: &ExportEnvelope, run_id: &str, lang: Lang) -> Result<String, MetricsError> {
     let target_run = find_run(env, run_id)?;
@@ -99,216 +94,380 @@ pub fn markdown_report(env: &ExportEnvelope, run_id: &str, lang: Lang) -> Result
     let prev_probes: Vec<&Probe> =
         previous.map_or_else(Vec::new, |prev| env.probes.iter().filter(|p| p.run_id == prev.id).collect());
     let m = run::compute(target_run, &own, previous.map(|prev| (prev, &prev_probes[..])));
-    let project_name = env
+    let project = env
         .projects
         .iter()
         .find(|p| p.id == target_run.project_id)
         .map_or(target_run.project_id.as_str(), |p| p.name.as_str());
-    Ok(render(&m, project_name, target_run, lang))
+    let report = Report { m: &m, project, run: target_run, t: Text { lang } };
+    let mut md = String::new();
+    for section in SECTIONS {
+        section(&mut md, &report);
+    }
+    Ok(md)
 }
 
-fn render(m: &RunMetrics, project: &str, run: &crate::model::Run, lang: Lang) -> String {
-    let t = Text { lang };
-    let date = run.created_at.get(..10).unwrap_or(&run.created_at);
-    let mut md = String::new();
-    let s = m.success_count;
-    let c = &m.counts;
+/// What every section reads.
+struct Report<'a> {
+    m: &'a RunMetrics,
+    project: &'a str,
+    run: &'a Run,
+    t: Text,
+}
 
-    md.push_str(&format!(
-        "# {} · {} · {}\n\n",
-        t.t("GEO Probe 报告", "GEO Probe report"),
-        escape_cell(project),
-        escape_cell(date)
-    ));
-    md.push_str(&format!(
-        "- {}: `{}`\n- {}: {}\n- {}: {}\n- {}: {}\n- {}: ${:.4}\n\n",
-        t.t("批次", "Run"),
-        run.id.replace('`', "'"),
-        t.t("开始时间", "Started"),
-        escape_cell(&run.created_at),
-        t.t("模型", "Model"),
-        escape_cell(&run.config.model),
-        t.t("状态", "Status"),
-        serde_json::to_value(run.status).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default(),
-        t.t("估算费用", "Estimated cost"),
-        m.estimated_cost_usd,
-    ));
+/// One section: appends its Markdown.
+type Section = fn(&mut String, &Report);
 
-    md.push_str(&format!("## {}\n\n", t.t("核心指标", "Core metrics")));
-    md.push_str(&format!(
-        "| {} | {} | {} |\n|---|---:|---|\n",
-        t.t("指标", "Metric"),
-        t.t("值", "Value"),
-        t.t("分子/分母", "Numerator/denominator")
-    ));
-    let rows: Vec<(&str, String, String)> = vec![
-        (
-            t.t("成功 Probe", "Successful probes"),
-            frac(s, m.probe_count),
-            t.t("成功 / 全部记录", "success / all records").into(),
-        ),
-        (t.t("失败 Probe", "Failed probes"), m.failed_count.to_string(), t.t("error + empty", "error + empty").into()),
-        (t.t("提及率", "Mention rate"), percent(m.mention_rate), frac(c.mention_count, s)),
-        (t.t("首位提及率", "First-mention rate"), percent(m.first_mention_rate), frac(c.first_mention_count, s)),
-        (
-            t.t("平均位次", "Average order"),
-            decimal(m.avg_order),
-            format!("{} {}", c.mention_count, t.t("次有提及的 Probe", "mentioning probes")),
-        ),
-        (
-            t.t("平均榜单位次", "Average list position"),
-            decimal(m.avg_list_position),
-            format!("{} {}", c.list_position_count, t.t("个有榜单位次的提及", "mentions with a list position")),
-        ),
-        (t.t("官网检索可见度", "Owned visibility"), percent(m.owned_visibility), frac(c.owned_probe_count, s)),
-        (
-            t.t("官网最佳位次", "Owned best rank"),
-            m.owned_best_rank.map_or("—".into(), |r| r.to_string()),
-            t.t("自有来源的最小位次", "smallest owned rank").into(),
-        ),
-        (
-            t.t("唯一来源域名数", "Unique domains"),
-            m.unique_domains.to_string(),
-            t.t("成功 Probe 的来源", "sources of successful probes").into(),
-        ),
-        (
-            t.t("来源稳定性", "Source stability"),
-            decimal(m.source_stability),
-            format!("{} {}", c.stability_prompt_count, t.t("条 Prompt（≥ 2 次成功）", "prompts (≥ 2 successes)")),
-        ),
-        (
-            t.t("榜单稳定性 (RBO)", "List stability (RBO)"),
-            decimal(m.list_stability),
-            format!("{} {}", c.list_stability_prompt_count, t.t("条 Prompt（≥ 2 个榜单）", "prompts (≥ 2 lists)")),
-        ),
-        (
-            t.t("Answer Link 重合率", "Answer link overlap"),
-            percent(m.answer_link_overlap),
-            frac(c.answer_link_in_sources_count, c.answer_link_count),
-        ),
+/// The report's sections, in order.
+const SECTIONS: &[Section] =
+    &[title, facts, core, share_of_voice, prompts, tags, top_sources, channels, changes, findings, limits];
+
+/// Column alignment.
+#[derive(Clone, Copy)]
+enum Align {
+    Left,
+    Right,
+}
+
+/// A Markdown table: the header cells with their alignment, then the rows; every cell is
+/// escaped with [`escape_cell`].
+fn table(md: &mut String, head: &[(&str, Align)], rows: impl IntoIterator<Item = Vec<String>>) {
+    let line = |cells: &mut dyn Iterator<Item = String>| {
+        let cells: Vec<String> = cells.collect();
+        format!("| {} |\n", cells.join(" | "))
+    };
+    md.push_str(&line(&mut head.iter().map(|(h, _)| escape_cell(h))));
+    let rule: Vec<&str> = head.iter().map(|(_, a)| if matches!(a, Align::Right) { "---:" } else { "---" }).collect();
+    md.push_str(&format!("|{}|\n", rule.join("|")));
+    for row in rows {
+        md.push_str(&line(&mut row.iter().map(|c| escape_cell(c))));
+    }
+    md.push('\n');
+}
+
+fn heading(md: &mut String, level: &str, text: &str) {
+    md.push_str(&format!("{level} {text}\n\n"));
+}
+
+fn title(md: &mut String, r: &Report) {
+    let date = r.run.created_at.get(..10).unwrap_or(&r.run.created_at);
+    let name = r.t.t("GEO Probe 报告", "GEO Probe report");
+    md.push_str(&format!("# {name} · {} · {}\n\n", escape_cell(r.project), escape_cell(date)));
+}
+
+fn facts(md: &mut String, r: &Report) {
+    let t = &r.t;
+    let lines = [
+        (t.t("批次", "Run"), format!("`{}`", r.run.id.replace('`', "'"))),
+        (t.t("开始时间", "Started"), escape_cell(&r.run.created_at)),
+        (t.t("引擎", "Engine"), r.m.engine.as_str().to_string()),
+        (t.t("模型", "Model"), escape_cell(&r.run.config.model)),
+        (t.t("状态", "Status"), r.run.status.as_str().to_string()),
+        (t.t("估算费用", "Estimated cost"), format!("${:.4}", r.m.estimated_cost_usd)),
     ];
-    for (name, value, basis) in rows {
-        md.push_str(&format!("| {} | {} | {} |\n", escape_cell(name), escape_cell(&value), escape_cell(&basis)));
+    for (name, value) in lines {
+        md.push_str(&format!("- {name}: {value}\n"));
     }
     md.push('\n');
-    if !m.share_of_voice.0.is_empty() {
-        md.push_str(&format!("### {}\n\n", t.t("声量份额 SoV", "Share of voice")));
-        md.push_str(&format!(
-            "| {} | SoV | {} |\n|---|---:|---:|\n",
-            t.t("Target", "Target"),
-            t.t("有提及的 Probe", "Mentioning probes")
-        ));
-        for ((id, sov), (_, n)) in m.share_of_voice.0.iter().zip(&m.share_of_voice_counts.0) {
-            let label = run.alias_snapshot.iter().find(|t| &t.id == id).map_or(id.as_str(), |t| t.label.as_str());
-            md.push_str(&format!(
-                "| {} | {} | {} |\n",
-                escape_cell(label),
-                percent(*sov),
-                frac(*n, c.share_of_voice_total)
-            ));
-        }
-        md.push('\n');
-    }
+}
 
-    md.push_str(&format!("## {}\n\n", t.t("Prompt 表现", "Prompt performance")));
-    md.push_str(&format!(
-        "| Prompt | {} | {} | {} | {} | {} |\n|---|---|---:|---:|---:|---:|\n",
-        t.t("标签", "Tags"),
-        t.t("成功", "Successes"),
-        t.t("提及率", "Mention rate"),
-        t.t("首位提及率", "First-mention rate"),
-        t.t("平均位次", "Average order")
-    ));
-    for p in &m.prompts {
-        let name = if p.text.is_empty() { &p.prompt_id } else { &p.text };
-        md.push_str(&format!(
-            "| {} | {} | {} | {} ({}) | {} ({}) | {} |\n",
-            escape_cell(name),
-            escape_cell(&p.tags.join(", ")),
+fn frac(num: u32, den: u32) -> String {
+    format!("{num}/{den}")
+}
+
+/// A count with its unit, in the report's language.
+fn counted(t: &Text, n: u32, zh: &str, en: &str) -> String {
+    format!("{n} {}", t.t(zh, en))
+}
+
+/// One row of the core-metrics table.
+struct CoreRow {
+    /// The metric's name (zh, en).
+    name: (&'static str, &'static str),
+    /// Its value as shown.
+    value: fn(&RunMetrics) -> String,
+    /// Its numerator/denominator, or what it is taken over.
+    basis: fn(&RunMetrics, &Text) -> String,
+    /// Whether the row applies to the run (rows about citation data need some).
+    shown: fn(&RunMetrics) -> bool,
+}
+
+const fn row(
+    name: (&'static str, &'static str),
+    value: fn(&RunMetrics) -> String,
+    basis: fn(&RunMetrics, &Text) -> String,
+) -> CoreRow {
+    CoreRow { name, value, basis, shown: |_| true }
+}
+
+/// The core metrics, in the order of the table.
+const CORE_ROWS: &[CoreRow] = &[
+    row(
+        ("成功 Probe", "Successful probes"),
+        |m| frac(m.success_count, m.probe_count),
+        |_, t| t.t("成功 / 全部记录", "success / all records").into(),
+    ),
+    row(("失败 Probe", "Failed probes"), |m| m.failed_count.to_string(), |_, _| "error + empty".into()),
+    row(("提及率", "Mention rate"), |m| percent(m.mention_rate), |m, _| frac(m.counts.mention_count, m.success_count)),
+    row(
+        ("首位提及率", "First-mention rate"),
+        |m| percent(m.first_mention_rate),
+        |m, _| frac(m.counts.first_mention_count, m.success_count),
+    ),
+    row(
+        ("平均位次", "Average order"),
+        |m| decimal(m.avg_order),
+        |m, t| counted(t, m.counts.mention_count, "次有提及的 Probe", "mentioning probes"),
+    ),
+    row(
+        ("平均榜单位次", "Average list position"),
+        |m| decimal(m.avg_list_position),
+        |m, t| counted(t, m.counts.list_position_count, "个有榜单位次的提及", "mentions with a list position"),
+    ),
+    row(
+        ("官网检索可见度", "Owned visibility"),
+        |m| percent(m.owned_visibility),
+        |m, _| frac(m.counts.owned_probe_count, m.success_count),
+    ),
+    row(
+        ("官网最佳位次", "Owned best rank"),
+        |m| m.owned_best_rank.map_or("—".into(), |r| r.to_string()),
+        |_, t| t.t("自有来源的最小位次", "smallest owned rank").into(),
+    ),
+    row(
+        ("唯一来源域名数", "Unique domains"),
+        |m| m.unique_domains.to_string(),
+        |_, t| t.t("成功 Probe 的来源", "sources of successful probes").into(),
+    ),
+    row(
+        ("来源稳定性", "Source stability"),
+        |m| decimal(m.source_stability),
+        |m, t| counted(t, m.counts.stability_prompt_count, "条 Prompt（≥ 2 次成功）", "prompts (≥ 2 successes)"),
+    ),
+    row(
+        ("榜单稳定性 (RBO)", "List stability (RBO)"),
+        |m| decimal(m.list_stability),
+        |m, t| counted(t, m.counts.list_stability_prompt_count, "条 Prompt（≥ 2 个榜单）", "prompts (≥ 2 lists)"),
+    ),
+    row(
+        ("Answer Link 重合率", "Answer link overlap"),
+        |m| percent(m.answer_link_overlap),
+        |m, _| frac(m.counts.answer_link_in_sources_count, m.counts.answer_link_count),
+    ),
+    row(
+        ("检索率", "Searched rate"),
+        |m| percent(m.searched_rate),
+        |m, _| frac(m.counts.searched_count, m.success_count),
+    ),
+    CoreRow {
+        name: ("官网被引用率", "Owned citation rate"),
+        value: |m| percent(m.owned_citation_rate),
+        basis: |m, _| frac(m.counts.owned_cited_count, m.success_count),
+        shown: |m| m.counts.citation_probe_count > 0,
+    },
+];
+
+fn core(md: &mut String, r: &Report) {
+    let t = &r.t;
+    heading(md, "##", t.t("核心指标", "Core metrics"));
+    let head = [
+        (t.t("指标", "Metric"), Align::Left),
+        (t.t("值", "Value"), Align::Right),
+        (t.t("分子/分母", "Numerator/denominator"), Align::Left),
+    ];
+    let rows = CORE_ROWS
+        .iter()
+        .filter(|row| (row.shown)(r.m))
+        .map(|row| vec![t.t(row.name.0, row.name.1).to_string(), (row.value)(r.m), (row.basis)(r.m, t)]);
+    table(md, &head, rows);
+}
+
+fn share_of_voice(md: &mut String, r: &Report) {
+    let (m, t) = (r.m, &r.t);
+    if m.share_of_voice.0.is_empty() {
+        return;
+    }
+    heading(md, "###", t.t("声量份额 SoV", "Share of voice"));
+    let head =
+        [("Target", Align::Left), ("SoV", Align::Right), (t.t("有提及的 Probe", "Mentioning probes"), Align::Right)];
+    let rows = m.share_of_voice.0.iter().zip(&m.share_of_voice_counts.0).map(|((id, sov), (_, n))| {
+        let label = r.run.alias_snapshot.iter().find(|t| &t.id == id).map_or(id.as_str(), |t| t.label.as_str());
+        vec![label.to_string(), percent(*sov), frac(*n, m.counts.share_of_voice_total)]
+    });
+    table(md, &head, rows);
+}
+
+/// The rate columns shared by the prompt and tag tables.
+fn rate_head(t: &Text) -> [(&str, Align); 4] {
+    [
+        (t.t("成功", "Successes"), Align::Right),
+        (t.t("提及率", "Mention rate"), Align::Right),
+        (t.t("首位提及率", "First-mention rate"), Align::Right),
+        (t.t("平均位次", "Average order"), Align::Right),
+    ]
+}
+
+fn prompts(md: &mut String, r: &Report) {
+    let t = &r.t;
+    heading(md, "##", t.t("Prompt 表现", "Prompt performance"));
+    let mut head = vec![("Prompt", Align::Left), (t.t("标签", "Tags"), Align::Left)];
+    head.extend(rate_head(t));
+    let rows = r.m.prompts.iter().map(|p| {
+        vec![
+            if p.text.is_empty() { p.prompt_id.clone() } else { p.text.clone() },
+            p.tags.iter().map(|g| tag_names::label(g, t.lang)).collect::<Vec<_>>().join(", "),
             frac(p.success_count, p.probe_count),
-            percent(p.mention_rate),
-            frac(p.mention_count, p.success_count),
-            percent(p.first_mention_rate),
-            frac(p.first_mention_count, p.success_count),
-            decimal(p.avg_order)
-        ));
-    }
-    md.push('\n');
+            format!("{} ({})", percent(p.mention_rate), frac(p.mention_count, p.success_count)),
+            format!("{} ({})", percent(p.first_mention_rate), frac(p.first_mention_count, p.success_count)),
+            decimal(p.avg_order),
+        ]
+    });
+    table(md, &head, rows);
+}
 
-    md.push_str(&format!("## {}\n\n", t.t("Top 来源", "Top sources")));
+fn tags(md: &mut String, r: &Report) {
+    let t = &r.t;
+    if r.m.tags.is_empty() {
+        return;
+    }
+    heading(md, "##", t.t("标签表现", "Tag performance"));
+    let mut head = vec![(t.t("标签", "Tag"), Align::Left), ("Prompt", Align::Right)];
+    head.extend(rate_head(t));
+    let rows = r.m.tags.iter().map(|g| {
+        vec![
+            tag_names::label(&g.tag, t.lang).to_string(),
+            g.prompt_count.to_string(),
+            frac(g.success_count, g.probe_count),
+            format!("{} ({})", percent(g.mention_rate), frac(g.mention_count, g.success_count)),
+            format!("{} ({})", percent(g.first_mention_rate), frac(g.first_mention_count, g.success_count)),
+            decimal(g.avg_order),
+        ]
+    });
+    table(md, &head, rows);
+}
+
+fn ownership(t: &Text, o: Ownership) -> &'static str {
+    match o {
+        Ownership::Owned => t.t("自有", "owned"),
+        Ownership::Competitor => t.t("竞品", "competitor"),
+        Ownership::ThirdParty => t.t("第三方", "third party"),
+    }
+}
+
+fn top_sources(md: &mut String, r: &Report) {
+    let (m, t) = (r.m, &r.t);
+    heading(md, "##", t.t("Top 来源", "Top sources"));
     if m.domains.is_empty() {
         md.push_str(t.t("成功 Probe 中没有检索来源。\n\n", "No retrieved source in successful probes.\n\n"));
-    } else {
-        md.push_str(&format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} |\n|---|---|---|---|---:|---:|---:|---:|\n",
-            t.t("域名", "Domain"),
-            t.t("平台", "Platform"),
-            t.t("渠道", "Channel"),
-            t.t("归属", "Ownership"),
-            t.t("出现率", "Occurrence rate"),
-            t.t("来源次数", "Occurrences"),
-            t.t("平均位次", "Average rank"),
-            t.t("最佳位次", "Best rank")
-        ));
-        for d in m.domains.iter().take(TOP_SOURCES) {
-            md.push_str(&format!(
-                "| {} | {} | {} | {} | {} ({}) | {} | {} | {} |\n",
-                escape_cell(&d.domain),
-                escape_cell(&d.platform),
-                escape_cell(&d.channel),
-                ownership(&t, d.ownership),
-                percent(d.occurrence_rate),
-                frac(d.probe_count, s),
-                d.occurrences,
-                decimal(d.avg_rank),
-                d.best_rank.map_or("—".into(), |r| r.to_string())
+        return;
+    }
+    let cited = m.counts.citation_probe_count > 0;
+    let mut head = vec![
+        (t.t("域名", "Domain"), Align::Left),
+        (t.t("平台", "Platform"), Align::Left),
+        (t.t("渠道", "Channel"), Align::Left),
+        (t.t("归属", "Ownership"), Align::Left),
+        (t.t("出现率", "Occurrence rate"), Align::Right),
+        (t.t("来源次数", "Occurrences"), Align::Right),
+        (t.t("平均位次", "Average rank"), Align::Right),
+        (t.t("最佳位次", "Best rank"), Align::Right),
+    ];
+    if cited {
+        head.push((t.t("被引用率", "Cited rate"), Align::Right));
+    }
+    let rows = m.domains.iter().take(TOP_SOURCES).map(|d| {
+        let mut row = vec![
+            d.domain.clone(),
+            d.platform.clone(),
+            channel_label(&d.channel, t.lang).to_string(),
+            ownership(t, d.ownership).to_string(),
+            format!("{} ({})", percent(d.occurrence_rate), frac(d.probe_count, m.success_count)),
+            d.occurrences.to_string(),
+            decimal(d.avg_rank),
+            d.best_rank.map_or("—".into(), |r| r.to_string()),
+        ];
+        if cited {
+            row.push(format!(
+                "{} ({})",
+                percent(d.cited_rate),
+                frac(d.cited_probe_count.unwrap_or(0), m.success_count)
             ));
         }
-        md.push('\n');
-    }
+        row
+    });
+    table(md, &head, rows);
+}
 
-    md.push_str(&format!("## {}\n\n", t.t("来源变化", "Source changes")));
-    if m.previous_run_id.is_none() || c.previous_success_count == 0 || s == 0 {
+fn channels(md: &mut String, r: &Report) {
+    let (m, t) = (r.m, &r.t);
+    if m.channels.is_empty() {
+        return;
+    }
+    heading(md, "##", t.t("渠道分布", "Channels"));
+    let head = [
+        (t.t("渠道", "Channel"), Align::Left),
+        (t.t("来源次数", "Occurrences"), Align::Right),
+        (t.t("占比", "Share"), Align::Right),
+    ];
+    let rows = m.channels.iter().map(|c| {
+        vec![
+            channel_label(&c.channel, t.lang).to_string(),
+            c.occurrences.to_string(),
+            format!("{} ({})", percent(c.occurrence_share), frac(c.occurrences, m.counts.occurrence_count)),
+        ]
+    });
+    table(md, &head, rows);
+}
+
+fn changes(md: &mut String, r: &Report) {
+    let (m, t) = (r.m, &r.t);
+    heading(md, "##", t.t("来源变化", "Source changes"));
+    if m.previous_run_id.is_none() || m.counts.previous_success_count == 0 || m.success_count == 0 {
         md.push_str(t.t(
             "没有可比较的上一批次（需要两个批次都有成功 Probe）。\n\n",
             "No previous run to compare with (both runs need successful probes).\n\n",
         ));
-    } else {
-        let list = |v: &[String]| {
-            if v.is_empty() {
-                "—".to_string()
-            } else {
-                v.iter().map(|d| escape_cell(d)).collect::<Vec<_>>().join(", ")
-            }
-        };
-        md.push_str(&format!(
-            "- {} ({}): {}\n- {} ({}): {}\n\n",
-            t.t("新增", "New"),
-            m.new_domains.len(),
-            list(&m.new_domains),
-            t.t("流失", "Lost"),
-            m.lost_domains.len(),
-            list(&m.lost_domains)
-        ));
+        return;
     }
+    let list = |v: &[String]| {
+        if v.is_empty() {
+            "—".to_string()
+        } else {
+            v.iter().map(|d| escape_cell(d)).collect::<Vec<_>>().join(", ")
+        }
+    };
+    md.push_str(&format!(
+        "- {} ({}): {}\n- {} ({}): {}\n\n",
+        t.t("新增", "New"),
+        m.new_domains.len(),
+        list(&m.new_domains),
+        t.t("流失", "Lost"),
+        m.lost_domains.len(),
+        list(&m.lost_domains)
+    ));
+}
 
-    md.push_str(&format!("## {}\n\n", t.t("关键发现", "Key findings")));
+fn findings(md: &mut String, r: &Report) {
+    let (m, t) = (r.m, &r.t);
+    heading(md, "##", t.t("关键发现", "Key findings"));
     if m.insights.is_empty() {
         md.push_str(t.t("没有触发任何规则。\n\n", "No rule fired.\n\n"));
-    } else {
-        for i in &m.insights {
-            md.push_str(&format!("- **{}**: {}\n", escape_cell(i.title_in(lang)), escape_cell(i.detail_in(lang))));
-        }
-        md.push('\n');
+        return;
     }
+    for i in &m.insights {
+        md.push_str(&format!("- **{}**: {}\n", escape_cell(i.title_in(t.lang)), escape_cell(i.detail_in(t.lang))));
+    }
+    md.push('\n');
+}
 
-    md.push_str(&format!("## {}\n\n", t.t("口径与局限", "Limits")));
+fn limits(md: &mut String, r: &Report) {
+    let t = &r.t;
+    heading(md, "##", t.t("口径与局限", "Limits"));
     md.push_str(t.t(
         "比例只在成功 Probe 上计算（error 和 empty 不进分母）；先看分母，再看小数点。\n\n",
         "Ratios are taken over successful probes only (error and empty are excluded); read the denominator before the decimals.\n\n",
     ));
-    for line in if lang == Lang::Zh { LIMITS_ZH } else { LIMITS_EN } {
+    for line in if t.lang == Lang::Zh { LIMITS_ZH } else { LIMITS_EN } {
         md.push_str(&format!("- {line}\n"));
     }
-    md
 }

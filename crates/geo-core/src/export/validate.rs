@@ -17,7 +17,7 @@ use std::fmt;
 
 use serde_json::{Map, Value};
 
-use crate::model::ExportEnvelope;
+use crate::model::{ErrorKind, ExportEnvelope, Ownership, ProbeStatus, RunStatus, TargetKind};
 
 /// One thing wrong with an import, at a JSON path such as `probes[3].status`
 /// (empty for the file as a whole).
@@ -162,16 +162,15 @@ const U64: Ty = Ty::UInt(u64::MAX);
 const STRS: Ty = Ty::Arr(&Ty::Str);
 
 /// `Target.kind` strings.
-pub const TARGET_KINDS: &[&str] = &["brand", "competitor"];
+pub const TARGET_KINDS: &[&str] = TargetKind::NAMES;
 /// `Run.status` strings.
-pub const RUN_STATUSES: &[&str] = &["running", "completed", "partial", "failed", "cancelled"];
+pub const RUN_STATUSES: &[&str] = RunStatus::NAMES;
 /// `Probe.status` strings.
-pub const PROBE_STATUSES: &[&str] = &["success", "error", "empty", "cancelled"];
+pub const PROBE_STATUSES: &[&str] = ProbeStatus::NAMES;
 /// `error.kind` strings.
-pub const ERROR_KINDS: &[&str] =
-    &["auth", "balance", "forbidden", "rate_limit", "server", "timeout", "network", "invalid_json", "empty", "http"];
+pub const ERROR_KINDS: &[&str] = ErrorKind::NAMES;
 /// `SearchSource.ownership` strings.
-pub const OWNERSHIPS: &[&str] = &["owned", "competitor", "third_party"];
+pub const OWNERSHIPS: &[&str] = Ownership::NAMES;
 
 const TARGET: Ty = Ty::Obj(&[
     req("id", Ty::Str),
@@ -517,36 +516,6 @@ pub fn validate_against(incoming: &ExportEnvelope, base: &ExportEnvelope) -> Vec
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{ErrorKind, Ownership, ProbeStatus, RunStatus, TargetKind};
-
-    fn names<T: serde::Serialize>(all: &[T]) -> Vec<String> {
-        all.iter().map(|v| serde_json::to_value(v).unwrap().as_str().unwrap().to_string()).collect()
-    }
-
-    #[test]
-    fn enum_lists_match_the_model() {
-        assert_eq!(names(&[TargetKind::Brand, TargetKind::Competitor]), TARGET_KINDS);
-        use RunStatus::*;
-        assert_eq!(names(&[Running, Completed, Partial, Failed, Cancelled]), RUN_STATUSES);
-        use ProbeStatus as P;
-        assert_eq!(names(&[P::Success, P::Error, P::Empty, P::Cancelled]), PROBE_STATUSES);
-        use ErrorKind as E;
-        let kinds = [
-            E::Auth,
-            E::Balance,
-            E::Forbidden,
-            E::RateLimit,
-            E::Server,
-            E::Timeout,
-            E::Network,
-            E::InvalidJson,
-            E::Empty,
-            E::Http,
-        ];
-        assert_eq!(names(&kinds), ERROR_KINDS);
-        use Ownership as O;
-        assert_eq!(names(&[O::Owned, O::Competitor, O::ThirdParty]), OWNERSHIPS);
-    }
 
     #[test]
     fn paths_render_like_javascript() {

@@ -193,8 +193,14 @@ pub struct RunEstimate {
     pub seconds: u64,
     /// prompts × repeats.
     pub probes: u64,
+    /// Probes in flight at once: concurrency clamped to 1–3.
+    pub workers: u32,
+    /// Rounds of `workers` probes: ⌈probes / workers⌉.
+    pub waves: u64,
     /// Where the averages came from.
     pub basis: EstimateBasis,
+    /// The successful probes of the last run that were averaged (0 with the defaults).
+    pub history_probes: u32,
     /// The per-probe averages used.
     pub profile: ProbeProfile,
 }
@@ -202,7 +208,12 @@ pub struct RunEstimate {
 /// Averages over the successful probes of `run` (numerator: the sum of each field;
 /// denominator: the number of successful probes), or `None` when it has none.
 pub fn probe_profile(run: &Run, probes: &[Probe]) -> Option<ProbeProfile> {
-    let mut n = 0u64;
+    profile_and_count(run, probes).map(|(profile, _)| profile)
+}
+
+/// [`probe_profile`] and the number of successful probes it averaged.
+fn profile_and_count(run: &Run, probes: &[Probe]) -> Option<(ProbeProfile, u32)> {
+    let mut n = 0u32;
     let mut acc = [0f64; 5];
     for p in probes.iter().filter(|p| p.run_id == run.id && p.status == ProbeStatus::Success) {
         n += 1;
@@ -213,14 +224,15 @@ pub fn probe_profile(run: &Run, probes: &[Probe]) -> Option<ProbeProfile> {
         acc[4] += p.latency_ms as f64;
     }
     (n > 0).then(|| {
-        let n = n as f64;
-        ProbeProfile {
-            input_tokens: acc[0] / n,
-            cache_read_input_tokens: acc[1] / n,
-            output_tokens: acc[2] / n,
-            web_search_requests: acc[3] / n,
-            latency_ms: acc[4] / n,
-        }
+        let d = f64::from(n);
+        let profile = ProbeProfile {
+            input_tokens: acc[0] / d,
+            cache_read_input_tokens: acc[1] / d,
+            output_tokens: acc[2] / d,
+            web_search_requests: acc[3] / d,
+            latency_ms: acc[4] / d,
+        };
+        (profile, n)
     })
 }
 
@@ -236,9 +248,9 @@ pub fn estimate_run(
     concurrency: u32,
     history: Option<(&Run, &[Probe])>,
 ) -> RunEstimate {
-    let (profile, basis) = match history.and_then(|(run, probes)| probe_profile(run, probes)) {
-        Some(profile) => (profile, EstimateBasis::LastRun),
-        None => (DEFAULT_PROBE_PROFILE, EstimateBasis::Defaults),
+    let (profile, basis, history_probes) = match history.and_then(|(run, probes)| profile_and_count(run, probes)) {
+        Some((profile, n)) => (profile, EstimateBasis::LastRun, n),
+        None => (DEFAULT_PROBE_PROFILE, EstimateBasis::Defaults, 0),
     };
     let model = if model.trim().is_empty() { DEFAULT_MODEL } else { model };
     let price = price_or_conservative(model);
@@ -247,8 +259,8 @@ pub fn estimate_run(
         + profile.output_tokens / 1e6 * price.output_per_million
         + profile.web_search_requests * price.per_search;
     let probes = prompts as u64 * u64::from(repeats);
-    let workers = u64::from(concurrency.clamp(1, 3));
-    let waves = probes.div_ceil(workers);
+    let workers = concurrency.clamp(1, 3);
+    let waves = probes.div_ceil(u64::from(workers));
     let seconds = (waves as f64 * profile.latency_ms / 1000.0).ceil() as u64;
-    RunEstimate { cost_usd: probes as f64 * per_probe, seconds, probes, basis, profile }
+    RunEstimate { cost_usd: probes as f64 * per_probe, seconds, probes, workers, waves, basis, history_probes, profile }
 }

@@ -5,9 +5,11 @@
 //! - [`request`]: the probe request body (§4.2);
 //! - [`response`]: `parse_response` (§4.3);
 //! - [`errors`]: status/body → [`ProbeError`](crate::model::ProbeError), UI wording;
+//! - [`interpret`](mod@interpret): a whole HTTP reply → the attempt's outcome, for both shells;
 //! - [`keytest`]: the settings page's key test.
 
 pub mod errors;
+pub mod interpret;
 pub mod keytest;
 pub mod request;
 pub mod response;
@@ -17,6 +19,7 @@ pub use errors::{
     describe_error, empty_answer_error, invalid_json_error, kind_for_status, map_http_error, network_error,
     parse_error_body, timeout_error, ProviderErrorBody,
 };
+pub use interpret::{interpret, Interpret, Reply, Wire, INTERPRETED_HEADERS};
 pub use keytest::{build_key_test_body, interpret_key_test, KeyVerdict, KEY_TEST_PROMPT};
 pub use request::{
     build_request, build_request_body, request_body_json, MessagesRequest, MAX_TOKENS, REQUEST_TIMEOUT_MS,

@@ -3,12 +3,13 @@
 //! word boundaries ([`class`]).
 //!
 //! Before this module the same primitive lived twice with different behaviour (two CJK
-//! ranges, two word-byte rules, two NFKC fast paths); now a Mention, a list title, the
+//! ranges, two word-byte rules, two NFKC fast paths, two Markdown-link parsers); now a Mention, a list title, the
 //! position-adjusted word count and a retrieval token agree on what a CJK character, a word
 //! boundary and a folded character are.
 
 pub mod class;
 pub mod fold;
+pub(crate) mod markdown;
 pub(crate) mod utf8;
 
 pub use class::{is_cjk, is_joiner, is_word_byte, joins_word};

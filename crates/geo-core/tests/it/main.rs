@@ -24,6 +24,7 @@ mod chat_goldens;
 mod chat_props;
 mod compare_interval;
 mod compare_runs;
+mod demo_story;
 mod export_catalog;
 mod export_csv;
 mod export_goldens;

@@ -60,6 +60,7 @@ fn estimate_uses_defaults_without_history() {
     close(e.cost_usd, 12.0 * per);
     // ceil(12 / 3) = 4 waves × 60 s.
     assert_eq!(e.seconds, 240);
+    assert_eq!((e.workers, e.waves, e.history_probes), (3, 4, 0));
     assert_eq!(e.profile, DEFAULT_PROBE_PROFILE);
     // Concurrency is clamped to 1..=3.
     assert_eq!(estimate_run("deepseek-v4-flash", 4, 3, 9, None).seconds, 240);
@@ -77,8 +78,9 @@ fn estimate_uses_last_run_successful_averages() {
     close(e.profile.latency_ms, 22_000.0);
     let per = 10_000.0 * 1.32 / 1e6 + 1_000.0 * 3.96 / 1e6 + 2.0 * 0.00075;
     close(e.cost_usd, 4.0 * per);
-    // ceil(4 / 3) = 2 waves × 22 s.
+    // ceil(4 / 3) = 2 waves × 22 s, averaged over the 5 successful probes.
     assert_eq!(e.seconds, 44);
+    assert_eq!((e.workers, e.waves, e.history_probes), (3, 2, 5));
     let failed_only = vec![failed("r2", "p1", 0, ProbeStatus::Error)];
     assert_eq!(estimate_run("deepseek-v4-pro", 2, 2, 3, Some((&r2, &failed_only))).basis, EstimateBasis::Defaults);
 }

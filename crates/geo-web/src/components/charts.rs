@@ -155,7 +155,10 @@ pub fn LineChart(p: &LineChartProps) -> Html {
                     <li><span class={format!("swatch series-{}", k % 4)} aria-hidden="true"></span>{ s.label.clone() }</li>
                 }) }
             </ul>
-            <table class="sr-only">
+            // Hidden in a clipped block: a table keeps its content's width whatever its own
+            // `width` says, and would make the page scroll sideways.
+            <div class="sr-only">
+            <table>
                 <caption>{ p.title.clone() }</caption>
                 <thead><tr><th scope="col"></th>{ for p.series.iter().map(|s| html! { <th scope="col">{ s.label.clone() }</th> }) }</tr></thead>
                 <tbody>
@@ -166,6 +169,7 @@ pub fn LineChart(p: &LineChartProps) -> Html {
                     }) }
                 </tbody>
             </table>
+            </div>
         </figure>
     }
 }

@@ -1,7 +1,8 @@
-//! A modal confirmation built on `<dialog>`: focus moves into it, Escape cancels, and the
-//! confirm button carries `data-testid="confirm-ok"` (cancel: `confirm-cancel`).
+//! A modal confirmation built on `<dialog>`: focus moves into it, Escape cancels, focus goes
+//! back to whatever opened it when it closes, and the confirm button carries `data-testid="confirm-ok"` (cancel: `confirm-cancel`).
 
-use web_sys::HtmlDialogElement;
+use wasm_bindgen::JsCast;
+use web_sys::{HtmlDialogElement, HtmlElement};
 use yew::prelude::*;
 
 /// Props of [`ConfirmDialog`].
@@ -28,12 +29,22 @@ pub fn ConfirmDialog(props: &ConfirmDialogProps) -> Html {
     {
         let node = node.clone();
         use_effect_with((), move |_| {
+            // Whatever had the focus when the dialog opened (the button that asked) gets it
+            // back when it closes: a dialog taken out of the page restores nothing by itself.
+            let document = web_sys::window().and_then(|w| w.document());
+            let opener = document.as_ref().and_then(|d| d.active_element());
             if let Some(dialog) = node.cast::<HtmlDialogElement>() {
                 let _ = dialog.show_modal();
             }
             move || {
                 if let Some(dialog) = node.cast::<HtmlDialogElement>() {
                     dialog.close();
+                }
+                let back = opener
+                    .filter(|el| el.is_connected())
+                    .or_else(|| document.as_ref().and_then(|d| d.get_element_by_id("main")));
+                if let Some(el) = back.and_then(|el| el.dyn_into::<HtmlElement>().ok()) {
+                    let _ = el.focus();
                 }
             }
         });

@@ -1,7 +1,8 @@
 //! The probe drawer: one probe in full — the answer as sanitised Markdown, the tracked
 //! mentions with their contexts (aliases highlighted as text, never as HTML), the searches,
 //! the sources with platform, channel, ownership and ranks, the parsed list and the links
-//! written in the answer. Esc closes it; focus moves into it when it opens.
+//! written in the answer. It is a modal `<dialog>`: the page behind is inert, Esc or a click
+//! outside closes it, focus moves into it when it opens and back to its opener when it closes.
 
 use crate::components::markdown::{is_allowed_url, Markdown};
 use crate::i18n::{t, tf};
@@ -112,6 +113,15 @@ pub fn drawer_for<'a>(open: &OpenProbe, probes: impl IntoIterator<Item = &'a Pro
         Callback::from(move |_| {
             open.set(None);
             let doc = web_sys::window().and_then(|w| w.document());
+            // Close the modal first: while it is open the page behind is inert and cannot
+            // take the focus.
+            let dialog =
+                doc.as_ref().and_then(|d| d.query_selector("dialog[data-testid=\"probe-drawer\"]").ok().flatten());
+            if let Some(dialog) =
+                dialog.and_then(|el| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlDialogElement>(el).ok())
+            {
+                dialog.close();
+            }
             let back = doc.as_ref().and_then(|d| {
                 let button =
                     d.query_selector(&format!("[data-open-probe=\"{}\"]", pid.replace(['"', '\\'], ""))).ok().flatten();
@@ -140,41 +150,60 @@ pub struct ProbeDrawerProps {
     pub on_close: Callback<()>,
 }
 
+/// Shows the `<dialog>` behind `panel` as a modal while the component is mounted: the page
+/// behind is inert (Tab stays in the drawer), Escape fires `cancel`, and focus moves to its
+/// first control (the close button).
+#[hook]
+fn use_modal(panel: &NodeRef) {
+    let panel = panel.clone();
+    use_effect_with((), move |_| {
+        if let Some(dialog) = panel.cast::<web_sys::HtmlDialogElement>() {
+            if !dialog.open() {
+                let _ = dialog.show_modal();
+            }
+        }
+        move || {
+            if let Some(dialog) = panel.cast::<web_sys::HtmlDialogElement>() {
+                dialog.close();
+            }
+        }
+    });
+}
+
 /// `probe-drawer`: a modal side panel.
 #[function_component]
 pub fn ProbeDrawer(props: &ProbeDrawerProps) -> Html {
     let lang = props.lang;
     let p = &props.probe;
     let panel = use_node_ref();
-    {
-        let panel = panel.clone();
-        use_effect_with(p.id.clone(), move |_| {
-            if let Some(el) = panel.cast::<web_sys::HtmlElement>() {
-                let _ = el.focus();
-            }
-        });
-    }
-    let onkeydown = {
+    use_modal(&panel);
+    let oncancel = {
         let on_close = props.on_close.clone();
-        Callback::from(move |e: KeyboardEvent| {
-            if e.key() == "Escape" {
-                e.prevent_default();
-                on_close.emit(());
-            }
+        Callback::from(move |e: Event| {
+            e.prevent_default();
+            on_close.emit(());
         })
     };
     let close = {
         let on_close = props.on_close.clone();
         Callback::from(move |_: MouseEvent| on_close.emit(()))
     };
+    // A click on the dimmed area outside the panel lands on the <dialog> itself.
+    let on_backdrop = {
+        let on_close = props.on_close.clone();
+        Callback::from(move |e: MouseEvent| {
+            if e.target().is_some() && e.target() == e.current_target() {
+                on_close.emit(());
+            }
+        })
+    };
     let label_of =
         |id: &str| props.targets.iter().find(|t| t.id == id).map(|t| t.label.clone()).unwrap_or_else(|| id.to_string());
     let answer = if p.answer.trim().is_empty() { p.raw_answer.clone() } else { p.answer.clone() };
     html! {
-        <div class="drawer-backdrop" onclick={close.clone()}>
-        <aside class="drawer" data-testid="probe-drawer" data-id={p.id.clone()} role="dialog" aria-modal="true"
-            aria-labelledby="drawer-title" tabindex="-1" ref={panel} {onkeydown}
-            onclick={Callback::from(|e: MouseEvent| e.stop_propagation())}>
+        <dialog class="drawer" data-testid="probe-drawer" data-id={p.id.clone()} aria-labelledby="drawer-title"
+            ref={panel} {oncancel} onclick={on_backdrop}>
+        <div class="drawer-body">
             <header class="drawer-head">
                 <h2 id="drawer-title">{ props.prompt_text.clone() }</h2>
                 <button type="button" class="icon" data-testid="probe-drawer-close" onclick={close}
@@ -275,8 +304,8 @@ pub fn ProbeDrawer(props: &ProbeDrawerProps) -> Html {
                     }) }
                 </ul>
             }
-        </aside>
         </div>
+        </dialog>
     }
 }
 

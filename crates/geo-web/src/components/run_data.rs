@@ -14,8 +14,8 @@ use crate::repo::idb::IdbRepo;
 use crate::repo::{RepoError, Repository};
 use geo_core::compare::{diff_runs, RunDiff};
 use geo_core::export::full_export;
-use geo_core::metrics::{compute_run_metrics_refs, RunMetrics, RunSummary, SeriesPoint};
-use geo_core::model::{tags, ExportEnvelope, Probe, Project, Run};
+use geo_core::metrics::{RunMetrics, RunSummary, SeriesPoint};
+use geo_core::model::{ExportEnvelope, Probe, Project, Run};
 use std::cell::RefCell;
 use std::ops::Deref;
 use std::rc::Rc;
@@ -37,17 +37,9 @@ pub struct RunData {
     /// The selected run against its previous run (`previousRunId`), as `geo-probe diff`
     /// computes it (for [`Figures::Dashboard`] only; `None` without a previous run).
     pub diff: Option<RunDiff>,
-    /// The selected run's metrics restricted to each prompt tag in use, well-known tags
-    /// first: computed on the first call of [`RunData::tag_breakdown`], then kept.
-    by_tag: RefCell<Option<Rc<TagBreakdown>>>,
 }
 
-/// Metrics of the run restricted to each prompt tag in use.
-pub type TagBreakdown = Vec<(String, RunMetrics)>;
-
-/// Which page reads the data: decides what is read and the timing's name. The dashboard's
-/// per-tag breakdown is not part of it: the page reads the run's probes for it once its
-/// cards are shown ([`RunData::tag_breakdown`], timed as `geo:dashboard-tags`).
+/// Which page reads the data: decides what is read and the timing's name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Figures {
     /// Metrics, the trend across runs and the comparison with the previous run; no probe.
@@ -102,33 +94,6 @@ impl RunData {
         self.env.runs.iter().find(|r| &r.id == id)
     }
 
-    /// The per-tag breakdown, if already computed.
-    pub fn tag_breakdown_ready(&self) -> Option<Rc<TagBreakdown>> {
-        self.by_tag.borrow().clone()
-    }
-
-    /// The selected run's metrics restricted to each prompt tag in use (well-known tags
-    /// first), computed by geo-core on the first call (timed as `geo:dashboard-tags`) and kept.
-    /// `probes` are the run's probes when `env` does not hold them ([`RunData::has_probes`]).
-    pub fn tag_breakdown(&self, probes: Option<&[Probe]>) -> Rc<TagBreakdown> {
-        if let Some(done) = self.tag_breakdown_ready() {
-            return done;
-        }
-        let rows = crate::web::measure("geo:dashboard-tags", || match self.run() {
-            Some(run) => {
-                let probes: Vec<&Probe> = match probes {
-                    Some(given) => given.iter().filter(|p| p.run_id == run.id).collect(),
-                    None => self.run_probes().collect(),
-                };
-                tags_in_use(run).into_iter().filter_map(|tg| tag_metrics(run, &probes, &tg).map(|m| (tg, m))).collect()
-            }
-            None => Vec::new(),
-        });
-        let rows = Rc::new(rows);
-        *self.by_tag.borrow_mut() = Some(rows.clone());
-        rows
-    }
-
     /// The selected run's probes, in stored order (prompt, then repeat).
     pub fn run_probes(&self) -> impl Iterator<Item = &Probe> {
         let id = self.metrics.as_ref().map(|m| m.run_id.as_str());
@@ -153,33 +118,6 @@ pub fn pick_run<'a>(runs: &'a [RunSummary], selected: Option<&str>) -> Option<&'
     selected
         .and_then(|id| runs.iter().find(|r| r.id == id))
         .or_else(|| runs.iter().max_by(|a, b| a.created_at.cmp(&b.created_at).then_with(|| a.id.cmp(&b.id))))
-}
-
-/// The tags in use by `run`'s prompts: the well-known ones first, then others in order.
-fn tags_in_use(run: &Run) -> Vec<String> {
-    let mut list: Vec<String> = tags::ALL.iter().map(|s| s.to_string()).collect();
-    for p in &run.prompt_snapshot {
-        for tg in &p.tags {
-            if !list.contains(tg) {
-                list.push(tg.clone());
-            }
-        }
-    }
-    list
-}
-
-/// Metrics of `run` restricted to the prompts carrying `tag`, computed by geo-core over
-/// that subset (a run with only those prompts and their probes); `None` when no prompt has it.
-fn tag_metrics(run: &Run, probes: &[&Probe], tag: &str) -> Option<RunMetrics> {
-    let ids: Vec<&str> =
-        run.prompt_snapshot.iter().filter(|p| p.tags.iter().any(|t| t == tag)).map(|p| p.id.as_str()).collect();
-    if ids.is_empty() {
-        return None;
-    }
-    let mut sub = run.clone();
-    sub.prompt_snapshot.retain(|p| ids.contains(&p.id.as_str()));
-    let subset: Vec<&Probe> = probes.iter().copied().filter(|p| ids.contains(&p.prompt_id.as_str())).collect();
-    Some(compute_run_metrics_refs(&sub, &subset, None))
 }
 
 /// The trend of a project from its runs' summaries: one point per run, in `createdAt`
@@ -321,7 +259,6 @@ async fn read(
         metrics,
         trend: Vec::new(),
         diff: None,
-        by_tag: RefCell::new(None),
     };
     if figures == Figures::Dashboard {
         data.trend = crate::web::measure("geo:trend", || trend_of(summaries));

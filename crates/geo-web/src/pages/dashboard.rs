@@ -8,18 +8,15 @@ use crate::app::Route;
 use crate::components::charts::{Bar, BarChart, LineChart, Series};
 use crate::components::metric_card::{ci_text, dec, pct, ratio_title, raw_f64, raw_u32, MetricCard};
 use crate::components::pager::{page_bounds, use_page, Pager, PAGE_SIZE};
-use crate::components::run_data::{use_run_data, Figures, RunData, SharedRunData, TagBreakdown};
+use crate::components::run_data::{use_run_data, Figures, RunData, SharedRunData};
 use crate::components::summary_progress::SummaryProgress;
 use crate::components::{EmptyState, NavLink};
-use crate::draft::tag_label;
 use crate::hooks::{use_app, Fetch};
 use crate::i18n::{t, tf};
 use crate::pages::run_detail::DetailQuery;
-use crate::repo::Repository;
 use geo_core::compare;
 use geo_core::metrics::{wilson_interval, RunMetrics};
-use geo_core::model::{Lang, Run};
-use std::rc::Rc;
+use geo_core::model::{tags, Lang, Run};
 use yew::prelude::*;
 use yew_router::prelude::Link;
 
@@ -120,7 +117,7 @@ fn dashboard_body(d: &SharedRunData, m: &RunMetrics, lang: Lang) -> Html {
                 { share_of_voice(run, m, lang) }
             </div>
             { top_sources(m, lang) }
-            <TagTable data={d.clone()} />
+            { tag_table(m, lang) }
             <PromptTable data={d.clone()} />
         </>
     }
@@ -314,53 +311,13 @@ fn top_sources(m: &RunMetrics, lang: Lang) -> Html {
     }
 }
 
-#[derive(Properties, PartialEq)]
-struct TagTableProps {
-    data: SharedRunData,
-}
-
-/// The run's figures by prompt tag. Computing them (geo-core over each tag's prompts) waits
-/// until the cards above are on screen, then is kept with the data.
-#[function_component]
-fn TagTable(p: &TagTableProps) -> Html {
-    let app = use_app();
-    let lang = app.lang;
-    let done = use_state(|| None::<(SharedRunData, Rc<TagBreakdown>)>);
-    {
-        let done = done.clone();
-        let repo = app.repo().cloned();
-        use_effect_with(p.data.clone(), move |data| {
-            match data.tag_breakdown_ready() {
-                Some(rows) => done.set(Some((data.clone(), rows))),
-                None => {
-                    let (data, repo) = (data.clone(), repo.clone());
-                    wasm_bindgen_futures::spawn_local(async move {
-                        // Let the page show its cards before the heavier breakdown.
-                        yew::platform::time::sleep(std::time::Duration::ZERO).await;
-                        // The dashboard's data holds no probe: read the run's now.
-                        let probes = match (data.has_probes, data.run(), repo) {
-                            (false, Some(run), Some(repo)) => repo.probes_by_run(&run.id).await.ok(),
-                            _ => None,
-                        };
-                        let rows = data.tag_breakdown(probes.as_deref());
-                        done.set(Some((data, rows)));
-                    });
-                }
-            }
-        });
-    }
-    let Some(by_tag) = (*done).as_ref().filter(|(d, _)| *d == p.data).map(|(_, rows)| rows.clone()) else {
-        return html! {
-            <section class="card" aria-labelledby="tags-h" aria-busy="true">
-                <h2 id="tags-h">{ t(lang, "dash.by_tag") }</h2>
-                <p class="muted">{ t(lang, "common.loading") }</p>
-            </section>
-        };
-    };
+/// The run's figures by prompt tag: geo-core's `tags` rows (one per tag of the snapshot, in
+/// order of first appearance).
+fn tag_table(m: &RunMetrics, lang: Lang) -> Html {
     html! {
         <section class="card" aria-labelledby="tags-h">
             <h2 id="tags-h">{ t(lang, "dash.by_tag") }</h2>
-            if by_tag.is_empty() {
+            if m.tags.is_empty() {
                 <p class="muted">{ t(lang, "dash.no_tags") }</p>
             } else {
                 <div class="table-wrap"><table>
@@ -372,13 +329,13 @@ fn TagTable(p: &TagTableProps) -> Html {
                         <th scope="col" class="num">{ t(lang, "dash.avg_order") }</th>
                     </tr></thead>
                     <tbody>
-                        { for by_tag.iter().map(|(tg, tm)| html! {
-                            <tr data-testid="tag-row" data-tag={tg.clone()} data-value={raw_f64(tm.mention_rate)}>
-                                <th scope="row">{ tag_label(tg, lang) }</th>
-                                <td class="num">{ tm.success_count }</td>
-                                <td class="num" title={ratio_title(tm.counts.mention_count, tm.success_count, tm.mention_rate_ci, lang)}>{ pct(tm.mention_rate) }</td>
-                                <td class="num">{ pct(tm.first_mention_rate) }</td>
-                                <td class="num">{ dec(tm.avg_order) }</td>
+                        { for m.tags.iter().map(|tg| html! {
+                            <tr data-testid="tag-row" data-tag={tg.tag.clone()} data-value={raw_f64(tg.mention_rate)}>
+                                <th scope="row">{ tags::label(&tg.tag, lang).to_string() }</th>
+                                <td class="num">{ tg.success_count }</td>
+                                <td class="num" title={ratio_title(tg.mention_count, tg.success_count, tg.mention_rate_ci, lang)}>{ pct(tg.mention_rate) }</td>
+                                <td class="num">{ pct(tg.first_mention_rate) }</td>
+                                <td class="num">{ dec(tg.avg_order) }</td>
                             </tr>
                         }) }
                     </tbody>
@@ -421,7 +378,7 @@ fn PromptTable(p: &PromptTableProps) -> Html {
                                     <Link<Route, DetailQuery> to={Route::RunDetail { id: run.id.clone() }}
                                         query={Some(DetailQuery { prompt: Some(p.prompt_id.clone()), probe: None })}>{ p.text.clone() }</Link<Route, DetailQuery>>
                                 </span>
-                                { for p.tags.iter().map(|tg| html! { <span class="chip">{ tag_label(tg, lang) }</span> }) }
+                                { for p.tags.iter().map(|tg| html! { <span class="chip">{ tags::label(tg, lang).to_string() }</span> }) }
                             </td>
                             <td class="num">{ format!("{} / {}", p.success_count, p.probe_count) }</td>
                             <td class="num" title={ratio_title(p.mention_count, p.success_count, p.mention_rate_ci, lang)}>

@@ -13,35 +13,9 @@ use crate::components::{EmptyState, NavLink};
 use crate::hooks::{report, use_app};
 use crate::i18n::{t, tf};
 use crate::repo::Repository;
-use geo_core::model::{Probe, ProbeStatus, Project, Target, TargetKind};
+use geo_core::model::{Probe, ProbeStatus};
 use std::collections::HashMap;
 use yew::prelude::*;
-
-/// `project` with a new competitor named `name` (label and alias), or `None` when a target
-/// already has that label or alias (case-insensitive) or the name is blank.
-pub fn with_competitor(project: &Project, name: &str, id: String, now: &str) -> Option<Project> {
-    let name = name.trim();
-    if name.is_empty() {
-        return None;
-    }
-    let lower = name.to_lowercase();
-    let known = std::iter::once(&project.brand)
-        .chain(project.competitors.iter())
-        .any(|t| t.label.to_lowercase() == lower || t.aliases.iter().any(|a| a.to_lowercase() == lower));
-    if known {
-        return None;
-    }
-    let mut next = project.clone();
-    next.competitors.push(Target {
-        id,
-        kind: TargetKind::Competitor,
-        label: name.to_string(),
-        aliases: vec![name.to_string()],
-        domains: Vec::new(),
-    });
-    next.updated_at = now.to_string();
-    Some(next)
-}
 
 /// The page.
 #[function_component]
@@ -123,7 +97,7 @@ fn ListsBody(p: &BodyProps) -> Html {
                     Err(e) => return report(&app, &Err::<(), _>(e), None),
                 };
                 let now = crate::web::now_iso();
-                match with_competitor(&project, &name, crate::web::new_id("tgt"), &now) {
+                match geo_core::project::with_competitor(&project, &name, crate::web::new_id("tgt"), &now) {
                     Some(next) => {
                         let result = repo.put_project(&next).await;
                         report(&app, &result, Some(tf(app.lang, "lst.added", &[("n", &name)])));
@@ -219,14 +193,17 @@ fn ListsBody(p: &BodyProps) -> Html {
                                 if p.list_items.is_empty() {
                                     <p class="muted small">{ t(lang, "lst.no_list") }</p>
                                 } else {
-                                    <ol>
+                                    // The position is written out (not left to the list marker), so
+                                    // a highlighted item shows its number like every other one.
+                                    <ol class="ranked">
                                         { for p.list_items.iter().map(|li| {
                                             let target = li.matched_target_id.clone().unwrap_or_default();
                                             html! {
                                                 <li data-testid="list-row" data-probe={p.id.clone()} data-position={li.position.to_string()}
-                                                    data-target={target.clone()} value={li.position.to_string()}
-                                                    class={classes!((!target.is_empty()).then_some("tracked"), (target == brand_id && !target.is_empty()).then_some("brand"))}>
-                                                    { li.title.clone() }
+                                                    data-target={target.clone()}
+                                                    class={classes!((!target.is_empty()).then_some("tracked"), (target == brand_id && !target.is_empty()).then_some("is-brand"))}>
+                                                    <span class="rank">{ format!("{}.", li.position) }</span>{ " " }
+                                                    <span class="item-title">{ li.title.clone() }</span>
                                                     if !target.is_empty() { <span class="chip">{ label_of(&target) }</span> }
                                                 </li>
                                             }
@@ -242,33 +219,5 @@ fn ListsBody(p: &BodyProps) -> Html {
             </section>
             { drawer_for(&probe_open, d.run_probes(), run, lang) }
         </>
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn project() -> Project {
-        serde_json::from_value(serde_json::json!({
-            "id": "p", "name": "n", "createdAt": "a", "updatedAt": "a",
-            "brand": { "id": "b", "kind": "brand", "label": "元构场", "aliases": ["Yuangouchang"] },
-            "competitors": [{ "id": "c", "kind": "competitor", "label": "GEOBoost" }]
-        }))
-        .expect("valid project")
-    }
-
-    #[test]
-    fn adding_a_competitor_updates_the_project_once() {
-        let p = project();
-        let next = with_competitor(&p, " 智谱营销 ", "t1".into(), "now").expect("added");
-        assert_eq!(next.competitors.len(), 2);
-        assert_eq!(next.competitors[1].label, "智谱营销");
-        assert_eq!(next.competitors[1].aliases, ["智谱营销"]);
-        assert_eq!(next.updated_at, "now");
-        assert!(with_competitor(&next, "智谱营销", "t2".into(), "x").is_none());
-        assert!(with_competitor(&p, "geoboost", "t2".into(), "x").is_none());
-        assert!(with_competitor(&p, "yuangouchang", "t2".into(), "x").is_none());
-        assert!(with_competitor(&p, "  ", "t2".into(), "x").is_none());
     }
 }

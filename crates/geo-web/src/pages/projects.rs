@@ -2,7 +2,9 @@
 //! per line), add prompts with tags one by one or pasted in bulk, delete with confirmation.
 //!
 //! The editor shows the selected project; "new project" switches it to an empty draft.
-//! Saving selects the project, which opens its prompt list.
+//! Saving makes the project the current one everywhere (header, dashboard, run page), keeps
+//! the editor on it and opens its prompt list; deleting the current project selects another
+//! one (the header's selector does that when the list changes).
 
 use crate::components::{ConfirmDialog, EmptyState};
 use crate::draft::{new_prompts, tag_label, ProjectDraft, TargetDraft};
@@ -40,9 +42,13 @@ pub fn ProjectsPage() -> Html {
         }
         Ok(projects.into_iter().zip(counts).collect::<Vec<(Project, usize)>>())
     });
+    // The project just saved, until the list is read again: the editor stays on it (and its
+    // prompts editor opens) without waiting for that read.
+    let just_saved = use_state(|| None::<Project>);
     let selected: Option<Project> = projects
         .ready()
-        .and_then(|list| list.iter().find(|(p, _)| Some(&p.id) == app.project_id.as_ref()).map(|(p, _)| p.clone()));
+        .and_then(|list| list.iter().find(|(p, _)| Some(&p.id) == app.project_id.as_ref()).map(|(p, _)| p.clone()))
+        .or_else(|| (*just_saved).clone().filter(|p| Some(&p.id) == app.project_id.as_ref()));
 
     // Load the selected project into the editor when it changes (not on unrelated writes).
     {
@@ -68,6 +74,7 @@ pub fn ProjectsPage() -> Html {
     };
     let on_save = {
         let (app, draft, creating, selected) = (app.clone(), draft.clone(), creating.clone(), selected.clone());
+        let just_saved = just_saved.clone();
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
             let existing = if *creating { None } else { selected.clone() };
@@ -76,14 +83,22 @@ pub fn ProjectsPage() -> Html {
                 Err(err) => return toast(&app, ToastKind::Error, err.message(app.lang)),
             };
             let Some(repo) = app.repo().cloned() else { return };
-            let (app, creating, draft) = (app.clone(), creating.clone(), draft.clone());
+            let (app, creating, draft, just_saved) = (app.clone(), creating.clone(), draft.clone(), just_saved.clone());
+            let was_new = existing.is_none();
             wasm_bindgen_futures::spawn_local(async move {
                 let result = repo.put_project(&project).await;
                 if result.is_ok() {
                     creating.set(false);
                     draft.set(ProjectDraft::from_project(&project));
+                    just_saved.set(Some(project.clone()));
+                    // The saved project becomes the current one everywhere (header, dashboard,
+                    // run page); the prompts typed next belong to it.
                     prefs::save_project(Some(&project.id));
                     app.dispatch(Action::SelectProject(Some(project.id.clone())));
+                    if was_new {
+                        // A new project's next step: its first prompt.
+                        focus_later("[data-testid=\"prompt-text\"]");
+                    }
                 }
                 report(&app, &result, Some(t(app.lang, "projects.saved").to_string()));
             });

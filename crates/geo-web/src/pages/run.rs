@@ -14,8 +14,8 @@ use crate::repo::Repository;
 use crate::runner::{self, use_live_run};
 use crate::state::ToastKind;
 use geo_core::compare;
-use geo_core::metrics::cost::estimate_run;
-use geo_core::model::{RunConfig, MODEL_OPTIONS};
+use geo_core::metrics::cost::{estimate_run, EstimateBasis, RunEstimate};
+use geo_core::model::{Lang, RunConfig, MODEL_OPTIONS};
 use geo_core::runner::clamp_concurrency;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
@@ -50,6 +50,56 @@ fn precision(prompts: u32, repeats: u32, lang: geo_core::model::Lang) -> Html {
     }
 }
 
+/// `data-basis` of the estimate: `last_run` or `defaults`.
+fn basis_value(basis: EstimateBasis) -> &'static str {
+    match basis {
+        EstimateBasis::LastRun => "last_run",
+        EstimateBasis::Defaults => "defaults",
+    }
+}
+
+/// `3 min 24 s` / `3 分 24 秒`; seconds alone under a minute, hours above 59 minutes.
+pub fn duration_text(seconds: u64, lang: Lang) -> String {
+    let (h, m, s) = (seconds / 3600, seconds / 60 % 60, seconds % 60);
+    let (hu, mu, su) = if lang == Lang::Zh { (" 小时", " 分", " 秒") } else { (" h", " min", " s") };
+    let mut parts = Vec::new();
+    if h > 0 {
+        parts.push(format!("{h}{hu}"));
+    }
+    if m > 0 {
+        parts.push(format!("{m}{mu}"));
+    }
+    if s > 0 || parts.is_empty() {
+        parts.push(format!("{s}{su}"));
+    }
+    parts.join(" ")
+}
+
+/// A mean with at most one decimal (`3`, `2.5`).
+fn one_decimal(v: f64) -> String {
+    let text = format!("{v:.1}");
+    text.strip_suffix(".0").map(str::to_string).unwrap_or(text)
+}
+
+/// What the estimate rests on: the last run's successful probes or the defaults, the
+/// per-probe latency and searches, and how many run at once.
+fn basis_text(e: &RunEstimate, lang: Lang) -> String {
+    let latency = duration_text((e.profile.latency_ms / 1000.0).round() as u64, lang);
+    let args = [
+        ("n", e.history_probes.to_string()),
+        ("latency", latency),
+        ("searches", one_decimal(e.profile.web_search_requests)),
+        ("workers", e.workers.to_string()),
+        ("waves", e.waves.to_string()),
+    ];
+    let args: Vec<(&str, &str)> = args.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let key = match e.basis {
+        EstimateBasis::LastRun => "run.estimate_history",
+        EstimateBasis::Defaults => "run.estimate_defaults",
+    };
+    tf(lang, key, &args)
+}
+
 /// The run page.
 #[function_component]
 pub fn RunPage() -> Html {
@@ -73,6 +123,11 @@ pub fn RunPage() -> Html {
         Ok(project.map(|p| (p, prompts, runs, last_probes, base)))
     });
     let selected = use_state(|| None::<Vec<String>>);
+    {
+        // A choice of prompts belongs to one project: another project starts with all of its own.
+        let selected = selected.clone();
+        use_effect_with(app.project_id.clone(), move |_| selected.set(None));
+    }
     let model = use_state(|| RunConfig::default().model);
     let repeats = use_state(|| RunConfig::default().repeats.to_string());
     let concurrency = use_state(|| RunConfig::default().concurrency.to_string());
@@ -205,8 +260,8 @@ pub fn RunPage() -> Html {
                                     <label class="check">
                                         <input type="checkbox" data-testid="run-prompt-toggle" data-id={p.id.clone()}
                                             checked={chosen.contains(&p.id)} onchange={Callback::from(move |_: Event| toggle.emit(id.clone()))} />
-                                        { p.text.clone() }
-                                        { for p.tags.iter().map(|tag| html! { <span class="chip">{ tag_label(tag, lang) }</span> }) }
+                                        <span>{ p.text.clone() }
+                                            { for p.tags.iter().map(|tag| html! { <>{ " " }<span class="chip">{ tag_label(tag, lang) }</span></> }) }</span>
                                     </label>
                                 </li>
                             }
@@ -225,14 +280,16 @@ pub fn RunPage() -> Html {
                     <label class="field"><span class="label-text">{ t(lang, "run.max_searches") }</span>
                         <input type="number" min="1" max="20" data-testid="run-max-searches" value={(*max_searches).clone()} oninput={text_input(&max_searches)} /></label>
                 </div>
-                <p class="estimate" data-testid="run-estimate" data-cost-usd={estimate.cost_usd.to_string()} data-seconds={estimate.seconds.to_string()}>
-                    { tf(lang, "run.estimate", &[
+                <div class="estimate" data-testid="run-estimate" data-cost-usd={estimate.cost_usd.to_string()} data-seconds={estimate.seconds.to_string()}
+                    data-basis={basis_value(estimate.basis)} data-latency-ms={estimate.profile.latency_ms.round().to_string()}
+                    data-history-probes={estimate.history_probes.to_string()} aria-live="polite">
+                    <p>{ tf(lang, "run.estimate", &[
                         ("probes", &estimate.probes.to_string()),
                         ("cost", &format!("{:.4}", estimate.cost_usd)),
-                        ("seconds", &estimate.seconds.to_string()),
-                    ]) }
-                    { " " }<span class="muted">{ t(lang, if history.is_some_and(|(_, p)| !p.is_empty()) { "run.estimate_history" } else { "run.estimate_defaults" }) }</span>
-                </p>
+                        ("time", &duration_text(estimate.seconds, lang)),
+                    ]) }</p>
+                    <p class="muted small" data-testid="run-estimate-basis">{ basis_text(&estimate, lang) }</p>
+                </div>
                 { precision(chosen.len() as u32, repeats_n.unwrap_or(0), lang) }
                 <div class="actions">
                     <button type="submit" data-testid="run-start" disabled={reason.is_some()}
@@ -260,6 +317,17 @@ pub fn RunPage() -> Html {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn durations_read_as_minutes_and_seconds() {
+        assert_eq!(duration_text(0, Lang::En), "0 s");
+        assert_eq!(duration_text(45, Lang::En), "45 s");
+        assert_eq!(duration_text(204, Lang::En), "3 min 24 s");
+        assert_eq!(duration_text(180, Lang::Zh), "3 分");
+        assert_eq!(duration_text(3725, Lang::Zh), "1 小时 2 分 5 秒");
+        assert_eq!(one_decimal(3.0), "3");
+        assert_eq!(one_decimal(2.46), "2.5");
+    }
 
     #[test]
     fn counts() {

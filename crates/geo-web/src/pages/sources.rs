@@ -324,27 +324,18 @@ fn DrillDown(p: &DrillProps) -> Html {
 }
 
 fn channel_chart(m: &RunMetrics, lang: Lang) -> Html {
-    // Occurrences of the run's domains summed by channel (a grouping of geo-core's
-    // per-domain figures, shown against geo-core's occurrence total).
-    let mut by: Vec<(String, u32)> = Vec::new();
-    for d in &m.domains {
-        match by.iter_mut().find(|(c, _)| *c == d.channel) {
-            Some((_, n)) => *n += d.occurrences,
-            None => by.push((d.channel.clone(), d.occurrences)),
-        }
-    }
-    geo_core::sort::sort_by(&mut by, |a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-    let total = m.counts.occurrence_count.max(1);
-    let bars: Vec<Bar> = by
+    // geo-core's `channels`: the domains' occurrences summed by channel.
+    let bars: Vec<Bar> = m
+        .channels
         .iter()
-        .map(|(c, n)| Bar {
-            label: channel_label(c, lang).to_string(),
-            fraction: f64::from(*n) / f64::from(total),
-            display: n.to_string(),
+        .map(|c| Bar {
+            label: channel_label(&c.channel, lang).to_string(),
+            fraction: c.occurrence_share.unwrap_or(0.0),
+            display: c.occurrences.to_string(),
             testid: "channel-row".into(),
-            target: c.clone(),
-            raw: n.to_string(),
-            title: ratio_title(*n, m.counts.occurrence_count, None, lang),
+            target: c.channel.clone(),
+            raw: c.occurrences.to_string(),
+            title: ratio_title(c.occurrences, m.counts.occurrence_count, None, lang),
         })
         .collect();
     html! { <section class="card"><BarChart testid="channel-chart" title={t(lang, "src.channels")} desc={t(lang, "src.channels_desc")} {bars} /></section> }
@@ -409,9 +400,9 @@ mod tests {
             occurrence_share: None,
             avg_rank: None,
             best_rank: best,
-            occurrence_rate_ci: None,
             cited_probe_count: None,
             cited_rate: None,
+            occurrence_rate_ci: None,
         }
     }
 

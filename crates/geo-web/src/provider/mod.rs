@@ -3,8 +3,8 @@
 //! [`AttemptOutcome`] with `geo_core::provider`'s pure functions.
 //!
 //! Mapping (seed §3.4, the same as the CLI's native transport): no HTTP response → `network`;
-//! the per-request deadline passed → `timeout` (the controller is aborted); a non-2xx status →
-//! [`provider::map_http_error`] over the body; a 2xx body → [`provider::parse_response`].
+//! the per-request deadline passed → `timeout` (the controller is aborted); any reply →
+//! [`provider::interpret`] (geo-core's one mapping of status, headers and body).
 //! A request aborted by the user (cancel) has no outcome at all: the engine drops it.
 //!
 //! The API key comes only from Web Storage (`prefs`) and travels only in the `x-api-key`
@@ -19,6 +19,8 @@ use geo_core::runner::AttemptOutcome;
 pub struct HttpReply {
     /// HTTP status.
     pub status: u16,
+    /// The headers geo-core reads ([`provider::INTERPRETED_HEADERS`]) that the reply had.
+    pub headers: Vec<(&'static str, String)>,
     /// The body as text.
     pub body: String,
 }
@@ -38,8 +40,11 @@ pub enum FetchFailure {
 /// `model` is the requested model (used when the response names none).
 pub fn outcome_of(result: Result<HttpReply, FetchFailure>, timeout_ms: u64, model: &str) -> Option<AttemptOutcome> {
     match result {
-        Ok(reply) if (200..300).contains(&reply.status) => Some(provider::parse_response(&reply.body, model)),
-        Ok(reply) => Some(Err(provider::map_http_error(reply.status, &reply.body))),
+        Ok(reply) => {
+            let headers: Vec<(&str, &str)> = reply.headers.iter().map(|(n, v)| (*n, v.as_str())).collect();
+            let reply = provider::Reply { status: reply.status, headers: &headers, body: &reply.body };
+            Some(provider::interpret(&reply, &provider::Interpret::messages(model)))
+        }
         Err(FetchFailure::Timeout) => Some(Err(provider::timeout_error(timeout_ms))),
         Err(FetchFailure::Network(detail)) => Some(Err(network(&detail))),
         Err(FetchFailure::Aborted) => None,
@@ -112,8 +117,12 @@ mod fetch {
             let response = JsFuture::from(window.fetch_with_request(&request)).await?;
             let response: Response = response.dyn_into()?;
             let status = response.status();
+            let headers = geo_core::provider::INTERPRETED_HEADERS
+                .iter()
+                .filter_map(|&name| Some((name, response.headers().get(name).ok().flatten()?)))
+                .collect();
             let text = JsFuture::from(response.text()?).await?;
-            Ok::<_, JsValue>(HttpReply { status, body: text.as_string().unwrap_or_default() })
+            Ok::<_, JsValue>(HttpReply { status, headers, body: text.as_string().unwrap_or_default() })
         }
         .await;
         done.set(true);
@@ -154,7 +163,7 @@ mod tests {
 
     #[test]
     fn fetch_results_map_to_outcomes() {
-        let reply = |status, body: &str| Ok(HttpReply { status, body: body.to_string() });
+        let reply = |status, body: &str| Ok(HttpReply { status, headers: vec![], body: body.to_string() });
         check(Err(FetchFailure::Timeout), Some(Err(ErrorKind::Timeout)));
         check(Err(FetchFailure::Network("failed to fetch".into())), Some(Err(ErrorKind::Network)));
         check(Err(FetchFailure::Aborted), None);
@@ -164,6 +173,9 @@ mod tests {
         );
         check(reply(429, "{}"), Some(Err(ErrorKind::RateLimit)));
         check(reply(500, "oops"), Some(Err(provider::map_http_error(500, "oops").kind)));
+        let html =
+            Ok(HttpReply { status: 200, headers: vec![("content-type", "text/html".into())], body: "<p>".into() });
+        check(html, Some(Err(ErrorKind::InvalidJson)));
         check(
             reply(
                 200,
@@ -175,10 +187,16 @@ mod tests {
 
     #[test]
     fn key_verdicts() {
-        assert_eq!(key_verdict_of(Ok(HttpReply { status: 401, body: "{}".into() })), KeyVerdict::InvalidKey);
-        assert!(matches!(key_verdict_of(Err(FetchFailure::Network("x".into()))), KeyVerdict::Unreachable(_)));
-        assert!(
-            key_verdict_of(Ok(HttpReply { status: 200, body: r#"{"type":"message","content":[]}"#.into() })).is_valid()
+        assert_eq!(
+            key_verdict_of(Ok(HttpReply { status: 401, headers: vec![], body: "{}".into() })),
+            KeyVerdict::InvalidKey
         );
+        assert!(matches!(key_verdict_of(Err(FetchFailure::Network("x".into()))), KeyVerdict::Unreachable(_)));
+        assert!(key_verdict_of(Ok(HttpReply {
+            status: 200,
+            headers: vec![],
+            body: r#"{"type":"message","content":[]}"#.into()
+        }))
+        .is_valid());
     }
 }
