@@ -253,13 +253,7 @@ async fn read(
     }
     let env = Rc::new(full_export(vec![project], prompts, runs, probes, ""));
     span.end();
-    let mut data = RunData {
-        env,
-        has_probes: figures.needs_probes(),
-        metrics,
-        trend: Vec::new(),
-        diff: None,
-    };
+    let mut data = RunData { env, has_probes: figures.needs_probes(), metrics, trend: Vec::new(), diff: None };
     if figures == Figures::Dashboard {
         data.trend = crate::web::measure("geo:trend", || trend_of(summaries));
         data.diff = crate::web::measure("geo:diff", || {

@@ -18,7 +18,9 @@
 //! what is missing or stale — every run of a database written before summaries existed, once
 //! — with [`progress`] telling the page how far it is.
 
-use geo_core::metrics::{summarize, RunMetrics, RunSummary};
+use super::{RepoResult, Repository};
+use geo_core::compare::{compare_engines, EngineComparison, EngineRun};
+use geo_core::metrics::{newest_summary_per_engine, summarize, RunMetrics, RunSummary};
 use geo_core::model::{Probe, Run};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -64,6 +66,26 @@ pub fn runs_of_batch(runs: &[Run], probes: &[Probe]) -> Vec<String> {
 pub fn order_summaries(mut v: Vec<RunSummary>) -> Vec<RunSummary> {
     geo_core::sort::sort_by(&mut v, |a, b| b.created_at.cmp(&a.created_at).then_with(|| b.id.cmp(&a.id)));
     v
+}
+
+/// The Engines page's comparison of project `project_id` from the stored summaries: the
+/// newest completed or partial run of each engine (picked from the light summaries) with its
+/// stored metrics, compared by geo-core as `geo-probe engines` compares them. No probe is read.
+/// `None` when the project has no comparable run.
+pub async fn engines_comparison<R: Repository>(repo: &R, project_id: &str) -> RepoResult<Option<EngineComparison>> {
+    let summaries = repo.run_summaries(project_id).await?;
+    let mut picked: Vec<(Run, RunMetrics)> = Vec::new();
+    for s in newest_summary_per_engine(&summaries, project_id) {
+        if let (Some(run), Some(metrics)) = (repo.get_run(&s.id).await?, repo.run_metrics(&s.id).await?) {
+            picked.push((run, metrics));
+        }
+    }
+    if picked.is_empty() {
+        return Ok(None);
+    }
+    let prompts = repo.prompts_by_project(project_id).await?;
+    let inputs: Vec<EngineRun<'_>> = picked.iter().map(|(run, metrics)| EngineRun { run, metrics }).collect();
+    Ok(Some(compare_engines(project_id, &prompts, &inputs)))
 }
 
 /// How far the computation of missing summaries is: `(done, total)` runs.
@@ -153,6 +175,26 @@ impl Drop for GateGuard {
 mod tests {
     use super::*;
     use crate::repo::test_support::{probe, run};
+
+    #[test]
+    fn the_engines_comparison_from_summaries_is_geo_probe_engines() {
+        use crate::repo::memory::MemoryRepo;
+        use crate::repo::test_support::block_on;
+        use crate::repo::Batch;
+        let path = format!("{}/../../fixtures/exports/engines.json", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).unwrap();
+        let mut env = geo_core::export::parse_export(&text, &geo_core::export::ImportLimits::default()).unwrap();
+        assert!(geo_core::analysis::analyze_envelope(&mut env).is_empty());
+        let repo = MemoryRepo::new();
+        block_on(repo.put_many(&Batch::from(env.clone()))).unwrap();
+        for project in &env.projects {
+            let want = geo_core::compare::engines_for_export(&env, Some(&project.id)).ok();
+            let got = block_on(engines_comparison(&repo, &project.id)).unwrap();
+            assert_eq!(got, want.filter(|c| !c.engines.is_empty()), "{}", project.id);
+        }
+        let first = env.runs[0].config.engine;
+        assert!(env.runs.iter().any(|r| r.config.engine != first), "the fixture compares engines");
+    }
 
     #[test]
     fn batch_runs_oldest_first_then_runs_named_by_probes() {
