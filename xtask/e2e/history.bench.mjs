@@ -3,7 +3,7 @@
 // part of `cargo xtask test`: importing a year of history takes minutes on a slow machine).
 //
 // - Navigation to the dashboard cards (a fresh page load until `metric-success-count` shows
-//   the newest run's figures; median of three loads) for one 5,000-probe run (with its
+//   the newest run's figures; median of five loads) for one 5,000-probe run (with its
 //   2-repeat previous run: the 31 MB export of perf.test.mjs), for 30 daily runs × 50 probes
 //   and for 365 daily runs × 50 probes (18,250 probes); the 365/30 ratio says whether the
 //   dashboard stays flat as the history grows. Targets: < 300 ms, ratio near 1.
@@ -13,6 +13,9 @@
 // The assertions check only that the work completed; the figures are the result.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { writeFileSync, rmSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { launch, byId, BASE_URL } from './helpers.mjs';
 import { bigExport, historyExport, selectRun, BIG_RUN } from './webpages-helpers.mjs';
 
@@ -38,19 +41,28 @@ async function importInto(text, name) {
   page.on('pageerror', (e) => page.errors.push(String(e)));
   await page.goto(new URL('settings', BASE_URL).href);
   await byId(page, 'settings-import-file').waitFor();
+  // Playwright hands over at most 50 MB from memory; a larger file goes through a path.
+  const dir = mkdtempSync(path.join(tmpdir(), 'geo-bench-'));
+  const file = path.join(dir, name);
+  writeFileSync(file, text);
   const from = await page.evaluate(() => performance.now());
   const t0 = Date.now();
-  await byId(page, 'settings-import-file').setInputFiles({ name, mimeType: 'application/json', buffer: Buffer.from(text) });
+  await byId(page, 'settings-import-file').setInputFiles(file);
   await page.locator('[data-testid="import-result"][data-status="ok"]').waitFor({ timeout: 900000 });
   const importMs = Date.now() - t0;
+  rmSync(dir, { recursive: true, force: true });
   const tasks = await page.evaluate((f) => window.__longTasks.filter((t) => t.start + t.duration >= f).map((t) => t.duration), from);
-  return { context, page, importMs, tasks };
+  const stages = await page.evaluate(() => Object.fromEntries(['read', 'parse', 'analyse', 'write'].map((k) => {
+    const m = performance.getEntriesByType('measure').filter((e) => e.name === `geo:import-${k}`);
+    return [k, m.length ? m[m.length - 1].duration : 0];
+  })));
+  return { context, page, importMs, tasks, stages };
 }
 
 /** Median time from a fresh load of the dashboard until its cards show `successes`. */
 async function cardsMs(page, successes) {
   const times = [];
-  for (let i = 0; i < 3; i++) {
+  for (let i = 0; i < 5; i++) {
     await page.goto(new URL('', BASE_URL).href);
     const at = await page.waitForFunction((want) => {
       const el = document.querySelector('[data-testid="metric-success-count"]');
@@ -60,7 +72,7 @@ async function cardsMs(page, successes) {
   }
   const load = await page.evaluate(() => performance.getEntriesByType('measure').filter((e) => e.name === 'geo:load').map((e) => e.duration));
   times.sort((a, b) => a - b);
-  return { median: times[1], all: times, load: load[load.length - 1] ?? 0 };
+  return { median: times[2], all: times, load: load[load.length - 1] ?? 0 };
 }
 
 const ms = (v) => `${Math.round(v).toLocaleString('en')} ms`;
@@ -68,13 +80,14 @@ const ms = (v) => `${Math.round(v).toLocaleString('en')} ms`;
 test('dashboard cards and import of one 5,000-probe run (the 31 MB export)', async () => {
   const { env, composition: c } = bigExport({ prompts: 50, repeats: 100 });
   const text = JSON.stringify(env);
-  const { context, page, importMs, tasks } = await importInto(text, 'perf-5000.json');
+  const { context, page, importMs, tasks, stages } = await importInto(text, 'perf-5000.json');
   await selectRun(page, BIG_RUN);
   const cards = await cardsMs(page, c.successes);
   assert.deepEqual(page.errors, []);
   figures.push(`5,000-probe run: dashboard cards ${ms(cards.median)} (loads ${cards.all.map(ms).join(', ')}; reading ${ms(cards.load)}, geo:load; target < 300 ms)`);
   const longest = Math.max(0, ...tasks);
-  figures.push(`import of the ${(text.length / 1e6).toFixed(1)} MB export: ${ms(importMs)} (target < 6,000 ms); longest main-thread task ${ms(longest)}, ` +
+  figures.push(`import of the ${(text.length / 1e6).toFixed(1)} MB export: ${ms(importMs)} (target < 6,000 ms: reading ${ms(stages.read)}, ` +
+    `checking ${ms(stages.parse)}, re-analysis ${ms(stages.analyse)}, saving ${ms(stages.write)}); longest main-thread task ${ms(longest)}, ` +
     `${tasks.filter((t) => t > 1000).length} task(s) over 1 s, ${tasks.length} over 50 ms (target: none over 1 s)`);
   await context.close();
 });

@@ -607,7 +607,7 @@ impl Repository for IdbRepo {
             let mut put_sliced = async |store: &str, value: JsValue| -> RepoResult<()> {
                 let req = object_store(tx, store, RepoError::Write)?.put(&value).map_err(write_error)?;
                 issued += 1;
-                if issued % PUT_SLICE == 0 {
+                if issued.is_multiple_of(PUT_SLICE) {
                     request(&req).await.map_err(write_error)?;
                 }
                 Ok(())
