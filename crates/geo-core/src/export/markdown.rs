@@ -2,9 +2,9 @@
 //! and tag performance, top sources, the channel mix, source changes, findings and the
 //! limits of §9.2.
 //!
-//! The report is data: [`SECTIONS`] lists its sections in order, each a function of the
-//! run's metrics, and the core-metrics table is the row table [`CORE_ROWS`]; every table is
-//! written by one function ([`table`]) that escapes every cell.
+//! The report is data: `SECTIONS` lists its sections in order, each a function of the
+//! run's metrics, and the core-metrics table is the row table `CORE_ROWS`; every table is
+//! written by one function (`table`) that escapes every cell.
 //!
 //! Every piece of text that came from the user or the model (project and prompt names,
 //! platforms, domains, insight details) goes through [`escape_cell`]: `|` and line breaks
@@ -83,7 +83,7 @@ const LIMITS_EN: &[&str] = &[
 
 /// The Markdown report of run `run_id` of `env`, in `lang`.
 ///
-/// Sections ([`SECTIONS`]): title (project and run date), run facts, core metrics with
+/// Sections (`SECTIONS`): title (project and run date), run facts, core metrics with
 /// numerator/denominator, share of voice, prompt table, tag table, top [`TOP_SOURCES`]
 /// sources, the channel mix, source changes, findings and the limits.
 /// An unknown run id gives [`MetricsError::UnknownRun`].

@@ -20,12 +20,13 @@ use crate::hooks::{toast, use_app};
 use crate::i18n::{t, tf};
 use crate::pages::export::download;
 use crate::pages::settings::parse_base_url;
-use crate::state::ToastKind;
+use crate::state::{AppHandle, ToastKind};
 use geo_core::chat::{
     build_messages, build_request_body, chat_url, export_conversation_markdown, load_document,
     messages::validate_question, AnswerState, Document, ExportTurn, Hit, Index, Turn, TOP_K,
 };
 use geo_core::model::{Lang, DEFAULT_MODEL, MODEL_OPTIONS};
+use std::cell::RefCell;
 use std::rc::Rc;
 use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 use yew::prelude::*;
@@ -56,6 +57,13 @@ pub struct Docs {
     pub index: Rc<Index>,
     /// The file size of each document, parallel to `index.documents()`.
     pub sizes: Vec<u64>,
+}
+
+impl PartialEq for Docs {
+    /// The same index (a change always builds a new one) and the same sizes.
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.index, &other.index) && self.sizes == other.sizes
+    }
 }
 
 impl Default for Docs {
@@ -194,48 +202,20 @@ fn file_vec(list: Option<web_sys::FileList>) -> Vec<web_sys::File> {
     (0..list.length()).filter_map(|i| list.get(i)).collect()
 }
 
-/// The heading line of a hit: name, chunk and score.
-fn hit_label(lang: Lang, hit: &Hit) -> String {
-    tf(
-        lang,
-        "chat.hit_label",
-        &[("name", &hit.source), ("chunk", &(hit.chunk + 1).to_string()), ("score", &format!("{:.3}", hit.score))],
-    )
+/// Props of [`DocsCard`].
+#[derive(Properties, PartialEq)]
+struct DocsCardProps {
+    docs: UseReducerHandle<Docs>,
 }
 
-/// The page.
+/// The documents card: pick or drop files (checked, read, indexed), the sample documents,
+/// one message per refused file, and the loaded documents with a remove button each.
 #[function_component]
-pub fn ChatPage() -> Html {
-    let app = use_app();
-    let lang = app.lang;
-    let key = use_state(String::new);
-    let model = use_state(|| DEFAULT_MODEL.to_string());
-    let base_url = use_state(String::new);
-    let question = use_state(String::new);
-    let docs = use_reducer(Docs::default);
-    let log = use_reducer(Log::default);
+fn DocsCard(props: &DocsCardProps) -> Html {
+    let lang = use_app().lang;
+    let docs = props.docs.clone();
     let file_errors = use_state(Vec::<String>::new);
-    let problem = use_state(|| None::<String>);
-    let retrieved = use_state(|| None::<(String, Vec<Hit>)>);
-    let running = use_state(|| None::<StreamHandle>);
-    // The (turn, source) pairs whose excerpt is open: a handful, so a plain list.
-    let expanded = use_state(Vec::<(u32, usize)>::new);
     let dragging = use_state(|| false);
-    let next_id = use_mut_ref(|| 0u32);
-    let timeout_ms = TIMEOUT_MS.with(|t| *t);
-    // The running request, for the unmount clean-up: leaving the page stops it.
-    let live = use_mut_ref(|| None::<StreamHandle>);
-    {
-        let live = live.clone();
-        use_effect_with((), move |_| {
-            move || {
-                if let Some(h) = live.borrow_mut().take() {
-                    h.stop();
-                }
-            }
-        });
-    }
-
     let add_files = {
         let (docs, file_errors) = (docs.clone(), file_errors.clone());
         Callback::from(move |files: Vec<web_sys::File>| {
@@ -291,6 +271,299 @@ pub fn ChatPage() -> Html {
             file_errors.set(Vec::new());
         })
     };
+    let doc_rows = docs.iter().map(|(doc, bytes)| {
+        let remove = {
+            let (docs, name) = (docs.clone(), doc.name.clone());
+            Callback::from(move |_: MouseEvent| docs.dispatch(DocsAction::Remove(name.clone())))
+        };
+        html! {
+            <li class="chat-doc" data-testid="chat-doc-row" data-name={doc.name.clone()} data-chunks={doc.chunks.len().to_string()}>
+                <span class="chat-doc-name">{ doc.name.clone() }</span>
+                <span class="muted">{ tf(lang, "chat.doc_meta", &[("chunks", &doc.chunks.len().to_string()), ("kb", &format!("{:.1}", bytes as f64 / 1024.0))]) }</span>
+                <button type="button" class="secondary" data-testid="chat-doc-remove" onclick={remove}
+                    aria-label={tf(lang, "chat.remove_doc", &[("name", &doc.name)])}>{ t(lang, "chat.remove") }</button>
+            </li>
+        }
+    });
+    html! {
+        <div class="card">
+            <h2>{ t(lang, "chat.docs") }</h2>
+            <div class={classes!("dropzone", dragging.then_some("dragging"))} data-testid="chat-drop"
+                ondragover={on_drag_over.clone()} ondragenter={on_drag_over} ondragleave={on_drag_leave} ondrop={on_drop}>
+                <label class="field">
+                    <span class="label-text">{ t(lang, "chat.pick") }</span>
+                    <input type="file" multiple=true accept=".txt,.md,.markdown,text/plain,text/markdown"
+                        data-testid="chat-file-input" onchange={on_pick} aria-describedby="chat-limits" />
+                </label>
+                <p id="chat-limits" class="muted">{ t(lang, "chat.drop_help") }</p>
+            </div>
+            <div class="row">
+                <button type="button" class="secondary" data-testid="chat-load-sample" onclick={on_samples}>{ t(lang, "chat.load_sample") }</button>
+            </div>
+            if !file_errors.is_empty() {
+                <ul class="error-box" data-testid="chat-file-errors" role="alert">
+                    { for file_errors.iter().map(|m| html! { <li>{ m.clone() }</li> }) }
+                </ul>
+            }
+            if docs.is_empty() {
+                <p class="empty" data-testid="empty-state">{ t(lang, "chat.empty") }</p>
+            } else {
+                <ul class="chat-docs">{ for doc_rows }</ul>
+            }
+        </div>
+    }
+}
+
+/// The passages "retrieve only" found for a question.
+fn hits_panel(retrieved: Option<&(String, Vec<Hit>)>, lang: Lang) -> Html {
+    match retrieved {
+        None => html! {},
+        Some((q, hits)) => html! {
+            <section class="card" aria-labelledby="chat-hits-heading" data-testid="chat-hits">
+                <h2 id="chat-hits-heading">{ tf(lang, "chat.hits_title", &[("q", q)]) }</h2>
+                if hits.is_empty() {
+                    <p class="error-box" data-testid="chat-no-hits" role="status">{ t(lang, "chat.no_hits") }</p>
+                } else {
+                    <ol class="chat-hits">
+                        { for hits.iter().enumerate().map(|(i, hit)| html! {
+                            <li data-testid="chat-hit" data-source={hit.source.clone()} data-score={hit.score.to_string()}>
+                                <details>
+                                    <summary>{ format!("[S{}] ", i + 1) }{ hit_label(lang, hit) }</summary>
+                                    <p class="chat-text" data-testid="chat-hit-text">{ hit.text.clone() }</p>
+                                </details>
+                            </li>
+                        }) }
+                    </ol>
+                }
+            </section>
+        },
+    }
+}
+
+/// One question with its streamed answer (each `[S#]` a button showing its passage), its
+/// state and its numbered sources.
+fn turn_view(
+    turn: &ChatTurn,
+    expanded: &[(u32, usize)],
+    toggle: &dyn Fn(u32, usize) -> Callback<MouseEvent>,
+    lang: Lang,
+) -> Html {
+    let pieces = split_citations(&turn.answer);
+    let answer = pieces.into_iter().map(|p| match p {
+        Piece::Text(text) => html! { { text } },
+        Piece::Cite(n) if n <= turn.hits.len() => {
+            let open = expanded.contains(&(turn.id, n));
+            html! {
+                <button type="button" class="cite" data-testid="chat-cite" data-n={n.to_string()}
+                    aria-expanded={open.to_string()} aria-controls={format!("src-{}-{n}", turn.id)}
+                    title={hit_label(lang, &turn.hits[n - 1])} onclick={toggle(turn.id, n)}>{ format!("[S{n}]") }</button>
+            }
+        }
+        Piece::Cite(n) => html! { { format!("[S{n}]") } },
+    });
+    let state = &turn.state;
+    let status_class = match state {
+        AnswerState::Done => "ok-box",
+        AnswerState::Streaming => "muted",
+        _ => "error-box",
+    };
+    html! {
+        <article class="card chat-turn" data-testid="chat-turn">
+            <h3 class="chat-q">{ turn.question.clone() }</h3>
+            <p class="muted">{ format!("{} · {}", t(lang, "chat.model"), turn.model) }</p>
+            <div class="chat-answer chat-text" data-testid="chat-answer" data-state={state.as_str()} data-code={state.code()}
+                aria-live="polite" aria-busy={(*state == AnswerState::Streaming).to_string()}>
+                { for answer }
+            </div>
+            <p class={status_class} data-testid="chat-answer-status" role={if state.is_done() { "status" } else { "alert" }}>
+                { state.describe(lang) }
+            </p>
+            <h4>{ t(lang, "chat.sources") }</h4>
+            if turn.hits.is_empty() {
+                <p class="muted" data-testid="chat-no-sources">{ t(lang, "chat.no_hits") }</p>
+            } else {
+                <ol class="chat-sources">
+                    { for turn.hits.iter().enumerate().map(|(i, hit)| {
+                        let n = i + 1;
+                        let open = expanded.contains(&(turn.id, n));
+                        html! {
+                            <li id={format!("src-{}-{n}", turn.id)} data-testid="chat-source" data-n={n.to_string()}
+                                data-source={hit.source.clone()} data-score={hit.score.to_string()}>
+                                <button type="button" class="linkish" aria-expanded={open.to_string()} onclick={toggle(turn.id, n)}>
+                                    { format!("[S{n}] ") }{ hit_label(lang, hit) }
+                                </button>
+                                if open {
+                                    <blockquote class="chat-text" data-testid="chat-source-text">{ hit.text.clone() }</blockquote>
+                                }
+                            </li>
+                        }
+                    }) }
+                </ol>
+            }
+        </article>
+    }
+}
+
+/// The page's state a question needs (cheap handles: cloning shares them).
+#[derive(Clone)]
+struct Session {
+    docs: UseReducerHandle<Docs>,
+    log: UseReducerHandle<Log>,
+    question: UseStateHandle<String>,
+    problem: UseStateHandle<Option<String>>,
+    running: UseStateHandle<Option<StreamHandle>>,
+    key: UseStateHandle<String>,
+    model: UseStateHandle<String>,
+    base_url: UseStateHandle<String>,
+    next_id: Rc<RefCell<u32>>,
+    live: Rc<RefCell<Option<StreamHandle>>>,
+}
+
+/// Asks the question: checks it, the base URL and the key, retrieves the top passages,
+/// starts a streamed turn and feeds its text into the log until it ends.
+fn send(s: &Session, timeout_ms: u32, lang: Lang) {
+    let Session { docs, log, question, problem, running, key, model, base_url, next_id, live } = s.clone();
+    if running.is_some() {
+        return;
+    }
+    let q = match validate_question(&question) {
+        Ok(q) => q.to_string(),
+        Err(e) => return problem.set(Some(e.message().get(lang).to_string())),
+    };
+    let base = match parse_base_url(&base_url, lang) {
+        Ok(b) => b,
+        Err(msg) => return problem.set(Some(msg)),
+    };
+    let key = Some(key.trim().to_string()).filter(|k| !k.is_empty());
+    if key.is_none() && base.is_none() {
+        return problem.set(Some(t(lang, "chat.need_key").to_string()));
+    }
+    let hits = docs.index.search(&q, TOP_K);
+    let history: Vec<Turn> = log
+        .turns
+        .iter()
+        .map(|t| Turn { question: t.question.clone(), answer: t.answer.clone(), state: t.state.clone() })
+        .collect();
+    let messages = match build_messages(&q, &history, &hits) {
+        Ok(m) => m,
+        Err(e) => return problem.set(Some(e.message().get(lang).to_string())),
+    };
+    problem.set(None);
+    let id = {
+        let mut n = next_id.borrow_mut();
+        *n += 1;
+        *n
+    };
+    let request = ChatRequest {
+        url: chat_url(base.as_deref()),
+        key,
+        body: build_request_body(&model, &messages).to_string(),
+        timeout_ms,
+    };
+    log.dispatch(LogAction::Start(ChatTurn {
+        id,
+        question: q,
+        answer: String::new(),
+        state: AnswerState::Streaming,
+        hits,
+        model: (*model).clone(),
+    }));
+    let handle = StreamHandle::new();
+    running.set(Some(handle.clone()));
+    *live.borrow_mut() = Some(handle.clone());
+    let (log, running, live) = (log.clone(), running.clone(), live.clone());
+    wasm_bindgen_futures::spawn_local(async move {
+        let text_log = log.clone();
+        let outcome =
+            fetch::stream_chat(request, handle, move |text| text_log.dispatch(LogAction::Text(id, text.to_string())))
+                .await;
+        live.borrow_mut().take();
+        log.dispatch(LogAction::Finish(id, outcome.answer, outcome.state));
+        running.set(None);
+    });
+}
+
+/// Downloads the conversation as Markdown (`docs-chat-YYYYMMDDhhmmss.md`).
+fn export_log(app: &AppHandle, log: &Log) {
+    let turns: Vec<ExportTurn> = log
+        .turns
+        .iter()
+        .map(|t| ExportTurn {
+            question: t.question.clone(),
+            answer: t.answer.clone(),
+            state: t.state.clone(),
+            hits: t.hits.clone(),
+        })
+        .collect();
+    let markdown = export_conversation_markdown(&turns, app.lang);
+    let stamp: String = crate::web::now_iso().chars().filter(char::is_ascii_digit).take(14).collect();
+    if let Err(msg) = download(&format!("docs-chat-{stamp}.md"), "text/markdown;charset=utf-8", &markdown) {
+        toast(app, ToastKind::Error, msg);
+    }
+}
+
+/// A callback maker opening or closing the excerpt of source `n` of a turn.
+fn toggler(expanded: &UseStateHandle<Vec<(u32, usize)>>) -> impl Fn(u32, usize) -> Callback<MouseEvent> {
+    let expanded = expanded.clone();
+    move |turn: u32, n: usize| {
+        let expanded = expanded.clone();
+        Callback::from(move |_: MouseEvent| {
+            let mut open = (*expanded).clone();
+            match open.iter().position(|&k| k == (turn, n)) {
+                Some(i) => {
+                    open.remove(i);
+                }
+                None => open.push((turn, n)),
+            }
+            expanded.set(open);
+        })
+    }
+}
+
+/// Stops the running request (if any) when the page is left.
+#[hook]
+fn use_stop_on_unmount(live: &Rc<RefCell<Option<StreamHandle>>>) {
+    let live = live.clone();
+    use_effect_with((), move |_| {
+        move || {
+            if let Some(h) = live.borrow_mut().take() {
+                h.stop();
+            }
+        }
+    });
+}
+
+/// The heading line of a hit: name, chunk and score.
+fn hit_label(lang: Lang, hit: &Hit) -> String {
+    tf(
+        lang,
+        "chat.hit_label",
+        &[("name", &hit.source), ("chunk", &(hit.chunk + 1).to_string()), ("score", &format!("{:.3}", hit.score))],
+    )
+}
+
+/// The page.
+#[function_component]
+pub fn ChatPage() -> Html {
+    let app = use_app();
+    let lang = app.lang;
+    let key = use_state(String::new);
+    let model = use_state(|| DEFAULT_MODEL.to_string());
+    let base_url = use_state(String::new);
+    let question = use_state(String::new);
+    let docs = use_reducer(Docs::default);
+    let log = use_reducer(Log::default);
+    let problem = use_state(|| None::<String>);
+    let retrieved = use_state(|| None::<(String, Vec<Hit>)>);
+    let running = use_state(|| None::<StreamHandle>);
+    // The (turn, source) pairs whose excerpt is open: a handful, so a plain list.
+    let expanded = use_state(Vec::<(u32, usize)>::new);
+    let next_id = use_mut_ref(|| 0u32);
+    let timeout_ms = TIMEOUT_MS.with(|t| *t);
+    // The running request, for the unmount clean-up: leaving the page stops it.
+    let live = use_mut_ref(|| None::<StreamHandle>);
+    use_stop_on_unmount(&live);
+
     let on_key = {
         let key = key.clone();
         Callback::from(move |e: InputEvent| key.set(e.target_unchecked_into::<HtmlInputElement>().value()))
@@ -323,79 +596,21 @@ pub fn ChatPage() -> Html {
         })
     };
     let on_send = {
-        let (docs, log, question, problem, running, key, model, base_url, next_id, live) = (
-            docs.clone(),
-            log.clone(),
-            question.clone(),
-            problem.clone(),
-            running.clone(),
-            key.clone(),
-            model.clone(),
-            base_url.clone(),
-            next_id.clone(),
-            live.clone(),
-        );
+        let session = Session {
+            docs: docs.clone(),
+            log: log.clone(),
+            question: question.clone(),
+            problem: problem.clone(),
+            running: running.clone(),
+            key: key.clone(),
+            model: model.clone(),
+            base_url: base_url.clone(),
+            next_id: next_id.clone(),
+            live: live.clone(),
+        };
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
-            if running.is_some() {
-                return;
-            }
-            let q = match validate_question(&question) {
-                Ok(q) => q.to_string(),
-                Err(e) => return problem.set(Some(e.message().get(lang).to_string())),
-            };
-            let base = match parse_base_url(&base_url, lang) {
-                Ok(b) => b,
-                Err(msg) => return problem.set(Some(msg)),
-            };
-            let key = Some(key.trim().to_string()).filter(|k| !k.is_empty());
-            if key.is_none() && base.is_none() {
-                return problem.set(Some(t(lang, "chat.need_key").to_string()));
-            }
-            let hits = docs.index.search(&q, TOP_K);
-            let history: Vec<Turn> = log
-                .turns
-                .iter()
-                .map(|t| Turn { question: t.question.clone(), answer: t.answer.clone(), state: t.state.clone() })
-                .collect();
-            let messages = match build_messages(&q, &history, &hits) {
-                Ok(m) => m,
-                Err(e) => return problem.set(Some(e.message().get(lang).to_string())),
-            };
-            problem.set(None);
-            let id = {
-                let mut n = next_id.borrow_mut();
-                *n += 1;
-                *n
-            };
-            let request = ChatRequest {
-                url: chat_url(base.as_deref()),
-                key,
-                body: build_request_body(&model, &messages).to_string(),
-                timeout_ms,
-            };
-            log.dispatch(LogAction::Start(ChatTurn {
-                id,
-                question: q,
-                answer: String::new(),
-                state: AnswerState::Streaming,
-                hits,
-                model: (*model).clone(),
-            }));
-            let handle = StreamHandle::new();
-            running.set(Some(handle.clone()));
-            *live.borrow_mut() = Some(handle.clone());
-            let (log, running, live) = (log.clone(), running.clone(), live.clone());
-            wasm_bindgen_futures::spawn_local(async move {
-                let text_log = log.clone();
-                let outcome = fetch::stream_chat(request, handle, move |text| {
-                    text_log.dispatch(LogAction::Text(id, text.to_string()))
-                })
-                .await;
-                live.borrow_mut().take();
-                log.dispatch(LogAction::Finish(id, outcome.answer, outcome.state));
-                running.set(None);
-            });
+            send(&session, timeout_ms, lang);
         })
     };
     let on_stop = {
@@ -408,135 +623,13 @@ pub fn ChatPage() -> Html {
     };
     let on_export = {
         let (app, log) = (app.clone(), log.clone());
-        Callback::from(move |_: MouseEvent| {
-            let turns: Vec<ExportTurn> = log
-                .turns
-                .iter()
-                .map(|t| ExportTurn {
-                    question: t.question.clone(),
-                    answer: t.answer.clone(),
-                    state: t.state.clone(),
-                    hits: t.hits.clone(),
-                })
-                .collect();
-            let markdown = export_conversation_markdown(&turns, app.lang);
-            let stamp: String = crate::web::now_iso().chars().filter(char::is_ascii_digit).take(14).collect();
-            if let Err(msg) = download(&format!("docs-chat-{stamp}.md"), "text/markdown;charset=utf-8", &markdown) {
-                toast(&app, ToastKind::Error, msg);
-            }
-        })
+        Callback::from(move |_: MouseEvent| export_log(&app, &log))
     };
-    let toggle = {
-        let expanded = expanded.clone();
-        move |turn: u32, n: usize| {
-            let expanded = expanded.clone();
-            Callback::from(move |_: MouseEvent| {
-                let mut open = (*expanded).clone();
-                match open.iter().position(|&k| k == (turn, n)) {
-                    Some(i) => {
-                        open.remove(i);
-                    }
-                    None => open.push((turn, n)),
-                }
-                expanded.set(open);
-            })
-        }
-    };
+    let toggle = toggler(&expanded);
 
     let busy = running.is_some();
-    let doc_rows = docs.iter().map(|(doc, bytes)| {
-        let remove = {
-            let (docs, name) = (docs.clone(), doc.name.clone());
-            Callback::from(move |_: MouseEvent| docs.dispatch(DocsAction::Remove(name.clone())))
-        };
-        html! {
-            <li class="chat-doc" data-testid="chat-doc-row" data-name={doc.name.clone()} data-chunks={doc.chunks.len().to_string()}>
-                <span class="chat-doc-name">{ doc.name.clone() }</span>
-                <span class="muted">{ tf(lang, "chat.doc_meta", &[("chunks", &doc.chunks.len().to_string()), ("kb", &format!("{:.1}", bytes as f64 / 1024.0))]) }</span>
-                <button type="button" class="secondary" data-testid="chat-doc-remove" onclick={remove}
-                    aria-label={tf(lang, "chat.remove_doc", &[("name", &doc.name)])}>{ t(lang, "chat.remove") }</button>
-            </li>
-        }
-    });
-    let hits_panel = match &*retrieved {
-        None => html! {},
-        Some((q, hits)) => html! {
-            <section class="card" aria-labelledby="chat-hits-heading" data-testid="chat-hits">
-                <h2 id="chat-hits-heading">{ tf(lang, "chat.hits_title", &[("q", q)]) }</h2>
-                if hits.is_empty() {
-                    <p class="error-box" data-testid="chat-no-hits" role="status">{ t(lang, "chat.no_hits") }</p>
-                } else {
-                    <ol class="chat-hits">
-                        { for hits.iter().enumerate().map(|(i, hit)| html! {
-                            <li data-testid="chat-hit" data-source={hit.source.clone()} data-score={hit.score.to_string()}>
-                                <details>
-                                    <summary>{ format!("[S{}] ", i + 1) }{ hit_label(lang, hit) }</summary>
-                                    <p class="chat-text" data-testid="chat-hit-text">{ hit.text.clone() }</p>
-                                </details>
-                            </li>
-                        }) }
-                    </ol>
-                }
-            </section>
-        },
-    };
-    let turns = log.turns.iter().map(|turn| {
-        let pieces = split_citations(&turn.answer);
-        let answer = pieces.into_iter().map(|p| match p {
-            Piece::Text(text) => html! { { text } },
-            Piece::Cite(n) if n <= turn.hits.len() => {
-                let open = expanded.contains(&(turn.id, n));
-                html! {
-                    <button type="button" class="cite" data-testid="chat-cite" data-n={n.to_string()}
-                        aria-expanded={open.to_string()} aria-controls={format!("src-{}-{n}", turn.id)}
-                        title={hit_label(lang, &turn.hits[n - 1])} onclick={toggle(turn.id, n)}>{ format!("[S{n}]") }</button>
-                }
-            }
-            Piece::Cite(n) => html! { { format!("[S{n}]") } },
-        });
-        let state = &turn.state;
-        let status_class = match state {
-            AnswerState::Done => "ok-box",
-            AnswerState::Streaming => "muted",
-            _ => "error-box",
-        };
-        html! {
-            <article class="card chat-turn" data-testid="chat-turn">
-                <h3 class="chat-q">{ turn.question.clone() }</h3>
-                <p class="muted">{ format!("{} · {}", t(lang, "chat.model"), turn.model) }</p>
-                <div class="chat-answer chat-text" data-testid="chat-answer" data-state={state.as_str()} data-code={state.code()}
-                    aria-live="polite" aria-busy={(*state == AnswerState::Streaming).to_string()}>
-                    { for answer }
-                </div>
-                <p class={status_class} data-testid="chat-answer-status" role={if state.is_done() { "status" } else { "alert" }}>
-                    { state.describe(lang) }
-                </p>
-                <h4>{ t(lang, "chat.sources") }</h4>
-                if turn.hits.is_empty() {
-                    <p class="muted" data-testid="chat-no-sources">{ t(lang, "chat.no_hits") }</p>
-                } else {
-                    <ol class="chat-sources">
-                        { for turn.hits.iter().enumerate().map(|(i, hit)| {
-                            let n = i + 1;
-                            let open = expanded.contains(&(turn.id, n));
-                            html! {
-                                <li id={format!("src-{}-{n}", turn.id)} data-testid="chat-source" data-n={n.to_string()}
-                                    data-source={hit.source.clone()} data-score={hit.score.to_string()}>
-                                    <button type="button" class="linkish" aria-expanded={open.to_string()} onclick={toggle(turn.id, n)}>
-                                        { format!("[S{n}] ") }{ hit_label(lang, hit) }
-                                    </button>
-                                    if open {
-                                        <blockquote class="chat-text" data-testid="chat-source-text">{ hit.text.clone() }</blockquote>
-                                    }
-                                </li>
-                            }
-                        }) }
-                    </ol>
-                }
-            </article>
-        }
-    });
-
+    let hits_panel = hits_panel(retrieved.as_ref(), lang);
+    let turns = log.turns.iter().map(|turn| turn_view(turn, &expanded, &toggle, lang));
     html! {
         <section class="chat-page">
             <h1>{ t(lang, "chat.title") }</h1>
@@ -545,31 +638,7 @@ pub fn ChatPage() -> Html {
                 <p class="error-box" data-testid="chat-test-timeout">{ tf(lang, "chat.test_timeout", &[("ms", &timeout_ms.to_string())]) }</p>
             }
 
-            <div class="card">
-                <h2>{ t(lang, "chat.docs") }</h2>
-                <div class={classes!("dropzone", dragging.then_some("dragging"))} data-testid="chat-drop"
-                    ondragover={on_drag_over.clone()} ondragenter={on_drag_over} ondragleave={on_drag_leave} ondrop={on_drop}>
-                    <label class="field">
-                        <span class="label-text">{ t(lang, "chat.pick") }</span>
-                        <input type="file" multiple=true accept=".txt,.md,.markdown,text/plain,text/markdown"
-                            data-testid="chat-file-input" onchange={on_pick} aria-describedby="chat-limits" />
-                    </label>
-                    <p id="chat-limits" class="muted">{ t(lang, "chat.drop_help") }</p>
-                </div>
-                <div class="row">
-                    <button type="button" class="secondary" data-testid="chat-load-sample" onclick={on_samples}>{ t(lang, "chat.load_sample") }</button>
-                </div>
-                if !file_errors.is_empty() {
-                    <ul class="error-box" data-testid="chat-file-errors" role="alert">
-                        { for file_errors.iter().map(|m| html! { <li>{ m.clone() }</li> }) }
-                    </ul>
-                }
-                if docs.is_empty() {
-                    <p class="empty" data-testid="empty-state">{ t(lang, "chat.empty") }</p>
-                } else {
-                    <ul class="chat-docs">{ for doc_rows }</ul>
-                }
-            </div>
+            <DocsCard docs={docs.clone()} />
 
             <form class="card" onsubmit={on_send} aria-labelledby="chat-ask-heading">
                 <h2 id="chat-ask-heading">{ t(lang, "chat.ask") }</h2>

@@ -13,7 +13,8 @@ use crate::components::{EmptyState, NavLink};
 use crate::hooks::{report, use_app};
 use crate::i18n::{t, tf};
 use crate::repo::Repository;
-use geo_core::model::{Probe, ProbeStatus};
+use geo_core::metrics::RunMetrics;
+use geo_core::model::{Lang, Probe, ProbeStatus};
 use std::collections::HashMap;
 use yew::prelude::*;
 
@@ -50,6 +51,7 @@ fn ListsBody(p: &BodyProps) -> Html {
     let probe_open: OpenProbe = use_state(|| None::<String>);
     let (page, set_page) = use_page(());
     let (pos_page, set_pos_page) = use_page(());
+    let add = use_add_competitor();
     let d = &p.data;
     let Some(m) = d.metrics.as_ref() else { return html! {} };
     let Some(run) = d.run() else { return html! {} };
@@ -84,34 +86,6 @@ fn ListsBody(p: &BodyProps) -> Html {
         }
     }
 
-    let add = {
-        let app = app.clone();
-        Callback::from(move |name: String| {
-            let app = app.clone();
-            let Some(repo) = app.repo().cloned() else { return };
-            let Some(project_id) = app.project_id.clone() else { return };
-            wasm_bindgen_futures::spawn_local(async move {
-                let project = match repo.get_project(&project_id).await {
-                    Ok(Some(p)) => p,
-                    Ok(None) => return,
-                    Err(e) => return report(&app, &Err::<(), _>(e), None),
-                };
-                let now = crate::web::now_iso();
-                match geo_core::project::with_competitor(&project, &name, crate::web::new_id("tgt"), &now) {
-                    Some(next) => {
-                        let result = repo.put_project(&next).await;
-                        report(&app, &result, Some(tf(app.lang, "lst.added", &[("n", &name)])));
-                    }
-                    None => crate::hooks::toast(
-                        &app,
-                        crate::state::ToastKind::Ok,
-                        tf(app.lang, "lst.already", &[("n", &name)]),
-                    ),
-                }
-            });
-        })
-    };
-
     html! {
         <>
             <div class="metric-grid">
@@ -125,93 +99,15 @@ fn ListsBody(p: &BodyProps) -> Html {
             if !has_lists {
                 <EmptyState text={t(lang, "lst.no_lists").to_string()} />
             }
-            <section class="card" aria-labelledby="brandpos-h">
-                <h2 id="brandpos-h">{ tf(lang, "lst.brand_positions", &[("b", &label_of(&brand_id))]) }</h2>
-                <div class="table-wrap"><table>
-                    <thead><tr>
-                        <th scope="col">{ t(lang, "dash.prompt") }</th>
-                        { for (1..=repeats).map(|r| html! { <th scope="col" class="num">{ tf(lang, "lst.repeat", &[("n", &r.to_string())]) }</th> }) }
-                        <th scope="col" class="num">{ t(lang, "lst.rbo") }</th>
-                    </tr></thead>
-                    <tbody>
-                        { for m.prompts[pos_from..pos_to].iter().map(|pm| {
-                            let slots = by_prompt.get(pm.prompt_id.as_str());
-                            html! {
-                                <tr data-testid="list-prompt-row" data-prompt={pm.prompt_id.clone()} data-value={raw_f64(pm.list_stability)}>
-                                    <td>{ pm.text.clone() }</td>
-                                    { for (0..repeats).map(|r| {
-                                        let cell = match slots.and_then(|v| v.get(r as usize).copied().flatten()) {
-                                            None => "·".to_string(),
-                                            Some(p) if p.status != ProbeStatus::Success => t(lang, "lst.failed").to_string(),
-                                            Some(p) => p.mentions.iter().find(|mn| mn.target_id == brand_id)
-                                                .and_then(|mn| mn.list_position).map_or_else(|| "—".to_string(), |n| format!("#{n}")),
-                                        };
-                                        html! { <td class="num">{ cell }</td> }
-                                    }) }
-                                    <td class="num">{ pct(pm.list_stability) }</td>
-                                </tr>
-                            }
-                        }) }
-                    </tbody>
-                </table></div>
-                <Pager total={m.prompts.len()} page={pos_page} on_page={set_pos_page} scope="brand-positions" label={t(lang, "pager.brand_positions")} {lang} />
-            </section>
-            <section class="card" aria-labelledby="untracked-h">
-                <h2 id="untracked-h">{ t(lang, "lst.untracked") }</h2>
-                <p class="muted">{ t(lang, "lst.untracked_help") }</p>
-                if m.untracked_entities.is_empty() {
-                    <p class="muted">{ t(lang, "lst.untracked_none") }</p>
-                } else {
-                    <ul class="untracked">
-                        { for m.untracked_entities.iter().map(|u| {
-                            let name = u.name.clone();
-                            let onclick = { let add = add.clone(); let name = name.clone(); Callback::from(move |_: MouseEvent| add.emit(name.clone())) };
-                            html! {
-                                <li data-testid="untracked-entity" data-name={name.clone()} data-value={u.count.to_string()}>
-                                    <span>{ name.clone() }</span>{ " " }
-                                    <span class="muted">{ tf(lang, "lst.times", &[("n", &u.count.to_string())]) }</span>{ " " }
-                                    <button type="button" class="secondary small" data-testid="add-competitor" {onclick}
-                                        aria-label={tf(lang, "lst.add_label", &[("n", &name)])}>{ t(lang, "lst.add") }</button>
-                                </li>
-                            }
-                        }) }
-                    </ul>
-                }
-            </section>
+            { brand_positions(m, &by_prompt, &label_of(&brand_id), (pos_page, pos_from, pos_to), set_pos_page, repeats, lang) }
+            { untracked(m, &add, lang) }
             <section aria-labelledby="probelists-h">
                 <h2 id="probelists-h">{ t(lang, "lst.per_probe") }</h2>
                 { for groups.iter().map(|(prompt_id, probes)| html! {
                     <details class="card" open={true}>
                         <summary>{ d.prompt_text(prompt_id) }</summary>
                         <div class="list-grid">
-                        { for probes.iter().map(|p| {
-                            let repeat = tf(lang, "lst.repeat", &[("n", &(p.repeat_index + 1).to_string())]);
-                            html! {
-                            <div class="probe-list" data-probe={p.id.clone()}>
-                                <h3 class="small">{ open_probe_button(&probe_open, &p.id, "probe-link", repeat.clone(),
-                                    Some(tf(lang, "pg.open_probe", &[("x", &format!("{} · {repeat}", d.prompt_text(prompt_id)))]))) }</h3>
-                                if p.list_items.is_empty() {
-                                    <p class="muted small">{ t(lang, "lst.no_list") }</p>
-                                } else {
-                                    // The position is written out (not left to the list marker), so
-                                    // a highlighted item shows its number like every other one.
-                                    <ol class="ranked">
-                                        { for p.list_items.iter().map(|li| {
-                                            let target = li.matched_target_id.clone().unwrap_or_default();
-                                            html! {
-                                                <li data-testid="list-row" data-probe={p.id.clone()} data-position={li.position.to_string()}
-                                                    data-target={target.clone()}
-                                                    class={classes!((!target.is_empty()).then_some("tracked"), (target == brand_id && !target.is_empty()).then_some("is-brand"))}>
-                                                    <span class="rank">{ format!("{}.", li.position) }</span>{ " " }
-                                                    <span class="item-title">{ li.title.clone() }</span>
-                                                    if !target.is_empty() { <span class="chip">{ label_of(&target) }</span> }
-                                                </li>
-                                            }
-                                        }) }
-                                    </ol>
-                                }
-                            </div>
-                        }}) }
+                        { for probes.iter().map(|p| probe_list(p, &probe_open, d, prompt_id, &brand_id, &label_of, lang)) }
                         </div>
                     </details>
                 }) }
@@ -219,5 +115,148 @@ fn ListsBody(p: &BodyProps) -> Html {
             </section>
             { drawer_for(&probe_open, d.run_probes(), run, lang) }
         </>
+    }
+}
+
+/// Adds an untracked entity to the current project as a competitor (never to a past run:
+/// runs keep their alias snapshot), with a toast saying what happened.
+#[hook]
+fn use_add_competitor() -> Callback<String> {
+    let app = use_app();
+    Callback::from(move |name: String| {
+        let app = app.clone();
+        let Some(repo) = app.repo().cloned() else { return };
+        let Some(project_id) = app.project_id.clone() else { return };
+        wasm_bindgen_futures::spawn_local(async move {
+            let project = match repo.get_project(&project_id).await {
+                Ok(Some(p)) => p,
+                Ok(None) => return,
+                Err(e) => return report(&app, &Err::<(), _>(e), None),
+            };
+            let now = crate::web::now_iso();
+            match geo_core::project::with_competitor(&project, &name, crate::web::new_id("tgt"), &now) {
+                Some(next) => {
+                    let result = repo.put_project(&next).await;
+                    report(&app, &result, Some(tf(app.lang, "lst.added", &[("n", &name)])));
+                }
+                None => {
+                    crate::hooks::toast(&app, crate::state::ToastKind::Ok, tf(app.lang, "lst.already", &[("n", &name)]))
+                }
+            }
+        });
+    })
+}
+
+/// The brand's list position per prompt and repeat, with each prompt's list stability.
+fn brand_positions(
+    m: &RunMetrics,
+    by_prompt: &HashMap<&str, Vec<Option<&Probe>>>,
+    brand_label: &str,
+    (page, from, to): (usize, usize, usize),
+    on_page: Callback<usize>,
+    repeats: u32,
+    lang: Lang,
+) -> Html {
+    let brand_id = m.brand_id.clone().unwrap_or_default();
+    html! {
+        <section class="card" aria-labelledby="brandpos-h">
+            <h2 id="brandpos-h">{ tf(lang, "lst.brand_positions", &[("b", brand_label)]) }</h2>
+            <div class="table-wrap"><table>
+                <thead><tr>
+                    <th scope="col">{ t(lang, "dash.prompt") }</th>
+                    { for (1..=repeats).map(|r| html! { <th scope="col" class="num">{ tf(lang, "lst.repeat", &[("n", &r.to_string())]) }</th> }) }
+                    <th scope="col" class="num">{ t(lang, "lst.rbo") }</th>
+                </tr></thead>
+                <tbody>
+                    { for m.prompts[from..to].iter().map(|pm| {
+                        let slots = by_prompt.get(pm.prompt_id.as_str());
+                        html! {
+                            <tr data-testid="list-prompt-row" data-prompt={pm.prompt_id.clone()} data-value={raw_f64(pm.list_stability)}>
+                                <td>{ pm.text.clone() }</td>
+                                { for (0..repeats).map(|r| {
+                                    let cell = match slots.and_then(|v| v.get(r as usize).copied().flatten()) {
+                                        None => "·".to_string(),
+                                        Some(p) if p.status != ProbeStatus::Success => t(lang, "lst.failed").to_string(),
+                                        Some(p) => p.mentions.iter().find(|mn| mn.target_id == brand_id)
+                                            .and_then(|mn| mn.list_position).map_or_else(|| "—".to_string(), |n| format!("#{n}")),
+                                    };
+                                    html! { <td class="num">{ cell }</td> }
+                                }) }
+                                <td class="num">{ pct(pm.list_stability) }</td>
+                            </tr>
+                        }
+                    }) }
+                </tbody>
+            </table></div>
+            <Pager total={m.prompts.len()} {page} {on_page} scope="brand-positions" label={t(lang, "pager.brand_positions")} {lang} />
+        </section>
+    }
+}
+
+/// Entities found in lists that no target matches, each with an "add as competitor" button.
+fn untracked(m: &RunMetrics, add: &Callback<String>, lang: Lang) -> Html {
+    html! {
+        <section class="card" aria-labelledby="untracked-h">
+            <h2 id="untracked-h">{ t(lang, "lst.untracked") }</h2>
+            <p class="muted">{ t(lang, "lst.untracked_help") }</p>
+            if m.untracked_entities.is_empty() {
+                <p class="muted">{ t(lang, "lst.untracked_none") }</p>
+            } else {
+                <ul class="untracked">
+                    { for m.untracked_entities.iter().map(|u| {
+                        let name = u.name.clone();
+                        let onclick = { let add = add.clone(); let name = name.clone(); Callback::from(move |_: MouseEvent| add.emit(name.clone())) };
+                        html! {
+                            <li data-testid="untracked-entity" data-name={name.clone()} data-value={u.count.to_string()}>
+                                <span>{ name.clone() }</span>{ " " }
+                                <span class="muted">{ tf(lang, "lst.times", &[("n", &u.count.to_string())]) }</span>{ " " }
+                                <button type="button" class="secondary small" data-testid="add-competitor" {onclick}
+                                    aria-label={tf(lang, "lst.add_label", &[("n", &name)])}>{ t(lang, "lst.add") }</button>
+                            </li>
+                        }
+                    }) }
+                </ul>
+            }
+        </section>
+    }
+}
+
+/// One probe's parsed list, every position written out (not left to the list marker), so a
+/// highlighted item shows its number like every other one.
+fn probe_list(
+    p: &Probe,
+    probe_open: &OpenProbe,
+    d: &SharedRunData,
+    prompt_id: &str,
+    brand_id: &str,
+    label_of: &dyn Fn(&str) -> String,
+    lang: Lang,
+) -> Html {
+    let repeat = tf(lang, "lst.repeat", &[("n", &(p.repeat_index + 1).to_string())]);
+    html! {
+        <div class="probe-list" data-probe={p.id.clone()}>
+            <h3 class="small">{ open_probe_button(probe_open, &p.id, "probe-link", repeat.clone(),
+                Some(tf(lang, "pg.open_probe", &[("x", &format!("{} · {repeat}", d.prompt_text(prompt_id)))]))) }</h3>
+            if p.list_items.is_empty() {
+                <p class="muted small">{ t(lang, "lst.no_list") }</p>
+            } else {
+                // The position is written out (not left to the list marker), so
+                // a highlighted item shows its number like every other one.
+                <ol class="ranked">
+                    { for p.list_items.iter().map(|li| {
+                        let target = li.matched_target_id.clone().unwrap_or_default();
+                        html! {
+                            <li data-testid="list-row" data-probe={p.id.clone()} data-position={li.position.to_string()}
+                                data-target={target.clone()}
+                                class={classes!((!target.is_empty()).then_some("tracked"), (target == brand_id && !target.is_empty()).then_some("is-brand"))}>
+                                <span class="rank">{ format!("{}.", li.position) }</span>{ " " }
+                                <span class="item-title">{ li.title.clone() }</span>
+                                if !target.is_empty() { <span class="chip">{ label_of(&target) }</span> }
+                            </li>
+                        }
+                    }) }
+                </ol>
+            }
+        </div>
     }
 }

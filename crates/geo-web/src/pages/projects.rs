@@ -12,7 +12,7 @@ use crate::hooks::{report, toast, use_app, use_query, Fetch};
 use crate::i18n::{t, tf};
 use crate::prefs;
 use crate::repo::Repository;
-use crate::state::{Action, ToastKind};
+use crate::state::{Action, AppHandle, ToastKind};
 use crate::web::{new_id, now_iso, now_iso_plus};
 use geo_core::model::{tags, Lang, Project, Prompt};
 use wasm_bindgen::JsCast;
@@ -140,37 +140,7 @@ pub fn ProjectsPage() -> Html {
         },
         Fetch::Ready(list) => html! {
             <ul class="cards" aria-label={t(lang, "projects.list").to_string()}>
-                { for list.iter().map(|(p, prompt_count)| {
-                    let id = p.id.clone();
-                    let is_selected = Some(&p.id) == app.project_id.as_ref() && !*creating;
-                    let select = {
-                        let (app, creating) = (app.clone(), creating.clone());
-                        let id = id.clone();
-                        Callback::from(move |_: MouseEvent| {
-                            creating.set(false);
-                            prefs::save_project(Some(&id));
-                            app.dispatch(Action::SelectProject(Some(id.clone())));
-                        })
-                    };
-                    let delete = {
-                        let ask = ask.clone();
-                        let (id, name) = (id.clone(), p.name.clone());
-                        Callback::from(move |_: MouseEvent| ask.emit(Pending::DeleteProject { id: id.clone(), name: name.clone() }))
-                    };
-                    html! {
-                        <li key={id.clone()} class={classes!("card", is_selected.then_some("selected"))} data-testid="project-row" data-id={id.clone()}>
-                            <strong>{ p.name.clone() }</strong>
-                            <span class="muted">{ tf(lang, "projects.summary", &[("c", &p.competitors.len().to_string()), ("p", &prompt_count.to_string())]) }</span>
-                            <div class="row">
-                                <button type="button" class="secondary" onclick={select} data-testid="project-edit" data-id={id.clone()}
-                                    aria-pressed={is_selected.to_string()}>{ t(lang, "projects.edit") }</button>
-                                <button type="button" class="danger-outline" onclick={delete} data-testid="project-delete" data-id={id.clone()}>
-                                    { t(lang, "projects.delete") }
-                                </button>
-                            </div>
-                        </li>
-                    }
-                }) }
+                { for list.iter().map(|(p, prompt_count)| project_row(p, *prompt_count, &app, &creating, &ask)) }
             </ul>
         },
         Fetch::Failed(e) => html! { <p class="error-box" role="alert">{ e.message(lang) }</p> },
@@ -196,16 +166,63 @@ pub fn ProjectsPage() -> Html {
                 }
             }
             if let Some(p) = (*pending).clone() {
-                <ConfirmDialog
-                    title={match &p {
-                        Pending::DeleteProject { name, .. } => tf(lang, "projects.delete_title", &[("name", name)]),
-                        Pending::DeletePrompt { .. } => t(lang, "projects.prompt_delete_title").to_string(),
-                    }}
-                    body={t(lang, if matches!(p, Pending::DeleteProject { .. }) { "projects.delete_body" } else { "projects.prompt_delete_body" }).to_string()}
-                    confirm_label={t(lang, "common.delete").to_string()} cancel_label={t(lang, "common.cancel").to_string()}
-                    on_confirm={on_confirm} on_cancel={on_cancel} />
+                { confirm_for(&p, on_confirm, on_cancel, lang) }
             }
         </section>
+    }
+}
+
+/// One project of the list: its name and counts, with edit (make current) and delete.
+fn project_row(
+    p: &Project,
+    prompt_count: usize,
+    app: &AppHandle,
+    creating: &UseStateHandle<bool>,
+    ask: &Callback<Pending>,
+) -> Html {
+    let lang = app.lang;
+    let id = p.id.clone();
+    let is_selected = Some(&p.id) == app.project_id.as_ref() && !**creating;
+    let select = {
+        let (app, creating) = (app.clone(), creating.clone());
+        let id = id.clone();
+        Callback::from(move |_: MouseEvent| {
+            creating.set(false);
+            prefs::save_project(Some(&id));
+            app.dispatch(Action::SelectProject(Some(id.clone())));
+        })
+    };
+    let delete = {
+        let ask = ask.clone();
+        let (id, name) = (id.clone(), p.name.clone());
+        Callback::from(move |_: MouseEvent| ask.emit(Pending::DeleteProject { id: id.clone(), name: name.clone() }))
+    };
+    html! {
+        <li key={id.clone()} class={classes!("card", is_selected.then_some("selected"))} data-testid="project-row" data-id={id.clone()}>
+            <strong>{ p.name.clone() }</strong>
+            <span class="muted">{ tf(lang, "projects.summary", &[("c", &p.competitors.len().to_string()), ("p", &prompt_count.to_string())]) }</span>
+            <div class="row">
+                <button type="button" class="secondary" onclick={select} data-testid="project-edit" data-id={id.clone()}
+                    aria-pressed={is_selected.to_string()}>{ t(lang, "projects.edit") }</button>
+                <button type="button" class="danger-outline" onclick={delete} data-testid="project-delete" data-id={id.clone()}>
+                    { t(lang, "projects.delete") }
+                </button>
+            </div>
+        </li>
+    }
+}
+
+/// The confirmation asked before deleting a project or a prompt.
+fn confirm_for(p: &Pending, on_confirm: Callback<()>, on_cancel: Callback<()>, lang: Lang) -> Html {
+    html! {
+        <ConfirmDialog
+            title={match &p {
+                Pending::DeleteProject { name, .. } => tf(lang, "projects.delete_title", &[("name", name)]),
+                Pending::DeletePrompt { .. } => t(lang, "projects.prompt_delete_title").to_string(),
+            }}
+            body={t(lang, if matches!(p, Pending::DeleteProject { .. }) { "projects.delete_body" } else { "projects.prompt_delete_body" }).to_string()}
+            confirm_label={t(lang, "common.delete").to_string()} cancel_label={t(lang, "common.cancel").to_string()}
+            on_confirm={on_confirm} on_cancel={on_cancel} />
     }
 }
 
