@@ -2,6 +2,7 @@
 
 pub mod charts;
 mod confirm;
+mod deferred;
 mod empty;
 pub mod metric_card;
 mod nav_link;
@@ -10,6 +11,7 @@ pub mod run_data;
 mod toasts;
 
 pub use confirm::{ConfirmDialog, ConfirmDialogProps};
+pub use deferred::{Deferred, DeferredProps};
 pub use empty::{EmptyState, EmptyStateProps};
 pub use nav_link::{NavLink, NavLinkProps};
 pub use toasts::{Toasts, ToastsProps};

@@ -10,7 +10,7 @@ use crate::components::metric_card::{ci_text, dec, pct, ratio_title, raw_f64, ra
 use crate::components::pager::{page_bounds, use_page, Pager, PAGE_SIZE};
 use crate::components::run_data::{use_run_data, Figures, RunData, SharedRunData};
 use crate::components::summary_progress::SummaryProgress;
-use crate::components::{EmptyState, NavLink};
+use crate::components::{Deferred, EmptyState, NavLink};
 use crate::hooks::{use_app, Fetch};
 use crate::i18n::{t, tf};
 use crate::pages::run_detail::DetailQuery;
@@ -241,9 +241,13 @@ fn trend(d: &RunData, lang: Lang) -> Html {
         },
     ];
     let desc = tf(lang, "dash.trend_desc", &[("n", &points.len().to_string())]);
+    // A year of daily runs draws hundreds of points: after the cards are on screen.
+    let placeholder = html! { <p class="muted" aria-busy="true">{ t(lang, "common.loading") }</p> };
     html! {
         <section class="card">
-            <LineChart testid="trend-chart" title={t(lang, "dash.trend")} {desc} x_labels={labels} {series} />
+            <Deferred {placeholder}>
+                <LineChart testid="trend-chart" title={t(lang, "dash.trend")} {desc} x_labels={labels} {series} />
+            </Deferred>
             if points.len() < 2 { <p class="muted">{ t(lang, "dash.trend_one") }</p> }
         </section>
     }
