@@ -30,6 +30,7 @@ const TABLE: &[(&str, &str, &str)] = &[
     ("run.none", "（无批次）", "(no runs)"),
     ("storage.opening", "正在打开本地数据…", "Opening local data…"),
     ("common.loading", "加载中…", "Loading…"),
+    ("summaries.progress", "正在为更快的页面准备各批次的汇总：{done} / {total} 个批次", "Preparing run summaries for faster pages: {done} / {total} runs"),
     ("common.cancel", "取消", "Cancel"),
     ("common.delete", "删除", "Delete"),
     ("common.dismiss", "关闭", "Dismiss"),

@@ -26,7 +26,8 @@ use crate::model::{ExportEnvelope, Localized, ProbeStatus, EXPORT_FORMAT, SCHEMA
 /// Bounds on what [`parse_export`] accepts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ImportLimits {
-    /// Largest file in bytes (default 64 MiB).
+    /// Largest file in bytes (default 256 MiB: an export GEO Probe wrote is always read back,
+    /// and a year of daily runs is about 85 MB).
     pub max_bytes: usize,
     /// Deepest nesting of arrays and objects (default 64; a valid export needs 7).
     pub max_depth: usize,
@@ -38,7 +39,7 @@ pub struct ImportLimits {
 
 impl Default for ImportLimits {
     fn default() -> Self {
-        ImportLimits { max_bytes: 64 * 1024 * 1024, max_depth: 64, max_string_chars: 1_000_000, max_records: 200_000 }
+        ImportLimits { max_bytes: 256 * 1024 * 1024, max_depth: 64, max_string_chars: 1_000_000, max_records: 200_000 }
     }
 }
 

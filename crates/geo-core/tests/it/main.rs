@@ -42,6 +42,7 @@ mod metrics_oracle;
 mod metrics_props;
 mod metrics_report;
 mod metrics_run;
+mod metrics_summary;
 mod provider_errors;
 mod provider_fixtures;
 mod provider_goldens;

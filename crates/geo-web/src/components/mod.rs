@@ -2,6 +2,7 @@
 
 pub mod charts;
 mod confirm;
+mod deferred;
 mod empty;
 mod engine_label;
 pub mod metric_card;
@@ -11,6 +12,7 @@ pub mod run_data;
 mod toasts;
 
 pub use confirm::{ConfirmDialog, ConfirmDialogProps};
+pub use deferred::{Deferred, DeferredProps};
 pub use empty::{EmptyState, EmptyStateProps};
 pub use engine_label::{EngineLabel, EngineLabelProps};
 pub use nav_link::{NavLink, NavLinkProps};
@@ -18,3 +20,4 @@ pub use toasts::{Toasts, ToastsProps};
 pub mod markdown;
 pub mod probe_drawer;
 pub mod progress;
+pub mod summary_progress;
