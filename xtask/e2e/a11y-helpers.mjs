@@ -17,6 +17,7 @@ export const PAGES = [
   { name: 'run', path: 'run', ready: '[data-testid="run-estimate"]' },
   { name: 'runs', path: 'runs', ready: '[data-testid="run-row"]' },
   { name: 'run-detail', path: `runs/${DEMO_RUN}`, ready: '[data-testid="probe-row"]' },
+  { name: 'engines', path: 'engines', ready: '[data-testid="engines-page"][data-state="ready"] [data-testid="engine-row"]' },
   { name: 'sources', path: 'sources', ready: '[data-testid="source-row"]' },
   { name: 'lists', path: 'lists', ready: '[data-testid="list-row"]' },
   { name: 'export', path: 'export', ready: '[data-testid="export-full-json"]' },

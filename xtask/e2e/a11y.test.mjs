@@ -61,16 +61,16 @@ test('keyboard: Tab order, visible focus ring, Enter activates', async () => {
   await demoSeeded(page);
   await open(page, '');
   const order = [];
-  for (let i = 0; i < 13; i++) {
+  for (let i = 0; i < 14; i++) {
     await page.keyboard.press('Tab');
     const f = await focused(page);
     assert.ok(f.ring, `tab stop ${i + 1} (${f.testid ?? f.tag}.${f.cls}) shows a focus ring`);
     order.push(f.testid ?? (f.cls.includes('skip') ? 'skip' : f.tag));
   }
   assert.deepEqual(order, ['skip', 'project-select', 'run-select', 'lang-toggle', 'nav-dashboard', 'nav-projects', 'nav-run',
-    'nav-runs', 'nav-sources', 'nav-lists', 'nav-export', 'nav-settings', 'nav-chat']);
+    'nav-runs', 'nav-engines', 'nav-sources', 'nav-lists', 'nav-export', 'nav-settings', 'nav-chat']);
   // The skip link goes to the page's content.
-  for (let i = 0; i < 12; i++) await page.keyboard.press('Shift+Tab');
+  for (let i = 0; i < 13; i++) await page.keyboard.press('Shift+Tab');
   assert.equal((await focused(page)).cls, 'skip');
   await page.keyboard.press('Enter');
   assert.equal(await page.evaluate(() => document.activeElement?.id), 'main');

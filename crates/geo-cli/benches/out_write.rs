@@ -75,7 +75,7 @@ const YEAR_BYTES: f64 = 85e6;
 fn measure(runs: usize, per_run: usize) -> Figures {
     // Half-way through a 150-probe run: 75 of its probes written so far.
     let (env, run_index) = history(runs, per_run, 75);
-    let mut frozen = FrozenEnvelope::new(&env, run_index).unwrap();
+    let mut frozen = FrozenEnvelope::new(&env, &[run_index]).unwrap();
     let mut bytes = Vec::new();
     frozen.write(&env, &mut bytes).unwrap();
     let path = std::env::temp_dir().join(format!("geo-out-bench-{}-{runs}.json", std::process::id()));

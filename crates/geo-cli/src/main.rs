@@ -27,11 +27,14 @@ usage:
                                           Markdown report of a run (default: the newest)
   geo-probe csv probes|sources FILE [--run ID]
                                           Probe CSV / Source CSV
-  geo-probe run FILE --project ID --out OUT [--prompts ID,ID] [--repeats N]
-                [--concurrency N] [--max-searches N] [--model M] [--base-url URL]
-                [--timeout-secs S]        start a new run and write FILE + the run to OUT
+  geo-probe run FILE --project ID --out OUT [--engine E[,E...]] [--prompts ID,ID]
+                [--repeats N] [--concurrency N] [--max-searches N] [--model M | E=M,...]
+                [--base-url URL] [--timeout-secs S]
+                                          start a new run per engine (one groupId when several)
+                                          and write FILE + the runs to OUT; engines: deepseek,
+                                          anthropic, openai, gemini, perplexity
   geo-probe resume FILE --run ID --out OUT [transport flags]
-                                          continue a run, skipping successful probes
+                                          continue a run with its own engine, skipping successes
   geo-probe retry-failed FILE --run ID --out OUT [transport flags]
                                           re-run every error/empty probe of a run
   geo-probe diff FILE [--run ID | --engine E] [--against ID] [--format json|markdown]
@@ -46,7 +49,9 @@ usage:
   geo-probe chat --docs FILE... --query TEXT [--base-url URL] [--model M]
                                           stream a docs-chat answer citing [S#]
 
-FILE may be `-` for standard input. The API key is read from DEEPSEEK_API_KEY only.";
+FILE may be `-` for standard input. Each engine's API key is read from its own variable
+only: DEEPSEEK_API_KEY, ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY, PERPLEXITY_API_KEY;
+with --base-url and no key an engine runs through that proxy without a key (proxy mode).";
 
 fn main() -> ExitCode {
     // `args_os`: `env::args` panics on an argument that is not UTF-8 (exit 101); the

@@ -1,11 +1,12 @@
 //! OUT of `run`/`resume`/`retry-failed`, rewritten after every finished probe at the cost of
-//! that run's own records, not of the whole file.
+//! the session's own runs and their records (one run, or one per engine), not of the whole
+//! file.
 //!
 //! A year of daily runs is an export of about 85 MB; serialising all of it after each of a
 //! run's 150 probes would serialise (and write) about 12 GB. [`FrozenEnvelope`] serialises
 //! everything the session never changes once, at the start — the projects, the prompts, the
 //! other runs and their probes — and keeps those bytes; each write then serialises only the
-//! export time, the session's run and its probes, and streams the kept bytes around them.
+//! export time, the session's runs and their probes, and streams the kept bytes around them.
 //! The file is byte for byte what `serde_json::to_vec_pretty` of the whole envelope gives
 //! (a test checks it), and it is still replaced atomically (temp file, fsync, rename).
 
@@ -13,30 +14,29 @@ use geo_core::model::{ExportEnvelope, Probe, Run};
 use serde::Serialize;
 use std::io::Write;
 
-/// One stretch of the `probes` array.
+/// One stretch of the `runs` or the `probes` array.
 #[derive(Debug)]
 enum Segment {
-    /// Probes of other runs, serialised once, joined by the array separator.
+    /// Records of other runs, serialised once, joined by the array separator.
     Frozen(Vec<u8>),
-    /// A probe of the session's run, at this index of `env.probes`.
+    /// A record the session writes, at this index of `env.runs` / `env.probes`.
     Live(usize),
 }
 
-/// The serialised unchanging parts of an envelope whose run `run_index` (and its probes) a
-/// session is writing.
+/// The serialised unchanging parts of an envelope whose runs `run_indices` (and their probes)
+/// a session is writing: one run for `resume`/`retry-failed`, one per engine for `run`.
 #[derive(Debug)]
 pub struct FrozenEnvelope {
     /// `{` through `"exportedAt": `.
     head: Vec<u8>,
-    /// From after the export time through `"runs": [` and the runs before the session's.
-    before_run: Vec<u8>,
-    /// The runs after the session's, each preceded by the separator.
-    after_run: Vec<u8>,
+    /// From after the export time through `"runs": `.
+    before_runs: Vec<u8>,
+    /// The runs, the session's live.
+    runs: Vec<Segment>,
     /// The probes present at the start, in order.
     segments: Vec<Segment>,
     /// `env.probes.len()` at the start: later probes are the session's, appended.
     initial_probes: usize,
-    run_index: usize,
     /// The serialised bytes of the session's probes by index in `env.probes`, kept until
     /// [`FrozenEnvelope::changed`] says a probe was replaced: a write serialises only the
     /// probes that changed since the last one.
@@ -66,25 +66,56 @@ fn element<T: Serialize>(value: &T, out: &mut Vec<u8>) -> serde_json::Result<()>
 /// `"key": [ … ]` of a top-level array field, as `to_vec_pretty` writes it.
 fn array_field<T: Serialize>(key: &str, items: &[T], out: &mut Vec<u8>) -> serde_json::Result<()> {
     out.extend_from_slice(format!("  {}: ", serde_json::to_string(key)?).as_bytes());
-    if items.is_empty() {
-        out.extend_from_slice(b"[]");
-        return Ok(());
+    let mut bytes = Vec::with_capacity(items.len());
+    for item in items {
+        let mut b = Vec::new();
+        element(item, &mut b)?;
+        bytes.push(b);
     }
-    out.extend_from_slice(b"[\n    ");
-    for (i, item) in items.iter().enumerate() {
-        if i > 0 {
-            out.extend_from_slice(SEP);
+    write_array(out, bytes.iter().map(Vec::as_slice)).map_err(serde_json::Error::io)
+}
+
+/// A top-level array of already serialised elements (each may be several elements joined by
+/// [`SEP`]), as `to_vec_pretty` writes it.
+fn write_array<'a>(out: &mut dyn Write, items: impl Iterator<Item = &'a [u8]>) -> std::io::Result<()> {
+    let mut first = true;
+    for item in items {
+        out.write_all(if first { b"[\n    " } else { SEP })?;
+        first = false;
+        out.write_all(item)?;
+    }
+    out.write_all(if first { b"[]" } else { b"\n  ]" })
+}
+
+/// `records` split into segments: the live ones by index, the runs of others serialised and
+/// joined.
+fn segments<T: Serialize>(records: &[T], is_live: impl Fn(&T) -> bool) -> serde_json::Result<Vec<Segment>> {
+    let mut segments = Vec::new();
+    let mut frozen = Vec::new();
+    for (i, record) in records.iter().enumerate() {
+        if is_live(record) {
+            if !frozen.is_empty() {
+                segments.push(Segment::Frozen(std::mem::take(&mut frozen)));
+            }
+            segments.push(Segment::Live(i));
+        } else {
+            if !frozen.is_empty() {
+                frozen.extend_from_slice(SEP);
+            }
+            element(record, &mut frozen)?;
         }
-        element(item, out)?;
     }
-    out.extend_from_slice(b"\n  ]");
-    Ok(())
+    if !frozen.is_empty() {
+        segments.push(Segment::Frozen(frozen));
+    }
+    Ok(segments)
 }
 
 impl FrozenEnvelope {
-    /// Serialises the parts of `env` that a session writing run `run_index` never changes.
-    pub fn new(env: &ExportEnvelope, run_index: usize) -> serde_json::Result<FrozenEnvelope> {
-        let run_id = &env.runs[run_index].id;
+    /// Serialises the parts of `env` that a session writing the runs `run_indices` never
+    /// changes.
+    pub fn new(env: &ExportEnvelope, run_indices: &[usize]) -> serde_json::Result<FrozenEnvelope> {
+        let run_ids: Vec<&str> = run_indices.iter().map(|&i| env.runs[i].id.as_str()).collect();
         let mut head = Vec::new();
         head.extend_from_slice(b"{\n  \"format\": ");
         head.extend_from_slice(&serde_json::to_vec(&env.format)?);
@@ -92,49 +123,22 @@ impl FrozenEnvelope {
         head.extend_from_slice(&serde_json::to_vec(&env.version)?);
         head.extend_from_slice(b",\n  \"exportedAt\": ");
 
-        let mut before_run = Vec::new();
-        before_run.extend_from_slice(b",\n  \"appVersion\": ");
-        before_run.extend_from_slice(&serde_json::to_vec(&env.app_version)?);
-        before_run.extend_from_slice(b",\n");
-        array_field("projects", &env.projects, &mut before_run)?;
-        before_run.extend_from_slice(b",\n");
-        array_field("prompts", &env.prompts, &mut before_run)?;
-        before_run.extend_from_slice(b",\n  \"runs\": [\n    ");
-        for run in &env.runs[..run_index] {
-            element(run, &mut before_run)?;
-            before_run.extend_from_slice(SEP);
-        }
-        let mut after_run = Vec::new();
-        for run in &env.runs[run_index + 1..] {
-            after_run.extend_from_slice(SEP);
-            element(run, &mut after_run)?;
-        }
-
-        let mut segments = Vec::new();
-        let mut frozen = Vec::new();
-        for (i, probe) in env.probes.iter().enumerate() {
-            if &probe.run_id == run_id {
-                if !frozen.is_empty() {
-                    segments.push(Segment::Frozen(std::mem::take(&mut frozen)));
-                }
-                segments.push(Segment::Live(i));
-            } else {
-                if !frozen.is_empty() {
-                    frozen.extend_from_slice(SEP);
-                }
-                element(probe, &mut frozen)?;
-            }
-        }
-        if !frozen.is_empty() {
-            segments.push(Segment::Frozen(frozen));
-        }
+        let mut before_runs = Vec::new();
+        before_runs.extend_from_slice(b",\n  \"appVersion\": ");
+        before_runs.extend_from_slice(&serde_json::to_vec(&env.app_version)?);
+        before_runs.extend_from_slice(b",\n");
+        array_field("projects", &env.projects, &mut before_runs)?;
+        before_runs.extend_from_slice(b",\n");
+        array_field("prompts", &env.prompts, &mut before_runs)?;
+        before_runs.extend_from_slice(b",\n  \"runs\": ");
+        let runs = segments(&env.runs, |r| run_ids.contains(&r.id.as_str()))?;
+        let probes = segments(&env.probes, |p| run_ids.contains(&p.run_id.as_str()))?;
         Ok(FrozenEnvelope {
             head,
-            before_run,
-            after_run,
-            segments,
+            before_runs,
+            runs,
+            segments: probes,
             initial_probes: env.probes.len(),
-            run_index,
             live: std::collections::HashMap::new(),
         })
     }
@@ -144,32 +148,28 @@ impl FrozenEnvelope {
         self.live.remove(&index);
     }
 
-    /// Writes `env` (the envelope this was made from, changed only in its export time, run
-    /// `run_index` and that run's probes, new ones appended) to `out`.
+    /// Writes `env` (the envelope this was made from, changed only in its export time, the
+    /// session's runs and their probes, new ones appended) to `out`.
     ///
     /// Every probe the session replaces must be reported with [`FrozenEnvelope::changed`].
     pub fn write(&mut self, env: &ExportEnvelope, out: &mut dyn Write) -> std::io::Result<()> {
-        let mut run_bytes = Vec::new();
         out.write_all(&self.head)?;
         out.write_all(&serde_json::to_vec(&env.exported_at)?)?;
-        out.write_all(&self.before_run)?;
-        element::<Run>(&env.runs[self.run_index], &mut run_bytes)?;
-        out.write_all(&run_bytes)?;
-        out.write_all(&self.after_run)?;
-        out.write_all(b"\n  ],\n  \"probes\": ")?;
-        if env.probes.is_empty() {
-            out.write_all(b"[]\n}")?;
-            return Ok(());
+        out.write_all(&self.before_runs)?;
+        // The session's runs are few and change on every write: serialised each time.
+        let mut runs: Vec<std::borrow::Cow<[u8]>> = Vec::with_capacity(self.runs.len());
+        for segment in &self.runs {
+            runs.push(match segment {
+                Segment::Frozen(bytes) => bytes.into(),
+                Segment::Live(i) => {
+                    let mut bytes = Vec::new();
+                    element::<Run>(&env.runs[*i], &mut bytes)?;
+                    bytes.into()
+                }
+            });
         }
-        out.write_all(b"[\n    ")?;
-        let mut first = true;
-        let mut emit = |bytes: &[u8], out: &mut dyn Write| -> std::io::Result<()> {
-            if !first {
-                out.write_all(SEP)?;
-            }
-            first = false;
-            out.write_all(bytes)
-        };
+        write_array(out, runs.iter().map(|b| &b[..]))?;
+        out.write_all(b",\n  \"probes\": ")?;
         let live_indices: Vec<usize> = self
             .segments
             .iter()
@@ -187,16 +187,13 @@ impl FrozenEnvelope {
             }
         }
         let live = &self.live;
-        for segment in &self.segments {
-            match segment {
-                Segment::Frozen(bytes) => emit(bytes, out)?,
-                Segment::Live(i) => emit(&live[i], out)?,
-            }
-        }
-        for i in self.initial_probes..env.probes.len() {
-            emit(&live[&i], out)?;
-        }
-        out.write_all(b"\n  ]\n}")?;
+        let existing = self.segments.iter().map(|segment| match segment {
+            Segment::Frozen(bytes) => bytes.as_slice(),
+            Segment::Live(i) => live[i].as_slice(),
+        });
+        let appended = (self.initial_probes..env.probes.len()).map(|i| live[&i].as_slice());
+        write_array(out, existing.chain(appended))?;
+        out.write_all(b"\n}")?;
         Ok(())
     }
 }
@@ -225,7 +222,7 @@ mod tests {
         // holds six runs); then its status changes, a probe is replaced and one is appended.
         let mut env = fixture("engines.json");
         let run_index = env.runs.iter().position(|r| r.id == "run_ds_new").unwrap();
-        let mut frozen = FrozenEnvelope::new(&env, run_index).unwrap();
+        let mut frozen = FrozenEnvelope::new(&env, &[run_index]).unwrap();
         same_as_serde(&env, &mut frozen);
         env.exported_at = "2026-12-02T00:00:00.000Z".into();
         env.runs[run_index].status = RunStatus::Running;
@@ -247,11 +244,34 @@ mod tests {
         same_as_serde(&env, &mut frozen);
         // The first and the last run, and an envelope with no probes at all.
         for index in [0, env.runs.len() - 1] {
-            same_as_serde(&env, &mut FrozenEnvelope::new(&env, index).unwrap());
+            same_as_serde(&env, &mut FrozenEnvelope::new(&env, &[index]).unwrap());
         }
         env.probes.clear();
-        same_as_serde(&env, &mut FrozenEnvelope::new(&env, 0).unwrap());
+        same_as_serde(&env, &mut FrozenEnvelope::new(&env, &[0]).unwrap());
         env.projects.clear();
-        same_as_serde(&env, &mut FrozenEnvelope::new(&env, 0).unwrap());
+        same_as_serde(&env, &mut FrozenEnvelope::new(&env, &[0]).unwrap());
+    }
+
+    #[test]
+    fn writes_exactly_what_serde_writes_for_several_runs_at_once() {
+        // `run --engine a,b,c`: runs appended at the end, and runs scattered among others.
+        let mut env = fixture("engines.json");
+        let n = env.runs.len();
+        for indices in [vec![n - 2, n - 1], vec![0, 2, n - 1], (0..n).collect()] {
+            let mut frozen = FrozenEnvelope::new(&env, &indices).unwrap();
+            same_as_serde(&env, &mut frozen);
+            for &r in &indices {
+                env.runs[r].status = RunStatus::Partial;
+                let mut extra = env.probes[0].clone();
+                extra.run_id = env.runs[r].id.clone();
+                extra.id = format!("{}__p98__0", env.runs[r].id);
+                env.probes.push(extra);
+            }
+            same_as_serde(&env, &mut frozen);
+            let i = env.probes.iter().position(|p| p.run_id == env.runs[indices[0]].id).unwrap();
+            env.probes[i].attempts += 7;
+            frozen.changed(i);
+            same_as_serde(&env, &mut frozen);
+        }
     }
 }

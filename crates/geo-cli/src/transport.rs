@@ -1,19 +1,20 @@
 //! The native transport: one blocking HTTPS request per attempt (ureq + rustls), its result
-//! mapped into the runner's [`AttemptOutcome`] with the provider's pure functions.
+//! mapped into the runner's [`AttemptOutcome`] with the provider's pure functions, for
+//! whichever engine the [`Endpoint`] names.
 //!
 //! Mapping (seed §3.4): no HTTP response at all → `network`; the per-request deadline passed
-//! → `timeout`; any reply → [`provider::interpret`] (geo-core's one mapping of status,
-//! headers and body, shared with the browser). The API key travels only in the `x-api-key`
-//! header handed in by the caller and was checked before ([`provider::url::auth_mode`]);
-//! nothing here logs headers. An error message names only what failed and the host
-//! (`network error (connection failed to http://127.0.0.1:9)`): never the HTTP library's own
-//! text, which can quote a header value or the whole URL, and every message passes the
-//! session's [`Redactor`] (a provider error body may echo the key).
+//! → `timeout`; any reply → [`Endpoint::outcome`], that is [`provider::interpret`] with the
+//! engine's wire format (geo-core's one mapping of status, headers and body, shared with the
+//! browser). The API key travels only in the endpoint's auth header, handed in by the caller
+//! and checked before ([`provider::url::auth_mode`]); nothing here logs headers. An error
+//! message names only what failed and the host (`network error (connection failed to
+//! http://127.0.0.1:9)`): never the HTTP library's own text, which can quote a header value
+//! or the whole URL, and every message passes the session's [`Redactor`] (a provider error
+//! body may echo the key).
 
 use std::time::Duration;
 
-use geo_core::provider;
-use geo_core::provider::url::{host_for_messages, Url};
+use geo_core::provider::{self, Endpoint};
 use geo_core::runner::AttemptOutcome;
 use geo_core::safe::Redactor;
 
@@ -22,47 +23,37 @@ pub fn agent() -> ureq::Agent {
     ureq::AgentBuilder::new().user_agent(concat!("geo-probe/", env!("CARGO_PKG_VERSION"))).build()
 }
 
-/// POSTs `body_json` to `url` with `headers`, giving up after `timeout_ms` (connect, send and
-/// the whole response), and maps the result. `model` is the requested model, used when the
-/// response names none; `redactor` cleans every error message.
+/// POSTs `body_json` to the endpoint's URL with its headers, giving up after `timeout_ms`
+/// (connect, send and the whole response), and maps the result with the endpoint's engine;
+/// `redactor` cleans every error message.
 pub fn send(
     agent: &ureq::Agent,
-    url: &Url,
-    headers: &[(&str, String)],
+    endpoint: &Endpoint,
     body_json: &str,
     timeout_ms: u64,
-    model: &str,
     redactor: &Redactor,
 ) -> AttemptOutcome {
-    exchange(agent, url, headers, body_json, timeout_ms, model).map_err(|e| redactor.redact_error(e))
+    exchange(agent, endpoint, body_json, timeout_ms).map_err(|e| redactor.redact_error(e))
 }
 
-fn exchange(
-    agent: &ureq::Agent,
-    url: &Url,
-    headers: &[(&str, String)],
-    body_json: &str,
-    timeout_ms: u64,
-    model: &str,
-) -> AttemptOutcome {
-    let mut request = agent.post(url.as_str()).timeout(Duration::from_millis(timeout_ms));
-    for (name, value) in headers {
+fn exchange(agent: &ureq::Agent, endpoint: &Endpoint, body_json: &str, timeout_ms: u64) -> AttemptOutcome {
+    let mut request = agent.post(&endpoint.url).timeout(Duration::from_millis(timeout_ms));
+    for (name, value) in &endpoint.headers {
         request = request.set(name, value);
     }
-    let how = provider::Interpret::messages(model);
     match request.send_string(body_json) {
         Ok(response) => {
             let (status, headers) = (response.status(), interpreted_headers(&response));
-            let body = response.into_string().map_err(|e| io_failure(&e, timeout_ms, url))?;
-            interpret(status, &headers, &body, &how)
+            let body = response.into_string().map_err(|e| io_failure(endpoint, &e, timeout_ms))?;
+            outcome(endpoint, status, &headers, &body)
         }
         Err(ureq::Error::Status(status, response)) => {
             let headers = interpreted_headers(&response);
             // A body cut off mid-way still says enough through its status.
             let body = response.into_string().unwrap_or_default();
-            interpret(status, &headers, &body, &how)
+            outcome(endpoint, status, &headers, &body)
         }
-        Err(ureq::Error::Transport(t)) => Err(transport_failure(&t, timeout_ms, url)),
+        Err(ureq::Error::Transport(t)) => Err(transport_failure(endpoint, &t, timeout_ms)),
     }
 }
 
@@ -71,10 +62,10 @@ fn interpreted_headers(response: &ureq::Response) -> Vec<(&'static str, String)>
     provider::INTERPRETED_HEADERS.iter().filter_map(|&name| Some((name, response.header(name)?.to_string()))).collect()
 }
 
-/// [`provider::interpret`] over a reply whose header values are owned.
-fn interpret(status: u16, headers: &[(&str, String)], body: &str, how: &provider::Interpret) -> AttemptOutcome {
+/// [`Endpoint::outcome`] over a reply whose header values are owned.
+fn outcome(endpoint: &Endpoint, status: u16, headers: &[(&str, String)], body: &str) -> AttemptOutcome {
     let pairs: Vec<(&str, &str)> = headers.iter().map(|(n, v)| (*n, v.as_str())).collect();
-    provider::interpret(&provider::Reply { status, headers: &pairs, body }, how)
+    endpoint.outcome(&provider::Reply { status, headers: &pairs, body })
 }
 
 fn is_timeout(e: &std::io::Error) -> bool {
@@ -82,21 +73,26 @@ fn is_timeout(e: &std::io::Error) -> bool {
 }
 
 /// Reading the body failed: the deadline or the connection.
-fn io_failure(e: &std::io::Error, timeout_ms: u64, url: &Url) -> geo_core::model::ProbeError {
+fn io_failure(endpoint: &Endpoint, e: &std::io::Error, timeout_ms: u64) -> geo_core::model::ProbeError {
     if is_timeout(e) {
         provider::timeout_error(timeout_ms)
     } else {
-        provider::network_error(&format!("{} while reading the response from {}", e.kind(), host_for_messages(url)))
+        endpoint.network_error(&format!(
+            "{} while reading the response from {}",
+            e.kind(),
+            endpoint.host_for_messages()
+        ))
     }
 }
 
-/// What failed and where, without the library's text: `connection failed to https://host`.
-pub fn describe_transport(t: &ureq::Transport, url: &Url) -> String {
-    format!("{} to {}", t.kind().to_string().to_lowercase(), host_for_messages(url))
+/// What failed and where, without the library's text: `connection failed to https://host`
+/// (`host` is `scheme://host[:port]`, see [`Endpoint::host_for_messages`]).
+pub fn describe_transport(t: &ureq::Transport, host: &str) -> String {
+    format!("{} to {host}", t.kind().to_string().to_lowercase())
 }
 
 /// No response: a timeout when any cause in the chain is one, else a network error.
-fn transport_failure(t: &ureq::Transport, timeout_ms: u64, url: &Url) -> geo_core::model::ProbeError {
+fn transport_failure(endpoint: &Endpoint, t: &ureq::Transport, timeout_ms: u64) -> geo_core::model::ProbeError {
     let mut cause: Option<&(dyn std::error::Error + 'static)> = std::error::Error::source(t);
     while let Some(c) = cause {
         if c.downcast_ref::<std::io::Error>().is_some_and(is_timeout) {
@@ -107,20 +103,27 @@ fn transport_failure(t: &ureq::Transport, timeout_ms: u64, url: &Url) -> geo_cor
     if t.to_string().contains("timed out") {
         return provider::timeout_error(timeout_ms);
     }
-    provider::network_error(&describe_transport(t, url))
+    endpoint.network_error(&describe_transport(t, &endpoint.host_for_messages()))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use geo_core::model::ErrorKind;
+    use geo_core::model::{ErrorKind, RunConfig};
+    use geo_core::provider::Caller;
+
+    fn endpoint(url: &str) -> Endpoint {
+        let mut e = Endpoint::new(&RunConfig::default(), Some(url), None, Caller::Native);
+        e.url = url.to_string();
+        e
+    }
 
     #[test]
     fn refused_connection_is_a_network_error() {
         // Bind then drop a listener: its port is very likely closed now.
         let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-        let url = Url::parse(&format!("http://127.0.0.1:{port}/anthropic/v1/messages?token=SECRET")).unwrap();
-        let err = send(&agent(), &url, &[], "{}", 2_000, "m", &Redactor::new()).unwrap_err();
+        let url = format!("http://127.0.0.1:{port}/anthropic/v1/messages?token=SECRET");
+        let err = send(&agent(), &endpoint(&url), "{}", 2_000, &Redactor::new()).unwrap_err();
         assert_eq!(err.kind, ErrorKind::Network, "{err:?}");
         // Only the kind of failure and the host: no path, no query.
         assert!(err.message.contains(&format!("connection failed to http://127.0.0.1:{port}")), "{err:?}");
@@ -130,13 +133,13 @@ mod tests {
     #[test]
     fn silent_server_is_a_timeout() {
         let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        let url = Url::parse(&format!("http://{}/anthropic/v1/messages", listener.local_addr().unwrap())).unwrap();
+        let url = format!("http://{}/anthropic/v1/messages", listener.local_addr().unwrap());
         let hold = std::thread::spawn(move || {
             let (s, _) = listener.accept().unwrap();
             std::thread::sleep(Duration::from_millis(1_500));
             drop(s);
         });
-        let err = send(&agent(), &url, &[], "{}", 300, "m", &Redactor::new()).unwrap_err();
+        let err = send(&agent(), &endpoint(&url), "{}", 300, &Redactor::new()).unwrap_err();
         assert_eq!(err.kind, ErrorKind::Timeout, "{err:?}");
         hold.join().unwrap();
     }

@@ -1,8 +1,11 @@
 //! The recorded bodies the mock answers with, embedded at build time so the binary runs
-//! from any directory: the recorded Messages responses of `fixtures/responses/`, the error bodies of
-//! `fixtures/errors/`, and the prompts of `fixtures/project.json` that map to them.
+//! from any directory: DeepSeek's Messages responses of `fixtures/responses/` and error
+//! bodies of `fixtures/errors/`, every other engine's responses and error bodies of
+//! `fixtures/engines/<engine>/`, and the prompts of `fixtures/project.json` that map to them.
 
 use serde_json::Value;
+
+use crate::engines::MockEngine;
 
 /// `(name, body)` of every recorded Messages response, in file-name order (`01_…` first).
 pub const RESPONSES: &[(&str, &str)] = &[
@@ -34,13 +37,160 @@ pub const RESPONSES: &[(&str, &str)] = &[
     ("26_zh_brand_profile_variant", include_str!("../../../fixtures/responses/26_zh_brand_profile_variant.json")),
 ];
 
+/// `(name, body)` of every recorded anthropic response (`fixtures/engines/anthropic/`), in file-name order.
+pub const ANTHROPIC_RESPONSES: &[(&str, &str)] = &[
+    (
+        "p01_zh_numbered_list_citations",
+        include_str!("../../../fixtures/engines/anthropic/p01_zh_numbered_list_citations.json"),
+    ),
+    ("p08_zh_no_search", include_str!("../../../fixtures/engines/anthropic/p08_zh_no_search.json")),
+    ("p09_en_numbered_list", include_str!("../../../fixtures/engines/anthropic/p09_en_numbered_list.json")),
+    (
+        "p10_search_error_too_many_requests",
+        include_str!("../../../fixtures/engines/anthropic/p10_search_error_too_many_requests.json"),
+    ),
+    ("p12_empty_pause_turn", include_str!("../../../fixtures/engines/anthropic/p12_empty_pause_turn.json")),
+    ("p15_preamble_only", include_str!("../../../fixtures/engines/anthropic/p15_preamble_only.json")),
+];
+
+/// `(name, body)` of every recorded openai response (`fixtures/engines/openai/`), in file-name order.
+pub const OPENAI_RESPONSES: &[(&str, &str)] = &[
+    ("p01_zh_list_url_citations", include_str!("../../../fixtures/engines/openai/p01_zh_list_url_citations.json")),
+    (
+        "p03_incomplete_max_output_tokens",
+        include_str!("../../../fixtures/engines/openai/p03_incomplete_max_output_tokens.json"),
+    ),
+    ("p08_zh_no_search", include_str!("../../../fixtures/engines/openai/p08_zh_no_search.json")),
+    (
+        "p09_en_multi_query_open_page",
+        include_str!("../../../fixtures/engines/openai/p09_en_multi_query_open_page.json"),
+    ),
+    ("p10_search_failed", include_str!("../../../fixtures/engines/openai/p10_search_failed.json")),
+    ("p12_empty_text", include_str!("../../../fixtures/engines/openai/p12_empty_text.json")),
+    ("p15_preamble_only", include_str!("../../../fixtures/engines/openai/p15_preamble_only.json")),
+];
+
+/// `(name, body)` of every recorded gemini response (`fixtures/engines/gemini/`), in file-name order.
+pub const GEMINI_RESPONSES: &[(&str, &str)] = &[
+    (
+        "p01_zh_list_grounding_redirects",
+        include_str!("../../../fixtures/engines/gemini/p01_zh_list_grounding_redirects.json"),
+    ),
+    ("p08_zh_no_search", include_str!("../../../fixtures/engines/gemini/p08_zh_no_search.json")),
+    ("p09_en_thought_parts", include_str!("../../../fixtures/engines/gemini/p09_en_thought_parts.json")),
+    ("p10_queries_without_results", include_str!("../../../fixtures/engines/gemini/p10_queries_without_results.json")),
+    ("p12_empty_thought_only", include_str!("../../../fixtures/engines/gemini/p12_empty_thought_only.json")),
+    ("p15_preamble_only", include_str!("../../../fixtures/engines/gemini/p15_preamble_only.json")),
+    ("p17_page_title_chunk_cached", include_str!("../../../fixtures/engines/gemini/p17_page_title_chunk_cached.json")),
+    ("p19_prompt_blocked", include_str!("../../../fixtures/engines/gemini/p19_prompt_blocked.json")),
+];
+
+/// `(name, body)` of every recorded perplexity response (`fixtures/engines/perplexity/`), in file-name order.
+pub const PERPLEXITY_RESPONSES: &[(&str, &str)] = &[
+    ("p01_zh_list_citations", include_str!("../../../fixtures/engines/perplexity/p01_zh_list_citations.json")),
+    ("p03_reasoning_steps", include_str!("../../../fixtures/engines/perplexity/p03_reasoning_steps.json")),
+    ("p08_no_citations_legacy", include_str!("../../../fixtures/engines/perplexity/p08_no_citations_legacy.json")),
+    ("p09_en_list", include_str!("../../../fixtures/engines/perplexity/p09_en_list.json")),
+    (
+        "p10_citation_outside_results",
+        include_str!("../../../fixtures/engines/perplexity/p10_citation_outside_results.json"),
+    ),
+    ("p12_empty_content", include_str!("../../../fixtures/engines/perplexity/p12_empty_content.json")),
+    ("p15_preamble_only", include_str!("../../../fixtures/engines/perplexity/p15_preamble_only.json")),
+];
+
 /// The fixture project (an export envelope): prompt `pNN` was asked to get fixture `NN_…`.
 pub const PROJECT: &str = include_str!("../../../fixtures/project.json");
 
-/// Fixtures without a usable answer: round-robin skips them (ask for `empty` or `preamble`).
+/// DeepSeek's fixtures without a usable answer: round-robin skips them (ask for `empty` or
+/// `preamble`). The other engines' `p12_…` and `p15_…` files play the same roles.
 const NO_ANSWER: &[&str] = &["12_empty_no_text", "13_empty_whitespace", "15_preamble_only"];
 
-/// The recorded error body for an HTTP status the mock fails with.
+/// The recorded responses of `engine`.
+pub fn responses(engine: MockEngine) -> &'static [(&'static str, &'static str)] {
+    match engine {
+        MockEngine::Deepseek => RESPONSES,
+        MockEngine::Anthropic => ANTHROPIC_RESPONSES,
+        MockEngine::Openai => OPENAI_RESPONSES,
+        MockEngine::Gemini => GEMINI_RESPONSES,
+        MockEngine::Perplexity => PERPLEXITY_RESPONSES,
+    }
+}
+
+/// The number a fixture answers: `NN` of DeepSeek's `NN_…`, of the others' `pNN_…`.
+fn prompt_number(name: &str) -> &str {
+    name.trim_start_matches('p').split('_').next().unwrap_or("")
+}
+
+/// True for a fixture that gives no usable answer (the `empty` and `preamble` roles).
+fn is_no_answer(engine: MockEngine, name: &str) -> bool {
+    match engine {
+        MockEngine::Deepseek => NO_ANSWER.contains(&name),
+        _ => name.starts_with("p12_") || name.starts_with("p15_"),
+    }
+}
+
+/// The error body of `engine` for an HTTP status the mock fails with: the engine's recorded
+/// body where one exists, else the engine's documented envelope with the documented error
+/// type or status name for that status (no capture of it was found; see
+/// `fixtures/engines/README.md`).
+pub fn engine_error_body(engine: MockEngine, status: u16) -> &'static str {
+    macro_rules! file {
+        ($engine:literal, $name:literal) => {
+            include_str!(concat!("../../../fixtures/engines/", $engine, "/errors/", $name))
+        };
+    }
+    match (engine, status) {
+        (MockEngine::Deepseek, s) => error_body(s),
+        (MockEngine::Anthropic, 401) => file!("anthropic", "401_authentication_error.json"),
+        (MockEngine::Anthropic, 402) => file!("anthropic", "400_invalid_request_error_credit_balance.json"),
+        (MockEngine::Anthropic, 403) => file!("anthropic", "403_permission_error.json"),
+        (MockEngine::Anthropic, 429) => file!("anthropic", "429_rate_limit_error.json"),
+        (MockEngine::Anthropic, 500) => file!("anthropic", "500_api_error.json"),
+        (MockEngine::Anthropic, 503) => file!("anthropic", "529_overloaded_error.json"),
+        (MockEngine::Anthropic, _) => error_body(status),
+        (MockEngine::Openai, 401) => file!("openai", "401_invalid_api_key.json"),
+        (MockEngine::Openai, 402) => file!("openai", "429_insufficient_quota.json"),
+        (MockEngine::Openai, 429) => file!("openai", "429_rate_limit_exceeded.json"),
+        (MockEngine::Openai, 500 | 503) => file!("openai", "500_server_error.json"),
+        (MockEngine::Openai, 403) => {
+            r#"{"error":{"message":"Country, region, or territory not supported","type":"request_forbidden","param":null,"code":"unsupported_country_region_territory"}}"#
+        }
+        (MockEngine::Openai, _) => r#"{"error":{"message":"Request timed out.","type":"timeout","param":null,"code":null}}"#,
+        (MockEngine::Gemini, 401) => file!("gemini", "400_api_key_invalid.json"),
+        (MockEngine::Gemini, 403) => file!("gemini", "403_permission_denied.json"),
+        (MockEngine::Gemini, 429) => file!("gemini", "429_resource_exhausted.json"),
+        (MockEngine::Gemini, 500) => file!("gemini", "500_internal.json"),
+        (MockEngine::Gemini, 503) => file!("gemini", "503_unavailable.json"),
+        (MockEngine::Gemini, 402) => {
+            r#"{"error":{"code":402,"message":"Your prepaid credit balance is exhausted.","status":"RESOURCE_EXHAUSTED"}}"#
+        }
+        (MockEngine::Gemini, _) => {
+            r#"{"error":{"code":504,"message":"The service is unable to finish processing within the deadline.","status":"DEADLINE_EXCEEDED"}}"#
+        }
+        (MockEngine::Perplexity, 401) => file!("perplexity", "401_openresty.html"),
+        (MockEngine::Perplexity, 402) => r#"{"error":{"message":"Insufficient credits","type":"insufficient_quota","code":402}}"#,
+        (MockEngine::Perplexity, 403) => r#"{"error":{"message":"Forbidden","type":"forbidden","code":403}}"#,
+        (MockEngine::Perplexity, 429) => r#"{"error":{"message":"Rate limit exceeded","type":"rate_limit_exceeded","code":429}}"#,
+        (MockEngine::Perplexity, _) => "<html>\n<head><title>503 Service Temporarily Unavailable</title></head>\n<body><center><h1>503 Service Temporarily Unavailable</h1></center><hr><center>openresty/1.27.4</center></body>\n</html>\n",
+    }
+}
+
+/// The status the mock answers a fault with for `engine`: Gemini says "bad key" with a 400
+/// (`API_KEY_INVALID`), Anthropic "no credit" with a 400 and "overloaded" with 529, OpenAI
+/// "no quota" with a 429.
+pub fn engine_status(engine: MockEngine, status: u16) -> u16 {
+    match (engine, status) {
+        (MockEngine::Gemini, 401) | (MockEngine::Anthropic, 402) => 400,
+        (MockEngine::Anthropic, 503) => 529,
+        (MockEngine::Openai, 402) => 429,
+        (MockEngine::Gemini, 408) => 504,
+        (MockEngine::Perplexity, 408 | 500) => 503,
+        (_, s) => s,
+    }
+}
+
+/// The recorded error body for an HTTP status the mock fails with (DeepSeek's).
 pub fn error_body(status: u16) -> &'static str {
     match status {
         401 => include_str!("../../../fixtures/errors/401_deepseek_auth.json"),
@@ -55,37 +205,56 @@ pub fn error_body(status: u16) -> &'static str {
     }
 }
 
-/// The parsed fixtures and the prompt → fixture table.
+/// The parsed fixtures of one engine and its prompt → fixture table.
 #[derive(Debug, Clone)]
-pub struct Fixtures {
+pub struct EngineFixtures {
+    engine: MockEngine,
     responses: Vec<(String, Value)>,
     prompts: Vec<(String, usize)>,
     rotation: Vec<usize>,
 }
 
+/// Every engine's fixtures.
+#[derive(Debug, Clone)]
+pub struct Fixtures {
+    engines: Vec<EngineFixtures>,
+}
+
 impl Fixtures {
     /// Parses the embedded files (they are part of the repository and checked by tests).
     pub fn load() -> Result<Fixtures, String> {
+        let project: Value = serde_json::from_str(PROJECT).map_err(|e| format!("fixture project is not json: {e}"))?;
+        let engines = MockEngine::ALL.iter().map(|e| EngineFixtures::load(*e, &project)).collect::<Result<_, _>>()?;
+        Ok(Fixtures { engines })
+    }
+
+    /// The fixtures of `engine`.
+    pub fn engine(&self, engine: MockEngine) -> &EngineFixtures {
+        &self.engines[engine as usize]
+    }
+}
+
+impl EngineFixtures {
+    fn load(engine: MockEngine, project: &Value) -> Result<EngineFixtures, String> {
         let mut responses = Vec::new();
-        for (name, body) in RESPONSES {
+        for (name, body) in responses_of(engine) {
             let value: Value = serde_json::from_str(body).map_err(|e| format!("fixture {name} is not json: {e}"))?;
             responses.push((name.to_string(), value));
         }
-        let project: Value = serde_json::from_str(PROJECT).map_err(|e| format!("fixture project is not json: {e}"))?;
         let mut prompts = Vec::new();
         for p in project.get("prompts").and_then(Value::as_array).into_iter().flatten() {
             let (Some(id), Some(text)) = (p.get("id").and_then(Value::as_str), p.get("text").and_then(Value::as_str))
             else {
                 continue;
             };
-            // Prompt pNN belongs to fixture NN_….
+            // Prompt pNN belongs to fixture NN_… (DeepSeek) or pNN_… (the others).
             let number = id.trim_start_matches('p');
-            if let Some(i) = responses.iter().position(|(n, _)| n.split('_').next() == Some(number)) {
+            if let Some(i) = responses.iter().position(|(n, _)| prompt_number(n) == number) {
                 prompts.push((text.trim().to_string(), i));
             }
         }
-        let rotation = (0..responses.len()).filter(|i| !NO_ANSWER.contains(&responses[*i].0.as_str())).collect();
-        Ok(Fixtures { responses, prompts, rotation })
+        let rotation = (0..responses.len()).filter(|i| !is_no_answer(engine, &responses[*i].0)).collect();
+        Ok(EngineFixtures { engine, responses, prompts, rotation })
     }
 
     /// The fixture recorded for this prompt text (marker already removed), if any.
@@ -103,10 +272,25 @@ impl Fixtures {
         self.responses.iter().position(|(n, _)| n == name)
     }
 
-    /// The index of fixture number `n` (the file `NN_…`).
+    /// The fixture playing the `empty` role (DeepSeek's `12_empty_no_text`, the others' `p12_…`).
+    pub fn empty(&self) -> Option<usize> {
+        match self.engine {
+            MockEngine::Deepseek => self.by_name("12_empty_no_text"),
+            _ => self.responses.iter().position(|(n, _)| n.starts_with("p12_")),
+        }
+    }
+
+    /// The fixture playing the `preamble` role (DeepSeek's `15_preamble_only`, the others' `p15_…`).
+    pub fn preamble(&self) -> Option<usize> {
+        match self.engine {
+            MockEngine::Deepseek => self.by_name("15_preamble_only"),
+            _ => self.responses.iter().position(|(n, _)| n.starts_with("p15_")),
+        }
+    }
+
+    /// The index of fixture number `n` (DeepSeek's file `NN_…`, the others' `pNN_…`).
     pub fn by_number(&self, n: u16) -> Option<usize> {
-        let prefix = format!("{n:02}_");
-        self.responses.iter().position(|(name, _)| name.starts_with(&prefix))
+        self.responses.iter().position(|(name, _)| prompt_number(name).parse::<u16>() == Ok(n))
     }
 
     /// Name and body of fixture `i`.
@@ -114,6 +298,20 @@ impl Fixtures {
         let (n, v) = &self.responses[i];
         (n, v)
     }
+
+    /// How many fixtures the engine has.
+    pub fn len(&self) -> usize {
+        self.responses.len()
+    }
+
+    /// True when the engine has no fixture (never, for the embedded files).
+    pub fn is_empty(&self) -> bool {
+        self.responses.is_empty()
+    }
+}
+
+fn responses_of(engine: MockEngine) -> &'static [(&'static str, &'static str)] {
+    responses(engine)
 }
 
 #[cfg(test)]
@@ -122,7 +320,8 @@ mod tests {
 
     #[test]
     fn every_fixture_prompt_maps_to_its_fixture() {
-        let f = Fixtures::load().unwrap();
+        let all = Fixtures::load().unwrap();
+        let f = all.engine(MockEngine::Deepseek);
         assert_eq!(f.responses.len(), 26);
         assert_eq!(f.prompts.len(), 26);
         let i = f.for_prompt("GEO监测工具哪个好用？").unwrap();
@@ -142,6 +341,31 @@ mod tests {
     fn error_bodies_exist_for_every_status() {
         for s in crate::scenario::STATUSES {
             assert!(error_body(*s).contains("error"), "{s}");
+            for e in MockEngine::ALL {
+                let body = engine_error_body(e, *s);
+                assert!(body.contains("error") || body.contains("<title>"), "{e:?} {s}");
+                assert!((400..600).contains(&engine_status(e, *s)));
+            }
+        }
+    }
+
+    #[test]
+    fn every_engine_fixture_file_is_embedded_and_every_role_is_there() {
+        let all = Fixtures::load().unwrap();
+        for e in MockEngine::ALL.into_iter().filter(|e| *e != MockEngine::Deepseek) {
+            let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/engines").join(e.name());
+            let on_disk = std::fs::read_dir(dir)
+                .unwrap()
+                .filter(|f| f.as_ref().unwrap().path().extension().is_some_and(|x| x == "json"));
+            let f = all.engine(e);
+            assert_eq!(on_disk.count(), f.len(), "{e:?}: a fixture file is not embedded");
+            assert!(f.empty().is_some() && f.preamble().is_some(), "{e:?}");
+            let p01 = f.for_prompt("2026年国内有哪些靠谱的GEO（生成式引擎优化）服务商？").unwrap();
+            assert!(f.get(p01).0.starts_with("p01_"), "{e:?}");
+            assert_eq!(f.by_number(1), Some(p01), "{e:?}: ok=N names pNN_ files");
+            assert_eq!(f.by_number(23), None, "{e:?}");
+            let turns: Vec<&str> = (0..f.len()).map(|t| f.get(f.in_turn(t)).0).collect();
+            assert!(!turns.iter().any(|n| n.starts_with("p12_") || n.starts_with("p15_")), "{turns:?}");
         }
     }
 }

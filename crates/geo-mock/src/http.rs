@@ -71,7 +71,10 @@ pub fn read_request(stream: &TcpStream) -> io::Result<Request> {
 /// The CORS headers sent on every response (the web app calls the mock from another origin).
 pub const CORS: &[(&str, &str)] = &[
     ("Access-Control-Allow-Origin", "*"),
-    ("Access-Control-Allow-Headers", "content-type, x-api-key, anthropic-version, authorization"),
+    (
+        "Access-Control-Allow-Headers",
+        "content-type, x-api-key, anthropic-version, anthropic-dangerous-direct-browser-access, authorization, x-goog-api-key",
+    ),
     ("Access-Control-Allow-Methods", "POST, OPTIONS"),
     ("Access-Control-Max-Age", "600"),
 ];

@@ -1,39 +1,48 @@
-//! A mock DeepSeek server for GEO Probe, so anyone can try a whole run without a key and
-//! every failure of seed §3.4 can be produced on demand, over real sockets.
+//! A mock of every engine GEO Probe probes (DeepSeek, Claude, ChatGPT, Gemini, Perplexity),
+//! so anyone can try a whole run without a key and every failure of seed §3.4 can be
+//! produced on demand, over real sockets.
 //!
 //! # The one decision: replay recorded bodies, script the faults
 //!
-//! The mock never invents a Messages response: it answers with the bodies recorded in
-//! `fixtures/responses/` (embedded at build time), chosen by prompt text — a prompt of
-//! `fixtures/project.json` gets its own fixture, any other prompt gets the answering fixtures
-//! in turn — with only `model` rewritten to the requested model. What varies is *whether* it
+//! The mock never invents a response: it answers each engine's path with that engine's
+//! bodies recorded in `fixtures/responses/` (DeepSeek) and `fixtures/engines/<engine>/`
+//! (embedded at build time), chosen by prompt text — a prompt of `fixtures/project.json` gets
+//! its own fixture where the engine has one, any other prompt gets the engine's answering
+//! fixtures in turn — with only the model rewritten to the requested one. What varies is *whether* it
 //! answers, and that is decided per request by a [`Schedule`]: a `[mock:…]` script in the
 //! prompt text (see [`scenario`]), then `--fail-first N`, then a seeded draw against the
 //! `--fault KIND:P` table. Draws are derived from (seed, prompt text, attempt index), so a
-//! seed gives the same faults whatever order concurrent requests arrive in.
+//! seed gives the same faults whatever order concurrent requests arrive in. Attempts are
+//! counted per engine and prompt text, so a run per engine over the same prompts sees the
+//! same script in every engine.
 //!
 //! # Endpoints
 //!
-//! * `POST …/anthropic/v1/messages`: recorded responses and faults (401, 402, 403, 408, 429,
-//!   500, 503 with recorded bodies; cut-off JSON; an empty or preamble-only answer; a hang
-//!   that closes after `--hang-secs`; a search error object).
-//! * `POST …/chat/completions`: the Docs chat's SSE stream (see [`chat`]).
-//! * `OPTIONS` anything: 204 with CORS headers (every response carries them).
+//! * `POST …/anthropic/v1/messages` (DeepSeek), `…/v1/messages` (Anthropic), `…/v1/responses`
+//!   (OpenAI), `…/models/{model}:generateContent` (Gemini), `…/chat/completions` without
+//!   `"stream": true` (Perplexity): recorded responses and faults (401, 402, 403, 408, 429,
+//!   500, 503 with each engine's error bodies, at the status the engine uses; cut-off JSON;
+//!   an empty or preamble-only answer; a hang that closes after `--hang-secs`; a failed
+//!   search in the engine's shape). See [`engines`].
+//! * `POST …/chat/completions` with `"stream": true`: the Docs chat's SSE stream (see [`chat`]).
+//! * `OPTIONS` anything: 204 with CORS headers (every response carries them), allowing every
+//!   engine's auth headers.
 //!
 //! Every request is appended to the in-memory log ([`MockServer::log`]) and, with `--log
 //! FILE`, to FILE as one JSON object per line: `seq`, `method`, `path`, `headers` (every
-//! header, names lowercased), `body` (text), and for Messages requests `prompt`, `attempt`,
-//! `outcome` and `fixture`. Credentials are never logged: the values of `x-api-key`,
-//! `authorization`, `x-goog-api-key`, `api-key`, `proxy-authorization` and `cookie`, and of
-//! `key`/`token`-like query parameters, are written as `[redacted]`; `keyOk` says whether
-//! the key matched `--require-key`.
+//! header, names lowercased), `body` (text), and for probe requests `engine`, `prompt`,
+//! `attempt`, `outcome` and `fixture`. Credentials are never logged: the values of
+//! `x-api-key`, `authorization`, `x-goog-api-key`, `api-key`, `proxy-authorization` and
+//! `cookie`, and of `key`/`token`-like query parameters, are written as `[redacted]`;
+//! `keyOk` says whether the key matched `--require-key`.
 //!
-//! **Architecture Invariant:** the mock binds 127.0.0.1 only, and answers every Messages
-//! request from a recorded body or a recorded error body.
+//! **Architecture Invariant:** the mock binds 127.0.0.1 only, and answers every probe
+//! request from a recorded body or an error body of that engine.
 
 #![warn(missing_docs)]
 
 pub mod chat;
+pub mod engines;
 pub mod fixtures;
 pub mod http;
 pub mod prng;
@@ -52,6 +61,7 @@ use std::time::Duration;
 use serde_json::{json, Value};
 
 pub use chat::ChatScenario;
+pub use engines::MockEngine;
 pub use fixtures::Fixtures;
 pub use prng::Prng;
 pub use scenario::{parse_fault, parse_marker, Fault, Outcome, Schedule};
@@ -59,8 +69,10 @@ pub use scenario::{parse_fault, parse_marker, Fault, Outcome, Schedule};
 /// Usage text of the `geo-mock` binary and `cargo xtask mock`.
 pub const USAGE: &str = "usage: geo-mock [flags]
 
-Serves POST /anthropic/v1/messages from the recorded fixtures and POST /chat/completions (SSE)
-on 127.0.0.1; prints `geo-mock listening on http://127.0.0.1:PORT` first.
+Serves every engine's path from its recorded fixtures on 127.0.0.1: POST /anthropic/v1/messages
+(DeepSeek), /v1/messages (Claude), /v1/responses (OpenAI), /v1beta/models/M:generateContent
+(Gemini), /chat/completions (Perplexity; with \"stream\": true the docs chat's SSE stream);
+prints `geo-mock listening on http://127.0.0.1:PORT` first.
 
 flags:
   --port N            port to bind (0 = any free port; default 8787)
@@ -70,8 +82,9 @@ flags:
   --fail-kind KIND    the failure of --fail-first
   --latency-ms N      wait N ms before every answer
   --hang-secs N       how long a `hang` keeps the connection before closing it (default 30)
-  --require-key KEY   answer 401 unless x-api-key is KEY
-  --proxy             with --require-key: a request without x-api-key is allowed
+  --require-key KEY   answer 401 unless the engine's key header (x-api-key, authorization:
+                      Bearer, x-goog-api-key) is KEY
+  --proxy             with --require-key: a request without a key is allowed
   --log FILE          append every request as a JSON line to FILE
   --chat SCENARIO     chat stream: normal, error, cut, slow or hostile (default normal)
   --chat-delay-ms N   pause between events of the slow chat stream (default 400)
@@ -96,7 +109,7 @@ pub struct MockConfig {
     pub hang_secs: u64,
     /// `--require-key`.
     pub require_key: Option<String>,
-    /// `--proxy`: no `x-api-key` header is accepted even with `--require-key`.
+    /// `--proxy`: a request without a key header is accepted even with `--require-key`.
     pub proxy: bool,
     /// `--log FILE`.
     pub log: Option<PathBuf>,
@@ -179,8 +192,8 @@ impl MockConfig {
 struct Shared {
     config: MockConfig,
     fixtures: Fixtures,
-    attempts: Mutex<HashMap<String, u32>>,
-    turn: AtomicU64,
+    attempts: Mutex<HashMap<(MockEngine, String), u32>>,
+    turns: [AtomicU64; 5],
     seq: AtomicU64,
     log: Mutex<Vec<Value>>,
     log_file: Option<Mutex<std::fs::File>>,
@@ -208,7 +221,7 @@ impl MockServer {
             config,
             fixtures,
             attempts: Mutex::new(HashMap::new()),
-            turn: AtomicU64::new(0),
+            turns: Default::default(),
             seq: AtomicU64::new(0),
             log: Mutex::new(Vec::new()),
             log_file,
@@ -311,14 +324,15 @@ fn handle(shared: &Shared, stream: TcpStream) {
     let mut entry =
         json!({ "method": req.method, "path": redacted_path(&req.path), "headers": headers, "body": req.body });
     let path = req.path.split('?').next().unwrap_or("");
-    let result = match (req.method.as_str(), path) {
+    let body: Value =
+        if req.method == "POST" { serde_json::from_str(&req.body).unwrap_or(Value::Null) } else { Value::Null };
+    let result = match (req.method.as_str(), MockEngine::route(path, &body)) {
         ("OPTIONS", _) => {
             record(shared, entry);
             http::respond(&stream, 204, "", "")
         }
-        ("POST", p) if p.ends_with("/anthropic/v1/messages") => messages(shared, &stream, &req, entry),
-        ("POST", p) if p.ends_with("/chat/completions") => {
-            let body: Value = serde_json::from_str(&req.body).unwrap_or(Value::Null);
+        ("POST", Some(engine)) => probe(shared, &stream, &req, engine, entry),
+        ("POST", None) if path.ends_with("/chat/completions") => {
             let scenario = match ChatScenario::from_marker(&chat::last_user_text(&body)) {
                 Some(Ok(s)) => s,
                 Some(Err(e)) => {
@@ -338,13 +352,13 @@ fn handle(shared: &Shared, stream: TcpStream) {
                 req.header("authorization"),
             )
         }
-        ("GET", "/") => {
+        ("GET", _) if path == "/" => {
             record(shared, entry);
             http::respond(
                 &stream,
                 200,
                 "text/plain; charset=utf-8",
-                "geo-mock: POST /anthropic/v1/messages, POST /chat/completions\n",
+                "geo-mock: POST /anthropic/v1/messages, /v1/messages, /v1/responses, /v1beta/models/M:generateContent, /chat/completions\n",
             )
         }
         _ => {
@@ -353,7 +367,10 @@ fn handle(shared: &Shared, stream: TcpStream) {
                 &stream,
                 404,
                 "application/json",
-                &error_json("not_found_error", "the mock serves /anthropic/v1/messages and /chat/completions"),
+                &error_json(
+                    "not_found_error",
+                    "the mock serves /anthropic/v1/messages, /v1/messages, /v1/responses, /v1beta/models/M:generateContent and /chat/completions",
+                ),
             )
         }
     };
@@ -364,24 +381,16 @@ fn error_json(kind: &str, message: &str) -> String {
     json!({ "type": "error", "error": { "type": kind, "message": message } }).to_string()
 }
 
-/// The text of the user message of a Messages request body (text blocks joined).
-fn prompt_text(body: &Value) -> Option<String> {
-    let msg = body
-        .get("messages")?
-        .as_array()?
-        .iter()
-        .rev()
-        .find(|m| m.get("role").and_then(Value::as_str) == Some("user"))?;
-    match msg.get("content")? {
-        Value::String(s) => Some(s.clone()),
-        Value::Array(blocks) => {
-            Some(blocks.iter().filter_map(|b| b.get("text").and_then(Value::as_str)).collect::<Vec<_>>().join(""))
-        }
-        _ => None,
-    }
-}
-
-fn messages(shared: &Shared, stream: &TcpStream, req: &http::Request, mut entry: Value) -> io::Result<()> {
+/// Answers one probe request of `engine`: the key check, the scripted or drawn outcome, then
+/// the engine's recorded answer or error body.
+fn probe(
+    shared: &Shared,
+    stream: &TcpStream,
+    req: &http::Request,
+    engine: MockEngine,
+    mut entry: Value,
+) -> io::Result<()> {
+    entry["engine"] = json!(engine.name());
     let bad = |entry: Value, msg: &str| {
         record(shared, entry);
         http::respond(stream, 400, "application/json", &error_json("invalid_request_error", msg))
@@ -389,15 +398,15 @@ fn messages(shared: &Shared, stream: &TcpStream, req: &http::Request, mut entry:
     let Ok(body) = serde_json::from_str::<Value>(&req.body) else {
         return bad(entry, "the request body is not json");
     };
-    let Some(prompt) = prompt_text(&body) else {
+    let Some(prompt) = engine.prompt_text(&body) else {
         return bad(entry, "the request has no user message");
     };
     let marked = match parse_marker(&prompt) {
         Ok(m) => m,
         Err(e) => return bad(entry, &e),
     };
-    let model = body.get("model").and_then(Value::as_str).unwrap_or("deepseek-v4-flash").to_string();
-    let key = req.header("x-api-key");
+    let model = engine.model(&body, &req.path);
+    let key = engine.key(|name| req.header(name), &req.path);
     let key_ok = match (&shared.config.require_key, key) {
         (None, _) => true,
         (Some(want), Some(got)) => want == got,
@@ -405,7 +414,7 @@ fn messages(shared: &Shared, stream: &TcpStream, req: &http::Request, mut entry:
     };
     let attempt = {
         let mut a = shared.attempts.lock().map_err(|_| io::Error::other("poisoned"))?;
-        let n = a.entry(prompt.clone()).or_insert(0);
+        let n = a.entry((engine, prompt.clone())).or_insert(0);
         *n += 1;
         *n - 1
     };
@@ -414,20 +423,28 @@ fn messages(shared: &Shared, stream: &TcpStream, req: &http::Request, mut entry:
     if shared.config.require_key.is_some() {
         entry["keyOk"] = json!(key_ok);
     }
+    let fixtures = shared.fixtures.engine(engine);
     let fixture = match outcome {
-        Outcome::Empty => shared.fixtures.by_name("12_empty_no_text"),
-        Outcome::Preamble => shared.fixtures.by_name("15_preamble_only"),
-        Outcome::Answer(n) => match shared.fixtures.by_number(n) {
+        Outcome::Empty => fixtures.empty(),
+        Outcome::Preamble => fixtures.preamble(),
+        Outcome::Answer(n) => match fixtures.by_number(n) {
             Some(i) => Some(i),
             None => {
-                return bad(entry, &format!("no recorded response numbered {n}: use a number of fixtures/responses/"))
+                let dir = match engine {
+                    MockEngine::Deepseek => "fixtures/responses/".to_string(),
+                    _ => format!("fixtures/engines/{}/", engine.name()),
+                };
+                return bad(
+                    entry,
+                    &format!("no recorded response numbered {n} for {}: use a number of {dir}", engine.name()),
+                );
             }
         },
         _ => None,
     }
-    .or_else(|| shared.fixtures.for_prompt(&marked.text))
-    .unwrap_or_else(|| shared.fixtures.in_turn(shared.turn.fetch_add(1, Ordering::SeqCst) as usize));
-    let (name, recorded) = shared.fixtures.get(fixture);
+    .or_else(|| fixtures.for_prompt(&marked.text))
+    .unwrap_or_else(|| fixtures.in_turn(shared.turns[engine as usize].fetch_add(1, Ordering::SeqCst) as usize));
+    let (name, recorded) = fixtures.get(fixture);
     entry["prompt"] = json!(marked.text);
     entry["attempt"] = json!(attempt);
     entry["outcome"] = json!(outcome.to_string());
@@ -442,16 +459,20 @@ fn messages(shared: &Shared, stream: &TcpStream, req: &http::Request, mut entry:
         std::thread::sleep(Duration::from_millis(shared.config.latency_ms));
     }
     let mut answer = recorded.clone();
-    answer["model"] = json!(model);
+    engine.set_model(&mut answer, &model);
     match outcome {
         Outcome::Ok | Outcome::Answer(_) | Outcome::Empty | Outcome::Preamble => {
             http::respond(stream, 200, "application/json", &answer.to_string())
         }
         Outcome::SearchError => {
-            with_search_error(&mut answer);
+            engine.with_search_error(&mut answer);
             http::respond(stream, 200, "application/json", &answer.to_string())
         }
-        Outcome::Status(s) => http::respond(stream, s, "application/json", fixtures::error_body(s)),
+        Outcome::Status(s) => {
+            let body = fixtures::engine_error_body(engine, s);
+            let kind = if body.trim_start().starts_with('<') { "text/html" } else { "application/json" };
+            http::respond(stream, fixtures::engine_status(engine, s), kind, body)
+        }
         Outcome::InvalidJson => {
             let text = answer.to_string();
             let cut = text.char_indices().nth(text.chars().count() / 2).map_or(0, |(i, _)| i);
@@ -467,19 +488,6 @@ fn messages(shared: &Shared, stream: &TcpStream, req: &http::Request, mut entry:
                 key.unwrap_or("(none)")
             );
             http::respond(stream, 500, "application/json", &error_json("api_error", &message))
-        }
-    }
-}
-
-/// Replaces the results of the first `web_search_tool_result` block with the error object
-/// (`max_uses_exceeded` shape of fixture 10, code `unavailable`).
-fn with_search_error(answer: &mut Value) {
-    let error = json!({ "type": "web_search_tool_result_error", "error_code": "unavailable" });
-    if let Some(blocks) = answer.get_mut("content").and_then(Value::as_array_mut) {
-        if let Some(b) =
-            blocks.iter_mut().find(|b| b.get("type").and_then(Value::as_str) == Some("web_search_tool_result"))
-        {
-            b["content"] = error;
         }
     }
 }
@@ -540,24 +548,37 @@ mod tests {
     }
 
     #[test]
-    fn search_error_replaces_the_first_result_list() {
+    fn search_error_in_every_engines_shape() {
         let f = Fixtures::load().unwrap();
-        let mut v = f.get(0).1.clone();
-        with_search_error(&mut v);
+        let mut v = f.engine(MockEngine::Deepseek).get(0).1.clone();
+        MockEngine::Deepseek.with_search_error(&mut v);
         let blocks = v["content"].as_array().unwrap();
         let first = blocks.iter().find(|b| b["type"] == "web_search_tool_result").unwrap();
         assert_eq!(first["content"]["type"], "web_search_tool_result_error");
+        let openai = f.engine(MockEngine::Openai);
+        let mut v = openai.get(openai.by_name("p01_zh_list_url_citations").unwrap()).1.clone();
+        MockEngine::Openai.with_search_error(&mut v);
+        let call = v["output"].as_array().unwrap().iter().find(|i| i["type"] == "web_search_call").unwrap();
+        assert_eq!((call["status"].as_str(), call["action"].get("sources")), (Some("failed"), None));
+        let gemini = f.engine(MockEngine::Gemini);
+        let mut v = gemini.get(0).1.clone();
+        MockEngine::Gemini.with_search_error(&mut v);
+        assert!(v.pointer("/candidates/0/groundingMetadata/groundingChunks").is_none());
+        let mut v = f.engine(MockEngine::Perplexity).get(0).1.clone();
+        MockEngine::Perplexity.with_search_error(&mut v);
+        assert_eq!(v["search_results"], json!([]));
     }
 
     #[test]
     fn prompt_text_reads_blocks_and_strings() {
+        let d = MockEngine::Deepseek;
         assert_eq!(
-            prompt_text(
+            d.prompt_text(
                 &json!({"messages":[{"role":"user","content":[{"type":"text","text":"a"},{"type":"text","text":"b"}]}]})
             ),
             Some("ab".into())
         );
-        assert_eq!(prompt_text(&json!({"messages":[{"role":"user","content":"q"}]})), Some("q".into()));
-        assert_eq!(prompt_text(&json!({})), None);
+        assert_eq!(d.prompt_text(&json!({"messages":[{"role":"user","content":"q"}]})), Some("q".into()));
+        assert_eq!(d.prompt_text(&json!({})), None);
     }
 }

@@ -311,3 +311,117 @@ fn a_hostile_outcome_echoes_the_key_with_terminal_escapes() {
     let message = r.json()["error"]["message"].as_str().unwrap().to_string();
     assert!(message.contains("sk-echo") && message.contains('\u{1b}') && message.contains('\r'), "{message}");
 }
+
+/// A probe request of `engine` for `text`, in that engine's documented shape; its path.
+fn engine_request(engine: &str, text: &str) -> (String, String) {
+    let body = match engine {
+        "anthropic" => return ("/v1/messages".into(), messages_body(text, "claude-haiku-4-5")),
+        "openai" => json!({"model": "gpt-5", "instructions": "s", "input": [{"role": "user", "content": text}],
+                            "tools": [{"type": "web_search"}], "include": ["web_search_call.action.sources"],
+                            "max_output_tokens": 3000, "max_tool_calls": 5}),
+        "gemini" => json!({"systemInstruction": {"parts": [{"text": "s"}]},
+                            "contents": [{"role": "user", "parts": [{"text": text}]}],
+                            "tools": [{"google_search": {}}], "generationConfig": {"maxOutputTokens": 3000, "temperature": 1}}),
+        "perplexity" => json!({"model": "sonar-pro", "messages": [{"role": "system", "content": "s"},
+                                {"role": "user", "content": text}], "max_tokens": 3000}),
+        _ => unreachable!(),
+    };
+    let path = match engine {
+        "openai" => "/v1/responses",
+        "gemini" => "/v1beta/models/gemini-2.5-pro:generateContent",
+        _ => "/chat/completions",
+    };
+    (path.into(), body.to_string())
+}
+
+#[test]
+fn every_engine_is_answered_in_its_own_shape() {
+    let m = start(&[]);
+    let p01 = "2026年国内有哪些靠谱的GEO（生成式引擎优化）服务商？";
+    let shape = |engine: &str, v: &Value| match engine {
+        "anthropic" => v["content"].is_array() && v["model"] == "claude-haiku-4-5",
+        "openai" => v["output"].is_array() && v["model"] == "gpt-5",
+        "gemini" => v["candidates"].is_array() && v["modelVersion"] == "gemini-2.5-pro",
+        "perplexity" => v["choices"].is_array() && v["model"] == "sonar-pro",
+        _ => false,
+    };
+    for engine in ["anthropic", "openai", "gemini", "perplexity"] {
+        let (path, body) = engine_request(engine, p01);
+        let r = send(&m, "POST", &format!("/base{path}"), &[], &body);
+        assert_eq!(r.status, 200, "{engine}");
+        assert!(shape(engine, &r.json()), "{engine}: {}", String::from_utf8_lossy(&r.body));
+        let entry = m.log().last().unwrap().clone();
+        assert_eq!(entry["engine"], engine);
+        assert!(entry["fixture"].as_str().unwrap().starts_with("p01_"), "{entry}");
+        // Another prompt: the engine's answering fixtures in turn, never an empty one.
+        let (path, body) = engine_request(engine, "something nobody recorded");
+        assert_eq!(send(&m, "POST", &path, &[], &body).status, 200);
+        let fixture = m.log().last().unwrap()["fixture"].as_str().unwrap().to_string();
+        assert!(!fixture.starts_with("p12_") && !fixture.starts_with("p15_"), "{fixture}");
+    }
+    // A streaming chat/completions is still the docs chat, not Perplexity.
+    let r = send(&m, "POST", "/chat/completions", &[], &chat_body("什么是 GEO？"));
+    assert!(r.header("content-type").unwrap().starts_with("text/event-stream"));
+}
+
+#[test]
+fn faults_use_each_engines_status_and_body() {
+    let m = start(&[]);
+    let status = |engine: &str, marker: &str| {
+        let (path, body) = engine_request(engine, &format!("[mock:{marker}] q {engine} {marker}"));
+        let r = send(&m, "POST", &path, &[], &body);
+        (r.status, String::from_utf8_lossy(&r.body).into_owned())
+    };
+    let (s, body) = status("gemini", "401");
+    assert_eq!(s, 400, "gemini says a bad key with 400");
+    assert!(body.contains("API_KEY_INVALID"));
+    let (s, body) = status("openai", "402");
+    assert_eq!(s, 429, "openai says no quota with 429");
+    assert!(body.contains("insufficient_quota"));
+    let (s, body) = status("anthropic", "503");
+    assert_eq!(s, 529);
+    assert!(body.contains("overloaded_error"));
+    let (s, body) = status("perplexity", "401");
+    assert_eq!(s, 401);
+    assert!(body.contains("<title>401 Authorization Required</title>"));
+    let (s, body) = status("openai", "search_error");
+    assert_eq!(s, 200);
+    let v: Value = serde_json::from_str(&body).unwrap();
+    let call = v["output"].as_array().unwrap().iter().find(|i| i["type"] == "web_search_call").unwrap().clone();
+    assert_eq!(call["status"], "failed");
+    let (s, body) = status("gemini", "empty");
+    assert_eq!(s, 200);
+    assert!(body.contains("\"thought\":true"), "{body}");
+}
+
+#[test]
+fn attempts_are_counted_per_engine() {
+    let m = start(&[]);
+    let text = "[mock:429,ok] 同一个问题";
+    let (path, body) = engine_request("openai", text);
+    assert_eq!(send(&m, "POST", &path, &[], &body).status, 429);
+    let (gpath, gbody) = engine_request("gemini", text);
+    assert_eq!(send(&m, "POST", &gpath, &[], &gbody).status, 429, "gemini's first attempt, not the second");
+    assert_eq!(send(&m, "POST", &path, &[], &body).status, 200);
+}
+
+#[test]
+fn key_check_reads_each_engines_header() {
+    let strict = start(&["--require-key", "k1"]);
+    let (path, body) = engine_request("openai", "q");
+    assert_eq!(send(&strict, "POST", &path, &[("authorization", "Bearer k1")], &body).status, 200);
+    assert_eq!(send(&strict, "POST", &path, &[("authorization", "Bearer k2")], &body).status, 401);
+    assert_eq!(send(&strict, "POST", &path, &[("x-api-key", "k1")], &body).status, 401, "not openai's header");
+    let (path, body) = engine_request("gemini", "q");
+    assert_eq!(send(&strict, "POST", &path, &[("x-goog-api-key", "k1")], &body).status, 200);
+    assert_eq!(send(&strict, "POST", &format!("{path}?key=k1"), &[], &body).status, 200);
+    assert_eq!(send(&strict, "POST", &path, &[], &body).status, 400, "gemini's bad-key status");
+    let proxy = start(&["--require-key", "k1", "--proxy"]);
+    let (path, body) = engine_request("perplexity", "q");
+    assert_eq!(send(&proxy, "POST", &path, &[], &body).status, 200);
+    let pre = send(&proxy, "OPTIONS", &path, &[("access-control-request-method", "POST")], "");
+    let allowed = pre.header("access-control-allow-headers").unwrap();
+    for h in ["x-goog-api-key", "authorization", "anthropic-dangerous-direct-browser-access"] {
+        assert!(allowed.contains(h), "{h}");
+    }
+}

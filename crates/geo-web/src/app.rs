@@ -35,6 +35,9 @@ pub enum Route {
         /// The run id.
         id: String,
     },
+    /// The newest run of each engine side by side.
+    #[at("/engines")]
+    Engines,
     /// Retrieved sources by domain.
     #[at("/sources")]
     Sources,
@@ -74,6 +77,7 @@ pub fn switch(route: Route) -> Html {
         Route::Run => html! { <pages::run::RunPage /> },
         Route::Runs => html! { <pages::runs::RunsPage /> },
         Route::RunDetail { id } => html! { <pages::run_detail::RunDetailPage {id} /> },
+        Route::Engines => html! { <pages::engines::EnginesPage /> },
         Route::Sources => html! { <pages::sources::SourcesPage /> },
         Route::Lists => html! { <pages::lists::ListsPage /> },
         Route::Export => html! { <pages::export::ExportPage /> },
@@ -139,6 +143,7 @@ const NAV: &[(Route, &str, &str)] = &[
     (Route::Projects, "nav-projects", "nav.projects"),
     (Route::Run, "nav-run", "nav.run"),
     (Route::Runs, "nav-runs", "nav.runs"),
+    (Route::Engines, "nav-engines", "nav.engines"),
     (Route::Sources, "nav-sources", "nav.sources"),
     (Route::Lists, "nav-lists", "nav.lists"),
     (Route::Export, "nav-export", "nav.export"),
@@ -254,9 +259,10 @@ fn ProjectSelect() -> Html {
 fn RunSelect() -> Html {
     let app = use_app();
     let lang = app.lang;
+    // The light summaries, not the runs: a year of daily runs lists in a few milliseconds.
     let runs = use_query(app.project_id.clone(), |repo, project| async move {
         match project {
-            Some(id) => repo.runs_by_project(&id).await,
+            Some(id) => repo.run_summaries(&id).await,
             None => Ok(Vec::new()),
         }
     });
@@ -288,7 +294,8 @@ fn RunSelect() -> Html {
                 }
                 { for list.iter().map(|r| html! {
                     <option value={r.id.clone()} selected={r.id == selected}>
-                        { format!("{} · {}", r.created_at.replace('T', " ").chars().take(16).collect::<String>(), pages::status_label(lang, r.status)) }
+                        { format!("{} · {} · {}", r.created_at.replace('T', " ").chars().take(16).collect::<String>(),
+                            geo_core::provider::spec(r.engine).name, pages::status_label(lang, r.status)) }
                     </option>
                 }) }
             </select>

@@ -10,21 +10,24 @@
 //!   aborted (cancel) reports nothing.
 //! * [`cancel`] aborts every request in flight and calls [`Engine::cancel`]; finished probes
 //!   are still written and the run ends `cancelled`.
-//! * One session per tab: [`start_fresh`] and [`resume`] refuse while one is running. A
-//!   `beforeunload` guard asks before the tab is closed during a session.
+//! * One batch per tab: [`start_fresh`] starts one run per engine chosen (one session each,
+//!   driven side by side, sharing a `groupId` when there are several); it and [`resume`]
+//!   refuse while a session runs. A `beforeunload` guard asks before the tab is closed during
+//!   a session.
 //!
-//! The API key is read from Web Storage only ([`crate::prefs::api_key`]); a custom base URL
-//! (the `baseUrl` setting) without a key is proxy mode and sends no key header, for a fresh
-//! run, a continue and a retry of failures alike.
+//! Each engine's API key is read from Web Storage only ([`crate::prefs::api_key_for`]); its
+//! custom base URL (the `baseUrl` setting for DeepSeek, `baseUrl.ENGINE` for the others)
+//! without a key is proxy mode and sends no key header, for a fresh run, a continue and a
+//! retry of failures alike. Every request goes through the run's [`Endpoint`].
 
-use crate::pages::settings::BASE_URL_SETTING;
+use crate::pages::settings::base_url_setting;
 use crate::prefs;
 use crate::provider::{outcome_of, post};
 use crate::repo::idb::IdbRepo;
 use crate::repo::Repository;
 use crate::web::{new_id, now_iso};
-use geo_core::model::{Lang, Probe, Project, Prompt, Run, RunConfig, RunStatus};
-use geo_core::provider;
+use geo_core::model::{EngineId, Lang, Probe, Project, Prompt, Run, RunConfig, RunStatus};
+use geo_core::provider::{self, Caller, Endpoint};
 use geo_core::runner::{start_run, Action, AttemptOutcome, Engine, EngineOptions, Mode, Progress, Slot};
 use std::cell::RefCell;
 use std::collections::{HashMap, VecDeque};
@@ -33,11 +36,13 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use web_sys::AbortController;
 
-/// What the progress bars show: the session running (or last run) in this tab.
+/// What the progress bars show: a session running (or last run) in this tab.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LiveRun {
     /// The run of the session.
     pub run_id: String,
+    /// The engine it asks.
+    pub engine: EngineId,
     /// Its project.
     pub project_id: String,
     /// The session's counters.
@@ -59,8 +64,7 @@ struct Session {
     engine: Engine,
     run: Run,
     repo: IdbRepo,
-    url: String,
-    headers: Vec<(&'static str, String)>,
+    endpoint: Endpoint,
     controllers: HashMap<usize, AbortController>,
     writes: VecDeque<Write>,
     writing: bool,
@@ -74,22 +78,22 @@ type Listener = (u32, Rc<dyn Fn()>);
 type UnloadGuard = Closure<dyn FnMut(web_sys::BeforeUnloadEvent)>;
 
 thread_local! {
-    static SESSION: RefCell<Option<Shared>> = const { RefCell::new(None) };
+    static SESSIONS: RefCell<Vec<Shared>> = const { RefCell::new(Vec::new()) };
     static STARTING: RefCell<bool> = const { RefCell::new(false) };
-    static LIVE: RefCell<Option<LiveRun>> = const { RefCell::new(None) };
+    static LIVE: RefCell<Vec<LiveRun>> = const { RefCell::new(Vec::new()) };
     static LISTENERS: RefCell<Vec<Listener>> = RefCell::new(Vec::new());
     static NEXT_LISTENER: RefCell<u32> = const { RefCell::new(0) };
     static UNLOAD: RefCell<Option<UnloadGuard>> = const { RefCell::new(None) };
 }
 
-/// The live (or last) session of this tab.
-pub fn live() -> Option<LiveRun> {
+/// The live (or last) batch of this tab: one entry per run, in the order they started.
+pub fn live() -> Vec<LiveRun> {
     LIVE.with(|l| l.borrow().clone())
 }
 
 /// True while a session runs (or is being started) in this tab.
 pub fn is_busy() -> bool {
-    SESSION.with(|s| s.borrow().is_some()) || STARTING.with(|s| *s.borrow())
+    SESSIONS.with(|s| !s.borrow().is_empty()) || STARTING.with(|s| *s.borrow())
 }
 
 /// Calls `f` after every change of [`live`]; returns the id for [`unsubscribe`].
@@ -108,7 +112,7 @@ pub fn unsubscribe(id: u32) {
     LISTENERS.with(|l| l.borrow_mut().retain(|(i, _)| *i != id));
 }
 
-fn set_live(f: impl FnOnce(&mut Option<LiveRun>)) {
+fn set_live(f: impl FnOnce(&mut Vec<LiveRun>)) {
     LIVE.with(|l| f(&mut l.borrow_mut()));
     let listeners: Vec<Rc<dyn Fn()>> = LISTENERS.with(|l| l.borrow().iter().map(|(_, f)| f.clone()).collect());
     for f in listeners {
@@ -124,25 +128,34 @@ fn random_u32() -> u32 {
     (js_sys::Math::random() * 4_294_967_296.0) as u32
 }
 
-/// Where requests go: the messages URL and headers. Errors (in `lang`) when neither a key
-/// nor a base URL is set.
-pub async fn transport(repo: &IdbRepo, lang: Lang) -> Result<(String, Vec<(&'static str, String)>), String> {
-    let base = repo
-        .setting(BASE_URL_SETTING)
+/// `engine`'s custom base URL from the settings, if one is set.
+pub async fn base_url(repo: &IdbRepo, engine: EngineId, lang: Lang) -> Result<Option<String>, String> {
+    Ok(repo
+        .setting(&base_url_setting(engine))
         .await
         .map_err(|e| e.message(lang))?
         .and_then(|v| v.as_str().map(str::to_string))
-        .filter(|s| !s.trim().is_empty());
-    // geo-core's one base-URL rule and key-or-proxy rule, checked before any request: a key
-    // with a character no header can carry never reaches `fetch` (whose error would quote it).
+        .filter(|s| !s.trim().is_empty()))
+}
+
+/// Where the requests of a run of `config` go: its engine's endpoint with the saved key or
+/// base URL. Errors (in `lang`, naming the engine) when neither is set.
+///
+/// geo-core's one base-URL rule and key-or-proxy rule are checked here, before any request
+/// and for every engine: a base URL with a user name or password is refused, and a key with
+/// a character no header can carry never reaches `fetch` (whose error would quote it).
+pub async fn transport(repo: &IdbRepo, config: &RunConfig, lang: Lang) -> Result<Endpoint, String> {
+    let name = provider::spec(config.engine).name;
+    let base = base_url(repo, config.engine, lang).await?;
     let checked = geo_core::provider::url::parse_base_url(base.as_deref().unwrap_or(""))
-        .map_err(|e| e.localized().get(lang).to_string())?;
-    let key = prefs::api_key();
+        .map_err(|e| format!("{name}: {}", e.localized().get(lang)))?;
+    let key = prefs::api_key_for(config.engine);
     let mode = geo_core::provider::url::auth_mode(key.as_deref(), checked.as_ref()).map_err(|e| match e {
-        geo_core::provider::url::KeyError::Missing => crate::i18n::t(lang, "run.need_key").to_string(),
-        e => e.localized().get(lang).to_string(),
+        geo_core::provider::url::KeyError::Missing => crate::i18n::tf(lang, "run.need_key_engine", &[("engine", name)]),
+        e => format!("{name}: {}", e.localized().get(lang)),
     })?;
-    Ok((provider::build_messages_url(base.as_deref()), provider::request_headers(mode.key())))
+    let base = checked.as_ref().map(|b| b.as_str());
+    Ok(Endpoint::new(config, base, mode.key(), Caller::Browser))
 }
 
 fn reserve(lang: Lang) -> Result<(), String> {
@@ -157,44 +170,65 @@ fn release() {
     STARTING.with(|s| *s.borrow_mut() = false);
 }
 
-/// Starts a fresh run of `selected` prompts: creates and stores the `running` run, then
-/// drives it. Returns the run id.
+/// Starts one fresh run of `selected` prompts per config (one config per engine): checks
+/// every engine's transport and creates every run before any request, stores them
+/// (`running`, sharing a `groupId` when there are several), then drives them side by side.
+/// Returns the run ids in the order of `configs`.
 pub async fn start_fresh(
     repo: IdbRepo,
     project: Project,
     prompts: Vec<Prompt>,
     selected: Vec<String>,
-    config: RunConfig,
+    configs: Vec<RunConfig>,
     existing_runs: Vec<Run>,
     lang: Lang,
-) -> Result<String, String> {
+) -> Result<Vec<String>, String> {
     reserve(lang)?;
     let result = async {
-        let (url, headers) = transport(&repo, lang).await?;
-        let run = start_run(&project, &prompts, &selected, config, &existing_runs, new_id("run"), now_iso())
-            .map_err(|e| e.localized().get(lang).to_string())?;
-        let engine = Engine::new(&run, Mode::Fresh, EngineOptions::default())
-            .map_err(|e| e.localized().get(lang).to_string())?;
-        repo.put_run(&run).await.map_err(|e| e.message(lang))?;
-        Ok::<_, String>((run, engine, url, headers))
+        let mut prepared = Vec::new();
+        for config in &configs {
+            prepared.push((config.clone(), transport(&repo, config, lang).await?));
+        }
+        let group_id = (configs.len() > 1).then(|| new_id("grp"));
+        let created_at = now_iso();
+        let mut sessions = Vec::new();
+        for (config, endpoint) in prepared {
+            let mut run =
+                start_run(&project, &prompts, &selected, config, &existing_runs, new_id("run"), created_at.clone())
+                    .map_err(|e| e.localized().get(lang).to_string())?;
+            run.group_id = group_id.clone();
+            let engine = Engine::new(&run, Mode::Fresh, EngineOptions::default())
+                .map_err(|e| e.localized().get(lang).to_string())?;
+            sessions.push((run, engine, endpoint));
+        }
+        for (run, _, _) in &sessions {
+            repo.put_run(run).await.map_err(|e| e.message(lang))?;
+        }
+        Ok::<_, String>(sessions)
     }
     .await;
     release();
-    let (run, engine, url, headers) = result?;
-    let id = run.id.clone();
-    begin(Session {
+    let sessions = result?;
+    let ids = sessions.iter().map(|(run, _, _)| run.id.clone()).collect();
+    set_live(Vec::clear);
+    for (run, engine, endpoint) in sessions {
+        begin(new_session(engine, run, repo.clone(), endpoint, lang));
+    }
+    Ok(ids)
+}
+
+fn new_session(engine: Engine, run: Run, repo: IdbRepo, endpoint: Endpoint, lang: Lang) -> Session {
+    Session {
         engine,
         run,
         repo,
-        url,
-        headers,
+        endpoint,
         controllers: HashMap::new(),
         writes: VecDeque::new(),
         writing: false,
         timer_at: None,
         lang,
-    });
-    Ok(id)
+    }
 }
 
 /// Continues a run (继续运行, `retry == false`) or retries its failures (重试失败项): sets the
@@ -203,12 +237,12 @@ pub async fn start_fresh(
 pub async fn resume(repo: IdbRepo, run_id: String, retry: bool, lang: Lang) -> Result<(), String> {
     reserve(lang)?;
     let result = async {
-        let (url, headers) = transport(&repo, lang).await?;
         let mut run = repo
             .get_run(&run_id)
             .await
             .map_err(|e| e.message(lang))?
             .ok_or_else(|| crate::i18n::t(lang, "detail.not_found").to_string())?;
+        let endpoint = transport(&repo, &run.config, lang).await?;
         let existing = repo.probes_by_run(&run_id).await.map_err(|e| e.message(lang))?;
         let mode = if retry { Mode::RetryFailed { existing } } else { Mode::Continue { existing } };
         let engine =
@@ -216,44 +250,47 @@ pub async fn resume(repo: IdbRepo, run_id: String, retry: bool, lang: Lang) -> R
         run.status = RunStatus::Running;
         run.finished_at = None;
         repo.put_run(&run).await.map_err(|e| e.message(lang))?;
-        Ok::<_, String>((run, engine, url, headers))
+        Ok::<_, String>((run, engine, endpoint))
     }
     .await;
     release();
-    let (run, engine, url, headers) = result?;
-    begin(Session {
-        engine,
-        run,
-        repo,
-        url,
-        headers,
-        controllers: HashMap::new(),
-        writes: VecDeque::new(),
-        writing: false,
-        timer_at: None,
-        lang,
-    });
+    let (run, engine, endpoint) = result?;
+    set_live(Vec::clear);
+    begin(new_session(engine, run, repo, endpoint, lang));
     Ok(())
 }
 
-/// Cancels the running session: aborts requests in flight; finished probes are kept and the
-/// run ends `cancelled`.
+/// Cancels every running session: aborts requests in flight; finished probes are kept and
+/// each run ends `cancelled`.
 pub fn cancel() {
-    let Some(shared) = SESSION.with(|s| s.borrow().clone()) else { return };
-    {
-        let mut s = shared.borrow_mut();
-        s.engine.cancel();
-        for (_, c) in s.controllers.drain() {
-            c.abort();
+    cancel_where(|_| true);
+}
+
+/// Cancels the session of one run (the run detail page's cancel).
+pub fn cancel_run(run_id: &str) {
+    cancel_where(|run| run.id == run_id);
+}
+
+fn cancel_where(pick: impl Fn(&Run) -> bool) {
+    let sessions: Vec<Shared> =
+        SESSIONS.with(|s| s.borrow().iter().filter(|x| pick(&x.borrow().run)).cloned().collect());
+    for shared in sessions {
+        {
+            let mut s = shared.borrow_mut();
+            s.engine.cancel();
+            for (_, c) in s.controllers.drain() {
+                c.abort();
+            }
         }
+        pump(&shared);
     }
-    pump(&shared);
 }
 
 fn begin(session: Session) {
     let progress = session.engine.progress();
     let live = LiveRun {
         run_id: session.run.id.clone(),
+        engine: session.run.config.engine,
         project_id: session.run.project_id.clone(),
         progress,
         running: true,
@@ -261,10 +298,23 @@ fn begin(session: Session) {
         error: None,
     };
     let shared = Rc::new(RefCell::new(session));
-    SESSION.with(|s| *s.borrow_mut() = Some(shared.clone()));
-    set_live(|l| *l = Some(live));
+    SESSIONS.with(|s| s.borrow_mut().push(shared.clone()));
+    set_live(|l| {
+        l.retain(|x| x.run_id != live.run_id);
+        l.push(live);
+    });
     guard_unload(true);
     pump(&shared);
+}
+
+/// Updates the live entry of `shared`'s run.
+fn update_live(shared: &Shared, f: impl FnOnce(&mut LiveRun)) {
+    let id = shared.borrow().run.id.clone();
+    set_live(|l| {
+        if let Some(x) = l.iter_mut().find(|x| x.run_id == id) {
+            f(x);
+        }
+    });
 }
 
 fn guard_unload(on: bool) {
@@ -293,11 +343,7 @@ fn pump(shared: &Shared) {
             Some(Action::Send(req)) => send(shared, req.slot, &req.prompt_text, req.timeout_ms),
             Some(Action::Sleep { .. }) => {}
             Some(Action::Write(probe)) => enqueue(shared, Write::Probe(probe)),
-            Some(Action::Progress(p)) => set_live(|l| {
-                if let Some(l) = l {
-                    l.progress = p;
-                }
-            }),
+            Some(Action::Progress(p)) => update_live(shared, |l| l.progress = p),
             Some(Action::Finished(outcome)) => {
                 let run = {
                     let mut s = shared.borrow_mut();
@@ -308,13 +354,17 @@ fn pump(shared: &Shared) {
                     s.run.clone()
                 };
                 enqueue(shared, Write::Run(Box::new(run)));
-                SESSION.with(|s| *s.borrow_mut() = None);
-                guard_unload(false);
-                set_live(|l| {
-                    if let Some(l) = l {
-                        l.running = false;
-                        l.status = Some(outcome.status);
-                    }
+                let none_left = SESSIONS.with(|s| {
+                    let mut s = s.borrow_mut();
+                    s.retain(|x| !Rc::ptr_eq(x, shared));
+                    s.is_empty()
+                });
+                if none_left {
+                    guard_unload(false);
+                }
+                update_live(shared, |l| {
+                    l.running = false;
+                    l.status = Some(outcome.status);
                 });
                 return;
             }
@@ -349,22 +399,22 @@ fn pump(shared: &Shared) {
 }
 
 fn send(shared: &Shared, slot: Slot, prompt_text: &str, timeout_ms: u64) {
-    let (url, headers, body, model, controller) = {
+    let (endpoint, body, controller) = {
         let mut s = shared.borrow_mut();
-        let body = provider::request_body_json(prompt_text, s.engine.config());
+        let body = s.endpoint.body(prompt_text, s.engine.config());
         let Ok(controller) = AbortController::new() else {
             drop(s);
             deliver(shared, slot, Err(provider::network_error("abortcontroller is not available")));
             return;
         };
         s.controllers.insert(slot.0, controller.clone());
-        (s.url.clone(), s.headers.clone(), body, s.engine.config().model.clone(), controller)
+        (s.endpoint.clone(), body, controller)
     };
     let shared = shared.clone();
     wasm_bindgen_futures::spawn_local(async move {
-        let result = post(&url, &headers, &body, timeout_ms, &controller).await;
+        let result = post(&endpoint.url, &endpoint.headers, &body, timeout_ms, &controller).await;
         shared.borrow_mut().controllers.remove(&slot.0);
-        if let Some(outcome) = outcome_of(result, timeout_ms, &model, &headers) {
+        if let Some(outcome) = outcome_of(&endpoint, result, timeout_ms) {
             deliver(&shared, slot, outcome);
         }
     });
@@ -380,11 +430,7 @@ fn deliver(shared: &Shared, slot: Slot, outcome: AttemptOutcome) {
         s.engine.on_response(slot, now_ms(), outcome, random_u32()).err().map(|e| e.localized().get(lang).to_string())
     };
     if let Some(e) = failed {
-        set_live(|l| {
-            if let Some(l) = l {
-                l.error = Some(e);
-            }
-        });
+        update_live(shared, |l| l.error = Some(e));
     }
     pump(shared);
 }
@@ -416,19 +462,15 @@ fn enqueue(shared: &Shared, write: Write) {
                 Write::Run(r) => repo.put_run(r).await,
             };
             if let Err(e) = result {
-                set_live(|l| {
-                    if let Some(l) = l {
-                        l.error = Some(e.message(lang));
-                    }
-                });
+                update_live(&shared, |l| l.error = Some(e.message(lang)));
             }
         }
     });
 }
 
-/// The live session as Yew state: re-renders the component on every change.
+/// The live batch as Yew state (one entry per run): re-renders the component on every change.
 #[yew::hook]
-pub fn use_live_run() -> Option<LiveRun> {
+pub fn use_live_run() -> Vec<LiveRun> {
     let update = yew::use_force_update();
     yew::use_effect_with((), move |_| {
         let id = subscribe(Rc::new(move || update.force_update()));

@@ -99,7 +99,10 @@ pub fn chat(raw: &[String]) -> Result<ExitCode> {
             if t.to_string().contains("timed out") {
                 StreamEnd::Timeout
             } else {
-                StreamEnd::NetworkError(crate::transport::describe_transport(&t, &url))
+                StreamEnd::NetworkError(crate::transport::describe_transport(
+                    &t,
+                    &geo_core::provider::url::host_for_messages(&url),
+                ))
             }
         }
     };

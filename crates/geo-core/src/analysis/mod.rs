@@ -42,6 +42,7 @@ impl<'a> RunAnalyzer<'a> {
         probe.answer = clean::clean_answer(&probe.raw_answer);
         probe.sources =
             sources::normalize_sources_with(&probe.queries, &probe.raw_sources, &self.matcher, &self.domains);
+        sources::mark_cited(&mut probe.sources, probe.raw_citations.as_deref());
         let normalised = crate::text::normalize_for_match(&probe.answer);
         probe.mentions = self.matcher.match_normalised_scored(&normalised);
         let parsed = lists::parse_list_items_with(&probe.answer, &self.matcher);

@@ -7,13 +7,60 @@
 //! the brand's domains, then competitors' domains, then the static platform table, then the
 //! fallback. Targets come before platforms on purpose: a brand whose site lives on a
 //! platform-looking host (`acme.github.io`) still owns it.
+//!
+//! Two engine facts are handled here, once, for every probe:
+//!
+//! * **Grounding redirects.** Gemini gives every source as an opaque redirect on
+//!   [`GROUNDING_REDIRECT_HOST`] with the publisher's host name as its title. Such a
+//!   source takes its `host` and `domain` from the title when the title is a host name
+//!   (else they stay the redirect's); its canonical URL stays the redirect.
+//! * **Cited Sources.** [`mark_cited`] sets `cited` from the probe's `rawCitations`.
 
 use std::collections::HashMap;
 
 use crate::analysis::mentions::TargetMatcher;
 use crate::analysis::platforms::{lookup_platform, OFFICIAL, OTHER};
-use crate::analysis::urls::{comparable_host, host_is_under, normalize_configured_domain, normalize_url};
-use crate::model::{Occurrence, Ownership, Query, RawSource, SearchSource, Target, TargetKind};
+use crate::analysis::urls::{
+    comparable_host, has_registrable_domain, host_is_under, normalize_configured_domain, normalize_url,
+};
+use crate::model::{Occurrence, Ownership, Query, RawCitation, RawSource, SearchSource, Target, TargetKind};
+
+/// Host of Gemini's grounding redirects (`https://vertexaisearch.cloud.google.com/grounding-api-redirect/…`).
+pub const GROUNDING_REDIRECT_HOST: &str = "vertexaisearch.cloud.google.com";
+
+/// The host and registrable domain a title names when it is a bare host name
+/// (`aljazeera.com`, `www.bbc.co.uk`): one word of letters, digits, `-` and `.`, with a dot,
+/// that parses as an http host with a registrable domain. Page titles never qualify.
+pub fn host_from_title(title: &str) -> Option<(String, String)> {
+    let t = title.trim().trim_end_matches('.');
+    let hostlike = t.len() <= 253
+        && t.contains('.')
+        && !t.starts_with(['.', '-'])
+        && t.chars().all(|c| c.is_alphanumeric() || c == '-' || c == '.')
+        && !t.split('.').any(str::is_empty)
+        && t.rsplit('.').next().is_some_and(|tld| tld.chars().any(char::is_alphabetic));
+    if !hostlike {
+        return None;
+    }
+    let parts = normalize_url(&format!("https://{t}/"))?;
+    has_registrable_domain(&parts.host).then_some((parts.host, parts.domain))
+}
+
+/// Marks every source of a probe as cited or not (data-model.md, "Cited Source"): a source
+/// is cited when its canonical URL equals the canonical URL of one of the probe's
+/// `rawCitations`; with no `rawCitations` (an engine without citation data) `cited` is
+/// `None` for every source.
+pub fn mark_cited(sources: &mut [SearchSource], citations: Option<&[RawCitation]>) {
+    let Some(citations) = citations else {
+        sources.iter_mut().for_each(|s| s.cited = None);
+        return;
+    };
+    let cited: rustc_hash::FxHashSet<String> =
+        citations.iter().filter_map(|c| normalize_url(&c.url)).map(|p| p.canonical).collect();
+    for s in sources.iter_mut() {
+        s.cited = Some(cited.contains(&s.url));
+    }
+}
 
 /// Who a source belongs to and where it counts.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -139,9 +186,15 @@ pub(crate) fn normalize_sources_with(
     let mut groups: Vec<Group> = Vec::new();
     let mut by_url: HashMap<String, usize> = HashMap::new();
     for r in raw {
-        let Some(parts) = normalize_url(&r.url) else {
+        let Some(mut parts) = normalize_url(&r.url) else {
             continue;
         };
+        if parts.host == GROUNDING_REDIRECT_HOST {
+            if let Some((host, domain)) = host_from_title(&r.title) {
+                parts.host = host;
+                parts.domain = domain;
+            }
+        }
         let occurrence = Occurrence {
             query_index: r.query_index,
             query: query_words.get(&r.query_index).copied().flatten().map(str::to_string),
@@ -207,4 +260,86 @@ pub(crate) fn normalize_sources_with(
         s.id = format!("src_{}", i + 1);
     }
     sources
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[track_caller]
+    fn check_title(title: &str, expect: Option<(&str, &str)>) {
+        let got = host_from_title(title);
+        assert_eq!(got.as_ref().map(|(h, d)| (h.as_str(), d.as_str())), expect, "{title:?}");
+    }
+
+    #[test]
+    fn host_names_in_titles() {
+        check_title("aljazeera.com", Some(("aljazeera.com", "aljazeera.com")));
+        check_title(" www.BBC.co.uk ", Some(("www.bbc.co.uk", "bbc.co.uk")));
+        check_title("news.sina.com.cn", Some(("news.sina.com.cn", "sina.com.cn")));
+        check_title("abs-cbn.com.", Some(("abs-cbn.com", "abs-cbn.com")));
+        check_title("元构场.cn", Some(("xn--z4q48lo1p.cn", "xn--z4q48lo1p.cn")));
+        for page_title in [
+            "Claude Shannon - Wikipedia",
+            "Node.js",
+            "co.uk",
+            "localhost",
+            "",
+            "a..com",
+            ".com",
+            "1.2.3.4",
+            "x.com/path",
+        ] {
+            check_title(page_title, None);
+        }
+    }
+
+    fn source(url: &str) -> SearchSource {
+        let raw = [RawSource { query_index: 1, rank: 1, title: String::new(), url: url.into(), page_age: None }];
+        normalize_sources(&[], &raw, &[]).remove(0)
+    }
+
+    fn citation(url: &str) -> RawCitation {
+        RawCitation { url: url.into(), title: None, cited_text: None }
+    }
+
+    #[test]
+    fn cited_sources_match_by_canonical_url() {
+        let mut sources =
+            vec![source("https://a.example/p/"), source("https://b.example/q"), source("https://c.example")];
+        mark_cited(&mut sources, Some(&[citation("https://A.example/p?utm_source=openai#x"), citation("not a url")]));
+        assert_eq!(sources.iter().map(|s| s.cited).collect::<Vec<_>>(), [Some(true), Some(false), Some(false)]);
+        mark_cited(&mut sources, Some(&[]));
+        assert!(sources.iter().all(|s| s.cited == Some(false)));
+        mark_cited(&mut sources, None);
+        assert!(sources.iter().all(|s| s.cited.is_none()));
+    }
+
+    #[test]
+    fn grounding_redirects_take_host_and_domain_from_the_title() {
+        let redirect = "https://vertexaisearch.cloud.google.com/grounding-api-redirect/AUZIYQH9Jmg6j6";
+        let raw = [
+            RawSource { query_index: 1, rank: 1, title: "zhihu.com".into(), url: redirect.into(), page_age: None },
+            RawSource {
+                query_index: 1,
+                rank: 2,
+                title: "A page title".into(),
+                url: format!("{redirect}x"),
+                page_age: None,
+            },
+        ];
+        let s = normalize_sources(&[], &raw, &[]);
+        assert_eq!((s[0].host.as_str(), s[0].domain.as_str(), s[0].url.as_str()), ("zhihu.com", "zhihu.com", redirect));
+        assert_eq!(s[0].platform, lookup_platform("zhihu.com", "zhihu.com").unwrap().name_zh);
+        assert_eq!((s[1].host.as_str(), s[1].domain.as_str()), (GROUNDING_REDIRECT_HOST, "google.com"));
+        // The rule is the redirect host's only: any other source keeps its own host.
+        let other = [RawSource {
+            query_index: 1,
+            rank: 1,
+            title: "zhihu.com".into(),
+            url: "https://x.example".into(),
+            page_age: None,
+        }];
+        assert_eq!(normalize_sources(&[], &other, &[])[0].host, "x.example");
+    }
 }

@@ -250,6 +250,15 @@ pub fn registrable_domain(host: &str) -> String {
     }
 }
 
+/// True when `host` ends in a suffix of the public suffix list and is not itself a public
+/// suffix (so it has a registrable domain of its own): `uefa.com`, `www.bbc.co.uk`, but
+/// not `node.js`, `co.uk` or `localhost`.
+pub fn has_registrable_domain(host: &str) -> bool {
+    let host = host.trim().trim_end_matches('.').to_ascii_lowercase();
+    let Some(list) = suffix_list() else { return false };
+    list.parse_domain_name(&host).is_ok_and(|name| name.has_known_suffix() && name.root().is_some())
+}
+
 /// Normalises a configured domain (`Target.domains`) to a bare lower-case host.
 ///
 /// Tolerates what people paste: a scheme, `www.`, a leading `*.`, a port, a path, a query,

@@ -163,7 +163,13 @@ fn facts(md: &mut String, r: &Report) {
         (t.t("引擎", "Engine"), r.m.engine.as_str().to_string()),
         (t.t("模型", "Model"), escape_cell(&r.run.config.model)),
         (t.t("状态", "Status"), r.run.status.as_str().to_string()),
-        (t.t("估算费用", "Estimated cost"), format!("${:.4}", r.m.estimated_cost_usd)),
+        (
+            t.t("估算费用", "Estimated cost"),
+            match r.m.estimated_cost_usd {
+                Some(cost) => format!("${cost:.4}"),
+                None => t.t("无（价格表中没有该模型）", "none (no price for this model)").to_string(),
+            },
+        ),
     ];
     for (name, value) in lines {
         md.push_str(&format!("- {name}: {value}\n"));

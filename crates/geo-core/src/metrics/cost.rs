@@ -1,25 +1,46 @@
 //! Cost estimate (seed §6.2) and the before-run estimate of cost and duration (seed §3.1).
 //!
-//! One price table, [`PRICES`], decides every dollar figure. The numbers are an estimate
-//! for planning, not a bill: DeepSeek's own invoice is the truth.
+//! One price table, [`PRICES`], decides every dollar figure: one row per engine and model,
+//! each with the date its price was published and where. The numbers are an estimate for
+//! planning, not a bill: each engine's own invoice is the truth. A model the table does not
+//! know has **no** cost (`None`, shown as "no price for this model"), never a guessed one.
 
-use crate::model::{Probe, ProbeStatus, Run, Usage, DEFAULT_MODEL};
+use crate::model::{EngineId, Probe, ProbeStatus, Run, Usage};
 use serde::Serialize;
+
+/// How an engine bills its web search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SearchBilling {
+    /// `per_search` for every search (`usage.webSearchRequests`): Anthropic, OpenAI, DeepSeek.
+    PerSearch,
+    /// `per_search` once for a request that searched at all: Gemini 2.5's grounded prompt,
+    /// Perplexity's request fee.
+    PerSearchingRequest,
+}
 
 /// Published prices of one model, in US dollars.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ModelPrice {
-    /// Model name as offered in `MODEL_OPTIONS`.
+    /// The engine that serves the model.
+    pub engine: EngineId,
+    /// Model name as offered in the engine table (`provider::spec(engine).models`).
     pub model: &'static str,
     /// Per million input tokens served from the context cache.
     pub input_cache_hit_per_million: f64,
     /// Per million input tokens not served from the cache.
     pub input_cache_miss_per_million: f64,
-    /// Per million output tokens.
+    /// Per million output tokens (reasoning and thought tokens included).
     pub output_per_million: f64,
-    /// Per web search request.
+    /// Per web search, or per searching request (see `search_billing`).
     pub per_search: f64,
+    /// What `per_search` is charged for.
+    pub search_billing: SearchBilling,
+    /// The date of the published price (`YYYY-MM-DD`).
+    pub as_of: &'static str,
+    /// Where the price was read.
+    pub source: &'static str,
 }
 
 /// Per web search: DeepSeek's published Search API price, 5 CNY (≈ $0.75) per 1,000
@@ -30,68 +51,248 @@ pub struct ModelPrice {
 /// rate is the only per-search price it publishes, so it is used here.
 pub const PER_SEARCH_USD: f64 = 0.00075;
 
-/// DeepSeek's PEAK prices in USD as published on <https://api-docs.deepseek.com/quick_start/pricing>,
-/// page as checked on 2026-11-15 (the newest stored era: `deepseek-flash` = DeepSeek-V4.1-Flash-1017,
-/// which also serves and bills the legacy name `deepseek-v4-flash`).
+const DEEPSEEK_PRICING: &str = "https://api-docs.deepseek.com/quick_start/pricing";
+const ANTHROPIC_PRICING: &str = "https://platform.claude.com/docs/en/about-claude/pricing";
+const OPENAI_PRICING: &str = "https://platform.openai.com/docs/pricing";
+const GEMINI_PRICING: &str = "https://ai.google.dev/gemini-api/docs/pricing";
+const PERPLEXITY_PRICING: &str = "https://docs.perplexity.ai/getting-started/pricing";
+
+const fn price(
+    engine: EngineId,
+    model: &'static str,
+    [hit, miss, output]: [f64; 3],
+    per_search: f64,
+    search_billing: SearchBilling,
+    as_of: &'static str,
+    source: &'static str,
+) -> ModelPrice {
+    ModelPrice {
+        engine,
+        model,
+        input_cache_hit_per_million: hit,
+        input_cache_miss_per_million: miss,
+        output_per_million: output,
+        per_search,
+        search_billing,
+        as_of,
+        source,
+    }
+}
+
+/// Every priced model, engines in engines.md order, each engine's models in the order of
+/// its table row.
 ///
-/// Peak rather than off-peak so that an estimate never undershoots the bill. Flash: cache hit
-/// $0.006, cache miss $0.30, output $1.20 per million tokens; Pro: $0.044, $1.32, $3.96.
-/// Per search: [`PER_SEARCH_USD`].
+/// * DeepSeek: PEAK prices (so an estimate never undershoots), page checked 2026-11-15
+///   (`deepseek-flash` = DeepSeek-V4.1-Flash-1017 also serves and bills the legacy name
+///   `deepseek-v4-flash`); per search [`PER_SEARCH_USD`].
+/// * Anthropic: base input, cache hits and output per million; web search $10 per 1,000
+///   searches ("plus standard token costs"; a failed search is not billed).
+/// * OpenAI: input, cached input and output per million; the `web_search` tool $10 per
+///   1,000 calls, search content tokens billed as input tokens.
+/// * Gemini 2.5: input (prompts ≤ 200k tokens), context-cache hits and output (thinking
+///   included) per million; Grounding with Google Search $35 per 1,000 grounded prompts
+///   (one fee per prompt whatever its number of queries; the 1,500 free prompts a day are
+///   not deducted, so the estimate stays an upper bound).
+/// * Perplexity: input and output per million plus the request fee of the default (low)
+///   search context: $5 per 1,000 requests for `sonar`, $6 for `sonar-pro` and
+///   `sonar-reasoning-pro`.
 pub const PRICES: &[ModelPrice] = &[
-    ModelPrice {
-        model: "deepseek-v4-flash",
-        input_cache_hit_per_million: 0.006,
-        input_cache_miss_per_million: 0.30,
-        output_per_million: 1.20,
-        per_search: PER_SEARCH_USD,
-    },
-    ModelPrice {
-        model: "deepseek-v4-pro",
-        input_cache_hit_per_million: 0.044,
-        input_cache_miss_per_million: 1.32,
-        output_per_million: 3.96,
-        per_search: PER_SEARCH_USD,
-    },
+    price(
+        EngineId::Deepseek,
+        "deepseek-v4-flash",
+        [0.006, 0.30, 1.20],
+        PER_SEARCH_USD,
+        SearchBilling::PerSearch,
+        "2026-11-15",
+        DEEPSEEK_PRICING,
+    ),
+    price(
+        EngineId::Deepseek,
+        "deepseek-v4-pro",
+        [0.044, 1.32, 3.96],
+        PER_SEARCH_USD,
+        SearchBilling::PerSearch,
+        "2026-11-15",
+        DEEPSEEK_PRICING,
+    ),
+    price(
+        EngineId::Anthropic,
+        "claude-sonnet-4-6",
+        [0.30, 3.00, 15.00],
+        0.01,
+        SearchBilling::PerSearch,
+        "2026-03-21",
+        ANTHROPIC_PRICING,
+    ),
+    price(
+        EngineId::Anthropic,
+        "claude-haiku-4-5",
+        [0.10, 1.00, 5.00],
+        0.01,
+        SearchBilling::PerSearch,
+        "2026-03-21",
+        ANTHROPIC_PRICING,
+    ),
+    price(
+        EngineId::Anthropic,
+        "claude-opus-4-6",
+        [0.50, 5.00, 25.00],
+        0.01,
+        SearchBilling::PerSearch,
+        "2026-03-21",
+        ANTHROPIC_PRICING,
+    ),
+    price(
+        EngineId::Openai,
+        "gpt-5-mini",
+        [0.025, 0.25, 2.00],
+        0.01,
+        SearchBilling::PerSearch,
+        "2026-03-12",
+        OPENAI_PRICING,
+    ),
+    price(
+        EngineId::Openai,
+        "gpt-5",
+        [0.125, 1.25, 10.00],
+        0.01,
+        SearchBilling::PerSearch,
+        "2026-03-12",
+        OPENAI_PRICING,
+    ),
+    price(
+        EngineId::Openai,
+        "gpt-4.1",
+        [0.50, 2.00, 8.00],
+        0.01,
+        SearchBilling::PerSearch,
+        "2026-03-12",
+        OPENAI_PRICING,
+    ),
+    price(
+        EngineId::Gemini,
+        "gemini-2.5-flash",
+        [0.03, 0.30, 2.50],
+        0.035,
+        SearchBilling::PerSearchingRequest,
+        "2025-11-15",
+        GEMINI_PRICING,
+    ),
+    price(
+        EngineId::Gemini,
+        "gemini-2.5-pro",
+        [0.125, 1.25, 10.00],
+        0.035,
+        SearchBilling::PerSearchingRequest,
+        "2025-11-15",
+        GEMINI_PRICING,
+    ),
+    price(
+        EngineId::Gemini,
+        "gemini-2.5-flash-lite",
+        [0.01, 0.10, 0.40],
+        0.035,
+        SearchBilling::PerSearchingRequest,
+        "2025-11-15",
+        GEMINI_PRICING,
+    ),
+    price(
+        EngineId::Perplexity,
+        "sonar",
+        [1.00, 1.00, 1.00],
+        0.005,
+        SearchBilling::PerSearchingRequest,
+        "2026-06-23",
+        PERPLEXITY_PRICING,
+    ),
+    price(
+        EngineId::Perplexity,
+        "sonar-pro",
+        [3.00, 3.00, 15.00],
+        0.006,
+        SearchBilling::PerSearchingRequest,
+        "2026-06-23",
+        PERPLEXITY_PRICING,
+    ),
+    price(
+        EngineId::Perplexity,
+        "sonar-reasoning-pro",
+        [2.00, 2.00, 8.00],
+        0.006,
+        SearchBilling::PerSearchingRequest,
+        "2026-06-23",
+        PERPLEXITY_PRICING,
+    ),
 ];
 
-/// The price entry of `model`, or `None` for a model the table does not know.
-///
-/// Accepted names (case-insensitive, a trailing context tag such as `[1m]` ignored):
-/// `deepseek-v4-flash`, `deepseek-flash` and the retired `deepseek-chat` /
+/// `name` starts with `prefix`, ASCII case-insensitively.
+fn starts_with_ignore_case(name: &str, prefix: &str) -> bool {
+    name.len() >= prefix.len() && name.as_bytes()[..prefix.len()].eq_ignore_ascii_case(prefix.as_bytes())
+}
+
+/// DeepSeek's names: `deepseek-v4-flash`, `deepseek-flash` and the retired `deepseek-chat` /
 /// `deepseek-reasoner` (which DeepSeek maps to Flash) give Flash; names starting with
 /// `deepseek-v4-pro` give Pro; other names starting with `deepseek-v4-flash` (dated or vision
 /// variants) give Flash.
+fn deepseek_row(name: &str) -> Option<&'static str> {
+    let is = |other: &str| name.eq_ignore_ascii_case(other);
+    if starts_with_ignore_case(name, "deepseek-v4-pro") {
+        Some("deepseek-v4-pro")
+    } else if starts_with_ignore_case(name, "deepseek-v4-flash")
+        || is("deepseek-flash")
+        || is("deepseek-chat")
+        || is("deepseek-reasoner")
+    {
+        Some("deepseek-v4-flash")
+    } else {
+        None
+    }
+}
+
+/// The price entry of `model`, or `None` for a model the table does not know.
+///
+/// Names are compared case-insensitively with a trailing context tag such as `[1m]` ignored.
+/// DeepSeek's aliases are described at its row; any other model matches its own row, or the
+/// longest row name followed by a dated suffix (`gpt-5-2025-08-07`, `claude-haiku-4-5-20251001`
+/// give `gpt-5` and `claude-haiku-4-5`; `gpt-5-nano` is unknown).
 pub fn price_for(model: &str) -> Option<&'static ModelPrice> {
     let name = model.split('[').next().unwrap_or("").trim();
-    let starts = |prefix: &str| {
-        name.len() >= prefix.len() && name.as_bytes()[..prefix.len()].eq_ignore_ascii_case(prefix.as_bytes())
+    if let Some(row) = deepseek_row(name) {
+        return PRICES.iter().find(|p| p.model == row);
+    }
+    let dated = |p: &&ModelPrice| {
+        starts_with_ignore_case(name, p.model)
+            && (name.len() == p.model.len()
+                || name[p.model.len()..]
+                    .strip_prefix('-')
+                    .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit())))
     };
-    let is = |other: &str| name.eq_ignore_ascii_case(other);
-    let index = if starts("deepseek-v4-pro") {
-        1
-    } else if starts("deepseek-v4-flash") || is("deepseek-flash") || is("deepseek-chat") || is("deepseek-reasoner") {
-        0
-    } else {
-        return None;
-    };
-    PRICES.get(index)
+    PRICES.iter().filter(|p| p.engine != EngineId::Deepseek).filter(dated).max_by_key(|p| p.model.len())
 }
 
-/// The price used for `model`: its own entry, else the most expensive entry (Pro), so that an
-/// unknown name never makes an estimate look cheaper than it may be.
-pub fn price_or_conservative(model: &str) -> &'static ModelPrice {
-    price_for(model).unwrap_or(&PRICES[PRICES.len() - 1])
+/// The price entry of `model` when it is one of `engine`'s (a model priced for another
+/// engine is unknown here: a proxy may route names anywhere, but the bill is the engine's).
+pub fn price_for_engine(engine: EngineId, model: &str) -> Option<&'static ModelPrice> {
+    price_for(model).filter(|p| p.engine == engine)
 }
 
-/// Estimated cost in USD of one response's usage (seed §6.2).
+/// Estimated cost in USD of one response's usage (seed §6.2), `None` for an unknown model.
 ///
 /// cost = input_tokens / 1e6 × cache-miss price + cache_read_input_tokens / 1e6 × cache-hit
-/// price + output_tokens / 1e6 × output price + web_search_requests × per-search price.
-/// In the Anthropic usage shape `input_tokens` excludes the tokens read from the cache
-/// (`cache_read_input_tokens` is reported beside it), so the two are priced separately and
-/// never double-counted. Unknown models are priced as in [`price_or_conservative`].
-pub fn estimate_cost_usd(model: &str, usage: &Usage) -> f64 {
-    cost_at_price(price_or_conservative(model), usage)
+/// price + output_tokens / 1e6 × output price + the search fee. The snapshot's `input_tokens`
+/// excludes the tokens read from the cache (`cache_read_input_tokens` is kept beside it, for
+/// every engine), so the two are priced separately and never double-counted.
+pub fn estimate_cost_usd(model: &str, usage: &Usage) -> Option<f64> {
+    price_for(model).map(|price| cost_at_price(price, usage))
+}
+
+/// What the search fee of `searches` searches is under `price`.
+fn search_fee(price: &ModelPrice, searches: f64) -> f64 {
+    match price.search_billing {
+        SearchBilling::PerSearch => searches * price.per_search,
+        SearchBilling::PerSearchingRequest if searches > 0.0 => price.per_search,
+        SearchBilling::PerSearchingRequest => 0.0,
+    }
 }
 
 /// [`estimate_cost_usd`] with the price already looked up.
@@ -99,13 +300,13 @@ pub(crate) fn cost_at_price(price: &ModelPrice, usage: &Usage) -> f64 {
     usage.input_tokens as f64 / 1e6 * price.input_cache_miss_per_million
         + usage.cache_read_input_tokens as f64 / 1e6 * price.input_cache_hit_per_million
         + usage.output_tokens as f64 / 1e6 * price.output_per_million
-        + usage.web_search_requests as f64 * price.per_search
+        + search_fee(price, usage.web_search_requests as f64)
 }
 
-/// The model a probe is billed as: the model that answered when the table knows it, else the
-/// run's requested model.
+/// The model a probe is billed as: the model that answered when the table knows it (for the
+/// run's engine), else the run's requested model.
 pub(crate) fn billed_model<'a>(probe: &'a Probe, run: &'a Run) -> &'a str {
-    if price_for(&probe.model).is_some() {
+    if price_for_engine(run.config.engine, &probe.model).is_some() {
         &probe.model
     } else {
         &run.config.model
@@ -117,7 +318,7 @@ pub(crate) fn billed_model<'a>(probe: &'a Probe, run: &'a Run) -> &'a str {
 /// one model).
 pub(crate) struct RunPricer<'a> {
     run: &'a Run,
-    last: Option<(&'a str, &'static ModelPrice)>,
+    last: Option<(&'a str, Option<&'static ModelPrice>)>,
 }
 
 impl<'a> RunPricer<'a> {
@@ -126,24 +327,32 @@ impl<'a> RunPricer<'a> {
         RunPricer { run, last: None }
     }
 
-    /// The estimated cost in USD of `probe`, a probe of the run.
-    pub(crate) fn cost(&mut self, probe: &'a Probe) -> f64 {
+    /// The estimated cost in USD of `probe`, a probe of the run; `None` when neither the
+    /// answering model nor the run's model has a price.
+    pub(crate) fn cost(&mut self, probe: &'a Probe) -> Option<f64> {
         let price = match self.last {
             Some((model, price)) if super::short_eq(model, &probe.model) => price,
             _ => {
-                let price = price_or_conservative(billed_model(probe, self.run));
+                let price = price_for_engine(self.run.config.engine, billed_model(probe, self.run));
                 self.last = Some((probe.model.as_str(), price));
                 price
             }
         };
-        cost_at_price(price, &probe.usage)
+        price.map(|p| cost_at_price(p, &probe.usage))
     }
 }
 
+/// Adds one probe's cost to a running total; an unknown price makes the total unknown.
+pub(crate) fn add_cost(total: Option<f64>, cost: Option<f64>) -> Option<f64> {
+    Some(total? + cost?)
+}
+
 /// Estimated cost in USD of a run: [`estimate_cost_usd`] summed over every probe record of
-/// the run (failed ones too: whatever usage was recorded was spent).
-pub fn run_cost(run: &Run, probes: &[Probe]) -> f64 {
-    probes.iter().filter(|p| p.run_id == run.id).map(|p| estimate_cost_usd(billed_model(p, run), &p.usage)).sum()
+/// the run (failed ones too: whatever usage was recorded was spent); `None` when a probe's
+/// model has no price.
+pub fn run_cost(run: &Run, probes: &[Probe]) -> Option<f64> {
+    let mut pricer = RunPricer::new(run);
+    probes.iter().filter(|p| p.run_id == run.id).try_fold(0.0, |total, p| Some(total + pricer.cost(p)?))
 }
 
 /// What a before-run estimate was based on.
@@ -187,8 +396,11 @@ pub const DEFAULT_PROBE_PROFILE: ProbeProfile = ProbeProfile {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RunEstimate {
-    /// Estimated cost in USD: `probes` × the cost of one average probe.
-    pub cost_usd: f64,
+    /// Estimated cost in USD: `probes` × the cost of one average probe; `None` when the
+    /// model has no price in [`PRICES`] (the UI says so instead of guessing).
+    pub cost_usd: Option<f64>,
+    /// The price used, with its date and source.
+    pub price: Option<&'static ModelPrice>,
     /// Estimated wall time: ⌈probes / clamp(concurrency, 1, 3)⌉ × average latency, rounded up.
     pub seconds: u64,
     /// prompts × repeats.
@@ -236,12 +448,27 @@ fn profile_and_count(run: &Run, probes: &[Probe]) -> Option<(ProbeProfile, u32)>
     })
 }
 
-/// Estimates the cost and duration of a run of `prompts` × `repeats` probes of `model`.
+/// Estimates the cost and duration of a DeepSeek run: [`estimate_engine_run`] for
+/// [`EngineId::Deepseek`].
+pub fn estimate_run(
+    model: &str,
+    prompts: usize,
+    repeats: u32,
+    concurrency: u32,
+    history: Option<(&Run, &[Probe])>,
+) -> RunEstimate {
+    estimate_engine_run(EngineId::Deepseek, model, prompts, repeats, concurrency, history)
+}
+
+/// Estimates the cost and duration of a run of `prompts` × `repeats` probes of `model` on
+/// `engine`.
 ///
 /// Uses the averages of the successful probes of `history` (the last run) when it has any,
 /// else [`DEFAULT_PROBE_PROFILE`]. The price is always that of `model`, whatever model the
-/// history used. An empty model name means [`DEFAULT_MODEL`].
-pub fn estimate_run(
+/// history used; an empty model name means the engine's default model; a model without a
+/// price gives `cost_usd: None`.
+pub fn estimate_engine_run(
+    engine: EngineId,
     model: &str,
     prompts: usize,
     repeats: u32,
@@ -252,15 +479,27 @@ pub fn estimate_run(
         Some((profile, n)) => (profile, EstimateBasis::LastRun, n),
         None => (DEFAULT_PROBE_PROFILE, EstimateBasis::Defaults, 0),
     };
-    let model = if model.trim().is_empty() { DEFAULT_MODEL } else { model };
-    let price = price_or_conservative(model);
-    let per_probe = profile.input_tokens / 1e6 * price.input_cache_miss_per_million
-        + profile.cache_read_input_tokens / 1e6 * price.input_cache_hit_per_million
-        + profile.output_tokens / 1e6 * price.output_per_million
-        + profile.web_search_requests * price.per_search;
+    let model = crate::provider::model_or_default(engine, model);
+    let price = price_for_engine(engine, model);
+    let per_probe = price.map(|price| {
+        profile.input_tokens / 1e6 * price.input_cache_miss_per_million
+            + profile.cache_read_input_tokens / 1e6 * price.input_cache_hit_per_million
+            + profile.output_tokens / 1e6 * price.output_per_million
+            + search_fee(price, profile.web_search_requests)
+    });
     let probes = prompts as u64 * u64::from(repeats);
     let workers = concurrency.clamp(1, 3);
     let waves = probes.div_ceil(u64::from(workers));
     let seconds = (waves as f64 * profile.latency_ms / 1000.0).ceil() as u64;
-    RunEstimate { cost_usd: probes as f64 * per_probe, seconds, probes, workers, waves, basis, history_probes, profile }
+    RunEstimate {
+        cost_usd: per_probe.map(|c| probes as f64 * c),
+        price,
+        seconds,
+        probes,
+        workers,
+        waves,
+        basis,
+        history_probes,
+        profile,
+    }
 }

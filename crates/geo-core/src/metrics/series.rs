@@ -1,13 +1,13 @@
 //! Trend points of a project: one light pass per run for the dashboard's charts.
 
-use super::cost::RunPricer;
+use super::cost::{add_cost, RunPricer};
 use super::stats::ratio;
 use super::FastMap;
 use crate::model::{Ownership, Probe, ProbeStatus, Run, RunStatus, TargetKind};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// One run of a project's trend.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SeriesPoint {
     /// The run.
@@ -33,7 +33,7 @@ pub struct SeriesPoint {
     /// Numerator: the sum of the brand's order; denominator: successful probes mentioning it.
     pub avg_order: Option<f64>,
     /// Estimated cost of the run's probe records.
-    pub estimated_cost_usd: f64,
+    pub estimated_cost_usd: Option<f64>,
 }
 
 /// The trend of `project_id`: one point per run of that project, in `createdAt` order
@@ -54,11 +54,11 @@ fn point(run: &Run, probes: &[&Probe]) -> SeriesPoint {
     let brand = run.alias_snapshot.iter().find(|t| t.kind == TargetKind::Brand).map(|t| t.id.as_str());
     let (mut n, mut success, mut failed, mut mention, mut first, mut owned) = (0u32, 0u32, 0u32, 0u32, 0u32, 0u32);
     let mut order_sum = 0u64;
-    let mut cost = 0.0;
+    let mut cost = Some(0.0);
     let mut pricer = RunPricer::new(run);
     for p in probes {
         n += 1;
-        cost += pricer.cost(p);
+        cost = add_cost(cost, pricer.cost(p));
         match p.status {
             ProbeStatus::Success => success += 1,
             s if s.is_failure() => {

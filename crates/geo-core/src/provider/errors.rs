@@ -6,8 +6,15 @@
 //! text. The status decides the kind, with one exception: an out-of-credit body
 //! ("Insufficient Balance", "credit balance is too low") is a balance error whatever the
 //! status, because Anthropic reports it as 400 and proxies may relay it as anything.
+//!
+//! The other engines add their own rules on top (engines.md, "Errors and retries"):
+//! OpenAI's `429` with `insufficient_quota` is `balance`, Gemini's `400` with the reason
+//! `API_KEY_INVALID` is `auth`, and Gemini/Perplexity bodies carry the status as a number
+//! in `error.code` and Gemini's status name in `error.status`. Every message names the
+//! engine that failed.
 
-use crate::model::{ErrorKind, Localized, ProbeError};
+use super::engine::{spec, BrowserAccess, Caller};
+use crate::model::{EngineId, ErrorKind, Localized, ProbeError};
 
 /// Longest provider message kept in an error (characters).
 pub const MAX_PROVIDER_MESSAGE_CHARS: usize = 300;
@@ -34,17 +41,54 @@ fn truncate_chars(text: &str, max: usize) -> String {
     }
 }
 
-/// Reads an error body: Anthropic or OpenAI envelope, a bare `{"message"}`, or plain text.
+/// The words of an HTML error page (a gateway's, such as Perplexity's openresty 401): its
+/// `<title>`, else its text without tags, whitespace collapsed. Scripts and styles are dropped.
+fn html_text(html: &str) -> String {
+    let lower = html.to_ascii_lowercase();
+    if let (Some(start), Some(end)) = (lower.find("<title>"), lower.find("</title>")) {
+        if start + 7 <= end {
+            let title = html[start + 7..end].split_whitespace().collect::<Vec<_>>().join(" ");
+            if !title.is_empty() {
+                return title;
+            }
+        }
+    }
+    let mut text = String::new();
+    let mut rest = html;
+    while let Some(open) = rest.find('<') {
+        text.push_str(&rest[..open]);
+        text.push(' ');
+        let tail = &rest[open..];
+        let tail_lower = tail.to_ascii_lowercase();
+        let skip_to = ["script", "style"].iter().find_map(|tag| {
+            tail_lower
+                .starts_with(&format!("<{tag}"))
+                .then(|| tail_lower.find(&format!("</{tag}>")).map(|i| i + tag.len() + 3))
+        });
+        rest = match skip_to {
+            Some(Some(end)) => &tail[end..],
+            Some(None) => "",
+            None => tail.find('>').map_or("", |close| &tail[close + 1..]),
+        };
+    }
+    text.push_str(rest);
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Reads an error body: Anthropic or OpenAI envelope, a bare `{"message"}`, an HTML page
+/// (its title), or plain text.
 pub fn parse_error_body(body: &str) -> ProviderErrorBody {
     let trimmed = body.trim();
     let Ok(value) = serde_json::from_str::<serde_json::Value>(trimmed) else {
-        let message = (!trimmed.is_empty()).then(|| truncate_chars(trimmed, MAX_PROVIDER_MESSAGE_CHARS));
+        let text = if trimmed.starts_with('<') { html_text(trimmed) } else { trimmed.to_string() };
+        let message = (!text.is_empty()).then(|| truncate_chars(&text, MAX_PROVIDER_MESSAGE_CHARS));
         return ProviderErrorBody { message, ..ProviderErrorBody::default() };
     };
     let mut out = ProviderErrorBody::default();
     match value.get("error") {
         Some(err @ serde_json::Value::Object(_)) => {
-            out.error_type = non_empty(err.get("type"));
+            // Gemini's google.rpc.Status has no `type`; its `status` names the same thing.
+            out.error_type = non_empty(err.get("type")).or_else(|| non_empty(err.get("status")));
             out.message = non_empty(err.get("message"));
             out.code = match err.get("code") {
                 Some(serde_json::Value::Number(n)) => Some(n.to_string()),
@@ -82,8 +126,46 @@ fn kind_from_error_type(error_type: Option<&str>) -> ErrorKind {
         Some("rate_limit_error") => ErrorKind::RateLimit,
         Some("api_error" | "overloaded_error") => ErrorKind::Server,
         Some("timeout_error") => ErrorKind::Timeout,
+        // OpenAI.
+        Some("insufficient_quota") => ErrorKind::Balance,
+        // google.rpc status names (Gemini).
+        Some("UNAUTHENTICATED") => ErrorKind::Auth,
+        Some("PERMISSION_DENIED") => ErrorKind::Forbidden,
+        Some("RESOURCE_EXHAUSTED") => ErrorKind::RateLimit,
+        Some("INTERNAL" | "UNAVAILABLE") => ErrorKind::Server,
+        Some("DEADLINE_EXCEEDED") => ErrorKind::Timeout,
         _ => ErrorKind::Http,
     }
+}
+
+/// The `details[].reason` values of a google.rpc error body (Gemini), in order.
+fn rpc_reasons(body: &str) -> Vec<String> {
+    let Ok(value) = serde_json::from_str::<serde_json::Value>(body.trim()) else { return Vec::new() };
+    let details = value.get("error").and_then(|e| e.get("details")).and_then(serde_json::Value::as_array);
+    details
+        .into_iter()
+        .flatten()
+        .filter_map(|d| d.get("reason").and_then(serde_json::Value::as_str))
+        .map(str::to_string)
+        .collect()
+}
+
+/// The kind an engine's own rules give a body, before the status table (engines.md):
+/// OpenAI's `insufficient_quota` (in `code` or `type`) is balance whatever the status;
+/// Gemini's `API_KEY_INVALID` reason is auth although the status is 400.
+fn engine_kind(engine: EngineId, body: &str, parsed: &ProviderErrorBody) -> Option<ErrorKind> {
+    match engine {
+        EngineId::Openai => (parsed.code.as_deref() == Some("insufficient_quota")
+            || parsed.error_type.as_deref() == Some("insufficient_quota"))
+        .then_some(ErrorKind::Balance),
+        EngineId::Gemini => rpc_reasons(body).iter().any(|r| r == "API_KEY_INVALID").then_some(ErrorKind::Auth),
+        _ => None,
+    }
+}
+
+/// The numeric HTTP status some engines repeat in `error.code` (Gemini, Perplexity).
+fn status_in_body(parsed: &ProviderErrorBody) -> Option<u16> {
+    parsed.code.as_deref().and_then(|c| c.parse::<u16>().ok()).filter(|s| (400..600).contains(s))
 }
 
 /// The kind for an HTTP status (seed §3.4 table).
@@ -99,26 +181,44 @@ pub fn kind_for_status(status: u16) -> ErrorKind {
     }
 }
 
-/// What happened and what to do, in English, for a mapped error kind.
-fn headline(kind: ErrorKind) -> (&'static str, &'static str) {
+/// The engine's name as it appears in lowercase messages.
+fn lower_name(engine: EngineId) -> String {
+    spec(engine).name.to_lowercase()
+}
+
+/// What happened and what to do, in English, for a mapped error kind of `engine`.
+fn headline(engine: EngineId, kind: ErrorKind) -> (String, &'static str) {
+    let name = lower_name(engine);
+    let balance_todo = match engine {
+        EngineId::Deepseek => "top up on the deepseek platform, then retry",
+        _ => "add credit or raise the quota on the engine's platform, then retry",
+    };
     match kind {
-        ErrorKind::Auth => ("deepseek rejected the api key", "check the key in settings"),
-        ErrorKind::Balance => {
-            ("the deepseek account balance is insufficient", "top up on the deepseek platform, then retry")
+        ErrorKind::Auth => (format!("{name} rejected the api key"), "check the key in settings"),
+        ErrorKind::Balance => (format!("the {name} account balance is insufficient"), balance_todo),
+        ErrorKind::Forbidden => {
+            (format!("{name} refused the request"), "check that the key may use this model and endpoint")
         }
-        ErrorKind::Forbidden => ("deepseek refused the request", "check that the key may use this model and endpoint"),
-        ErrorKind::RateLimit => ("deepseek rate limit reached", "lower the concurrency or wait a moment, then retry"),
-        ErrorKind::Server => ("deepseek server error or overload", "retry in a moment"),
-        ErrorKind::Timeout => ("the request timed out", "retry in a moment"),
-        ErrorKind::Network => ("network error", "check the connection or the api base url"),
-        ErrorKind::InvalidJson => ("the response is not a valid messages response", "check the api base url or proxy"),
-        ErrorKind::Empty => ("the model returned an empty answer", "retry the probe"),
-        ErrorKind::Http => ("the request failed", "check the model name and the api base url"),
+        ErrorKind::RateLimit => {
+            (format!("{name} rate limit reached"), "lower the concurrency or wait a moment, then retry")
+        }
+        ErrorKind::Server => (format!("{name} server error or overload"), "retry in a moment"),
+        ErrorKind::Timeout => ("the request timed out".to_string(), "retry in a moment"),
+        ErrorKind::Network => ("network error".to_string(), "check the connection or the api base url"),
+        // DeepSeek's wording predates the other engines and is kept.
+        ErrorKind::InvalidJson if engine == EngineId::Deepseek => {
+            ("the response is not a valid messages response".to_string(), "check the api base url or proxy")
+        }
+        ErrorKind::InvalidJson => {
+            (format!("the response is not a valid {name} response"), "check the api base url or proxy")
+        }
+        ErrorKind::Empty => ("the model returned an empty answer".to_string(), "retry the probe"),
+        ErrorKind::Http => ("the request failed".to_string(), "check the model name and the api base url"),
     }
 }
 
-fn compose(kind: ErrorKind, status: Option<u16>, parsed: &ProviderErrorBody) -> ProbeError {
-    let (what, todo) = headline(kind);
+fn compose(engine: EngineId, kind: ErrorKind, status: Option<u16>, parsed: &ProviderErrorBody) -> ProbeError {
+    let (what, todo) = headline(engine, kind);
     let mut detail = Vec::new();
     if let Some(s) = status {
         detail.push(format!("http {s}"));
@@ -147,26 +247,52 @@ fn compose(kind: ErrorKind, status: Option<u16>, parsed: &ProviderErrorBody) -> 
 /// overloaded)→server, anything else→http; an out-of-credit body is balance regardless
 /// of status. `http_status` is always set; the message includes the provider's own words.
 pub fn map_http_error(status: u16, body: &str) -> ProbeError {
+    map_engine_http_error(EngineId::Deepseek, status, body)
+}
+
+/// [`map_http_error`] with `engine`'s own rules and name: its specific bodies first
+/// (OpenAI `insufficient_quota` → balance, Gemini `API_KEY_INVALID` → auth), then an
+/// out-of-credit message, then the status table. A body that is not JSON (Perplexity's
+/// HTML 401 page) is classified by its status alone.
+pub fn map_engine_http_error(engine: EngineId, status: u16, body: &str) -> ProbeError {
     let parsed = parse_error_body(body);
-    let kind = if is_balance_message(&parsed) {
+    let kind = if let Some(kind) = engine_kind(engine, body, &parsed) {
+        kind
+    } else if is_balance_message(&parsed) {
         ErrorKind::Balance
     } else if (200..300).contains(&status) {
-        kind_from_error_type(parsed.error_type.as_deref())
+        envelope_kind(&parsed)
     } else {
         kind_for_status(status)
     };
-    compose(kind, Some(status), &parsed)
+    compose(engine, kind, Some(status), &parsed)
+}
+
+/// The kind of an error envelope without a useful HTTP status: by its type or status name,
+/// else by the status number some engines repeat in `error.code`.
+fn envelope_kind(parsed: &ProviderErrorBody) -> ErrorKind {
+    match kind_from_error_type(parsed.error_type.as_deref()) {
+        ErrorKind::Http => status_in_body(parsed).map_or(ErrorKind::Http, kind_for_status),
+        kind => kind,
+    }
 }
 
 /// Maps an error envelope that arrived where a Messages response was expected (no status known).
 pub(crate) fn map_error_envelope(body: &str) -> ProbeError {
+    map_engine_error_envelope(EngineId::Deepseek, body)
+}
+
+/// Maps an error envelope of `engine` that arrived inside a 2xx response (no status known).
+pub(crate) fn map_engine_error_envelope(engine: EngineId, body: &str) -> ProbeError {
     let parsed = parse_error_body(body);
-    let kind = if is_balance_message(&parsed) {
+    let kind = if let Some(kind) = engine_kind(engine, body, &parsed) {
+        kind
+    } else if is_balance_message(&parsed) {
         ErrorKind::Balance
     } else {
-        kind_from_error_type(parsed.error_type.as_deref())
+        envelope_kind(&parsed)
     };
-    compose(kind, None, &parsed)
+    compose(engine, kind, None, &parsed)
 }
 
 /// The request never got an HTTP response (DNS, TLS, CORS, connection reset …).
@@ -191,21 +317,62 @@ pub fn timeout_error(timeout_ms: u64) -> ProbeError {
     }
 }
 
+/// A request of `engine` that got no HTTP status at all (DNS, refused, offline, CORS).
+///
+/// From a browser the message also says that the engine may not allow browser calls and
+/// that a proxy base URL is the way round (engines.md): the browser hides which of these it
+/// was, and CORS is the one cause the user cannot see in the network panel's status.
+pub fn engine_network_error(engine: EngineId, caller: Caller, detail: &str) -> ProbeError {
+    let mut err = network_error(detail);
+    if caller == Caller::Browser {
+        let name = lower_name(engine);
+        let may = match spec(engine).browser {
+            BrowserAccess::Direct => "may block calls from this page (cors)",
+            BrowserAccess::IfCorsAllows => "may not allow calls from a browser (cors)",
+        };
+        let detail = truncate_chars(detail.trim(), MAX_PROVIDER_MESSAGE_CHARS);
+        let detail = if detail.is_empty() { String::new() } else { format!(" ({detail})") };
+        err.message = format!(
+            "no response from {name}{detail}: {name} {may}, or the connection failed; set a proxy base url for {name} in settings, or check the connection"
+        );
+    }
+    err
+}
+
+/// True when a network error's message is the browser one of [`engine_network_error`].
+pub fn is_browser_block_message(message: &str) -> bool {
+    message.contains("(cors)")
+}
+
 /// The request succeeded but the cleaned answer was empty.
 pub fn empty_answer_error() -> ProbeError {
-    let (what, todo) = headline(ErrorKind::Empty);
+    let (what, todo) = headline(EngineId::Deepseek, ErrorKind::Empty);
     ProbeError { kind: ErrorKind::Empty, http_status: None, message: format!("{what}; {todo}") }
 }
 
 /// The body of a successful response could not be read as a Messages response.
 pub fn invalid_json_error(detail: &str) -> ProbeError {
-    let (what, todo) = headline(ErrorKind::InvalidJson);
+    engine_invalid_json_error(EngineId::Deepseek, detail)
+}
+
+/// The body of a successful response could not be read as `engine`'s response.
+pub fn engine_invalid_json_error(engine: EngineId, detail: &str) -> ProbeError {
+    let (what, todo) = headline(engine, ErrorKind::InvalidJson);
     let detail = truncate_chars(detail.trim(), MAX_PROVIDER_MESSAGE_CHARS);
     ProbeError { kind: ErrorKind::InvalidJson, http_status: None, message: format!("{what} ({detail}); {todo}") }
 }
 
-/// A short zh/en message for the UI: what happened and what the user can do.
+/// A short zh/en message for the UI: what happened and what the user can do (DeepSeek).
 pub fn describe_error(err: &ProbeError) -> Localized {
+    describe_engine_error(EngineId::Deepseek, err)
+}
+
+/// [`describe_error`] for a probe of `engine`: the engine is named where the wording
+/// depends on it, and a browser's blocked request points to the proxy base URL.
+pub fn describe_engine_error(engine: EngineId, err: &ProbeError) -> Localized {
+    if engine != EngineId::Deepseek || (err.kind == ErrorKind::Network && is_browser_block_message(&err.message)) {
+        return describe_other_engine(engine, err);
+    }
     let (zh, en) = match err.kind {
         ErrorKind::Auth => {
             ("API Key 无效或已失效，请在设置中检查 Key", "the api key is invalid or revoked; check it in settings")
@@ -238,10 +405,61 @@ pub fn describe_error(err: &ProbeError) -> Localized {
             ("请求失败，请检查模型名称和 API 地址", "the request failed; check the model name and the api base url")
         }
     };
+    with_status(err, zh.to_string(), en.to_string())
+}
+
+fn with_status(err: &ProbeError, zh: String, en: String) -> Localized {
     match err.http_status {
         Some(s) => Localized::new(format!("{zh}（HTTP {s}）"), format!("{en} (http {s})")),
         None => Localized::new(zh, en),
     }
+}
+
+/// The wording of [`describe_engine_error`] for an engine other than DeepSeek, and for a
+/// browser's blocked request of any engine.
+fn describe_other_engine(engine: EngineId, err: &ProbeError) -> Localized {
+    let name = spec(engine).name;
+    let lower = lower_name(engine);
+    let (zh, en) = match err.kind {
+        ErrorKind::Auth => (
+            format!("{name} 的 API Key 无效或已失效，请在设置中检查 Key"),
+            format!("the {lower} api key is invalid or revoked; check it in settings"),
+        ),
+        ErrorKind::Balance => (
+            format!("{name} 账户余额或额度不足，请在其平台充值或提高额度后重试"),
+            format!("the {lower} account is out of credit or quota; add credit on its platform, then retry"),
+        ),
+        ErrorKind::Forbidden => (
+            format!("{name} 拒绝了请求，请确认该 Key 有权使用所选模型和接口"),
+            format!("{lower} refused the request; check that the key may use the chosen model and endpoint"),
+        ),
+        ErrorKind::RateLimit => (
+            format!("{name} 请求过于频繁（限流），请降低并发或稍后重试"),
+            format!("{lower} rate limited the request; lower the concurrency or retry in a moment"),
+        ),
+        ErrorKind::Server => {
+            (format!("{name} 服务端异常或过载，请稍后重试"), format!("{lower} server error or overload; retry in a moment"))
+        }
+        ErrorKind::Timeout => ("请求超时，请稍后重试".to_string(), "the request timed out; retry in a moment".to_string()),
+        ErrorKind::Network if is_browser_block_message(&err.message) => (
+            format!("无法从浏览器连接 {name}：它可能不允许浏览器直接调用（CORS），请在设置中为 {name} 填写代理 API 地址，或检查网络"),
+            format!("{lower} could not be reached from the browser: it may not allow browser calls (cors); set a proxy base url for {lower} in settings, or check the connection"),
+        ),
+        ErrorKind::Network => (
+            format!("网络错误，无法连接 {name}，请检查网络或 API 地址"),
+            format!("network error, {lower} unreachable; check the connection or the api base url"),
+        ),
+        ErrorKind::InvalidJson => (
+            format!("{name} 的响应无法解析，请检查 API 地址或代理设置"),
+            format!("the {lower} response could not be read; check the api base url or proxy"),
+        ),
+        ErrorKind::Empty => ("模型返回了空回答，可重试该 Probe".to_string(), "the model returned an empty answer; retry the probe".to_string()),
+        ErrorKind::Http => (
+            format!("{name} 请求失败，请检查模型名称和 API 地址"),
+            format!("the {lower} request failed; check the model name and the api base url"),
+        ),
+    };
+    with_status(err, zh, en)
 }
 
 #[cfg(test)]
@@ -337,10 +555,20 @@ mod tests {
             ProviderErrorBody { error_type: Some("t".into()), message: Some("m".into()), code: Some("42".into()) }
         );
         assert_eq!(parse_error_body(r#"{"message":"plain"}"#).message.as_deref(), Some("plain"));
+        assert_eq!(parse_error_body("  <html>bad gateway</html> ").message.as_deref(), Some("bad gateway"));
         assert_eq!(
-            parse_error_body("  <html>bad gateway</html> ").message.as_deref(),
-            Some("<html>bad gateway</html>")
+            parse_error_body("<html><head><title>401 Authorization Required</title></head><body>x</body></html>")
+                .message
+                .as_deref(),
+            Some("401 Authorization Required")
         );
+        assert_eq!(
+            parse_error_body("<html><script>var a = '<b>';</script><p>502  Bad\n Gateway</p><style>p{}</style></html>")
+                .message
+                .as_deref(),
+            Some("502 Bad Gateway")
+        );
+        assert_eq!(parse_error_body("<html><script>unterminated").message, None);
         assert_eq!(parse_error_body("").message, None);
         assert_eq!(parse_error_body("{}"), ProviderErrorBody::default());
         assert_eq!(parse_error_body("\"quoted\"").message.as_deref(), Some("\"quoted\""));
@@ -360,6 +588,124 @@ mod tests {
             ErrorKind::RateLimit
         );
         assert_eq!(map_error_envelope(r#"{"type":"error","error":{"type":"rate_limit_error"}}"#).http_status, None);
+    }
+
+    #[track_caller]
+    fn check_engine(engine: EngineId, status: u16, body: &str, kind: ErrorKind) -> ProbeError {
+        let err = map_engine_http_error(engine, status, body);
+        assert_eq!(err.kind, kind, "{engine} {status} {body}");
+        assert_eq!(err.http_status, Some(status));
+        assert!(err.message.starts_with(|c: char| !c.is_uppercase()) && !err.message.ends_with('.'), "{}", err.message);
+        err
+    }
+
+    #[test]
+    fn engine_specific_bodies() {
+        use EngineId::*;
+        // OpenAI: quota exhaustion is a 429 like the rate limit; only the body tells them apart.
+        let quota = r#"{"error":{"message":"You exceeded your current quota, please check your plan and billing details.","type":"insufficient_quota","param":null,"code":"insufficient_quota"}}"#;
+        let e = check_engine(Openai, 429, quota, ErrorKind::Balance);
+        assert!(e.message.starts_with("the chatgpt account balance is insufficient"), "{}", e.message);
+        check_engine(
+            Openai,
+            429,
+            r#"{"error":{"message":"old","type":"insufficient_quota","code":null}}"#,
+            ErrorKind::Balance,
+        );
+        check_engine(
+            Openai,
+            429,
+            r#"{"error":{"message":"Rate limit reached for o4-mini","type":"tokens","param":null,"code":"rate_limit_exceeded"}}"#,
+            ErrorKind::RateLimit,
+        );
+        check_engine(
+            Openai,
+            401,
+            r#"{"error":{"message":"Incorrect API key provided: sk-VK***wjh3.","type":"invalid_request_error","code":"invalid_api_key"}}"#,
+            ErrorKind::Auth,
+        );
+        // Gemini: a bad key is 400 INVALID_ARGUMENT with the reason API_KEY_INVALID.
+        let bad_key = r#"{"error":{"code":400,"message":"API key not valid. Please pass a valid API key.","status":"INVALID_ARGUMENT","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"API_KEY_INVALID","domain":"googleapis.com"}]}}"#;
+        let e = check_engine(Gemini, 400, bad_key, ErrorKind::Auth);
+        assert!(e.message.contains("INVALID_ARGUMENT: API key not valid"), "{}", e.message);
+        check_engine(
+            Gemini,
+            400,
+            r#"{"error":{"code":400,"message":"free tier","status":"FAILED_PRECONDITION"}}"#,
+            ErrorKind::Http,
+        );
+        check_engine(
+            Gemini,
+            429,
+            r#"{"error":{"code":429,"message":"Resource has been exhausted (e.g. check quota).","status":"RESOURCE_EXHAUSTED"}}"#,
+            ErrorKind::RateLimit,
+        );
+        check_engine(Gemini, 402, r#"{"error":{"code":402,"status":"RESOURCE_EXHAUSTED"}}"#, ErrorKind::Balance);
+        check_engine(Gemini, 403, r#"{"error":{"code":403,"status":"PERMISSION_DENIED"}}"#, ErrorKind::Forbidden);
+        check_engine(Gemini, 503, r#"{"error":{"code":503,"status":"UNAVAILABLE"}}"#, ErrorKind::Server);
+        // The same Gemini reason means nothing to another engine's rules.
+        check_engine(Openai, 400, bad_key, ErrorKind::Http);
+        // Anthropic: 529 overloaded is a server error; no credit is a 400 with a message.
+        check_engine(
+            Anthropic,
+            529,
+            r#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#,
+            ErrorKind::Server,
+        );
+        check_engine(
+            Anthropic,
+            400,
+            r#"{"type":"error","error":{"type":"invalid_request_error","message":"Your credit balance is too low to access the Anthropic API."}}"#,
+            ErrorKind::Balance,
+        );
+        // Perplexity: a 401 is an HTML page; the status decides.
+        let html = "<html>\n<head><title>401 Authorization Required</title></head>\n<body><center><h1>401 Authorization Required</h1></center></body></html>";
+        let e = check_engine(Perplexity, 401, html, ErrorKind::Auth);
+        assert!(e.message.starts_with("perplexity rejected the api key"), "{}", e.message);
+        check_engine(
+            Perplexity,
+            400,
+            r#"{"error":{"message":"Invalid model 'x'","type":"invalid_model","code":400}}"#,
+            ErrorKind::Http,
+        );
+        // Error envelopes in a 2xx: the status in `error.code` decides when the type says nothing.
+        assert_eq!(
+            map_engine_error_envelope(Perplexity, r#"{"error":{"message":"m","type":"x","code":429}}"#).kind,
+            ErrorKind::RateLimit
+        );
+        assert_eq!(map_engine_error_envelope(Gemini, bad_key).kind, ErrorKind::Auth);
+        assert_eq!(
+            map_engine_error_envelope(Gemini, r#"{"error":{"code":500,"status":"INTERNAL"}}"#).kind,
+            ErrorKind::Server
+        );
+    }
+
+    #[test]
+    fn a_browser_network_error_points_to_the_proxy_base_url() {
+        for engine in EngineId::ALL {
+            let e = engine_network_error(engine, Caller::Browser, "Failed to fetch");
+            assert_eq!((e.kind, e.http_status), (ErrorKind::Network, None));
+            assert!(e.message.contains("proxy base url") && e.message.contains("(cors)"), "{}", e.message);
+            assert!(e.message.contains("Failed to fetch"));
+            let d = describe_engine_error(engine, &e);
+            assert!(d.zh.contains("CORS") && d.zh.contains("代理"), "{}", d.zh);
+            assert!(d.en.contains("proxy base url"), "{}", d.en);
+            let native = engine_network_error(engine, Caller::Native, "refused");
+            assert!(!native.message.contains("cors"), "{}", native.message);
+        }
+        assert!(engine_network_error(EngineId::Gemini, Caller::Browser, "")
+            .message
+            .contains("may not allow calls from a browser"));
+    }
+
+    #[test]
+    fn other_engines_are_named_in_descriptions() {
+        let e = map_engine_http_error(EngineId::Gemini, 429, "");
+        let d = describe_engine_error(EngineId::Gemini, &e);
+        assert!(d.zh.starts_with("Gemini") && d.zh.ends_with("（HTTP 429）"), "{}", d.zh);
+        assert!(d.en.starts_with("gemini rate limited"), "{}", d.en);
+        // DeepSeek keeps its wording.
+        assert_eq!(describe_engine_error(EngineId::Deepseek, &e), describe_error(&e));
     }
 
     #[test]

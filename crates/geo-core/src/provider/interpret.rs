@@ -24,7 +24,8 @@ use crate::model::{ErrorKind, ProbeError};
 pub const INTERPRETED_HEADERS: &[&str] = &["content-type", "request-id", "x-request-id"];
 
 /// One engine's reply format: how a 2xx body becomes a [`ParsedResponse`] and how an error
-/// reply becomes a [`ProbeError`]. An engine with its own format brings its own pair.
+/// reply becomes a [`ProbeError`]. Every engine brings its own ([`Wire::of`], in
+/// [`engine`](super::engine)).
 #[derive(Debug, Clone, Copy)]
 pub struct Wire {
     /// Reads a 2xx body; the second argument is the requested model (used when the body
@@ -32,15 +33,20 @@ pub struct Wire {
     pub parse: fn(&str, &str) -> Result<ParsedResponse, ProbeError>,
     /// Maps a non-2xx status and its body.
     pub map_error: fn(u16, &str) -> ProbeError,
+    /// The `invalid_json` error of a 2xx reply that is not the engine's JSON, in the engine's
+    /// words (the HTML-page rule below names it).
+    pub invalid_json: fn(&str) -> ProbeError,
 }
 
 impl Wire {
     /// The Anthropic Messages format that DeepSeek's `/anthropic` endpoint speaks.
-    pub const MESSAGES: Wire = Wire { parse: parse_response, map_error: map_http_error };
+    pub const MESSAGES: Wire =
+        Wire { parse: parse_response, map_error: map_http_error, invalid_json: invalid_json_error };
 }
 
 /// What [`interpret`] needs to know besides the reply: the requested model and the wire
-/// format of the engine that was asked.
+/// format of the engine that was asked ([`Endpoint::interpret`](super::Endpoint::interpret)
+/// builds it for a session).
 #[derive(Debug, Clone, Copy)]
 pub struct Interpret<'a> {
     /// The requested model (used when the response names none).
@@ -50,7 +56,7 @@ pub struct Interpret<'a> {
 }
 
 impl<'a> Interpret<'a> {
-    /// Replies of the Messages endpoint (DeepSeek's, the one the runner sends to today).
+    /// Replies of DeepSeek's Messages endpoint (the engine of runs that name none).
     pub fn messages(model: &'a str) -> Self {
         Interpret { model, wire: Wire::MESSAGES }
     }
@@ -89,7 +95,7 @@ pub fn interpret(reply: &Reply, how: &Interpret) -> Result<ParsedResponse, Probe
             Ok(parsed)
         }
         Err(e) if e.kind == ErrorKind::InvalidJson && declares_html(reply) => {
-            Err(invalid_json_error("the server answered with an html page, not json"))
+            Err((how.wire.invalid_json)("the server answered with an html page, not json"))
         }
         Err(e) => Err(e),
     }
@@ -169,7 +175,7 @@ mod tests {
         fn map_error(status: u16, _: &str) -> ProbeError {
             ProbeError { kind: ErrorKind::Http, http_status: Some(status), message: "other engine".into() }
         }
-        let how = Interpret { model: "m", wire: Wire { parse, map_error } };
+        let how = Interpret { model: "m", wire: Wire { parse, map_error, invalid_json: invalid_json_error } };
         assert_eq!(interpret(&Reply { status: 200, headers: &[], body: "x" }, &how).unwrap().model, "m");
         let e = interpret(&Reply { status: 401, headers: &[], body: "" }, &how).unwrap_err();
         assert_eq!((e.kind, e.message.as_str()), (ErrorKind::Http, "other engine"));

@@ -5,9 +5,10 @@
 
 use serde::Serialize;
 
-use super::errors::{is_balance_message, map_http_error, parse_error_body};
+use super::engine::{model_or_default, spec};
+use super::errors::{is_balance_message, map_engine_http_error, parse_error_body};
 use super::request::{user_message, UserMessage};
-use crate::model::{ErrorKind, Localized};
+use crate::model::{EngineId, ErrorKind, Localized};
 
 /// Text of the key-test message.
 pub const KEY_TEST_PROMPT: &str = "ping";
@@ -24,6 +25,26 @@ struct KeyTestRequest<'a> {
 pub fn build_key_test_body(model: &str) -> serde_json::Value {
     let request = KeyTestRequest { model, max_tokens: 1, messages: vec![user_message(KEY_TEST_PROMPT)] };
     serde_json::to_value(request).unwrap_or(serde_json::Value::Null)
+}
+
+/// The key-test body of `engine` for `model` (blank: the engine's default), serialised: the
+/// cheapest request each API accepts, without tools (Perplexity always searches, so its test
+/// costs one request fee).
+pub fn build_engine_key_test_body(engine: EngineId, model: &str) -> String {
+    let model = model_or_default(engine, model);
+    let value = match engine {
+        EngineId::Deepseek | EngineId::Anthropic => build_key_test_body(model),
+        // The Responses API refuses max_output_tokens below 16.
+        EngineId::Openai => serde_json::json!({"model": model, "input": KEY_TEST_PROMPT, "max_output_tokens": 16}),
+        EngineId::Gemini => serde_json::json!({
+            "contents": [{"role": "user", "parts": [{"text": KEY_TEST_PROMPT}]}],
+            "generationConfig": {"maxOutputTokens": 1}
+        }),
+        EngineId::Perplexity => serde_json::json!({
+            "model": model, "messages": [{"role": "user", "content": KEY_TEST_PROMPT}], "max_tokens": 1
+        }),
+    };
+    value.to_string()
 }
 
 /// What the key test found out.
@@ -48,6 +69,12 @@ pub enum KeyVerdict {
 /// Verdict of a key test from its HTTP status and body; status `0` means "no response"
 /// (the body then carries the network error's detail).
 pub fn interpret_key_test(status: u16, body: &str) -> KeyVerdict {
+    interpret_engine_key_test(EngineId::Deepseek, status, body)
+}
+
+/// [`interpret_key_test`] with `engine`'s error rules (a Gemini 400 `API_KEY_INVALID` is an
+/// invalid key, an OpenAI `insufficient_quota` is no balance).
+pub fn interpret_engine_key_test(engine: EngineId, status: u16, body: &str) -> KeyVerdict {
     if status == 0 {
         return KeyVerdict::Unreachable(body.trim().to_string());
     }
@@ -68,7 +95,7 @@ pub fn interpret_key_test(status: u16, body: &str) -> KeyVerdict {
     if is_balance_message(&parse_error_body(body)) {
         return KeyVerdict::NoBalance;
     }
-    let err = map_http_error(status, body);
+    let err = map_engine_http_error(engine, status, body);
     match err.kind {
         ErrorKind::Auth => KeyVerdict::InvalidKey,
         ErrorKind::Balance => KeyVerdict::NoBalance,
@@ -84,8 +111,16 @@ impl KeyVerdict {
         matches!(self, KeyVerdict::Valid)
     }
 
-    /// A zh/en sentence for the settings page.
+    /// A zh/en sentence for the settings page (DeepSeek's key).
     pub fn describe(&self) -> Localized {
+        self.describe_for(EngineId::Deepseek)
+    }
+
+    /// A zh/en sentence for the settings page about `engine`'s key.
+    pub fn describe_for(&self, engine: EngineId) -> Localized {
+        if engine != EngineId::Deepseek {
+            return self.describe_other(engine);
+        }
         match self {
             KeyVerdict::Valid => Localized::new("Key 可用，已连通 DeepSeek", "the key works and deepseek is reachable"),
             KeyVerdict::InvalidKey => Localized::new(
@@ -120,6 +155,44 @@ impl KeyVerdict {
             }
             KeyVerdict::Other(message) => {
                 Localized::new(format!("测试失败：{message}"), format!("key test failed: {message}"))
+            }
+        }
+    }
+}
+
+impl KeyVerdict {
+    fn describe_other(&self, engine: EngineId) -> Localized {
+        let name = spec(engine).name;
+        let lower = name.to_lowercase();
+        match self {
+            KeyVerdict::Valid => {
+                Localized::new(format!("Key 可用，已连通 {name}"), format!("the key works and {lower} is reachable"))
+            }
+            KeyVerdict::InvalidKey => Localized::new(
+                format!("{name} 的 Key 无效或已失效，请检查后重新输入"),
+                format!("the {lower} key is invalid or revoked; check it and enter it again"),
+            ),
+            KeyVerdict::NoBalance => Localized::new(
+                format!("Key 有效但 {name} 账户余额或额度不足，请在其平台充值"),
+                format!("the key is valid but the {lower} account is out of credit; add credit on its platform"),
+            ),
+            KeyVerdict::Forbidden | KeyVerdict::RateLimited | KeyVerdict::Other(_) => {
+                self.describe_for(EngineId::Deepseek)
+            }
+            KeyVerdict::Unreachable(detail) => {
+                let d = if detail.is_empty() { String::new() } else { format!("（{detail}）") };
+                let e = if detail.is_empty() { String::new() } else { format!(" ({detail})") };
+                let (zh, en) = match spec(engine).browser {
+                    super::engine::BrowserAccess::IfCorsAllows => (
+                        format!("无法连接 {name}{d}：它可能不允许浏览器直接调用（CORS），请填写代理 API 地址，或检查网络"),
+                        format!("{lower} is unreachable{e}: it may not allow browser calls (cors); set a proxy base url, or check the connection"),
+                    ),
+                    super::engine::BrowserAccess::Direct => (
+                        format!("无法连接 {name}{d}，请检查网络或 API 地址（浏览器被拦截时可改用代理 API 地址）"),
+                        format!("{lower} is unreachable{e}; check the connection or the api base url (a proxy base url helps when the browser is blocked)"),
+                    ),
+                };
+                Localized::new(zh, en)
             }
         }
     }
@@ -171,6 +244,24 @@ mod tests {
         assert!(m.contains("Model Not Exist"), "{m}");
         let KeyVerdict::Other(m) = interpret_key_test(200, "<html>proxy login</html>") else { panic!("html is other") };
         assert!(m.contains("check the api base url"), "{m}");
+    }
+
+    #[test]
+    fn engine_key_tests() {
+        for engine in EngineId::ALL {
+            let body: serde_json::Value = serde_json::from_str(&build_engine_key_test_body(engine, "")).unwrap();
+            assert!(body.get("tools").is_none(), "{engine}");
+        }
+        let gemini_bad = r#"{"error":{"code":400,"message":"API key not valid.","status":"INVALID_ARGUMENT","details":[{"reason":"API_KEY_INVALID"}]}}"#;
+        assert_eq!(interpret_engine_key_test(EngineId::Gemini, 400, gemini_bad), KeyVerdict::InvalidKey);
+        let quota = r#"{"error":{"message":"You exceeded your current quota","type":"insufficient_quota","code":"insufficient_quota"}}"#;
+        assert_eq!(interpret_engine_key_test(EngineId::Openai, 429, quota), KeyVerdict::NoBalance);
+        assert_eq!(interpret_engine_key_test(EngineId::Openai, 429, "{}"), KeyVerdict::RateLimited);
+        assert_eq!(interpret_engine_key_test(EngineId::Perplexity, 401, "<html>401</html>"), KeyVerdict::InvalidKey);
+        assert_eq!(interpret_engine_key_test(EngineId::Gemini, 200, r#"{"candidates":[]}"#), KeyVerdict::Valid);
+        let d = KeyVerdict::Unreachable("Failed to fetch".into()).describe_for(EngineId::Perplexity);
+        assert!(d.zh.contains("CORS") && d.en.contains("proxy base url"), "{d:?}");
+        assert!(KeyVerdict::Valid.describe_for(EngineId::Gemini).zh.contains("Gemini"));
     }
 
     #[test]

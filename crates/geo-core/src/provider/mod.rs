@@ -1,40 +1,61 @@
-//! The DeepSeek Anthropic-compatible Messages wire format: URL, headers, request body,
-//! response parsing and error mapping. Pure: the shells perform the HTTP request.
+//! Every engine's wire format (`shared/spec/engines.md`): URL, headers, request body,
+//! response parsing into the raw result and error mapping. Pure: the shells perform the
+//! HTTP request.
 //!
-//! - [`url`]: the base-URL rule, the key-or-proxy rule and headers (seed §4.1);
-//! - [`request`]: the probe request body (§4.2);
-//! - [`response`]: `parse_response` (§4.3);
-//! - [`errors`]: status/body → [`ProbeError`](crate::model::ProbeError), UI wording;
-//! - [`interpret`](mod@interpret): a whole HTTP reply → the attempt's outcome, for both shells;
+//! - [`engine`]: the engine table ([`ENGINES`]) and the one interface the runner's shells
+//!   use ([`Endpoint`], `engine_*` dispatch, [`Wire::of`] per engine);
+//! - [`url`]: the one base-URL rule and the key-or-proxy rule for every engine, DeepSeek's
+//!   endpoint and headers (seed §4.1);
+//! - [`request`], [`response`]: the Messages request body (§4.2) and parser (§4.3), shared
+//!   by DeepSeek and Anthropic;
+//! - [`openai`], [`gemini`], [`perplexity`]: the other engines' bodies and parsers;
+//! - [`errors`]: status/body → [`ProbeError`](crate::model::ProbeError) per engine, UI wording;
+//! - [`interpret`](mod@interpret): a whole HTTP reply → the attempt's outcome, for both
+//!   shells and every engine (the engine's [`Wire`] reads the body);
 //! - [`keytest`]: the settings page's key test.
 
+pub mod engine;
 pub mod errors;
+pub mod gemini;
 pub mod interpret;
 pub mod keytest;
+pub mod openai;
+pub mod perplexity;
 pub mod request;
 pub mod response;
 pub mod url;
+mod wire;
+
+pub use engine::{
+    endpoint_url, engine_headers, engine_path, engine_request_body, model_or_default, parse_engine_response, spec,
+    Auth, BrowserAccess, Caller, Endpoint, EngineSpec, ENGINES,
+};
 
 pub use errors::{
-    describe_error, empty_answer_error, invalid_json_error, kind_for_status, map_http_error, network_error,
-    parse_error_body, timeout_error, ProviderErrorBody,
+    describe_engine_error, describe_error, empty_answer_error, engine_invalid_json_error, engine_network_error,
+    invalid_json_error, is_browser_block_message, kind_for_status, map_engine_http_error, map_http_error,
+    network_error, parse_error_body, timeout_error, ProviderErrorBody,
 };
 pub use interpret::{interpret, Interpret, Reply, Wire, INTERPRETED_HEADERS};
-pub use keytest::{build_key_test_body, interpret_key_test, KeyVerdict, KEY_TEST_PROMPT};
+pub use keytest::{
+    build_engine_key_test_body, build_key_test_body, interpret_engine_key_test, interpret_key_test, KeyVerdict,
+    KEY_TEST_PROMPT,
+};
 pub use request::{
     build_request, build_request_body, request_body_json, MessagesRequest, MAX_TOKENS, REQUEST_TIMEOUT_MS,
     SYSTEM_PROMPT, WEB_SEARCH_TOOL_NAME, WEB_SEARCH_TOOL_TYPE,
 };
-pub use response::{is_internal_query, parse_response};
+pub use response::{is_internal_query, parse_messages, parse_response, Citations};
 pub use url::{
     auth_mode, build_messages_url, check_key, parse_base_url, request_headers, ApiKey, BaseUrl, BaseUrlError, KeyError,
     KeyMode, ANTHROPIC_VERSION, DEFAULT_API_BASE_URL, MESSAGES_PATH,
 };
 
-use crate::model::{ErrorKind, Query, RawSource, Usage};
+use crate::model::{ErrorKind, Query, RawCitation, RawSource, Usage};
 use serde::Serialize;
 
-/// What a successful Messages response carries, in the snapshot model's terms.
+/// What a successful response of any engine carries, in the snapshot model's terms (the raw
+/// result of data-model.md).
 #[derive(Debug, Clone, PartialEq, Default, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ParsedResponse {
@@ -44,6 +65,10 @@ pub struct ParsedResponse {
     pub queries: Vec<Query>,
     /// `web_search_result`s, rank restarting at 1 for every query.
     pub raw_sources: Vec<RawSource>,
+    /// The engine's own citations: an array whenever the engine has a citation mechanism
+    /// (possibly empty), `None` when it has none (engines.md).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub raw_citations: Option<Vec<RawCitation>>,
     /// Token and search usage.
     pub usage: Usage,
     /// Top-level `id`.

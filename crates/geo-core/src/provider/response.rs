@@ -18,8 +18,18 @@
 use serde_json::{Map, Value};
 
 use super::errors::{invalid_json_error, map_error_envelope};
+use super::wire::{count, str_field};
 use super::ParsedResponse;
-use crate::model::{ProbeError, Query, RawSource, Usage};
+use crate::model::{ProbeError, Query, RawCitation, RawSource, Usage};
+
+/// When a Messages response's `rawCitations` is an array.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Citations {
+    /// Anthropic: the API has citations, so the array is always there (possibly empty).
+    Always,
+    /// DeepSeek's endpoint: only when a text block carries citations.
+    WhenPresent,
+}
 
 /// Prefix of the internal marker DeepSeek puts in place of search words.
 pub const WS_CALL_ID_PREFIX: &str = "ws_call_id=";
@@ -41,19 +51,6 @@ fn looks_like_call_id(t: &str) -> bool {
     }
     let digits = rest.chars().take_while(char::is_ascii_digit).count();
     (digits > 0 && rest[digits..].starts_with('_')) || rest.chars().any(|c| c.is_ascii_digit())
-}
-
-fn str_field<'a>(obj: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
-    obj.get(key).and_then(Value::as_str)
-}
-
-fn count(v: Option<&Value>) -> u64 {
-    match v {
-        Some(Value::Number(n)) => {
-            n.as_u64().or_else(|| n.as_f64().filter(|f| *f >= 0.0).map(|f| f as u64)).unwrap_or(0)
-        }
-        _ => 0,
-    }
 }
 
 fn parse_usage(v: Option<&Value>) -> Usage {
@@ -146,12 +143,33 @@ fn is_error_envelope(obj: &Map<String, Value>) -> bool {
         || (obj.get("error").is_some_and(|e| !e.is_null()) && !obj.get("content").is_some_and(Value::is_array))
 }
 
-/// Parses the body of a successful Messages response (seed §4.3).
+/// The `web_search_result_location` citations of one text block (any citation with a
+/// non-blank `url`; `title` may be null, `cited_text` is kept verbatim).
+fn push_citations(block: &Map<String, Value>, out: &mut Vec<RawCitation>) {
+    let Some(Value::Array(items)) = block.get("citations") else { return };
+    for c in items.iter().filter_map(Value::as_object) {
+        let Some(url) = str_field(c, "url").map(str::trim).filter(|u| !u.is_empty()) else { continue };
+        out.push(RawCitation {
+            url: url.to_string(),
+            title: str_field(c, "title").map(str::trim).filter(|t| !t.is_empty()).map(str::to_string),
+            cited_text: str_field(c, "cited_text").filter(|t| !t.trim().is_empty()).map(str::to_string),
+        });
+    }
+}
+
+/// Parses the body of a successful DeepSeek Messages response (seed §4.3): [`parse_messages`]
+/// with citations kept only when present.
+pub fn parse_response(body: &str, requested_model: &str) -> Result<ParsedResponse, ProbeError> {
+    parse_messages(body, requested_model, Citations::WhenPresent)
+}
+
+/// Parses the body of a successful Messages response (DeepSeek's or Anthropic's).
 ///
 /// Errors: a body that is not JSON, not an object, or has no `content` array →
 /// `invalid_json`; an error envelope (`{"type":"error",…}` or `{"error":{…}}`) → the
 /// mapped provider error (no `http_status`: the caller knows it). Everything else parses.
-pub fn parse_response(body: &str, requested_model: &str) -> Result<ParsedResponse, ProbeError> {
+/// `rawCitations` gathers the `citations` of every text block, in order.
+pub fn parse_messages(body: &str, requested_model: &str, citations: Citations) -> Result<ParsedResponse, ProbeError> {
     let value: Value = serde_json::from_str(body).map_err(|e| invalid_json_error(&format!("not json: {e}")))?;
     let Value::Object(obj) = value else {
         return Err(invalid_json_error("the body is not a json object"));
@@ -167,10 +185,12 @@ pub fn parse_response(body: &str, requested_model: &str) -> Result<ParsedRespons
     let mut gap_since_text = false;
     let mut book = QueryBook::default();
     let mut sources = Vec::new();
+    let mut cited = Vec::new();
     for block in blocks.iter().filter_map(Value::as_object) {
         match str_field(block, "type") {
             Some("text") => {
                 let Some(text) = str_field(block, "text") else { continue };
+                push_citations(block, &mut cited);
                 if gap_since_text && !answer.trim().is_empty() && !text.trim().is_empty() && !answer.ends_with("\n\n") {
                     answer.push_str(if answer.ends_with('\n') { "\n" } else { "\n\n" });
                 }
@@ -193,10 +213,15 @@ pub fn parse_response(body: &str, requested_model: &str) -> Result<ParsedRespons
         }
     }
 
+    let raw_citations = match citations {
+        Citations::Always => Some(cited),
+        Citations::WhenPresent => (!cited.is_empty()).then_some(cited),
+    };
     Ok(ParsedResponse {
         raw_answer: answer,
         queries: book.queries,
         raw_sources: sources,
+        raw_citations,
         usage: parse_usage(obj.get("usage")),
         request_id: str_field(&obj, "id").filter(|s| !s.is_empty()).map(str::to_string),
         stop_reason: str_field(&obj, "stop_reason").filter(|s| !s.is_empty()).map(str::to_string),
@@ -397,6 +422,29 @@ mod tests {
         assert_eq!(bare.model, "deepseek-v4-flash");
         assert_eq!((bare.request_id, bare.stop_reason), (None, None));
         assert_eq!(bare.usage, Usage { output_tokens: 2, ..Usage::default() });
+    }
+
+    #[test]
+    fn citations_are_gathered_from_text_blocks() {
+        let body = json!({"content":[
+            {"type":"text","text":"Based on the search results, "},
+            {"type":"text","text":"Shannon was born in 1916","citations":[
+                {"type":"web_search_result_location","url":" https://en.wikipedia.org/wiki/Claude_Shannon ","title":"Claude Shannon - Wikipedia","encrypted_index":"Eo8","cited_text":"Claude Elwood Shannon (April 30, 1916 …"},
+                {"type":"web_search_result_location","url":"https://b.example","title":null,"cited_text":"b"},
+                {"type":"web_search_result_location","title":"no url"}, 7]},
+            {"type":"text","text":".","citations":null}
+        ]})
+        .to_string();
+        let ds = parse_response(&body, "m").unwrap();
+        let c = ds.raw_citations.expect("deepseek keeps citations when present");
+        assert_eq!(c.len(), 2);
+        assert_eq!(c[0].url, "https://en.wikipedia.org/wiki/Claude_Shannon");
+        assert_eq!(c[0].title.as_deref(), Some("Claude Shannon - Wikipedia"));
+        assert!(c[0].cited_text.as_deref().unwrap().starts_with("Claude Elwood"));
+        assert_eq!((c[1].title.as_deref(), c[1].cited_text.as_deref()), (None, Some("b")));
+        let plain = json!({"content":[{"type":"text","text":"x"}]}).to_string();
+        assert_eq!(parse_response(&plain, "m").unwrap().raw_citations, None);
+        assert_eq!(parse_messages(&plain, "m", Citations::Always).unwrap().raw_citations, Some(vec![]));
     }
 
     #[test]

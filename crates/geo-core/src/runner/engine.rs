@@ -379,7 +379,7 @@ impl Engine {
             raw_answer: response.raw_answer,
             queries: response.queries,
             raw_sources: response.raw_sources,
-            raw_citations: None,
+            raw_citations: response.raw_citations,
             answer: String::new(),
             sources: Vec::new(),
             mentions: Vec::new(),

@@ -1,6 +1,6 @@
 //! Creating a run (seed §3.2): validate the selection, freeze the snapshots, pick `previousRunId`.
 
-use crate::model::{Project, Prompt, Run, RunConfig, RunStatus, APP_VERSION, SCHEMA_VERSION};
+use crate::model::{EngineId, Project, Prompt, Run, RunConfig, RunStatus, APP_VERSION, SCHEMA_VERSION};
 
 use super::error::RunnerError;
 use crate::limits::MAX_TEMPERATURE;
@@ -22,14 +22,16 @@ pub fn clamp_concurrency(concurrency: u32) -> u32 {
     concurrency.clamp(1, MAX_CONCURRENCY)
 }
 
-/// The newest (by `createdAt`) `completed` or `partial` run of `project_id`, if any.
+/// The newest (by `createdAt`) `completed` or `partial` run of `project_id` that asked
+/// `engine`, if any (engines.md: a run is compared with the previous run of the same engine).
 ///
-/// Runs that are `running`, `failed` or `cancelled`, and runs of other projects, are ignored.
+/// Runs that are `running`, `failed` or `cancelled`, runs of other projects and runs of
+/// other engines are ignored; a run without `config.engine` (an older export) is DeepSeek's.
 /// `createdAt` strings are compared as text, which orders the data model's fixed-width ISO
 /// 8601 UTC format chronologically; on equal times the later run in `runs` wins.
-pub fn previous_run_id(project_id: &str, runs: &[Run]) -> Option<String> {
+pub fn previous_run_id(project_id: &str, engine: EngineId, runs: &[Run]) -> Option<String> {
     runs.iter()
-        .filter(|r| r.project_id == project_id)
+        .filter(|r| r.project_id == project_id && r.config.engine == engine)
         .filter(|r| matches!(r.status, RunStatus::Completed | RunStatus::Partial))
         .fold(None::<&Run>, |best, r| match best {
             Some(b) if b.created_at > r.created_at => Some(b),
@@ -85,9 +87,10 @@ pub fn start_run(
     }
     let planned_probe_count = super::plan::check_probe_count(prompt_snapshot.len(), config.repeats)?;
     check_temperature(config.temperature)?;
-    let config = RunConfig { concurrency: clamp_concurrency(config.concurrency), ..config };
+    let model = crate::provider::model_or_default(config.engine, &config.model).to_string();
+    let config = RunConfig { concurrency: clamp_concurrency(config.concurrency), model, ..config };
     Ok(Run {
-        previous_run_id: previous_run_id(&project.id, existing_runs),
+        previous_run_id: previous_run_id(&project.id, config.engine, existing_runs),
         id: run_id,
         project_id: project.id.clone(),
         status: RunStatus::Running,

@@ -28,7 +28,7 @@ fn probe_from(body: &str) -> Option<Probe> {
         raw_answer: parsed.raw_answer,
         queries: parsed.queries,
         raw_sources: parsed.raw_sources,
-        raw_citations: None,
+        raw_citations: parsed.raw_citations,
         answer: String::new(),
         sources: vec![],
         mentions: vec![],

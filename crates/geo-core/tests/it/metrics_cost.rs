@@ -2,11 +2,16 @@
 
 use crate::metrics_support::*;
 use geo_core::metrics::cost::{price_for, DEFAULT_PROBE_PROFILE};
-use geo_core::metrics::{estimate_cost_usd, estimate_run, run_cost, EstimateBasis, PRICES};
+use geo_core::metrics::{
+    estimate_cost_usd, estimate_engine_run, estimate_run, price_for_engine, run_cost, EstimateBasis, SearchBilling,
+    PRICES,
+};
 use geo_core::model::*;
+use geo_core::provider::spec;
 
 #[track_caller]
-fn close(actual: f64, expect: f64) {
+fn close(actual: Option<f64>, expect: f64) {
+    let actual = actual.expect("a priced model");
     assert!((actual - expect).abs() < 1e-12, "{actual} != {expect}");
 }
 
@@ -19,7 +24,55 @@ fn table_covers_model_options_and_aliases() {
     assert_eq!(price_for("DeepSeek-Flash[1m]").map(|p| p.model), Some("deepseek-v4-flash"));
     assert_eq!(price_for("deepseek-v4-pro[1m]").map(|p| p.model), Some("deepseek-v4-pro"));
     assert_eq!(price_for("gpt-4"), None);
-    assert_eq!(PRICES.len(), MODEL_OPTIONS.len());
+}
+
+#[test]
+fn every_engine_model_has_a_dated_price() {
+    let mut rows = 0;
+    for engine in EngineId::ALL {
+        for model in spec(engine).models {
+            let p = price_for_engine(engine, model).unwrap_or_else(|| panic!("{engine} {model} has no price"));
+            assert_eq!((p.engine, p.model), (engine, *model));
+            let date = p.as_of.as_bytes();
+            assert!(p.as_of.len() == 10 && date[4] == b'-' && date[7] == b'-', "{}", p.as_of);
+            assert!(p.source.starts_with("https://"), "{}", p.source);
+            rows += 1;
+        }
+    }
+    assert_eq!(PRICES.len(), rows, "no price for a model the engine table does not offer");
+    // Dated snapshots of a priced model are that model; other variants are unknown.
+    assert_eq!(price_for("gpt-5-2025-08-07").map(|p| p.model), Some("gpt-5"));
+    assert_eq!(price_for("gpt-5-mini-2025-08-07").map(|p| p.model), Some("gpt-5-mini"));
+    assert_eq!(price_for("claude-haiku-4-5-20251001").map(|p| p.model), Some("claude-haiku-4-5"));
+    assert_eq!(price_for("GEMINI-2.5-FLASH").map(|p| p.model), Some("gemini-2.5-flash"));
+    assert_eq!(price_for("gpt-5-nano"), None);
+    assert_eq!(price_for("gemini-2.5-flash-preview-05-20"), None);
+    // A model priced for another engine is unknown for this one.
+    assert_eq!(price_for_engine(EngineId::Openai, "sonar"), None);
+}
+
+#[test]
+fn search_fees_follow_each_engines_billing() {
+    let searches = |n| Usage { web_search_requests: n, ..Usage::default() };
+    // Per search: Claude $10 per 1,000 searches.
+    close(estimate_cost_usd("claude-sonnet-4-6", &searches(3)), 0.03);
+    // Per grounded prompt: Gemini 2.5 charges once whatever the number of queries.
+    assert_eq!(price_for("gemini-2.5-flash").unwrap().search_billing, SearchBilling::PerSearchingRequest);
+    close(estimate_cost_usd("gemini-2.5-flash", &searches(4)), 0.035);
+    close(estimate_cost_usd("gemini-2.5-flash", &searches(0)), 0.0);
+    // Perplexity's request fee.
+    close(
+        estimate_cost_usd("sonar", &Usage { input_tokens: 1_000_000, output_tokens: 1_000_000, ..searches(1) }),
+        2.005,
+    );
+    // OpenAI: cached input at its own price.
+    let usage = Usage {
+        input_tokens: 800_000,
+        cache_read_input_tokens: 200_000,
+        output_tokens: 100_000,
+        web_search_requests: 2,
+    };
+    close(estimate_cost_usd("gpt-5-mini", &usage), 0.8 * 0.25 + 0.2 * 0.025 + 0.1 * 2.0 + 0.02);
 }
 
 #[test]
@@ -36,8 +89,8 @@ fn cost_prices_cache_miss_cache_hit_output_and_searches() {
     close(estimate_cost_usd("deepseek-v4-pro", &usage), 1.32 + 0.044 + 3.96 + 0.003);
     let small = Usage { input_tokens: 12_345, output_tokens: 678, cache_read_input_tokens: 0, web_search_requests: 0 };
     close(estimate_cost_usd("deepseek-v4-flash", &small), 12_345.0 * 0.30 / 1e6 + 678.0 * 1.20 / 1e6);
-    // An unknown model is priced as the most expensive entry.
-    close(estimate_cost_usd("mystery", &usage), estimate_cost_usd("deepseek-v4-pro", &usage));
+    // An unknown model has no cost (never a guessed one).
+    assert_eq!(estimate_cost_usd("mystery", &usage), None);
     close(estimate_cost_usd("deepseek-v4-flash", &Usage::default()), 0.0);
 }
 
@@ -50,6 +103,23 @@ fn run_cost_uses_the_answering_model_else_the_run_model() {
     p2[1].model = "unknown-model".into(); // falls back to the run's deepseek-v4-flash
     let pro = 10_000.0 * 1.32 / 1e6 + 1_000.0 * 3.96 / 1e6 + 2.0 * 0.00075;
     close(run_cost(&r2, &p2), 0.0057 * 4.0 + pro);
+    // When the run's own model has no price either, the run has no cost.
+    let mut unknown = r2.clone();
+    unknown.config.model = "mystery".into();
+    assert_eq!(run_cost(&unknown, &p2), None);
+}
+
+#[test]
+fn estimates_of_other_engines_and_unknown_models() {
+    let e = estimate_engine_run(EngineId::Anthropic, "", 2, 1, 3, None);
+    assert_eq!(e.price.map(|p| p.model), Some("claude-sonnet-4-6"));
+    let per = 30_000.0 * 3.0 / 1e6 + 2_000.0 * 15.0 / 1e6 + 5.0 * 0.01;
+    close(e.cost_usd, 2.0 * per);
+    let g = estimate_engine_run(EngineId::Gemini, "gemini-2.5-pro", 1, 1, 1, None);
+    close(g.cost_usd, 30_000.0 * 1.25 / 1e6 + 2_000.0 * 10.0 / 1e6 + 0.035);
+    let unknown = estimate_engine_run(EngineId::Openai, "gpt-9-turbo", 3, 3, 3, None);
+    assert_eq!((unknown.cost_usd, unknown.price, unknown.probes), (None, None, 9));
+    assert_eq!(unknown.seconds, 180, "the duration needs no price");
 }
 
 #[test]
@@ -75,7 +145,7 @@ fn estimate_uses_last_run_successful_averages() {
     p2[2].latency_ms = 999_000; // an error: ignored
     let e = estimate_run("deepseek-v4-pro", 2, 2, 3, Some((&r2, &p2)));
     assert_eq!(e.basis, EstimateBasis::LastRun);
-    close(e.profile.latency_ms, 22_000.0);
+    close(Some(e.profile.latency_ms), 22_000.0);
     let per = 10_000.0 * 1.32 / 1e6 + 1_000.0 * 3.96 / 1e6 + 2.0 * 0.00075;
     close(e.cost_usd, 4.0 * per);
     // ceil(4 / 3) = 2 waves × 22 s, averaged over the 5 successful probes.

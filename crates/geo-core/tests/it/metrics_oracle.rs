@@ -398,10 +398,16 @@ fn oracle(run: &Run, probes: &[&Probe], previous: Option<(&Run, Vec<&Probe>)>) -
         }
     }
 
-    let mut cost = 0.0;
+    // A price is the run's engine's (engines.md: a price table per engine and model); a probe
+    // billed at no known price leaves the whole run without a cost.
+    let engine_price = |model: &str| price_for(model).filter(|price| price.engine == run.config.engine);
+    let mut cost = Some(0.0);
     for p in probes {
-        let model = if price_for(&p.model).is_some() { &p.model } else { &run.config.model };
-        cost += estimate_cost_usd(model, &p.usage);
+        let model = if engine_price(&p.model).is_some() { &p.model } else { &run.config.model };
+        cost = match (cost, engine_price(model).and_then(|_| estimate_cost_usd(model, &p.usage))) {
+            (Some(total), Some(c)) => Some(total + c),
+            _ => None,
+        };
     }
 
     let mut m = RunMetrics {
@@ -630,7 +636,10 @@ fn probe_strategy() -> impl Strategy<Value = Probe> {
         )
 }
 
-fn run_strategy(id: &'static str, previous: Option<&'static str>) -> impl Strategy<Value = (Run, Vec<Probe>)> {
+pub(crate) fn run_strategy(
+    id: &'static str,
+    previous: Option<&'static str>,
+) -> impl Strategy<Value = (Run, Vec<Probe>)> {
     let targets = prop::collection::vec((0usize..4, any::<bool>()), 0..5);
     let prompts = prop::collection::vec((0usize..5, prop::collection::vec(pick(&TAGS), 0..3)), 0..5);
     let engines = pick(&EngineId::ALL);
@@ -663,7 +672,7 @@ fn run_strategy(id: &'static str, previous: Option<&'static str>) -> impl Strate
     )
 }
 
-fn envelope((r1, p1): (Run, Vec<Probe>), (r2, p2): (Run, Vec<Probe>)) -> ExportEnvelope {
+pub(crate) fn envelope((r1, p1): (Run, Vec<Probe>), (r2, p2): (Run, Vec<Probe>)) -> ExportEnvelope {
     let mut env = ExportEnvelope::new("2026-11-30T00:00:00.000Z");
     let mut r1 = r1;
     r1.created_at = "2026-11-20T08:00:00.000Z".into();

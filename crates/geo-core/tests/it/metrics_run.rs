@@ -174,7 +174,7 @@ fn extras_list_stability_gap_entities_and_pawc() {
 #[test]
 fn cost_sums_every_probe_record() {
     // 5 successes × (10,000 × 0.30 + 1,000 × 1.20) / 1e6 + 2 × 0.00075 = 5 × 0.0057.
-    close(Some(sample_metrics().estimated_cost_usd), Some(0.0285));
+    close(sample_metrics().estimated_cost_usd, Some(0.0285));
 }
 
 #[test]
@@ -288,4 +288,41 @@ fn borrowed_probes_give_the_same_metrics() {
         geo_core::metrics::compute_run_metrics_refs(&run, &mixed, None),
         compute_run_metrics(&run, &probes, None)
     );
+}
+
+/// An export written before engines existed (no `config.engine`, no `rawCitations`) reads as
+/// DeepSeek's and re-analyses to the figures it had: naming the engine explicitly changes no
+/// derived field and no figure, the citation figures are null (no citation data), and the
+/// cost is priced as DeepSeek's. (The goldens of `compare_runs` over the same fixtures were
+/// made before engines existed and still hold.)
+#[test]
+fn an_export_without_engines_reads_as_deepseek_and_keeps_its_figures() {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/exports/improved.json"))
+        .expect("fixtures/exports/improved.json is readable");
+    assert!(!text.contains("\"engine\"") && !text.contains("rawCitations"), "the fixture predates engines");
+    let parse = |text: &str| {
+        let mut env = geo_core::export::import::parse_export(text, &Default::default()).expect("the export parses");
+        geo_core::analysis::analyze_envelope(&mut env);
+        env
+    };
+    let old = parse(&text);
+    let mut named: serde_json::Value = serde_json::from_str(&text).unwrap();
+    for run in named["runs"].as_array_mut().unwrap() {
+        run["config"]["engine"] = "deepseek".into();
+    }
+    let named = parse(&named.to_string());
+    assert!(old.runs.iter().all(|r| r.config.engine == EngineId::Deepseek));
+    assert_eq!(serde_json::to_value(&old.probes).unwrap(), serde_json::to_value(&named.probes).unwrap());
+    assert!(old.probes.iter().flat_map(|p| &p.sources).all(|s| s.cited.is_none()), "no citation data, no mark");
+    let (a, b) = (metrics_for_export(&old, None).unwrap(), metrics_for_export(&named, None).unwrap());
+    assert_eq!(serde_json::to_value(&a).unwrap(), serde_json::to_value(&b).unwrap());
+    assert_eq!(a.len(), 2);
+    assert_eq!(a[1].previous_run_id.as_deref(), Some(a[0].run_id.as_str()), "the previous run is still found");
+    for m in &a {
+        assert_eq!(m.engine, EngineId::Deepseek);
+        assert_eq!(m.owned_citation_rate, None);
+        assert!(m.domains.iter().all(|d| d.cited_probe_count.is_none() && d.cited_rate.is_none()));
+        assert!(m.searched_rate.is_some());
+        assert!(m.estimated_cost_usd.is_some_and(|c| c > 0.0), "deepseek-v4-flash has a price");
+    }
 }

@@ -3,7 +3,9 @@
 
 use crate::runner_support::*;
 use geo_core::limits::MAX_PROBES_PER_RUN;
-use geo_core::model::{Probe, ProbeStatus, Run, RunConfig, RunStatus, TargetKind, APP_VERSION, SCHEMA_VERSION};
+use geo_core::model::{
+    EngineId, Probe, ProbeStatus, Run, RunConfig, RunStatus, TargetKind, APP_VERSION, SCHEMA_VERSION,
+};
 use geo_core::runner::{final_status, previous_run_id, start_run, Engine, EngineOptions, Mode, RunnerError};
 
 fn start(selected: &[&str], config: RunConfig, runs: &[Run]) -> Result<Run, RunnerError> {
@@ -122,7 +124,7 @@ fn run(id: &str, project_id: &str, status: RunStatus, created_at: &str) -> Run {
 fn previous_run_is_the_newest_completed_or_partial_run_of_the_project() {
     #[track_caller]
     fn check(runs: &[Run], expect: Option<&str>) {
-        assert_eq!(previous_run_id("proj", runs).as_deref(), expect);
+        assert_eq!(previous_run_id("proj", EngineId::Deepseek, runs).as_deref(), expect);
         let started = start(&["p1"], RunConfig::default(), runs).unwrap();
         assert_eq!(started.previous_run_id.as_deref(), expect);
     }
@@ -161,6 +163,31 @@ fn previous_run_is_the_newest_completed_or_partial_run_of_the_project() {
         ],
         Some("b"),
     );
+}
+
+#[test]
+fn previous_run_is_of_the_same_engine() {
+    let mut openai = run("o", "proj", RunStatus::Completed, "2026-11-03T00:00:00.000Z");
+    openai.config.engine = EngineId::Openai;
+    let deepseek = run("d", "proj", RunStatus::Completed, "2026-11-01T00:00:00.000Z");
+    let runs = [deepseek, openai];
+    assert_eq!(previous_run_id("proj", EngineId::Deepseek, &runs).as_deref(), Some("d"));
+    assert_eq!(previous_run_id("proj", EngineId::Openai, &runs).as_deref(), Some("o"));
+    assert_eq!(previous_run_id("proj", EngineId::Gemini, &runs), None);
+    let config = RunConfig { engine: EngineId::Openai, model: " ".into(), ..RunConfig::default() };
+    let started = start(&["p1"], config, &runs).unwrap();
+    assert_eq!(started.previous_run_id.as_deref(), Some("o"));
+    assert_eq!(started.config.model, "gpt-5-mini", "a blank model is the engine's default");
+    // An older run without `engine` is DeepSeek's.
+    let old: Run = serde_json::from_value({
+        let mut v = serde_json::to_value(&runs[0]).unwrap();
+        v["config"].as_object_mut().unwrap().remove("engine");
+        v["id"] = "old".into();
+        v["createdAt"] = "2026-11-09T00:00:00.000Z".into();
+        v
+    })
+    .unwrap();
+    assert_eq!(previous_run_id("proj", EngineId::Deepseek, &[old]).as_deref(), Some("old"));
 }
 
 fn probe(status: ProbeStatus) -> Probe {

@@ -8,8 +8,8 @@ use crate::components::markdown::Markdown;
 use crate::components::safe_link;
 use crate::i18n::{t, tf};
 use geo_core::analysis::platforms::channel_label;
-use geo_core::model::{Lang, Ownership, Probe, ProbeStatus, Run, Target};
-use geo_core::provider::describe_error;
+use geo_core::model::{EngineId, Lang, Ownership, Probe, ProbeStatus, Run, Target};
+use geo_core::provider::describe_engine_error;
 use yew::prelude::*;
 
 /// The JSON name of a probe status (`success`, `error`, `empty`, `cancelled`).
@@ -124,7 +124,7 @@ pub fn drawer_for<'a>(open: &OpenProbe, probes: impl IntoIterator<Item = &'a Pro
             }
         })
     };
-    html! { <ProbeDrawer probe={p.clone()} prompt_text={AttrValue::from(prompt_text)} targets={run.alias_snapshot.clone()} {lang} {on_close} /> }
+    html! { <ProbeDrawer probe={p.clone()} prompt_text={AttrValue::from(prompt_text)} targets={run.alias_snapshot.clone()} engine={run.config.engine} {lang} {on_close} /> }
 }
 
 /// Props of [`ProbeDrawer`].
@@ -136,6 +136,8 @@ pub struct ProbeDrawerProps {
     pub prompt_text: AttrValue,
     /// The run's alias snapshot (target labels).
     pub targets: Vec<Target>,
+    /// The run's engine: its error wording (a balance error names its platform).
+    pub engine: EngineId,
     /// Interface language.
     pub lang: Lang,
     /// Closes the drawer.
@@ -160,6 +162,57 @@ fn use_modal(panel: &NodeRef) {
             }
         }
     });
+}
+
+/// The drawer's sources: how many are cited (when the engine gave citation data) and one row
+/// per source with its cited mark (`probe-source[data-cited]`).
+fn sources_view(p: &Probe, lang: Lang, label_of: &dyn Fn(&str) -> String) -> Html {
+    let cited = p.sources.iter().filter(|s| s.cited == Some(true)).count().to_string();
+    html! {
+        <>
+            <h3>{ tf(lang, "drawer.sources", &[("n", &p.sources.len().to_string())]) }</h3>
+            if p.raw_citations.is_some() {
+                <p class="muted" data-testid="probe-cited-count" data-value={cited.clone()}>
+                    { tf(lang, "drawer.cited_count", &[
+                        ("n", &cited),
+                        ("m", &p.sources.len().to_string()),
+                    ]) }</p>
+            } else if !p.sources.is_empty() {
+                <p class="muted">{ t(lang, "drawer.no_citation_data") }</p>
+            }
+            if !p.sources.is_empty() {
+                <div class="table-wrap"><table>
+                    <thead><tr>
+                        <th scope="col">{ t(lang, "drawer.source") }</th>
+                        <th scope="col">{ t(lang, "drawer.platform") }</th>
+                        <th scope="col">{ t(lang, "drawer.channel") }</th>
+                        <th scope="col">{ t(lang, "drawer.ownership") }</th>
+                        <th scope="col" class="num">{ t(lang, "drawer.ranks") }</th>
+                        <th scope="col">{ t(lang, "drawer.cited") }</th>
+                    </tr></thead>
+                    <tbody>
+                        { for p.sources.iter().map(|s| html! {
+                            <tr data-testid="probe-source" data-url={s.url.clone()}
+                                data-cited={s.cited.map_or("", |c| if c { "true" } else { "false" })}
+                                class={classes!((s.cited == Some(true)).then_some("cited"))}>
+                                <td>{ safe_link(&s.url, if s.title.is_empty() { &s.url } else { &s.title }) }<br /><small class="muted">{ s.domain.clone() }</small></td>
+                                <td>{ s.platform.clone() }</td>
+                                <td>{ channel_label(&s.channel, lang).to_string() }</td>
+                                <td>{ t(lang, ownership_key(s.ownership)) }
+                                    if let Some(c) = &s.competitor_id { { " · " }{ label_of(c) } }</td>
+                                <td class="num">{ s.occurrences.iter().map(|o| format!("#{}", o.rank)).collect::<Vec<_>>().join(" ") }</td>
+                                <td>{ match s.cited {
+                                    Some(true) => html! { <span class="chip cited-mark">{ t(lang, "drawer.cited_yes") }</span> },
+                                    Some(false) => html! { <span class="muted">{ t(lang, "drawer.cited_no") }</span> },
+                                    None => html! { <span class="muted">{ "—" }</span> },
+                                } }</td>
+                            </tr>
+                        }) }
+                    </tbody>
+                </table></div>
+            }
+        </>
+    }
 }
 
 /// `probe-drawer`: a modal side panel.
@@ -209,7 +262,7 @@ pub fn ProbeDrawer(props: &ProbeDrawerProps) -> Html {
                 <dt>{ t(lang, "runs.model") }</dt><dd>{ p.model.clone() }</dd>
             </dl>
             if let Some(err) = &p.error {
-                <p class="error-box" role="note">{ describe_error(err).get(lang).to_string() }</p>
+                <p class="error-box" role="note">{ describe_engine_error(props.engine, err).get(lang).to_string() }</p>
             }
             <h3>{ t(lang, "drawer.answer") }</h3>
             if answer.trim().is_empty() {
@@ -249,30 +302,7 @@ pub fn ProbeDrawer(props: &ProbeDrawerProps) -> Html {
                     }) }
                 </ol>
             }
-            <h3>{ tf(lang, "drawer.sources", &[("n", &p.sources.len().to_string())]) }</h3>
-            if !p.sources.is_empty() {
-                <div class="table-wrap"><table>
-                    <thead><tr>
-                        <th scope="col">{ t(lang, "drawer.source") }</th>
-                        <th scope="col">{ t(lang, "drawer.platform") }</th>
-                        <th scope="col">{ t(lang, "drawer.channel") }</th>
-                        <th scope="col">{ t(lang, "drawer.ownership") }</th>
-                        <th scope="col" class="num">{ t(lang, "drawer.ranks") }</th>
-                    </tr></thead>
-                    <tbody>
-                        { for p.sources.iter().map(|s| html! {
-                            <tr data-testid="probe-source" data-url={s.url.clone()}>
-                                <td>{ safe_link(&s.url, if s.title.is_empty() { &s.url } else { &s.title }) }<br /><small class="muted">{ s.domain.clone() }</small></td>
-                                <td>{ s.platform.clone() }</td>
-                                <td>{ channel_label(&s.channel, lang).to_string() }</td>
-                                <td>{ t(lang, ownership_key(s.ownership)) }
-                                    if let Some(c) = &s.competitor_id { { " · " }{ label_of(c) } }</td>
-                                <td class="num">{ s.occurrences.iter().map(|o| format!("#{}", o.rank)).collect::<Vec<_>>().join(" ") }</td>
-                            </tr>
-                        }) }
-                    </tbody>
-                </table></div>
-            }
+            { sources_view(p, lang, &label_of) }
             <h3>{ t(lang, "drawer.list") }</h3>
             if p.list_items.is_empty() {
                 <p class="muted">{ t(lang, "drawer.no_list") }</p>

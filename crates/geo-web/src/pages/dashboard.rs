@@ -9,7 +9,8 @@ use crate::components::charts::{Bar, BarChart, LineChart, Series};
 use crate::components::metric_card::{ci_text, dec, pct, ratio_title, raw_f64, raw_u32, MetricCard};
 use crate::components::pager::{page_bounds, use_page, Pager, PAGE_SIZE};
 use crate::components::run_data::{use_run_data, Figures, RunData, SharedRunData};
-use crate::components::{EmptyState, NavLink};
+use crate::components::summary_progress::SummaryProgress;
+use crate::components::{Deferred, EmptyState, NavLink};
 use crate::hooks::{use_app, Fetch};
 use crate::i18n::{t, tf};
 use crate::pages::run_detail::DetailQuery;
@@ -49,6 +50,7 @@ pub fn DashboardPage() -> Html {
     html! {
         <section class="analytics" data-testid="dashboard" data-state={state} data-run={shown_run.unwrap_or_default()}>
             <h1>{ t(lang, "dashboard.title") }</h1>
+            if state == "loading" { <SummaryProgress {lang} /> }
             { body }
         </section>
     }
@@ -105,8 +107,9 @@ fn dashboard_body(d: &SharedRunData, m: &RunMetrics, lang: Lang) -> Html {
                     display={format!("{} / {}", m.success_count, m.probe_count)} raw={m.success_count.to_string()}
                     title={tf(lang, "dash.success_title", &[("s", &s.to_string()), ("f", &m.failed_count.to_string()), ("c", &c.cancelled_count.to_string())])}
                     hint={tf(lang, "dash.failed_n", &[("n", &m.failed_count.to_string())])} />
-                <MetricCard testid="metric-estimated-cost" label={t(lang, "dash.cost")} display={format!("${:.4}", m.estimated_cost_usd)}
-                    raw={raw_f64(Some(m.estimated_cost_usd))} hint={t(lang, "dash.cost_hint")} />
+                <MetricCard testid="metric-estimated-cost" label={t(lang, "dash.cost")} display={m.estimated_cost_usd.map_or_else(|| "—".to_string(), |c| format!("${c:.4}"))}
+                    raw={raw_f64(m.estimated_cost_usd)}
+                    hint={t(lang, if m.estimated_cost_usd.is_some() { "dash.cost_hint" } else { "dash.cost_unknown" })} />
             </div>
             { comparison(d, lang) }
             { insights(m, lang) }
@@ -239,9 +242,13 @@ fn trend(d: &RunData, lang: Lang) -> Html {
         },
     ];
     let desc = tf(lang, "dash.trend_desc", &[("n", &points.len().to_string())]);
+    // A year of daily runs draws hundreds of points: after the cards are on screen.
+    let placeholder = html! { <p class="muted" aria-busy="true">{ t(lang, "common.loading") }</p> };
     html! {
         <section class="card">
-            <LineChart testid="trend-chart" title={t(lang, "dash.trend")} {desc} x_labels={labels} {series} />
+            <Deferred {placeholder}>
+                <LineChart testid="trend-chart" title={t(lang, "dash.trend")} {desc} x_labels={labels} {series} />
+            </Deferred>
             if points.len() < 2 { <p class="muted">{ t(lang, "dash.trend_one") }</p> }
         </section>
     }

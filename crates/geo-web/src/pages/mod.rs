@@ -3,6 +3,7 @@
 
 pub mod chat;
 pub mod dashboard;
+pub mod engines;
 pub mod export;
 pub mod lists;
 pub mod projects;

@@ -1,22 +1,25 @@
-//! Run page: choose prompts and settings, see the estimate, start a run of the selected
-//! project, follow its progress and cancel it. The run itself is driven by
-//! [`crate::runner`]; it goes on when the user leaves this page (but not the tab).
+//! Run page: choose prompts, engines and settings, see the estimate, start one run per engine
+//! of the selected project (sharing a `groupId` when there are several), follow their
+//! progress and cancel them. The runs themselves are driven by [`crate::runner`]; they go on
+//! when the user leaves this page (but not the tab).
 
 use crate::app::Route;
 use crate::components::progress::RunProgress;
-use crate::components::{EmptyState, NavLink};
+use crate::components::{EmptyState, EngineLabel, NavLink};
 use crate::draft::tag_label;
 use crate::hooks::{toast, use_app, use_query, Fetch};
 use crate::i18n::{t, tf};
-use crate::pages::settings::BASE_URL_SETTING;
+use crate::pages::settings::base_url_setting;
 use crate::prefs;
 use crate::repo::Repository;
 use crate::runner::{self, use_live_run};
 use crate::state::ToastKind;
 use geo_core::compare;
-use geo_core::metrics::cost::{estimate_run, EstimateBasis, RunEstimate};
-use geo_core::model::{Lang, RunConfig, MODEL_OPTIONS};
+use geo_core::metrics::cost::{estimate_engine_run, EstimateBasis, RunEstimate};
+use geo_core::model::{EngineId, Lang, Probe, Run, RunConfig};
+use geo_core::provider::{spec, BrowserAccess};
 use geo_core::runner::clamp_concurrency;
+use std::collections::HashMap;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
@@ -24,6 +27,21 @@ use yew::prelude::*;
 pub fn parse_count(s: &str) -> Option<u32> {
     s.trim().parse::<u32>().ok().filter(|n| *n >= 1)
 }
+
+/// The estimate of a batch of runs (one per engine), which run side by side: the cost is the
+/// sum (unknown when one engine's model has no price), the duration the longest run's.
+pub fn batch_estimate(estimates: &[(EngineId, RunEstimate)]) -> (Option<f64>, u64, u64) {
+    let cost = estimates.iter().try_fold(0.0, |sum, (_, e)| Some(sum + e.cost_usd?));
+    let seconds = estimates.iter().map(|(_, e)| e.seconds).max().unwrap_or(0);
+    let probes = estimates.iter().map(|(_, e)| e.probes).sum();
+    (cost, seconds, probes)
+}
+
+/// What the page reads: the project, its prompts and runs (newest first), per engine the
+/// probes of its newest run (the estimate's history), and which engines have a key or a
+/// custom base URL.
+type RunData =
+    (geo_core::model::Project, Vec<geo_core::model::Prompt>, Vec<Run>, Vec<(EngineId, Vec<Probe>)>, Vec<EngineId>);
 
 /// How precise the planned run will be (`run-precision`): the 95 % half-width at p = 0.5 for
 /// `prompts × repeats` probes, and the repeats that would bring it to ±10 points.
@@ -100,6 +118,53 @@ fn basis_text(e: &RunEstimate, lang: Lang) -> String {
     tf(lang, key, &args)
 }
 
+/// The estimate that decides the batch's duration (runs go side by side: the longest one),
+/// whose basis the page explains.
+fn governing(estimates: &[(EngineId, RunEstimate)]) -> Option<&RunEstimate> {
+    estimates.iter().map(|(_, e)| e).max_by_key(|e| e.seconds)
+}
+
+/// The estimate box: the batch's probes, cost (or that a model has no price) and time, one
+/// line per engine when several are ticked, and what the figures rest on.
+fn estimate_view(estimates: &[(EngineId, RunEstimate)], lang: Lang) -> Html {
+    let (total_cost, total_seconds, total_probes) = batch_estimate(estimates);
+    let basis = governing(estimates);
+    let time = duration_text(total_seconds, lang);
+    let headline = match total_cost {
+        Some(cost) => tf(
+            lang,
+            "run.estimate",
+            &[("probes", &total_probes.to_string()), ("cost", &format!("{cost:.4}")), ("time", &time)],
+        ),
+        None => tf(lang, "run.estimate_no_price", &[("probes", &total_probes.to_string()), ("time", &time)]),
+    };
+    html! {
+        <div class="estimate" data-testid="run-estimate" data-cost-usd={total_cost.map(|c| c.to_string()).unwrap_or_default()}
+            data-seconds={total_seconds.to_string()} data-engines={estimates.len().to_string()}
+            data-basis={basis.map(|e| basis_value(e.basis)).unwrap_or_default()}
+            data-latency-ms={basis.map(|e| e.profile.latency_ms.round().to_string()).unwrap_or_default()}
+            data-history-probes={basis.map(|e| e.history_probes.to_string()).unwrap_or_default()} aria-live="polite">
+            <p>{ headline }</p>
+            if estimates.len() > 1 {
+                <ul class="plain estimate-engines">
+                    { for estimates.iter().map(|(engine, e)| html! {
+                        <li key={engine.as_str()} data-testid="run-estimate-engine" data-engine={engine.as_str()}
+                            data-cost-usd={e.cost_usd.map(|c| c.to_string()).unwrap_or_default()} data-seconds={e.seconds.to_string()}>
+                            <EngineLabel engine={*engine} />{ " " }
+                            { match e.cost_usd { Some(c) => format!("~${c:.4}"), None => t(lang, "run.no_price").to_string() } }
+                            { " · " }{ tf(lang, "run.duration", &[("time", &duration_text(e.seconds, lang))]) }
+                            if let Some(p) = e.price { <span class="muted">{ " · " }{ tf(lang, "run.price_as_of", &[("d", p.as_of)]) }</span> }
+                        </li>
+                    }) }
+                </ul>
+            }
+            if let Some(e) = basis {
+                <p class="muted small" data-testid="run-estimate-basis">{ basis_text(e, lang) }</p>
+            }
+        </div>
+    }
+}
+
 /// The run page.
 #[function_component]
 pub fn RunPage() -> Html {
@@ -111,24 +176,29 @@ pub fn RunPage() -> Html {
         let project = repo.get_project(&id).await?;
         let prompts = repo.prompts_by_project(&id).await?;
         let runs = repo.runs_by_project(&id).await?;
-        let last_probes = match runs.first() {
-            Some(r) => repo.probes_by_run(&r.id).await?,
-            None => Vec::new(),
-        };
-        let base = repo
-            .setting(BASE_URL_SETTING)
-            .await?
-            .and_then(|v| v.as_str().map(str::to_string))
-            .filter(|s| !s.trim().is_empty());
-        Ok(project.map(|p| (p, prompts, runs, last_probes, base)))
+        let mut last_probes = Vec::new();
+        let mut ready = Vec::new();
+        for engine in EngineId::ALL {
+            if let Some(r) = runs.iter().find(|r| r.config.engine == engine) {
+                last_probes.push((engine, repo.probes_by_run(&r.id).await?));
+            }
+            let base = repo.setting(&base_url_setting(engine)).await?;
+            let has_base = base.as_ref().and_then(|v| v.as_str()).is_some_and(|s| !s.trim().is_empty());
+            if has_base || prefs::api_key_for(engine).is_some() {
+                ready.push(engine);
+            }
+        }
+        Ok(project.map(|p| (p, prompts, runs, last_probes, ready)))
     });
     let selected = use_state(|| None::<Vec<String>>);
+    let engines = use_state(|| vec![EngineId::Deepseek]);
+    let models =
+        use_state(|| EngineId::ALL.iter().map(|e| (*e, spec(*e).default_model.to_string())).collect::<HashMap<_, _>>());
     {
         // A choice of prompts belongs to one project: another project starts with all of its own.
         let selected = selected.clone();
         use_effect_with(app.project_id.clone(), move |_| selected.set(None));
     }
-    let model = use_state(|| RunConfig::default().model);
     let repeats = use_state(|| RunConfig::default().repeats.to_string());
     let concurrency = use_state(|| RunConfig::default().concurrency.to_string());
     let max_searches = use_state(|| RunConfig::default().max_searches.to_string());
@@ -144,7 +214,7 @@ pub fn RunPage() -> Html {
             }
         };
     };
-    let Some((project, prompts, runs, last_probes, base)) = ready.as_ref() else {
+    let Some((project, prompts, runs, last_probes, with_transport)): Option<&RunData> = ready.as_ref() else {
         return html! {
             <section><h1>{ t(lang, "run.title") }</h1>
                 <EmptyState text={t(lang, "run.no_project").to_string()}>
@@ -164,21 +234,35 @@ pub fn RunPage() -> Html {
         Some(list) => prompts.iter().filter(|p| list.contains(&p.id)).map(|p| p.id.clone()).collect(),
         None => prompts.iter().map(|p| p.id.clone()).collect(),
     };
+    // Ticked engines in engines.md order.
+    let ticked: Vec<EngineId> = EngineId::ALL.into_iter().filter(|e| engines.contains(e)).collect();
     let repeats_n = parse_count(&repeats);
     let conc_n = parse_count(&concurrency).map(clamp_concurrency);
     let searches_n = parse_count(&max_searches);
-    let history = runs.first().map(|r| (r, &last_probes[..]));
-    let estimate = estimate_run(&model, chosen.len(), repeats_n.unwrap_or(0), conc_n.unwrap_or(1), history);
-    let has_transport = prefs::api_key().is_some() || base.is_some();
-    let busy = live.as_ref().is_some_and(|l| l.running) || runner::is_busy() || *starting;
-    let reason: Option<&str> = if busy {
-        Some("run.reason_running")
+    let estimates: Vec<(EngineId, RunEstimate)> = ticked
+        .iter()
+        .map(|engine| {
+            let run = runs.iter().find(|r| r.config.engine == *engine);
+            let probes = last_probes.iter().find(|(e, _)| e == engine).map(|(_, p)| &p[..]).unwrap_or(&[]);
+            let history = run.map(|r| (r, probes));
+            let model = models.get(engine).map(String::as_str).unwrap_or("");
+            let e =
+                estimate_engine_run(*engine, model, chosen.len(), repeats_n.unwrap_or(0), conc_n.unwrap_or(1), history);
+            (*engine, e)
+        })
+        .collect();
+    let missing_transport = ticked.iter().find(|e| !with_transport.contains(e)).copied();
+    let busy = live.iter().any(|l| l.running) || runner::is_busy() || *starting;
+    let reason: Option<String> = if busy {
+        Some(t(lang, "run.reason_running").to_string())
     } else if chosen.is_empty() {
-        Some("run.reason_no_prompt")
-    } else if !has_transport {
-        Some("run.need_key")
+        Some(t(lang, "run.reason_no_prompt").to_string())
+    } else if ticked.is_empty() {
+        Some(t(lang, "run.reason_no_engine").to_string())
+    } else if let Some(engine) = missing_transport {
+        Some(tf(lang, "run.need_key_engine", &[("engine", spec(engine).name)]))
     } else if repeats_n.is_none() || conc_n.is_none() || searches_n.is_none() {
-        Some("run.reason_numbers")
+        Some(t(lang, "run.reason_numbers").to_string())
     } else {
         None
     };
@@ -195,6 +279,19 @@ pub fn RunPage() -> Html {
             selected.set(Some(list));
         })
     };
+    let toggle_engine = {
+        let engines = engines.clone();
+        Callback::from(move |engine: EngineId| {
+            let mut list = (*engines).clone();
+            match list.iter().position(|e| *e == engine) {
+                Some(i) => {
+                    list.remove(i);
+                }
+                None => list.push(engine),
+            }
+            engines.set(list);
+        })
+    };
     let select_all = {
         let (selected, all) = (selected.clone(), prompts.iter().map(|p| p.id.clone()).collect::<Vec<_>>());
         let everything = chosen.len() == prompts.len();
@@ -204,35 +301,40 @@ pub fn RunPage() -> Html {
         let state = state.clone();
         Callback::from(move |e: InputEvent| state.set(e.target_unchecked_into::<HtmlInputElement>().value()))
     };
-    let on_model = {
-        let model = model.clone();
-        Callback::from(move |e: Event| model.set(e.target_unchecked_into::<HtmlSelectElement>().value()))
-    };
     let on_start = {
         let app = app.clone();
         let (project, prompts, runs) = (project.clone(), prompts.clone(), runs.clone());
         let (chosen, starting) = (chosen.clone(), starting.clone());
-        let config = RunConfig {
-            model: (*model).clone(),
-            repeats: repeats_n.unwrap_or(0),
-            concurrency: conc_n.unwrap_or(1),
-            max_searches: searches_n.unwrap_or(0),
-            ..RunConfig::default()
-        };
+        let configs: Vec<RunConfig> = ticked
+            .iter()
+            .map(|engine| RunConfig {
+                engine: *engine,
+                model: models.get(engine).cloned().unwrap_or_default(),
+                repeats: repeats_n.unwrap_or(0),
+                concurrency: conc_n.unwrap_or(1),
+                max_searches: searches_n.unwrap_or(0),
+                ..RunConfig::default()
+            })
+            .collect();
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
             let Some(repo) = app.repo().cloned() else { return };
             let (app, starting) = (app.clone(), starting.clone());
-            let (project, prompts, chosen, config, runs) =
-                (project.clone(), prompts.clone(), chosen.clone(), config.clone(), runs.clone());
+            let (project, prompts, chosen, configs, runs) =
+                (project.clone(), prompts.clone(), chosen.clone(), configs.clone(), runs.clone());
             starting.set(true);
             wasm_bindgen_futures::spawn_local(async move {
-                let result = runner::start_fresh(repo, project, prompts, chosen, config, runs, app.lang).await;
+                let result = runner::start_fresh(repo, project, prompts, chosen, configs, runs, app.lang).await;
                 starting.set(false);
                 match result {
-                    Ok(id) => {
-                        toast(&app, ToastKind::Ok, t(app.lang, "run.started").to_string());
-                        app.dispatch(crate::state::Action::SelectRun(Some(id)));
+                    Ok(ids) => {
+                        let text = if ids.len() > 1 {
+                            tf(app.lang, "run.started_many", &[("n", &ids.len().to_string())])
+                        } else {
+                            t(app.lang, "run.started").to_string()
+                        };
+                        toast(&app, ToastKind::Ok, text);
+                        app.dispatch(crate::state::Action::SelectRun(ids.into_iter().next()));
                     }
                     Err(msg) => toast(&app, ToastKind::Error, msg),
                 }
@@ -240,7 +342,7 @@ pub fn RunPage() -> Html {
         })
     };
     let on_cancel = Callback::from(|_: MouseEvent| runner::cancel());
-    let live_here = live.as_ref().filter(|l| l.project_id == project.id);
+    let live_here: Vec<&runner::LiveRun> = live.iter().filter(|l| l.project_id == project.id).collect();
 
     html! {
         <section>
@@ -268,11 +370,49 @@ pub fn RunPage() -> Html {
                         }) }
                     </ul>
                 </fieldset>
+                <fieldset class="engine-choices">
+                    <legend>{ t(lang, "run.engines") }</legend>
+                    <p class="muted">{ t(lang, "run.engines_help") }</p>
+                    <ul class="plain">
+                        { for EngineId::ALL.iter().map(|engine| {
+                            let engine = *engine;
+                            let id = engine.as_str();
+                            let on = ticked.contains(&engine);
+                            let has = with_transport.contains(&engine);
+                            let toggle = toggle_engine.clone();
+                            let on_model = {
+                                let models = models.clone();
+                                Callback::from(move |e: Event| {
+                                    let mut all = (*models).clone();
+                                    all.insert(engine, e.target_unchecked_into::<HtmlSelectElement>().value());
+                                    models.set(all);
+                                })
+                            };
+                            let current = models.get(&engine).cloned().unwrap_or_default();
+                            // DeepSeek's select keeps the contract's `run-model`.
+                            let model_testid = if engine == EngineId::Deepseek { "run-model".to_string() } else { format!("run-model-{id}") };
+                            html! {
+                                <li key={id} class="engine-choice" data-engine={id}>
+                                    <label class="check">
+                                        <input type="checkbox" data-testid="run-engine" data-engine={id} checked={on}
+                                            onchange={Callback::from(move |_: Event| toggle.emit(engine))} />
+                                        <EngineLabel {engine} />
+                                    </label>
+                                    <label class="field inline"><span class="sr-only">{ tf(lang, "run.model_of", &[("engine", spec(engine).name)]) }</span>
+                                        <select data-testid={model_testid} onchange={on_model} disabled={!on}>
+                                            { for spec(engine).models.iter().map(|m| html! { <option value={*m} selected={current == *m}>{ *m }</option> }) }
+                                        </select></label>
+                                    if !has {
+                                        <span class="muted" data-testid="run-engine-missing" data-engine={id}>{ t(lang, "run.engine_no_key") }</span>
+                                    } else if spec(engine).browser == BrowserAccess::IfCorsAllows {
+                                        <span class="muted">{ t(lang, "run.engine_cors") }</span>
+                                    }
+                                </li>
+                            }
+                        }) }
+                    </ul>
+                </fieldset>
                 <div class="grid-fields">
-                    <label class="field"><span class="label-text">{ t(lang, "runs.model") }</span>
-                        <select data-testid="run-model" onchange={on_model}>
-                            { for MODEL_OPTIONS.iter().map(|m| html! { <option value={*m} selected={*model == *m}>{ *m }</option> }) }
-                        </select></label>
                     <label class="field"><span class="label-text">{ t(lang, "detail.repeats") }</span>
                         <input type="number" min="1" max="20" data-testid="run-repeats" value={(*repeats).clone()} oninput={text_input(&repeats)} /></label>
                     <label class="field"><span class="label-text">{ t(lang, "run.concurrency") }</span>
@@ -280,36 +420,28 @@ pub fn RunPage() -> Html {
                     <label class="field"><span class="label-text">{ t(lang, "run.max_searches") }</span>
                         <input type="number" min="1" max="20" data-testid="run-max-searches" value={(*max_searches).clone()} oninput={text_input(&max_searches)} /></label>
                 </div>
-                <div class="estimate" data-testid="run-estimate" data-cost-usd={estimate.cost_usd.to_string()} data-seconds={estimate.seconds.to_string()}
-                    data-basis={basis_value(estimate.basis)} data-latency-ms={estimate.profile.latency_ms.round().to_string()}
-                    data-history-probes={estimate.history_probes.to_string()} aria-live="polite">
-                    <p>{ tf(lang, "run.estimate", &[
-                        ("probes", &estimate.probes.to_string()),
-                        ("cost", &format!("{:.4}", estimate.cost_usd)),
-                        ("time", &duration_text(estimate.seconds, lang)),
-                    ]) }</p>
-                    <p class="muted small" data-testid="run-estimate-basis">{ basis_text(&estimate, lang) }</p>
-                </div>
+                { estimate_view(&estimates, lang) }
                 { precision(chosen.len() as u32, repeats_n.unwrap_or(0), lang) }
                 <div class="actions">
                     <button type="submit" data-testid="run-start" disabled={reason.is_some()}
-                        aria-describedby="run-start-reason">{ t(lang, "run.start") }</button>
-                    if live_here.is_some_and(|l| l.running) {
+                        aria-describedby="run-start-reason">{ if ticked.len() > 1 { tf(lang, "run.start_many", &[("n", &ticked.len().to_string())]) } else { t(lang, "run.start").to_string() } }</button>
+                    if live_here.iter().any(|l| l.running) {
                         <button type="button" class="danger" data-testid="run-cancel" onclick={on_cancel}>{ t(lang, "run.cancel") }</button>
                     }
                 </div>
-                if let Some(key) = reason {
-                    <p id="run-start-reason" class="muted" data-testid="run-start-reason">{ t(lang, key) }
-                        if key == "run.need_key" { { " " }<NavLink to={Route::Settings}>{ t(lang, "nav.settings") }</NavLink> }</p>
+                if let Some(text) = reason.clone() {
+                    <p id="run-start-reason" class="muted" data-testid="run-start-reason">{ text }
+                        if missing_transport.is_some() && !busy { { " " }<NavLink to={Route::Settings}>{ t(lang, "nav.settings") }</NavLink> }</p>
                 }
             </form>
-            if let Some(l) = live_here {
-                <div class="card">
+            { for live_here.iter().map(|l| html! {
+                <div class="card" key={l.run_id.clone()} data-testid="run-live" data-engine={l.engine.as_str()} data-run={l.run_id.clone()}>
+                    <p><EngineLabel engine={l.engine} /></p>
                     <RunProgress progress={l.progress} lang={lang} running={l.running} />
                     if let Some(e) = &l.error { <p class="error-box" role="alert">{ e.clone() }</p> }
                     <p><NavLink to={Route::RunDetail { id: l.run_id.clone() }}>{ t(lang, "run.open_detail") }</NavLink></p>
                 </div>
-            }
+            }) }
         </section>
     }
 }
@@ -317,6 +449,7 @@ pub fn RunPage() -> Html {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use geo_core::metrics::cost::estimate_engine_run;
 
     #[test]
     fn durations_read_as_minutes_and_seconds() {
@@ -335,5 +468,17 @@ mod tests {
         assert_eq!(parse_count("0"), None);
         assert_eq!(parse_count("x"), None);
         assert_eq!(parse_count("-1"), None);
+    }
+
+    #[test]
+    fn a_batch_costs_the_sum_and_takes_the_longest() {
+        let a = estimate_engine_run(EngineId::Deepseek, "", 2, 3, 3, None);
+        let b = estimate_engine_run(EngineId::Openai, "", 4, 3, 1, None);
+        let (cost, seconds, probes) = batch_estimate(&[(EngineId::Deepseek, a), (EngineId::Openai, b)]);
+        assert!((cost.unwrap() - (a.cost_usd.unwrap() + b.cost_usd.unwrap())).abs() < 1e-12);
+        assert_eq!((seconds, probes), (a.seconds.max(b.seconds), 18));
+        let unknown = estimate_engine_run(EngineId::Gemini, "gemini-9", 1, 1, 1, None);
+        assert_eq!(batch_estimate(&[(EngineId::Deepseek, a), (EngineId::Gemini, unknown)]).0, None);
+        assert_eq!(batch_estimate(&[]), (Some(0.0), 0, 0));
     }
 }

@@ -6,7 +6,7 @@
 use crate::components::pager::{page_bounds, use_page, Pager, PAGE_SIZE};
 use crate::components::probe_drawer::{drawer_for, open_probe_button, probe_status_value};
 use crate::components::progress::RunProgress;
-use crate::components::EmptyState;
+use crate::components::{EmptyState, EngineLabel};
 use crate::hooks::{toast, use_app, use_query};
 use crate::i18n::{t, tf};
 use crate::pages::{status_label, status_value};
@@ -88,7 +88,7 @@ pub fn RunDetailPage(props: &RunDetailProps) -> Html {
 
     let body = data.view(lang, |triple| match triple.as_ref() {
             (Some(run), probes, Some(m)) => {
-                let live_here = live.as_ref().filter(|l| l.run_id == run.id);
+                let live_here = live.iter().find(|l| l.run_id == run.id);
                 let running_here = live_here.is_some_and(|l| l.running);
                 let busy = running_here || runner::is_busy();
                 let has_failed = probes.iter().any(|p| p.status.is_failure());
@@ -141,6 +141,8 @@ pub fn RunDetailPage(props: &RunDetailProps) -> Html {
                                 <strong>{ format!("{} / {}", m.success_count, m.failed_count) }</strong></div>
                         </div>
                         <dl class="facts">
+                            <dt>{ t(lang, "runs.engine") }</dt>
+                            <dd><EngineLabel engine={run.config.engine} /></dd>
                             <dt>{ t(lang, "runs.created") }</dt><dd>{ run.created_at.clone() }</dd>
                             <dt>{ t(lang, "runs.model") }</dt><dd>{ run.config.model.clone() }</dd>
                             <dt>{ t(lang, "detail.repeats") }</dt><dd>{ run.config.repeats }</dd>
@@ -152,7 +154,7 @@ pub fn RunDetailPage(props: &RunDetailProps) -> Html {
                             <button type="button" data-testid="run-retry-failed" onclick={start(true)} disabled={busy || !has_failed}
                                 title={t(lang, "detail.retry_help")}>{ t(lang, "detail.retry_failed") }</button>
                             if running_here {
-                                <button type="button" class="danger" data-testid="run-cancel" onclick={Callback::from(|_: MouseEvent| runner::cancel())}>{ t(lang, "run.cancel") }</button>
+                                <button type="button" class="danger" data-testid="run-cancel" onclick={{ let id = run.id.clone(); Callback::from(move |_: MouseEvent| runner::cancel_run(&id)) }}>{ t(lang, "run.cancel") }</button>
                             }
                         </div>
                         if let Some(l) = live_here {

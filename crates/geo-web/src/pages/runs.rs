@@ -1,9 +1,9 @@
-//! Runs of the selected project, newest first, with their status badge, a link to each
-//! run's detail and, for the run going on in this tab, its live progress bar.
+//! Runs of the selected project, newest first, with their engine, status badge, a link to
+//! each run's detail and, for the runs going on in this tab, their live progress bars.
 
 use crate::app::Route;
 use crate::components::progress::RunProgress;
-use crate::components::{EmptyState, NavLink};
+use crate::components::{EmptyState, EngineLabel, NavLink};
 use crate::hooks::{use_app, use_query, Fetch};
 use crate::i18n::t;
 use crate::pages::{status_label, status_value};
@@ -16,7 +16,8 @@ use yew::prelude::*;
 pub fn RunsPage() -> Html {
     let app = use_app();
     let lang = app.lang;
-    let live = use_live_run().filter(|l| l.running && Some(&l.project_id) == app.project_id.as_ref());
+    let live: Vec<_> =
+        use_live_run().into_iter().filter(|l| l.running && Some(&l.project_id) == app.project_id.as_ref()).collect();
     let runs = use_query(app.project_id.clone(), |repo, project| async move {
         match project {
             Some(id) => repo.runs_by_project(&id).await,
@@ -36,6 +37,7 @@ pub fn RunsPage() -> Html {
                 <table>
                     <thead><tr>
                         <th scope="col">{ t(lang, "runs.created") }</th>
+                        <th scope="col">{ t(lang, "runs.engine") }</th>
                         <th scope="col">{ t(lang, "runs.status") }</th>
                         <th scope="col">{ t(lang, "runs.model") }</th>
                         <th scope="col" class="num">{ t(lang, "runs.planned") }</th>
@@ -45,6 +47,7 @@ pub fn RunsPage() -> Html {
                         { for list.iter().map(|r| html! {
                             <tr key={r.id.clone()} data-testid="run-row" data-id={r.id.clone()} data-status={status_value(r.status)}>
                                 <td><time datetime={r.created_at.clone()}>{ r.created_at.replace('T', " ").chars().take(16).collect::<String>() }</time></td>
+                                <td><EngineLabel engine={r.config.engine} /></td>
                                 <td><span class={classes!("status", status_value(r.status))}>{ status_label(lang, r.status) }</span></td>
                                 <td>{ r.config.model.clone() }</td>
                                 <td class="num">{ r.planned_probe_count }</td>
@@ -61,12 +64,13 @@ pub fn RunsPage() -> Html {
     html! {
         <section>
             <h1>{ t(lang, "runs.title") }</h1>
-            if let Some(l) = live {
-                <div class="card">
+            { for live.iter().map(|l| html! {
+                <div class="card" key={l.run_id.clone()}>
+                    <p><EngineLabel engine={l.engine} /></p>
                     <RunProgress progress={l.progress} {lang} running={true} />
                     <NavLink to={Route::RunDetail { id: l.run_id.clone() }}>{ t(lang, "run.open_detail") }</NavLink>
                 </div>
-            }
+            }) }
             { body }
         </section>
     }

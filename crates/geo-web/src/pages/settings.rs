@@ -1,5 +1,6 @@
-//! Settings: the API key and where it is kept (Web Storage only), the custom API base URL
-//! (an application setting in IndexedDB), importing a full export, and clearing all data.
+//! Settings: each engine's API key and where the keys are kept (Web Storage only), each
+//! engine's custom API base URL (application settings in IndexedDB), importing a full export,
+//! and clearing all data.
 
 use crate::components::ConfirmDialog;
 use crate::hooks::{report, toast, use_app, use_query};
@@ -8,12 +9,23 @@ use crate::prefs::{self, KeyStorage};
 use crate::repo::{RepoError, Repository};
 use crate::state::{Action, ToastKind};
 use geo_core::export::{parse_export, ImportLimits};
-use geo_core::model::{ExportEnvelope, Lang};
+use geo_core::model::{EngineId, ExportEnvelope, Lang};
+use geo_core::provider::{spec, BrowserAccess, KeyVerdict};
+use std::collections::HashMap;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
-/// Settings key of the custom API base URL (a JSON string).
+/// Settings key of DeepSeek's custom API base URL (a JSON string).
 pub const BASE_URL_SETTING: &str = "baseUrl";
+
+/// Settings key of `engine`'s custom API base URL: [`BASE_URL_SETTING`] for DeepSeek,
+/// `baseUrl.ENGINE` for the others.
+pub fn base_url_setting(engine: geo_core::model::EngineId) -> String {
+    match engine {
+        geo_core::model::EngineId::Deepseek => BASE_URL_SETTING.to_string(),
+        other => format!("{BASE_URL_SETTING}.{}", other.as_str()),
+    }
+}
 
 /// A base URL as typed, checked by geo-core's one rule ([`geo_core::provider::url::parse_base_url`]:
 /// http(s) with a host, no `user:password@`, no spaces, at most 2 KiB), then kept trimmed with
@@ -92,8 +104,21 @@ pub fn SettingsPage() -> Html {
     let confirm_clear = use_state(|| false);
     // The import's outcome or stage: `data-status` (`pending`, `ok`, `error`: the contract's names) and its text.
     let import_result = use_state(|| None::<(&'static str, String)>);
-    let stored_base = use_query((), |repo, _| async move { repo.setting(BASE_URL_SETTING).await });
-    let key_test = use_state(|| None::<geo_core::provider::KeyVerdict>);
+    let stored_base = use_query((), |repo, _| async move {
+        let mut all = Vec::new();
+        for engine in EngineId::ALL {
+            let value = repo.setting(&base_url_setting(engine)).await?;
+            all.push((engine, value.and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()));
+        }
+        Ok(all)
+    });
+    // The other engines' fields, by engine: the typed key, the typed base URL, the key test.
+    let other_keys = use_state(|| {
+        OTHER_ENGINES.iter().map(|e| (*e, prefs::api_key_for(*e).unwrap_or_default())).collect::<HashMap<_, _>>()
+    });
+    let other_bases = use_state(HashMap::<EngineId, String>::new);
+    let other_tests = use_state(HashMap::<EngineId, Option<KeyVerdict>>::new);
+    let key_test = use_state(|| None::<KeyVerdict>);
     let key_testing = use_state(|| false);
     let on_test_key = {
         let (app, key, base_url, key_test, key_testing) =
@@ -111,19 +136,47 @@ pub fn SettingsPage() -> Html {
             let (key_test, key_testing) = (key_test.clone(), key_testing.clone());
             key_testing.set(true);
             wasm_bindgen_futures::spawn_local(async move {
-                let verdict =
-                    crate::provider::test_key(base.as_deref(), key.as_deref(), geo_core::model::DEFAULT_MODEL).await;
+                let verdict = crate::provider::test_key(EngineId::Deepseek, base.as_deref(), key.as_deref()).await;
                 key_testing.set(false);
                 key_test.set(Some(verdict));
             });
         })
     };
+    let on_test_other = {
+        let (app, other_keys, other_bases, other_tests) =
+            (app.clone(), other_keys.clone(), other_bases.clone(), other_tests.clone());
+        Callback::from(move |engine: EngineId| {
+            let base = match parse_base_url(other_bases.get(&engine).map_or("", String::as_str), app.lang) {
+                Ok(b) => b,
+                Err(msg) => return toast(&app, ToastKind::Error, msg),
+            };
+            let typed = other_keys.get(&engine).map(|k| k.trim().to_string()).filter(|k| !k.is_empty());
+            let key = typed.or_else(|| prefs::api_key_for(engine));
+            // The same key check as every request's: a bad character never reaches `fetch`.
+            if let Err(e) = geo_core::provider::url::check_key(key.as_deref().unwrap_or("")) {
+                let msg = format!("{}: {}", spec(engine).name, e.localized().get(app.lang));
+                return toast(&app, ToastKind::Error, msg);
+            }
+            let mut testing = (*other_tests).clone();
+            testing.insert(engine, None);
+            other_tests.set(testing.clone());
+            let other_tests = other_tests.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                let verdict = crate::provider::test_key(engine, base.as_deref(), key.as_deref()).await;
+                testing.insert(engine, Some(verdict));
+                other_tests.set(testing);
+            });
+        })
+    };
     {
-        let base_url = base_url.clone();
+        let (base_url, other_bases) = (base_url.clone(), other_bases.clone());
         let loaded = stored_base.ready().cloned();
         use_effect_with(loaded, move |loaded| {
-            if let Some(value) = loaded {
-                base_url.set(value.as_ref().and_then(|v| v.as_str()).unwrap_or_default().to_string());
+            if let Some(values) = loaded {
+                if let Some((_, v)) = values.iter().find(|(e, _)| *e == EngineId::Deepseek) {
+                    base_url.set(v.clone());
+                }
+                other_bases.set(values.iter().filter(|(e, _)| *e != EngineId::Deepseek).cloned().collect());
             }
         });
     }
@@ -145,24 +198,50 @@ pub fn SettingsPage() -> Html {
     let on_save = {
         let (app, key, storage, base_url, key_saved) =
             (app.clone(), key.clone(), storage.clone(), base_url.clone(), key_saved.clone());
+        let (other_keys, other_bases) = (other_keys.clone(), other_bases.clone());
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
-            let base = match parse_base_url(&base_url, app.lang) {
-                Ok(b) => b,
-                Err(msg) => return toast(&app, ToastKind::Error, msg),
-            };
-            // A key no header can carry is refused here, with where the bad character is.
-            if let Err(e) = geo_core::provider::url::check_key(&key) {
-                return toast(&app, ToastKind::Error, e.localized().get(app.lang).to_string());
+            // Every base URL is checked before anything is saved.
+            let mut bases = Vec::new();
+            for engine in EngineId::ALL {
+                let typed = match engine {
+                    EngineId::Deepseek => (*base_url).clone(),
+                    other => other_bases.get(&other).cloned().unwrap_or_default(),
+                };
+                match parse_base_url(&typed, app.lang) {
+                    Ok(b) => bases.push((engine, b)),
+                    Err(msg) => return toast(&app, ToastKind::Error, format!("{}: {msg}", spec(engine).name)),
+                }
             }
-            if let Err(msg) = prefs::save_api_key(&key, *storage) {
+            // Every key no header can carry is refused here, with where the bad character is.
+            for engine in EngineId::ALL {
+                let typed = match engine {
+                    EngineId::Deepseek => (*key).clone(),
+                    other => other_keys.get(&other).cloned().unwrap_or_default(),
+                };
+                if let Err(e) = geo_core::provider::url::check_key(&typed) {
+                    let msg = format!("{}: {}", spec(engine).name, e.localized().get(app.lang));
+                    return toast(&app, ToastKind::Error, msg);
+                }
+            }
+            let mut saved = prefs::save_api_key(&key, *storage);
+            for engine in OTHER_ENGINES {
+                let typed = other_keys.get(&engine).cloned().unwrap_or_default();
+                saved = saved.and_then(|_| prefs::save_api_key_for(engine, &typed, *storage));
+            }
+            if let Err(msg) = saved {
                 return toast(&app, ToastKind::Error, msg);
             }
             key_saved.set(prefs::api_key().is_some());
             let Some(repo) = app.repo().cloned() else { return };
             let app = app.clone();
             wasm_bindgen_futures::spawn_local(async move {
-                let result = repo.set_setting(BASE_URL_SETTING, base.map(serde_json::Value::String)).await;
+                let mut result = Ok(());
+                for (engine, base) in bases {
+                    if result.is_ok() {
+                        result = repo.set_setting(&base_url_setting(engine), base.map(serde_json::Value::String)).await;
+                    }
+                }
                 report(&app, &result, Some(t(app.lang, "settings.saved").to_string()));
             });
         })
@@ -223,10 +302,12 @@ pub fn SettingsPage() -> Html {
     let do_clear = {
         let (app, confirm_clear, key, key_saved, base_url) =
             (app.clone(), confirm_clear.clone(), key.clone(), key_saved.clone(), base_url.clone());
+        let (other_keys, other_bases) = (other_keys.clone(), other_bases.clone());
         Callback::from(move |_| {
             confirm_clear.set(false);
             let Some(repo) = app.repo().cloned() else { return };
             let (app, key, key_saved, base_url) = (app.clone(), key.clone(), key_saved.clone(), base_url.clone());
+            let (other_keys, other_bases) = (other_keys.clone(), other_bases.clone());
             wasm_bindgen_futures::spawn_local(async move {
                 let result = repo.clear_all().await;
                 if result.is_ok() {
@@ -236,6 +317,8 @@ pub fn SettingsPage() -> Html {
                     key.set(String::new());
                     key_saved.set(false);
                     base_url.set(String::new());
+                    other_keys.set(HashMap::new());
+                    other_bases.set(HashMap::new());
                 }
                 report(&app, &result, Some(t(app.lang, "settings.cleared").to_string()));
             });
@@ -247,7 +330,7 @@ pub fn SettingsPage() -> Html {
             <h1>{ t(lang, "settings.title") }</h1>
             <form class="card" onsubmit={on_save} aria-labelledby="key-heading">
                 <h2 id="key-heading">{ t(lang, "settings.key_section") }</h2>
-                <label class="field">
+                <label class="field" data-testid="settings-api-key-deepseek">
                     <span class="label-text">{ t(lang, "settings.api_key") }</span>
                     <input type="password" data-testid="settings-api-key" autocomplete="off" spellcheck="false"
                         value={(*key).clone()} oninput={on_key} aria-describedby="key-help" />
@@ -265,7 +348,7 @@ pub fn SettingsPage() -> Html {
                         <option value="session" selected={*storage == KeyStorage::Session}>{ t(lang, "settings.storage_session") }</option>
                     </select>
                 </label>
-                <label class="field">
+                <label class="field" data-testid="settings-base-url-deepseek">
                     <span class="label-text">{ t(lang, "settings.base_url") }</span>
                     <input type="url" data-testid="settings-base-url" inputmode="url" spellcheck="false"
                         placeholder="https://api.deepseek.com" value={(*base_url).clone()} oninput={on_base}
@@ -281,6 +364,39 @@ pub fn SettingsPage() -> Html {
                     <p data-testid="settings-key-verdict" data-verdict={key_verdict_value(v)} role="status"
                         class={if v.is_valid() { "ok-box" } else { "error-box" }}>{ v.describe().get(lang).to_string() }</p>
                 }
+                <h2 id="engines-heading">{ t(lang, "settings.engines_section") }</h2>
+                <p class="muted">{ t(lang, "settings.engines_help") }</p>
+                { for OTHER_ENGINES.iter().map(|engine| {
+                    let engine = *engine;
+                    let on_key = {
+                        let other_keys = other_keys.clone();
+                        Callback::from(move |e: InputEvent| {
+                            let mut all = (*other_keys).clone();
+                            all.insert(engine, e.target_unchecked_into::<HtmlInputElement>().value());
+                            other_keys.set(all);
+                        })
+                    };
+                    let on_base = {
+                        let other_bases = other_bases.clone();
+                        Callback::from(move |e: InputEvent| {
+                            let mut all = (*other_bases).clone();
+                            all.insert(engine, e.target_unchecked_into::<HtmlInputElement>().value());
+                            other_bases.set(all);
+                        })
+                    };
+                    let on_test = { let cb = on_test_other.clone(); Callback::from(move |_: MouseEvent| cb.emit(engine)) };
+                    html! {
+                        <EngineFields key={engine.as_str()} {engine} {lang}
+                            api_key={other_keys.get(&engine).cloned().unwrap_or_default()}
+                            base_url={other_bases.get(&engine).cloned().unwrap_or_default()}
+                            saved={prefs::api_key_for(engine).is_some()}
+                            test={other_tests.get(&engine).cloned()}
+                            {on_key} {on_base} {on_test} />
+                    }
+                }) }
+                <div class="actions">
+                    <button type="submit" data-testid="settings-save-engines">{ t(lang, "settings.save") }</button>
+                </div>
             </form>
 
             <div class="card">
@@ -305,6 +421,70 @@ pub fn SettingsPage() -> Html {
                     on_confirm={do_clear} on_cancel={cancel_clear} />
             }
         </section>
+    }
+}
+
+/// Every engine but DeepSeek, whose fields keep the original test ids.
+const OTHER_ENGINES: [EngineId; 4] = [EngineId::Anthropic, EngineId::Openai, EngineId::Gemini, EngineId::Perplexity];
+
+#[derive(Properties, PartialEq)]
+struct EngineFieldsProps {
+    engine: EngineId,
+    lang: Lang,
+    api_key: String,
+    base_url: String,
+    saved: bool,
+    /// `None`: never tested; `Some(None)`: testing; `Some(Some(v))`: the verdict.
+    test: Option<Option<KeyVerdict>>,
+    on_key: Callback<InputEvent>,
+    on_base: Callback<InputEvent>,
+    on_test: Callback<MouseEvent>,
+}
+
+/// One engine's key, base URL, key test and what its browser access means
+/// (`settings-api-key-ENGINE`, `settings-base-url-ENGINE`, `settings-test-key-ENGINE`).
+#[function_component]
+fn EngineFields(p: &EngineFieldsProps) -> Html {
+    let (engine, lang) = (p.engine, p.lang);
+    let spec = spec(engine);
+    let id = engine.as_str();
+    let browser = match spec.browser {
+        BrowserAccess::Direct => "settings.browser_direct",
+        BrowserAccess::IfCorsAllows => "settings.browser_cors",
+    };
+    let testing = matches!(p.test, Some(None));
+    html! {
+        <fieldset class="engine-fields" data-testid="settings-engine" data-engine={id}>
+            <legend>{ spec.name }</legend>
+            <label class="field">
+                <span class="label-text">{ tf(lang, "settings.engine_key", &[("engine", spec.name)]) }</span>
+                <input type="password" data-testid={format!("settings-api-key-{id}")} autocomplete="off" spellcheck="false"
+                    value={p.api_key.clone()} oninput={p.on_key.clone()} aria-describedby={format!("key-help-{id}")} />
+            </label>
+            <p id={format!("key-help-{id}")} class="muted">
+                <span data-testid={format!("settings-key-status-{id}")} data-value={if p.saved { "saved" } else { "" }}>
+                    { t(lang, if p.saved { "settings.key_present" } else { "settings.key_absent" }) }</span>
+                { " " }{ tf(lang, "settings.key_env", &[("var", spec.key_env)]) }{ " " }
+                <a href={spec.console_url} target="_blank" rel="noopener noreferrer">{ t(lang, "settings.get_key") }</a>
+            </p>
+            <label class="field">
+                <span class="label-text">{ t(lang, "settings.base_url") }</span>
+                <input type="url" data-testid={format!("settings-base-url-{id}")} inputmode="url" spellcheck="false"
+                    placeholder={spec.default_base} value={p.base_url.clone()} oninput={p.on_base.clone()}
+                    aria-describedby={format!("base-help-{id}")} />
+            </label>
+            <p id={format!("base-help-{id}")} class="muted" data-testid={format!("settings-browser-{id}")}
+                data-value={if spec.browser == BrowserAccess::Direct { "direct" } else { "cors" }}>
+                { tf(lang, browser, &[("engine", spec.name)]) }</p>
+            <div class="actions">
+                <button type="button" class="secondary" data-testid={format!("settings-test-key-{id}")} onclick={p.on_test.clone()} disabled={testing}>
+                    { t(lang, if testing { "settings.testing" } else { "settings.test_key" }) }</button>
+            </div>
+            if let Some(Some(v)) = &p.test {
+                <p data-testid={format!("settings-key-verdict-{id}")} data-verdict={key_verdict_value(v)} role="status"
+                    class={if v.is_valid() { "ok-box" } else { "error-box" }}>{ v.describe_for(engine).get(lang).to_string() }</p>
+            }
+        </fieldset>
     }
 }
 

@@ -139,6 +139,8 @@ fn SourcesBody(p: &BodyProps) -> Html {
     let probe_open: OpenProbe = use_state(|| None::<String>);
     let (page, set_page) = use_page(((*text).clone(), (*channel).clone(), (*ownership).clone(), *sort));
     let Some(m) = p.data.metrics.as_ref() else { return html! {} };
+    // The cited-rate column exists only for runs whose engine gave citation data.
+    let cited = m.counts.citation_probe_count > 0;
 
     let mut rows: Vec<&DomainMetrics> =
         m.domains.iter().filter(|d| keep_domain(d, &text, &channel, &ownership)).collect();
@@ -234,6 +236,7 @@ fn SourcesBody(p: &BodyProps) -> Html {
                         <th scope="col">{ t(lang, "src.platform") }</th>
                         <th scope="col">{ t(lang, "src.channel") }</th>
                         <th scope="col">{ t(lang, "src.ownership") }</th>
+                        if cited { <th scope="col" class="num">{ t(lang, "src.cited_rate") }</th> }
                     </tr></thead>
                     <tbody>
                         { for rows[row_from..row_to].iter().map(|d| {
@@ -242,22 +245,9 @@ fn SourcesBody(p: &BodyProps) -> Html {
                             let toggle = { let open = open.clone(); let dom = dom.clone(); Callback::from(move |_: MouseEvent| open.set(if is_open { None } else { Some(dom.clone()) })) };
                             html! {
                                 <>
-                                <tr data-testid="source-row" data-domain={dom.clone()} data-occurrences={d.occurrences.to_string()}
-                                    data-probe-rate={raw_f64(d.occurrence_rate)} class={classes!(format!("own-{}", ownership_key(d.ownership)))}>
-                                    <td><button type="button" class="link" onclick={toggle} aria-expanded={is_open.to_string()} data-testid="source-open">{ dom.clone() }</button></td>
-                                    <td class="num" title={ratio_title(d.probe_count, m.success_count, d.occurrence_rate_ci, lang)}>
-                                        { pct(d.occurrence_rate) }<div class="muted small">{ ci_text(d.occurrence_rate_ci) }</div>
-                                    </td>
-                                    <td class="num">{ d.occurrences }</td>
-                                    <td class="num" title={ratio_title(d.occurrences, m.counts.occurrence_count, None, lang)}>{ pct(d.occurrence_share) }</td>
-                                    <td class="num">{ dec(d.avg_rank) }</td>
-                                    <td class="num">{ d.best_rank.map_or_else(|| "—".to_string(), |r| r.to_string()) }</td>
-                                    <td>{ d.platform.clone() }</td>
-                                    <td>{ channel_label(&d.channel, lang).to_string() }</td>
-                                    <td>{ ownership_label(d.ownership, lang) }</td>
-                                </tr>
+                                { source_row(d, m, is_open, toggle, lang) }
                                 if is_open {
-                                    <tr class="drill"><td colspan="9"><DrillDown data={p.data.clone()} domain={dom.clone()} open={probe_open.clone()} /></td></tr>
+                                    <tr class="drill"><td colspan={if cited { "10" } else { "9" }}><DrillDown data={p.data.clone()} domain={dom.clone()} open={probe_open.clone()} /></td></tr>
                                 }
                                 </>
                             }
@@ -274,6 +264,34 @@ fn SourcesBody(p: &BodyProps) -> Html {
             </div>
             { outreach(m, lang) }
         </>
+    }
+}
+
+/// One `source-row`: the domain's figures, with `data-cited-rate` (empty without citation
+/// data) and, when the run has citation data, its cited rate (successful probes citing a page
+/// of the domain ÷ successful probes).
+fn source_row(d: &DomainMetrics, m: &RunMetrics, is_open: bool, toggle: Callback<MouseEvent>, lang: Lang) -> Html {
+    let dom = d.domain.clone();
+    html! {
+        <tr data-testid="source-row" data-domain={dom.clone()} data-occurrences={d.occurrences.to_string()}
+            data-probe-rate={raw_f64(d.occurrence_rate)} data-cited-rate={raw_f64(d.cited_rate)}
+            class={classes!(format!("own-{}", ownership_key(d.ownership)))}>
+            <td><button type="button" class="link" onclick={toggle} aria-expanded={is_open.to_string()} data-testid="source-open">{ dom }</button></td>
+            <td class="num" title={ratio_title(d.probe_count, m.success_count, d.occurrence_rate_ci, lang)}>
+                { pct(d.occurrence_rate) }<div class="muted small">{ ci_text(d.occurrence_rate_ci) }</div>
+            </td>
+            <td class="num">{ d.occurrences }</td>
+            <td class="num" title={ratio_title(d.occurrences, m.counts.occurrence_count, None, lang)}>{ pct(d.occurrence_share) }</td>
+            <td class="num">{ dec(d.avg_rank) }</td>
+            <td class="num">{ d.best_rank.map_or_else(|| "—".to_string(), |r| r.to_string()) }</td>
+            <td>{ d.platform.clone() }</td>
+            <td>{ channel_label(&d.channel, lang).to_string() }</td>
+            <td>{ ownership_label(d.ownership, lang) }</td>
+            if m.counts.citation_probe_count > 0 {
+                <td class="num" data-testid="source-cited-rate"
+                    title={ratio_title(d.cited_probe_count.unwrap_or(0), m.success_count, None, lang)}>{ pct(d.cited_rate) }</td>
+            }
+        </tr>
     }
 }
 

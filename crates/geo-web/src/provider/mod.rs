@@ -2,16 +2,18 @@
 //! the request timeout and the user's cancel use, mapped into the runner's
 //! [`AttemptOutcome`] with `geo_core::provider`'s pure functions.
 //!
-//! Mapping (seed §3.4, the same as the CLI's native transport): no HTTP response → `network`;
-//! the per-request deadline passed → `timeout` (the controller is aborted); any reply →
-//! [`provider::interpret`] (geo-core's one mapping of status, headers and body).
-//! A request aborted by the user (cancel) has no outcome at all: the engine drops it.
+//! Mapping (seed §3.4, the same as the CLI's native transport): no HTTP response → `network`,
+//! whose message says that the engine may not allow browser calls (CORS) and that a proxy
+//! base URL is the way round; the per-request deadline passed → `timeout` (the controller is
+//! aborted); any reply → [`Endpoint::outcome`], that is [`provider::interpret`] with the
+//! engine's wire format (geo-core's one mapping of status, headers and body). A request
+//! aborted by the user (cancel) has no outcome at all: the engine drops it.
 //!
-//! The API key comes only from Web Storage (`prefs`) and travels only in the `x-api-key`
+//! The API key comes only from Web Storage (`prefs`) and travels only in the engine's auth
 //! header; with a custom base URL and no key (proxy mode) no key header is sent.
 
-use geo_core::model::ProbeError;
-use geo_core::provider::{self, KeyVerdict};
+use geo_core::model::{EngineId, RunConfig};
+use geo_core::provider::{self, Caller, Endpoint, KeyVerdict};
 use geo_core::runner::AttemptOutcome;
 
 /// A complete HTTP reply.
@@ -36,45 +38,43 @@ pub enum FetchFailure {
     Network(String),
 }
 
-/// Maps a fetch result to the runner's outcome; `None` for a request the user aborted.
-/// `model` is the requested model (used when the response names none). `headers` are the
-/// request's: their secret values are removed from every error message (a provider error
-/// body may echo the key).
+/// Maps a fetch result of a request to `endpoint` to the runner's outcome; `None` for a
+/// request the user aborted. The endpoint's header values (the key) are removed from every
+/// error message (a provider error body or the browser's own words may echo the key).
 pub fn outcome_of(
+    endpoint: &Endpoint,
     result: Result<HttpReply, FetchFailure>,
     timeout_ms: u64,
-    model: &str,
-    headers: &[(&str, String)],
 ) -> Option<AttemptOutcome> {
-    let redactor = geo_core::safe::Redactor::for_headers(headers);
-    outcome_unredacted(result, timeout_ms, model).map(|o| o.map_err(|e| redactor.redact_error(e)))
+    let redactor = geo_core::safe::Redactor::for_headers(&endpoint.headers);
+    outcome_unredacted(endpoint, result, timeout_ms).map(|o| o.map_err(|e| redactor.redact_error(e)))
 }
 
-fn outcome_unredacted(result: Result<HttpReply, FetchFailure>, timeout_ms: u64, model: &str) -> Option<AttemptOutcome> {
+fn outcome_unredacted(
+    endpoint: &Endpoint,
+    result: Result<HttpReply, FetchFailure>,
+    timeout_ms: u64,
+) -> Option<AttemptOutcome> {
     match result {
         Ok(reply) => {
             let headers: Vec<(&str, &str)> = reply.headers.iter().map(|(n, v)| (*n, v.as_str())).collect();
-            let reply = provider::Reply { status: reply.status, headers: &headers, body: &reply.body };
-            Some(provider::interpret(&reply, &provider::Interpret::messages(model)))
+            Some(endpoint.outcome(&provider::Reply { status: reply.status, headers: &headers, body: &reply.body }))
         }
         Err(FetchFailure::Timeout) => Some(Err(provider::timeout_error(timeout_ms))),
-        Err(FetchFailure::Network(detail)) => Some(Err(network(&detail))),
+        Err(FetchFailure::Network(detail)) => Some(Err(endpoint.network_error(&detail))),
         Err(FetchFailure::Aborted) => None,
     }
 }
 
-fn network(detail: &str) -> ProbeError {
-    provider::network_error(detail)
-}
-
-/// The key test's verdict from a fetch result (status 0 = no response, as
-/// [`provider::interpret_key_test`] expects).
-pub fn key_verdict_of(result: Result<HttpReply, FetchFailure>) -> KeyVerdict {
+/// The key test's verdict for `engine` from a fetch result (status 0 = no response, as
+/// [`provider::interpret_engine_key_test`] expects).
+pub fn key_verdict_of(engine: EngineId, result: Result<HttpReply, FetchFailure>) -> KeyVerdict {
+    let verdict = |status, body: &str| provider::interpret_engine_key_test(engine, status, body);
     match result {
-        Ok(reply) => provider::interpret_key_test(reply.status, &reply.body),
-        Err(FetchFailure::Timeout) => provider::interpret_key_test(0, "the request timed out"),
-        Err(FetchFailure::Aborted) => provider::interpret_key_test(0, "the request was aborted"),
-        Err(FetchFailure::Network(detail)) => provider::interpret_key_test(0, &detail),
+        Ok(reply) => verdict(reply.status, &reply.body),
+        Err(FetchFailure::Timeout) => verdict(0, "the request timed out"),
+        Err(FetchFailure::Aborted) => verdict(0, "the request was aborted"),
+        Err(FetchFailure::Network(detail)) => verdict(0, &detail),
     }
 }
 
@@ -156,22 +156,27 @@ mod fetch {
 
 pub use fetch::post;
 
-/// Sends the settings page's key test: `build_key_test_body(model)` to
-/// `build_messages_url(base)` with `key`, with a 30 s timeout.
-pub async fn test_key(base: Option<&str>, key: Option<&str>, model: &str) -> KeyVerdict {
-    let url = provider::build_messages_url(base);
-    let headers = provider::request_headers(key);
-    let body = provider::build_key_test_body(model).to_string();
+/// Sends the settings page's key test of `engine`: its smallest request without tools
+/// (`build_engine_key_test_body`) to its endpoint for `base` with `key`, with a 30 s timeout.
+pub async fn test_key(engine: EngineId, base: Option<&str>, key: Option<&str>) -> KeyVerdict {
+    let config = RunConfig { engine, model: String::new(), ..RunConfig::default() };
+    let endpoint = Endpoint::new(&config, base, key, Caller::Browser);
+    let body = provider::build_engine_key_test_body(engine, &endpoint.model);
     let controller = match web_sys::AbortController::new() {
         Ok(c) => c,
-        Err(_) => return key_verdict_of(Err(FetchFailure::Network("abortcontroller is not available".into()))),
+        Err(_) => return key_verdict_of(engine, Err(FetchFailure::Network("abortcontroller is not available".into()))),
     };
-    let redactor = geo_core::safe::Redactor::for_headers(&headers);
-    let result = post(&url, &headers, &body, 30_000, &controller).await;
-    key_verdict_of(result.map(|mut reply| {
-        reply.body = redactor.redact(&reply.body).into_owned();
-        reply
-    }))
+    let redactor = geo_core::safe::Redactor::for_headers(&endpoint.headers);
+    let result = post(&endpoint.url, &endpoint.headers, &body, 30_000, &controller).await;
+    let result = match result {
+        Ok(mut reply) => {
+            reply.body = redactor.redact(&reply.body).into_owned();
+            Ok(reply)
+        }
+        Err(FetchFailure::Network(detail)) => Err(FetchFailure::Network(redactor.redact(&detail).into_owned())),
+        Err(other) => Err(other),
+    };
+    key_verdict_of(engine, result)
 }
 
 #[cfg(test)]
@@ -179,9 +184,13 @@ mod tests {
     use super::*;
     use geo_core::model::ErrorKind;
 
+    fn deepseek() -> Endpoint {
+        Endpoint::new(&RunConfig::default(), None, Some("k"), Caller::Browser)
+    }
+
     #[track_caller]
     fn check(result: Result<HttpReply, FetchFailure>, expect: Option<Result<(), ErrorKind>>) {
-        let got = outcome_of(result, 180_000, "deepseek-v4-flash", &[]).map(|o| o.map(|_| ()).map_err(|e| e.kind));
+        let got = outcome_of(&deepseek(), result, 180_000).map(|o| o.map(|_| ()).map_err(|e| e.kind));
         assert_eq!(got, expect);
     }
 
@@ -209,31 +218,62 @@ mod tests {
         );
     }
 
-    /// Finding 1: a provider error body or a browser message that echoes the key loses it.
+    /// Finding 1: a provider error body or a browser message that echoes the key loses it,
+    /// for every engine.
     #[test]
     fn error_messages_never_carry_the_key() {
-        let headers = provider::request_headers(Some("sk-web-secret-123"));
-        let body = r#"{"type":"error","error":{"type":"api_error","message":"bad key sk-web-secret-123"}}"#;
-        let reply = Ok(HttpReply { status: 500, headers: vec![], body: body.into() });
-        let e = outcome_of(reply, 1000, "m", &headers).unwrap().unwrap_err();
-        assert!(!e.message.contains("sk-web-secret-123") && e.message.contains("[redacted]"), "{}", e.message);
-        let browser = Err(FetchFailure::Network("Headers.set: 'sk-web-secret-123' is an invalid header value".into()));
-        let e = outcome_of(browser, 1000, "m", &headers).unwrap().unwrap_err();
-        assert!(!e.message.contains("sk-web-secret-123"), "{}", e.message);
+        let secret = "sk-web-secret-123";
+        let body = format!(r#"{{"type":"error","error":{{"type":"api_error","message":"bad key {secret}"}}}}"#);
+        for engine in EngineId::ALL {
+            let config = RunConfig { engine, ..RunConfig::default() };
+            let endpoint = Endpoint::new(&config, None, Some(secret), Caller::Browser);
+            let reply = Ok(HttpReply { status: 500, headers: vec![], body: body.clone() });
+            let e = outcome_of(&endpoint, reply, 1000).unwrap().unwrap_err();
+            assert!(!e.message.contains(secret), "{engine}: {}", e.message);
+            let browser = Err(FetchFailure::Network(format!("Headers.set: '{secret}' is an invalid header value")));
+            let e = outcome_of(&endpoint, browser, 1000).unwrap().unwrap_err();
+            assert!(!e.message.contains(secret) && e.message.contains("[redacted]"), "{engine}: {}", e.message);
+        }
+        let e = outcome_of(
+            &Endpoint::new(&RunConfig::default(), None, Some(secret), Caller::Browser),
+            Ok(HttpReply { status: 500, headers: vec![], body }),
+            1000,
+        )
+        .unwrap()
+        .unwrap_err();
+        assert!(e.message.contains("[redacted]"), "{}", e.message);
+    }
+
+    #[test]
+    fn a_blocked_browser_request_points_to_the_proxy_base_url() {
+        for engine in EngineId::ALL {
+            let config = RunConfig { engine, ..RunConfig::default() };
+            let endpoint = Endpoint::new(&config, None, Some("k"), Caller::Browser);
+            let Some(Err(e)) = outcome_of(&endpoint, Err(FetchFailure::Network("Failed to fetch".into())), 1) else {
+                panic!("a network error")
+            };
+            assert_eq!(e.kind, ErrorKind::Network);
+            assert!(e.message.contains("proxy base url") && e.message.contains("cors"), "{}", e.message);
+        }
+        let gemini = Endpoint::new(
+            &RunConfig { engine: EngineId::Gemini, ..RunConfig::default() },
+            None,
+            Some("k"),
+            Caller::Browser,
+        );
+        let bad_key = r#"{"error":{"code":400,"message":"API key not valid.","status":"INVALID_ARGUMENT","details":[{"reason":"API_KEY_INVALID"}]}}"#;
+        let got = outcome_of(&gemini, Ok(HttpReply { status: 400, headers: vec![], body: bad_key.into() }), 1);
+        assert_eq!(got.map(|o| o.map(|_| ()).map_err(|e| e.kind)), Some(Err(ErrorKind::Auth)));
     }
 
     #[test]
     fn key_verdicts() {
-        assert_eq!(
-            key_verdict_of(Ok(HttpReply { status: 401, headers: vec![], body: "{}".into() })),
-            KeyVerdict::InvalidKey
-        );
-        assert!(matches!(key_verdict_of(Err(FetchFailure::Network("x".into()))), KeyVerdict::Unreachable(_)));
-        assert!(key_verdict_of(Ok(HttpReply {
-            status: 200,
-            headers: vec![],
-            body: r#"{"type":"message","content":[]}"#.into()
-        }))
-        .is_valid());
+        let d = EngineId::Deepseek;
+        let reply = |status, body: &str| Ok(HttpReply { status, headers: vec![], body: body.into() });
+        assert_eq!(key_verdict_of(d, reply(401, "{}")), KeyVerdict::InvalidKey);
+        assert!(matches!(key_verdict_of(d, Err(FetchFailure::Network("x".into()))), KeyVerdict::Unreachable(_)));
+        assert!(key_verdict_of(d, reply(200, r#"{"type":"message","content":[]}"#)).is_valid());
+        let bad = r#"{"error":{"code":400,"status":"INVALID_ARGUMENT","details":[{"reason":"API_KEY_INVALID"}]}}"#;
+        assert_eq!(key_verdict_of(EngineId::Gemini, reply(400, bad)), KeyVerdict::InvalidKey);
     }
 }

@@ -31,7 +31,7 @@ pub(crate) mod mentions;
 pub(crate) mod prompts;
 pub(crate) mod sources;
 
-use super::cost::RunPricer;
+use super::cost::{add_cost, RunPricer};
 use super::{FastMap, Key};
 use crate::model::{Mention, Probe, ProbeStatus, Run, Target, TargetKind};
 
@@ -185,22 +185,23 @@ impl<'a> Ctx<'a> {
     }
 }
 
-/// `estimatedCostUsd`: every probe record of the run, failed ones too (seed §6.2).
+/// `estimatedCostUsd`: every probe record of the run, failed ones too (seed §6.2); `None`
+/// once a probe's model has no price (engines.md: an unknown model gives no cost).
 pub(crate) struct CostAcc<'a> {
     pricer: RunPricer<'a>,
-    total: f64,
+    total: Option<f64>,
 }
 
 impl<'a> CostAcc<'a> {
     pub(crate) fn new(run: &'a Run) -> Self {
-        CostAcc { pricer: RunPricer::new(run), total: 0.0 }
+        CostAcc { pricer: RunPricer::new(run), total: Some(0.0) }
     }
 
     pub(crate) fn add(&mut self, probe: &'a Probe, _ctx: &Ctx<'a>) {
-        self.total += self.pricer.cost(probe);
+        self.total = add_cost(self.total, self.pricer.cost(probe));
     }
 
-    pub(crate) fn finish(self) -> f64 {
+    pub(crate) fn finish(self) -> Option<f64> {
         self.total
     }
 }

@@ -1,0 +1,408 @@
+//! `geo-probe run --engine …`, `resume` and `retry-failed` against the mock for every engine,
+//! over real sockets: each engine's request shape (path, auth header, body), its answers
+//! parsed into the raw result with citations, its retry rules, proxy mode, the key kept out of
+//! OUT and standard error, several engines in one command (one run each, one `groupId`) and
+//! `geo-probe engines` over the result.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use geo_mock::{MockConfig, MockServer};
+use serde_json::{json, Value};
+
+const BIN: &str = env!("CARGO_BIN_EXE_geo-probe");
+const PROJECT: &str = "proj_yuangouchang";
+const ENGINES: [&str; 5] = ["deepseek", "anthropic", "openai", "gemini", "perplexity"];
+
+fn key_var(engine: &str) -> String {
+    format!("{}_API_KEY", engine.to_uppercase())
+}
+
+fn mock(flags: &[&str]) -> MockServer {
+    let mut args: Vec<String> = vec!["--port".into(), "0".into()];
+    args.extend(flags.iter().map(|s| s.to_string()));
+    MockServer::start(MockConfig::from_args(&args).unwrap()).unwrap()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("geo-cli-engines-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The fixture project plus extra prompts `(id, text)`, written to `dir/in.json`.
+fn input_with(dir: &Path, extra: &[(&str, &str)]) -> PathBuf {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/project.json");
+    let mut env: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    for (id, text) in extra {
+        env["prompts"].as_array_mut().unwrap().push(json!({
+            "id": id, "projectId": PROJECT, "text": text, "tags": [],
+            "createdAt": "2026-11-29T08:00:00.000Z", "updatedAt": "2026-11-29T08:00:00.000Z"
+        }));
+    }
+    let file = dir.join("in.json");
+    std::fs::write(&file, serde_json::to_string_pretty(&env).unwrap()).unwrap();
+    file
+}
+
+/// Runs geo-probe with exactly the key variables in `keys` set (every other engine's removed).
+fn geo_probe(args: &[&str], keys: &[(&str, &str)]) -> Output {
+    let mut c = Command::new(BIN);
+    c.args(args);
+    for e in ENGINES {
+        c.env_remove(key_var(e));
+    }
+    for (engine, key) in keys {
+        c.env(key_var(engine), key);
+    }
+    c.output().unwrap()
+}
+
+fn read_json(path: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+fn probes_of<'a>(out: &'a Value, run_id: &str) -> BTreeMap<String, &'a Value> {
+    let probes = out["probes"].as_array().unwrap();
+    probes.iter().filter(|p| p["runId"] == run_id).map(|p| (p["promptId"].as_str().unwrap().to_string(), p)).collect()
+}
+
+fn engine_requests(m: &MockServer, engine: &str) -> Vec<Value> {
+    m.log().into_iter().filter(|e| e["engine"] == engine).collect()
+}
+
+/// `geo-probe run FILE --project … --engine E --prompts P --repeats N --out OUT --base-url URL`
+/// followed by `extra`.
+fn run_args<'a>(
+    file: &'a str,
+    engine: &'a str,
+    prompts: &'a str,
+    repeats: &'a str,
+    out: &'a Path,
+    base: &'a str,
+    extra: &[&'a str],
+) -> Vec<&'a str> {
+    let out = out.to_str().unwrap();
+    let mut args =
+        vec!["run", file, "--project", PROJECT, "--engine", engine, "--prompts", prompts, "--repeats", repeats];
+    args.extend(["--out", out, "--base-url", base]);
+    args.extend_from_slice(extra);
+    args
+}
+
+#[track_caller]
+fn ok(o: &Output) {
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+/// The documented body keys of each engine's probe request, in order.
+fn body_keys(engine: &str) -> &'static [&'static str] {
+    match engine {
+        "deepseek" | "anthropic" => &["model", "max_tokens", "system", "tools", "messages", "temperature"],
+        "openai" => &["model", "instructions", "input", "tools", "include", "max_output_tokens", "max_tool_calls"],
+        "gemini" => &["systemInstruction", "contents", "tools", "generationConfig"],
+        "perplexity" => &["model", "messages", "max_tokens"],
+        _ => unreachable!(),
+    }
+}
+
+#[test]
+fn every_engine_request_shape_parse_and_the_key_kept_out() {
+    let key = "sk-engine-SECRET-91c3";
+    let m = mock(&["--require-key", key]);
+    for engine in ENGINES {
+        let dir = scratch(&format!("shape-{engine}"));
+        let out = dir.join("out.json");
+        let o = geo_probe(
+            &run_args("../../fixtures/project.json", engine, "p01,p09", "1", &out, &m.url(), &["--max-searches", "4"]),
+            &[(engine, key)],
+        );
+        ok(&o);
+        let requests = engine_requests(&m, engine);
+        assert_eq!(requests.len(), 2, "{engine}");
+        for e in &requests {
+            let path = e["path"].as_str().unwrap();
+            let (header, value) = match engine {
+                "deepseek" => {
+                    assert_eq!(path, "/anthropic/v1/messages");
+                    ("x-api-key", key.to_string())
+                }
+                "anthropic" => {
+                    assert_eq!(path, "/v1/messages");
+                    assert_eq!(e["headers"]["anthropic-version"], "2023-06-01");
+                    assert!(
+                        e["headers"].get("anthropic-dangerous-direct-browser-access").is_none(),
+                        "not from a terminal"
+                    );
+                    ("x-api-key", key.to_string())
+                }
+                "openai" => {
+                    assert_eq!(path, "/v1/responses");
+                    ("authorization", format!("Bearer {key}"))
+                }
+                "gemini" => {
+                    assert_eq!(path, "/v1beta/models/gemini-2.5-flash:generateContent");
+                    ("x-goog-api-key", key.to_string())
+                }
+                _ => {
+                    assert_eq!(path, "/chat/completions");
+                    ("authorization", format!("Bearer {key}"))
+                }
+            };
+            assert_eq!(e["headers"][header], value.as_str(), "{engine}");
+            let raw = e["body"].as_str().unwrap();
+            let body: Value = serde_json::from_str(raw).unwrap();
+            let keys: Vec<&str> = body.as_object().unwrap().keys().map(String::as_str).collect();
+            let mut expect = body_keys(engine).to_vec();
+            expect.sort_unstable();
+            let mut got = keys.clone();
+            got.sort_unstable();
+            assert_eq!(got, expect, "{engine}: {raw}");
+            let positions: Vec<usize> =
+                body_keys(engine).iter().map(|k| raw.find(&format!("\"{k}\"")).unwrap()).collect();
+            assert!(positions.windows(2).all(|w| w[0] < w[1]), "{engine}: documented key order in {raw}");
+            match engine {
+                "openai" => assert_eq!(body["max_tool_calls"], 4),
+                "deepseek" | "anthropic" => assert_eq!(body["tools"][0]["max_uses"], 4),
+                _ => assert!(!raw.contains("\"max_uses\"")),
+            }
+        }
+        let text = std::fs::read_to_string(&out).unwrap();
+        assert!(!text.contains("SECRET"), "{engine}: the key leaked into OUT");
+        assert!(!String::from_utf8_lossy(&o.stderr).contains("SECRET"), "{engine}: the key leaked into stderr");
+        let out = read_json(&out);
+        let run = out["runs"].as_array().unwrap().last().unwrap();
+        assert_eq!(run["config"]["engine"], engine);
+        assert_eq!(run["status"], "completed", "{engine}");
+        assert!(run.get("groupId").is_none(), "one engine: no group");
+        let probes = probes_of(&out, run["id"].as_str().unwrap());
+        for (prompt, p) in &probes {
+            assert_eq!(p["status"], "success", "{engine} {prompt}");
+            assert!(!p["sources"].as_array().unwrap().is_empty(), "{engine} {prompt}: sources");
+            assert!(!p["mentions"].as_array().unwrap().is_empty(), "{engine} {prompt}: mentions");
+            if engine == "deepseek" {
+                assert!(p.get("rawCitations").is_none(), "deepseek fixture 01/09 carry no citations");
+                assert!(p["sources"].as_array().unwrap().iter().all(|s| s.get("cited").is_none()));
+            } else {
+                assert!(p["rawCitations"].is_array(), "{engine} {prompt}");
+                let cited = p["sources"].as_array().unwrap().iter().filter(|s| s["cited"] == true).count();
+                assert!(cited > 0, "{engine} {prompt}: a cited source");
+            }
+        }
+    }
+}
+
+#[test]
+fn retries_and_error_kinds_follow_each_engines_rules() {
+    let m = mock(&[]);
+    for engine in ["anthropic", "openai", "gemini", "perplexity"] {
+        let dir = scratch(&format!("retry-{engine}"));
+        let file = input_with(
+            &dir,
+            &[
+                ("r1", "[mock:429,500,ok] 有哪些AI搜索优化公司值得推荐？"),
+                ("r2", "[mock:503,json,ok] GEO监测工具哪个好用？"),
+                ("a1", "[mock:401,ok] bad key"),
+                ("b1", "[mock:402,ok] no credit"),
+                ("e1", "[mock:empty] always empty"),
+                ("s1", "[mock:search_error] 2026年国内有哪些靠谱的GEO（生成式引擎优化）服务商？"),
+            ],
+        );
+        let out = dir.join("out.json");
+        let o =
+            geo_probe(&run_args(file.to_str().unwrap(), engine, "r1,r2,a1,b1,e1,s1", "1", &out, &m.url(), &[]), &[]);
+        ok(&o);
+        let out = read_json(&out);
+        let run = out["runs"].as_array().unwrap().last().unwrap();
+        assert_eq!(run["status"], "partial", "{engine}");
+        let probes = probes_of(&out, run["id"].as_str().unwrap());
+        let check = |prompt: &str, status: &str, kind: Option<&str>, attempts: u64| {
+            let p = probes[prompt];
+            assert_eq!(p["status"], status, "{engine} {prompt}: {p:#}");
+            assert_eq!(p["error"]["kind"].as_str(), kind, "{engine} {prompt}: {p:#}");
+            assert_eq!(p["attempts"].as_u64(), Some(attempts), "{engine} {prompt}");
+        };
+        check("r1", "success", None, 3);
+        check("r2", "success", None, 3);
+        // Each engine's "bad key" and "no credit" are never retried, whatever status it uses
+        // (Gemini 400 API_KEY_INVALID, OpenAI 429 insufficient_quota, Anthropic 400 no credit).
+        check("a1", "error", Some("auth"), 1);
+        check("b1", "error", Some("balance"), 1);
+        check("e1", "empty", Some("empty"), 3);
+        check("s1", "success", None, 1);
+        let message = probes["a1"]["error"]["message"].as_str().unwrap();
+        let name = match engine {
+            "openai" => "chatgpt",
+            "anthropic" => "claude",
+            other => other,
+        };
+        assert!(message.contains(name), "{engine}: {message}");
+        if engine == "openai" {
+            let queries = probes["s1"]["queries"].as_array().unwrap();
+            assert!(queries.iter().any(|q| q["error"] == "failed"), "{queries:?}");
+        }
+    }
+}
+
+#[test]
+fn proxy_mode_sends_no_auth_header_for_any_engine() {
+    let m = mock(&["--require-key", "k", "--proxy"]);
+    let dir = scratch("proxy");
+    let out = dir.join("out.json");
+    let o = geo_probe(
+        &run_args("../../fixtures/project.json", "anthropic,openai,gemini,perplexity", "p08", "1", &out, &m.url(), &[]),
+        &[],
+    );
+    ok(&o);
+    let log = m.log();
+    assert_eq!(log.len(), 4);
+    for e in &log {
+        for h in ["x-api-key", "authorization", "x-goog-api-key"] {
+            assert!(e["headers"].get(h).is_none(), "{e}");
+        }
+    }
+}
+
+#[test]
+fn several_engines_one_command_one_group_and_the_engines_comparison() {
+    let m = mock(&[]);
+    let dir = scratch("group");
+    let out = dir.join("out.json");
+    let o = geo_probe(
+        &run_args(
+            "../../fixtures/project.json",
+            "deepseek,anthropic,openai,gemini,perplexity",
+            "p01,p08,p09,p10",
+            "2",
+            &out,
+            &m.url(),
+            &["--model", "openai=gpt-5,gemini=gemini-2.5-pro"],
+        ),
+        &[],
+    );
+    ok(&o);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    let out_v = read_json(&out);
+    let runs = out_v["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 5);
+    let group = runs[0]["groupId"].as_str().expect("a group id");
+    assert!(group.starts_with("grp_"));
+    let engines: Vec<&str> = runs.iter().map(|r| r["config"]["engine"].as_str().unwrap()).collect();
+    assert_eq!(engines, ENGINES);
+    for r in runs {
+        assert_eq!(r["groupId"], group);
+        assert_eq!(r["status"], "completed", "{}", r["config"]["engine"]);
+        assert_eq!(r["plannedProbeCount"], 8);
+        assert_eq!(probes_of(&out_v, r["id"].as_str().unwrap()).len(), 4);
+        assert!(stderr.contains(r["id"].as_str().unwrap()), "{stderr}");
+    }
+    assert_eq!(runs[2]["config"]["model"], "gpt-5");
+    assert_eq!(runs[3]["config"]["model"], "gemini-2.5-pro");
+    assert_eq!(runs[4]["config"]["model"], "sonar");
+    let ids: std::collections::BTreeSet<&str> = runs.iter().map(|r| r["id"].as_str().unwrap()).collect();
+    assert_eq!(ids.len(), 5, "distinct run ids");
+    let probes = out_v["probes"].as_array().unwrap();
+    assert_eq!(probes.len(), 5 * 8);
+
+    // The metrics and the engines comparison read the same runs.
+    let metrics = Command::new(BIN).args(["metrics", out.to_str().unwrap()]).output().unwrap();
+    ok(&metrics);
+    let metrics: Value = serde_json::from_slice(&metrics.stdout).unwrap();
+    let engines = Command::new(BIN).args(["engines", out.to_str().unwrap()]).output().unwrap();
+    ok(&engines);
+    let engines: Value = serde_json::from_slice(&engines.stdout).unwrap();
+    let columns = engines["engines"].as_array().unwrap();
+    assert_eq!(columns.iter().map(|c| c["engine"].as_str().unwrap()).collect::<Vec<_>>(), ENGINES);
+    for column in columns {
+        let m = metrics.as_array().unwrap().iter().find(|m| m["runId"] == column["runId"]).unwrap();
+        assert_eq!(column["mentionRate"], m["mentionRate"]);
+        assert_eq!(column["ownedVisibility"], m["ownedVisibility"]);
+        if column["engine"] == "deepseek" {
+            assert!(column["ownedCitationRate"].is_null(), "deepseek's fixtures have no citations");
+        } else {
+            assert!(column["ownedCitationRate"].as_f64().is_some(), "{column}");
+        }
+    }
+}
+
+#[test]
+fn resume_and_retry_failed_use_the_runs_own_engine() {
+    let m = mock(&[]);
+    let dir = scratch("again");
+    let file = input_with(&dir, &[("f1", "[mock:503,503,503,ok] 中小企业做GEO优化有哪些服务商可选？")]);
+    let out = dir.join("out.json");
+    let o = geo_probe(&run_args(file.to_str().unwrap(), "gemini", "f1,p01", "1", &out, &m.url(), &[]), &[]);
+    ok(&o);
+    let first = read_json(&out);
+    let run_id = first["runs"].as_array().unwrap().last().unwrap()["id"].as_str().unwrap().to_string();
+    assert_eq!(first["runs"].as_array().unwrap().last().unwrap()["status"], "partial");
+    let out2 = dir.join("out2.json");
+    // No key and no --base-url: the gemini run needs GEMINI_API_KEY, not DeepSeek's.
+    let o = geo_probe(
+        &["retry-failed", out.to_str().unwrap(), "--run", &run_id, "--out", out2.to_str().unwrap()],
+        &[("deepseek", "sk-ds")],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("GEMINI_API_KEY"), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(!out2.exists());
+    let before = m.log().len();
+    let o = geo_probe(
+        &[
+            "retry-failed",
+            out.to_str().unwrap(),
+            "--run",
+            &run_id,
+            "--out",
+            out2.to_str().unwrap(),
+            "--base-url",
+            &m.url(),
+        ],
+        &[("gemini", "g-key-SECRET")],
+    );
+    ok(&o);
+    let log = m.log();
+    assert_eq!(log.len(), before + 1);
+    assert!(log[before]["path"].as_str().unwrap().ends_with(":generateContent"));
+    assert_eq!(log[before]["headers"]["x-goog-api-key"], "g-key-SECRET");
+    let second = read_json(&out2);
+    let run = second["runs"].as_array().unwrap().iter().find(|r| r["id"] == run_id.as_str()).unwrap();
+    assert_eq!(run["status"], "completed");
+    assert_eq!(run["config"]["engine"], "gemini");
+    assert!(!std::fs::read_to_string(&out2).unwrap().contains("SECRET"));
+    // resume of a completed run sends nothing and keeps the engine.
+    let out3 = dir.join("out3.json");
+    let o = geo_probe(
+        &["resume", out2.to_str().unwrap(), "--run", &run_id, "--out", out3.to_str().unwrap(), "--base-url", &m.url()],
+        &[],
+    );
+    ok(&o);
+    assert_eq!(m.log().len(), before + 1);
+}
+
+#[test]
+fn bad_engine_input_exits_2_without_out() {
+    let dir = scratch("bad");
+    let out = dir.join("out.json");
+    let base = ["run", "../../fixtures/project.json", "--project", PROJECT, "--out", out.to_str().unwrap()];
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["--engine", "bing", "--base-url", "http://127.0.0.1:9"], "unknown engine"),
+        (vec!["--engine", "openai"], "OPENAI_API_KEY is not set"),
+        (vec!["--engine", "deepseek,perplexity"], "DEEPSEEK_API_KEY is not set"),
+        (vec!["--engine", "openai,gemini", "--model", "gpt-5", "--base-url", "http://127.0.0.1:9"], "engine=model"),
+        (
+            vec!["--engine", "openai", "--model", "claude=x", "--base-url", "http://127.0.0.1:9"],
+            "not one of the --engine",
+        ),
+    ];
+    for (extra, needle) in cases {
+        let args: Vec<&str> = base.iter().copied().chain(extra.iter().copied()).collect();
+        let o = geo_probe(&args, &[]);
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{extra:?}: {stderr}");
+        assert!(stderr.contains(needle), "{extra:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(!out.exists(), "{extra:?}");
+    }
+}

@@ -1,0 +1,337 @@
+//! OpenAI's Responses API with the hosted `web_search` tool: the probe request body and the
+//! response parser (engines.md; shapes in `shared/reference/api-formats/engines/openai_*`).
+//!
+//! The parser walks `output` once, in order:
+//!
+//! * a `web_search_call` whose action is `search` (or has no action, as in the guide's older
+//!   example) adds one query per entry of `action.queries`, else its `action.query`, else one
+//!   internal query; its `action.sources` of type `url` become raw sources of the call's
+//!   first query, ranked by position. A call with `status: "failed"` marks its queries with
+//!   the error `failed` (and is not counted as a billed search). `open_page` and
+//!   `find`/`find_in_page` calls add nothing.
+//! * a `message` item's `output_text` parts are its text (parts joined as they are; messages
+//!   separated by a blank line, as different utterances), and their `url_citation`
+//!   annotations are the citations.
+//! * `reasoning` and anything unknown are skipped.
+//!
+//! Sources carry no title in this API; a source takes the title of a `url_citation` with the
+//! same canonical URL (the cited URL usually adds `?utm_source=openai`, which the
+//! canonicalisation drops), else `""`.
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use super::errors::{engine_invalid_json_error, map_engine_error_envelope};
+use super::request::SYSTEM_PROMPT;
+use super::wire::{count, is_error_envelope, non_blank, str_field};
+use super::ParsedResponse;
+use crate::analysis::urls::normalize_url;
+use crate::model::{EngineId, ProbeError, Query, RawCitation, RawSource, RunConfig, Usage};
+
+/// The Responses request body, fields in the documented order.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ResponsesRequest<'a> {
+    /// Requested model.
+    pub model: &'a str,
+    /// The system prompt.
+    pub instructions: &'a str,
+    /// The one user message.
+    pub input: [InputMessage<'a>; 1],
+    /// `[{"type":"web_search"}]`.
+    pub tools: [Tool; 1],
+    /// `["web_search_call.action.sources"]`: every retrieved page, not only the cited ones.
+    pub include: [&'static str; 1],
+    /// Output token limit (reasoning tokens included).
+    pub max_output_tokens: u32,
+    /// Built-in tool calls allowed: the run's `maxSearches`.
+    pub max_tool_calls: u32,
+}
+
+/// `{"role":"user","content":"…"}`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct InputMessage<'a> {
+    /// Always `user`.
+    pub role: &'static str,
+    /// The prompt.
+    pub content: &'a str,
+}
+
+/// `{"type":"web_search"}`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Tool {
+    /// Always `web_search`.
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+}
+
+/// The probe request for `prompt_text` under `config`.
+pub fn build_request<'a>(prompt_text: &'a str, config: &'a RunConfig) -> ResponsesRequest<'a> {
+    ResponsesRequest {
+        model: super::engine::model_or_default(EngineId::Openai, &config.model),
+        instructions: SYSTEM_PROMPT,
+        input: [InputMessage { role: "user", content: prompt_text }],
+        tools: [Tool { kind: "web_search" }],
+        include: ["web_search_call.action.sources"],
+        max_output_tokens: config.max_tokens,
+        max_tool_calls: config.max_searches,
+    }
+}
+
+/// The request body as sent.
+pub fn request_body_json(prompt_text: &str, config: &RunConfig) -> String {
+    serde_json::to_string(&build_request(prompt_text, config)).unwrap_or_default()
+}
+
+/// The queries of one search action: `queries`, else `query`, as trimmed non-blank strings.
+fn action_queries(action: Option<&Map<String, Value>>) -> Vec<String> {
+    let Some(action) = action else { return Vec::new() };
+    let listed: Vec<String> = match action.get("queries") {
+        Some(Value::Array(qs)) => qs.iter().filter_map(|q| non_blank(q.as_str())).map(str::to_string).collect(),
+        _ => Vec::new(),
+    };
+    if !listed.is_empty() {
+        return listed;
+    }
+    non_blank(str_field(action, "query")).map(|q| vec![q.to_string()]).unwrap_or_default()
+}
+
+/// Parses the body of a successful Responses call (see the module documentation).
+///
+/// Errors: not JSON, not an object, or no `output` array → `invalid_json`; an error envelope
+/// → the mapped OpenAI error.
+pub fn parse_response(body: &str, requested_model: &str) -> Result<ParsedResponse, ProbeError> {
+    let invalid = |d: &str| engine_invalid_json_error(EngineId::Openai, d);
+    let value: Value = serde_json::from_str(body).map_err(|e| invalid(&format!("not json: {e}")))?;
+    let Value::Object(obj) = value else { return Err(invalid("the body is not a json object")) };
+    if is_error_envelope(&obj, "output") {
+        return Err(map_engine_error_envelope(EngineId::Openai, body));
+    }
+    let Some(Value::Array(items)) = obj.get("output") else {
+        return Err(invalid("the body has no output array"));
+    };
+
+    let mut queries: Vec<Query> = Vec::new();
+    let mut sources: Vec<RawSource> = Vec::new();
+    let mut citations: Vec<RawCitation> = Vec::new();
+    let mut answer = String::new();
+    let mut searches = 0u64;
+    for item in items.iter().filter_map(Value::as_object) {
+        match str_field(item, "type") {
+            Some("web_search_call") => {
+                let action = item.get("action").and_then(Value::as_object);
+                let kind = action.and_then(|a| str_field(a, "type"));
+                if kind.is_some_and(|k| k != "search") {
+                    continue;
+                }
+                let failed = str_field(item, "status") == Some("failed");
+                // A failed search is not billed (`tool_usage.web_search.num_requests` leaves it out).
+                searches += u64::from(!failed);
+                let words = action_queries(action);
+                let first = queries.len() as u32 + 1;
+                let error = failed.then(|| "failed".to_string());
+                if words.is_empty() {
+                    queries.push(Query { index: first, query: None, internal: true, error });
+                } else {
+                    for w in words {
+                        let index = queries.len() as u32 + 1;
+                        queries.push(Query { index, query: Some(w), internal: false, error: error.clone() });
+                    }
+                }
+                let listed = action.and_then(|a| a.get("sources")).and_then(Value::as_array);
+                let mut rank = 0;
+                for s in listed.into_iter().flatten().filter_map(Value::as_object) {
+                    if str_field(s, "type").is_some_and(|t| t != "url") {
+                        continue;
+                    }
+                    let Some(url) = non_blank(str_field(s, "url")) else { continue };
+                    rank += 1;
+                    sources.push(RawSource {
+                        query_index: first,
+                        rank,
+                        title: String::new(),
+                        url: url.to_string(),
+                        page_age: None,
+                    });
+                }
+            }
+            Some("message") => {
+                let mut text = String::new();
+                for part in item.get("content").and_then(Value::as_array).into_iter().flatten() {
+                    let Some(part) = part.as_object() else { continue };
+                    if str_field(part, "type") != Some("output_text") {
+                        continue;
+                    }
+                    if let Some(t) = str_field(part, "text") {
+                        text.push_str(t);
+                    }
+                    for a in part.get("annotations").and_then(Value::as_array).into_iter().flatten() {
+                        let Some(a) = a.as_object() else { continue };
+                        if str_field(a, "type") != Some("url_citation") {
+                            continue;
+                        }
+                        let Some(url) = non_blank(str_field(a, "url")) else { continue };
+                        citations.push(RawCitation {
+                            url: url.to_string(),
+                            title: non_blank(str_field(a, "title")).map(str::to_string),
+                            cited_text: None,
+                        });
+                    }
+                }
+                if !text.trim().is_empty() {
+                    if !answer.is_empty() {
+                        answer.push_str("\n\n");
+                    }
+                    answer.push_str(&text);
+                }
+            }
+            _ => {}
+        }
+    }
+    name_sources(&mut sources, &citations);
+
+    let usage = obj.get("usage").and_then(Value::as_object);
+    let input = count(usage.and_then(|u| u.get("input_tokens")));
+    let cached = count(usage.and_then(|u| u.get("input_tokens_details")).and_then(|d| d.get("cached_tokens")));
+    let status = non_blank(str_field(&obj, "status"));
+    let reason = obj.get("incomplete_details").and_then(|d| d.get("reason")).and_then(Value::as_str);
+    let stop_reason = match (status, non_blank(reason)) {
+        (Some("incomplete"), Some(r)) => Some(r.to_string()),
+        (s, _) => s.map(str::to_string),
+    };
+    Ok(ParsedResponse {
+        raw_answer: answer,
+        queries,
+        raw_sources: sources,
+        raw_citations: Some(citations),
+        usage: Usage {
+            // OpenAI counts cached tokens inside input_tokens; the snapshot keeps them apart.
+            input_tokens: input.saturating_sub(cached),
+            output_tokens: count(usage.and_then(|u| u.get("output_tokens"))),
+            cache_read_input_tokens: cached.min(input),
+            web_search_requests: searches,
+        },
+        request_id: non_blank(str_field(&obj, "id")).map(str::to_string),
+        stop_reason,
+        model: non_blank(str_field(&obj, "model")).unwrap_or(requested_model).to_string(),
+    })
+}
+
+/// Gives each source the title of a citation with the same canonical URL (the first such).
+fn name_sources(sources: &mut [RawSource], citations: &[RawCitation]) {
+    if citations.is_empty() {
+        return;
+    }
+    let titled: Vec<(String, &str)> =
+        citations.iter().filter_map(|c| Some((normalize_url(&c.url)?.canonical, c.title.as_deref()?))).collect();
+    for s in sources.iter_mut() {
+        let Some(canonical) = normalize_url(&s.url).map(|p| p.canonical) else { continue };
+        if let Some((_, title)) = titled.iter().find(|(u, _)| *u == canonical) {
+            s.title = title.to_string();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::ErrorKind;
+    use serde_json::json;
+
+    fn parse(v: Value) -> ParsedResponse {
+        parse_response(&v.to_string(), "gpt-5-mini").expect("parses")
+    }
+
+    #[test]
+    fn body_has_the_documented_shape() {
+        let config = RunConfig { engine: EngineId::Openai, model: "gpt-5".into(), ..RunConfig::default() };
+        let text = request_body_json("哪些 GEO 工具好？", &config);
+        let v: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(
+            v,
+            json!({
+                "model": "gpt-5",
+                "instructions": SYSTEM_PROMPT,
+                "input": [{"role": "user", "content": "哪些 GEO 工具好？"}],
+                "tools": [{"type": "web_search"}],
+                "include": ["web_search_call.action.sources"],
+                "max_output_tokens": 3000,
+                "max_tool_calls": 5
+            })
+        );
+        assert!(text.starts_with("{\"model\":\"gpt-5\",\"instructions\":"), "{text}");
+        let blank = RunConfig { engine: EngineId::Openai, model: " ".into(), ..RunConfig::default() };
+        assert!(request_body_json("q", &blank).starts_with("{\"model\":\"gpt-5-mini\""));
+    }
+
+    #[test]
+    fn searches_open_pages_and_citations() {
+        let p = parse(json!({
+            "id": "resp_1", "status": "completed", "model": "gpt-5-2025-08-07",
+            "output": [
+                {"type": "reasoning", "id": "rs_1", "summary": []},
+                {"type": "web_search_call", "status": "completed",
+                 "action": {"type": "search", "queries": ["a", " b "], "query": "a",
+                            "sources": [{"type": "url", "url": "https://x.example/p"}, {"type": "api", "name": "oai-weather"},
+                                        {"type": "url", "url": "https://y.example/"}]}},
+                {"type": "web_search_call", "status": "completed", "action": {"type": "open_page", "url": "https://x.example/p"}},
+                {"type": "web_search_call", "status": "completed", "action": {"type": "find_in_page", "pattern": "p", "url": "u"}},
+                {"type": "web_search_call", "status": "completed", "action": {"type": "search", "query": "c"}},
+                {"type": "web_search_call", "status": "failed", "action": {"type": "search"}},
+                {"type": "web_search_call", "status": "completed"},
+                {"type": "message", "role": "assistant", "content": [
+                    {"type": "output_text", "text": "Hello ", "annotations": [
+                        {"type": "url_citation", "url": "https://x.example/p?utm_source=openai", "title": "X page", "start_index": 0, "end_index": 5}]},
+                    {"type": "refusal", "refusal": "no"},
+                    {"type": "output_text", "text": "world", "annotations": [{"type": "file_citation"}]}
+                ]},
+                {"type": "message", "content": [{"type": "output_text", "text": "Second."}]}
+            ],
+            "usage": {"input_tokens": 1000, "input_tokens_details": {"cached_tokens": 200}, "output_tokens": 50}
+        }));
+        assert_eq!(p.raw_answer, "Hello world\n\nSecond.");
+        let q: Vec<(u32, Option<&str>, bool, Option<&str>)> =
+            p.queries.iter().map(|q| (q.index, q.query.as_deref(), q.internal, q.error.as_deref())).collect();
+        assert_eq!(
+            q,
+            [
+                (1, Some("a"), false, None),
+                (2, Some("b"), false, None),
+                (3, Some("c"), false, None),
+                (4, None, true, Some("failed")),
+                (5, None, true, None)
+            ]
+        );
+        let s: Vec<(u32, u32, &str, &str)> =
+            p.raw_sources.iter().map(|s| (s.query_index, s.rank, s.url.as_str(), s.title.as_str())).collect();
+        assert_eq!(s, [(1, 1, "https://x.example/p", "X page"), (1, 2, "https://y.example/", "")]);
+        assert_eq!(p.raw_citations.as_ref().unwrap().len(), 1);
+        assert_eq!(
+            p.usage,
+            Usage { input_tokens: 800, output_tokens: 50, cache_read_input_tokens: 200, web_search_requests: 3 }
+        );
+        assert_eq!(
+            (p.request_id.as_deref(), p.stop_reason.as_deref(), p.model.as_str()),
+            (Some("resp_1"), Some("completed"), "gpt-5-2025-08-07")
+        );
+    }
+
+    #[test]
+    fn no_search_incomplete_and_malformed() {
+        let p = parse(json!({"status": "incomplete", "incomplete_details": {"reason": "max_output_tokens"},
+            "output": [{"type": "message", "content": [{"type": "output_text", "text": "partial"}]}]}));
+        assert_eq!(p.stop_reason.as_deref(), Some("max_output_tokens"));
+        assert_eq!((p.queries.len(), p.raw_sources.len()), (0, 0));
+        assert_eq!(p.raw_citations, Some(vec![]), "openai always has a citation array");
+        assert_eq!(p.model, "gpt-5-mini");
+        for body in ["", "[]", "{}", "{\"output\":{}}", "{\"output\":null}"] {
+            assert_eq!(parse_response(body, "m").unwrap_err().kind, ErrorKind::InvalidJson, "{body}");
+        }
+        let err = parse_response(
+            r#"{"error":{"message":"quota","type":"insufficient_quota","code":"insufficient_quota"}}"#,
+            "m",
+        )
+        .unwrap_err();
+        assert_eq!(err.kind, ErrorKind::Balance);
+        assert!(err.message.contains("chatgpt"), "{}", err.message);
+    }
+}

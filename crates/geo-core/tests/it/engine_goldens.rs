@@ -1,0 +1,80 @@
+//! Goldens of every engine's recorded responses (`fixtures/engines/<engine>/*.json`): the
+//! parsed raw result and the derived fields against the fixture project, as insta JSON
+//! snapshots (`it__engine_goldens__…@<engine>__<fixture>.json.snap`); and every recorded error
+//! body mapped with its engine's rules (`…@<engine>__errors__<status>_….snap`).
+
+use std::path::Path;
+
+use geo_core::analysis::analyze_probe;
+use geo_core::model::{EngineId, ExportEnvelope, Probe, ProbeStatus, Target};
+use geo_core::provider::{map_engine_http_error, parse_engine_response, spec, ParsedResponse};
+
+/// The engine a fixture belongs to: the name of its directory under `fixtures/engines/`.
+fn engine_of(path: &Path) -> EngineId {
+    let dir = path.ancestors().find_map(|p| EngineId::parse(p.file_name()?.to_str()?));
+    dir.unwrap_or_else(|| panic!("{} is not under an engine directory", path.display()))
+}
+
+fn targets() -> Vec<Target> {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/project.json")).unwrap();
+    let env: ExportEnvelope = serde_json::from_str(&text).unwrap();
+    env.projects[0].targets()
+}
+
+fn parse(path: &Path) -> Result<ParsedResponse, geo_core::model::ProbeError> {
+    let engine = engine_of(path);
+    parse_engine_response(engine, &std::fs::read_to_string(path).unwrap(), spec(engine).default_model)
+}
+
+/// A successful probe holding `parsed` as its raw result (derived fields empty).
+pub fn probe_of(parsed: ParsedResponse) -> Probe {
+    serde_json::from_value(serde_json::json!({
+        "id": "run_golden__p__0", "runId": "run_golden", "projectId": "proj_yuangouchang", "promptId": "p",
+        "repeatIndex": 0, "status": ProbeStatus::Success, "createdAt": "2026-11-29T08:00:00.000Z",
+        "model": parsed.model, "attempts": 1, "latencyMs": 0, "usage": parsed.usage,
+        "rawAnswer": parsed.raw_answer, "queries": parsed.queries, "rawSources": parsed.raw_sources,
+        "rawCitations": parsed.raw_citations,
+    }))
+    .unwrap()
+}
+
+#[test]
+fn parsed() {
+    insta::glob!("../../../../fixtures/engines", "*/*.json", |path| {
+        let result = match parse(path) {
+            Ok(p) => serde_json::to_value(p).unwrap(),
+            Err(e) => serde_json::json!({ "error": e }),
+        };
+        insta::assert_json_snapshot!(result);
+    });
+}
+
+#[test]
+fn analysed() {
+    let targets = targets();
+    insta::glob!("../../../../fixtures/engines", "*/*.json", |path| {
+        let mut probe = probe_of(parse(path).expect("every engine fixture parses"));
+        analyze_probe(&mut probe, &targets);
+        let once = probe.clone();
+        analyze_probe(&mut probe, &targets);
+        assert_eq!(once, probe, "re-analysis is idempotent");
+        insta::assert_json_snapshot!(serde_json::json!({
+            "answer": probe.answer,
+            "sources": probe.sources,
+            "mentions": probe.mentions,
+            "listItems": probe.list_items,
+            "otherEntities": probe.other_entities,
+            "answerLinks": probe.answer_links,
+        }));
+    });
+}
+
+#[test]
+fn errors() {
+    insta::glob!("../../../../fixtures/engines", "*/errors/*", |path| {
+        let name = path.file_name().unwrap().to_str().unwrap();
+        let status: u16 = name.split('_').next().unwrap().parse().expect("file names start with the status");
+        let err = map_engine_http_error(engine_of(path), status, &std::fs::read_to_string(path).unwrap());
+        insta::assert_json_snapshot!(err);
+    });
+}

@@ -1,0 +1,206 @@
+//! Property: no response body makes any engine's parser (or error mapping) panic, and what a
+//! parser accepts is well formed: queries numbered 1..=n, every source on an existing query,
+//! ranks consecutive from 1 within each query, a model name. Bodies are arbitrary strings,
+//! arbitrary JSON biased towards each engine's keys, the recorded fixtures with any value
+//! swapped at any path, and the fixtures' text cut and spliced.
+
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+use geo_core::model::EngineId;
+use geo_core::provider::{map_engine_http_error, parse_engine_response, ParsedResponse};
+use proptest::prelude::*;
+use serde_json::{json, Value};
+
+fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(256)
+}
+
+/// Every recorded body of every engine (DeepSeek's `fixtures/responses` included), with its engine.
+fn fixtures() -> &'static [(EngineId, String)] {
+    static FIXTURES: OnceLock<Vec<(EngineId, String)>> = OnceLock::new();
+    FIXTURES.get_or_init(|| {
+        let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
+        let mut out = Vec::new();
+        let mut read = |engine, dir: PathBuf| {
+            let mut paths: Vec<PathBuf> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+            paths.retain(|p| p.extension().is_some_and(|x| x == "json"));
+            paths.sort();
+            out.extend(paths.iter().map(|p| (engine, std::fs::read_to_string(p).unwrap())));
+        };
+        read(EngineId::Deepseek, root.join("responses"));
+        for e in [EngineId::Anthropic, EngineId::Openai, EngineId::Gemini, EngineId::Perplexity] {
+            read(e, root.join("engines").join(e.as_str()));
+        }
+        out
+    })
+}
+
+fn well_formed(p: &ParsedResponse) -> Result<(), TestCaseError> {
+    for (i, q) in p.queries.iter().enumerate() {
+        prop_assert_eq!(q.index as usize, i + 1);
+        prop_assert_eq!(q.internal, q.query.is_none());
+    }
+    for q in &p.queries {
+        let ranks: Vec<u32> = p.raw_sources.iter().filter(|s| s.query_index == q.index).map(|s| s.rank).collect();
+        prop_assert_eq!(ranks.clone(), (1..=ranks.len() as u32).collect::<Vec<_>>());
+    }
+    prop_assert!(p.raw_sources.iter().all(|s| s.query_index >= 1 && s.query_index as usize <= p.queries.len()));
+    prop_assert!(p.raw_sources.iter().all(|s| !s.url.trim().is_empty()));
+    prop_assert!(p.raw_citations.iter().flatten().all(|c| !c.url.trim().is_empty()));
+    prop_assert!(!p.model.is_empty());
+    Ok(())
+}
+
+fn check(engine: EngineId, body: &str) -> Result<(), TestCaseError> {
+    if let Ok(p) = parse_engine_response(engine, body, "requested-model") {
+        well_formed(&p)?;
+    }
+    let _ = map_engine_http_error(engine, 400, body);
+    let _ = map_engine_http_error(engine, 200, body);
+    Ok(())
+}
+
+fn arb_engine() -> impl Strategy<Value = EngineId> {
+    prop::sample::select(EngineId::ALL.to_vec())
+}
+
+/// Arbitrary JSON biased towards the keys and values of every engine's responses.
+fn arb_json(depth: u32, size: u32) -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(Value::from),
+        (-1.0e3f64..1.0e12).prop_map(Value::from),
+        prop::sample::select(vec![
+            "web_search_call",
+            "search",
+            "open_page",
+            "find_in_page",
+            "message",
+            "output_text",
+            "url_citation",
+            "url",
+            "api",
+            "failed",
+            "incomplete",
+            "STOP",
+            "https://a.example/x?utm_source=openai",
+            "https://vertexaisearch.cloud.google.com/grounding-api-redirect/X",
+            "zhihu.com",
+            "",
+            "text",
+        ])
+        .prop_map(Value::from),
+        ".{0,10}".prop_map(Value::from),
+    ];
+    leaf.prop_recursive(depth, size, 5, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
+            prop::collection::vec(
+                (
+                    prop::sample::select(vec![
+                        "type",
+                        "status",
+                        "action",
+                        "queries",
+                        "query",
+                        "sources",
+                        "url",
+                        "title",
+                        "content",
+                        "text",
+                        "annotations",
+                        "output",
+                        "candidates",
+                        "parts",
+                        "thought",
+                        "groundingMetadata",
+                        "webSearchQueries",
+                        "groundingChunks",
+                        "web",
+                        "uri",
+                        "groundingSupports",
+                        "groundingChunkIndices",
+                        "choices",
+                        "message",
+                        "citations",
+                        "search_results",
+                        "date",
+                        "usage",
+                        "usageMetadata",
+                        "error",
+                        "model",
+                        "id",
+                        "promptFeedback",
+                    ])
+                    .prop_map(str::to_string),
+                    inner,
+                ),
+                0..5,
+            )
+            .prop_map(|kv| Value::Object(kv.into_iter().collect())),
+        ]
+    })
+}
+
+/// Replaces the value at the `pick`-th node (pre-order) of `v` with `with`.
+fn swap_node(v: &mut Value, pick: &mut usize, with: &Value) -> bool {
+    if *pick == 0 {
+        *v = with.clone();
+        return true;
+    }
+    *pick -= 1;
+    match v {
+        Value::Array(items) => items.iter_mut().any(|x| swap_node(x, pick, with)),
+        Value::Object(map) => map.values_mut().any(|x| swap_node(x, pick, with)),
+        _ => false,
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(cases()))]
+
+    #[test]
+    fn never_panics_on_arbitrary_strings(engine in arb_engine(), body in any::<String>()) {
+        check(engine, &body)?;
+    }
+
+    #[test]
+    fn never_panics_on_arbitrary_json(engine in arb_engine(), value in arb_json(4, 40)) {
+        check(engine, &value.to_string())?;
+        for payload in ["output", "candidates", "choices", "content"] {
+            check(engine, &json!({ payload: [value.clone()], "usage": value, "usageMetadata": value }).to_string())?;
+        }
+    }
+
+    #[test]
+    fn never_panics_on_fixtures_with_a_node_swapped(which in any::<prop::sample::Index>(), node in 0usize..400,
+                                                    with in arb_json(2, 8), as_engine in prop::option::of(arb_engine())) {
+        let (engine, text) = &fixtures()[which.index(fixtures().len())];
+        let mut value: Value = serde_json::from_str(text).unwrap();
+        let mut pick = node;
+        swap_node(&mut value, &mut pick, &with);
+        // Also feed one engine's body to another engine's parser.
+        check(as_engine.unwrap_or(*engine), &value.to_string())?;
+    }
+
+    #[test]
+    fn never_panics_on_cut_fixture_text(which in any::<prop::sample::Index>(), at in any::<prop::sample::Index>(),
+                                        cut in 0usize..40, insert in r#"[\[\]{}":,]{0,3}"#) {
+        let (engine, text) = &fixtures()[which.index(fixtures().len())];
+        let bounds: Vec<usize> = text.char_indices().map(|(i, _)| i).chain([text.len()]).collect();
+        let start = bounds[at.index(bounds.len())];
+        let end = bounds[(at.index(bounds.len()) + cut).min(bounds.len() - 1)];
+        check(*engine, &format!("{}{}{}", &text[..start], insert, &text[end..]))?;
+    }
+}
+
+#[test]
+fn every_fixture_parses_with_its_own_engine() {
+    for (engine, text) in fixtures() {
+        let p = parse_engine_response(*engine, text, "m").unwrap_or_else(|e| panic!("{engine}: {e:?}"));
+        assert!(well_formed(&p).is_ok(), "{engine}");
+    }
+    assert!(fixtures().len() >= 21 + 4 * 6);
+}

@@ -1,0 +1,241 @@
+//! Engines page: for the current project, the newest completed or partial run of each engine
+//! side by side (mention rate with its 95 % interval, first-mention rate, owned visibility,
+//! owned citation rate, share of voice, top domains) and a prompt × engine matrix of mention
+//! rates.
+//!
+//! Every figure is geo-core's `compare::engines_for_export` over the project's stored runs and
+//! probes: the very object `geo-probe engines FILE --project ID` prints for the same data, so
+//! the page's `data-value`s equal the CLI's numbers.
+
+use crate::app::Route;
+use crate::components::charts::{Bar, BarChart};
+use crate::components::metric_card::{pct, raw_f64};
+use crate::components::{EmptyState, EngineLabel, NavLink};
+use crate::hooks::{use_app, use_query, Fetch};
+use crate::i18n::{t, tf};
+use crate::repo::Repository;
+use geo_core::compare::{engines_for_export, newest_run_per_engine, EngineComparison};
+use geo_core::model::{ExportEnvelope, Lang, Target, APP_VERSION};
+use yew::prelude::*;
+
+/// The export of one project that the comparison reads: the project, its prompts, the newest
+/// comparable run of each engine and those runs' probes.
+pub fn comparison_of(env: &ExportEnvelope, project_id: &str) -> Option<EngineComparison> {
+    let comparison = engines_for_export(env, Some(project_id)).ok()?;
+    (!comparison.engines.is_empty()).then_some(comparison)
+}
+
+/// The CSS class of a mention rate in the matrix: five steps from none to all.
+pub fn heat_class(rate: Option<f64>) -> &'static str {
+    match rate {
+        None => "heat-none",
+        Some(r) if r < 0.2 => "heat-0",
+        Some(r) if r < 0.4 => "heat-1",
+        Some(r) if r < 0.6 => "heat-2",
+        Some(r) if r < 0.8 => "heat-3",
+        Some(_) => "heat-4",
+    }
+}
+
+/// The Engines page.
+#[function_component]
+pub fn EnginesPage() -> Html {
+    let app = use_app();
+    let lang = app.lang;
+    let data = use_query(app.project_id.clone(), |repo, project| async move {
+        let Some(id) = project else { return Ok(None) };
+        let Some(project) = repo.get_project(&id).await? else { return Ok(None) };
+        let prompts = repo.prompts_by_project(&id).await?;
+        let all_runs = repo.runs_by_project(&id).await?;
+        let runs: Vec<_> = newest_run_per_engine(&all_runs, &id).into_iter().cloned().collect();
+        let mut probes = Vec::new();
+        for r in &runs {
+            probes.extend(repo.probes_by_run(&r.id).await?);
+        }
+        let targets = project.targets();
+        let env = ExportEnvelope {
+            format: "geo-probe-export".into(),
+            version: 1,
+            exported_at: String::new(),
+            app_version: APP_VERSION.into(),
+            projects: vec![project],
+            prompts,
+            runs,
+            probes,
+        };
+        let comparison = crate::web::measure("geo:engines-compare", || comparison_of(&env, &id));
+        Ok(Some((comparison, targets, all_runs.len())))
+    });
+    let body = match &data {
+        Fetch::Ready(value) => match value.as_ref() {
+            None => html! {
+                <EmptyState text={t(lang, "engines.no_project").to_string()}>
+                    <NavLink to={Route::Projects} class="button">{ t(lang, "projects.new") }</NavLink>
+                </EmptyState>
+            },
+            Some((None, _, _)) => html! {
+                <EmptyState text={t(lang, "engines.empty").to_string()}>
+                    <NavLink to={Route::Run} class="button">{ t(lang, "nav.run") }</NavLink>
+                </EmptyState>
+            },
+            Some((Some(c), targets, _)) => view(c, targets, lang),
+        },
+        Fetch::Failed(e) => html! { <p class="error-box" role="alert">{ e.message(lang) }</p> },
+        _ => html! { <p class="muted">{ t(lang, "common.loading") }</p> },
+    };
+    html! {
+        <section data-testid="engines-page" data-state={if data.ready().is_some() { "ready" } else { "loading" }}>
+            <h1>{ t(lang, "engines.title") }</h1>
+            <p class="muted">{ t(lang, "engines.help") }</p>
+            { body }
+        </section>
+    }
+}
+
+fn view(c: &EngineComparison, targets: &[Target], lang: Lang) -> Html {
+    let brand = targets.first().map(|t| t.id.clone()).unwrap_or_default();
+    let bars: Vec<Bar> = c
+        .engines
+        .iter()
+        .map(|e| Bar {
+            label: geo_core::provider::spec(e.engine).name.to_string(),
+            fraction: e.mention_rate.unwrap_or(0.0),
+            display: format!("{} ({})", pct(e.mention_rate), interval(e.mention_rate_low, e.mention_rate_high)),
+            testid: "engine-bar".into(),
+            target: e.engine.as_str().into(),
+            raw: raw_f64(e.mention_rate),
+            title: tf(lang, "engines.bar_title", &[("n", &e.success_count.to_string())]),
+        })
+        .collect();
+    html! {
+        <>
+            <BarChart testid="engines-chart" title={t(lang, "engines.chart")} desc={t(lang, "engines.chart_desc")} {bars} />
+            <div class="table-wrap">
+                <table class="engines-table">
+                    <caption class="sr-only">{ t(lang, "engines.table") }</caption>
+                    <thead><tr>
+                        <th scope="col">{ t(lang, "runs.engine") }</th>
+                        <th scope="col" class="num">{ t(lang, "engines.mention_rate") }</th>
+                        <th scope="col" class="num">{ t(lang, "engines.first_mention") }</th>
+                        <th scope="col" class="num">{ t(lang, "engines.owned_visibility") }</th>
+                        <th scope="col" class="num">{ t(lang, "engines.owned_citation") }</th>
+                        <th scope="col" class="num">{ t(lang, "engines.sov_brand") }</th>
+                        <th scope="col">{ t(lang, "engines.top_domains") }</th>
+                    </tr></thead>
+                    <tbody>
+                        { for c.engines.iter().map(|e| {
+                            let sov = e.share_of_voice.get(&brand).copied().flatten();
+                            html! {
+                                <tr key={e.engine.as_str()} data-testid="engine-row" data-engine={e.engine.as_str()} data-run={e.run_id.clone()}
+                                    data-mention-rate={raw_f64(e.mention_rate)} data-first-mention-rate={raw_f64(e.first_mention_rate)}
+                                    data-owned-visibility={raw_f64(e.owned_visibility)} data-owned-citation-rate={raw_f64(e.owned_citation_rate)}
+                                    data-success={e.success_count.to_string()}>
+                                    <th scope="row">
+                                        <EngineLabel engine={e.engine} /><br />
+                                        <small class="muted">{ e.model.clone() }{ " · " }
+                                            <NavLink to={Route::RunDetail { id: e.run_id.clone() }}>{ e.created_at.replace('T', " ").chars().take(16).collect::<String>() }</NavLink>
+                                            { " · " }{ tf(lang, "engines.success_n", &[("n", &e.success_count.to_string())]) }</small>
+                                    </th>
+                                    <td class="num" title={t(lang, "engines.interval_title")}>{ pct(e.mention_rate) }<br />
+                                        <small class="muted" data-testid="engine-interval" data-low={raw_f64(e.mention_rate_low)} data-high={raw_f64(e.mention_rate_high)}>
+                                            { interval(e.mention_rate_low, e.mention_rate_high) }</small></td>
+                                    <td class="num">{ pct(e.first_mention_rate) }</td>
+                                    <td class="num">{ pct(e.owned_visibility) }</td>
+                                    <td class="num" title={if e.owned_citation_rate.is_none() { t(lang, "engines.no_citations") } else { "" }}>
+                                        { if e.owned_citation_rate.is_some() { pct(e.owned_citation_rate) } else { t(lang, "engines.no_citation_data").to_string() } }</td>
+                                    <td class="num">{ pct(sov) }</td>
+                                    <td>
+                                        <ol class="plain top-domains">
+                                            { for e.top_domains.iter().map(|d| html! {
+                                                <li data-testid="engine-top-domain" data-domain={d.domain.clone()} data-value={raw_f64(d.occurrence_rate)}>
+                                                    { d.domain.clone() }{ " " }<span class="muted">{ pct(d.occurrence_rate) }</span></li>
+                                            }) }
+                                        </ol>
+                                    </td>
+                                </tr>
+                            }
+                        }) }
+                    </tbody>
+                </table>
+            </div>
+            <h2>{ t(lang, "engines.sov") }</h2>
+            <div class="table-wrap">
+                <table class="sov-matrix">
+                    <thead><tr>
+                        <th scope="col">{ t(lang, "engines.target") }</th>
+                        { for c.engines.iter().map(|e| html! { <th scope="col" class="num"><EngineLabel engine={e.engine} /></th> }) }
+                    </tr></thead>
+                    <tbody>
+                        { for targets.iter().map(|target| html! {
+                            <tr key={target.id.clone()}>
+                                <th scope="row">{ target.label.clone() }</th>
+                                { for c.engines.iter().map(|e| {
+                                    let v = e.share_of_voice.get(&target.id).copied().flatten();
+                                    html! { <td class="num" data-testid="engine-sov-cell" data-engine={e.engine.as_str()} data-target={target.id.clone()} data-value={raw_f64(v)}>{ pct(v) }</td> }
+                                }) }
+                            </tr>
+                        }) }
+                    </tbody>
+                </table>
+            </div>
+            <h2>{ t(lang, "engines.matrix") }</h2>
+            <p class="muted">{ t(lang, "engines.matrix_help") }</p>
+            <div class="table-wrap">
+                <table class="engine-matrix">
+                    <thead><tr>
+                        <th scope="col">{ t(lang, "engines.prompt") }</th>
+                        { for c.engines.iter().map(|e| html! { <th scope="col" class="num"><EngineLabel engine={e.engine} /></th> }) }
+                    </tr></thead>
+                    <tbody>
+                        { for c.prompts.iter().map(|row| html! {
+                            <tr key={row.prompt_id.clone()} data-testid="engine-prompt-row" data-prompt={row.prompt_id.clone()}>
+                                <th scope="row">{ row.text.clone() }</th>
+                                { for c.engines.iter().map(|e| {
+                                    let v = row.mention_rate.get(e.engine).copied().flatten();
+                                    html! {
+                                        <td class={classes!("num", heat_class(v))} data-testid="engine-prompt-cell" data-engine={e.engine.as_str()}
+                                            data-prompt={row.prompt_id.clone()} data-value={raw_f64(v)}
+                                            title={geo_core::provider::spec(e.engine).name}>{ pct(v) }</td>
+                                    }
+                                }) }
+                            </tr>
+                        }) }
+                    </tbody>
+                </table>
+            </div>
+        </>
+    }
+}
+
+/// `41.2%–78.9%`, or `—` without an interval.
+fn interval(low: Option<f64>, high: Option<f64>) -> String {
+    match (low, high) {
+        (Some(l), Some(h)) => format!("{}–{}", pct(Some(l)), pct(Some(h))),
+        _ => "—".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn heat_steps() {
+        assert_eq!(heat_class(None), "heat-none");
+        assert_eq!(heat_class(Some(0.0)), "heat-0");
+        assert_eq!(heat_class(Some(0.5)), "heat-2");
+        assert_eq!(heat_class(Some(1.0)), "heat-4");
+    }
+
+    #[test]
+    fn the_page_shows_the_cli_object() {
+        let text = include_str!("../../../../fixtures/exports/engines.json");
+        let env: ExportEnvelope = serde_json::from_str(text).unwrap();
+        let project = env.projects[0].id.clone();
+        let page = comparison_of(&env, &project).expect("runs to compare");
+        assert_eq!(page, engines_for_export(&env, Some(&project)).unwrap());
+        assert!(page.engines.len() >= 2);
+        let empty = ExportEnvelope { runs: vec![], probes: vec![], ..env };
+        assert_eq!(comparison_of(&empty, &project), None);
+    }
+}
