@@ -471,6 +471,23 @@ mod tests {
         );
     }
 
+    /// Security finding (base URLs): every engine's URL comes from the one base-URL rule, so
+    /// a query string stays after the path and a base with credentials is never used.
+    #[test]
+    fn every_engine_uses_the_one_base_url_rule() {
+        for engine in EngineId::ALL {
+            let path = engine_path(engine, "m");
+            let url = endpoint_url(engine, Some("https://gw.example.com/v?token=abc"), "m");
+            assert_eq!(url, format!("https://gw.example.com/v{path}?token=abc"), "{engine}");
+            let refused = endpoint_url(engine, Some("https://user:pw@gw.example.com"), "m");
+            assert_eq!(refused, endpoint_url(engine, None, "m"), "{engine}");
+            assert!(!refused.contains("pw@"), "{engine}");
+            let config = RunConfig { engine, model: "m".into(), ..RunConfig::default() };
+            let e = Endpoint::new(&config, Some("http://127.0.0.1:8787/x?token=abc"), None, Caller::Native);
+            assert_eq!(e.host_for_messages(), "http://127.0.0.1:8787", "{engine}");
+        }
+    }
+
     #[test]
     fn the_deepseek_url_is_the_seed_rule() {
         for base in [None, Some(""), Some("http://127.0.0.1:8787"), Some("https://p.example/anthropic/v1/messages")] {
