@@ -250,3 +250,71 @@ fn crafted_repeats_are_refused() {
     assert!(stderr(&o).contains("above the limit of 10000 probes a run"), "{}", stderr(&o));
     assert!(!again.exists());
 }
+
+/// Findings 1 and the base-URL rule for every engine of `run --engine`: each engine's own key
+/// variable is checked before any request (a bad character exits 2 without showing the key),
+/// its path goes before the base's query string, and a network error names the host only.
+#[test]
+fn every_engine_checks_its_key_and_base_url_before_any_request() {
+    let m = mock(&[]);
+    let engines = [
+        ("anthropic", "ANTHROPIC_API_KEY", "/gw/v1/messages"),
+        ("openai", "OPENAI_API_KEY", "/gw/v1/responses"),
+        ("gemini", "GEMINI_API_KEY", "/gw/v1beta/models/gemini-2.5-flash:generateContent"),
+        ("perplexity", "PERPLEXITY_API_KEY", "/gw/chat/completions"),
+    ];
+    for (engine, var, path) in engines {
+        let dir = scratch(&format!("engine-{engine}"));
+        let file = input(&dir, "q");
+        let out = dir.join("out.json");
+        let run = |base: &str, key: Option<&str>| {
+            let mut c = Command::new(BIN);
+            c.args([
+                "run",
+                file.to_str().unwrap(),
+                "--project",
+                PROJECT,
+                "--prompts",
+                "px",
+                "--repeats",
+                "1",
+                "--engine",
+                engine,
+                "--out",
+                out.to_str().unwrap(),
+                "--base-url",
+                base,
+            ]);
+            c.env_remove("DEEPSEEK_API_KEY").env_remove(var);
+            if let Some(k) = key {
+                c.env(var, k);
+            }
+            c.output().unwrap()
+        };
+        let before = m.log().len();
+        let o = run(&m.url(), Some("sk-LEAKME0123456789\u{200B}"));
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{engine}: {err}");
+        assert!(err.starts_with(&format!("error: {var}: the api key holds")), "{engine}: {err}");
+        assert!(!err.contains("LEAKM") && !out.exists(), "{engine}: {err}");
+        assert_eq!(m.log().len(), before, "{engine}: no request was sent");
+
+        let o = run("http://user:PASS1234@127.0.0.1:9", None);
+        assert_eq!(o.status.code(), Some(2), "{engine}");
+        assert!(stderr(&o).contains("must not contain a user name or password") && !stderr(&o).contains("PASS1234"));
+
+        let o = run(&format!("{}/gw?token=T0KEN-9", m.url()), None);
+        assert_eq!(o.status.code(), Some(0), "{engine}: {}", stderr(&o));
+        assert_eq!(m.log().last().unwrap()["path"], format!("{path}?token=[redacted]"), "{engine}");
+        let _ = std::fs::remove_file(&out);
+
+        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let o = run(&format!("http://127.0.0.1:{port}/gw?key=QSECRET-42"), Some("sk-SECRETKEY-77"));
+        let err = stderr(&o);
+        let text = std::fs::read_to_string(&out).unwrap();
+        for shown in [&err, &text] {
+            assert!(!shown.contains("QSECRET") && !shown.contains("SECRETKEY"), "{engine}: {shown}");
+        }
+        assert!(text.contains(&format!("connection failed to http://127.0.0.1:{port}")), "{engine}: {text}");
+    }
+}
