@@ -3,7 +3,7 @@
 //! requires, each for what the product uses it for, and nothing else. A router with two
 //! routes and one component that, from one text input, normalises it (NFKC), parses it as a
 //! URL, finds the registrable domain with the embedded Public Suffix List, renders it as
-//! Markdown with comrak (the chat's options), and reads and writes a serde record as JSON;
+//! Markdown with pulldown-cmark (the app's options), and reads and writes a serde record as JSON;
 //! at start it opens IndexedDB and issues a fetch. Built with the web app's profile and
 //! pipeline, its size is what any GEO Probe bundle costs before the product's own code.
 
@@ -45,15 +45,15 @@ pub fn registrable_domain(text: &str) -> String {
         .unwrap_or_default()
 }
 
-/// `text` rendered as Markdown with the chat's comrak options.
+/// `text` rendered as Markdown with the app's pulldown-cmark options.
 pub fn render_markdown(text: &str) -> String {
-    let mut o = comrak::Options::default();
-    o.render.r#unsafe = false;
-    o.render.escape = true;
-    o.extension.strikethrough = true;
-    o.extension.table = true;
-    o.extension.autolink = true;
-    comrak::markdown_to_html(text, &o)
+    let parser = pulldown_cmark::Parser::new_ext(
+        text,
+        pulldown_cmark::Options::ENABLE_TABLES | pulldown_cmark::Options::ENABLE_STRIKETHROUGH,
+    );
+    let mut html = String::new();
+    pulldown_cmark::html::push_html(&mut html, parser);
+    html
 }
 
 /// Reads `text` as a record (or a default one) and writes it back with `domain`.
