@@ -6,7 +6,8 @@
 //! exact `wasm-bindgen` of Cargo.lock), shrink with `wasm-opt` (npm's binaryen, installed by
 //! `npm ci` in `xtask/e2e` on a fresh checkout; one on `PATH` otherwise),
 //! then write `dist/` with content-hashed names, the `<base href>`, the CSP and a
-//! `404.html` copy for GitHub Pages deep links, and print raw and gzip sizes.
+//! `404.html` copy for GitHub Pages deep links, the demo export and the Docs chat's sample
+//! documents (`samples/`, fetched on demand), and print raw and gzip sizes.
 
 use anyhow::{bail, Context, Result};
 use flate2::write::GzEncoder;
@@ -180,6 +181,16 @@ pub fn build(opts: &DistOptions) -> Result<Vec<SizeRow>> {
     let demo = root.join("demo");
     if demo.is_dir() {
         copy_dir(&demo, &dist.join("demo"))?;
+    }
+    // The Docs chat's sample documents, fetched by the page on demand (geo-web
+    // `chat::samples`): every Markdown file of `fixtures/chat/`.
+    let samples = dist.join("samples");
+    fs::create_dir_all(&samples)?;
+    for entry in fs::read_dir(root.join("fixtures/chat")).context("fixtures/chat is missing")? {
+        let path = entry?.path();
+        if path.extension().is_some_and(|e| e == "md") {
+            fs::copy(&path, samples.join(path.file_name().context("a sample has no file name")?))?;
+        }
     }
 
     let mut rows = Vec::new();

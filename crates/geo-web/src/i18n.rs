@@ -380,6 +380,7 @@ const TABLE: &[(&str, &str, &str)] = &[
     // ---- docs chat: rows added by that work go below this line ----
     ("chat.memory_note", "Key、资料和对话只保存在当前页面的内存中，不写入浏览器存储、Cookie 或网址；刷新页面（或离开本页）会清除 Key、资料和对话，需要保留请先导出。", "The key, documents and conversation live only in this page's memory — never in browser storage, cookies or the URL; refreshing the page (or leaving it) clears the key, documents and conversation, so export first to keep them."),
     ("chat.docs", "资料", "Documents"),
+    ("chat.samples_failed", "示例文档加载失败（{detail}）；请检查网络后重试，或选择自己的文件", "the sample documents could not be loaded ({detail}); check the connection and try again, or choose your own files"),
     ("chat.pick", "选择 TXT / Markdown 文件（可多选）", "Choose TXT / Markdown files (several allowed)"),
     ("chat.drop_help", "也可以把文件拖到这里。只接受 TXT 和 Markdown；单个文件最大 5 MB，全部资料合计最大 20 MB。", "Or drop files here. Only TXT and Markdown; at most 5 MB per file and 20 MB in total."),
     ("chat.load_sample", "载入示例资料", "Load sample docs"),
