@@ -455,9 +455,63 @@ const TABLE: &[(&str, &str, &str)] = &[
     //
 ];
 
+/// Bytes of [`TABLE`] packed as `key\0zh\0en\0` per row.
+const fn packed_len(rows: &[(&str, &str, &str)]) -> usize {
+    let mut n = 0;
+    let mut i = 0;
+    while i < rows.len() {
+        n += rows[i].0.len() + rows[i].1.len() + rows[i].2.len() + 3;
+        i += 1;
+    }
+    n
+}
+
+/// [`TABLE`] packed at compile time (see [`packed_len`]).
+const fn pack<const N: usize>(rows: &[(&str, &str, &str)]) -> [u8; N] {
+    let mut out = [0u8; N];
+    let mut at = 0;
+    let mut i = 0;
+    while i < rows.len() {
+        let fields = [rows[i].0.as_bytes(), rows[i].1.as_bytes(), rows[i].2.as_bytes()];
+        let mut f = 0;
+        while f < fields.len() {
+            let mut j = 0;
+            while j < fields[f].len() {
+                out[at] = fields[f][j];
+                at += 1;
+                j += 1;
+            }
+            at += 1; // the NUL after each field
+            f += 1;
+        }
+        i += 1;
+    }
+    out
+}
+
+/// The texts as one block: the table itself is only read at compile time, so the wasm
+/// module holds one string instead of three pointers per row as well
+/// (`docs/adr/0014-site-size.md`); [`rows`] splits it once, on first use.
+static PACKED: [u8; packed_len(TABLE)] = pack(TABLE);
+
+/// The rows of [`TABLE`], split from [`PACKED`] on first use.
+fn rows() -> &'static [(&'static str, &'static str, &'static str)] {
+    static ROWS: std::sync::OnceLock<Vec<(&'static str, &'static str, &'static str)>> = std::sync::OnceLock::new();
+    ROWS.get_or_init(|| {
+        // Valid UTF-8: whole `&str`s joined by NULs.
+        let text = std::str::from_utf8(&PACKED).unwrap_or_default();
+        let mut fields = text.split('\0');
+        let mut rows = Vec::with_capacity(TABLE.len());
+        while let (Some(key), Some(zh), Some(en)) = (fields.next(), fields.next(), fields.next()) {
+            rows.push((key, zh, en));
+        }
+        rows
+    })
+}
+
 /// The text of `key` in `lang`; the key itself when the table has no such row.
 pub fn t(lang: Lang, key: &str) -> &str {
-    match TABLE.iter().find(|(k, _, _)| *k == key) {
+    match rows().iter().find(|(k, _, _)| *k == key) {
         Some((_, zh, en)) => match lang {
             Lang::Zh => zh,
             Lang::En => en,
@@ -486,6 +540,11 @@ mod tests {
         assert_eq!(t(Lang::En, "nav.projects"), "Projects");
         assert_eq!(t(Lang::En, "no.such.key"), "no.such.key");
         assert_eq!(tf(Lang::En, "projects.prompts_added", &[("n", "3")]), "3 prompts added");
+    }
+
+    #[test]
+    fn the_packed_rows_are_the_table() {
+        assert_eq!(rows(), TABLE);
     }
 
     #[test]
