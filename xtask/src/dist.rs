@@ -141,9 +141,13 @@ pub fn build(opts: &DistOptions) -> Result<Vec<SizeRow>> {
     fs::create_dir_all(&dist)?;
 
     let web = root.join("web");
+    if !opts.dev {
+        minify_glue(&root, &glue_path)?;
+    }
     let glue = fs::read(&glue_path)?;
     let wasm = fs::read(&wasm_path)?;
-    let css = fs::read(web.join("styles.css")).context("web/styles.css is missing")?;
+    let css = fs::read_to_string(web.join("styles.css")).context("web/styles.css is missing")?;
+    let css = if opts.dev { css } else { minify_css(&css) }.into_bytes();
     let glue_name = hashed("geo_web", "js", &glue);
     let wasm_name = hashed("geo_web_bg", "wasm", &wasm);
     let css_name = hashed("styles", "css", &css);
@@ -318,6 +322,90 @@ fn optimize_wasm(root: &Path, wasm: &Path) -> Result<()> {
     Ok(())
 }
 
+/// Runs npm's `terser` (pinned in `xtask/e2e`, installed with the other packages) on the
+/// wasm-bindgen glue in place: local names shortened, dead code dropped, exports and the
+/// property names the wasm module imports by kept as they are. Says so; keeps the glue as it
+/// is (saying why) when terser cannot be had.
+fn minify_glue(root: &Path, glue: &Path) -> Result<()> {
+    let tool = root.join("xtask/e2e/node_modules/.bin/terser");
+    if !tool.exists() {
+        if let Err(e) = crate::e2e::ensure_npm_packages(&root.join("xtask/e2e")) {
+            eprintln!("xtask: terser skipped, so the JS glue is larger than it has to be: {e:#}");
+            return Ok(());
+        }
+    }
+    let out = glue.with_extension("min.js");
+    let status = Command::new(&tool)
+        .arg(glue)
+        .args(["--module", "--compress", "--mangle", "-o"])
+        .arg(&out)
+        .status();
+    match status {
+        Ok(s) if s.success() => {
+            fs::rename(&out, glue)?;
+            eprintln!("xtask: terser applied to the JS glue");
+        }
+        Ok(s) => eprintln!("xtask: terser skipped: {} failed with {s}", tool.display()),
+        Err(e) => eprintln!("xtask: terser skipped: cannot start {}: {e}", tool.display()),
+    }
+    Ok(())
+}
+
+/// `css` without comments and with every run of white space cut to one space, none at all
+/// next to `{`, `}`, `;` and `,` (nothing else: a space before `:` is a descendant
+/// selector). Strings are copied untouched.
+pub fn minify_css(css: &str) -> String {
+    let mut out = String::with_capacity(css.len());
+    let mut chars = css.chars().peekable();
+    let mut space = false;
+    while let Some(c) = chars.next() {
+        match c {
+            '/' if chars.peek() == Some(&'*') => {
+                chars.next();
+                let mut prev = '\0';
+                for c in chars.by_ref() {
+                    if prev == '*' && c == '/' {
+                        break;
+                    }
+                    prev = c;
+                }
+                space = true;
+            }
+            '"' | '\'' => {
+                if space && !out.is_empty() && !out.ends_with(['{', '}', ';', ',']) {
+                    out.push(' ');
+                }
+                space = false;
+                out.push(c);
+                let mut escaped = false;
+                for s in chars.by_ref() {
+                    out.push(s);
+                    if s == c && !escaped {
+                        break;
+                    }
+                    escaped = s == '\\' && !escaped;
+                }
+            }
+            c if c.is_whitespace() => space = true,
+            '{' | '}' | ';' | ',' => {
+                if c == '}' && out.ends_with(';') {
+                    out.pop();
+                }
+                out.push(c);
+                space = false;
+            }
+            c => {
+                if space && !out.is_empty() && !out.ends_with(['{', '}', ';', ',']) {
+                    out.push(' ');
+                }
+                space = false;
+                out.push(c);
+            }
+        }
+    }
+    out
+}
+
 /// The first file called `name` on `PATH`.
 pub fn which(name: &str) -> Option<PathBuf> {
     std::env::var_os("PATH").and_then(|paths| std::env::split_paths(&paths).map(|p| p.join(name)).find(|p| p.is_file()))
@@ -396,6 +484,19 @@ mod tests {
         assert_ne!(hashed("a", "js", b"1"), hashed("a", "js", b"2"));
         assert_eq!(hashed("a", "js", b"1"), hashed("a", "js", b"1"));
         assert!(hashed("geo_web", "wasm", b"x").starts_with("geo_web-"));
+    }
+
+    #[test]
+    fn css_minifies_without_changing_meaning() {
+        let css = "/* c */\n.a  .b:hover ,\n.c > d {\n  color: red;\n  font-family: \"Segoe  UI\", sans-serif;\n}\n@media (max-width: 40rem) { .x::before { content: attr(data-label); } }\n";
+        assert_eq!(
+            minify_css(css),
+            ".a .b:hover,.c > d{color: red;font-family: \"Segoe  UI\",sans-serif}@media (max-width: 40rem){.x::before{content: attr(data-label)}}"
+        );
+        let app = include_str!("../../web/styles.css");
+        let small = minify_css(app);
+        assert!(small.len() < app.len() * 9 / 10, "{} → {}", app.len(), small.len());
+        assert_eq!(small.matches('{').count(), app.matches('{').count());
     }
 
     #[test]
