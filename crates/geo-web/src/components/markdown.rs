@@ -290,6 +290,13 @@ mod tests {
     }
 
     #[test]
+    fn entities_decode_as_html5_says() {
+        // The vendored pulldown-cmark packs the entity table (vendor/pulldown-cmark).
+        let html = safe("&AElig; &amp; &AMP; &nvlt; &zwnj;x &Zscr; &#x41; &bogus; &lt;script&gt;");
+        assert_eq!(html, "<p>\u{C6} &amp; &amp; &lt;\u{20D2} \u{200C}x \u{1D4B5} A &amp;bogus; &lt;script&gt;</p>\n");
+    }
+
+    #[test]
     fn allowed_urls() {
         assert!(is_allowed_url("https://x"));
         assert!(is_allowed_url(" HTTP://x"));
