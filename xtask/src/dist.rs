@@ -335,11 +335,7 @@ fn minify_glue(root: &Path, glue: &Path) -> Result<()> {
         }
     }
     let out = glue.with_extension("min.js");
-    let status = Command::new(&tool)
-        .arg(glue)
-        .args(["--module", "--compress", "--mangle", "-o"])
-        .arg(&out)
-        .status();
+    let status = Command::new(&tool).arg(glue).args(["--module", "--compress", "--mangle", "-o"]).arg(&out).status();
     match status {
         Ok(s) if s.success() => {
             fs::rename(&out, glue)?;

@@ -356,8 +356,14 @@ mod tests {
                 ("me@c.cn", "mailto:me@c.cn".to_string()),
             ]
         );
-        assert_eq!(spans("访问https://example.com了解更多"), vec![("https://example.com", "https://example.com".into())]);
-        assert_eq!(spans("(https://a.com/Foo_(bar))"), vec![("https://a.com/Foo_(bar)", "https://a.com/Foo_(bar)".into())]);
+        assert_eq!(
+            spans("访问https://example.com了解更多"),
+            vec![("https://example.com", "https://example.com".into())]
+        );
+        assert_eq!(
+            spans("(https://a.com/Foo_(bar))"),
+            vec![("https://a.com/Foo_(bar)", "https://a.com/Foo_(bar)".into())]
+        );
         assert!(spans("xhttps://a.com awww.b.com https:// www. a@b a@b- @c.com").is_empty());
         assert_eq!(spans("a@b.com@c.org").len(), 1);
     }

@@ -113,7 +113,8 @@ pub fn render_markdown(markdown: &str) -> String {
             }
             Event::Start(Tag::Link { link_type, dest_url, title, .. }) => {
                 // `<a@b.example>`: the renderer would add `mailto:` itself; add it here.
-                let dest = if link_type == LinkType::Email { format!("mailto:{dest_url}") } else { dest_url.to_string() };
+                let dest =
+                    if link_type == LinkType::Email { format!("mailto:{dest_url}") } else { dest_url.to_string() };
                 let url = link_target(&dest).filter(|_| !open.contains(&true));
                 open.push(url.is_some());
                 events.extend(url.map(|url| link_start(url, title)));
