@@ -250,7 +250,7 @@ pub fn size_floor(args: &[String]) -> Result<()> {
         let name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
         rows.push(SizeRow { name, raw: bytes.len() as u64, gzip: gzip_len(&bytes)? });
     }
-    println!("size floor: yew + yew-router + pulldown-cmark + url + unicode-normalization + addr (embedded list) + serde_json + IndexedDB/fetch bindings, no product code");
+    println!("size floor: yew + yew-router + pulldown-cmark + url + icu_normalizer (NFKC) + addr (embedded list) + serde_json + IndexedDB/fetch bindings, no product code");
     print_table(&rows);
     Ok(())
 }

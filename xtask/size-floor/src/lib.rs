@@ -10,7 +10,6 @@
 use addr::parser::DomainName;
 use addr::publicsuffix::List;
 use serde::{Deserialize, Serialize};
-use unicode_normalization::UnicodeNormalization;
 use wasm_bindgen::prelude::*;
 use yew::prelude::*;
 use yew_router::prelude::*;
@@ -37,7 +36,7 @@ struct Record {
 /// The registrable domain of the URL in `text` (after NFKC), or "".
 pub fn registrable_domain(text: &str) -> String {
     let list: List = PSL.parse().unwrap_or_default();
-    let norm: String = text.nfkc().collect();
+    let norm: String = icu_normalizer::ComposingNormalizerBorrowed::new_nfkc().normalize_iter(text.chars()).collect();
     url::Url::parse(&norm)
         .ok()
         .and_then(|u| u.host_str().map(str::to_string))
