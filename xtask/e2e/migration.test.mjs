@@ -27,3 +27,83 @@ test('version 1 → 2 keeps the stored project', async () => {
   const names = await page.evaluate(async () => (await indexedDB.databases()).map((d) => d.name).sort());
   assert.deepEqual(names, ['geo-probe'], 'the scratch database was deleted');
 });
+
+// The app's own database at version 1 (records as version 1 stored them, no summaries) is
+// upgraded to version 2 when the app opens: the records stay, every run gets its summary
+// from its probes on first read, and the dashboard's figures and comparison are those of
+// `geo-probe diff` on the same data.
+test('the app upgrades a version-1 database and computes the summaries of its runs', async () => {
+  const { spawnSync } = await import('node:child_process');
+  const path = await import('node:path');
+  const { readFileSync } = await import('node:fs');
+  const { open, byId, dumpDb, until, BASE_URL } = await import('./helpers.mjs');
+  const FIXTURES = process.env.FIXTURES_DIR ?? path.resolve('fixtures');
+  const ROOT = path.resolve(FIXTURES, '..');
+  const file = path.join(FIXTURES, 'exports', 'mixed.json');
+
+  // The records exactly as the app stores them (analysed on import).
+  const source = await freshPage(browser, 'settings');
+  await byId(source, 'settings-import-file').setInputFiles({ name: 'mixed.json', mimeType: 'application/json', buffer: readFileSync(file) });
+  await source.locator('[data-testid="import-result"][data-status="ok"]').waitFor();
+  const { stores } = await dumpDb(source);
+  await source.context().close();
+
+  const context = await browser.newContext();
+  await context.route('**/demo/demo-data.json', (r) => r.fulfill({ status: 404, body: 'not found' }));
+  await context.route('**/__blank__', (r) => r.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>blank</title>' }));
+  const page = await context.newPage();
+  page.errors = [];
+  page.on('pageerror', (e) => page.errors.push(String(e)));
+  await page.goto(new URL('__blank__', BASE_URL).href);
+  await page.evaluate((records) => new Promise((resolve, reject) => {
+    const V1 = [
+      ['projects', 'id', ['updatedAt']],
+      ['prompts', 'id', ['projectId', 'createdAt', 'updatedAt']],
+      ['runs', 'id', ['projectId', 'createdAt', 'status']],
+      ['probes', 'id', ['runId', 'projectId', 'promptId', 'status', 'createdAt']],
+      ['settings', 'key', []],
+    ];
+    const req = indexedDB.open('geo-probe', 1);
+    req.onupgradeneeded = () => {
+      for (const [name, keyPath, indexes] of V1) {
+        const store = req.result.createObjectStore(name, { keyPath });
+        for (const i of indexes) store.createIndex(i, i, { unique: false });
+      }
+    };
+    req.onerror = () => reject(req.error);
+    req.onsuccess = () => {
+      const db = req.result;
+      const tx = db.transaction(['projects', 'prompts', 'runs', 'probes'], 'readwrite');
+      for (const [name, list] of Object.entries(records)) for (const r of list) tx.objectStore(name).put(r);
+      tx.oncomplete = () => { db.close(); resolve(); };
+      tx.onerror = () => reject(tx.error);
+    };
+  }), { projects: stores.projects, prompts: stores.prompts, runs: stores.runs, probes: stores.probes });
+
+  await open(page, '');
+  const project = stores.projects[0].id;
+  await until(async () => (await byId(page, 'project-select').locator(`option[value="${project}"]`).count()) > 0, 10000, 'project option');
+  await byId(page, 'project-select').selectOption(project);
+  await page.locator('[data-testid="dashboard"][data-state="ready"][data-run="run_mixed_b"]').waitFor({ timeout: 30000 });
+  const db = await dumpDb(page);
+  assert.equal(db.version, 2);
+  for (const name of ['projects', 'prompts', 'runs', 'probes']) assert.equal(db.stores[name].length, stores[name].length, `${name} kept`);
+  assert.deepEqual(db.stores.runSummaries.map((s) => s.id).sort(), stores.runs.map((r) => r.id).sort(), 'a summary per run');
+  assert.ok(db.stores.runSummaries.every((s) => s.fresh && s.format === 1));
+
+  const cli = path.join(ROOT, 'target/debug/geo-probe');
+  const build = spawnSync('cargo', ['build', '-q', '-p', 'geo-cli'], { cwd: ROOT, stdio: 'inherit' });
+  assert.equal(build.status, 0, 'building geo-probe failed');
+  const run = (args) => JSON.parse(spawnSync(cli, args, { encoding: 'utf8', maxBuffer: 64 << 20 }).stdout);
+  const diff = run(['diff', file, '--run', 'run_mixed_b']);
+  const metrics = run(['metrics', file, '--run', 'run_mixed_b']);
+  const m = Array.isArray(metrics) ? metrics[0] : metrics;
+  assert.equal(await byId(page, 'metric-success-count').getAttribute('data-value'), String(m.successCount));
+  assert.equal(Number(await byId(page, 'metric-mention-rate').getAttribute('data-value')), m.mentionRate);
+  assert.equal(await byId(page, 'diff-verdict').getAttribute('data-value'), diff.verdict);
+  const deltas = await byId(page, 'diff-row').evaluateAll((els) => els.map((e) => (e.dataset.delta === '' ? null : Number(e.dataset.delta))));
+  assert.deepEqual(deltas, diff.metrics.map((x) => x.delta));
+  assert.equal(await byId(page, 'trend-chart').getAttribute('data-points'), '2');
+  assert.deepEqual(page.errors, []);
+  await context.close();
+});

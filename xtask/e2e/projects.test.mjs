@@ -58,8 +58,8 @@ test('create a project, add prompts one by one and in bulk, reload keeps everyth
   assert.deepEqual(texts, ['有哪些靠谱的 GEO 优化公司？', '元构场怎么样？', '问题一', '问题二', '问题三']);
 
   const db = await dumpDb(page);
-  assert.equal(db.version, 1);
-  assert.deepEqual(Object.keys(db.stores).sort(), ['probes', 'projects', 'prompts', 'runs', 'settings']);
+  assert.equal(db.version, 2);
+  assert.deepEqual(Object.keys(db.stores).sort(), ['probes', 'projects', 'prompts', 'runMetrics', 'runSummaries', 'runs', 'settings']);
   const [project] = db.stores.projects;
   assert.equal(project.name, '元构场监测');
   assert.equal(project.brand.kind, 'brand');
@@ -85,6 +85,8 @@ test('create a project, add prompts one by one and in bulk, reload keeps everyth
   assert.deepEqual(indexes.runs.indexes, ['createdAt', 'projectId', 'status']);
   assert.deepEqual(indexes.probes.indexes, ['createdAt', 'projectId', 'promptId', 'runId', 'status']);
   assert.deepEqual(indexes.settings, { keyPath: 'key', indexes: [] });
+  assert.deepEqual(indexes.runSummaries, { keyPath: 'id', indexes: ['previousRunId', 'projectId'] });
+  assert.deepEqual(indexes.runMetrics, { keyPath: 'runId', indexes: ['projectId'] });
   assert.deepEqual(page.errors, []);
 });
 

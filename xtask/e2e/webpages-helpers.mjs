@@ -164,3 +164,37 @@ export async function pagerStatus(page, scope) {
   const s = pager(page, scope).getByTestId('pager-status');
   return { start: Number(await s.getAttribute('data-start')), end: Number(await s.getAttribute('data-end')), total: Number(await s.getAttribute('data-total')) };
 }
+
+/** The history of a project monitored daily: `runs` runs on consecutive days (each the
+ * previous run of the next), `prompts` prompts × `repeats` repeats each; returns the
+ * envelope, the newest run's id and its success count. */
+export function historyExport({ runs = 365, prompts = 10, repeats = 5, domainPool = 200, seed = 7 } = {}) {
+  const now = AT(1);
+  const promptList = Array.from({ length: prompts }, (_, i) => ({
+    id: `prm_${String(i).padStart(3, '0')}`, projectId: PROJECT, text: `问题 ${i}：哪家 GEO 服务商值得选？`,
+    tags: [TAGS[i % TAGS.length]], createdAt: now, updatedAt: now,
+  }));
+  const config = { model: 'deepseek-v4-flash', repeats, concurrency: 3, maxSearches: 5, maxTokens: 3000, temperature: 1, systemPromptVersion: 'neutral-zh-v1' };
+  const next = lcg(seed);
+  const runList = [];
+  const probes = [];
+  for (let d = 0; d < runs; d++) {
+    const id = `run_day_${String(d).padStart(3, '0')}`;
+    const run = {
+      id, projectId: PROJECT, status: 'completed', createdAt: AT(1 + d), finishedAt: AT(1 + d, 59),
+      ...(d > 0 ? { previousRunId: runList[d - 1].id } : {}),
+      appVersion: '0.1.0', schemaVersion: 1, config, aliasSnapshot: targets, promptSnapshot: promptList, plannedProbeCount: prompts * repeats,
+    };
+    runList.push(run);
+    const meta = { ...run, day: 1 + d };
+    for (const p of promptList) for (let rep = 0; rep < repeats; rep++) probes.push(probe(next, meta, p, rep, domainPool));
+  }
+  const newest = runList[runList.length - 1].id;
+  const env = {
+    format: 'geo-probe-export', version: 1, exportedAt: AT(runs + 2), appVersion: '0.1.0',
+    projects: [{ id: PROJECT, name: '每日监测项目', brand: targets[0], competitors: targets.slice(1), isDemo: false, createdAt: now, updatedAt: now }],
+    prompts: promptList, runs: runList, probes,
+  };
+  const successes = probes.filter((p) => p.runId === newest && p.status === 'success').length;
+  return { env, newest, successes, probes: probes.length };
+}

@@ -9,7 +9,8 @@
 //! from a thread of this process, and runs `node --test` over `xtask/e2e/*.test.mjs` with
 //! `BASE_URL`, `CHROMIUM`, `GEO_MOCK_BIN` (the mock DeepSeek server, which a test starts
 //! with `--port 0` and the faults it needs) and `FIXTURES_DIR` in the environment. `FILTER` keeps test files whose name
-//! contains it.
+//! contains it. `--bench` runs the browser benchmarks instead (`xtask/e2e/*.bench.mjs`,
+//! printing figures; never part of `cargo xtask test`).
 
 use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};
@@ -24,11 +25,13 @@ use crate::test::run_cmd;
 pub fn run(args: &[String]) -> Result<()> {
     let started = Instant::now();
     let mut dev = false;
+    let mut suffix = ".test.mjs";
     let mut filter = None;
     for a in args {
         match a.as_str() {
             "--dev" => dev = true,
-            s if s.starts_with("--") => bail!("unknown e2e option {s:?}: use --dev and/or a file-name filter"),
+            "--bench" => suffix = ".bench.mjs",
+            s if s.starts_with("--") => bail!("unknown e2e option {s:?}: use --dev, --bench and/or a file-name filter"),
             s => filter = Some(s.to_string()),
         }
     }
@@ -46,7 +49,7 @@ pub fn run(args: &[String]) -> Result<()> {
 
     let mut files: Vec<PathBuf> = std::fs::read_dir(&e2e)?
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.ends_with(".test.mjs")))
+        .filter(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.ends_with(suffix)))
         .filter(|p| {
             filter
                 .as_ref()
@@ -55,7 +58,7 @@ pub fn run(args: &[String]) -> Result<()> {
         .collect();
     files.sort();
     if files.is_empty() {
-        bail!("no xtask/e2e/*.test.mjs matches {filter:?}");
+        bail!("no xtask/e2e/*{suffix} matches {filter:?}");
     }
     let mut cmd = Command::new("node");
     cmd.current_dir(&e2e)

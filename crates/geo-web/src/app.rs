@@ -259,9 +259,10 @@ fn ProjectSelect() -> Html {
 fn RunSelect() -> Html {
     let app = use_app();
     let lang = app.lang;
+    // The light summaries, not the runs: a year of daily runs lists in a few milliseconds.
     let runs = use_query(app.project_id.clone(), |repo, project| async move {
         match project {
-            Some(id) => repo.runs_by_project(&id).await,
+            Some(id) => repo.run_summaries(&id).await,
             None => Ok(Vec::new()),
         }
     });
@@ -294,7 +295,7 @@ fn RunSelect() -> Html {
                 { for list.iter().map(|r| html! {
                     <option value={r.id.clone()} selected={r.id == selected}>
                         { format!("{} · {} · {}", r.created_at.replace('T', " ").chars().take(16).collect::<String>(),
-                            geo_core::provider::spec(r.config.engine).name, pages::status_label(lang, r.status)) }
+                            geo_core::provider::spec(r.engine).name, pages::status_label(lang, r.status)) }
                     </option>
                 }) }
             </select>

@@ -5,14 +5,14 @@
 
 use super::RunMetrics;
 use crate::model::{tags, Lang, Localized};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Most findings kept for a run.
 pub const MAX_INSIGHTS: usize = 5;
 
 /// One finding. `title` and `detail` are Chinese (the contract fields); `titleEn` and
 /// `detailEn` are the English texts beside them.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Insight {
     /// Stable snake_case key of the rule that produced it.

@@ -9,6 +9,8 @@
 //!   concern, see `acc`; pairwise work only within a prompt).
 //! - [`metrics_for_export`]: every run of an export (or one), as `geo-probe metrics` prints.
 //! - [`project_series`]: the per-run trend points of a project.
+//! - [`summary`]: a run's figures from its own probes and its previous run's summary (the
+//!   web app's stored summaries).
 
 pub(crate) mod acc;
 pub mod cost;
@@ -16,6 +18,7 @@ pub mod insights;
 pub(crate) mod run;
 pub mod series;
 pub mod stats;
+pub mod summary;
 
 pub use cost::{
     estimate_cost_usd, estimate_engine_run, estimate_run, price_for_engine, run_cost, EstimateBasis, ModelPrice,
@@ -25,6 +28,7 @@ pub use insights::{build_insights, Insight};
 pub use run::{compute_run_metrics, compute_run_metrics_refs};
 pub use series::{project_series, SeriesPoint};
 pub use stats::{jaccard, rbo, wilson_interval};
+pub use summary::{against_previous, newest_summary_per_engine, summarize, RunSummary, SUMMARY_FORMAT};
 
 use crate::model::{EngineId, ExportEnvelope, Ownership, Probe, Run};
 use serde::ser::{Serialize, SerializeMap, Serializer};
@@ -105,9 +109,30 @@ impl<T: Serialize> Serialize for TargetMap<T> {
     }
 }
 
+/// Reads the object back in its document order (a stored summary keeps the brand first).
+impl<'de, T: serde::Deserialize<'de>> serde::Deserialize<'de> for TargetMap<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Entries<T>(std::marker::PhantomData<T>);
+        impl<'de, T: serde::Deserialize<'de>> serde::de::Visitor<'de> for Entries<T> {
+            type Value = TargetMap<T>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an object keyed by target id")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                let mut entries = Vec::with_capacity(map.size_hint().unwrap_or(0));
+                while let Some(entry) = map.next_entry::<String, T>()? {
+                    entries.push(entry);
+                }
+                Ok(TargetMap(entries))
+            }
+        }
+        deserializer.deserialize_map(Entries(std::marker::PhantomData))
+    }
+}
+
 /// The metrics of one run: the contract object of `geo-probe metrics` (data-model.md)
 /// followed by additive extras.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RunMetrics {
     /// The run.
@@ -196,7 +221,7 @@ pub struct RunMetrics {
 }
 
 /// Numerators and denominators of [`RunMetrics`], for tooltips.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct MetricCounts {
     /// Probes with status `cancelled` (in `probeCount`, neither success nor failed).
@@ -232,7 +257,7 @@ pub struct MetricCounts {
 }
 
 /// One source domain of a run.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DomainMetrics {
     /// Registrable domain.
@@ -265,7 +290,7 @@ pub struct DomainMetrics {
 }
 
 /// One channel of a run: its domains' occurrences summed.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ChannelMetrics {
     /// Channel key (see `analysis::platforms::CHANNELS`).
@@ -277,7 +302,7 @@ pub struct ChannelMetrics {
 }
 
 /// One prompt tag of a run: the figures of [`PromptMetrics`] over the prompts carrying it.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TagMetrics {
     /// The tag as stored (`generic`, `brand`, … or any other string).
@@ -306,7 +331,7 @@ pub struct TagMetrics {
 }
 
 /// One prompt of a run.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PromptMetrics {
     /// The prompt.
@@ -345,7 +370,7 @@ pub struct PromptMetrics {
 ///
 /// C = successful probes mentioning at least one competitor; B = successful probes
 /// mentioning the brand. The gap is domains(C) \ domains(B).
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct OutreachGap {
     /// |C|.
@@ -357,7 +382,7 @@ pub struct OutreachGap {
 }
 
 /// One domain of the outreach gap.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct GapDomain {
     /// Registrable domain.
@@ -367,7 +392,7 @@ pub struct GapDomain {
 }
 
 /// A company-like list title that matches no tracked target.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct UntrackedEntity {
     /// The name as first seen (trimmed).

@@ -4,10 +4,10 @@ use super::cost::{add_cost, RunPricer};
 use super::stats::ratio;
 use super::FastMap;
 use crate::model::{Ownership, Probe, ProbeStatus, Run, RunStatus, TargetKind};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// One run of a project's trend.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SeriesPoint {
     /// The run.

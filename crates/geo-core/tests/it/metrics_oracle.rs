@@ -636,7 +636,10 @@ fn probe_strategy() -> impl Strategy<Value = Probe> {
         )
 }
 
-fn run_strategy(id: &'static str, previous: Option<&'static str>) -> impl Strategy<Value = (Run, Vec<Probe>)> {
+pub(crate) fn run_strategy(
+    id: &'static str,
+    previous: Option<&'static str>,
+) -> impl Strategy<Value = (Run, Vec<Probe>)> {
     let targets = prop::collection::vec((0usize..4, any::<bool>()), 0..5);
     let prompts = prop::collection::vec((0usize..5, prop::collection::vec(pick(&TAGS), 0..3)), 0..5);
     let engines = pick(&EngineId::ALL);
@@ -669,7 +672,7 @@ fn run_strategy(id: &'static str, previous: Option<&'static str>) -> impl Strate
     )
 }
 
-fn envelope((r1, p1): (Run, Vec<Probe>), (r2, p2): (Run, Vec<Probe>)) -> ExportEnvelope {
+pub(crate) fn envelope((r1, p1): (Run, Vec<Probe>), (r2, p2): (Run, Vec<Probe>)) -> ExportEnvelope {
     let mut env = ExportEnvelope::new("2026-11-30T00:00:00.000Z");
     let mut r1 = r1;
     r1.created_at = "2026-11-20T08:00:00.000Z".into();

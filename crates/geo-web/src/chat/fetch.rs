@@ -14,8 +14,8 @@ use wasm_bindgen_futures::JsFuture;
 /// The seed's limit for one answer: 120 s from sending to the last byte.
 pub const CHAT_TIMEOUT_MS: u32 = 120_000;
 
-/// What one request needs.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// What one request needs. Its `Debug` shows the key as `[redacted]`.
+#[derive(Clone, PartialEq, Eq)]
 pub struct ChatRequest {
     /// The endpoint (`geo_core::chat::chat_url`).
     pub url: String,
@@ -25,6 +25,17 @@ pub struct ChatRequest {
     pub body: String,
     /// The time limit in milliseconds.
     pub timeout_ms: u32,
+}
+
+impl std::fmt::Debug for ChatRequest {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ChatRequest")
+            .field("url", &self.url)
+            .field("key", &self.key.as_ref().map(|_| geo_core::safe::REDACTED))
+            .field("body", &self.body)
+            .field("timeout_ms", &self.timeout_ms)
+            .finish()
+    }
 }
 
 /// The handle of a running request: [`StreamHandle::stop`] aborts it as cancelled; the
@@ -98,6 +109,18 @@ pub async fn stream_chat(req: ChatRequest, handle: StreamHandle, mut on_text: im
         .set_timeout_with_callback_and_timeout_and_arguments_0(timer.as_ref().unchecked_ref(), req.timeout_ms as i32)
         .ok();
     let end = transfer(&window, &req, &handle, &mut stream, &mut on_text).await;
+    // The browser's words and a provider's error body never carry the key.
+    let mut redactor = geo_core::safe::Redactor::new();
+    if let Some(key) = &req.key {
+        redactor.add(key);
+    }
+    let end = match end {
+        Transfer::Ended(StreamEnd::NetworkError(m)) => {
+            Transfer::Ended(StreamEnd::NetworkError(redactor.redact(&m).into_owned()))
+        }
+        Transfer::Http(status, body) => Transfer::Http(status, redactor.redact(&body).into_owned()),
+        other => other,
+    };
     if let Some(id) = timer_id {
         window.clear_timeout_with_handle(id);
     }
@@ -188,5 +211,22 @@ async fn transfer(
         if deltas.iter().any(|d| matches!(d, ChatDelta::Answer(_))) {
             on_text(stream.answer());
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn debug_never_shows_the_key() {
+        let r = ChatRequest {
+            url: "https://api.deepseek.com/chat/completions".into(),
+            key: Some("sk-secret-debug-1".into()),
+            body: "{}".into(),
+            timeout_ms: CHAT_TIMEOUT_MS,
+        };
+        let text = format!("{r:?}");
+        assert!(!text.contains("sk-secret-debug-1") && text.contains("[redacted]"), "{text}");
     }
 }

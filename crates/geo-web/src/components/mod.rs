@@ -2,6 +2,7 @@
 
 pub mod charts;
 mod confirm;
+mod deferred;
 mod empty;
 mod engine_label;
 pub mod metric_card;
@@ -11,10 +12,14 @@ pub mod run_data;
 mod toasts;
 
 pub use confirm::{ConfirmDialog, ConfirmDialogProps};
+pub use deferred::{Deferred, DeferredProps};
 pub use empty::{EmptyState, EmptyStateProps};
 pub use engine_label::{EngineLabel, EngineLabelProps};
+pub use link::safe_link;
 pub use nav_link::{NavLink, NavLinkProps};
 pub use toasts::{Toasts, ToastsProps};
+pub mod link;
 pub mod markdown;
 pub mod probe_drawer;
 pub mod progress;
+pub mod summary_progress;

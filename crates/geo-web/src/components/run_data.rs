@@ -1,30 +1,35 @@
-//! [`use_run_data`]: the selected project's stored data as one export envelope, with the
-//! metrics of the selected run computed by geo-core exactly as `geo-probe metrics` does.
+//! [`use_run_data`]: the selected project and run as an export envelope, with the run's
+//! metrics as geo-core computes them for `geo-probe metrics`.
 //!
-//! The figures are computed once per project, run and data version (a new run selected,
-//! or stored data changed), never on a render, and a page reuses figures another page
-//! already computed for the same run. The computation is timed with the User Timing API
-//! under the page's name ([`Figures::measure_name`]) so the browser test can read how long
-//! geo-core took inside the app.
+//! The figures come from the run summaries stored beside the runs
+//! ([`crate::repo::summaries`]): the dashboard reads the project's light summaries (its trend),
+//! the shown run and its previous run with their stored metrics (its cards and comparison),
+//! and no probe; the pages that show probes (sources, lists, export) read the probes of those
+//! two runs only. The figures are read once per project, run and data version, never on a
+//! render, and a page reuses what another page already read for the same run. The work is
+//! timed with the User Timing API under the page's name ([`Figures::measure_name`]).
 
 use crate::hooks::{use_app, use_query, Fetch};
 use crate::repo::idb::IdbRepo;
 use crate::repo::{RepoError, Repository};
 use geo_core::compare::{diff_runs, RunDiff};
 use geo_core::export::full_export;
-use geo_core::metrics::{compute_run_metrics_refs, metrics_for_export, project_series, RunMetrics, SeriesPoint};
+use geo_core::metrics::{RunMetrics, RunSummary, SeriesPoint};
 use geo_core::model::{ExportEnvelope, Probe, Project, Run};
 use std::cell::RefCell;
 use std::ops::Deref;
 use std::rc::Rc;
 use yew::prelude::*;
 
-/// The selected project with everything stored for it.
+/// The selected project and run.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RunData {
-    /// The project, its prompts, every run of it (createdAt order) and all their probes
-    /// (shared: pages and the cache of [`use_run_data`] hold the same copy).
+    /// The project, its prompts, the shown run and its previous run, with those two runs'
+    /// probes when [`RunData::has_probes`] (shared: pages and the cache of [`use_run_data`]
+    /// hold the same copy).
     pub env: Rc<ExportEnvelope>,
+    /// True when `env` holds the probes of its runs (every page but the dashboard).
+    pub has_probes: bool,
     /// The selected run's metrics (`None` while the project has no run).
     pub metrics: Option<RunMetrics>,
     /// The project's trend across runs (computed for [`Figures::Dashboard`] only).
@@ -34,10 +39,10 @@ pub struct RunData {
     pub diff: Option<RunDiff>,
 }
 
-/// Which page reads the data: decides the extra figures computed and the timing's name.
+/// Which page reads the data: decides what is read and the timing's name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Figures {
-    /// Metrics and the trend across runs.
+    /// Metrics, the trend across runs and the comparison with the previous run; no probe.
     Dashboard,
     /// Metrics (the per-domain rows).
     Sources,
@@ -109,63 +114,47 @@ impl RunData {
 }
 
 /// Picks the run to show: `selected` when the project has it, else the newest.
-pub fn pick_run<'a>(runs: &'a [Run], selected: Option<&str>) -> Option<&'a Run> {
+pub fn pick_run<'a>(runs: &'a [RunSummary], selected: Option<&str>) -> Option<&'a RunSummary> {
     selected
         .and_then(|id| runs.iter().find(|r| r.id == id))
         .or_else(|| runs.iter().max_by(|a, b| a.created_at.cmp(&b.created_at).then_with(|| a.id.cmp(&b.id))))
 }
 
-/// The figures of run `chosen` for `figures`, computed by geo-core (the parts timed as
-/// `geo:metrics` and `geo:trend`).
-pub fn compute_figures(env: Rc<ExportEnvelope>, chosen: Option<&str>, figures: Figures) -> RunData {
-    let metrics = crate::web::measure("geo:metrics", || {
-        chosen.and_then(|id| metrics_for_export(&env, Some(id)).ok()).and_then(|mut v| v.pop())
-    });
-    let mut data = RunData { env, metrics, trend: Vec::new(), diff: None };
-    if figures == Figures::Dashboard {
-        if let Some(project) = data.project() {
-            data.trend =
-                crate::web::measure("geo:trend", || project_series(&data.env.runs, &data.env.probes, &project.id));
-        }
-        data.diff = crate::web::measure("geo:diff", || previous_diff(&data));
-    }
-    data
+/// The trend of a project from its runs' summaries: one point per run, in `createdAt`
+/// order (ties by id), as `project_series` computes it from the probes.
+pub fn trend_of(summaries: &[RunSummary]) -> Vec<SeriesPoint> {
+    let mut points: Vec<&RunSummary> = summaries.iter().collect();
+    geo_core::sort::sort_by(&mut points, |a, b| a.created_at.cmp(&b.created_at).then_with(|| a.id.cmp(&b.id)));
+    points.into_iter().map(|s| s.point.clone()).collect()
 }
 
-/// The selected run against the run its `previousRunId` names, when the project holds it.
-fn previous_diff(data: &RunData) -> Option<RunDiff> {
-    let (run, metrics) = (data.run()?, data.metrics.as_ref()?);
-    let previous = data.env.runs.iter().find(|r| Some(&r.id) == run.previous_run_id.as_ref())?;
-    let probes: Vec<&Probe> = data.env.probes.iter().filter(|p| p.run_id == previous.id).collect();
-    let previous_metrics = compute_run_metrics_refs(previous, &probes, None);
-    Some(diff_runs((run, metrics), (previous, &previous_metrics)))
-}
-
-/// What a cached computation was made for: project, chosen run, data version.
+/// What a cached read was made for: project, chosen run, data version.
 type FiguresKey = (String, Option<String>, u32);
 
 impl Figures {
-    /// Whether data computed for `self` holds every figure `wanted` needs (the dashboard's
-    /// computes the metrics every page uses, plus the trend).
+    /// Whether data read for `self` holds everything `wanted` needs (the pages that show
+    /// probes read the same records; the dashboard reads no probe).
     fn covers(self, wanted: Figures) -> bool {
-        self == wanted || self == Figures::Dashboard
+        self == wanted || (self.needs_probes() && wanted.needs_probes())
+    }
+
+    /// Whether the page shows probes of the run.
+    fn needs_probes(self) -> bool {
+        self != Figures::Dashboard
     }
 }
 
 thread_local! {
-    /// The last project read from storage, with the data version it was read at.
-    static LOADED: RefCell<Option<(String, u32, Rc<ExportEnvelope>)>> = const { RefCell::new(None) };
-    /// The last figures computed per page: selecting the run that was shown anyway, going
-    /// to another page of the same run, or coming back while nothing was written computes
-    /// nothing again.
+    /// The last data read per page: selecting the run that was shown anyway, going to
+    /// another page of the same run, or coming back while nothing was written reads nothing
+    /// again.
     static COMPUTED: RefCell<Vec<(FiguresKey, Figures, SharedRunData)>> = const { RefCell::new(Vec::new()) };
 }
 
-/// A read of a project in progress: later readers of the same project and data version
-/// wait for it instead of reading every record a second time (at start-up the run selector
-/// settles on a run while the first read is under way, which used to read 5,000 probes
-/// twice). Dropping it — the read finished, failed or was abandoned — wakes the waiters,
-/// who then find the project cached or read it themselves.
+/// A read in progress: later readers of the same key wait for it instead of reading the
+/// same probes a second time (at start-up the run selector settles on a run while the first
+/// read is under way). Dropping it — the read finished, failed or was abandoned — wakes the
+/// waiters, who then find the data cached or read it themselves.
 struct InFlight {
     slot: Rc<Slot>,
 }
@@ -177,23 +166,20 @@ struct Slot {
 }
 
 thread_local! {
-    /// The project read now under way: project id, data version, and whom to wake.
-    static READING: RefCell<Option<(String, u32, Rc<Slot>)>> = const { RefCell::new(None) };
+    /// The read now under way: what for, and whom to wake.
+    static READING: RefCell<Option<(FiguresKey, Figures, Rc<Slot>)>> = const { RefCell::new(None) };
 }
 
 impl InFlight {
-    /// Registers the read of `project` at `version`.
-    fn begin(project: &str, version: u32) -> InFlight {
+    fn begin(key: &FiguresKey, figures: Figures) -> InFlight {
         let slot = Rc::new(Slot::default());
-        READING.with(|r| *r.borrow_mut() = Some((project.to_string(), version, slot.clone())));
+        READING.with(|r| *r.borrow_mut() = Some((key.clone(), figures, slot.clone())));
         InFlight { slot }
     }
 
-    /// The read of `project` at `version` under way, if any.
-    fn of(project: &str, version: u32) -> Option<Rc<Slot>> {
-        READING.with(|r| {
-            r.borrow().as_ref().filter(|(id, v, _)| id == project && *v == version).map(|(_, _, s)| s.clone())
-        })
+    fn of(key: &FiguresKey, figures: Figures) -> Option<Rc<Slot>> {
+        READING
+            .with(|r| r.borrow().as_ref().filter(|(k, f, _)| k == key && f.covers(figures)).map(|(_, _, s)| s.clone()))
     }
 }
 
@@ -226,35 +212,57 @@ impl std::future::Future for Wait {
     }
 }
 
-fn cached_project(project: &str, version: u32) -> Option<Rc<ExportEnvelope>> {
-    LOADED.with(|c| {
-        c.borrow().as_ref().filter(|(id, v, _)| id == project && *v == version).map(|(_, _, env)| env.clone())
-    })
+fn cached(key: &FiguresKey, figures: Figures) -> Option<SharedRunData> {
+    COMPUTED.with(|c| c.borrow().iter().find(|(k, f, _)| k == key && f.covers(figures)).map(|(_, _, d)| d.clone()))
 }
 
-async fn load_project(repo: &IdbRepo, project: Project, version: u32) -> Result<Rc<ExportEnvelope>, RepoError> {
-    loop {
-        if let Some(env) = cached_project(&project.id, version) {
-            return Ok(env);
-        }
-        match InFlight::of(&project.id, version) {
-            Some(slot) => Wait(slot).await,
-            None => break,
-        }
-    }
-    let _reading = InFlight::begin(&project.id, version);
+/// Reads what `figures` needs of run `chosen` (one of `summaries`) and builds the figures.
+async fn read(
+    repo: &IdbRepo,
+    project: Project,
+    summaries: &[RunSummary],
+    chosen: Option<&str>,
+    figures: Figures,
+) -> Result<RunData, RepoError> {
     let span = crate::web::Span::start("geo:load");
-    let project_id = project.id.clone();
-    let prompts = repo.prompts_by_project(&project_id).await?;
-    let runs = repo.runs_by_project(&project_id).await?;
-    let mut probes = Vec::new();
-    for r in &runs {
-        probes.extend(repo.probes_by_run(&r.id).await?);
+    let prompts = repo.prompts_by_project(&project.id).await?;
+    let (mut runs, mut probes) = (Vec::new(), Vec::new());
+    let (mut metrics, mut previous_metrics) = (None, None);
+    if let Some(run) = match chosen {
+        Some(id) => repo.get_run(id).await?,
+        None => None,
+    } {
+        metrics = repo.run_metrics(&run.id).await?;
+        if figures.needs_probes() {
+            probes.extend(repo.probes_by_run(&run.id).await?);
+        }
+        // The previous run counts only when the project holds it (as in `geo-probe diff`).
+        let previous = run.previous_run_id.as_deref().filter(|p| summaries.iter().any(|s| s.id == *p));
+        if let Some(prev) = match previous {
+            Some(id) => repo.get_run(id).await?,
+            None => None,
+        } {
+            if figures == Figures::Dashboard {
+                previous_metrics = repo.run_metrics(&prev.id).await?;
+            } else {
+                probes.extend(repo.probes_by_run(&prev.id).await?);
+            }
+            runs.push(prev);
+        }
+        runs.push(run);
     }
     let env = Rc::new(full_export(vec![project], prompts, runs, probes, ""));
-    LOADED.with(|c| *c.borrow_mut() = Some((project_id, version, env.clone())));
     span.end();
-    Ok(env)
+    let mut data = RunData { env, has_probes: figures.needs_probes(), metrics, trend: Vec::new(), diff: None };
+    if figures == Figures::Dashboard {
+        data.trend = crate::web::measure("geo:trend", || trend_of(summaries));
+        data.diff = crate::web::measure("geo:diff", || {
+            let (run, m) = (data.run()?, data.metrics.as_ref()?);
+            let prev = data.env.runs.iter().find(|r| Some(&r.id) == run.previous_run_id.as_ref())?;
+            Some(diff_runs((run, m), (prev, previous_metrics.as_ref()?)))
+        });
+    }
+    Ok(data)
 }
 
 /// Loads the selected project and run (re-read after every write) and computes the
@@ -268,17 +276,23 @@ pub fn use_run_data(figures: Figures) -> Fetch<Option<SharedRunData>> {
     use_query(deps, move |repo, (project, run, version)| async move {
         let Some(project_id) = project else { return Ok(None) };
         let Some(project) = repo.get_project(&project_id).await? else { return Ok(None) };
-        let env = load_project(&repo, project, version).await?;
-        let chosen = pick_run(&env.runs, run.as_deref()).map(|r| r.id.clone());
+        let summaries = repo.run_summaries(&project_id).await?;
+        let chosen = pick_run(&summaries, run.as_deref()).map(|r| r.id.clone());
         let key: FiguresKey = (project_id, chosen.clone(), version);
-        let hit = COMPUTED
-            .with(|c| c.borrow().iter().find(|(k, f, _)| *k == key && f.covers(figures)).map(|(_, _, d)| d.clone()));
-        if let Some(hit) = hit {
-            return Ok(Some(hit));
+        loop {
+            if let Some(hit) = cached(&key, figures) {
+                return Ok(Some(hit));
+            }
+            match InFlight::of(&key, figures) {
+                Some(slot) => Wait(slot).await,
+                None => break,
+            }
         }
-        let data = SharedRunData(Rc::new(crate::web::measure(figures.measure_name(), || {
-            compute_figures(env, chosen.as_deref(), figures)
-        })));
+        let _reading = InFlight::begin(&key, figures);
+        let span = crate::web::Span::start(figures.measure_name());
+        let data = read(&repo, project, &summaries, chosen.as_deref(), figures).await?;
+        span.end();
+        let data = SharedRunData(Rc::new(data));
         COMPUTED.with(|c| {
             let mut c = c.borrow_mut();
             c.retain(|(_, f, _)| *f != figures);
@@ -292,7 +306,7 @@ pub fn use_run_data(figures: Figures) -> Fetch<Option<SharedRunData>> {
 mod tests {
     use super::*;
 
-    fn run(id: &str, at: &str) -> Run {
+    fn run(id: &str, at: &str) -> RunSummary {
         let mut r: Run = serde_json::from_value(serde_json::json!({
             "id": id, "projectId": "p", "status": "completed", "createdAt": at,
             "appVersion": "0", "schemaVersion": 1,
@@ -302,18 +316,20 @@ mod tests {
         }))
         .expect("valid run");
         r.id = id.to_string();
-        r
+        let m = geo_core::metrics::compute_run_metrics(&r, &[], None);
+        RunSummary::of(&r, &m)
     }
 
     #[test]
-    fn the_dashboard_figures_serve_every_page() {
+    fn the_pages_that_show_probes_share_their_reads() {
         use Figures::*;
         for (have, want, ok) in [
-            (Dashboard, Sources, true),
-            (Dashboard, Lists, true),
+            (Dashboard, Sources, false),
+            (Dashboard, Dashboard, true),
             (Sources, Sources, true),
             (Sources, Dashboard, false),
-            (Lists, Sources, false),
+            (Lists, Sources, true),
+            (Export, Lists, true),
             (Export, Dashboard, false),
         ] {
             assert_eq!(have.covers(want), ok, "{have:?} covers {want:?}");

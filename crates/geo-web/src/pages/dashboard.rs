@@ -9,7 +9,8 @@ use crate::components::charts::{Bar, BarChart, LineChart, Series};
 use crate::components::metric_card::{ci_text, dec, pct, ratio_title, raw_f64, raw_u32, MetricCard};
 use crate::components::pager::{page_bounds, use_page, Pager, PAGE_SIZE};
 use crate::components::run_data::{use_run_data, Figures, RunData, SharedRunData};
-use crate::components::{EmptyState, NavLink};
+use crate::components::summary_progress::SummaryProgress;
+use crate::components::{Deferred, EmptyState, NavLink};
 use crate::hooks::{use_app, Fetch};
 use crate::i18n::{t, tf};
 use crate::pages::run_detail::DetailQuery;
@@ -49,6 +50,7 @@ pub fn DashboardPage() -> Html {
     html! {
         <section class="analytics" data-testid="dashboard" data-state={state} data-run={shown_run.unwrap_or_default()}>
             <h1>{ t(lang, "dashboard.title") }</h1>
+            if state == "loading" { <SummaryProgress {lang} /> }
             { body }
         </section>
     }
@@ -240,9 +242,13 @@ fn trend(d: &RunData, lang: Lang) -> Html {
         },
     ];
     let desc = tf(lang, "dash.trend_desc", &[("n", &points.len().to_string())]);
+    // A year of daily runs draws hundreds of points: after the cards are on screen.
+    let placeholder = html! { <p class="muted" aria-busy="true">{ t(lang, "common.loading") }</p> };
     html! {
         <section class="card">
-            <LineChart testid="trend-chart" title={t(lang, "dash.trend")} {desc} x_labels={labels} {series} />
+            <Deferred {placeholder}>
+                <LineChart testid="trend-chart" title={t(lang, "dash.trend")} {desc} x_labels={labels} {series} />
+            </Deferred>
             if points.len() < 2 { <p class="muted">{ t(lang, "dash.trend_one") }</p> }
         </section>
     }

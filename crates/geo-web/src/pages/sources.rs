@@ -243,8 +243,10 @@ fn SourcesBody(p: &BodyProps) -> Html {
                             let dom = d.domain.clone();
                             let is_open = open.as_deref() == Some(dom.as_str());
                             let toggle = { let open = open.clone(); let dom = dom.clone(); Callback::from(move |_: MouseEvent| open.set(if is_open { None } else { Some(dom.clone()) })) };
+                            // Keyed by domain: rows of another run's table are matched by
+                            // domain, never left behind (an unkeyed list kept a stale row).
                             html! {
-                                <>
+                                <key={dom.clone()}>
                                 { source_row(d, m, is_open, toggle, lang) }
                                 if is_open {
                                     <tr class="drill"><td colspan={if cited { "10" } else { "9" }}><DrillDown data={p.data.clone()} domain={dom.clone()} open={probe_open.clone()} /></td></tr>
@@ -323,7 +325,7 @@ fn DrillDown(p: &DrillProps) -> Html {
                     let in_probe = tf(lang, "src.in_probe", &[("p", &d.prompt_text(&pr.prompt_id)), ("r", &(pr.repeat_index + 1).to_string())]);
                     html! {
                         <li data-testid="source-url" data-url={s.url.clone()} data-probe={pr.id.clone()}>
-                            <a href={s.url.clone()} target="_blank" rel="noopener noreferrer">{ if s.title.is_empty() { s.url.clone() } else { s.title.clone() } }</a>
+                            { crate::components::safe_link(&s.url, if s.title.is_empty() { &s.url } else { &s.title }) }
                             <div class="muted small">{ s.url.clone() }</div>
                             <div class="small">{ open_probe_button(&p.open, &pr.id, "probe-link", in_probe.clone(),
                                 Some(tf(lang, "pg.open_probe", &[("x", &in_probe)]))) }</div>

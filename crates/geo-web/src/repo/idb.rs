@@ -11,10 +11,12 @@
 //! After `complete`, the change is announced locally and on the `geo-probe` BroadcastChannel.
 
 use super::migrations::{Migration, MIGRATIONS};
+use super::summaries::{self, order_summaries, records, runs_of_batch, Gate, StoredMetrics, RECOMPUTE_LIMIT};
 use super::{
     order_probes, order_projects, order_prompts, order_runs, Batch, RepoError, RepoResult, Repository, CHANNEL,
-    DB_NAME, STORES,
+    DB_NAME, STORE_NAMES,
 };
+use geo_core::metrics::{against_previous, RunMetrics, RunSummary};
 use geo_core::model::{ExportEnvelope, Probe, Project, Prompt, Run};
 use js_sys::{Array, Promise, JSON};
 use serde::de::DeserializeOwned;
@@ -36,6 +38,8 @@ pub type ChangeListener = Rc<dyn Fn()>;
 pub struct IdbRepo {
     db: IdbDatabase,
     notify: Rc<Notifier>,
+    /// One computation of missing summaries at a time.
+    gate: Rc<Gate>,
 }
 
 impl PartialEq for IdbRepo {
@@ -81,12 +85,12 @@ impl IdbRepo {
     /// here and whenever another tab announces one.
     pub async fn open(on_change: ChangeListener) -> RepoResult<IdbRepo> {
         let db = open_database(DB_NAME, MIGRATIONS).await?;
-        Ok(IdbRepo { db, notify: Rc::new(Notifier::new(on_change)) })
+        Ok(IdbRepo { db, notify: Rc::new(Notifier::new(on_change)), gate: Rc::default() })
     }
 
     /// Wraps an already open database (used by the migration self-test).
     pub fn from_database(db: IdbDatabase, on_change: ChangeListener) -> IdbRepo {
-        IdbRepo { db, notify: Rc::new(Notifier { on_change, channel: None, _on_message: None }) }
+        IdbRepo { db, notify: Rc::new(Notifier { on_change, channel: None, _on_message: None }), gate: Rc::default() }
     }
 
     fn tx(&self, stores: &[&str], mode: IdbTransactionMode) -> RepoResult<IdbTransaction> {
@@ -105,6 +109,17 @@ impl IdbRepo {
     where
         F: AsyncFnOnce(&IdbTransaction) -> RepoResult<()>,
     {
+        self.write_quietly(stores, fill).await?;
+        self.notify.changed();
+        Ok(())
+    }
+
+    /// [`IdbRepo::write`] without the change notice: for derived records (summaries
+    /// computed on read), which change no figure a page shows.
+    async fn write_quietly<F>(&self, stores: &[&str], fill: F) -> RepoResult<()>
+    where
+        F: AsyncFnOnce(&IdbTransaction) -> RepoResult<()>,
+    {
         let tx = self.tx(stores, IdbTransactionMode::Readwrite)?;
         let done = TxDone::new(&tx);
         if let Err(e) = fill(&tx).await {
@@ -115,9 +130,7 @@ impl IdbRepo {
         // Without an explicit commit a transaction whose last request was awaited could
         // still be active; commit() ends it now and `complete` proves it reached disk.
         let _ = commit(&tx);
-        done.wait().await?;
-        self.notify.changed();
-        Ok(())
+        done.wait().await
     }
 
     async fn get_all<T: DeserializeOwned>(&self, store: &str) -> RepoResult<Vec<T>> {
@@ -145,6 +158,181 @@ impl IdbRepo {
         }
         decode(&value).map(Some)
     }
+}
+
+/// The stores of a write that changes runs or probes: their summaries change in the same
+/// transaction ([`summaries`]).
+const RUN_STORES: &[&str] = &["runs", "probes", "runSummaries", "runMetrics"];
+
+/// Records a batch write issues before it waits for the last of them: between slices the
+/// browser runs other tasks (paints, input), while the one transaction stays open.
+const PUT_SLICE: usize = 500;
+
+fn write_error(e: JsValue) -> RepoError {
+    error_from(e, RepoError::Write)
+}
+
+/// One record of `store` in `tx`, as stored (undecoded).
+async fn tx_get_raw(tx: &IdbTransaction, store: &str, key: &str) -> RepoResult<JsValue> {
+    let req = object_store(tx, store, RepoError::Write)?.get(&JsValue::from_str(key)).map_err(write_error)?;
+    request(&req).await.map_err(write_error)
+}
+
+/// One record of `store` in `tx`.
+async fn tx_get<T: DeserializeOwned>(tx: &IdbTransaction, store: &str, key: &str) -> RepoResult<Option<T>> {
+    let value = tx_get_raw(tx, store, key).await?;
+    if value.is_undefined() || value.is_null() {
+        return Ok(None);
+    }
+    decode(&value).map(Some)
+}
+
+/// A derived record of `tx` (a summary or metrics): one that no longer decodes (written by
+/// another format) counts as missing and is computed again, never failing the write.
+async fn tx_get_derived<T: DeserializeOwned>(tx: &IdbTransaction, store: &str, key: &str) -> RepoResult<Option<T>> {
+    Ok(tx_get(tx, store, key).await.ok().flatten())
+}
+
+/// The records of `store` in `tx` whose `index` is `key`.
+async fn tx_by_index(tx: &IdbTransaction, store: &str, index: &str, key: &str) -> RepoResult<JsValue> {
+    let idx = object_store(tx, store, RepoError::Write)?.index(index).map_err(write_error)?;
+    let req = idx.get_all_with_key(&JsValue::from_str(key)).map_err(write_error)?;
+    request(&req).await.map_err(write_error)
+}
+
+/// How many records of `store` in `tx` have `index` equal to `key`.
+async fn tx_count(tx: &IdbTransaction, store: &str, index: &str, key: &str) -> RepoResult<usize> {
+    let idx = object_store(tx, store, RepoError::Write)?.index(index).map_err(write_error)?;
+    let req = idx.count_with_key(&JsValue::from_str(key)).map_err(write_error)?;
+    Ok(request(&req).await.map_err(write_error)?.as_f64().unwrap_or(0.0) as usize)
+}
+
+/// Decodes the records of an array, skipping those that do not decode (derived records).
+fn decode_lenient<T: DeserializeOwned>(value: JsValue) -> Vec<T> {
+    value.dyn_into::<Array>().map(|a| a.iter().filter_map(|v| decode(&v).ok()).collect()).unwrap_or_default()
+}
+
+/// Recomputes run `id`'s summary in `tx` (over [`RUN_STORES`]) from its stored probes — or
+/// from `known`, which the caller knows to be exactly the stored ones — and its previous
+/// run's stored metrics, then sets the runs that follow it against it. A run that no
+/// longer exists loses its summary.
+async fn refresh_in(tx: &IdbTransaction, id: &str, known: Option<Vec<&Probe>>) -> RepoResult<()> {
+    refresh_at(tx, id, known, 0).await
+}
+
+/// [`refresh_in`] at `depth`: a run's figures against its previous run need that run's
+/// own figures only (never its previous run's), so a stale previous run is brought up to
+/// date first, one level deep.
+fn refresh_at<'a>(
+    tx: &'a IdbTransaction,
+    id: &'a str,
+    known: Option<Vec<&'a Probe>>,
+    depth: u32,
+) -> std::pin::Pin<Box<dyn std::future::Future<Output = RepoResult<()>> + 'a>> {
+    Box::pin(async move { refresh_once(tx, id, known, depth).await })
+}
+
+async fn refresh_once(tx: &IdbTransaction, id: &str, known: Option<Vec<&Probe>>, depth: u32) -> RepoResult<()> {
+    let run: Option<Run> = tx_get(tx, "runs", id).await?;
+    if let Some(p) = run.as_ref().and_then(|r| r.previous_run_id.as_deref()).filter(|_| depth == 0) {
+        let current = tx_get_derived::<RunSummary>(tx, "runSummaries", p).await?.is_some_and(|s| s.is_current());
+        if !current && !tx_get_raw(tx, "runs", p).await?.is_undefined() {
+            refresh_at(tx, p, None, 1).await?;
+        }
+    }
+    let computed = match run {
+        Some(run) => {
+            let stored: Vec<Probe>;
+            let probes = match known {
+                Some(k) => k,
+                None => {
+                    stored = decode_array(tx_by_index(tx, "probes", "runId", id).await?)?;
+                    stored.iter().collect()
+                }
+            };
+            let previous: Option<StoredMetrics> = match &run.previous_run_id {
+                Some(p) => tx_get_derived(tx, "runMetrics", p).await?,
+                None => None,
+            };
+            Some(crate::web::measure("geo:summary", || records(&run, &probes, previous.as_ref().map(|m| &m.metrics))))
+        }
+        None => None,
+    };
+    let followers: Vec<RunSummary> = decode_lenient(tx_by_index(tx, "runSummaries", "previousRunId", id).await?);
+    for f in followers {
+        if let Some(mut m) = tx_get_derived::<StoredMetrics>(tx, "runMetrics", &f.id).await? {
+            against_previous(&mut m.metrics, computed.as_ref().map(|(_, m)| &m.metrics));
+            put(tx, "runMetrics", &m)?;
+        }
+    }
+    match computed {
+        Some((summary, metrics)) => {
+            put(tx, "runSummaries", &summary)?;
+            put(tx, "runMetrics", &metrics)
+        }
+        None => {
+            for store in ["runSummaries", "runMetrics"] {
+                object_store(tx, store, RepoError::Write)?.delete(&JsValue::from_str(id)).map_err(write_error)?;
+            }
+            Ok(())
+        }
+    }
+}
+
+impl IdbRepo {
+    /// The project's summaries (those that decode) and the ids of its runs, read together.
+    async fn summaries_and_runs(&self, project_id: &str) -> RepoResult<(Vec<RunSummary>, Vec<String>)> {
+        let tx = self.read_tx(&["runs", "runSummaries"])?;
+        let r = |e| error_from(e, RepoError::Read);
+        let key = JsValue::from_str(project_id);
+        let summaries_req = object_store(&tx, "runSummaries", RepoError::Read)?
+            .index("projectId")
+            .map_err(r)?
+            .get_all_with_key(&key)
+            .map_err(r)?;
+        let keys_req = object_store(&tx, "runs", RepoError::Read)?
+            .index("projectId")
+            .map_err(r)?
+            .get_all_keys_with_key(&key)
+            .map_err(r)?;
+        let summaries = decode_lenient(request(&summaries_req).await.map_err(r)?);
+        let keys: Array = request(&keys_req).await.map_err(r)?.unchecked_into();
+        Ok((summaries, keys.iter().filter_map(|k| k.as_string()).collect()))
+    }
+
+    /// Computes the summaries of `ids`, oldest run first (a run's previous run is then
+    /// already current), one transaction per run, reporting progress.
+    async fn compute_summaries(&self, ids: &[String]) -> RepoResult<()> {
+        let tx = self.read_tx(&["runs"])?;
+        let r = |e| error_from(e, RepoError::Read);
+        let req =
+            object_store(&tx, "runs", RepoError::Read)?.index("createdAt").map_err(r)?.get_all_keys().map_err(r)?;
+        let by_age: Array = request(&req).await.map_err(r)?.unchecked_into();
+        let mut ordered: Vec<String> =
+            by_age.iter().filter_map(|k| k.as_string()).filter(|k| ids.contains(k)).collect();
+        let unlisted: Vec<String> = ids.iter().filter(|id| !ordered.contains(id)).cloned().collect();
+        ordered.extend(unlisted);
+        let ids = &ordered[..];
+        let total = ids.len() as u32;
+        summaries::set_progress(Some((0, total)));
+        let span = crate::web::Span::start("geo:summaries-backfill");
+        for (i, id) in ids.iter().enumerate() {
+            let result = self.write_quietly(RUN_STORES, async |tx| refresh_in(tx, id, None).await).await;
+            if let Err(e) = result {
+                summaries::set_progress(None);
+                return Err(e);
+            }
+            summaries::set_progress(Some((i as u32 + 1, total)));
+        }
+        span.end();
+        summaries::set_progress(None);
+        Ok(())
+    }
+}
+
+/// The runs among `runs` without a current summary in `summaries`.
+fn stale_runs(summaries: &[RunSummary], runs: &[String]) -> Vec<String> {
+    runs.iter().filter(|id| !summaries.iter().any(|s| &s.id == *id && s.is_current())).cloned().collect()
 }
 
 /// `IDBTransaction.commit()`: standard (Chrome 76, Firefox 74, Safari 15) though web-sys
@@ -346,7 +534,11 @@ impl Repository for IdbRepo {
     }
 
     async fn put_run(&self, run: &Run) -> RepoResult<()> {
-        self.write(&["runs"], async |tx| put(tx, "runs", run)).await
+        self.write(RUN_STORES, async |tx| {
+            put(tx, "runs", run)?;
+            refresh_in(tx, &run.id, None).await
+        })
+        .await
     }
 
     async fn probes_by_run(&self, run_id: &str) -> RepoResult<Vec<Probe>> {
@@ -354,28 +546,107 @@ impl Repository for IdbRepo {
     }
 
     async fn put_probe(&self, probe: &Probe) -> RepoResult<()> {
-        self.write(&["probes"], async |tx| put(tx, "probes", probe)).await
+        self.write(RUN_STORES, async |tx| {
+            put(tx, "probes", probe)?;
+            let count = tx_count(tx, "probes", "runId", &probe.run_id).await?;
+            match tx_get_derived::<RunSummary>(tx, "runSummaries", &probe.run_id).await? {
+                Some(mut s) if count > RECOMPUTE_LIMIT as usize => {
+                    if s.fresh {
+                        s.fresh = false;
+                        put(tx, "runSummaries", &s)?;
+                    }
+                    Ok(())
+                }
+                _ => refresh_in(tx, &probe.run_id, None).await,
+            }
+        })
+        .await
+    }
+
+    async fn run_summaries(&self, project_id: &str) -> RepoResult<Vec<RunSummary>> {
+        let (mut list, mut runs) = self.summaries_and_runs(project_id).await?;
+        if !stale_runs(&list, &runs).is_empty() {
+            let _one_at_a_time = self.gate.enter().await;
+            // Another reader may have computed them while this one waited.
+            (list, runs) = self.summaries_and_runs(project_id).await?;
+            let stale = stale_runs(&list, &runs);
+            if !stale.is_empty() {
+                self.compute_summaries(&stale).await?;
+                (list, runs) = self.summaries_and_runs(project_id).await?;
+            }
+        }
+        list.retain(|s| runs.contains(&s.id));
+        Ok(order_summaries(list))
+    }
+
+    async fn run_metrics(&self, run_id: &str) -> RepoResult<Option<RunMetrics>> {
+        let read = async || -> RepoResult<(Option<RunSummary>, Option<StoredMetrics>)> {
+            let tx = self.read_tx(&["runSummaries", "runMetrics"])?;
+            let r = |e| error_from(e, RepoError::Read);
+            let key = JsValue::from_str(run_id);
+            let s = object_store(&tx, "runSummaries", RepoError::Read)?.get(&key).map_err(r)?;
+            let m = object_store(&tx, "runMetrics", RepoError::Read)?.get(&key).map_err(r)?;
+            let (s, m) = (request(&s).await.map_err(r)?, request(&m).await.map_err(r)?);
+            Ok((decode(&s).ok(), decode(&m).ok()))
+        };
+        if let (Some(s), Some(m)) = read().await? {
+            if s.is_current() {
+                return Ok(Some(m.metrics));
+            }
+        }
+        self.write_quietly(RUN_STORES, async |tx| refresh_in(tx, run_id, None).await).await?;
+        Ok(read().await?.1.map(|m| m.metrics))
     }
 
     async fn put_many(&self, batch: &Batch) -> RepoResult<()> {
         if batch.is_empty() {
             return Ok(());
         }
-        self.write(&["projects", "prompts", "runs", "probes"], async |tx| {
-            batch.projects.iter().try_for_each(|p| put(tx, "projects", p))?;
-            batch.prompts.iter().try_for_each(|p| put(tx, "prompts", p))?;
-            batch.runs.iter().try_for_each(|r| put(tx, "runs", r))?;
-            batch.probes.iter().try_for_each(|p| put(tx, "probes", p))
+        self.write(&["projects", "prompts", "runs", "probes", "runSummaries", "runMetrics"], async |tx| {
+            let mut issued = 0usize;
+            let mut put_sliced = async |store: &str, value: JsValue| -> RepoResult<()> {
+                let req = object_store(tx, store, RepoError::Write)?.put(&value).map_err(write_error)?;
+                issued += 1;
+                if issued.is_multiple_of(PUT_SLICE) {
+                    request(&req).await.map_err(write_error)?;
+                }
+                Ok(())
+            };
+            for p in &batch.projects {
+                put_sliced("projects", encode(p)?).await?;
+            }
+            for p in &batch.prompts {
+                put_sliced("prompts", encode(p)?).await?;
+            }
+            for r in &batch.runs {
+                put_sliced("runs", encode(r)?).await?;
+            }
+            for p in &batch.probes {
+                put_sliced("probes", encode(p)?).await?;
+            }
+            // Each changed run's summary, from the batch's probes when the store holds
+            // exactly those (a new run: nothing to decode), else from the stored ones.
+            let mut by_run: std::collections::HashMap<&str, Vec<&Probe>> = std::collections::HashMap::new();
+            for p in &batch.probes {
+                by_run.entry(p.run_id.as_str()).or_default().push(p);
+            }
+            for id in runs_of_batch(&batch.runs, &batch.probes) {
+                let mine = by_run.remove(id.as_str()).unwrap_or_default();
+                let stored = tx_count(tx, "probes", "runId", &id).await?;
+                let known = (stored == mine.len()).then_some(mine);
+                refresh_in(tx, &id, known).await?;
+            }
+            Ok(())
         })
         .await
     }
 
     async fn delete_project(&self, id: &str) -> RepoResult<()> {
-        self.write(&["projects", "prompts", "runs", "probes"], async |tx| {
+        self.write(&["projects", "prompts", "runs", "probes", "runSummaries", "runMetrics"], async |tx| {
             let key = JsValue::from_str(id);
             let w = |e| error_from(e, RepoError::Write);
             object_store(tx, "projects", RepoError::Write)?.delete(&key).map_err(w)?;
-            for store in ["prompts", "runs", "probes"] {
+            for store in ["prompts", "runs", "probes", "runSummaries", "runMetrics"] {
                 let os = object_store(tx, store, RepoError::Write)?;
                 let keys_req = os.index("projectId").map_err(w)?.get_all_keys_with_key(&key).map_err(w)?;
                 // Awaiting inside the transaction is safe: the continuation runs in the
@@ -391,9 +662,8 @@ impl Repository for IdbRepo {
     }
 
     async fn clear_all(&self) -> RepoResult<()> {
-        let names: Vec<&str> = STORES.iter().map(|(n, _, _)| *n).collect();
-        self.write(&names, async |tx| {
-            for name in &names {
+        self.write(STORE_NAMES, async |tx| {
+            for name in STORE_NAMES {
                 object_store(tx, name, RepoError::Write)?.clear().map_err(|e| error_from(e, RepoError::Write))?;
             }
             Ok(())

@@ -4,7 +4,9 @@
 //! A write either applies whole or returns an error: [`MemoryRepo::fail_writes`] makes
 //! every later write fail before touching anything, the way an aborted transaction does.
 
+use super::summaries::{order_summaries, records, runs_of_batch, StoredMetrics, RECOMPUTE_LIMIT};
 use super::{order_probes, order_projects, order_prompts, order_runs, Batch, RepoError, RepoResult, Repository};
+use geo_core::metrics::{against_previous, RunMetrics, RunSummary};
 use geo_core::model::{ExportEnvelope, Probe, Project, Prompt, Run};
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
@@ -16,6 +18,78 @@ struct Tables {
     runs: BTreeMap<String, Run>,
     probes: BTreeMap<String, Probe>,
     settings: BTreeMap<String, serde_json::Value>,
+    summaries: BTreeMap<String, RunSummary>,
+    metrics: BTreeMap<String, StoredMetrics>,
+}
+
+impl Tables {
+    /// Recomputes run `id`'s summary from its probes and its previous run's stored metrics,
+    /// then sets the runs that follow it against it (the rules of [`super::summaries`]).
+    fn refresh(&mut self, id: &str) {
+        self.refresh_at(id, 0);
+    }
+
+    fn refresh_at(&mut self, id: &str, depth: u32) {
+        // A run's figures against its previous run need that run's own figures (never its
+        // previous run's): bring a stale previous run up to date first, one level deep.
+        let previous = self.runs.get(id).and_then(|r| r.previous_run_id.clone());
+        if let Some(p) = previous.filter(|p| depth == 0 && self.runs.contains_key(p)) {
+            if !self.summaries.get(&p).is_some_and(RunSummary::is_current) {
+                self.refresh_at(&p, 1);
+            }
+        }
+        let computed = self.runs.get(id).map(|run| {
+            let probes: Vec<&Probe> = self.probes.values().filter(|p| p.run_id == id).collect();
+            let previous = run.previous_run_id.as_ref().and_then(|p| self.metrics.get(p)).map(|m| &m.metrics);
+            records(run, &probes, previous)
+        });
+        let followers: Vec<String> = self
+            .summaries
+            .values()
+            .filter(|s| s.previous_run_id.as_deref() == Some(id))
+            .map(|s| s.id.clone())
+            .collect();
+        for f in followers {
+            if let Some(m) = self.metrics.get_mut(&f) {
+                against_previous(&mut m.metrics, computed.as_ref().map(|(_, m)| &m.metrics));
+            }
+        }
+        match computed {
+            Some((summary, metrics)) => {
+                self.summaries.insert(id.to_string(), summary);
+                self.metrics.insert(id.to_string(), metrics);
+            }
+            None => {
+                self.summaries.remove(id);
+                self.metrics.remove(id);
+            }
+        }
+    }
+
+    /// After a probe of run `id` was written: recomputed, or marked stale for a large run.
+    fn probe_written(&mut self, id: &str) {
+        let count = self.probes.values().filter(|p| p.run_id == id).count();
+        match self.summaries.get_mut(id) {
+            Some(s) if count > RECOMPUTE_LIMIT as usize => s.fresh = false,
+            _ => self.refresh(id),
+        }
+    }
+
+    /// Computes the summaries of `project_id`'s runs that are missing or stale.
+    fn bring_up_to_date(&mut self, project_id: &str) {
+        let mut stale: Vec<&Run> = self
+            .runs
+            .values()
+            .filter(|r| r.project_id == project_id)
+            .filter(|r| !self.summaries.get(&r.id).is_some_and(RunSummary::is_current))
+            .collect();
+        // Oldest first, as the IndexedDB repository computes them.
+        geo_core::sort::sort_by(&mut stale, |a, b| a.created_at.cmp(&b.created_at).then_with(|| a.id.cmp(&b.id)));
+        let stale: Vec<String> = stale.into_iter().map(|r| r.id.clone()).collect();
+        for id in stale {
+            self.refresh(&id);
+        }
+    }
 }
 
 /// Repository held in memory; `changes()` counts successful writes (the change notices).
@@ -101,6 +175,7 @@ impl Repository for MemoryRepo {
     async fn put_run(&self, run: &Run) -> RepoResult<()> {
         self.write(|t| {
             t.runs.insert(run.id.clone(), run.clone());
+            t.refresh(&run.id);
         })
     }
 
@@ -112,7 +187,22 @@ impl Repository for MemoryRepo {
     async fn put_probe(&self, probe: &Probe) -> RepoResult<()> {
         self.write(|t| {
             t.probes.insert(probe.id.clone(), probe.clone());
+            t.probe_written(&probe.run_id);
         })
+    }
+
+    async fn run_summaries(&self, project_id: &str) -> RepoResult<Vec<RunSummary>> {
+        let mut t = self.tables.borrow_mut();
+        t.bring_up_to_date(project_id);
+        Ok(order_summaries(t.summaries.values().filter(|s| s.project_id == project_id).cloned().collect()))
+    }
+
+    async fn run_metrics(&self, run_id: &str) -> RepoResult<Option<RunMetrics>> {
+        let mut t = self.tables.borrow_mut();
+        if !t.summaries.get(run_id).is_some_and(RunSummary::is_current) {
+            t.refresh(run_id);
+        }
+        Ok(t.metrics.get(run_id).map(|m| m.metrics.clone()))
     }
 
     async fn put_many(&self, batch: &Batch) -> RepoResult<()> {
@@ -129,6 +219,9 @@ impl Repository for MemoryRepo {
             for p in &batch.probes {
                 t.probes.insert(p.id.clone(), p.clone());
             }
+            for id in runs_of_batch(&batch.runs, &batch.probes) {
+                t.refresh(&id);
+            }
         })
     }
 
@@ -138,6 +231,8 @@ impl Repository for MemoryRepo {
             t.prompts.retain(|_, p| p.project_id != id);
             t.runs.retain(|_, r| r.project_id != id);
             t.probes.retain(|_, p| p.project_id != id);
+            t.summaries.retain(|_, s| s.project_id != id);
+            t.metrics.retain(|_, m| m.project_id != id);
         })
     }
 
@@ -279,5 +374,113 @@ mod tests {
         block_on(repo.put_many(&Batch { runs: vec![old, new], ..Batch::default() })).unwrap();
         let ids: Vec<_> = block_on(repo.runs_by_project("a")).unwrap().into_iter().map(|r| r.id).collect();
         assert_eq!(ids, ["r2", "r1"]);
+    }
+
+    fn fixture(name: &str) -> ExportEnvelope {
+        let path = format!("{}/../../fixtures/exports/{name}", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let mut env = geo_core::export::parse_export(&text, &geo_core::export::ImportLimits::default()).unwrap();
+        assert!(geo_core::analysis::analyze_envelope(&mut env).is_empty());
+        env
+    }
+
+    /// Every stored summary equals geo-core's metrics of the stored probes (with the
+    /// previous run's), and the light summaries give the trend `project_series` gives.
+    #[track_caller]
+    fn summaries_match(repo: &MemoryRepo, step: &str) {
+        let snap = block_on(repo.snapshot("t")).unwrap();
+        for run in &snap.runs {
+            let want = geo_core::metrics::metrics_for_export(&snap, Some(&run.id)).unwrap().remove(0);
+            assert_eq!(block_on(repo.run_metrics(&run.id)).unwrap().as_ref(), Some(&want), "{step}: run {}", run.id);
+        }
+        for project in &snap.projects {
+            let list = block_on(repo.run_summaries(&project.id)).unwrap();
+            let trend = crate::components::run_data::trend_of(&list);
+            assert_eq!(trend, geo_core::metrics::project_series(&snap.runs, &snap.probes, &project.id), "{step}");
+            assert!(list.windows(2).all(|w| w[0].created_at >= w[1].created_at), "newest first");
+        }
+    }
+
+    #[test]
+    fn summaries_follow_every_write_of_runs_and_probes() {
+        for name in ["mixed.json", "drop.json", "engines.json"] {
+            let env = fixture(name);
+            let repo = MemoryRepo::new();
+            // The older runs whole, the newest run without its probes, then probe by probe
+            // as a run writes them: the summary of the run and of the run after it follow.
+            let newest = env.runs.iter().max_by(|a, b| a.created_at.cmp(&b.created_at)).unwrap().id.clone();
+            let (later, first): (Vec<Probe>, Vec<Probe>) = env.probes.iter().cloned().partition(|p| p.run_id == newest);
+            let batch = Batch {
+                projects: env.projects.clone(),
+                prompts: env.prompts.clone(),
+                runs: env.runs.clone(),
+                probes: first,
+            };
+            block_on(repo.put_many(&batch)).unwrap();
+            summaries_match(&repo, &format!("{name}: batch"));
+            for (i, p) in later.iter().enumerate() {
+                block_on(repo.put_probe(p)).unwrap();
+                if i % 7 == 0 || i + 1 == later.len() {
+                    summaries_match(&repo, &format!("{name}: probe {i}"));
+                }
+            }
+            // The previous run re-imported with other probes: the newest run's figures
+            // against it change with it.
+            let oldest = env.runs.iter().min_by(|a, b| a.created_at.cmp(&b.created_at)).unwrap().id.clone();
+            let mut changed: Vec<Probe> = env.probes.iter().filter(|p| p.run_id == oldest).cloned().collect();
+            for p in &mut changed {
+                p.sources.clear();
+            }
+            block_on(repo.put_many(&Batch { probes: changed, ..Batch::default() })).unwrap();
+            summaries_match(&repo, &format!("{name}: previous run changed"));
+            let mut run = env.runs.iter().find(|r| r.id == newest).unwrap().clone();
+            run.status = geo_core::model::RunStatus::Cancelled;
+            block_on(repo.put_run(&run)).unwrap();
+            summaries_match(&repo, &format!("{name}: run rewritten"));
+            for project in &env.projects {
+                block_on(repo.delete_project(&project.id)).unwrap();
+                assert!(block_on(repo.run_summaries(&project.id)).unwrap().is_empty());
+            }
+            assert!(repo.tables.borrow().metrics.is_empty() && repo.tables.borrow().summaries.is_empty());
+        }
+    }
+
+    #[test]
+    fn a_large_run_marks_its_summary_stale_and_the_read_recomputes_it() {
+        let repo = MemoryRepo::new();
+        let mut r = run("big", "a");
+        r.planned_probe_count = RECOMPUTE_LIMIT + 5;
+        let probes: Vec<Probe> = (0..=RECOMPUTE_LIMIT)
+            .map(|i| {
+                let mut p = probe("big", &format!("q{i}"), "a");
+                p.id = format!("big__q{i}__0");
+                p
+            })
+            .collect();
+        block_on(repo.put_many(&Batch { projects: vec![project("a")], runs: vec![r], probes, ..Batch::default() }))
+            .unwrap();
+        assert!(repo.tables.borrow().summaries["big"].is_current());
+        block_on(repo.put_probe(&probe("big", "late", "a"))).unwrap();
+        assert!(!repo.tables.borrow().summaries["big"].fresh, "one probe more than the limit defers the work");
+        let m = block_on(repo.run_metrics("big")).unwrap().unwrap();
+        assert_eq!(m.probe_count, RECOMPUTE_LIMIT + 2);
+        assert!(repo.tables.borrow().summaries["big"].is_current());
+        summaries_match(&repo, "large run");
+    }
+
+    #[test]
+    fn summaries_missing_from_an_older_database_are_computed_on_read() {
+        let env = fixture("noise.json");
+        let repo = MemoryRepo::new();
+        block_on(repo.put_many(&Batch::from(env.clone()))).unwrap();
+        // As a version-1 database: runs and probes without summaries.
+        repo.tables.borrow_mut().summaries.clear();
+        repo.tables.borrow_mut().metrics.clear();
+        summaries_match(&repo, "computed on read");
+        // A summary of an older format is recomputed too.
+        let id = env.runs[0].id.clone();
+        repo.tables.borrow_mut().summaries.get_mut(&id).unwrap().format = 0;
+        repo.tables.borrow_mut().metrics.get_mut(&id).unwrap().metrics.success_count = 999;
+        summaries_match(&repo, "older format");
     }
 }

@@ -8,7 +8,7 @@
 //! old one (seed §9.3), and bump `geo_core::model::SCHEMA_VERSION` when the exported shape
 //! changes too.
 
-use super::STORES;
+use super::{StoreDef, STORES_V1, STORES_V2};
 use wasm_bindgen::JsValue;
 use web_sys::{IdbDatabase, IdbIndexParameters, IdbObjectStoreParameters, IdbTransaction};
 
@@ -18,11 +18,22 @@ use web_sys::{IdbDatabase, IdbIndexParameters, IdbObjectStoreParameters, IdbTran
 pub type Migration = fn(&IdbDatabase, &IdbTransaction) -> Result<(), JsValue>;
 
 /// The migrations of the app's database, indexed by old version.
-pub const MIGRATIONS: &[Migration] = &[create_v1];
+pub const MIGRATIONS: &[Migration] = &[create_v1, add_summaries_v2];
 
 /// Version 0 → 1: the five stores of seed §8.1 with their indexes.
 fn create_v1(db: &IdbDatabase, _tx: &IdbTransaction) -> Result<(), JsValue> {
-    for (name, key_path, indexes) in STORES {
+    create_stores(db, STORES_V1)
+}
+
+/// Version 1 → 2: the stores of each run's summary and metrics, empty. The summaries of
+/// runs already stored are computed from their probes when first read (with progress),
+/// not here: the upgrade transaction blocks every other tab and cannot report progress.
+fn add_summaries_v2(db: &IdbDatabase, _tx: &IdbTransaction) -> Result<(), JsValue> {
+    create_stores(db, STORES_V2)
+}
+
+fn create_stores(db: &IdbDatabase, stores: &[StoreDef]) -> Result<(), JsValue> {
+    for (name, key_path, indexes) in stores {
         let params = IdbObjectStoreParameters::new();
         params.set_key_path(&JsValue::from_str(key_path));
         let store = db.create_object_store_with_optional_parameters(name, &params)?;

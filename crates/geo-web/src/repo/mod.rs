@@ -13,9 +13,11 @@ pub mod idb;
 pub mod memory;
 pub mod migrations;
 pub mod self_test;
+pub mod summaries;
 
 use crate::i18n::tf;
 use geo_core::export::{merge_into, MergeReport};
+use geo_core::metrics::{RunMetrics, RunSummary};
 use geo_core::model::{ExportEnvelope, Lang, Probe, Project, Prompt, Run};
 use std::fmt;
 
@@ -24,15 +26,26 @@ pub const DB_NAME: &str = "geo-probe";
 /// Name of the `BroadcastChannel` that tells other tabs about writes.
 pub const CHANNEL: &str = "geo-probe";
 
-/// The object stores and their indexes (seed §8.1). Every store's key path is `id`, except
-/// `settings` whose key path is `key`; each index is on the field of the same name.
-pub const STORES: &[(&str, &str, &[&str])] = &[
+/// An object store: its name, key path and indexes (each on the field of the same name).
+pub type StoreDef = (&'static str, &'static str, &'static [&'static str]);
+
+/// The object stores of schema version 1 (seed §8.1). Every store's key path is `id`, except
+/// `settings` whose key path is `key`. Frozen: the version-1 migration creates exactly these.
+pub const STORES_V1: &[StoreDef] = &[
     ("projects", "id", &["updatedAt"]),
     ("prompts", "id", &["projectId", "createdAt", "updatedAt"]),
     ("runs", "id", &["projectId", "createdAt", "status"]),
     ("probes", "id", &["runId", "projectId", "promptId", "status", "createdAt"]),
     ("settings", "key", &[]),
 ];
+
+/// The stores version 2 adds: each run's light summary and its full metrics
+/// ([`summaries`]), derived from the runs and probes and kept with them.
+pub const STORES_V2: &[StoreDef] =
+    &[("runSummaries", "id", &["projectId", "previousRunId"]), ("runMetrics", "runId", &["projectId"])];
+
+/// Every store of the current schema.
+pub const STORE_NAMES: &[&str] = &["projects", "prompts", "runs", "probes", "settings", "runSummaries", "runMetrics"];
 
 /// What went wrong in storage; `Display` gives a lowercase message that says what to do.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -127,6 +140,13 @@ pub trait Repository {
     async fn probes_by_run(&self, run_id: &str) -> RepoResult<Vec<Probe>>;
     /// Inserts or replaces one probe.
     async fn put_probe(&self, probe: &Probe) -> RepoResult<()>;
+    /// The summaries of a project's runs, newest first, every one current: the runs without
+    /// one (data stored before summaries existed) or with a stale one are computed first
+    /// ([`summaries`]; the computation reports its [`summaries::progress`]).
+    async fn run_summaries(&self, project_id: &str) -> RepoResult<Vec<RunSummary>>;
+    /// The metrics of one run as stored beside it (recomputed first when stale); `None` when
+    /// the run does not exist.
+    async fn run_metrics(&self, run_id: &str) -> RepoResult<Option<RunMetrics>>;
     /// Puts every record of the batch in one transaction.
     async fn put_many(&self, batch: &Batch) -> RepoResult<()>;
     /// Deletes a project with its prompts, runs and probes, in one transaction.

@@ -1,0 +1,126 @@
+//! A run's summary (its metrics from its own probes, set against its previous run's summary)
+//! equals the metrics computed from both runs' probes, field for field; it survives a JSON
+//! round trip (the web app stores it as JSON); the trend point, the run comparison and the
+//! engines comparison computed from summaries equal those computed from probes.
+
+use geo_core::analysis::analyze_envelope;
+use geo_core::compare::{
+    compare_engines, diff_export, diff_runs, engines_for_export, newest_run_per_engine, EngineRun,
+};
+use geo_core::export::{parse_export, ImportLimits};
+use geo_core::metrics::{
+    against_previous, compute_run_metrics, metrics_for_export, newest_summary_per_engine, project_series, summarize,
+    RunMetrics, RunSummary, SeriesPoint, SUMMARY_FORMAT,
+};
+use geo_core::model::{ExportEnvelope, Probe, Run};
+use proptest::prelude::*;
+
+use crate::metrics_oracle::{envelope, run_strategy};
+
+/// Every run's summary: its own probes' metrics, then set against its previous run's
+/// summary (runs in `createdAt` order, as the web app's migration computes them).
+fn summaries(env: &ExportEnvelope) -> Vec<(Run, RunMetrics)> {
+    let mut runs = env.runs.clone();
+    runs.sort_by(|a, b| a.created_at.cmp(&b.created_at).then_with(|| a.id.cmp(&b.id)));
+    let mut out: Vec<(Run, RunMetrics)> = Vec::new();
+    let all: Vec<&Probe> = env.probes.iter().collect();
+    for run in runs {
+        let previous = run.previous_run_id.as_deref().and_then(|id| out.iter().find(|(r, _)| r.id == id));
+        let m = summarize(&run, &all, previous.map(|(_, m)| m));
+        out.push((run, m));
+    }
+    out
+}
+
+fn round_trip(m: &RunMetrics) -> RunMetrics {
+    serde_json::from_str(&serde_json::to_string(m).unwrap()).unwrap()
+}
+
+fn check(env: &ExportEnvelope) -> Result<(), TestCaseError> {
+    let from_probes = metrics_for_export(env, None).unwrap();
+    let from_summaries = summaries(env);
+    prop_assert_eq!(from_probes.len(), from_summaries.len());
+    for (want, (run, got)) in from_probes.iter().zip(&from_summaries) {
+        prop_assert_eq!(want, got, "run {}", run.id);
+        prop_assert_eq!(&round_trip(got), got);
+        let light = RunSummary::of(run, got);
+        prop_assert!(light.is_current() && light.format == SUMMARY_FORMAT);
+        prop_assert_eq!(&light.point, &SeriesPoint::from_metrics(run, got));
+        let back: RunSummary = serde_json::from_str(&serde_json::to_string(&light).unwrap()).unwrap();
+        prop_assert_eq!(back, light);
+    }
+    // The light trend pass and the metrics read a repeated target id differently (the
+    // metrics keep one target per id, its first entry); where ids are distinct they agree.
+    let distinct_ids = env.runs.iter().all(|r| {
+        let mut ids: Vec<&str> = r.alias_snapshot.iter().map(|t| t.id.as_str()).collect();
+        ids.sort_unstable();
+        ids.windows(2).all(|w| w[0] != w[1])
+    });
+    for project in env.runs.iter().map(|r| r.project_id.as_str()).filter(|_| distinct_ids) {
+        let series = project_series(&env.runs, &env.probes, project);
+        let points: Vec<SeriesPoint> = from_summaries
+            .iter()
+            .filter(|(r, _)| r.project_id == project)
+            .map(|(r, m)| SeriesPoint::from_metrics(r, m))
+            .collect();
+        prop_assert_eq!(series, points);
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(crate::config())]
+
+    /// Generated runs (every status, cited and uncited sources, a previous run).
+    #[test]
+    fn summaries_equal_the_metrics_from_probes(
+        first in run_strategy("r1", None),
+        second in run_strategy("r2", Some("r1")),
+    ) {
+        check(&envelope(first, second))?;
+    }
+}
+
+#[test]
+fn against_no_previous_run_is_the_run_alone_and_replaces_an_earlier_previous() {
+    let env = crate::metrics_support::sample_envelope();
+    let r2 = env.runs.iter().find(|r| r.id == "r2").unwrap();
+    let alone = compute_run_metrics(r2, &env.probes, None);
+    let mut m = metrics_for_export(&env, Some("r2")).unwrap().remove(0);
+    assert!(!m.new_domains.is_empty() || !m.lost_domains.is_empty(), "the sample compares two runs");
+    assert_ne!(m, alone);
+    against_previous(&mut m, None);
+    assert_eq!(m, alone);
+}
+
+fn load(name: &str) -> ExportEnvelope {
+    let path = format!("{}/../../fixtures/exports/{name}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let mut env = parse_export(&text, &ImportLimits::default()).unwrap();
+    assert!(analyze_envelope(&mut env).is_empty());
+    env
+}
+
+#[test]
+fn comparisons_from_summaries_equal_those_from_probes() {
+    for name in ["drop.json", "noise.json", "improved.json", "mixed.json", "no-successes.json", "engines.json"] {
+        let env = load(name);
+        check(&env).unwrap();
+        let stored: Vec<(Run, RunMetrics)> = summaries(&env).iter().map(|(r, m)| (r.clone(), round_trip(m))).collect();
+        let of = |id: &str| stored.iter().find(|(r, _)| r.id == id).unwrap();
+        if let Ok(want) = diff_export(&env, None, None) {
+            let (run, m) = of(&want.run_id);
+            let (prev, pm) = of(&want.against_id);
+            assert_eq!(diff_runs((run, m), (prev, pm)), want, "{name}");
+        }
+        let want = engines_for_export(&env, None).unwrap();
+        let runs = newest_run_per_engine(&env.runs, &want.project_id);
+        // The stored light summaries pick the same runs as the runs themselves.
+        let light: Vec<RunSummary> = stored.iter().map(|(r, m)| RunSummary::of(r, m)).collect();
+        let picked: Vec<&str> =
+            newest_summary_per_engine(&light, &want.project_id).into_iter().map(|s| s.id.as_str()).collect();
+        assert_eq!(picked, runs.iter().map(|r| r.id.as_str()).collect::<Vec<_>>(), "{name}");
+        let inputs: Vec<EngineRun<'_>> = runs.iter().map(|r| EngineRun { run: r, metrics: &of(&r.id).1 }).collect();
+        assert_eq!(compare_engines(&want.project_id, &env.prompts, &inputs), want, "{name}");
+    }
+}

@@ -1,0 +1,118 @@
+// Large and long histories stay fast (issue 16, deliverable 5), timed in the browser and
+// printed with their ratio, all measured in this one run (`cargo xtask e2e --bench`; not
+// part of `cargo xtask test`: importing a year of history takes minutes on a slow machine).
+//
+// - Navigation to the dashboard cards (a fresh page load until `metric-success-count` shows
+//   the newest run's figures; median of five loads) for one 5,000-probe run (with its
+//   2-repeat previous run: the 31 MB export of perf.test.mjs), for 30 daily runs × 50 probes
+//   and for 365 daily runs × 50 probes (18,250 probes); the 365/30 ratio says whether the
+//   dashboard stays flat as the history grows. Targets: < 300 ms, ratio near 1.
+// - Importing the 31 MB export in settings, from handing the file to the page until the
+//   result line says it is saved, with the main thread's long tasks (PerformanceObserver
+//   `longtask`) over that time. Targets: < 6 s, no task over 1 s.
+// The assertions check only that the work completed; the figures are the result.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFileSync, rmSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { launch, byId, BASE_URL } from './helpers.mjs';
+import { bigExport, historyExport, selectRun, BIG_RUN } from './webpages-helpers.mjs';
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+const figures = [];
+
+/** Records the main thread's long tasks from the page's start on. */
+const LONG_TASKS = () => {
+  window.__longTasks = [];
+  new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__longTasks.push({ start: e.startTime, duration: e.duration }); })
+    .observe({ type: 'longtask', buffered: true });
+};
+
+async function importInto(text, name) {
+  const context = await browser.newContext();
+  await context.route('**/demo/demo-data.json', (r) => r.fulfill({ status: 404, body: 'not found' }));
+  await context.addInitScript(LONG_TASKS);
+  const page = await context.newPage();
+  page.errors = [];
+  page.on('pageerror', (e) => page.errors.push(String(e)));
+  await page.goto(new URL('settings', BASE_URL).href);
+  await byId(page, 'settings-import-file').waitFor();
+  // Playwright hands over at most 50 MB from memory; a larger file goes through a path.
+  const dir = mkdtempSync(path.join(tmpdir(), 'geo-bench-'));
+  const file = path.join(dir, name);
+  writeFileSync(file, text);
+  const from = await page.evaluate(() => performance.now());
+  const t0 = Date.now();
+  await byId(page, 'settings-import-file').setInputFiles(file);
+  await page.locator('[data-testid="import-result"][data-status="ok"]').waitFor({ timeout: 900000 });
+  const importMs = Date.now() - t0;
+  rmSync(dir, { recursive: true, force: true });
+  const tasks = await page.evaluate((f) => window.__longTasks.filter((t) => t.start + t.duration >= f).map((t) => t.duration), from);
+  const stages = await page.evaluate(() => Object.fromEntries(['read', 'parse', 'analyse', 'write'].map((k) => {
+    const m = performance.getEntriesByType('measure').filter((e) => e.name === `geo:import-${k}`);
+    return [k, m.length ? m[m.length - 1].duration : 0];
+  })));
+  return { context, page, importMs, tasks, stages };
+}
+
+/** Median time from a fresh load of the dashboard until its cards show `successes`. */
+async function cardsMs(page, successes) {
+  const times = [];
+  for (let i = 0; i < 5; i++) {
+    await page.goto(new URL('', BASE_URL).href);
+    const at = await page.waitForFunction((want) => {
+      const el = document.querySelector('[data-testid="metric-success-count"]');
+      return el && el.dataset.value === want ? performance.now() : false;
+    }, String(successes), { polling: 'raf', timeout: 600000 }).then((h) => h.jsonValue());
+    times.push(at);
+  }
+  const load = await page.evaluate(() => performance.getEntriesByType('measure').filter((e) => e.name === 'geo:load').map((e) => e.duration));
+  times.sort((a, b) => a - b);
+  return { median: times[2], all: times, load: load[load.length - 1] ?? 0 };
+}
+
+const ms = (v) => `${Math.round(v).toLocaleString('en')} ms`;
+
+test('dashboard cards and import of one 5,000-probe run (the 31 MB export)', async () => {
+  const { env, composition: c } = bigExport({ prompts: 50, repeats: 100 });
+  const text = JSON.stringify(env);
+  const { context, page, importMs, tasks, stages } = await importInto(text, 'perf-5000.json');
+  await selectRun(page, BIG_RUN);
+  const cards = await cardsMs(page, c.successes);
+  assert.deepEqual(page.errors, []);
+  figures.push(`5,000-probe run: dashboard cards ${ms(cards.median)} (loads ${cards.all.map(ms).join(', ')}; reading ${ms(cards.load)}, geo:load; target < 300 ms)`);
+  const longest = Math.max(0, ...tasks);
+  figures.push(`import of the ${(text.length / 1e6).toFixed(1)} MB export: ${ms(importMs)} (target < 6,000 ms: reading ${ms(stages.read)}, ` +
+    `checking ${ms(stages.parse)}, re-analysis ${ms(stages.analyse)}, saving ${ms(stages.write)}); longest main-thread task ${ms(longest)}, ` +
+    `${tasks.filter((t) => t > 1000).length} task(s) over 1 s, ${tasks.length} over 50 ms (target: none over 1 s)`);
+  await context.close();
+});
+
+test('dashboard cards for 30 and 365 daily runs of 50 probes', async () => {
+  const results = [];
+  for (const runs of [30, 365]) {
+    const h = historyExport({ runs, prompts: 10, repeats: 5 });
+    const text = JSON.stringify(h.env);
+    const { context, page, importMs } = await importInto(text, `history-${runs}.json`);
+    await selectRun(page, h.newest);
+    const cards = await cardsMs(page, h.successes);
+    assert.equal(await byId(page, 'trend-chart').getAttribute('data-points'), String(runs));
+    assert.deepEqual(page.errors, []);
+    results.push({ runs, cards, importMs, mb: text.length / 1e6, probes: h.probes });
+    await context.close();
+  }
+  for (const r of results) {
+    figures.push(`${r.runs} runs × 50 probes (${r.probes.toLocaleString('en')} probes, ${r.mb.toFixed(1)} MB): dashboard cards ${ms(r.cards.median)} ` +
+      `(loads ${r.cards.all.map(ms).join(', ')}; reading ${ms(r.cards.load)}; import ${ms(r.importMs)}; target < 300 ms)`);
+  }
+  const [small, large] = results;
+  figures.push(`ratio 365 runs / 30 runs: ${(large.cards.median / small.cards.median).toFixed(2)} (target: flat)`);
+});
+
+after(() => {
+  console.log(`history bench (${figures.length} figures, one run):\n  ${figures.join('\n  ')}`);
+});
