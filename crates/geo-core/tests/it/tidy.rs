@@ -187,7 +187,7 @@ const MAX_FUNCTION_LINES: usize = 150;
 
 /// Page components still over the limit while issues 12 and 13 edit them; each is split
 /// into `components/` once those branches have landed, and leaves this list then.
-const NOT_YET_SPLIT: &[&str] = &["SettingsPage", "RunPage", "RunDetailPage"];
+const NOT_YET_SPLIT: &[&str] = &["SettingsPage", "RunPage"];
 
 /// `src` with every comment and the contents of every string and character literal blanked
 /// (newlines kept), so braces and keywords can be counted on what is left.
