@@ -10,6 +10,7 @@ mod args;
 mod cmd;
 mod io;
 mod out_file;
+mod terminal;
 mod transport;
 mod webhook;
 
@@ -53,7 +54,28 @@ only: DEEPSEEK_API_KEY, ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY, PERPL
 with --base-url and no key an engine runs through that proxy without a key (proxy mode).";
 
 fn main() -> ExitCode {
-    let raw: Vec<String> = std::env::args().skip(1).collect();
+    // `args_os`: `env::args` panics on an argument that is not UTF-8 (exit 101); the
+    // contract says bad input exits 2 with one line.
+    let raw: Vec<String> = match std::env::args_os()
+        .skip(1)
+        .enumerate()
+        .map(|(i, a)| {
+            a.into_string().map_err(|a| {
+                format!(
+                    "argument {} ({}) is not valid UTF-8; rename the file or pass it through standard input with -",
+                    i + 1,
+                    a.to_string_lossy()
+                )
+            })
+        })
+        .collect()
+    {
+        Ok(raw) => raw,
+        Err(message) => {
+            terminal::eprint_line(&format!("error: {message}"));
+            return ExitCode::from(2);
+        }
+    };
     let Some((command, rest)) = raw.split_first() else {
         eprintln!("{USAGE}");
         return ExitCode::from(2);
@@ -85,8 +107,7 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(e) => {
-            let line = format!("{e:#}").replace(['\n', '\r'], " ");
-            eprintln!("error: {line}");
+            terminal::eprint_line(&format!("error: {e:#}"));
             if e.downcast_ref::<io::InputError>().is_some() {
                 ExitCode::from(2)
             } else {

@@ -5,13 +5,18 @@
 //! Mapping (seed §3.4): no HTTP response at all → `network`; the per-request deadline passed
 //! → `timeout`; any reply → [`Endpoint::outcome`], that is [`provider::interpret`] with the
 //! engine's wire format (geo-core's one mapping of status, headers and body, shared with the
-//! browser). The API key travels only in the endpoint's auth header; nothing here logs
-//! headers, and error texts carry no header values.
+//! browser). The API key travels only in the endpoint's auth header, handed in by the caller
+//! and checked before ([`provider::url::auth_mode`]); nothing here logs headers. An error
+//! message names only what failed and the host (`network error (connection failed to
+//! http://127.0.0.1:9)`): never the HTTP library's own text, which can quote a header value
+//! or the whole URL, and every message passes the session's [`Redactor`] (a provider error
+//! body may echo the key).
 
 use std::time::Duration;
 
 use geo_core::provider::{self, Endpoint};
 use geo_core::runner::AttemptOutcome;
+use geo_core::safe::Redactor;
 
 /// A reusable HTTP client (connection pool, TLS config). Cheap to clone and share.
 pub fn agent() -> ureq::Agent {
@@ -19,8 +24,19 @@ pub fn agent() -> ureq::Agent {
 }
 
 /// POSTs `body_json` to the endpoint's URL with its headers, giving up after `timeout_ms`
-/// (connect, send and the whole response), and maps the result with the endpoint's engine.
-pub fn send(agent: &ureq::Agent, endpoint: &Endpoint, body_json: &str, timeout_ms: u64) -> AttemptOutcome {
+/// (connect, send and the whole response), and maps the result with the endpoint's engine;
+/// `redactor` cleans every error message.
+pub fn send(
+    agent: &ureq::Agent,
+    endpoint: &Endpoint,
+    body_json: &str,
+    timeout_ms: u64,
+    redactor: &Redactor,
+) -> AttemptOutcome {
+    exchange(agent, endpoint, body_json, timeout_ms).map_err(|e| redactor.redact_error(e))
+}
+
+fn exchange(agent: &ureq::Agent, endpoint: &Endpoint, body_json: &str, timeout_ms: u64) -> AttemptOutcome {
     let mut request = agent.post(&endpoint.url).timeout(Duration::from_millis(timeout_ms));
     for (name, value) in &endpoint.headers {
         request = request.set(name, value);
@@ -61,8 +77,18 @@ fn io_failure(endpoint: &Endpoint, e: &std::io::Error, timeout_ms: u64) -> geo_c
     if is_timeout(e) {
         provider::timeout_error(timeout_ms)
     } else {
-        endpoint.network_error(&e.to_string())
+        endpoint.network_error(&format!(
+            "{} while reading the response from {}",
+            e.kind(),
+            endpoint.host_for_messages()
+        ))
     }
+}
+
+/// What failed and where, without the library's text: `connection failed to https://host`
+/// (`host` is `scheme://host[:port]`, see [`Endpoint::host_for_messages`]).
+pub fn describe_transport(t: &ureq::Transport, host: &str) -> String {
+    format!("{} to {host}", t.kind().to_string().to_lowercase())
 }
 
 /// No response: a timeout when any cause in the chain is one, else a network error.
@@ -77,7 +103,7 @@ fn transport_failure(endpoint: &Endpoint, t: &ureq::Transport, timeout_ms: u64) 
     if t.to_string().contains("timed out") {
         return provider::timeout_error(timeout_ms);
     }
-    endpoint.network_error(&t.to_string())
+    endpoint.network_error(&describe_transport(t, &endpoint.host_for_messages()))
 }
 
 #[cfg(test)]
@@ -96,9 +122,12 @@ mod tests {
     fn refused_connection_is_a_network_error() {
         // Bind then drop a listener: its port is very likely closed now.
         let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-        let url = format!("http://127.0.0.1:{port}/anthropic/v1/messages");
-        let err = send(&agent(), &endpoint(&url), "{}", 2_000).unwrap_err();
+        let url = format!("http://127.0.0.1:{port}/anthropic/v1/messages?token=SECRET");
+        let err = send(&agent(), &endpoint(&url), "{}", 2_000, &Redactor::new()).unwrap_err();
         assert_eq!(err.kind, ErrorKind::Network, "{err:?}");
+        // Only the kind of failure and the host: no path, no query.
+        assert!(err.message.contains(&format!("connection failed to http://127.0.0.1:{port}")), "{err:?}");
+        assert!(!err.message.contains("SECRET") && !err.message.contains("/anthropic"), "{err:?}");
     }
 
     #[test]
@@ -110,7 +139,7 @@ mod tests {
             std::thread::sleep(Duration::from_millis(1_500));
             drop(s);
         });
-        let err = send(&agent(), &endpoint(&url), "{}", 300).unwrap_err();
+        let err = send(&agent(), &endpoint(&url), "{}", 300, &Redactor::new()).unwrap_err();
         assert_eq!(err.kind, ErrorKind::Timeout, "{err:?}");
         hold.join().unwrap();
     }

@@ -124,10 +124,10 @@ fn every_engine_request_shape_parse_and_the_key_kept_out() {
         assert_eq!(requests.len(), 2, "{engine}");
         for e in &requests {
             let path = e["path"].as_str().unwrap();
-            let (header, value) = match engine {
+            let header = match engine {
                 "deepseek" => {
                     assert_eq!(path, "/anthropic/v1/messages");
-                    ("x-api-key", key.to_string())
+                    "x-api-key"
                 }
                 "anthropic" => {
                     assert_eq!(path, "/v1/messages");
@@ -136,22 +136,27 @@ fn every_engine_request_shape_parse_and_the_key_kept_out() {
                         e["headers"].get("anthropic-dangerous-direct-browser-access").is_none(),
                         "not from a terminal"
                     );
-                    ("x-api-key", key.to_string())
+                    "x-api-key"
                 }
                 "openai" => {
                     assert_eq!(path, "/v1/responses");
-                    ("authorization", format!("Bearer {key}"))
+                    "authorization"
                 }
                 "gemini" => {
                     assert_eq!(path, "/v1beta/models/gemini-2.5-flash:generateContent");
-                    ("x-goog-api-key", key.to_string())
+                    "x-goog-api-key"
                 }
                 _ => {
                     assert_eq!(path, "/chat/completions");
-                    ("authorization", format!("Bearer {key}"))
+                    "authorization"
                 }
             };
-            assert_eq!(e["headers"][header], value.as_str(), "{engine}");
+            // The mock logs a credential as [redacted] and says whether it matched
+            // --require-key: the engine's own header carried exactly the key (`Bearer KEY` for
+            // authorization).
+            assert_eq!(e["headers"][header], "[redacted]", "{engine}");
+            assert_eq!(e["keyOk"], true, "{engine}");
+            assert!(!e.to_string().contains("SECRET"), "{engine}: the key reached the mock's log");
             let raw = e["body"].as_str().unwrap();
             let body: Value = serde_json::from_str(raw).unwrap();
             let keys: Vec<&str> = body.as_object().unwrap().keys().map(String::as_str).collect();
@@ -329,7 +334,8 @@ fn several_engines_one_command_one_group_and_the_engines_comparison() {
 
 #[test]
 fn resume_and_retry_failed_use_the_runs_own_engine() {
-    let m = mock(&[]);
+    // --proxy: the first run goes without a key; the retry's key must be GEMINI_API_KEY's.
+    let m = mock(&["--require-key", "g-key-SECRET", "--proxy"]);
     let dir = scratch("again");
     let file = input_with(&dir, &[("f1", "[mock:503,503,503,ok] 中小企业做GEO优化有哪些服务商可选？")]);
     let out = dir.join("out.json");
@@ -365,7 +371,8 @@ fn resume_and_retry_failed_use_the_runs_own_engine() {
     let log = m.log();
     assert_eq!(log.len(), before + 1);
     assert!(log[before]["path"].as_str().unwrap().ends_with(":generateContent"));
-    assert_eq!(log[before]["headers"]["x-goog-api-key"], "g-key-SECRET");
+    assert_eq!(log[before]["headers"]["x-goog-api-key"], "[redacted]", "gemini's header, logged redacted");
+    assert_eq!(log[before]["keyOk"], true, "the key sent is GEMINI_API_KEY's");
     let second = read_json(&out2);
     let run = second["runs"].as_array().unwrap().iter().find(|r| r["id"] == run_id.as_str()).unwrap();
     assert_eq!(run["status"], "completed");

@@ -240,7 +240,9 @@ fn key_path_request_shape_and_no_key_in_out() {
     let e = &log[0];
     assert_eq!(e["method"], "POST");
     assert_eq!(e["path"], "/anthropic/v1/messages");
-    assert_eq!(e["headers"]["x-api-key"], key);
+    // The mock logs no credential; `keyOk` says the header carried exactly the key.
+    assert_eq!(e["headers"]["x-api-key"], "[redacted]");
+    assert_eq!(e["keyOk"], true);
     assert_eq!(e["headers"]["anthropic-version"], "2023-06-01");
     assert_eq!(e["headers"]["content-type"], "application/json");
     // Seed §4.2: exactly these keys, in this order, with these values.

@@ -26,17 +26,21 @@ pub enum ChatScenario {
     Cut,
     /// The whole answer with a long pause and a keep-alive comment before every chunk.
     Slow,
+    /// A hostile proxy: an answer that echoes the request's `authorization` value and holds
+    /// terminal escapes (clear screen, a fake prompt line, a carriage return).
+    Hostile,
 }
 
 impl ChatScenario {
-    /// Parses `normal`, `error`, `cut` or `slow`.
+    /// Parses `normal`, `error`, `cut`, `slow` or `hostile`.
     pub fn parse(text: &str) -> Result<ChatScenario, String> {
         match text.trim().to_ascii_lowercase().as_str() {
             "normal" | "ok" => Ok(ChatScenario::Normal),
             "error" => Ok(ChatScenario::Error),
             "cut" => Ok(ChatScenario::Cut),
             "slow" => Ok(ChatScenario::Slow),
-            other => Err(format!("unknown chat scenario {other:?}; use normal, error, cut or slow")),
+            "hostile" => Ok(ChatScenario::Hostile),
+            other => Err(format!("unknown chat scenario {other:?}; use normal, error, cut, slow or hostile")),
         }
     }
 
@@ -55,6 +59,7 @@ impl fmt::Display for ChatScenario {
             ChatScenario::Error => "error",
             ChatScenario::Cut => "cut",
             ChatScenario::Slow => "slow",
+            ChatScenario::Hostile => "hostile",
         })
     }
 }
@@ -123,8 +128,15 @@ pub fn split_writes(events: &[String]) -> Vec<Vec<u8>> {
     writes
 }
 
-/// Answers one chat request on `stream`.
-pub fn serve(mut stream: &TcpStream, body: &Value, scenario: ChatScenario, slow_delay: Duration) -> io::Result<()> {
+/// Answers one chat request on `stream`; `authorization` is the request's header value (the
+/// hostile scenario echoes it).
+pub fn serve(
+    mut stream: &TcpStream,
+    body: &Value,
+    scenario: ChatScenario,
+    slow_delay: Duration,
+    authorization: Option<&str>,
+) -> io::Result<()> {
     let model = body.get("model").and_then(Value::as_str).unwrap_or("deepseek-v4-flash").to_string();
     if scenario == ChatScenario::Error {
         return http::respond(stream, 402, "application/json", crate::fixtures::error_body(402));
@@ -137,7 +149,11 @@ pub fn serve(mut stream: &TcpStream, body: &Value, scenario: ChatScenario, slow_
         });
         return http::respond(stream, 200, "application/json", &whole.to_string());
     }
-    let mut evs = events(&model, ANSWER);
+    let hostile = format!(
+        "{ANSWER}\u{1b}[2J\u{1b}[H$ run finished\r\u{9b}0m your {} is safe [S1]",
+        authorization.unwrap_or("(no authorization)")
+    );
+    let mut evs = events(&model, if scenario == ChatScenario::Hostile { &hostile } else { ANSWER });
     if scenario == ChatScenario::Cut {
         evs.truncate(evs.len() / 2);
     }

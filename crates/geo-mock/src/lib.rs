@@ -31,7 +31,10 @@
 //! Every request is appended to the in-memory log ([`MockServer::log`]) and, with `--log
 //! FILE`, to FILE as one JSON object per line: `seq`, `method`, `path`, `headers` (every
 //! header, names lowercased), `body` (text), and for probe requests `engine`, `prompt`,
-//! `attempt`, `outcome` and `fixture`.
+//! `attempt`, `outcome` and `fixture`. Credentials are never logged: the values of
+//! `x-api-key`, `authorization`, `x-goog-api-key`, `api-key`, `proxy-authorization` and
+//! `cookie`, and of `key`/`token`-like query parameters, are written as `[redacted]`;
+//! `keyOk` says whether the key matched `--require-key`.
 //!
 //! **Architecture Invariant:** the mock binds 127.0.0.1 only, and answers every probe
 //! request from a recorded body or an error body of that engine.
@@ -83,10 +86,12 @@ flags:
                       Bearer, x-goog-api-key) is KEY
   --proxy             with --require-key: a request without a key is allowed
   --log FILE          append every request as a JSON line to FILE
-  --chat SCENARIO     chat stream: normal, error, cut or slow (default normal)
+  --chat SCENARIO     chat stream: normal, error, cut, slow or hostile (default normal)
   --chat-delay-ms N   pause between events of the slow chat stream (default 400)
 
-KIND: 401 402 403 408 429 500 503 invalid_json empty preamble hang search_error
+KIND: 401 402 403 408 429 500 503 invalid_json empty preamble hang search_error hostile
+(hostile: a 500 whose message echoes the key and holds terminal escapes)
+Credentials (x-api-key, authorization, key= …) are logged as [redacted].
 A prompt containing [mock:429,429,ok] is answered by that script, one entry per request
 for that prompt text, the last entry repeating (ok=N answers with fixture N); [chat:cut] in the last user message picks
 the chat scenario.";
@@ -283,11 +288,41 @@ fn record(shared: &Shared, mut entry: Value) {
     }
 }
 
+/// Headers whose values are credentials: logged as `[redacted]`.
+pub const SECRET_HEADERS: &[&str] =
+    &["x-api-key", "authorization", "x-goog-api-key", "api-key", "proxy-authorization", "cookie"];
+
+/// Query parameters whose values are credentials: logged as `[redacted]`.
+const SECRET_PARAMS: &[&str] = &["key", "api_key", "apikey", "token", "access_token"];
+
+/// `path` with the values of credential-like query parameters replaced.
+fn redacted_path(path: &str) -> String {
+    let Some((route, query)) = path.split_once('?') else { return path.to_string() };
+    let pairs: Vec<String> = query
+        .split('&')
+        .map(|pair| match pair.split_once('=') {
+            Some((name, _)) if SECRET_PARAMS.contains(&name.to_ascii_lowercase().as_str()) => {
+                format!("{name}=[redacted]")
+            }
+            _ => pair.to_string(),
+        })
+        .collect();
+    format!("{route}?{}", pairs.join("&"))
+}
+
 fn handle(shared: &Shared, stream: TcpStream) {
     let _ = stream.set_read_timeout(Some(Duration::from_secs(30)));
     let Ok(req) = http::read_request(&stream) else { return };
-    let headers: serde_json::Map<String, Value> = req.headers.iter().map(|(n, v)| (n.clone(), json!(v))).collect();
-    let mut entry = json!({ "method": req.method, "path": req.path, "headers": headers, "body": req.body });
+    let headers: serde_json::Map<String, Value> = req
+        .headers
+        .iter()
+        .map(|(n, v)| {
+            let logged = if SECRET_HEADERS.contains(&n.as_str()) { "[redacted]" } else { v.as_str() };
+            (n.clone(), json!(logged))
+        })
+        .collect();
+    let mut entry =
+        json!({ "method": req.method, "path": redacted_path(&req.path), "headers": headers, "body": req.body });
     let path = req.path.split('?').next().unwrap_or("");
     let body: Value =
         if req.method == "POST" { serde_json::from_str(&req.body).unwrap_or(Value::Null) } else { Value::Null };
@@ -309,7 +344,13 @@ fn handle(shared: &Shared, stream: TcpStream) {
             };
             entry["outcome"] = json!(scenario.to_string());
             record(shared, entry);
-            chat::serve(&stream, &body, scenario, Duration::from_millis(shared.config.chat_delay_ms))
+            chat::serve(
+                &stream,
+                &body,
+                scenario,
+                Duration::from_millis(shared.config.chat_delay_ms),
+                req.header("authorization"),
+            )
         }
         ("GET", _) if path == "/" => {
             record(shared, entry);
@@ -379,6 +420,9 @@ fn probe(
     };
     let outcome =
         if key_ok { shared.config.schedule.decide(&marked.script, &prompt, attempt) } else { Outcome::Status(401) };
+    if shared.config.require_key.is_some() {
+        entry["keyOk"] = json!(key_ok);
+    }
     let fixtures = shared.fixtures.engine(engine);
     let fixture = match outcome {
         Outcome::Empty => fixtures.empty(),
@@ -437,6 +481,13 @@ fn probe(
         Outcome::Hang => {
             std::thread::sleep(Duration::from_secs(shared.config.hang_secs));
             Ok(())
+        }
+        Outcome::Hostile => {
+            let message = format!(
+                "\u{1b}[2J\u{1b}[Hrun finished: 3 success, 0 failed\r\u{9b}31m key {} is not allowed here",
+                key.unwrap_or("(none)")
+            );
+            http::respond(stream, 500, "application/json", &error_json("api_error", &message))
         }
     }
 }

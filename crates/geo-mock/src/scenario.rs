@@ -34,6 +34,9 @@ pub enum Outcome {
     Hang,
     /// HTTP 200 with the fixture, its first search result replaced by an error object.
     SearchError,
+    /// A hostile proxy: HTTP 500 whose error message echoes the request's key and carries
+    /// terminal escapes (clear screen, a fake success line) and a carriage return.
+    Hostile,
     /// HTTP 200 with fixture number N (`ok=N`, e.g. `ok=23` for `23_…`) instead of the
     /// prompt's own: a later answer to the same question (the demo's second week).
     Answer(u16),
@@ -44,7 +47,7 @@ pub const STATUSES: &[u16] = &[401, 402, 403, 408, 429, 500, 503];
 
 impl Outcome {
     /// Parses one outcome name: `ok`, `ok=N` (fixture N), a status of [`STATUSES`],
-    /// `invalid_json` (or `json`), `empty`, `preamble`, `hang` or `search_error`.
+    /// `invalid_json` (or `json`), `empty`, `preamble`, `hang`, `search_error` or `hostile`.
     pub fn parse(text: &str) -> Result<Outcome, String> {
         let t = text.trim().to_ascii_lowercase();
         if let Some(n) = t.strip_prefix("ok=") {
@@ -61,11 +64,12 @@ impl Outcome {
             "preamble" => Outcome::Preamble,
             "hang" => Outcome::Hang,
             "search_error" => Outcome::SearchError,
+            "hostile" => Outcome::Hostile,
             _ => match t.parse::<u16>() {
                 Ok(s) if STATUSES.contains(&s) => Outcome::Status(s),
                 _ => {
                     return Err(format!(
-                        "unknown mock outcome {text:?}; use ok, ok=N, 401, 402, 403, 408, 429, 500, 503, invalid_json, empty, preamble, hang or search_error"
+                        "unknown mock outcome {text:?}; use ok, ok=N, 401, 402, 403, 408, 429, 500, 503, invalid_json, empty, preamble, hang, search_error or hostile"
                     ))
                 }
             },
@@ -90,6 +94,7 @@ impl fmt::Display for Outcome {
             Outcome::Preamble => f.write_str("preamble"),
             Outcome::Hang => f.write_str("hang"),
             Outcome::SearchError => f.write_str("search_error"),
+            Outcome::Hostile => f.write_str("hostile"),
             Outcome::Answer(n) => write!(f, "ok={n}"),
         }
     }

@@ -210,7 +210,7 @@ fn log_file_holds_every_request_with_headers_and_body() {
     let lines: Vec<Value> =
         std::fs::read_to_string(&log).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(lines.len(), 2);
-    assert_eq!(lines[0]["headers"]["x-api-key"], "sk-x");
+    assert_eq!(lines[0]["headers"]["x-api-key"], "[redacted]");
     assert_eq!(lines[0]["headers"]["anthropic-version"], "2023-06-01");
     assert_eq!(lines[0]["body"], body);
     assert_eq!((lines[0]["outcome"].as_str(), lines[1]["outcome"].as_str()), (Some("429"), Some("ok")));
@@ -276,6 +276,40 @@ fn chat_stream_scenarios() {
     let slow = send(&m, "POST", "/chat/completions", &[], &chat_body("[chat:slow] q"));
     assert!(t.elapsed() >= Duration::from_millis(20 * 20));
     assert_eq!(sse_content(&slow.body).0, geo_mock::chat::ANSWER);
+}
+
+/// Security review, finding 1: the request log (memory and file) never holds a credential.
+#[test]
+fn credentials_never_reach_the_log() {
+    let dir = std::env::temp_dir().join(format!("geo-mock-secret-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("requests.jsonl");
+    let _ = std::fs::remove_file(&log);
+    let m = start(&["--log", log.to_str().unwrap(), "--require-key", "sk-SECRET-1"]);
+    let body = messages_body("q1", "m");
+    let headers =
+        [("x-api-key", "sk-SECRET-1"), ("authorization", "Bearer sk-SECRET-2"), ("x-goog-api-key", "sk-SECRET-3")];
+    assert_eq!(send(&m, "POST", PATH, &headers, &body).status, 200);
+    assert_eq!(send(&m, "POST", &format!("{PATH}?key=sk-SECRET-4&alt=json"), &[], &body).status, 401);
+    let file = std::fs::read_to_string(&log).unwrap();
+    let memory = serde_json::to_string(&m.log()).unwrap();
+    for text in [&file, &memory] {
+        assert!(!text.contains("SECRET"), "{text}");
+    }
+    let entries = m.log();
+    assert_eq!(entries[0]["headers"]["authorization"], "[redacted]");
+    assert_eq!(entries[0]["keyOk"], true);
+    assert_eq!(entries[1]["keyOk"], false);
+    assert_eq!(entries[1]["path"], format!("{PATH}?key=[redacted]&alt=json"));
+}
+
+#[test]
+fn a_hostile_outcome_echoes_the_key_with_terminal_escapes() {
+    let m = start(&[]);
+    let r = send(&m, "POST", PATH, &[("x-api-key", "sk-echo")], &messages_body("[mock:hostile] q", "m"));
+    assert_eq!(r.status, 500);
+    let message = r.json()["error"]["message"].as_str().unwrap().to_string();
+    assert!(message.contains("sk-echo") && message.contains('\u{1b}') && message.contains('\r'), "{message}");
 }
 
 /// A probe request of `engine` for `text`, in that engine's documented shape; its path.

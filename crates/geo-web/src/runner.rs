@@ -140,14 +140,22 @@ pub async fn base_url(repo: &IdbRepo, engine: EngineId, lang: Lang) -> Result<Op
 
 /// Where the requests of a run of `config` go: its engine's endpoint with the saved key or
 /// base URL. Errors (in `lang`, naming the engine) when neither is set.
+///
+/// geo-core's one base-URL rule and key-or-proxy rule are checked here, before any request
+/// and for every engine: a base URL with a user name or password is refused, and a key with
+/// a character no header can carry never reaches `fetch` (whose error would quote it).
 pub async fn transport(repo: &IdbRepo, config: &RunConfig, lang: Lang) -> Result<Endpoint, String> {
+    let name = provider::spec(config.engine).name;
     let base = base_url(repo, config.engine, lang).await?;
+    let checked = geo_core::provider::url::parse_base_url(base.as_deref().unwrap_or(""))
+        .map_err(|e| format!("{name}: {}", e.localized().get(lang)))?;
     let key = prefs::api_key_for(config.engine);
-    if key.is_none() && base.is_none() {
-        let name = provider::spec(config.engine).name;
-        return Err(crate::i18n::tf(lang, "run.need_key_engine", &[("engine", name)]));
-    }
-    Ok(Endpoint::new(config, base.as_deref(), key.as_deref(), Caller::Browser))
+    let mode = geo_core::provider::url::auth_mode(key.as_deref(), checked.as_ref()).map_err(|e| match e {
+        geo_core::provider::url::KeyError::Missing => crate::i18n::tf(lang, "run.need_key_engine", &[("engine", name)]),
+        e => format!("{name}: {}", e.localized().get(lang)),
+    })?;
+    let base = checked.as_ref().map(|b| b.as_str());
+    Ok(Endpoint::new(config, base, mode.key(), Caller::Browser))
 }
 
 fn reserve(lang: Lang) -> Result<(), String> {

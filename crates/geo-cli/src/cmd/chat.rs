@@ -8,28 +8,22 @@ use crate::args::{Args, Arity};
 use crate::io::{input_error, print, read_text};
 use anyhow::Result;
 use geo_core::chat::{self, AnswerState, ChatStream, Document, Index, StreamEnd, TOP_K};
+use geo_core::safe::{terminal_text, StreamRedactor};
 use std::io::{Read, Write};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 /// The seed's limit for one streamed answer.
 const CHAT_TIMEOUT: Duration = Duration::from_secs(120);
-/// Largest document accepted, like the web page's limit.
-const MAX_DOC_BYTES: u64 = 20 * 1024 * 1024;
 
+/// Reads every document through a bound of [`geo_core::limits::MAX_DOC_BYTES`] (20 MiB).
 fn load_docs(paths: &[String]) -> Result<Vec<Document>> {
     if paths.is_empty() {
         return Err(input_error("--docs needs at least one TXT or Markdown file"));
     }
     let mut docs = Vec::with_capacity(paths.len());
     for path in paths {
-        if path != "-" {
-            let len = std::fs::metadata(path).map_err(|e| input_error(format!("cannot read {path}: {e}")))?.len();
-            if len > MAX_DOC_BYTES {
-                return Err(input_error(format!("{path} is {len} bytes; documents are limited to 20 MiB")));
-            }
-        }
-        let text = read_text(path)?;
+        let text = read_text(path, geo_core::limits::MAX_DOC_BYTES, "a document")?;
         let name =
             std::path::Path::new(path).file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or(path.clone());
         docs.push(chat::load_document(name, &text));
@@ -68,14 +62,7 @@ pub fn chat(raw: &[String]) -> Result<ExitCode> {
     args.expect_positionals(&[]).map_err(input_error)?;
     let docs = load_docs(args.values("docs"))?;
     let q = query(&args)?;
-    let base = args.value("base-url").map(str::trim).filter(|b| !b.is_empty());
-    let key = std::env::var(crate::cmd::probe::KEY_ENV).ok().filter(|k| !k.trim().is_empty());
-    if key.is_none() && base.is_none() {
-        return Err(input_error(format!(
-            "set {} to your DeepSeek key, or give --base-url of a proxy that adds it",
-            crate::cmd::probe::KEY_ENV
-        )));
-    }
+    let (base, mode) = crate::cmd::probe::checked_endpoint(args.value("base-url"), crate::cmd::probe::KEY_ENV)?;
     let model = args.value("model").unwrap_or(geo_core::model::DEFAULT_MODEL);
     let index = Index::from_documents(docs);
     let hits = index.search(&q, TOP_K);
@@ -84,15 +71,19 @@ pub fn chat(raw: &[String]) -> Result<ExitCode> {
     }
     let messages = chat::build_messages(&q, &[], &hits).map_err(|e| input_error(e.to_string()))?;
     let body = chat::build_request_body(model, &messages).to_string();
-    let url = chat::chat_url(base);
+    let url = geo_core::provider::url::endpoint_url(
+        base.as_ref(),
+        chat::messages::CHAT_DEFAULT_BASE,
+        chat::messages::CHAT_COMPLETIONS_PATH,
+    );
 
     let mut request = crate::transport::agent()
-        .post(&url)
+        .post(url.as_str())
         .timeout(CHAT_TIMEOUT)
         .set("content-type", "application/json")
         .set("accept", "text/event-stream");
-    if let Some(k) = &key {
-        request = request.set("authorization", &format!("Bearer {}", k.trim()));
+    if let Some(k) = mode.key() {
+        request = request.set("authorization", &format!("Bearer {k}"));
     }
     let started = Instant::now();
     let mut stream = ChatStream::new();
@@ -101,14 +92,17 @@ pub fn chat(raw: &[String]) -> Result<ExitCode> {
         Err(ureq::Error::Status(status, response)) => {
             let body = response.into_string().unwrap_or_default();
             let state = chat::http_error_state(status, &body);
-            eprintln!("error: {}", state.describe(geo_core::model::Lang::En));
+            crate::terminal::eprint_line(&format!("error: {}", state.describe(geo_core::model::Lang::En)));
             return Ok(ExitCode::from(1));
         }
         Err(ureq::Error::Transport(t)) => {
             if t.to_string().contains("timed out") {
                 StreamEnd::Timeout
             } else {
-                StreamEnd::NetworkError(t.to_string())
+                StreamEnd::NetworkError(crate::transport::describe_transport(
+                    &t,
+                    &geo_core::provider::url::host_for_messages(&url),
+                ))
             }
         }
     };
@@ -117,43 +111,52 @@ pub fn chat(raw: &[String]) -> Result<ExitCode> {
     if !hits.is_empty() {
         println!("\nSources:");
         for (i, hit) in hits.iter().enumerate() {
-            println!("[S{}] {} · chunk {} · score {:.3}", i + 1, hit.source, hit.chunk + 1, hit.score);
+            let line = format!("[S{}] {} · chunk {} · score {:.3}", i + 1, hit.source, hit.chunk + 1, hit.score);
+            println!("{}", crate::terminal::line(&line));
         }
     }
     if outcome.state.is_done() {
         Ok(ExitCode::SUCCESS)
     } else {
-        eprintln!(
+        crate::terminal::eprint_line(&format!(
             "answer {}: {}",
             if matches!(outcome.state, AnswerState::Streaming) { "incomplete" } else { outcome.state.code() },
             outcome.state.describe(geo_core::model::Lang::En)
-        );
+        ));
         Ok(ExitCode::from(1))
     }
 }
 
-/// Feeds the response bytes into the stream decoder, printing answer text as it arrives.
+/// Feeds the response bytes into the stream decoder, printing answer text as it arrives:
+/// secrets removed even when split across pieces, control characters but `\n` and `\t`
+/// replaced (the answer is untrusted text).
 fn pump(mut reader: impl Read, stream: &mut ChatStream, started: Instant) -> StreamEnd {
     let mut buf = [0u8; 4096];
     let mut out = std::io::stdout();
-    loop {
+    let mut redactor = StreamRedactor::new(crate::terminal::redactor());
+    let show = |text: &str, out: &mut std::io::Stdout| {
+        let _ = out.write_all(terminal_text(text, true).as_bytes());
+        let _ = out.flush();
+    };
+    let end = loop {
         if started.elapsed() > CHAT_TIMEOUT {
-            return StreamEnd::Timeout;
+            break StreamEnd::Timeout;
         }
         match reader.read(&mut buf) {
-            Ok(0) => return StreamEnd::Eof,
+            Ok(0) => break StreamEnd::Eof,
             Ok(n) => {
                 for delta in stream.push(&buf[..n]) {
                     if let chat::ChatDelta::Answer(text) = delta {
-                        let _ = out.write_all(text.as_bytes());
-                        let _ = out.flush();
+                        show(&redactor.push(&text), &mut out);
                     }
                 }
             }
             Err(e) if matches!(e.kind(), std::io::ErrorKind::TimedOut | std::io::ErrorKind::WouldBlock) => {
-                return StreamEnd::Timeout
+                break StreamEnd::Timeout
             }
-            Err(e) => return StreamEnd::NetworkError(e.to_string()),
+            Err(e) => break StreamEnd::NetworkError(format!("{} while reading the answer", e.kind())),
         }
-    }
+    };
+    show(&redactor.finish(), &mut out);
+    end
 }

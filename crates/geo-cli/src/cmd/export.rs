@@ -12,7 +12,7 @@ use std::process::ExitCode;
 
 /// Reads, validates and re-analyses an export (the only way commands load one).
 pub fn load_export(path: &str) -> Result<ExportEnvelope> {
-    let text = read_text(path)?;
+    let text = read_text(path, geo_core::limits::MAX_EXPORT_BYTES, "an export")?;
     let mut env = export::parse_export(&text, &ImportLimits::default())
         .map_err(|e| input_error(format!("{} is not a valid GEO Probe export: {e}", display_name(path))))?;
     let problems = export::validate_against(&env, &ExportEnvelope::new(""));

@@ -16,7 +16,7 @@
 //! headers; with `--base-url` and no key an engine runs in proxy mode (no auth header).
 
 use std::collections::HashMap;
-use std::io::{IsTerminal, Read};
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -26,7 +26,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use anyhow::{anyhow, Context, Result};
 use geo_core::model::{EngineId, ExportEnvelope, Probe, ProbeStatus, Run, RunConfig, RunStatus};
 use geo_core::prng::SplitMix64;
-use geo_core::provider::{self, Caller, Endpoint};
+use geo_core::provider::{self, auth_mode, parse_base_url, BaseUrl, Caller, Endpoint, KeyError, KeyMode};
 use geo_core::runner::{
     iso_timestamp, start_run, Action, AttemptOutcome, Engine, EngineOptions, Mode, Progress, Slot, DEFAULT_TIMEOUT_MS,
 };
@@ -35,6 +35,7 @@ use crate::args::{Args, Arity};
 use crate::io::{input_error, write_atomic_with};
 use crate::out_file::FrozenEnvelope;
 use crate::transport;
+use geo_core::safe::Redactor;
 
 /// Environment variable holding the DeepSeek API key (each engine has its own:
 /// `provider::spec(engine).key_env`).
@@ -65,17 +66,55 @@ pub fn load_input(path: &str) -> Result<ExportEnvelope> {
 
 /// The transport flags every engine of the command shares.
 struct TransportSettings {
-    base: Option<String>,
+    /// `--base-url`, checked by geo-core's one base-URL rule (no user name or password).
+    base: Option<BaseUrl>,
     timeout_ms: u64,
 }
 
-fn transport_settings(args: &Args) -> Result<TransportSettings> {
-    let base = args.value("base-url").map(str::trim).filter(|b| !b.is_empty()).map(str::to_string);
-    if let Some(b) = &base {
-        if !(b.starts_with("http://") || b.starts_with("https://")) {
-            return Err(input_error(format!("--base-url must start with http:// or https://, got {b:?}")));
+/// The key variable's value: `None` when unset; not UTF-8 is an input error (never shown).
+pub fn key_from_env(var: &str) -> Result<Option<String>> {
+    match std::env::var(var) {
+        Ok(v) => Ok(Some(v)),
+        Err(std::env::VarError::NotPresent) => Ok(None),
+        Err(std::env::VarError::NotUnicode(_)) => {
+            Err(input_error(format!("{var} is not valid UTF-8 text; set it to the key again")))
         }
     }
+}
+
+/// The base URL and key rules of geo-core (`provider::url`), with the CLI's wording; the
+/// session's secrets are registered for redaction before any request.
+pub fn checked_endpoint(base_flag: Option<&str>, var: &str) -> Result<(Option<BaseUrl>, KeyMode)> {
+    let base = checked_base(base_flag)?;
+    let mode = checked_key(var, "", base.as_ref())?;
+    Ok((base, mode))
+}
+
+/// `--base-url` through geo-core's one base-URL rule, for every engine.
+pub fn checked_base(base_flag: Option<&str>) -> Result<Option<BaseUrl>> {
+    parse_base_url(base_flag.unwrap_or("")).map_err(|e| input_error(format!("--base-url: {e}")))
+}
+
+/// The key in `var` through geo-core's key-or-proxy rule (`engine`: the engine's name for
+/// the message, empty for none); the key and the base's secrets are registered for
+/// redaction before any request.
+pub fn checked_key(var: &str, engine: &str, base: Option<&BaseUrl>) -> Result<KeyMode> {
+    let key = key_from_env(var)?;
+    let mode = auth_mode(key.as_deref(), base).map_err(|e| match e {
+        KeyError::Missing => {
+            let which = if engine.is_empty() { String::new() } else { format!("{engine} ") };
+            input_error(format!(
+                "{var} is not set; export your {which}api key, or pass --base-url to run through a proxy (or the mock) without one"
+            ))
+        }
+        e => input_error(format!("{var}: {e}")),
+    })?;
+    crate::terminal::register(&Redactor::for_session(&mode, base));
+    Ok(mode)
+}
+
+fn transport_settings(args: &Args) -> Result<TransportSettings> {
+    let base = checked_base(args.value("base-url"))?;
     let timeout_ms = match args.number::<u64>("timeout-secs").map_err(input_error)? {
         None => DEFAULT_TIMEOUT_MS,
         Some(0) => return Err(input_error("--timeout-secs must be at least 1")),
@@ -84,22 +123,13 @@ fn transport_settings(args: &Args) -> Result<TransportSettings> {
     Ok(TransportSettings { base, timeout_ms })
 }
 
-/// The key of `engine` from its environment variable (trimmed; blank counts as unset).
-fn engine_key(engine: EngineId) -> Option<String> {
-    std::env::var(provider::spec(engine).key_env).ok().map(|k| k.trim().to_string()).filter(|k| !k.is_empty())
-}
-
-/// The endpoint of a run of `config`: its engine's key, else proxy mode with `--base-url`.
+/// The endpoint of a run of `config`: its engine's key (checked before any request), else
+/// proxy mode with `--base-url`.
 fn endpoint_for(config: &RunConfig, transport: &TransportSettings) -> Result<Endpoint> {
     let spec = provider::spec(config.engine);
-    let key = engine_key(config.engine);
-    if key.is_none() && transport.base.is_none() {
-        return Err(input_error(format!(
-            "{} is not set; export your {} api key, or pass --base-url to run through a proxy (or the mock) without one",
-            spec.key_env, spec.name
-        )));
-    }
-    Ok(Endpoint::new(config, transport.base.as_deref(), key.as_deref(), Caller::Native))
+    let mode = checked_key(spec.key_env, spec.name, transport.base.as_ref())?;
+    let base = transport.base.as_ref().map(BaseUrl::as_str);
+    Ok(Endpoint::new(config, base, mode.key(), Caller::Native))
 }
 
 fn required<'a>(args: &'a Args, name: &str, what: &str) -> Result<&'a str> {
@@ -280,6 +310,9 @@ impl Session {
     }
 
     fn store(&mut self, probe: Probe) {
+        // The backstop: whatever carried a secret into a record (a proxy that echoes the key
+        // into an answer), it is removed before the record is kept or written.
+        let probe = crate::terminal::redactor().redact_value(probe);
         match self.probe_index.get(&probe.id) {
             Some(&i) => {
                 self.env.probes[i] = probe;
@@ -331,14 +364,17 @@ fn drive(mut session: Session, mut lanes: Vec<Lane>) -> Result<ExitCode> {
     let (events, inbox) = mpsc::channel::<Event>();
     install_ctrl_c(events.clone());
     let agent = transport::agent();
+    // Every engine's key and base were registered when its endpoint was checked.
+    let redactor = crate::terminal::redactor();
     for (index, lane) in lanes.iter_mut().enumerate() {
         lane.workers = (0..lane.engine.concurrency())
             .map(|slot| {
                 let (jobs, queue) = mpsc::channel::<Job>();
-                let (events, agent, endpoint) = (events.clone(), agent.clone(), lane.endpoint.clone());
+                let (events, agent, endpoint, redactor) =
+                    (events.clone(), agent.clone(), lane.endpoint.clone(), redactor.clone());
                 std::thread::spawn(move || {
                     for job in queue {
-                        let outcome = transport::send(&agent, &endpoint, &job.body, job.timeout_ms);
+                        let outcome = transport::send(&agent, &endpoint, &job.body, job.timeout_ms, &redactor);
                         let event = Event::Response {
                             lane: index,
                             slot: Slot(slot),
@@ -529,13 +565,13 @@ impl Bar {
                 .join("  |  ");
             let pad = self.width.saturating_sub(line.chars().count());
             self.width = line.chars().count();
-            eprint!("\r{line}{}", " ".repeat(pad));
+            eprint!("\r{}{}", crate::terminal::line(&line), " ".repeat(pad));
         } else if let Some((lane, line)) = self.pending.take() {
             let p = self.progress[lane];
             if self.labels.len() > 1 {
-                eprintln!("[{} {}/{}] {line}", self.labels[lane], p.done, p.planned);
+                crate::terminal::eprint_line(&format!("[{} {}/{}] {line}", self.labels[lane], p.done, p.planned));
             } else {
-                eprintln!("[{}/{}] {line}", p.done, p.planned);
+                crate::terminal::eprint_line(&format!("[{}/{}] {line}", p.done, p.planned));
             }
         }
     }
@@ -545,7 +581,7 @@ impl Bar {
             eprintln!();
             self.width = 0;
         }
-        eprintln!("{text}");
+        crate::terminal::eprint_line(text);
     }
 
     fn done(&mut self, text: &str) {
@@ -577,14 +613,7 @@ fn new_id(prefix: &str, now: u64, runs: &[Run]) -> String {
 /// The workspace's one PRNG ([`SplitMix64`]) seeded from `/dev/urandom` (or the clock and
 /// pid where that is missing): the back-off jitter and the run id suffix.
 fn os_seeded_random() -> SplitMix64 {
-    let mut seed = [0u8; 8];
-    let from_os = std::fs::File::open("/dev/urandom").and_then(|mut f| f.read_exact(&mut seed)).is_ok();
-    let mut s = u64::from_le_bytes(seed);
-    if !from_os {
-        let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(0);
-        s = nanos ^ (u64::from(std::process::id()) << 32);
-    }
-    SplitMix64::new(s)
+    SplitMix64::new(crate::io::os_random_u64())
 }
 
 #[cfg(test)]

@@ -21,7 +21,8 @@
 //! schemes and unparsable URLs are dropped), links are deduplicated by canonical URL (the
 //! first occurrence wins and borrows the link text of a later duplicate when it has none),
 //! at most [`MAX_ANSWER_LINKS`] are kept, and each is marked `inSources` when its canonical
-//! URL is the `url` of one of the probe's sources.
+//! URL is the `url` of one of the probe's sources. A link's `url` is kept as written except
+//! for credentials (`user:password@`), which are dropped.
 
 use std::collections::{HashMap, HashSet};
 
@@ -200,6 +201,18 @@ fn scan(answer: &str, mut emit: impl FnMut(&str, Option<&str>)) {
     }
 }
 
+/// `url` as written, but without `user:password@` in its authority: credentials are never
+/// stored (the canonical URL drops them too).
+fn without_credentials(url: &str) -> String {
+    let Some(scheme_end) = url.find("://") else { return url.to_string() };
+    let authority_start = scheme_end + 3;
+    let authority_len = url[authority_start..].find(['/', '?', '#']).unwrap_or(url.len() - authority_start);
+    match url[authority_start..authority_start + authority_len].rfind('@') {
+        Some(at) => format!("{}{}", &url[..authority_start], &url[authority_start + at + 1..]),
+        None => url.to_string(),
+    }
+}
+
 /// Extracts the links written in `answer` (see the module doc), marking those whose
 /// canonical URL is among `sources` (the same probe's retrieved sources).
 pub fn extract_answer_links(answer: &str, sources: &[SearchSource]) -> Vec<AnswerLink> {
@@ -222,7 +235,7 @@ pub fn extract_answer_links(answer: &str, sources: &[SearchSource]) -> Vec<Answe
         }
         seen.insert(parts.canonical.clone(), links.len());
         links.push(AnswerLink {
-            url: url.to_string(),
+            url: without_credentials(url),
             in_sources: source_urls.contains(parts.canonical.as_str()),
             canonical_url: parts.canonical,
             domain: parts.domain,

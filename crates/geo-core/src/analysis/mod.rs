@@ -64,9 +64,16 @@ pub fn analyze_probe(probe: &mut Probe, targets: &[Target]) {
 /// Probes whose run is not in the envelope keep their derived fields untouched and are
 /// returned by id so the caller can report them.
 pub fn analyze_envelope(env: &mut crate::model::ExportEnvelope) -> Vec<String> {
+    analyze_envelope_with(env, &[])
+}
+
+/// [`analyze_envelope`] for a file merged into stored data: a probe whose run is not in
+/// the file is analysed with the stored run's alias snapshot (`stored_runs`; the file's
+/// run wins for the same id, as in the merge). Returns the probes whose run is in neither.
+pub fn analyze_envelope_with(env: &mut crate::model::ExportEnvelope, stored_runs: &[crate::model::Run]) -> Vec<String> {
     use std::collections::HashMap;
     let analyzers: HashMap<&str, RunAnalyzer> =
-        env.runs.iter().map(|r| (r.id.as_str(), RunAnalyzer::new(&r.alias_snapshot))).collect();
+        stored_runs.iter().chain(&env.runs).map(|r| (r.id.as_str(), RunAnalyzer::new(&r.alias_snapshot))).collect();
     let mut orphans = Vec::new();
     for probe in &mut env.probes {
         match analyzers.get(probe.run_id.as_str()) {

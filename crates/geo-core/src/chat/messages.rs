@@ -202,18 +202,23 @@ pub fn build_request_body(model: &str, messages: &[ChatMessage]) -> Value {
     })
 }
 
-/// The request URL: [`CHAT_COMPLETIONS_URL`] when `custom_base` is absent or blank; a URL
-/// already ending in `/chat/completions` as it is; otherwise the base with trailing slashes
-/// removed and `/chat/completions` appended.
+/// DeepSeek's API origin for the docs chat.
+pub const CHAT_DEFAULT_BASE: &str = "https://api.deepseek.com";
+
+/// The request URL under the one base-URL rule ([`crate::provider::url::endpoint_url`]):
+/// [`CHAT_COMPLETIONS_URL`] without a custom base; a base whose path already ends in
+/// `/chat/completions` as it is; otherwise `/chat/completions` appended to the base's path
+/// (before any query string).
+pub fn chat_endpoint(base: Option<&crate::provider::url::BaseUrl>) -> String {
+    crate::provider::url::endpoint_url(base, CHAT_DEFAULT_BASE, CHAT_COMPLETIONS_PATH).into()
+}
+
+/// [`chat_endpoint`] for a base as typed; text that
+/// [`crate::provider::url::parse_base_url`] refuses gives the default URL (shells check
+/// the base first).
 pub fn chat_url(custom_base: Option<&str>) -> String {
-    let base = custom_base.map(str::trim).unwrap_or("");
-    if base.is_empty() {
-        return CHAT_COMPLETIONS_URL.to_string();
-    }
-    if base.ends_with(CHAT_COMPLETIONS_PATH) {
-        return base.to_string();
-    }
-    format!("{}{CHAT_COMPLETIONS_PATH}", base.trim_end_matches('/'))
+    let base = crate::provider::url::parse_base_url(custom_base.unwrap_or("")).ok().flatten();
+    chat_endpoint(base.as_ref())
 }
 
 #[cfg(test)]
@@ -341,5 +346,7 @@ mod tests {
         check_url(Some("http://127.0.0.1:8080/chat/completions"), "http://127.0.0.1:8080/chat/completions");
         check_url(Some("http://127.0.0.1:8080"), "http://127.0.0.1:8080/chat/completions");
         check_url(Some("https://proxy.example/v1/"), "https://proxy.example/v1/chat/completions");
+        check_url(Some("https://proxy.example/v1?t=1"), "https://proxy.example/v1/chat/completions?t=1");
+        assert_eq!(chat_url(None), CHAT_COMPLETIONS_URL);
     }
 }

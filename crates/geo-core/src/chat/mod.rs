@@ -23,8 +23,8 @@ pub use bm25::{Hit, Index, TOP_K};
 pub use chunk::{chunk_document, load_document, Chunk, Document, CHUNK_CHARS, CHUNK_OVERLAP};
 pub use export::{export_conversation_markdown, ExportTurn};
 pub use messages::{
-    build_messages, build_request_body, chat_url, ChatError, ChatMessage, Role, Turn, CHAT_COMPLETIONS_URL,
-    MAX_HISTORY_CHARS, MAX_HISTORY_MESSAGES, MAX_QUESTION_CHARS,
+    build_messages, build_request_body, chat_endpoint, chat_url, ChatError, ChatMessage, Role, Turn,
+    CHAT_COMPLETIONS_URL, MAX_HISTORY_CHARS, MAX_HISTORY_MESSAGES, MAX_QUESTION_CHARS,
 };
 pub use sse::{SseDecoder, SseEvent};
 pub use stream::{http_error_state, AnswerState, ChatDelta, ChatOutcome, ChatStream, ChatUsage, StreamEnd};

@@ -17,6 +17,10 @@
 //!   `event` names the event; `id` and `retry` and unknown fields are ignored.
 //! - A blank line dispatches the event if it has at least one `data` line. Data exactly
 //!   `[DONE]` (OpenAI/DeepSeek's end marker) becomes [`SseEvent::Done`].
+//! - Bounds (security review, finding 9): a line longer than
+//!   [`crate::limits::MAX_SSE_LINE_BYTES`] or an event whose data grows past
+//!   [`crate::limits::MAX_SSE_EVENT_BYTES`] ends the stream with [`SseEvent::TooLong`]; the
+//!   decoder then ignores the rest, so one endless `data:` line costs at most the limit.
 //! - At the end of the stream ([`SseDecoder::finish`]) a pending event whose blank line
 //!   never came is still dispatched. The SSE spec would discard it; we keep it because a
 //!   proxy that drops the final blank line would otherwise lose `[DONE]` and turn a
@@ -36,6 +40,12 @@ pub enum SseEvent {
     Done,
     /// A comment line without its leading `:` (e.g. ` keep-alive`).
     Comment(String),
+    /// A line or an event's data went past its limit (in bytes): the stream is broken and
+    /// nothing after it is decoded.
+    TooLong {
+        /// The limit that was passed.
+        limit: usize,
+    },
 }
 
 /// Incremental SSE decoder (see the module docs).
@@ -55,6 +65,8 @@ pub struct SseDecoder {
     has_data: bool,
     /// `event:` of the event being built.
     event: Option<String>,
+    /// A limit was passed: [`SseEvent::TooLong`] was sent and the rest is ignored.
+    broken: bool,
 }
 
 impl SseDecoder {
@@ -66,6 +78,9 @@ impl SseDecoder {
     /// Feeds the next bytes of the stream; returns the events they complete.
     pub fn push(&mut self, bytes: &[u8]) -> Vec<SseEvent> {
         let mut events = Vec::new();
+        if self.broken {
+            return events;
+        }
         if self.pending.is_empty() {
             self.decode(bytes, &mut events);
         } else {
@@ -80,6 +95,9 @@ impl SseDecoder {
     /// is processed, and a pending event is dispatched.
     pub fn finish(&mut self) -> Vec<SseEvent> {
         let mut events = Vec::new();
+        if self.broken {
+            return events;
+        }
         if !self.pending.is_empty() {
             self.pending.clear();
             self.text("\u{fffd}", &mut events);
@@ -120,9 +138,18 @@ impl SseDecoder {
         }
     }
 
+    /// Marks the stream broken by `limit`.
+    fn overflow(&mut self, limit: usize, events: &mut Vec<SseEvent>) {
+        self.broken = true;
+        self.line = String::new();
+        self.data = String::new();
+        self.pending.clear();
+        events.push(SseEvent::TooLong { limit });
+    }
+
     /// Splits decoded text into lines.
     fn text(&mut self, mut s: &str, events: &mut Vec<SseEvent>) {
-        if s.is_empty() {
+        if s.is_empty() || self.broken {
             return;
         }
         if !self.started {
@@ -144,6 +171,9 @@ impl SseDecoder {
                     rest = rest.strip_prefix('\n').unwrap_or(rest);
                 }
             }
+            if self.line.len() + line_part.len() > crate::limits::MAX_SSE_LINE_BYTES {
+                return self.overflow(crate::limits::MAX_SSE_LINE_BYTES, events);
+            }
             if self.line.is_empty() {
                 self.process_line(line_part, events);
             } else {
@@ -151,7 +181,13 @@ impl SseDecoder {
                 let line = std::mem::take(&mut self.line);
                 self.process_line(&line, events);
             }
+            if self.broken {
+                return;
+            }
             s = rest;
+        }
+        if self.line.len() + s.len() > crate::limits::MAX_SSE_LINE_BYTES {
+            return self.overflow(crate::limits::MAX_SSE_LINE_BYTES, events);
         }
         self.line.push_str(s);
     }
@@ -174,6 +210,9 @@ impl SseDecoder {
         };
         match field {
             "data" => {
+                if self.data.len() + value.len() + 1 > crate::limits::MAX_SSE_EVENT_BYTES {
+                    return self.overflow(crate::limits::MAX_SSE_EVENT_BYTES, events);
+                }
                 if self.has_data {
                     self.data.push('\n');
                 }
@@ -281,6 +320,50 @@ mod tests {
         check(b"data: \xe4\xb8\n\n", &[msg("\u{fffd}")]);
         check(b"data: x\xe4\xb8", &[msg("x\u{fffd}")]);
         check(b"data: \xc0\xaf\n\n", &[msg("\u{fffd}\u{fffd}")]);
+    }
+
+    /// Finding 9: one endless `data:` line (it was buffered to 2 GB) or an event of many
+    /// lines stops at its limit with `TooLong`, whatever the pieces, and nothing follows.
+    #[test]
+    fn endless_lines_and_events_stop_at_their_limit() {
+        use crate::limits::{MAX_SSE_EVENT_BYTES, MAX_SSE_LINE_BYTES};
+        let mut d = SseDecoder::new();
+        let mut events = d.push(
+            b"data: a
+
+data: ",
+        );
+        let piece = vec![b'x'; 64 * 1024];
+        for _ in 0..(MAX_SSE_LINE_BYTES / piece.len() + 2) {
+            events.extend(d.push(&piece));
+            assert!(d.line.len() <= MAX_SSE_LINE_BYTES);
+        }
+        events.extend(d.push(
+            b"
+
+data: later
+
+",
+        ));
+        events.extend(d.finish());
+        assert_eq!(events, [msg("a"), SseEvent::TooLong { limit: MAX_SSE_LINE_BYTES }]);
+
+        let line = format!(
+            "data: {}
+",
+            "y".repeat(1000)
+        );
+        let many = line.repeat(MAX_SSE_EVENT_BYTES / 1000 + 1);
+        let events = decode_all(many.as_bytes());
+        assert_eq!(events, [SseEvent::TooLong { limit: MAX_SSE_EVENT_BYTES }]);
+        // Just under the limits is fine.
+        let ok = format!(
+            "data: {}
+
+",
+            "z".repeat(MAX_SSE_LINE_BYTES - 7)
+        );
+        assert!(matches!(&decode_all(ok.as_bytes())[..], [SseEvent::Message { .. }]));
     }
 
     #[test]

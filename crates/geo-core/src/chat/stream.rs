@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::sse::{SseDecoder, SseEvent};
+use crate::limits::MAX_CHAT_ANSWER_BYTES;
 use crate::model::{Lang, Localized};
 
 /// Where an answer stands. `Streaming` while bytes arrive; every other value is final.
@@ -226,6 +227,12 @@ impl ChatStream {
         match event {
             SseEvent::Comment(_) => {}
             SseEvent::Done => self.done_marker = true,
+            SseEvent::TooLong { limit } => {
+                self.error = Some(format!(
+                    "the provider sent a line or event longer than {} MiB, so the stream was stopped; try again",
+                    limit / (1024 * 1024)
+                ));
+            }
             SseEvent::Message { data, .. } => self.apply_data(data, &mut deltas),
         }
         deltas
@@ -258,6 +265,18 @@ impl ChatStream {
             return;
         };
         if let Some(delta) = choice.get("delta") {
+            let (r_len, c_len) = (
+                delta.get("reasoning_content").and_then(Value::as_str).map_or(0, str::len),
+                delta.get("content").and_then(Value::as_str).map_or(0, str::len),
+            );
+            if self.answer.len() + c_len > MAX_CHAT_ANSWER_BYTES || self.reasoning.len() + r_len > MAX_CHAT_ANSWER_BYTES
+            {
+                self.error = Some(format!(
+                    "the answer grew past {} MiB, so the stream was stopped; ask a narrower question",
+                    MAX_CHAT_ANSWER_BYTES / (1024 * 1024)
+                ));
+                return;
+            }
             if let Some(r) = delta.get("reasoning_content").and_then(Value::as_str) {
                 if !r.is_empty() {
                     self.reasoning.push_str(r);
@@ -395,6 +414,30 @@ mod tests {
         s.push(body.as_bytes());
         let out = s.finish(how);
         assert_eq!((out.answer.as_str(), out.state), (answer, state), "body {body:?}");
+    }
+
+    /// Finding 9: an answer that never ends stops at its cap as an error, keeping what came
+    /// before the cap; an endless SSE line is an error too, not a 2 GB buffer.
+    #[test]
+    fn endless_answers_and_lines_stop_at_their_caps() {
+        let piece = "x".repeat(64 * 1024);
+        let one = chunk(&format!(r#"{{"content":"{piece}"}}"#), "null");
+        let mut s = ChatStream::new();
+        for _ in 0..(MAX_CHAT_ANSWER_BYTES / piece.len() + 3) {
+            s.push(one.as_bytes());
+            assert!(s.answer().len() <= MAX_CHAT_ANSWER_BYTES);
+        }
+        let out = s.finish(StreamEnd::Eof);
+        assert_eq!(out.answer.len(), MAX_CHAT_ANSWER_BYTES);
+        assert!(matches!(&out.state, AnswerState::Error(m) if m.contains("4 MiB")), "{:?}", out.state);
+
+        let mut s = ChatStream::new();
+        s.push(b"data: ");
+        for _ in 0..20 {
+            s.push(piece.as_bytes());
+        }
+        let out = s.finish(StreamEnd::Eof);
+        assert!(matches!(&out.state, AnswerState::Error(m) if m.contains("1 MiB")), "{:?}", out.state);
     }
 
     #[test]

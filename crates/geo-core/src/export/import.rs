@@ -19,27 +19,35 @@ use std::fmt;
 use serde_json::{Map, Value};
 
 use crate::export::validate::{
-    check_duplicates, check_envelope_shape, check_string_sizes, describe_value, Problem, Seg, Sink, MAX_PROBLEMS,
+    check_duplicates, check_envelope_shape, check_string_sizes, describe_value, parse_shaped, quoted, Problem, Seg,
+    Sink, MAX_PROBLEMS,
 };
+use crate::limits;
 use crate::model::{ExportEnvelope, Localized, ProbeStatus, EXPORT_FORMAT, SCHEMA_VERSION};
 
-/// Bounds on what [`parse_export`] accepts.
+/// Bounds on what [`parse_export`] accepts; the defaults are [`crate::limits`]'.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ImportLimits {
-    /// Largest file in bytes (default 256 MiB: an export GEO Probe wrote is always read back,
-    /// and a year of daily runs is about 85 MB).
+    /// Largest file in bytes (default [`limits::MAX_EXPORT_BYTES`], 256 MiB).
     pub max_bytes: usize,
-    /// Deepest nesting of arrays and objects (default 64; a valid export needs 7).
+    /// Deepest nesting of arrays and objects (default [`limits::MAX_EXPORT_DEPTH`], 64; a
+    /// valid export needs 7).
     pub max_depth: usize,
-    /// Longest string in characters (default 1,000,000).
+    /// Longest string in characters (default [`limits::MAX_STRING_CHARS`], 1,000,000).
     pub max_string_chars: usize,
-    /// Most records: projects + prompts + runs + probes (default 200,000).
+    /// Most records: projects + prompts + runs + probes (default [`limits::MAX_RECORDS`],
+    /// 200,000).
     pub max_records: usize,
 }
 
 impl Default for ImportLimits {
     fn default() -> Self {
-        ImportLimits { max_bytes: 256 * 1024 * 1024, max_depth: 64, max_string_chars: 1_000_000, max_records: 200_000 }
+        ImportLimits {
+            max_bytes: limits::MAX_EXPORT_BYTES,
+            max_depth: limits::MAX_EXPORT_DEPTH,
+            max_string_chars: limits::MAX_STRING_CHARS,
+            max_records: limits::MAX_RECORDS,
+        }
     }
 }
 
@@ -99,6 +107,12 @@ impl ImportError {
         let total = problems.len();
         let problems = problems.into_iter().take(MAX_PROBLEMS).collect();
         ImportError { kind: ImportErrorKind::Invalid, problems, total }
+    }
+
+    /// The error for a file of `bytes` bytes over the `limit` (a shell that knows the size
+    /// before reading the file refuses it without reading it).
+    pub fn too_large(bytes: usize, limit: usize) -> Self {
+        ImportError { kind: ImportErrorKind::TooLarge { bytes, limit }, problems: Vec::new(), total: 1 }
     }
 
     /// One-line summary without the problems.
@@ -234,16 +248,16 @@ fn nesting_exceeds(text: &str, limit: usize) -> bool {
 /// [`crate::export::validate_against`] with the data the file will be merged into.
 pub fn parse_export(text: &str, limits: &ImportLimits) -> Result<ExportEnvelope, ImportError> {
     if text.len() > limits.max_bytes {
-        let kind = ImportErrorKind::TooLarge { bytes: text.len(), limit: limits.max_bytes };
-        return Err(ImportError { kind, problems: Vec::new(), total: 1 });
+        return Err(ImportError::too_large(text.len(), limits.max_bytes));
     }
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     if nesting_exceeds(text, limits.max_depth) {
         let kind = ImportErrorKind::TooDeep { limit: limits.max_depth };
         return Err(ImportError { kind, problems: Vec::new(), total: 1 });
     }
+    // Unknown fields are dropped by the parser itself (`validate::parse_shaped`).
     let mut root: Value =
-        serde_json::from_str(text).map_err(|e| ImportError::single(ImportErrorKind::NotJson, "", e.to_string()))?;
+        parse_shaped(text).map_err(|e| ImportError::single(ImportErrorKind::NotJson, "", e.to_string()))?;
     let Some(obj) = root.as_object() else {
         return Err(ImportError::single(
             ImportErrorKind::WrongFormat,
@@ -321,6 +335,29 @@ pub fn parse_export(text: &str, limits: &ImportLimits) -> Result<ExportEnvelope,
         return Err(ImportError::from_sink(sink));
     }
     Ok(env)
+}
+
+/// Everything an import needs after [`parse_export`], for every shell: the references are
+/// checked against `base` (the stored data the file is merged into: its projects and runs
+/// are enough), and every derived field of every probe is recomputed from the raw result
+/// with its run's alias snapshot (from the file, else from `base`), so a file can never
+/// plant sources, mentions, list items or links of its own. A probe whose run is nowhere is
+/// refused by the reference check, never kept with the file's analysis.
+pub fn prepare_import(env: &mut ExportEnvelope, base: &ExportEnvelope) -> Result<(), ImportError> {
+    let problems = crate::export::validate_against(env, base);
+    if !problems.is_empty() {
+        return Err(ImportError::invalid(problems));
+    }
+    let orphans = crate::analysis::analyze_envelope_with(env, &base.runs);
+    if !orphans.is_empty() {
+        // Unreachable after the reference check; refused rather than kept unanalysed.
+        let problems = orphans
+            .iter()
+            .map(|id| Problem::new("probes", format!("probe {} has no run to analyse it with", quoted(id))))
+            .collect();
+        return Err(ImportError::invalid(problems));
+    }
+    Ok(())
 }
 
 /// `serde_json`'s message without its trailing ` at line L column C`.

@@ -9,7 +9,8 @@
 //! (size, nesting, types, enums, duplicate ids, string sizes) and returns either a whole
 //! envelope or an [`ImportError`]; [`validate_against`] checks the references (a probe's
 //! run, a run's project) against the file plus the store it is merged into; only when
-//! both are clean does the caller run [`merge_into`], which cannot fail. The store is
+//! both are clean does the caller run [`merge_into`] ([`prepare_import`] does both checks
+//! and recomputes every derived field, for the web import), which cannot fail. The store is
 //! therefore never left half-imported. Exports never contain an API key or settings: the
 //! envelope has no field that could hold them. [`catalog`] lists what an export holds
 //! (projects, runs, the default run, top domains, one probe) for scripts and agents.
@@ -27,7 +28,8 @@ pub use catalog::{
 };
 pub use csv::{parse_csv, probes_csv, sources_csv, CsvParseError, CsvWriter};
 pub use import::{
-    merge_into, parse_export, summarize, ImportError, ImportErrorKind, ImportLimits, KindCount, MergeReport,
+    merge_into, parse_export, prepare_import, summarize, ImportError, ImportErrorKind, ImportLimits, KindCount,
+    MergeReport,
 };
 pub use json::{full_export, indent_json, run_export, to_json_pretty, ExportError};
 pub use validate::{validate_against, Problem};

@@ -5,7 +5,14 @@
 //! the snapshot model (required fields, types, enum strings, integer ranges), so every
 //! problem names its place: `probes[3].status: expected one of
 //! success|error|empty|cancelled, got "ok"`. `null` counts as absent everywhere (the
-//! contract allows either for optional fields). Unknown fields are ignored.
+//! contract allows either for optional fields).
+//!
+//! Unknown fields are dropped while the text is parsed ([`parse_shaped`]: the same schema
+//! steers the parser, which skips a field it does not name without building it), so a
+//! file padded with unknown data costs no memory beyond its text and no problem path ever
+//! holds a file's own key. Paths and quoted values in messages are bounded anyway: a
+//! segment keeps [`crate::limits::MAX_PATH_SEGMENT_CHARS`] characters, a path
+//! [`crate::limits::MAX_PROBLEM_PATH_CHARS`], and control characters are escaped.
 //!
 //! Derived fields of a probe (`answer`, `sources`, `mentions`, `listItems`,
 //! `otherEntities`, `answerLinks`) are recomputable from the raw result, and exports of
@@ -15,8 +22,11 @@
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 
+use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::Deserialize;
 use serde_json::{Map, Value};
 
+use crate::limits;
 use crate::model::{ErrorKind, ExportEnvelope, Ownership, ProbeStatus, RunStatus, TargetKind};
 
 /// One thing wrong with an import, at a JSON path such as `probes[3].status`
@@ -82,18 +92,62 @@ pub(crate) enum Seg<'a> {
 
 impl Seg<'_> {
     pub(crate) fn render(&self) -> String {
+        bounded_path(&self.render_full())
+    }
+
+    fn render_full(&self) -> String {
         match self {
             Seg::Root => String::new(),
             Seg::Field(parent, name) => {
-                let p = parent.render();
+                let p = parent.render_full();
+                let name = path_segment(name);
                 if p.is_empty() {
-                    (*name).to_string()
+                    name
+                } else if name.starts_with('[') {
+                    format!("{p}{name}")
                 } else {
                     format!("{p}.{name}")
                 }
             }
-            Seg::Index(parent, i) => format!("{}[{i}]", parent.render()),
+            Seg::Index(parent, i) => format!("{}[{i}]", parent.render_full()),
         }
+    }
+}
+
+/// A field name for a path: as is when it is a plain name (`rawAnswer`), else quoted like
+/// JavaScript (`["a.b"]`) with control characters escaped; at most
+/// [`limits::MAX_PATH_SEGMENT_CHARS`] characters of it.
+fn path_segment(name: &str) -> String {
+    let plain = name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    let cut: String = name.chars().take(limits::MAX_PATH_SEGMENT_CHARS).collect();
+    let more = if cut.len() < name.len() { "…" } else { "" };
+    if plain {
+        format!("{cut}{more}")
+    } else {
+        format!("[{}{more}]", serde_json::to_string(&cut).unwrap_or_default())
+    }
+}
+
+/// A path of at most [`limits::MAX_PROBLEM_PATH_CHARS`] characters: its start and its end.
+fn bounded_path(path: &str) -> String {
+    let n = path.chars().count();
+    if n <= limits::MAX_PROBLEM_PATH_CHARS {
+        return path.to_string();
+    }
+    let half = limits::MAX_PROBLEM_PATH_CHARS / 2;
+    let head: String = path.chars().take(half).collect();
+    let tail: String = path.chars().skip(n - half).collect();
+    format!("{head}…{tail}")
+}
+
+/// An id or other file text quoted for a message: at most 64 characters, escaped.
+pub(crate) fn quoted(text: &str) -> String {
+    let cut: String = text.chars().take(64).collect();
+    if cut.len() < text.len() {
+        format!("{cut:?}…")
+    } else {
+        format!("{cut:?}")
     }
 }
 
@@ -171,6 +225,8 @@ pub const PROBE_STATUSES: &[&str] = ProbeStatus::NAMES;
 pub const ERROR_KINDS: &[&str] = ErrorKind::NAMES;
 /// `SearchSource.ownership` strings.
 pub const OWNERSHIPS: &[&str] = Ownership::NAMES;
+/// `RunConfig.engine` strings (`shared/spec/engines.md`).
+pub const ENGINE_IDS: &[&str] = &["deepseek", "anthropic", "openai", "gemini", "perplexity"];
 
 const TARGET: Ty = Ty::Obj(&[
     req("id", Ty::Str),
@@ -200,6 +256,7 @@ const PROMPT: Ty = Ty::Obj(&[
 ]);
 
 const RUN_CONFIG: Ty = Ty::Obj(&[
+    opt("engine", Ty::Enum(ENGINE_IDS)),
     req("model", Ty::Str),
     req("repeats", U32),
     req("concurrency", U32),
@@ -222,6 +279,7 @@ const RUN: Ty = Ty::Obj(&[
     opt("aliasSnapshot", Ty::Arr(&TARGET)),
     opt("promptSnapshot", Ty::Arr(&PROMPT)),
     opt("plannedProbeCount", U32),
+    opt("groupId", Ty::Str),
 ]);
 
 const PROBE_ERROR: Ty = Ty::Obj(&[req("kind", Ty::Enum(ERROR_KINDS)), opt("httpStatus", U16), opt("message", Ty::Str)]);
@@ -244,6 +302,8 @@ const RAW_SOURCE: Ty = Ty::Obj(&[
     opt("pageAge", Ty::Str),
 ]);
 
+const RAW_CITATION: Ty = Ty::Obj(&[req("url", Ty::Str), opt("title", Ty::Str), opt("citedText", Ty::Str)]);
+
 const OCCURRENCE: Ty = Ty::Obj(&[req("queryIndex", U32), opt("query", Ty::Str), req("rank", U32)]);
 
 const SEARCH_SOURCE: Ty = Ty::Obj(&[
@@ -260,6 +320,7 @@ const SEARCH_SOURCE: Ty = Ty::Obj(&[
     opt("occurrences", Ty::Arr(&OCCURRENCE)),
     req("bestRank", U32),
     opt("titleMentions", STRS),
+    opt("cited", Ty::Bool),
 ]);
 
 const MENTION: Ty = Ty::Obj(&[
@@ -270,6 +331,7 @@ const MENTION: Ty = Ty::Obj(&[
     opt("context", Ty::Str),
     opt("matchedAliases", STRS),
     opt("listPosition", U32),
+    opt("positionAdjustedWordCount", Ty::Float),
 ]);
 
 const LIST_ITEM: Ty =
@@ -301,6 +363,7 @@ const PROBE: Ty = Ty::Obj(&[
     opt("rawAnswer", Ty::Str),
     opt("queries", Ty::Arr(&QUERY)),
     opt("rawSources", Ty::Arr(&RAW_SOURCE)),
+    opt("rawCitations", Ty::Arr(&RAW_CITATION)),
     derived("answer", Ty::Str),
     derived("sources", Ty::Arr(&SEARCH_SOURCE)),
     derived("mentions", Ty::Arr(&MENTION)),
@@ -312,6 +375,8 @@ const PROBE: Ty = Ty::Obj(&[
 /// The four record arrays of the envelope; `format` and `version` are checked first by
 /// the importer. `exportedAt` and `appVersion` are informational.
 const ENVELOPE: Ty = Ty::Obj(&[
+    opt("format", Ty::Str),
+    opt("version", U32),
     opt("exportedAt", Ty::Str),
     opt("appVersion", Ty::Str),
     opt("projects", Ty::Arr(&PROJECT)),
@@ -319,6 +384,107 @@ const ENVELOPE: Ty = Ty::Obj(&[
     opt("runs", Ty::Arr(&RUN)),
     opt("probes", Ty::Arr(&PROBE)),
 ]);
+
+/// Parses export text into a `Value`, keeping only the fields the schema names (unknown
+/// fields are skipped by the parser, never built). A value of an unexpected type is kept as
+/// it is, for the shape check to report.
+pub(crate) fn parse_shaped(text: &str) -> Result<Value, serde_json::Error> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let value = Shaped(&ENVELOPE).deserialize(&mut de)?;
+    de.end()?;
+    Ok(value)
+}
+
+/// The schema type steering the parser.
+struct Shaped<'t>(&'t Ty);
+
+impl<'de> DeserializeSeed<'de> for Shaped<'_> {
+    type Value = Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        match self.0 {
+            Ty::Obj(_) | Ty::Arr(_) => d.deserialize_any(ShapedVisitor(self.0)),
+            _ => Value::deserialize(d),
+        }
+    }
+}
+
+struct ShapedVisitor<'t>(&'t Ty);
+
+impl<'de> Visitor<'de> for ShapedVisitor<'_> {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a json value")
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_string()))
+    }
+
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::new();
+        match self.0 {
+            Ty::Arr(inner) => {
+                while let Some(v) = seq.next_element_seed(Shaped(inner))? {
+                    items.push(v);
+                }
+            }
+            _ => {
+                while let Some(v) = seq.next_element::<Value>()? {
+                    items.push(v);
+                }
+            }
+        }
+        Ok(Value::Array(items))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut out = Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            let field = match self.0 {
+                Ty::Obj(fields) => match fields.iter().find(|f| f.name == key) {
+                    Some(f) => Some(&f.ty),
+                    None => {
+                        map.next_value::<IgnoredAny>()?;
+                        continue;
+                    }
+                },
+                _ => None,
+            };
+            let value = match field {
+                Some(ty) => map.next_value_seed(Shaped(ty))?,
+                None => map.next_value::<Value>()?,
+            };
+            out.insert(key, value);
+        }
+        Ok(Value::Object(out))
+    }
+}
 
 fn check(v: &mut Value, ty: &Ty, path: &Seg<'_>, sink: &mut Sink) {
     match ty {
@@ -437,7 +603,7 @@ pub(crate) fn check_duplicates(env: &ExportEnvelope, sink: &mut Sink) {
             if let Some(first) = seen.get(id) {
                 sink.push_problem(Problem::new(
                     format!("{kind}[{i}].id"),
-                    format!("duplicate {what} id {id:?} (also at {kind}[{first}]); keep one record per id"),
+                    format!("duplicate {what} id {} (also at {kind}[{first}]); keep one record per id", quoted(id)),
                 ));
             } else {
                 seen.insert(id, i);
@@ -455,7 +621,7 @@ pub(crate) fn check_duplicates(env: &ExportEnvelope, sink: &mut Sink) {
             if !seen.insert(c.id.as_str()) {
                 sink.push_problem(Problem::new(
                     format!("projects[{i}].competitors[{j}].id"),
-                    format!("duplicate target id {:?} within the project; give each target its own id", c.id),
+                    format!("duplicate target id {} within the project; give each target its own id", quoted(&c.id)),
                 ));
             }
         }
@@ -482,7 +648,7 @@ pub fn validate_against(incoming: &ExportEnvelope, base: &ExportEnvelope) -> Vec
         if !projects.contains(p.project_id.as_str()) {
             out.push(Problem::new(
                 format!("prompts[{i}].projectId"),
-                format!("prompt {:?} refers to project {:?} that is {nowhere}", p.id, p.project_id),
+                format!("prompt {} refers to project {} that is {nowhere}", quoted(&p.id), quoted(&p.project_id)),
             ));
         }
     }
@@ -490,7 +656,7 @@ pub fn validate_against(incoming: &ExportEnvelope, base: &ExportEnvelope) -> Vec
         if !projects.contains(r.project_id.as_str()) {
             out.push(Problem::new(
                 format!("runs[{i}].projectId"),
-                format!("run {:?} refers to project {:?} that is {nowhere}", r.id, r.project_id),
+                format!("run {} refers to project {} that is {nowhere}", quoted(&r.id), quoted(&r.project_id)),
             ));
         }
     }
@@ -498,13 +664,16 @@ pub fn validate_against(incoming: &ExportEnvelope, base: &ExportEnvelope) -> Vec
         match runs.get(p.run_id.as_str()) {
             None => out.push(Problem::new(
                 format!("probes[{i}].runId"),
-                format!("probe {:?} refers to run {:?} that is {nowhere}", p.id, p.run_id),
+                format!("probe {} refers to run {} that is {nowhere}", quoted(&p.id), quoted(&p.run_id)),
             )),
             Some(run_project) if *run_project != p.project_id => out.push(Problem::new(
                 format!("probes[{i}].projectId"),
                 format!(
-                    "probe {:?} is in project {:?} but its run {:?} is in project {run_project:?}",
-                    p.id, p.project_id, p.run_id
+                    "probe {} is in project {} but its run {} is in project {}",
+                    quoted(&p.id),
+                    quoted(&p.project_id),
+                    quoted(&p.run_id),
+                    quoted(run_project)
                 ),
             )),
             Some(_) => {}
@@ -518,11 +687,35 @@ mod tests {
     use super::*;
 
     #[test]
+    fn engine_ids_match_the_model() {
+        let names: Vec<&str> = crate::model::EngineId::ALL.iter().map(|e| e.as_str()).collect();
+        assert_eq!(names, ENGINE_IDS);
+    }
+
+    #[test]
     fn paths_render_like_javascript() {
         let root = Seg::Root;
         let probes = Seg::Field(&root, "probes");
         let third = Seg::Index(&probes, 3);
         let status = Seg::Field(&third, "status");
         assert_eq!(status.render(), "probes[3].status");
+    }
+
+    #[test]
+    fn paths_are_bounded_and_escaped() {
+        let root = Seg::Root;
+        let long = "k".repeat(10_000);
+        let field = Seg::Field(&root, &long);
+        let rendered = field.render();
+        assert_eq!(rendered.chars().count(), limits::MAX_PATH_SEGMENT_CHARS + 1, "{rendered}");
+        let odd = Seg::Field(&root, "a\u{1b}[2J.b");
+        assert_eq!(odd.render(), r#"["a\u001b[2J.b"]"#);
+        let mut deep = vec![Seg::Root];
+        for i in 0..200 {
+            deep.push(Seg::Index(Box::leak(Box::new(deep[i])), i));
+        }
+        let path = deep.last().unwrap().render();
+        assert!(path.chars().count() <= limits::MAX_PROBLEM_PATH_CHARS + 1, "{path}");
+        assert!(path.starts_with("[0][1]") && path.ends_with("[199]"), "{path}");
     }
 }

@@ -205,27 +205,33 @@ pub fn engine_path(engine: EngineId, model: &str) -> String {
 }
 
 /// True when a custom base already names the engine's endpoint, so it is used as is:
-/// it ends with the engine's path (Gemini: it contains `:generateContent`, whatever model).
-fn names_endpoint(engine: EngineId, base: &str, model: &str) -> bool {
+/// its path ends with the engine's path (Gemini: it contains `:generateContent`, whatever
+/// model).
+fn names_endpoint(engine: EngineId, base: &super::url::Url, model: &str) -> bool {
     match engine {
-        EngineId::Gemini => base.contains(":generateContent"),
-        _ => base.ends_with(&engine_path(engine, model)),
+        EngineId::Gemini => base.path().contains(":generateContent"),
+        _ => base.path().ends_with(&engine_path(engine, model)),
     }
 }
 
-/// The request URL of `engine` for an optional custom base (engines.md, "Base URL rule"):
-/// empty → the default base + path; a base that already names the endpoint → as is
-/// (trimmed); otherwise the path is appended without doubling a trailing `/`.
+/// The request URL of `engine` for an optional custom base (engines.md, "Base URL rule"),
+/// through the one base-URL rule of [`super::url`]: empty → the default base + path; a base
+/// that already names the endpoint → as is; otherwise the path is appended to the base's
+/// path (before its query string) without doubling a `/`.
+///
+/// For text that [`parse_base_url`](super::url::parse_base_url) refuses (user name or
+/// password, a scheme other than http/https …) this falls back to the engine's default; the
+/// shells check the base first and never send to a refused one.
 pub fn endpoint_url(engine: EngineId, custom_base: Option<&str>, model: &str) -> String {
-    let base = custom_base.map(str::trim).unwrap_or("");
+    let base = super::url::parse_base_url(custom_base.unwrap_or("")).ok().flatten();
+    endpoint_url_for(engine, base.as_ref(), model)
+}
+
+/// [`endpoint_url`] for a base that already passed [`parse_base_url`](super::url::parse_base_url).
+pub fn endpoint_url_for(engine: EngineId, base: Option<&super::url::BaseUrl>, model: &str) -> String {
     let path = engine_path(engine, model);
-    if base.is_empty() {
-        return format!("{}{path}", spec(engine).default_base);
-    }
-    if names_endpoint(engine, base, model) {
-        return base.to_string();
-    }
-    format!("{}{path}", base.trim_end_matches('/'))
+    super::url::endpoint_url_with(base, spec(engine).default_base, &path, |url| names_endpoint(engine, url, model))
+        .into()
 }
 
 /// The headers of every request to `engine`, in a stable order: `content-type`, the
@@ -357,6 +363,15 @@ impl Endpoint {
         }
     }
 
+    /// `scheme://host[:port]` of the request URL: all of it an error message may show (the
+    /// path and query string of a custom base can hold a proxy's token).
+    pub fn host_for_messages(&self) -> String {
+        match super::url::Url::parse(&self.url) {
+            Ok(url) => super::url::host_for_messages(&url),
+            Err(_) => String::new(),
+        }
+    }
+
     /// True when no key header is sent (a custom base through a proxy, or the mock).
     pub fn is_proxy_mode(&self) -> bool {
         let auth = spec(self.engine).auth.header();
@@ -454,6 +469,23 @@ mod tests {
             "../x?key=1",
             "https://generativelanguage.googleapis.com/v1beta/models/..%2Fx%3Fkey%3D1:generateContent",
         );
+    }
+
+    /// Security finding (base URLs): every engine's URL comes from the one base-URL rule, so
+    /// a query string stays after the path and a base with credentials is never used.
+    #[test]
+    fn every_engine_uses_the_one_base_url_rule() {
+        for engine in EngineId::ALL {
+            let path = engine_path(engine, "m");
+            let url = endpoint_url(engine, Some("https://gw.example.com/v?token=abc"), "m");
+            assert_eq!(url, format!("https://gw.example.com/v{path}?token=abc"), "{engine}");
+            let refused = endpoint_url(engine, Some("https://user:pw@gw.example.com"), "m");
+            assert_eq!(refused, endpoint_url(engine, None, "m"), "{engine}");
+            assert!(!refused.contains("pw@"), "{engine}");
+            let config = RunConfig { engine, model: "m".into(), ..RunConfig::default() };
+            let e = Endpoint::new(&config, Some("http://127.0.0.1:8787/x?token=abc"), None, Caller::Native);
+            assert_eq!(e.host_for_messages(), "http://127.0.0.1:8787", "{engine}");
+        }
     }
 
     #[test]

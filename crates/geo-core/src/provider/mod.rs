@@ -4,7 +4,8 @@
 //!
 //! - [`engine`]: the engine table ([`ENGINES`]) and the one interface the runner's shells
 //!   use ([`Endpoint`], `engine_*` dispatch, [`Wire::of`] per engine);
-//! - [`url`]: DeepSeek's endpoint rules and headers (seed §4.1);
+//! - [`url`]: the one base-URL rule and the key-or-proxy rule for every engine, DeepSeek's
+//!   endpoint and headers (seed §4.1);
 //! - [`request`], [`response`]: the Messages request body (§4.2) and parser (§4.3), shared
 //!   by DeepSeek and Anthropic;
 //! - [`openai`], [`gemini`], [`perplexity`]: the other engines' bodies and parsers;
@@ -45,7 +46,10 @@ pub use request::{
     SYSTEM_PROMPT, WEB_SEARCH_TOOL_NAME, WEB_SEARCH_TOOL_TYPE,
 };
 pub use response::{is_internal_query, parse_messages, parse_response, Citations};
-pub use url::{build_messages_url, request_headers, ANTHROPIC_VERSION, DEFAULT_API_BASE_URL, MESSAGES_PATH};
+pub use url::{
+    auth_mode, build_messages_url, check_key, parse_base_url, request_headers, ApiKey, BaseUrl, BaseUrlError, KeyError,
+    KeyMode, ANTHROPIC_VERSION, DEFAULT_API_BASE_URL, MESSAGES_PATH,
+};
 
 use crate::model::{ErrorKind, Query, RawCitation, RawSource, Usage};
 use serde::Serialize;

@@ -1,9 +1,31 @@
-//! Endpoint and headers of the Messages request (seed §4.1).
+//! Where a request goes and how it proves who sends it (seed §4.1, `shared/spec/engines.md`
+//! "Base URL rule"): the one base-URL rule and the one key-or-proxy rule, for every engine,
+//! the docs chat and both shells.
 //!
-//! The user may point GEO Probe at a proxy: an empty base means DeepSeek itself, a base
-//! that already names the Messages path is used verbatim, anything else gets the path
-//! appended. Without an API key the request carries no `x-api-key` (proxy mode: the proxy
-//! adds its own credentials).
+//! - [`parse_base_url`] checks what the user typed as a custom base URL: empty means "the
+//!   engine's own", otherwise an `http`/`https` URL with a host and **no user name or
+//!   password** (credentials in a URL end up in logs and error messages; a proxy's secret
+//!   belongs in the key setting or the proxy itself). A query string is allowed and kept.
+//! - [`endpoint_url`] builds the request URL with `url::Url`: a base whose path already
+//!   ends with the engine's path is used as is, otherwise the path is appended to the
+//!   base's path (never after its query string), without doubling a `/`.
+//! - [`check_key`] / [`auth_mode`] check the key once, before any request: it is trimmed,
+//!   and a character that cannot travel in an HTTP header (a newline inside it, a
+//!   zero-width space that `trim` keeps, any non-ASCII or control character) is a clear
+//!   error that names the character and its position, never the key. Without a key, a
+//!   custom base URL means proxy mode (no auth header); without either there is nothing
+//!   to send.
+//!
+//! [`BaseUrl`] and [`ApiKey`] print neither the query string nor the key in `Debug`, and
+//! [`BaseUrl::host_for_messages`] is all of a base URL an error message may show.
+
+use std::fmt;
+
+/// The URL type every request URL is built with (re-exported so the shells build and read
+/// URLs with the same crate).
+pub use url::Url;
+
+use crate::model::Localized;
 
 /// DeepSeek's API origin, used when the user sets no custom base URL.
 pub const DEFAULT_API_BASE_URL: &str = "https://api.deepseek.com";
@@ -14,26 +36,324 @@ pub const MESSAGES_PATH: &str = "/anthropic/v1/messages";
 /// Value of the `anthropic-version` header (DeepSeek ignores it; Anthropic proxies need it).
 pub const ANTHROPIC_VERSION: &str = "2023-06-01";
 
-/// The full Messages URL for an optional custom base.
+/// Longest base URL accepted, in bytes.
+pub const MAX_BASE_URL_BYTES: usize = 2048;
+
+/// Longest API key accepted, in characters (real keys are 30–200).
+pub const MAX_KEY_CHARS: usize = 512;
+
+/// A custom base URL that passed [`parse_base_url`].
+#[derive(Clone, PartialEq, Eq)]
+pub struct BaseUrl(Url);
+
+impl BaseUrl {
+    /// The URL as stored and shown in the settings (query string included).
+    pub fn as_str(&self) -> &str {
+        self.0.as_str()
+    }
+
+    /// The parsed URL.
+    pub fn url(&self) -> &Url {
+        &self.0
+    }
+
+    /// `scheme://host[:port]`: the only part of a base URL an error message shows.
+    pub fn host_for_messages(&self) -> String {
+        host_for_messages(&self.0)
+    }
+
+    /// The values of the query string (and the whole query), which may be a proxy's token:
+    /// what a [`crate::safe::Redactor`] removes from messages.
+    pub fn secrets(&self) -> Vec<String> {
+        let mut out: Vec<String> = self.0.query_pairs().map(|(_, v)| v.into_owned()).collect();
+        out.extend(self.0.query().map(str::to_string));
+        out
+    }
+}
+
+impl fmt::Debug for BaseUrl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "BaseUrl({}…)", self.host_for_messages())
+    }
+}
+
+/// `scheme://host[:port]` of any URL (no path, no query, no credentials).
+pub fn host_for_messages(url: &Url) -> String {
+    let host = url.host_str().unwrap_or("");
+    match url.port() {
+        Some(port) => format!("{}://{host}:{port}", url.scheme()),
+        None => format!("{}://{host}", url.scheme()),
+    }
+}
+
+/// Why a custom base URL was refused. The messages never repeat what was typed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BaseUrlError {
+    /// Not a URL at all.
+    Invalid,
+    /// Spaces or control characters inside it.
+    Whitespace,
+    /// A scheme other than `http`/`https`.
+    Scheme,
+    /// No host name.
+    NoHost,
+    /// `user:password@` in it.
+    Userinfo,
+    /// Longer than [`MAX_BASE_URL_BYTES`].
+    TooLong,
+}
+
+impl BaseUrlError {
+    /// The message in both interface languages.
+    pub fn localized(&self) -> Localized {
+        match self {
+            BaseUrlError::Invalid => Localized::new(
+                "API 地址不是有效的网址，请填写形如 https://proxy.example.com 的地址",
+                "the api base url is not a valid url; give one like https://proxy.example.com",
+            ),
+            BaseUrlError::Whitespace => Localized::new(
+                "API 地址含有空格或控制字符，请重新粘贴",
+                "the api base url contains spaces or control characters; paste it again",
+            ),
+            BaseUrlError::Scheme => Localized::new(
+                "API 地址必须以 http:// 或 https:// 开头",
+                "the api base url must start with http:// or https://",
+            ),
+            BaseUrlError::NoHost => Localized::new(
+                "API 地址缺少主机名，请填写形如 https://proxy.example.com 的地址",
+                "the api base url has no host name; give one like https://proxy.example.com",
+            ),
+            BaseUrlError::Userinfo => Localized::new(
+                "API 地址不能包含用户名或密码（user:pass@），请把密钥填在 API Key 中，或由代理自行添加",
+                "the api base url must not contain a user name or password (user:pass@); put the secret in the api key, or let the proxy add it",
+            ),
+            BaseUrlError::TooLong => Localized::new(
+                format!("API 地址超过 {MAX_BASE_URL_BYTES} 字节，请检查粘贴的内容"),
+                format!("the api base url is longer than {MAX_BASE_URL_BYTES} bytes; check what was pasted"),
+            ),
+        }
+    }
+}
+
+impl fmt::Display for BaseUrlError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.localized().en)
+    }
+}
+
+impl std::error::Error for BaseUrlError {}
+
+/// Checks a custom base URL as typed (see the module doc). `Ok(None)`: empty or blank,
+/// meaning the engine's default base.
+pub fn parse_base_url(input: &str) -> Result<Option<BaseUrl>, BaseUrlError> {
+    let s = input.trim();
+    if s.is_empty() {
+        return Ok(None);
+    }
+    if s.len() > MAX_BASE_URL_BYTES {
+        return Err(BaseUrlError::TooLong);
+    }
+    if s.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return Err(BaseUrlError::Whitespace);
+    }
+    // The url crate would take `proxy.example.com:8080` as scheme `proxy.example.com`.
+    let lower = s.to_ascii_lowercase();
+    if !(lower.starts_with("http://") || lower.starts_with("https://")) {
+        return Err(if s.contains("://") { BaseUrlError::Scheme } else { BaseUrlError::Invalid });
+    }
+    let mut url = Url::parse(s).map_err(|e| match e {
+        url::ParseError::EmptyHost => BaseUrlError::NoHost,
+        _ => BaseUrlError::Invalid,
+    })?;
+    if !matches!(url.scheme(), "http" | "https") {
+        return Err(BaseUrlError::Scheme);
+    }
+    if url.host_str().is_none_or(str::is_empty) {
+        return Err(BaseUrlError::NoHost);
+    }
+    if !url.username().is_empty() || url.password().is_some() {
+        return Err(BaseUrlError::Userinfo);
+    }
+    url.set_fragment(None);
+    Ok(Some(BaseUrl(url)))
+}
+
+/// The request URL: `path` appended to `base` (or to `default_base` when there is no
+/// custom base), unless the base's path already ends with `path`.
 ///
-/// - empty or whitespace-only (or absent) → `DEFAULT_API_BASE_URL` + `MESSAGES_PATH`;
-/// - already ending with `/anthropic/v1/messages` → used as is (trimmed);
-/// - otherwise the path is appended, without doubling a trailing `/` of the base.
+/// `default_base` must be one of the engines' constant origins.
+pub fn endpoint_url(base: Option<&BaseUrl>, default_base: &str, path: &str) -> Url {
+    endpoint_url_with(base, default_base, path, |url| url.path().ends_with(path))
+}
+
+/// [`endpoint_url`] with the engine's own "the base already names the endpoint" test (for
+/// example Gemini's: the path contains `:generateContent`, whatever the model).
+pub fn endpoint_url_with(
+    base: Option<&BaseUrl>,
+    default_base: &str,
+    path: &str,
+    names_endpoint: impl Fn(&Url) -> bool,
+) -> Url {
+    let mut url = match base {
+        Some(b) => b.0.clone(),
+        // The engines' default bases are constants that a unit test parses.
+        None => Url::parse(default_base).expect("an engine's default base url is a valid url"),
+    };
+    if base.is_some() && names_endpoint(&url) {
+        return url;
+    }
+    let joined = format!("{}{path}", url.path().trim_end_matches('/'));
+    url.set_path(&joined);
+    url
+}
+
+/// The Messages URL for an optional custom base as typed (seed §4.1): empty → the default;
+/// already ending with [`MESSAGES_PATH`] → as is; otherwise the path is appended.
+///
+/// For text that [`parse_base_url`] refuses this falls back to the default URL; the shells
+/// check the base first and never send to a refused one.
 pub fn build_messages_url(custom_base: Option<&str>) -> String {
-    let base = custom_base.map(str::trim).unwrap_or("");
-    if base.is_empty() {
-        return format!("{DEFAULT_API_BASE_URL}{MESSAGES_PATH}");
+    let base = parse_base_url(custom_base.unwrap_or("")).ok().flatten();
+    endpoint_url(base.as_ref(), DEFAULT_API_BASE_URL, MESSAGES_PATH).into()
+}
+
+/// A checked API key: trimmed, 1..=[`MAX_KEY_CHARS`] visible ASCII characters. `Debug`
+/// never shows it.
+#[derive(Clone, PartialEq, Eq)]
+pub struct ApiKey(String);
+
+impl ApiKey {
+    /// The key itself, for the one header that carries it.
+    pub fn expose(&self) -> &str {
+        &self.0
     }
-    if base.ends_with(MESSAGES_PATH) {
-        return base.to_string();
+}
+
+impl fmt::Debug for ApiKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("ApiKey(…)")
     }
-    format!("{}{MESSAGES_PATH}", base.trim_end_matches('/'))
+}
+
+/// How requests authenticate.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum KeyMode {
+    /// The key travels in the engine's auth header.
+    Key(ApiKey),
+    /// A custom base URL without a key: no auth header, the proxy adds its own credentials.
+    Proxy,
+}
+
+impl KeyMode {
+    /// The key, `None` in proxy mode.
+    pub fn key(&self) -> Option<&str> {
+        match self {
+            KeyMode::Key(k) => Some(k.expose()),
+            KeyMode::Proxy => None,
+        }
+    }
+}
+
+/// Why a key cannot be used. The messages never contain the key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum KeyError {
+    /// Neither a key nor a custom base URL.
+    Missing,
+    /// A character that cannot be sent in an HTTP header.
+    BadCharacter {
+        /// 1-based position among the trimmed key's characters.
+        position: usize,
+        /// The character's code point.
+        code_point: u32,
+    },
+    /// Longer than [`MAX_KEY_CHARS`].
+    TooLong {
+        /// Characters in the trimmed key.
+        chars: usize,
+    },
+}
+
+/// A name for a character that may not be in a key (never the key's own characters:
+/// only ones that are invalid in it).
+fn describe_char(c: char) -> (&'static str, &'static str) {
+    match c {
+        '\u{200B}' => ("零宽空格", "a zero-width space"),
+        '\u{200C}' | '\u{200D}' | '\u{2060}' | '\u{FEFF}' => ("零宽字符", "a zero-width character"),
+        '\u{00A0}' | '\u{3000}' | ' ' => ("空格", "a space"),
+        c if c.is_control() => ("控制字符（如换行）", "a control character such as a line break"),
+        c if c.is_whitespace() => ("空白字符", "a space character"),
+        _ => ("非 ASCII 字符", "a non-ASCII character"),
+    }
+}
+
+impl KeyError {
+    /// The message in both interface languages.
+    pub fn localized(&self) -> Localized {
+        match self {
+            KeyError::Missing => Localized::new(
+                "未设置 API Key：请填写 Key，或设置由代理自行鉴权的自定义 API 地址",
+                "no api key is set; set the key, or a custom api base url of a proxy that adds its own credentials",
+            ),
+            KeyError::BadCharacter { position, code_point } => {
+                let c = char::from_u32(*code_point).unwrap_or('\u{FFFD}');
+                let (zh, en) = describe_char(c);
+                Localized::new(
+                    format!("API Key 第 {position} 个字符是{zh}（U+{code_point:04X}），无法发送；请重新粘贴 Key"),
+                    format!(
+                        "the api key holds {en} (U+{code_point:04X}) at character {position}, which cannot be sent; paste the key again"
+                    ),
+                )
+            }
+            KeyError::TooLong { chars } => Localized::new(
+                format!("API Key 有 {chars} 个字符，超过 {MAX_KEY_CHARS} 的上限；请检查粘贴的内容"),
+                format!(
+                    "the api key has {chars} characters, more than the limit of {MAX_KEY_CHARS}; check what was pasted"
+                ),
+            ),
+        }
+    }
+}
+
+impl fmt::Display for KeyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.localized().en)
+    }
+}
+
+impl std::error::Error for KeyError {}
+
+/// Checks a key as pasted: trimmed; blank → `Ok(None)`; otherwise only visible ASCII
+/// (`!`..=`~`) and at most [`MAX_KEY_CHARS`] characters.
+pub fn check_key(raw: &str) -> Result<Option<ApiKey>, KeyError> {
+    let key = raw.trim();
+    if key.is_empty() {
+        return Ok(None);
+    }
+    if let Some((i, c)) = key.chars().enumerate().find(|(_, c)| !c.is_ascii_graphic()) {
+        return Err(KeyError::BadCharacter { position: i + 1, code_point: u32::from(c) });
+    }
+    if key.len() > MAX_KEY_CHARS {
+        return Err(KeyError::TooLong { chars: key.len() });
+    }
+    Ok(Some(ApiKey(key.to_string())))
+}
+
+/// The key-or-proxy rule: a usable key → [`KeyMode::Key`]; no key but a custom base URL →
+/// [`KeyMode::Proxy`]; neither → [`KeyError::Missing`]. A key with a bad character is an
+/// error even with a base URL: the user meant to send it.
+pub fn auth_mode(key: Option<&str>, base: Option<&BaseUrl>) -> Result<KeyMode, KeyError> {
+    match check_key(key.unwrap_or(""))? {
+        Some(k) => Ok(KeyMode::Key(k)),
+        None if base.is_some() => Ok(KeyMode::Proxy),
+        None => Err(KeyError::Missing),
+    }
 }
 
 /// Headers of every Messages request, in a stable order.
 ///
 /// `content-type` and `anthropic-version` always; `x-api-key` only for a key that is not
-/// blank (the key is trimmed, since pasted keys often carry a newline).
+/// blank (the key is trimmed, since pasted keys often carry a newline). Give it a key that
+/// passed [`check_key`].
 pub fn request_headers(api_key: Option<&str>) -> Vec<(&'static str, String)> {
     let mut headers =
         vec![("content-type", "application/json".to_string()), ("anthropic-version", ANTHROPIC_VERSION.to_string())];
@@ -74,6 +394,88 @@ mod tests {
         check(Some("https://gw.example.com/deepseek/"), "https://gw.example.com/deepseek/anthropic/v1/messages");
         // A base ending in /anthropic (the SDK-style base) still gets the full path appended.
         check(Some("https://api.deepseek.com/anthropic"), "https://api.deepseek.com/anthropic/anthropic/v1/messages");
+    }
+
+    #[test]
+    fn the_path_goes_before_the_query_string() {
+        check(Some("https://gw.example.com/v?token=abc"), "https://gw.example.com/v/anthropic/v1/messages?token=abc");
+        check(Some("https://gw.example.com?token=abc#frag"), "https://gw.example.com/anthropic/v1/messages?token=abc");
+        check(
+            Some("https://gw.example.com/anthropic/v1/messages?token=abc"),
+            "https://gw.example.com/anthropic/v1/messages?token=abc",
+        );
+    }
+
+    #[test]
+    fn base_urls_are_checked() {
+        let ok = |s: &str| parse_base_url(s).unwrap().map(|b| b.as_str().to_string());
+        assert_eq!(ok(""), None);
+        assert_eq!(ok("  "), None);
+        assert_eq!(ok(" https://proxy.example.com/ ").as_deref(), Some("https://proxy.example.com/"));
+        assert_eq!(ok("HTTP://127.0.0.1:8787").as_deref(), Some("http://127.0.0.1:8787/"));
+        let err = |s: &str| parse_base_url(s).unwrap_err();
+        assert_eq!(err("ftp://x.example"), BaseUrlError::Scheme);
+        assert_eq!(err("javascript:alert(1)"), BaseUrlError::Invalid);
+        assert_eq!(err("proxy.example.com"), BaseUrlError::Invalid);
+        assert_eq!(err("proxy.example.com:8080"), BaseUrlError::Invalid);
+        assert_eq!(err("https://"), BaseUrlError::NoHost);
+        assert_eq!(err("https://user:PASS@proxy.example.com"), BaseUrlError::Userinfo);
+        assert_eq!(err("https://user@proxy.example.com"), BaseUrlError::Userinfo);
+        assert_eq!(err("https://:PASS@proxy.example.com"), BaseUrlError::Userinfo);
+        assert_eq!(err("https://proxy.example.com/a b"), BaseUrlError::Whitespace);
+        assert_eq!(err("https://proxy.example.com/\u{7}"), BaseUrlError::Whitespace);
+        assert_eq!(err(&format!("https://a.example/{}", "x".repeat(MAX_BASE_URL_BYTES))), BaseUrlError::TooLong);
+        for e in [BaseUrlError::Userinfo, BaseUrlError::Invalid] {
+            assert!(!e.to_string().contains("PASS"));
+        }
+    }
+
+    #[test]
+    fn a_base_url_shows_only_its_host_in_messages() {
+        let b = parse_base_url("https://gw.example.com:8443/deep/seek?key=SECRET").unwrap().unwrap();
+        assert_eq!(b.host_for_messages(), "https://gw.example.com:8443");
+        assert!(!format!("{b:?}").contains("SECRET"));
+        assert!(b.secrets().iter().any(|s| s == "SECRET"));
+    }
+
+    #[test]
+    fn engines_may_bring_their_own_default_path_and_endpoint_test() {
+        let gemini = "/v1beta/models/gemini-2.5-flash:generateContent";
+        let default = endpoint_url(None, "https://generativelanguage.googleapis.com", gemini);
+        assert_eq!(
+            default.as_str(),
+            "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:generateContent"
+        );
+        let named = parse_base_url("https://gw.example/v1beta/models/other:generateContent?alt=json").unwrap();
+        let url = endpoint_url_with(named.as_ref(), "https://unused.example", gemini, |u| {
+            u.path().contains(":generateContent")
+        });
+        assert_eq!(url.as_str(), "https://gw.example/v1beta/models/other:generateContent?alt=json");
+    }
+
+    #[test]
+    fn keys_are_checked_before_any_request() {
+        assert_eq!(check_key("  \n"), Ok(None));
+        assert_eq!(check_key(" sk-abc\n").unwrap().unwrap().expose(), "sk-abc");
+        let bad = check_key("sk-abc\u{200B}").unwrap_err();
+        assert_eq!(bad, KeyError::BadCharacter { position: 7, code_point: 0x200B });
+        assert!(bad.to_string().contains("zero-width space"), "{bad}");
+        assert!(!bad.to_string().contains("sk-abc"));
+        assert_eq!(check_key("sk-a\nbc").unwrap_err(), KeyError::BadCharacter { position: 5, code_point: 0x0A });
+        assert_eq!(check_key("sk ab").unwrap_err(), KeyError::BadCharacter { position: 3, code_point: 0x20 });
+        assert_eq!(check_key("sk-é").unwrap_err(), KeyError::BadCharacter { position: 4, code_point: 0xE9 });
+        assert_eq!(check_key(&"k".repeat(MAX_KEY_CHARS + 1)).unwrap_err(), KeyError::TooLong { chars: 513 });
+        assert!(!format!("{:?}", check_key("sk-secret").unwrap()).contains("secret"));
+    }
+
+    #[test]
+    fn key_or_proxy() {
+        let base = parse_base_url("http://127.0.0.1:8787").unwrap();
+        assert_eq!(auth_mode(None, None), Err(KeyError::Missing));
+        assert_eq!(auth_mode(Some(" "), None), Err(KeyError::Missing));
+        assert_eq!(auth_mode(None, base.as_ref()), Ok(KeyMode::Proxy));
+        assert_eq!(auth_mode(Some("sk-1"), None).unwrap().key(), Some("sk-1"));
+        assert!(matches!(auth_mode(Some("sk\u{200B}"), base.as_ref()), Err(KeyError::BadCharacter { .. })));
     }
 
     #[test]

@@ -9,7 +9,7 @@ use crate::model::{ErrorKind, Probe, ProbeError, ProbeStatus, Run, RunConfig, Ru
 use crate::provider::ParsedResponse;
 
 use super::error::RunnerError;
-use super::plan::{latest_records, plan_tasks, Mode, Task};
+use super::plan::{latest_records, plan, Mode, Task, TaskPlan};
 use super::retry::{next_step, AttemptOutcome, Step, DEFAULT_TIMEOUT_MS, MAX_ATTEMPTS};
 use super::start::clamp_concurrency;
 use super::status::final_status_of;
@@ -105,11 +105,12 @@ pub enum Action {
     Finished(RunOutcome),
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// What a slot is doing; a busy slot owns its task (tasks are planned one at a time).
+#[derive(Debug, Clone, PartialEq, Eq)]
 enum SlotState {
     Idle,
-    InFlight { task: usize, attempt: u32, sent_at_ms: u64 },
-    BackingOff { task: usize, next_attempt: u32, until_ms: u64 },
+    InFlight { task: Task, attempt: u32, sent_at_ms: u64 },
+    BackingOff { task: Task, next_attempt: u32, until_ms: u64 },
 }
 
 /// The sans-IO runner of one session (a fresh run, a continue or a retry of failures).
@@ -123,8 +124,10 @@ pub struct Engine {
     alias_snapshot: Vec<Target>,
     prompt_texts: Vec<String>,
     options: EngineOptions,
-    tasks: Vec<Task>,
-    next_task: usize,
+    /// The tasks not started yet, produced on demand.
+    plan: TaskPlan,
+    /// The whole plan as it was at the start, for [`Engine::tasks`].
+    initial_plan: TaskPlan,
     slots: Vec<SlotState>,
     /// Newest status per probe id of the run: the stored records, overwritten as probes finish.
     /// Hashed, not a B-tree: only counted, never listed in order (and the wasm bundle
@@ -137,18 +140,20 @@ pub struct Engine {
 }
 
 impl Engine {
-    /// Plans the session (see [`plan_tasks`]) and queues the first [`Action::Progress`].
+    /// Plans the session (see [`plan`]: lazily, and refused for a run above
+    /// [`crate::limits::MAX_PROBES_PER_RUN`] probes or with an invalid temperature) and
+    /// queues the first [`Action::Progress`].
     ///
     /// Concurrency is the run's, clamped to 1..=3, except in [`Mode::RetryFailed`], which runs
     /// serially. Only the run's own snapshots and config are used.
     pub fn new(run: &Run, mode: Mode, options: EngineOptions) -> Result<Engine, RunnerError> {
-        let tasks = plan_tasks(run, &mode)?;
+        let tasks = plan(run, &mode)?;
         let concurrency = match mode {
             Mode::RetryFailed { .. } => 1,
             _ => clamp_concurrency(run.config.concurrency),
         };
         let statuses = latest_records(&run.id, mode.existing()).into_iter().map(|p| (p.id.clone(), p.status)).collect();
-        let planned = u32::try_from(tasks.len()).unwrap_or(u32::MAX);
+        let planned = u32::try_from(tasks.remaining()).unwrap_or(u32::MAX);
         let progress = Progress { planned, ..Progress::default() };
         Ok(Engine {
             run_id: run.id.clone(),
@@ -157,8 +162,8 @@ impl Engine {
             alias_snapshot: run.alias_snapshot.clone(),
             prompt_texts: run.prompt_snapshot.iter().map(|p| p.text.clone()).collect(),
             options: EngineOptions { max_attempts: options.max_attempts.max(1), ..options },
-            tasks,
-            next_task: 0,
+            initial_plan: tasks.clone(),
+            plan: tasks,
             slots: vec![SlotState::Idle; concurrency as usize],
             statuses,
             queue: VecDeque::from([Action::Progress(progress)]),
@@ -173,9 +178,9 @@ impl Engine {
         &self.config
     }
 
-    /// The tasks of this session in pick-up order.
-    pub fn tasks(&self) -> &[Task] {
-        &self.tasks
+    /// Every task of this session in pick-up order (built on demand from the plan).
+    pub fn tasks(&self) -> Vec<Task> {
+        self.initial_plan.clone().collect()
     }
 
     /// Number of slots: the most requests this session ever has in flight.
@@ -227,19 +232,23 @@ impl Engine {
         }
         // Back-offs that ended resume first: their slot already owns its task.
         for i in 0..self.slots.len() {
-            if let SlotState::BackingOff { task, next_attempt, until_ms } = self.slots[i] {
-                if until_ms <= now_ms {
+            if let SlotState::BackingOff { until_ms, next_attempt, .. } = &self.slots[i] {
+                if *until_ms <= now_ms {
+                    let next_attempt = *next_attempt;
+                    let SlotState::BackingOff { task, .. } = std::mem::replace(&mut self.slots[i], SlotState::Idle)
+                    else {
+                        unreachable!("matched above")
+                    };
                     return Some(self.send(i, task, next_attempt, now_ms));
                 }
             }
         }
-        if self.next_task < self.tasks.len() {
-            if let Some(i) = self.slots.iter().position(|s| *s == SlotState::Idle) {
-                let task = self.next_task;
-                self.next_task += 1;
+        if let Some(i) = self.slots.iter().position(|s| *s == SlotState::Idle) {
+            if let Some(task) = self.plan.next() {
                 self.progress.in_flight += 1;
                 return Some(self.send(i, task, 1, now_ms));
             }
+        } else {
             return None;
         }
         if self.slots.iter().all(|s| *s == SlotState::Idle) {
@@ -265,19 +274,22 @@ impl Engine {
         if self.cancelled || self.finished {
             return Ok(());
         }
-        let Some(SlotState::InFlight { task, attempt, sent_at_ms }) = self.slots.get(slot.0).copied() else {
+        let Some(SlotState::InFlight { attempt, sent_at_ms, .. }) = self.slots.get(slot.0).cloned() else {
             return Err(RunnerError::NoRequestInFlight { slot });
+        };
+        let SlotState::InFlight { task, .. } = std::mem::replace(&mut self.slots[slot.0], SlotState::Idle) else {
+            unreachable!("checked above")
         };
         let latency_ms = now_ms.saturating_sub(sent_at_ms);
         match next_step(attempt, self.options.max_attempts, &outcome, random) {
             Step::Retry { backoff_ms } => {
                 let until_ms = now_ms.saturating_add(backoff_ms);
+                let probe_id = task.probe_id.clone();
                 self.slots[slot.0] = SlotState::BackingOff { task, next_attempt: attempt + 1, until_ms };
-                self.queue.push_back(Action::Sleep { slot, probe_id: self.tasks[task].probe_id.clone(), until_ms });
+                self.queue.push_back(Action::Sleep { slot, probe_id, until_ms });
             }
             Step::Finish(status) => {
-                self.slots[slot.0] = SlotState::Idle;
-                let probe = self.build_probe(task, status, attempt, latency_ms, now_ms, outcome);
+                let probe = self.build_probe(&task, status, attempt, latency_ms, now_ms, outcome);
                 self.statuses.insert(probe.id.clone(), probe.status);
                 self.progress.in_flight = self.progress.in_flight.saturating_sub(1);
                 self.progress.done += 1;
@@ -307,17 +319,17 @@ impl Engine {
         self.queue.push_back(Action::Progress(self.progress));
     }
 
-    fn send(&mut self, slot: usize, task: usize, attempt: u32, now_ms: u64) -> Action {
-        self.slots[slot] = SlotState::InFlight { task, attempt, sent_at_ms: now_ms };
-        let t = &self.tasks[task];
-        Action::Send(SendRequest {
+    fn send(&mut self, slot: usize, task: Task, attempt: u32, now_ms: u64) -> Action {
+        let request = SendRequest {
             slot: Slot(slot),
-            probe_id: t.probe_id.clone(),
-            prompt_id: t.prompt_id.clone(),
-            prompt_text: self.prompt_texts[t.prompt_index].clone(),
+            probe_id: task.probe_id.clone(),
+            prompt_id: task.prompt_id.clone(),
+            prompt_text: self.prompt_texts.get(task.prompt_index).cloned().unwrap_or_default(),
             attempt,
             timeout_ms: self.options.timeout_ms,
-        })
+        };
+        self.slots[slot] = SlotState::InFlight { task, attempt, sent_at_ms: now_ms };
+        Action::Send(request)
     }
 
     fn finish(&mut self, status: RunStatus, now_ms: u64) -> Action {
@@ -327,14 +339,13 @@ impl Engine {
 
     fn build_probe(
         &self,
-        task: usize,
+        t: &Task,
         status: ProbeStatus,
         attempts: u32,
         latency_ms: u64,
         now_ms: u64,
         outcome: AttemptOutcome,
     ) -> Probe {
-        let t = &self.tasks[task];
         let (response, error) = match (status, outcome) {
             (ProbeStatus::Empty, Ok(r)) => (
                 r,

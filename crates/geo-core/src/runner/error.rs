@@ -21,8 +21,16 @@ pub enum RunnerError {
     InvalidRepeats,
     /// `maxSearches` was 0.
     InvalidMaxSearches,
-    /// prompts × repeats does not fit the planned probe count.
-    TooManyProbes,
+    /// prompts × repeats is above [`crate::limits::MAX_PROBES_PER_RUN`].
+    TooManyProbes {
+        /// prompts × repeats.
+        planned: u64,
+    },
+    /// `temperature` is not a finite number in 0..=[`crate::limits::MAX_TEMPERATURE`].
+    InvalidTemperature {
+        /// The value as written.
+        value: String,
+    },
     /// The run to execute has no prompts in its snapshot or zero repeats.
     EmptySnapshot {
         /// The run.
@@ -62,10 +70,22 @@ impl RunnerError {
                 "每次最多搜索次数至少为 1，请修改搜索次数",
                 "max searches must be at least 1; set a positive number of searches",
             ),
-            RunnerError::TooManyProbes => Localized::new(
-                "提示词数 × 重复次数过大，请减少提示词或重复次数",
-                "prompts × repeats is too large; select fewer prompts or fewer repeats",
-            ),
+            RunnerError::TooManyProbes { planned } => {
+                let limit = crate::limits::MAX_PROBES_PER_RUN;
+                Localized::new(
+                    format!("提示词数 × 重复次数为 {planned}，超过每批 {limit} 次探测的上限；请减少提示词或重复次数"),
+                    format!(
+                        "prompts × repeats is {planned}, above the limit of {limit} probes a run; select fewer prompts or fewer repeats"
+                    ),
+                )
+            }
+            RunnerError::InvalidTemperature { value } => {
+                let max = crate::limits::MAX_TEMPERATURE;
+                Localized::new(
+                    format!("temperature 为 {value}，必须是 0 到 {max} 之间的数；请修改批次配置"),
+                    format!("temperature is {value}; it must be a number from 0 to {max}, so change the run's config"),
+                )
+            }
             RunnerError::EmptySnapshot { run_id } => Localized::new(
                 format!("批次 {run_id} 的快照里没有可运行的提示词，请新建一个批次"),
                 format!("run {run_id} has no prompts to run in its snapshot; start a new run instead"),

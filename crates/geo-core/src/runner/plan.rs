@@ -2,6 +2,8 @@
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use crate::limits::MAX_PROBES_PER_RUN;
+
 use crate::model::{probe_id, Probe, ProbeStatus, Run};
 
 use super::error::RunnerError;
@@ -46,36 +48,95 @@ pub struct Task {
     pub prompt_index: usize,
 }
 
-/// The tasks of a session, in the order workers pick them up: prompt outer, repeat inner,
-/// prompts in `promptSnapshot` order.
+/// The tasks of a session in pick-up order, produced one at a time: a fresh or continued
+/// run is a cursor over its prompt × repeat grid, so no task list is built up front (a run
+/// is bounded by [`MAX_PROBES_PER_RUN`] anyway); a retry of failures is the list of its
+/// failed records.
+#[derive(Debug, Clone)]
+pub struct TaskPlan {
+    run_id: String,
+    /// `(index in promptSnapshot, prompt id)`, each prompt id once (first occurrence).
+    prompts: Vec<(usize, String)>,
+    repeats: u32,
+    /// Next grid cell: (position in `prompts`, repeat).
+    cursor: (usize, u32),
+    /// Probe ids the grid skips ([`Mode::Continue`]: already `success`).
+    skip: FxHashSet<String>,
+    /// [`Mode::RetryFailed`]: the tasks, in order, and the next one.
+    list: Option<(Vec<Task>, usize)>,
+}
+
+impl Iterator for TaskPlan {
+    type Item = Task;
+
+    fn next(&mut self) -> Option<Task> {
+        if let Some((tasks, next)) = &mut self.list {
+            let task = tasks.get(*next).cloned();
+            *next += 1;
+            return task;
+        }
+        loop {
+            let (p, repeat) = self.cursor;
+            let (prompt_index, prompt_id) = self.prompts.get(p)?;
+            self.cursor = if repeat + 1 < self.repeats { (p, repeat + 1) } else { (p + 1, 0) };
+            let id = probe_id(&self.run_id, prompt_id, repeat);
+            if !self.skip.contains(&id) {
+                return Some(Task {
+                    probe_id: id,
+                    prompt_id: prompt_id.clone(),
+                    repeat_index: repeat,
+                    prompt_index: *prompt_index,
+                });
+            }
+        }
+    }
+}
+
+impl TaskPlan {
+    /// How many tasks are left (a pass over a copy of the plan: at most
+    /// [`MAX_PROBES_PER_RUN`] ids).
+    pub fn remaining(&self) -> usize {
+        self.clone().count()
+    }
+}
+
+/// Plans a session (see [`TaskPlan`]): prompt outer, repeat inner, prompts in
+/// `promptSnapshot` order.
 ///
 /// Only the run's own snapshot and config are read, never the project's current prompts.
-/// [`Mode::Continue`] drops tasks whose id already has a `success` record; [`Mode::RetryFailed`]
+/// [`Mode::Continue`] skips ids that already have a `success` record; [`Mode::RetryFailed`]
 /// keeps only ids whose record is `error` or `empty` (a failed probe outside the snapshot's
 /// prompt × repeat grid is retried too, as long as its prompt is in the snapshot). No id
-/// appears twice.
-pub fn plan_tasks(run: &Run, mode: &Mode) -> Result<Vec<Task>, RunnerError> {
+/// appears twice. A run whose prompts × repeats exceed [`MAX_PROBES_PER_RUN`] (a crafted
+/// import) is [`RunnerError::TooManyProbes`], whatever the mode, before anything is planned.
+pub fn plan(run: &Run, mode: &Mode) -> Result<TaskPlan, RunnerError> {
     if run.prompt_snapshot.is_empty() || run.config.repeats == 0 {
         return Err(RunnerError::EmptySnapshot { run_id: run.id.clone() });
     }
-    let existing = latest_records(&run.id, mode.existing());
-    let grid = run.prompt_snapshot.iter().enumerate().flat_map(|(prompt_index, prompt)| {
-        (0..run.config.repeats).map(move |repeat_index| Task {
-            probe_id: probe_id(&run.id, &prompt.id, repeat_index),
-            prompt_id: prompt.id.clone(),
-            repeat_index,
-            prompt_index,
-        })
-    });
     // An imported snapshot could list a prompt id twice; its probes would share ids.
-    let mut seen: FxHashSet<String> = FxHashSet::default();
-    let grid = grid.filter(move |t| seen.insert(t.probe_id.clone()));
+    let mut seen: FxHashSet<&str> = FxHashSet::default();
+    let prompts: Vec<(usize, String)> = run
+        .prompt_snapshot
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| seen.insert(p.id.as_str()))
+        .map(|(i, p)| (i, p.id.clone()))
+        .collect();
+    check_probe_count(prompts.len(), run.config.repeats)?;
+    super::start::check_temperature(run.config.temperature)?;
+    let existing = latest_records(&run.id, mode.existing());
+    let mut plan = TaskPlan {
+        run_id: run.id.clone(),
+        prompts,
+        repeats: run.config.repeats,
+        cursor: (0, 0),
+        skip: FxHashSet::default(),
+        list: None,
+    };
     match mode {
-        Mode::Fresh => Ok(grid.collect()),
+        Mode::Fresh => {}
         Mode::Continue { .. } => {
-            let done: FxHashSet<&str> =
-                existing.iter().filter(|p| p.status == ProbeStatus::Success).map(|p| p.id.as_str()).collect();
-            Ok(grid.filter(|t| !done.contains(t.probe_id.as_str())).collect())
+            plan.skip = existing.iter().filter(|p| p.status == ProbeStatus::Success).map(|p| p.id.clone()).collect();
         }
         Mode::RetryFailed { .. } => {
             let mut tasks = Vec::new();
@@ -93,9 +154,24 @@ pub fn plan_tasks(run: &Run, mode: &Mode) -> Result<Vec<Task>, RunnerError> {
             crate::sort::sort_by(&mut tasks, |a, b| {
                 (a.prompt_index, a.repeat_index, &a.probe_id).cmp(&(b.prompt_index, b.repeat_index, &b.probe_id))
             });
-            Ok(tasks)
+            plan.list = Some((tasks, 0));
         }
     }
+    Ok(plan)
+}
+
+/// Every task of [`plan`] at once (for tests and previews; the engine pulls them lazily).
+pub fn plan_tasks(run: &Run, mode: &Mode) -> Result<Vec<Task>, RunnerError> {
+    Ok(plan(run, mode)?.collect())
+}
+
+/// prompts × repeats within [`MAX_PROBES_PER_RUN`].
+pub fn check_probe_count(prompts: usize, repeats: u32) -> Result<u32, RunnerError> {
+    let planned = (prompts as u64).saturating_mul(u64::from(repeats));
+    if planned > u64::from(MAX_PROBES_PER_RUN) {
+        return Err(RunnerError::TooManyProbes { planned });
+    }
+    Ok(planned as u32)
 }
 
 /// The records of `run_id` in `probes`, one per id: when an id appears more than once the

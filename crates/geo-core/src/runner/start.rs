@@ -3,6 +3,16 @@
 use crate::model::{EngineId, Project, Prompt, Run, RunConfig, RunStatus, APP_VERSION, SCHEMA_VERSION};
 
 use super::error::RunnerError;
+use crate::limits::MAX_TEMPERATURE;
+
+/// A temperature the engines accept: finite, 0..=[`MAX_TEMPERATURE`].
+pub fn check_temperature(temperature: f64) -> Result<(), RunnerError> {
+    if temperature.is_finite() && (0.0..=MAX_TEMPERATURE).contains(&temperature) {
+        Ok(())
+    } else {
+        Err(RunnerError::InvalidTemperature { value: temperature.to_string() })
+    }
+}
 
 /// Largest number of requests a run keeps in flight (seed §3.3).
 pub const MAX_CONCURRENCY: u32 = 3;
@@ -40,6 +50,9 @@ pub fn previous_run_id(project_id: &str, engine: EngineId, runs: &[Run]) -> Opti
 /// * `concurrency` is clamped to 1..=3 as the seed does; `repeats` and `maxSearches` of 0 are
 ///   errors rather than clamped, because silently running a different amount of work than
 ///   the user asked for is worse than saying so.
+/// * prompts × repeats above [`crate::limits::MAX_PROBES_PER_RUN`] is [`RunnerError::TooManyProbes`], and a
+///   `temperature` outside 0..=[`MAX_TEMPERATURE`] (or not finite) is
+///   [`RunnerError::InvalidTemperature`]: neither is ever sent.
 /// * `aliasSnapshot` is `project.targets()` (brand first); `previousRunId` is
 ///   [`previous_run_id`] over `existing_runs`; `plannedProbeCount` = prompts × repeats.
 pub fn start_run(
@@ -72,10 +85,8 @@ pub fn start_run(
     if config.max_searches == 0 {
         return Err(RunnerError::InvalidMaxSearches);
     }
-    let planned_probe_count = u32::try_from(prompt_snapshot.len())
-        .ok()
-        .and_then(|n| n.checked_mul(config.repeats))
-        .ok_or(RunnerError::TooManyProbes)?;
+    let planned_probe_count = super::plan::check_probe_count(prompt_snapshot.len(), config.repeats)?;
+    check_temperature(config.temperature)?;
     let model = crate::provider::model_or_default(config.engine, &config.model).to_string();
     let config = RunConfig { concurrency: clamp_concurrency(config.concurrency), model, ..config };
     Ok(Run {

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use geo_core::model::EngineId;
-use geo_core::provider::{map_engine_http_error, parse_engine_response, ParsedResponse};
+use geo_core::provider::{map_engine_http_error, parse_engine_response};
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
@@ -36,25 +36,9 @@ fn fixtures() -> &'static [(EngineId, String)] {
     })
 }
 
-fn well_formed(p: &ParsedResponse) -> Result<(), TestCaseError> {
-    for (i, q) in p.queries.iter().enumerate() {
-        prop_assert_eq!(q.index as usize, i + 1);
-        prop_assert_eq!(q.internal, q.query.is_none());
-    }
-    for q in &p.queries {
-        let ranks: Vec<u32> = p.raw_sources.iter().filter(|s| s.query_index == q.index).map(|s| s.rank).collect();
-        prop_assert_eq!(ranks.clone(), (1..=ranks.len() as u32).collect::<Vec<_>>());
-    }
-    prop_assert!(p.raw_sources.iter().all(|s| s.query_index >= 1 && s.query_index as usize <= p.queries.len()));
-    prop_assert!(p.raw_sources.iter().all(|s| !s.url.trim().is_empty()));
-    prop_assert!(p.raw_citations.iter().flatten().all(|c| !c.url.trim().is_empty()));
-    prop_assert!(!p.model.is_empty());
-    Ok(())
-}
-
 fn check(engine: EngineId, body: &str) -> Result<(), TestCaseError> {
     if let Ok(p) = parse_engine_response(engine, body, "requested-model") {
-        well_formed(&p)?;
+        crate::support::well_formed(&p)?;
     }
     let _ = map_engine_http_error(engine, 400, body);
     let _ = map_engine_http_error(engine, 200, body);
@@ -200,7 +184,7 @@ proptest! {
 fn every_fixture_parses_with_its_own_engine() {
     for (engine, text) in fixtures() {
         let p = parse_engine_response(*engine, text, "m").unwrap_or_else(|e| panic!("{engine}: {e:?}"));
-        assert!(well_formed(&p).is_ok(), "{engine}");
+        assert!(crate::support::well_formed(&p).is_ok(), "{engine}");
     }
     assert!(fixtures().len() >= 21 + 4 * 6);
 }

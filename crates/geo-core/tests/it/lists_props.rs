@@ -49,9 +49,13 @@ fn check_invariants(answer: &str, parsed: &ParsedList, targets: &[Target]) {
     keys.sort();
     keys.dedup();
     assert_eq!(keys.len(), parsed.other_entities.len(), "otherEntities are deduplicated");
+    // An entity is the title of an unmatched item; a matched item may share that title
+    // ("- 公司：元构场" matches the brand by its text, "- 公司" does not).
     for e in &parsed.other_entities {
-        let item = parsed.items.iter().find(|i| &i.title == e).expect("an entity is an item title");
-        assert!(item.matched_target_id.is_none());
+        assert!(
+            parsed.items.iter().any(|i| &i.title == e && i.matched_target_id.is_none()),
+            "{e:?} is the title of an unmatched item"
+        );
     }
     assert_eq!(&parse_list_items(answer, targets), parsed, "deterministic");
 
@@ -95,4 +99,16 @@ proptest! {
         let want: Vec<(u32, String)> = names.iter().enumerate().map(|(i, n)| (i as u32 + 1, format!("Vendor{n}"))).collect();
         prop_assert_eq!(got, want);
     }
+}
+
+/// CI's case at 10,000 cases (stop 19): two items titled 公司, the first matched by its text.
+#[test]
+fn an_entity_may_share_its_title_with_a_matched_item() {
+    let t = targets();
+    let answer = "- 公司：元构场\n - 公司";
+    let parsed = parse_list_items(answer, &t);
+    assert_eq!(parsed.items.len(), 2);
+    assert_eq!(parsed.items[0].matched_target_id.as_deref(), Some("yg"));
+    assert_eq!(parsed.other_entities, vec!["公司".to_string()]);
+    check_invariants(answer, &parsed, &t);
 }

@@ -4,7 +4,7 @@
 
 use std::sync::OnceLock;
 
-use geo_core::provider::{map_http_error, parse_response, ParsedResponse};
+use geo_core::provider::{map_http_error, parse_response};
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
@@ -13,23 +13,9 @@ fn fixtures() -> &'static [String] {
     FIXTURES.get_or_init(|| crate::support::response_files().into_iter().map(|(_, body)| body).collect())
 }
 
-fn well_formed(p: &ParsedResponse) -> Result<(), TestCaseError> {
-    for (i, q) in p.queries.iter().enumerate() {
-        prop_assert_eq!(q.index as usize, i + 1);
-        prop_assert_eq!(q.internal, q.query.is_none());
-    }
-    for q in &p.queries {
-        let ranks: Vec<u32> = p.raw_sources.iter().filter(|s| s.query_index == q.index).map(|s| s.rank).collect();
-        prop_assert_eq!(ranks.clone(), (1..=ranks.len() as u32).collect::<Vec<_>>());
-    }
-    prop_assert!(p.raw_sources.iter().all(|s| s.query_index >= 1 && s.query_index as usize <= p.queries.len()));
-    prop_assert!(!p.model.is_empty());
-    Ok(())
-}
-
 fn check(body: &str) -> Result<(), TestCaseError> {
     if let Ok(p) = parse_response(body, "deepseek-v4-flash") {
-        well_formed(&p)?;
+        crate::support::well_formed(&p)?;
     }
     Ok(())
 }

@@ -2,10 +2,11 @@
 //! run's final status.
 
 use crate::runner_support::*;
+use geo_core::limits::MAX_PROBES_PER_RUN;
 use geo_core::model::{
     EngineId, Probe, ProbeStatus, Run, RunConfig, RunStatus, TargetKind, APP_VERSION, SCHEMA_VERSION,
 };
-use geo_core::runner::{final_status, previous_run_id, start_run, RunnerError};
+use geo_core::runner::{final_status, previous_run_id, start_run, Engine, EngineOptions, Mode, RunnerError};
 
 fn start(selected: &[&str], config: RunConfig, runs: &[Run]) -> Result<Run, RunnerError> {
     start_run(&project(), &prompts(), &ids(selected), config, runs, "run9".into(), "2026-11-29T09:00:00.000Z".into())
@@ -42,9 +43,48 @@ fn start_run_rejects_bad_selections_and_configs() {
     check(&["other"], d(), RunnerError::UnknownPrompt { prompt_id: "other".into() });
     check(&["p1"], RunConfig { repeats: 0, ..d() }, RunnerError::InvalidRepeats);
     check(&["p1"], RunConfig { max_searches: 0, ..d() }, RunnerError::InvalidMaxSearches);
-    check(&["p1", "p2"], RunConfig { repeats: u32::MAX, ..d() }, RunnerError::TooManyProbes);
-    // The largest grid that fits is fine.
-    assert_eq!(start(&["p1"], RunConfig { repeats: u32::MAX, ..d() }, &[]).unwrap().planned_probe_count, u32::MAX);
+    check(
+        &["p1", "p2"],
+        RunConfig { repeats: u32::MAX, ..d() },
+        RunnerError::TooManyProbes { planned: 2 * 4_294_967_295 },
+    );
+    // Security review, finding 5: prompts × repeats is bounded at 10,000 probes a run.
+    check(&["p1"], RunConfig { repeats: u32::MAX, ..d() }, RunnerError::TooManyProbes { planned: 4_294_967_295 });
+    check(&["p1", "p2"], RunConfig { repeats: 5_001, ..d() }, RunnerError::TooManyProbes { planned: 10_002 });
+    assert_eq!(MAX_PROBES_PER_RUN, 10_000);
+    assert_eq!(start(&["p1", "p2"], RunConfig { repeats: 5_000, ..d() }, &[]).unwrap().planned_probe_count, 10_000);
+    // Finding 10: a temperature the engines would refuse, or that is not a number, is never sent.
+    for t in [-0.1, 2.01, 1e300, f64::NAN, f64::INFINITY] {
+        assert!(
+            matches!(
+                start(&["p1"], RunConfig { temperature: t, ..d() }, &[]),
+                Err(RunnerError::InvalidTemperature { .. })
+            ),
+            "{t}"
+        );
+    }
+    for t in [0.0, 1.0, 2.0] {
+        assert!(start(&["p1"], RunConfig { temperature: t, ..d() }, &[]).is_ok(), "{t}");
+    }
+}
+
+/// Finding 5: an imported run with a crafted `repeats` is refused by the engine in every
+/// mode, before any task is planned (it used to allocate 3.6 GB and abort).
+#[test]
+fn the_engine_refuses_a_crafted_run_before_planning() {
+    let mut run = new_run(&["p1", "p2"], 1, 1);
+    run.config.repeats = u32::MAX;
+    for mode in [Mode::Fresh, Mode::Continue { existing: vec![] }, Mode::RetryFailed { existing: vec![] }] {
+        let e = Engine::new(&run, mode, EngineOptions::default()).unwrap_err();
+        assert_eq!(e, RunnerError::TooManyProbes { planned: 2 * u64::from(u32::MAX) });
+        assert!(e.to_string().contains("above the limit of 10000 probes a run"), "{e}");
+    }
+    run.config.repeats = 1;
+    run.config.temperature = -3.0;
+    assert!(matches!(
+        Engine::new(&run, Mode::Fresh, EngineOptions::default()),
+        Err(RunnerError::InvalidTemperature { .. })
+    ));
 }
 
 #[test]
@@ -54,7 +94,8 @@ fn runner_errors_speak_both_languages() {
         RunnerError::UnknownPrompt { prompt_id: "x".into() },
         RunnerError::InvalidRepeats,
         RunnerError::InvalidMaxSearches,
-        RunnerError::TooManyProbes,
+        RunnerError::TooManyProbes { planned: 20_000 },
+        RunnerError::InvalidTemperature { value: "-1".into() },
         RunnerError::EmptySnapshot { run_id: "r".into() },
         RunnerError::PromptNotInSnapshot { probe_id: "r__x__0".into(), prompt_id: "x".into() },
         RunnerError::NoRequestInFlight { slot: geo_core::runner::Slot(1) },

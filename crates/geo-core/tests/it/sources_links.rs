@@ -162,3 +162,15 @@ fn malformed_markdown_falls_back_to_bare_urls() {
     check("", &[]);
     check("没有链接的回答。", &[]);
 }
+
+/// Security review, finding 10: a link's `url` never keeps credentials.
+#[test]
+fn credentials_are_dropped_from_the_url_as_written() {
+    check(
+        "登录 https://user:pw@example.com/a?x=1 或 [后台](http://admin:s3cret@example.com:8080/p@q)",
+        &[
+            ("https://example.com/a?x=1", "https://example.com/a?x=1", None),
+            ("http://example.com:8080/p@q", "http://example.com:8080/p@q", Some("后台")),
+        ],
+    );
+}

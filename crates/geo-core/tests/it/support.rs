@@ -53,3 +53,22 @@ pub fn target(id: &str, kind: TargetKind, label: &str, aliases: &[&str], domains
         domains: domains.iter().map(|s| s.to_string()).collect(),
     }
 }
+
+/// The invariants every parsed response keeps, whatever the body: queries numbered 1…n,
+/// each query's sources ranked 1…k, sources and citations with a URL, a model name.
+pub fn well_formed(p: &geo_core::provider::ParsedResponse) -> Result<(), proptest::test_runner::TestCaseError> {
+    use proptest::{prop_assert, prop_assert_eq};
+    for (i, q) in p.queries.iter().enumerate() {
+        prop_assert_eq!(q.index as usize, i + 1);
+        prop_assert_eq!(q.internal, q.query.is_none());
+    }
+    for q in &p.queries {
+        let ranks: Vec<u32> = p.raw_sources.iter().filter(|s| s.query_index == q.index).map(|s| s.rank).collect();
+        prop_assert_eq!(ranks.clone(), (1..=ranks.len() as u32).collect::<Vec<_>>());
+    }
+    prop_assert!(p.raw_sources.iter().all(|s| s.query_index >= 1 && s.query_index as usize <= p.queries.len()));
+    prop_assert!(p.raw_sources.iter().all(|s| !s.url.trim().is_empty()));
+    prop_assert!(p.raw_citations.iter().flatten().all(|c| !c.url.trim().is_empty()));
+    prop_assert!(!p.model.is_empty());
+    Ok(())
+}

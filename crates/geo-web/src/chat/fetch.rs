@@ -98,6 +98,18 @@ pub async fn stream_chat(req: ChatRequest, handle: StreamHandle, mut on_text: im
         .set_timeout_with_callback_and_timeout_and_arguments_0(timer.as_ref().unchecked_ref(), req.timeout_ms as i32)
         .ok();
     let end = transfer(&window, &req, &handle, &mut stream, &mut on_text).await;
+    // The browser's words and a provider's error body never carry the key.
+    let mut redactor = geo_core::safe::Redactor::new();
+    if let Some(key) = &req.key {
+        redactor.add(key);
+    }
+    let end = match end {
+        Transfer::Ended(StreamEnd::NetworkError(m)) => {
+            Transfer::Ended(StreamEnd::NetworkError(redactor.redact(&m).into_owned()))
+        }
+        Transfer::Http(status, body) => Transfer::Http(status, redactor.redact(&body).into_owned()),
+        other => other,
+    };
     if let Some(id) = timer_id {
         window.clear_timeout_with_handle(id);
     }

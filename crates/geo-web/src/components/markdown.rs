@@ -21,11 +21,19 @@ use comrak::{format_html, parse_document, Arena, Options};
 use yew::prelude::*;
 
 /// True for destinations that may stay links: `http:`, `https:`, `mailto:` (case-insensitive,
-/// ignoring leading whitespace and control characters).
+/// ignoring surrounding whitespace; geo-core's [`geo_core::safe::link_scheme_allowed`]).
 pub fn is_allowed_url(url: &str) -> bool {
-    let cleaned: String =
-        url.chars().filter(|c| !c.is_whitespace() && !c.is_control()).take(8).collect::<String>().to_ascii_lowercase();
-    cleaned.starts_with("http://") || cleaned.starts_with("https://") || cleaned.starts_with("mailto:")
+    geo_core::safe::link_scheme_allowed(url, true)
+}
+
+/// What a kept link points to: a `mailto:` as written, an http(s) URL as
+/// [`geo_core::safe::safe_href`] gives it (the same function as every other link of the app);
+/// `None` drops the link and keeps its text.
+fn link_target(url: &str) -> Option<String> {
+    if url.trim().to_ascii_lowercase().starts_with("mailto:") {
+        return Some(url.trim().to_string());
+    }
+    geo_core::safe::safe_href(url)
 }
 
 fn options() -> Options<'static> {
@@ -48,13 +56,23 @@ pub fn render_markdown(markdown: &str) -> String {
         let replacement = {
             let ast = node.data.borrow();
             match &ast.value {
-                NodeValue::Link(link) if !is_allowed_url(&link.url) => Some(None),
-                NodeValue::Image(link)
-                    if is_allowed_url(&link.url) && !link.url.trim().to_ascii_lowercase().starts_with("mailto:") =>
-                {
-                    Some(Some(NodeValue::Link(link.clone())))
-                }
-                NodeValue::Image(_) => Some(None),
+                NodeValue::Link(link) => match link_target(&link.url) {
+                    None => Some(None),
+                    Some(url) if url != link.url => {
+                        let mut link = link.clone();
+                        link.url = url;
+                        Some(Some(NodeValue::Link(link)))
+                    }
+                    Some(_) => None,
+                },
+                NodeValue::Image(link) => match geo_core::safe::safe_href(&link.url) {
+                    Some(url) => {
+                        let mut link = link.clone();
+                        link.url = url;
+                        Some(Some(NodeValue::Link(link)))
+                    }
+                    None => Some(None),
+                },
                 _ => None,
             }
         };

@@ -4,7 +4,8 @@
 //! written in the answer. It is a modal `<dialog>`: the page behind is inert, Esc or a click
 //! outside closes it, focus moves into it when it opens and back to its opener when it closes.
 
-use crate::components::markdown::{is_allowed_url, Markdown};
+use crate::components::markdown::Markdown;
+use crate::components::safe_link;
 use crate::i18n::{t, tf};
 use geo_core::analysis::platforms::channel_label;
 use geo_core::model::{EngineId, Lang, Ownership, Probe, ProbeStatus, Run, Target};
@@ -62,15 +63,6 @@ fn ownership_key(o: Ownership) -> &'static str {
         Ownership::Owned => "drawer.owned",
         Ownership::Competitor => "drawer.competitor",
         Ownership::ThirdParty => "drawer.third_party",
-    }
-}
-
-/// A link to an untrusted URL only when it is http(s); otherwise plain text.
-fn safe_link(url: &str, text: &str) -> Html {
-    if is_allowed_url(url) && !url.trim().to_ascii_lowercase().starts_with("mailto:") {
-        html! { <a href={url.to_string()} rel="noopener noreferrer nofollow" target="_blank">{ text.to_string() }</a> }
-    } else {
-        html! { <span>{ text.to_string() }</span> }
     }
 }
 

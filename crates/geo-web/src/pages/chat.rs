@@ -435,6 +435,11 @@ fn send(s: &Session, timeout_ms: u32, lang: Lang) {
         Err(msg) => return problem.set(Some(msg)),
     };
     let key = Some(key.trim().to_string()).filter(|k| !k.is_empty());
+    // A key no header can carry is refused before any request (the browser's error for it
+    // would quote it).
+    if let Err(e) = geo_core::provider::url::check_key(key.as_deref().unwrap_or("")) {
+        return problem.set(Some(e.localized().get(lang).to_string()));
+    }
     if key.is_none() && base.is_none() {
         return problem.set(Some(t(lang, "chat.need_key").to_string()));
     }

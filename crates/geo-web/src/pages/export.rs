@@ -52,10 +52,11 @@ pub fn slug(name: &str) -> String {
     }
 }
 
-/// `geo-probe-<project>-<run date>-<what>.<ext>`.
+/// `geo-probe-<project>-<run date>-<what>.<ext>`; the date comes from stored (maybe imported)
+/// text, so it passes geo-core's [`geo_core::safe::file_name`] (no slashes, controls or dots
+/// that climb directories; security review, finding 10).
 pub fn file_name(project: &str, date: &str, what: &str, ext: &str) -> String {
-    let date = if date.is_empty() { "run" } else { date };
-    format!("geo-probe-{}-{date}-{what}.{ext}", slug(project))
+    format!("geo-probe-{}-{}-{what}.{ext}", slug(project), geo_core::safe::file_name(date, "run"))
 }
 
 /// One run download.
@@ -206,5 +207,7 @@ mod tests {
         assert_eq!(slug("a/b\\c:d"), "a-b-c-d");
         assert_eq!(file_name("Acme Inc.", "2026-11-30", "probes", "csv"), "geo-probe-acme-inc-2026-11-30-probes.csv");
         assert_eq!(file_name("x", "", "run", "json"), "geo-probe-x-run-run.json");
+        // Imported text never names another directory or carries a control character.
+        assert_eq!(file_name("x", "../../.ssh/\u{1b}[2Jkeys", "run", "json"), "geo-probe-x-ssh-2Jkeys-run.json");
     }
 }

@@ -27,30 +27,54 @@ pub fn base_url_setting(engine: geo_core::model::EngineId) -> String {
     }
 }
 
-/// A base URL as typed: trimmed, trailing slashes dropped; `Ok(None)` when empty and an
-/// error message when it is not an http(s) URL.
+/// A base URL as typed, checked by geo-core's one rule ([`geo_core::provider::url::parse_base_url`]:
+/// http(s) with a host, no `user:password@`, no spaces, at most 2 KiB), then kept trimmed with
+/// trailing slashes dropped; `Ok(None)` when empty, else the refusal in `lang`.
 pub fn parse_base_url(input: &str, lang: Lang) -> Result<Option<String>, String> {
-    let s = input.trim().trim_end_matches('/');
-    if s.is_empty() {
-        return Ok(None);
-    }
-    let rest = s.strip_prefix("https://").or_else(|| s.strip_prefix("http://"));
-    match rest {
-        Some(host) if !host.is_empty() && !host.contains(char::is_whitespace) => Ok(Some(s.to_string())),
-        _ => Err(t(lang, "settings.bad_url").to_string()),
+    match geo_core::provider::url::parse_base_url(input) {
+        Ok(None) => Ok(None),
+        Ok(Some(_)) => Ok(Some(input.trim().trim_end_matches('/').to_string())),
+        Err(e) => Err(e.localized().get(lang).to_string()),
     }
 }
 
 /// Checks an uploaded file with geo-core's import (envelope, version, shapes, limits,
-/// duplicate ids; exports of the original web app get their raw result rebuilt) and
-/// recomputes every derived field with the same analysis as a live probe, so imported and
-/// probed data give the same figures (and the same as `geo-probe metrics`). The error is the
-/// whole report in the interface language: a headline, then the first problems, one a line.
-pub fn parse_import(text: &str, lang: Lang) -> Result<ExportEnvelope, String> {
+/// duplicate ids; exports of the original web app get their raw result rebuilt), then
+/// [`geo_core::export::prepare_import`] against `stored` (the projects and runs already
+/// kept): every reference must resolve, and every derived field of every probe is
+/// recomputed with the same analysis as a live probe (its run's alias snapshot from the file
+/// or from the store), so no file-supplied source, mention or link survives, and imported
+/// and probed data give the same figures (and the same as `geo-probe metrics`). The error is
+/// the whole report in the interface language: a headline, then the first problems, one a
+/// line.
+pub fn parse_import(text: &str, stored: &ExportEnvelope, lang: Lang) -> Result<ExportEnvelope, String> {
     let mut env = crate::web::measure("geo:import-parse", || parse_export(text, &ImportLimits::default()))
         .map_err(|e| e.describe().get(lang).to_string())?;
-    crate::web::measure("geo:import-analyse", || geo_core::analysis::analyze_envelope(&mut env));
+    crate::web::measure("geo:import-analyse", || geo_core::export::prepare_import(&mut env, stored))
+        .map_err(|e| e.describe().get(lang).to_string())?;
     Ok(env)
+}
+
+/// The refusal of a file of `bytes` bytes before reading it, when it is over the import
+/// limit ([`geo_core::limits::MAX_EXPORT_BYTES`]); the browser would otherwise read it all.
+pub fn import_size_refusal(bytes: f64, lang: Lang) -> Option<String> {
+    let limit = geo_core::limits::MAX_EXPORT_BYTES;
+    (bytes > limit as f64).then(|| {
+        let bytes = if bytes.is_finite() { bytes as usize } else { usize::MAX };
+        geo_core::export::ImportError::too_large(bytes, limit).describe().get(lang).to_string()
+    })
+}
+
+/// The projects and runs already stored: what an import's references may point to and the
+/// alias snapshots its probes are analysed with when their run is not in the file.
+async fn stored_projects_and_runs(repo: &impl Repository) -> Result<ExportEnvelope, RepoError> {
+    let mut base = ExportEnvelope::new("");
+    base.projects = repo.list_projects().await?;
+    for p in &base.projects {
+        let runs = repo.runs_by_project(&p.id).await?;
+        base.runs.extend(runs);
+    }
+    Ok(base)
 }
 
 /// The `data-verdict` value of a key test: `valid`, `invalid-key`, `no-balance`, `forbidden`,
@@ -106,6 +130,9 @@ pub fn SettingsPage() -> Html {
             };
             let typed = key.trim().to_string();
             let key = if typed.is_empty() { prefs::api_key() } else { Some(typed) };
+            if let Err(e) = geo_core::provider::url::check_key(key.as_deref().unwrap_or("")) {
+                return toast(&app, ToastKind::Error, e.localized().get(app.lang).to_string());
+            }
             let (key_test, key_testing) = (key_test.clone(), key_testing.clone());
             key_testing.set(true);
             wasm_bindgen_futures::spawn_local(async move {
@@ -125,6 +152,11 @@ pub fn SettingsPage() -> Html {
             };
             let typed = other_keys.get(&engine).map(|k| k.trim().to_string()).filter(|k| !k.is_empty());
             let key = typed.or_else(|| prefs::api_key_for(engine));
+            // The same key check as every request's: a bad character never reaches `fetch`.
+            if let Err(e) = geo_core::provider::url::check_key(key.as_deref().unwrap_or("")) {
+                let msg = format!("{}: {}", spec(engine).name, e.localized().get(app.lang));
+                return toast(&app, ToastKind::Error, msg);
+            }
             let mut testing = (*other_tests).clone();
             testing.insert(engine, None);
             other_tests.set(testing.clone());
@@ -181,6 +213,17 @@ pub fn SettingsPage() -> Html {
                     Err(msg) => return toast(&app, ToastKind::Error, format!("{}: {msg}", spec(engine).name)),
                 }
             }
+            // Every key no header can carry is refused here, with where the bad character is.
+            for engine in EngineId::ALL {
+                let typed = match engine {
+                    EngineId::Deepseek => (*key).clone(),
+                    other => other_keys.get(&other).cloned().unwrap_or_default(),
+                };
+                if let Err(e) = geo_core::provider::url::check_key(&typed) {
+                    let msg = format!("{}: {}", spec(engine).name, e.localized().get(app.lang));
+                    return toast(&app, ToastKind::Error, msg);
+                }
+            }
             let mut saved = prefs::save_api_key(&key, *storage);
             for engine in OTHER_ENGINES {
                 let typed = other_keys.get(&engine).cloned().unwrap_or_default();
@@ -212,6 +255,10 @@ pub fn SettingsPage() -> Html {
             let (app, import_result) = (app.clone(), import_result.clone());
             let Some(repo) = app.repo().cloned() else { return };
             let lang = app.lang;
+            if let Some(msg) = import_size_refusal(file.size(), lang) {
+                toast(&app, ToastKind::Error, msg.clone());
+                return import_result.set(Some(("error", msg)));
+            }
             let mb = format!("{:.1}", file.size() / 1e6);
             import_result.set(Some(("pending", tf(lang, "import.reading", &[("f", &file.name()), ("mb", &mb)]))));
             wasm_bindgen_futures::spawn_local(async move {
@@ -222,7 +269,8 @@ pub fn SettingsPage() -> Html {
                 // Checking and analysing holds the page; show the stage before it starts.
                 import_result.set(Some(("pending", tf(lang, "import.checking", &[("mb", &mb)]))));
                 crate::web::after_paint().await;
-                let outcome = match parse_import(&text, lang) {
+                let stored = stored_projects_and_runs(&repo).await.map_err(|e: RepoError| e.message(lang));
+                let outcome = match stored.and_then(|stored| parse_import(&text, &stored, lang)) {
                     Err(msg) => Err(msg),
                     Ok(env) => {
                         import_result
@@ -534,8 +582,16 @@ mod tests {
         );
     }
 
+    fn empty() -> ExportEnvelope {
+        ExportEnvelope::new("")
+    }
+
     #[test]
     fn base_urls() {
+        // Finding 4: credentials in the base URL are refused, and the message never repeats them.
+        let e = parse_base_url("https://user:s3cret-pass@proxy.example.com", Lang::En).unwrap_err();
+        assert!(e.contains("user:pass@") && !e.contains("s3cret"), "{e}");
+        check("https://proxy.example.com/v1?key=x", Ok(Some("https://proxy.example.com/v1?key=x")));
         check("", Ok(None));
         check("  https://proxy.example.com/ ", Ok(Some("https://proxy.example.com")));
         check("http://127.0.0.1:8787", Ok(Some("http://127.0.0.1:8787")));
@@ -547,30 +603,85 @@ mod tests {
     #[test]
     fn imports_are_checked_before_merging() {
         let ok = serde_json::json!({"format": "geo-probe-export", "version": 1, "projects": []}).to_string();
-        assert!(parse_import(&ok, Lang::En).is_ok());
+        assert!(parse_import(&ok, &empty(), Lang::En).is_ok());
         let wrong = serde_json::json!({"format": "other", "version": 1}).to_string();
         assert!(
-            parse_import(&wrong, Lang::En).unwrap_err().contains("not a GEO Probe export"),
+            parse_import(&wrong, &empty(), Lang::En).unwrap_err().contains("not a GEO Probe export"),
             "{}",
-            parse_import(&wrong, Lang::En).unwrap_err()
+            parse_import(&wrong, &empty(), Lang::En).unwrap_err()
         );
-        assert!(parse_import(&wrong, Lang::Zh).unwrap_err().starts_with("这不是 GEO Probe 导出文件"));
+        assert!(parse_import(&wrong, &empty(), Lang::Zh).unwrap_err().starts_with("这不是 GEO Probe 导出文件"));
         let newer = serde_json::json!({"format": "geo-probe-export", "version": 99}).to_string();
-        assert!(parse_import(&newer, Lang::En).unwrap_err().contains("99"));
-        assert!(parse_import("{", Lang::En).is_err());
+        assert!(parse_import(&newer, &empty(), Lang::En).unwrap_err().contains("99"));
+        assert!(parse_import("{", &empty(), Lang::En).is_err());
         // Wrong types are reported with where they are.
         let bad = serde_json::json!({"format": "geo-probe-export", "version": 1, "projects": [{"id": 7}]}).to_string();
         assert!(
-            parse_import(&bad, Lang::En).unwrap_err().contains("projects[0]"),
+            parse_import(&bad, &empty(), Lang::En).unwrap_err().contains("projects[0]"),
             "{}",
-            parse_import(&bad, Lang::En).unwrap_err()
+            parse_import(&bad, &empty(), Lang::En).unwrap_err()
         );
+    }
+
+    /// Finding 3: a crafted file plants a `javascript:` source marked owned, forged mentions
+    /// and links on a probe whose run is only in the store (the demo run): they are all
+    /// recomputed from the raw answer; a probe whose run is nowhere is refused.
+    #[test]
+    fn file_supplied_analysis_never_survives_an_import() {
+        let demo = parse_import(include_str!("../../../../demo/demo-data.json"), &empty(), Lang::Zh).unwrap();
+        let mut stored = empty();
+        stored.projects = demo.projects.clone();
+        stored.runs = demo.runs.clone();
+        let mut probe = demo.probes[0].clone();
+        let honest = probe.clone();
+        probe.id = "forged".into();
+        let mut forged_source = probe.sources.first().cloned().unwrap_or_else(|| {
+            serde_json::from_value(serde_json::json!({"id": "s", "url": "x", "host": "x", "domain": "x",
+                "title": "t", "platform": "web", "channel": "other", "ownership": "owned", "bestRank": 1}))
+            .unwrap()
+        });
+        forged_source.url = "javascript:alert(1)".into();
+        forged_source.ownership = geo_core::model::Ownership::Owned;
+        probe.sources.push(forged_source);
+        probe.mentions.clear();
+        probe.answer_links.push(geo_core::model::AnswerLink {
+            url: "javascript:alert(1)".into(),
+            canonical_url: "javascript:alert(1)".into(),
+            domain: "x".into(),
+            text: None,
+            in_sources: true,
+        });
+        let mut file = empty();
+        file.probes.push(probe);
+        let text = serde_json::to_string(&file).unwrap();
+        let env = parse_import(&text, &stored, Lang::En).expect("a probe of a stored run imports");
+        let got = &env.probes[0];
+        assert!(got.sources.iter().all(|s| !s.url.starts_with("javascript:")), "{:?}", got.sources);
+        assert!(got.answer_links.iter().all(|l| !l.url.starts_with("javascript:")));
+        assert_eq!(
+            (&got.sources, &got.mentions, &got.answer_links),
+            (&honest.sources, &honest.mentions, &honest.answer_links)
+        );
+        // Without the stored run the probe is an orphan: refused, in both languages.
+        let en = parse_import(&text, &empty(), Lang::En).unwrap_err();
+        assert!(en.contains("probes[0].runId") && en.contains("nothing was changed"), "{en}");
+        let zh = parse_import(&text, &empty(), Lang::Zh).unwrap_err();
+        assert!(zh.starts_with("导入失败") && zh.contains("probes[0].runId"), "{zh}");
+    }
+
+    /// Finding 9: a file over the limit is refused from its size, before it is read.
+    #[test]
+    fn oversized_files_are_refused_before_reading() {
+        assert_eq!(import_size_refusal(1e6, Lang::En), None);
+        let msg = import_size_refusal(3e9, Lang::En).unwrap();
+        assert!(msg.contains("import limit is 256.0 MiB"), "{msg}");
+        assert!(import_size_refusal(f64::INFINITY, Lang::Zh).unwrap().starts_with("文件太大"));
     }
 
     #[test]
     fn imported_probes_are_analysed_again() {
         let text = include_str!("../../../../demo/demo-data.json");
-        let env = parse_import(text, Lang::Zh).expect("the demo export imports");
+        let env = parse_import(text, &empty(), Lang::Zh).expect("the demo export imports");
         assert!(env.probes.iter().any(|p| !p.mentions.is_empty() && !p.answer.is_empty()), "derived fields recomputed");
     }
 }

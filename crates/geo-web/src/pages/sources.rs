@@ -323,7 +323,7 @@ fn DrillDown(p: &DrillProps) -> Html {
                     let in_probe = tf(lang, "src.in_probe", &[("p", &d.prompt_text(&pr.prompt_id)), ("r", &(pr.repeat_index + 1).to_string())]);
                     html! {
                         <li data-testid="source-url" data-url={s.url.clone()} data-probe={pr.id.clone()}>
-                            <a href={s.url.clone()} target="_blank" rel="noopener noreferrer">{ if s.title.is_empty() { s.url.clone() } else { s.title.clone() } }</a>
+                            { crate::components::safe_link(&s.url, if s.title.is_empty() { &s.url } else { &s.title }) }
                             <div class="muted small">{ s.url.clone() }</div>
                             <div class="small">{ open_probe_button(&p.open, &pr.id, "probe-link", in_probe.clone(),
                                 Some(tf(lang, "pg.open_probe", &[("x", &in_probe)]))) }</div>

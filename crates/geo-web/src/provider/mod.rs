@@ -39,8 +39,18 @@ pub enum FetchFailure {
 }
 
 /// Maps a fetch result of a request to `endpoint` to the runner's outcome; `None` for a
-/// request the user aborted.
+/// request the user aborted. The endpoint's header values (the key) are removed from every
+/// error message (a provider error body or the browser's own words may echo the key).
 pub fn outcome_of(
+    endpoint: &Endpoint,
+    result: Result<HttpReply, FetchFailure>,
+    timeout_ms: u64,
+) -> Option<AttemptOutcome> {
+    let redactor = geo_core::safe::Redactor::for_headers(&endpoint.headers);
+    outcome_unredacted(endpoint, result, timeout_ms).map(|o| o.map_err(|e| redactor.redact_error(e)))
+}
+
+fn outcome_unredacted(
     endpoint: &Endpoint,
     result: Result<HttpReply, FetchFailure>,
     timeout_ms: u64,
@@ -91,11 +101,18 @@ mod fetch {
         timeout_ms: u64,
         controller: &AbortController,
     ) -> Result<HttpReply, FetchFailure> {
+        // The browser's words, without any header's secret value (Firefox quotes a refused
+        // header value in its TypeError).
+        let redactor = geo_core::safe::Redactor::for_headers(headers);
+        let js_text = |v: &JsValue| redactor.redact(&js_text(v)).into_owned();
         let network = |v: JsValue| FetchFailure::Network(js_text(&v));
         let window = web_sys::window().ok_or_else(|| FetchFailure::Network("no window".into()))?;
         let h = Headers::new().map_err(network)?;
         for (name, value) in headers {
-            h.set(name, value).map_err(network)?;
+            // Never the browser's text here: it may hold the value.
+            h.set(name, value).map_err(|_| {
+                FetchFailure::Network(format!("the browser refused the {name} header; check the api key"))
+            })?;
         }
         let init = RequestInit::new();
         init.set_method("POST");
@@ -149,7 +166,17 @@ pub async fn test_key(engine: EngineId, base: Option<&str>, key: Option<&str>) -
         Ok(c) => c,
         Err(_) => return key_verdict_of(engine, Err(FetchFailure::Network("abortcontroller is not available".into()))),
     };
-    key_verdict_of(engine, post(&endpoint.url, &endpoint.headers, &body, 30_000, &controller).await)
+    let redactor = geo_core::safe::Redactor::for_headers(&endpoint.headers);
+    let result = post(&endpoint.url, &endpoint.headers, &body, 30_000, &controller).await;
+    let result = match result {
+        Ok(mut reply) => {
+            reply.body = redactor.redact(&reply.body).into_owned();
+            Ok(reply)
+        }
+        Err(FetchFailure::Network(detail)) => Err(FetchFailure::Network(redactor.redact(&detail).into_owned())),
+        Err(other) => Err(other),
+    };
+    key_verdict_of(engine, result)
 }
 
 #[cfg(test)]
@@ -189,6 +216,32 @@ mod tests {
             ),
             Some(Ok(())),
         );
+    }
+
+    /// Finding 1: a provider error body or a browser message that echoes the key loses it,
+    /// for every engine.
+    #[test]
+    fn error_messages_never_carry_the_key() {
+        let secret = "sk-web-secret-123";
+        let body = format!(r#"{{"type":"error","error":{{"type":"api_error","message":"bad key {secret}"}}}}"#);
+        for engine in EngineId::ALL {
+            let config = RunConfig { engine, ..RunConfig::default() };
+            let endpoint = Endpoint::new(&config, None, Some(secret), Caller::Browser);
+            let reply = Ok(HttpReply { status: 500, headers: vec![], body: body.clone() });
+            let e = outcome_of(&endpoint, reply, 1000).unwrap().unwrap_err();
+            assert!(!e.message.contains(secret), "{engine}: {}", e.message);
+            let browser = Err(FetchFailure::Network(format!("Headers.set: '{secret}' is an invalid header value")));
+            let e = outcome_of(&endpoint, browser, 1000).unwrap().unwrap_err();
+            assert!(!e.message.contains(secret) && e.message.contains("[redacted]"), "{engine}: {}", e.message);
+        }
+        let e = outcome_of(
+            &Endpoint::new(&RunConfig::default(), None, Some(secret), Caller::Browser),
+            Ok(HttpReply { status: 500, headers: vec![], body }),
+            1000,
+        )
+        .unwrap()
+        .unwrap_err();
+        assert!(e.message.contains("[redacted]"), "{}", e.message);
     }
 
     #[test]

@@ -1,0 +1,84 @@
+//! The last step before text leaves the program: every line written to the terminal, and
+//! every output file, goes through here.
+//!
+//! Two things happen (security review, findings 1 and 8; `docs/security.md`):
+//! - every known secret is removed ([`geo_core::safe::Redactor`]): the value of every
+//!   engine's key variable, read once, and what a command registers (a base URL's query
+//!   values), whatever text carried it (an HTTP library's error, a provider error body);
+//! - for a terminal, control characters are replaced ([`geo_core::safe::terminal_text`]), so
+//!   a provider's error body or a streamed answer cannot clear the screen, move the cursor
+//!   or print a fake line.
+
+use std::borrow::Cow;
+use std::sync::{Mutex, OnceLock};
+
+use geo_core::safe::{terminal_text, Redactor};
+
+/// The environment variables that hold an engine's key (`shared/spec/engines.md`).
+pub const KEY_VARS: &[&str] =
+    &["DEEPSEEK_API_KEY", "ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "PERPLEXITY_API_KEY"];
+
+fn global() -> &'static Mutex<Redactor> {
+    static REDACTOR: OnceLock<Mutex<Redactor>> = OnceLock::new();
+    REDACTOR.get_or_init(|| {
+        let mut r = Redactor::new();
+        for var in KEY_VARS {
+            if let Some(value) = std::env::var_os(var) {
+                r.add(&value.to_string_lossy());
+            }
+        }
+        Mutex::new(r)
+    })
+}
+
+/// Adds a session's secrets to those removed everywhere.
+pub fn register(secrets: &Redactor) {
+    if let Ok(mut r) = global().lock() {
+        r.extend(secrets);
+    }
+}
+
+/// Every secret known so far.
+pub fn redactor() -> Redactor {
+    global().lock().map(|r| r.clone()).unwrap_or_default()
+}
+
+/// `text` without any known secret (for files and pipes: the data itself is kept).
+pub fn redact(text: &str) -> Cow<'_, str> {
+    match global().lock() {
+        Ok(r) => Cow::Owned(r.redact(text).into_owned()),
+        // A poisoned lock means a panic elsewhere; say nothing rather than risk a secret.
+        Err(_) => Cow::Borrowed("[output withheld]"),
+    }
+}
+
+/// One terminal line: secrets removed, line breaks and tabs made spaces, every other
+/// control character replaced.
+pub fn line(text: &str) -> String {
+    terminal_text(&redact(text), false).into_owned()
+}
+
+/// Terminal text of several lines: secrets removed, control characters but `\n` and `\t`
+/// replaced.
+pub fn text(text: &str) -> String {
+    terminal_text(&redact(text), true).into_owned()
+}
+
+/// Prints one line to standard error through [`line`].
+pub fn eprint_line(text: &str) {
+    eprintln!("{}", line(text));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn registered_secrets_and_controls_never_reach_a_line() {
+        let mut r = Redactor::new();
+        r.add("sk-registered-1");
+        register(&r);
+        assert_eq!(line("key sk-registered-1\u{1b}[2J\r\nok"), "key [redacted]\u{FFFD}[2J  ok");
+        assert_eq!(text("a\nb\tc\u{7}"), "a\nb\tc\u{FFFD}");
+    }
+}

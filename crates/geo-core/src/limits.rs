@@ -1,0 +1,47 @@
+//! Every bound GEO Probe puts on untrusted input, in one place (`docs/security.md` lists
+//! them with the reason for each number and the test that holds it).
+//!
+//! A limit is a refusal with a message that says what was refused and why, never a
+//! silent cut of user data, except where noted (messages and displayed text are cut; the
+//! data they describe is not).
+
+/// Largest export file read (the CLI reads at most this many bytes, the browser checks the
+/// file's size before reading it). An export GEO Probe wrote must always be read back: a
+/// year of daily runs is about 85 MB, so the limit is three times that.
+pub const MAX_EXPORT_BYTES: usize = 256 * 1024 * 1024;
+
+/// Deepest nesting of arrays and objects in an export (a valid export needs 7).
+pub const MAX_EXPORT_DEPTH: usize = 64;
+
+/// Longest string in an export, in characters (an answer is well under 100,000).
+pub const MAX_STRING_CHARS: usize = 1_000_000;
+
+/// Most records in one export: projects + prompts + runs + probes.
+pub const MAX_RECORDS: usize = 200_000;
+
+/// Most probes one run plans (prompts × repeats), in `start_run` and in the engine, so a
+/// crafted `repeats` cannot make `resume` allocate without end.
+pub const MAX_PROBES_PER_RUN: u32 = 10_000;
+
+/// Largest docs-chat document the CLI reads (the browser: 5 MiB a file, 20 MiB in all).
+pub const MAX_DOC_BYTES: usize = 20 * 1024 * 1024;
+
+/// Longest line the SSE decoder buffers, in bytes; a longer line ends the stream as an error.
+pub const MAX_SSE_LINE_BYTES: usize = 1024 * 1024;
+
+/// Largest data of one SSE event, in bytes (several `data:` lines joined).
+pub const MAX_SSE_EVENT_BYTES: usize = 1024 * 1024;
+
+/// Longest docs-chat answer (and reasoning) kept, in bytes; the stream ends as an error past it.
+pub const MAX_CHAT_ANSWER_BYTES: usize = 4 * 1024 * 1024;
+
+/// Characters of one object key or field name kept in a problem's JSON path.
+pub const MAX_PATH_SEGMENT_CHARS: usize = 64;
+
+/// Characters of a whole problem path; a deeper path keeps its start and its end.
+pub const MAX_PROBLEM_PATH_CHARS: usize = 256;
+
+/// Largest `temperature` a run may send (DeepSeek and OpenAI accept 0–2).
+pub const MAX_TEMPERATURE: f64 = 2.0;
+
+pub use crate::provider::url::{MAX_BASE_URL_BYTES, MAX_KEY_CHARS};
