@@ -3,33 +3,22 @@
 //! status (in pages of 50 rows), and the probe drawer. The query `?prompt=ID` preselects
 //! the prompt filter and `?probe=ID` opens that probe's drawer (links from other pages).
 
+use crate::app::DetailQuery;
 use crate::components::pager::{page_bounds, use_page, Pager, PAGE_SIZE};
 use crate::components::probe_drawer::{drawer_for, open_probe_button, probe_status_value, OpenProbe};
 use crate::components::progress::RunProgress;
+use crate::components::run_status::{status_label, status_value};
 use crate::components::{EmptyState, EngineLabel};
 use crate::hooks::{toast, use_app, use_query};
 use crate::i18n::{t, tf};
-use crate::pages::{status_label, status_value};
 use crate::repo::Repository;
 use crate::runner::{self, use_live_run};
 use crate::state::ToastKind;
 use geo_core::metrics::{compute_run_metrics, RunMetrics};
 use geo_core::model::{Lang, Probe, ProbeStatus, RunStatus};
-use serde::{Deserialize, Serialize};
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 use yew_router::prelude::use_location;
-
-/// The run detail page's query: a prompt to filter by and a probe whose drawer opens.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct DetailQuery {
-    /// Prompt id preselected in the prompt filter.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub prompt: Option<String>,
-    /// Probe id whose drawer is open on arrival.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub probe: Option<String>,
-}
 
 /// Props of [`RunDetailPage`].
 #[derive(Properties, PartialEq)]
