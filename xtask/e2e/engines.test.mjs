@@ -161,6 +161,8 @@ test('one click runs two engines; labels, cited marks and the Engines page agree
       const c = await cells();
       return c.length > 0 && c.every(([d]) => citedRate.has(d)) && c.some(([, v]) => v !== '') ? c : null;
     }, 5000, 'the openai run on the sources page');
+    // One row per domain: the deepseek run's table left no row behind (an unkeyed list did).
+    assert.equal(new Set(shown.map(([d]) => d)).size, shown.length, `one row per domain: ${JSON.stringify(shown)}`);
     for (const [domain, value] of shown) assert.equal(num(value), citedRate.get(domain), `${domain} cited rate`);
     await byId(page, 'run-select').selectOption(deepseekRun.id);
     await until(async () => {
