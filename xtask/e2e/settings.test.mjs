@@ -126,3 +126,36 @@ test('importing a full export merges by id; a bad file is reported', async () =>
   await page.locator('[data-testid="import-result"][data-status="error"]').waitFor();
   assert.equal((await dumpDb(page)).stores.projects.length, 1);
 });
+
+test('a crafted file cannot plant analysis: derived fields are recomputed, an orphan probe is refused', async () => {
+  const page = await freshPage(browser, 'settings', { demo: true });
+  const before = await until(async () => {
+    const db = await dumpDb(page);
+    return db.stores.probes?.length > 0 ? db : null;
+  }, 10000, 'the demo data');
+  const honest = before.stores.probes.find((p) => p.sources?.length > 0 && p.answerLinks?.length >= 0);
+  assert.ok(honest, 'a demo probe with sources');
+  // The attack: the demo probe again, its analysis replaced by a javascript: source marked
+  // owned, a javascript: answer link and a forged brand mention.
+  const forged = structuredClone(honest);
+  forged.sources = [...forged.sources, { ...forged.sources[0], id: 'src_forged', url: 'javascript:alert(1)', canonicalUrl: 'javascript:alert(1)', ownership: 'owned' }];
+  forged.answerLinks = [...(forged.answerLinks ?? []), { url: 'javascript:alert(1)', canonicalUrl: 'javascript:alert(1)', domain: 'x', inSources: true }];
+  forged.mentions = [{ targetId: 'forged', kind: 'brand', label: 'forged', count: 99, firstIndex: 0, order: 1 }];
+  const envelope = (probes) => ({ format: 'geo-probe-export', version: 1, exportedAt: '2026-11-29T08:00:00.000Z', appVersion: '0.1.0', projects: [], prompts: [], runs: [], probes });
+  await byId(page, 'settings-import-file').setInputFiles({ name: 'forged.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(envelope([forged]))) });
+  await page.locator('[data-testid="import-result"][data-status="ok"]').waitFor();
+  const stored = (await dumpDb(page)).stores.probes.find((p) => p.id === honest.id);
+  assert.deepEqual([stored.sources, stored.mentions, stored.answerLinks], [honest.sources, honest.mentions, honest.answerLinks], 'recomputed from the raw answer');
+  await byId(page, 'nav-sources').click();
+  await page.locator('[data-testid="source-row"]').first().waitFor();
+  assert.equal(await page.locator('a[href^="javascript:"]').count(), 0);
+
+  // A probe whose run is neither in the file nor stored is refused, and nothing changes.
+  await open(page, 'settings');
+  const orphan = { ...structuredClone(honest), id: 'run_nowhere__p__0', runId: 'run_nowhere' };
+  await byId(page, 'settings-import-file').setInputFiles({ name: 'orphan.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(envelope([orphan]))) });
+  await page.locator('[data-testid="import-result"][data-status="error"]').waitFor();
+  assert.match(await byId(page, 'import-result').textContent(), /probes\[0\]\.runId/);
+  assert.equal((await dumpDb(page)).stores.probes.length, before.stores.probes.length);
+  assert.deepEqual(page.errors.filter((e) => !/Failed to load resource/.test(e)), []);
+});

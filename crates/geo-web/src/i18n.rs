@@ -110,7 +110,6 @@ const TABLE: &[(&str, &str, &str)] = &[
     ("settings.storage_session", "仅本次会话", "This session only"),
     ("settings.base_url", "自定义 API 地址（可选）", "Custom API base URL (optional)"),
     ("settings.base_url_help", "留空则直连 DeepSeek。填写代理地址后可以不填 Key（代理模式），请求经过代理，请自行评估其可信度。", "Leave empty to call DeepSeek directly. With a proxy URL the key may stay empty (proxy mode); requests then pass through the proxy, so trust it first."),
-    ("settings.bad_url", "API 地址必须以 http:// 或 https:// 开头", "the base URL must start with http:// or https://"),
     ("settings.save", "保存设置", "Save settings"),
     ("settings.engines_section", "其他引擎：Claude、ChatGPT、Gemini、Perplexity", "Other engines: Claude, ChatGPT, Gemini, Perplexity"),
     ("settings.engines_help", "每个引擎有自己的 Key 和可选的 API 地址，保存规则与 DeepSeek 相同：Key 只在本浏览器的 Web Storage 中。只填 API 地址不填 Key 即代理模式，请求不带 Key。", "Each engine has its own key and optional API base URL, kept like DeepSeek's: the key stays in this browser's Web Storage only. A base URL without a key is proxy mode: requests carry no key."),

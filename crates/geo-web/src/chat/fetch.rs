@@ -14,8 +14,8 @@ use wasm_bindgen_futures::JsFuture;
 /// The seed's limit for one answer: 120 s from sending to the last byte.
 pub const CHAT_TIMEOUT_MS: u32 = 120_000;
 
-/// What one request needs.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// What one request needs. Its `Debug` shows the key as `[redacted]`.
+#[derive(Clone, PartialEq, Eq)]
 pub struct ChatRequest {
     /// The endpoint (`geo_core::chat::chat_url`).
     pub url: String,
@@ -25,6 +25,17 @@ pub struct ChatRequest {
     pub body: String,
     /// The time limit in milliseconds.
     pub timeout_ms: u32,
+}
+
+impl std::fmt::Debug for ChatRequest {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ChatRequest")
+            .field("url", &self.url)
+            .field("key", &self.key.as_ref().map(|_| geo_core::safe::REDACTED))
+            .field("body", &self.body)
+            .field("timeout_ms", &self.timeout_ms)
+            .finish()
+    }
 }
 
 /// The handle of a running request: [`StreamHandle::stop`] aborts it as cancelled; the
@@ -200,5 +211,22 @@ async fn transfer(
         if deltas.iter().any(|d| matches!(d, ChatDelta::Answer(_))) {
             on_text(stream.answer());
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn debug_never_shows_the_key() {
+        let r = ChatRequest {
+            url: "https://api.deepseek.com/chat/completions".into(),
+            key: Some("sk-secret-debug-1".into()),
+            body: "{}".into(),
+            timeout_ms: CHAT_TIMEOUT_MS,
+        };
+        let text = format!("{r:?}");
+        assert!(!text.contains("sk-secret-debug-1") && text.contains("[redacted]"), "{text}");
     }
 }

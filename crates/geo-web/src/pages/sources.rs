@@ -243,8 +243,10 @@ fn SourcesBody(p: &BodyProps) -> Html {
                             let dom = d.domain.clone();
                             let is_open = open.as_deref() == Some(dom.as_str());
                             let toggle = { let open = open.clone(); let dom = dom.clone(); Callback::from(move |_: MouseEvent| open.set(if is_open { None } else { Some(dom.clone()) })) };
+                            // Keyed by domain: rows of another run's table are matched by
+                            // domain, never left behind (an unkeyed list kept a stale row).
                             html! {
-                                <>
+                                <key={dom.clone()}>
                                 { source_row(d, m, is_open, toggle, lang) }
                                 if is_open {
                                     <tr class="drill"><td colspan={if cited { "10" } else { "9" }}><DrillDown data={p.data.clone()} domain={dom.clone()} open={probe_open.clone()} /></td></tr>
