@@ -5,6 +5,7 @@
 //! sources has a row here, and that no row is defined twice.
 
 use geo_core::model::Lang;
+use geo_core::text::packed::{fields, pack, packed_len};
 
 /// `(key, zh, en)` rows.
 const TABLE: &[(&str, &str, &str)] = &[
@@ -454,54 +455,29 @@ const TABLE: &[(&str, &str, &str)] = &[
     //
 ];
 
-/// Bytes of [`TABLE`] packed as `key\0zh\0en\0` per row.
-const fn packed_len(rows: &[(&str, &str, &str)]) -> usize {
-    let mut n = 0;
+/// [`TABLE`] as one list of fields: key, Chinese, English.
+const FIELDS: [&str; TABLE.len() * 3] = {
+    let mut out = [""; TABLE.len() * 3];
     let mut i = 0;
-    while i < rows.len() {
-        n += rows[i].0.len() + rows[i].1.len() + rows[i].2.len() + 3;
-        i += 1;
-    }
-    n
-}
-
-/// [`TABLE`] packed at compile time (see [`packed_len`]).
-const fn pack<const N: usize>(rows: &[(&str, &str, &str)]) -> [u8; N] {
-    let mut out = [0u8; N];
-    let mut at = 0;
-    let mut i = 0;
-    while i < rows.len() {
-        let fields = [rows[i].0.as_bytes(), rows[i].1.as_bytes(), rows[i].2.as_bytes()];
-        let mut f = 0;
-        while f < fields.len() {
-            let mut j = 0;
-            while j < fields[f].len() {
-                out[at] = fields[f][j];
-                at += 1;
-                j += 1;
-            }
-            at += 1; // the NUL after each field
-            f += 1;
-        }
+    while i < TABLE.len() {
+        (out[3 * i], out[3 * i + 1], out[3 * i + 2]) = TABLE[i];
         i += 1;
     }
     out
-}
+};
 
-/// The texts as one block: the table itself is only read at compile time, so the wasm
-/// module holds one string instead of three pointers per row as well
-/// (`docs/adr/0014-site-size.md`); [`rows`] splits it once, on first use.
-static PACKED: [u8; packed_len(TABLE)] = pack(TABLE);
+/// The texts as one block (geo-core's `text::packed`): the table itself is only read at
+/// compile time, so the wasm module holds one string instead of three pointers per row as
+/// well (`docs/adr/0014-site-size.md`); [`rows`] splits it once, on first use.
+static PACKED: [u8; packed_len(&FIELDS)] = pack(&FIELDS);
 
 /// The rows of [`TABLE`], split from [`PACKED`] on first use.
 fn rows() -> &'static [(&'static str, &'static str, &'static str)] {
     static ROWS: std::sync::OnceLock<Vec<(&'static str, &'static str, &'static str)>> = std::sync::OnceLock::new();
     ROWS.get_or_init(|| {
-        // Valid UTF-8: whole `&str`s joined by NULs.
-        let text = std::str::from_utf8(&PACKED).unwrap_or_default();
-        let mut fields = text.split('\0');
+        let mut f = fields(&PACKED);
         let mut rows = Vec::with_capacity(TABLE.len());
-        while let (Some(key), Some(zh), Some(en)) = (fields.next(), fields.next(), fields.next()) {
+        while let (Some(key), Some(zh), Some(en)) = (f.next(), f.next(), f.next()) {
             rows.push((key, zh, en));
         }
         rows
