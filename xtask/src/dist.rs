@@ -207,7 +207,7 @@ pub fn build(opts: &DistOptions) -> Result<Vec<SizeRow>> {
 }
 
 /// Runs wasm-bindgen (`--target web`) on `wasm_in` into `target/<stage>` and, unless `dev`,
-/// `wasm-opt -Oz` on the result; returns the paths of the JS glue and the wasm module.
+/// `wasm-opt -Oz --converge` on the result; returns the paths of the JS glue and the wasm module.
 fn bindgen_and_optimize(root: &Path, wasm_in: &Path, stage: &str, dev: bool) -> Result<(PathBuf, PathBuf)> {
     let stage = target_dir(root).join(stage);
     if stage.exists() {
@@ -283,7 +283,7 @@ fn find_wasm_opt(root: &Path) -> std::result::Result<PathBuf, String> {
     })
 }
 
-/// Runs `wasm-opt -Oz` in place ([`find_wasm_opt`]); says so, and keeps the unoptimised
+/// Runs `wasm-opt -Oz --converge` in place ([`find_wasm_opt`]); says so, and keeps the unoptimised
 /// module (saying why and what to run) when no usable one can be had.
 fn optimize_wasm(root: &Path, wasm: &Path) -> Result<()> {
     let tool = match find_wasm_opt(root) {
@@ -313,7 +313,7 @@ fn optimize_wasm(root: &Path, wasm: &Path) -> Result<()> {
     match status {
         Ok(s) if s.success() => {
             fs::rename(&out, wasm)?;
-            eprintln!("xtask: wasm-opt -Oz applied ({})", tool.display());
+            eprintln!("xtask: wasm-opt -Oz --converge applied ({})", tool.display());
         }
         Ok(s) => eprintln!(
             "xtask: wasm-opt skipped: {} failed with {s} (an old binaryen cannot read current wasm: run `npm ci` in xtask/e2e for binaryen 132)",
