@@ -186,7 +186,9 @@ mod browser {
             Some(outcome) => {
                 // The worker's write reaches this tab's pages on the BroadcastChannel too,
                 // but perhaps after the outcome: show fresh figures with the outcome.
-                repo.changed_elsewhere();
+                if outcome.is_ok() {
+                    repo.changed_elsewhere();
+                }
                 outcome
             }
             None => {
