@@ -414,6 +414,16 @@ mod tests {
     }
 
     #[test]
+    fn the_import_worker_loads_the_same_glue_and_reports_failures_as_the_app_reads_them() {
+        let script = import_worker_script("geo_web-0123456789.js");
+        assert!(script.contains("import init, { import_in_worker } from './geo_web-0123456789.js';"), "{script}");
+        assert!(script.contains("init({ module_or_path: module })"), "{script}");
+        // geo-web's import_worker::Message::Failed, as its test spells it.
+        assert!(script.contains("JSON.stringify({ kind: 'failed', message: String(err) })"), "{script}");
+        assert!(CSP.contains("worker-src 'self'"));
+    }
+
+    #[test]
     fn gzip_shrinks_repetitive_text() {
         let text = "abc".repeat(1000);
         assert!(gzip_len(text.as_bytes()).unwrap() < 100);
