@@ -5,14 +5,11 @@
 // interval band, the empty state without a previous run, and the run page's `run-precision`.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { launch, freshPage, open, byId, until } from './helpers.mjs';
+import { launch, freshPage, open, byId, until, cli, buildCli } from './helpers.mjs';
 
 const FIXTURES = process.env.FIXTURES_DIR ?? path.resolve('fixtures');
-const ROOT = path.resolve(FIXTURES, '..');
-const CLI = path.join(ROOT, 'target/debug/geo-probe');
 const PROJECT = 'proj_yuangouchang';
 const CASES = [
   ['drop.json', 'run_drop_b', 'regressed'],
@@ -23,17 +20,8 @@ const CASES = [
 
 let browser;
 
-function cli(args) {
-  const env = { ...process.env };
-  delete env.DEEPSEEK_API_KEY;
-  const r = spawnSync(CLI, args, { encoding: 'utf8', env, maxBuffer: 64 << 20 });
-  assert.equal(r.status, 0, `geo-probe ${args.join(' ')} failed: ${r.stderr}`);
-  return r.stdout;
-}
-
 before(async () => {
-  const build = spawnSync('cargo', ['build', '-q', '-p', 'geo-cli'], { cwd: ROOT, stdio: 'inherit' });
-  assert.equal(build.status, 0, 'building geo-probe failed');
+  buildCli();
   browser = await launch();
 });
 

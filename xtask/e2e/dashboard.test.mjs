@@ -4,17 +4,14 @@
 // same data; the language toggle changes the text; a screenshot is saved for the README.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync, mkdirSync, copyFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
-import { launch, freshPage, open, byId, until, dumpDb } from './helpers.mjs';
+import { launch, freshPage, open, byId, until, dumpDb, cli, buildCli, ROOT } from './helpers.mjs';
+import { startMock } from './run-helpers.mjs';
 
 const MOCK = process.env.GEO_MOCK_BIN;
 const FIXTURES = process.env.FIXTURES_DIR ?? path.resolve('fixtures');
-const ROOT = path.resolve(FIXTURES, '..');
-const CLI = path.join(path.dirname(MOCK ?? 'target/debug/geo-mock'), 'geo-probe');
 const PROJECT = 'proj_yuangouchang';
 // The second run asks a partly different set, so domains come and go between the runs.
 const PROMPTS = ['p01,p03,p06,p09', 'p01,p06,p08,p12,p15'];
@@ -24,32 +21,11 @@ let mock;
 let exportFile;
 let env;
 
-function startMock() {
-  return new Promise((resolve, reject) => {
-    const child = spawn(MOCK, ['--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-    child.on('error', reject);
-    createInterface({ input: child.stdout }).once('line', (line) => {
-      const m = /listening on (http:\/\/\S+)/.exec(line);
-      if (!m) reject(new Error(`unexpected mock banner: ${line}`));
-      else resolve({ child, url: m[1] });
-    });
-  });
-}
-
-function cli(args) {
-  const env = { ...process.env };
-  delete env.DEEPSEEK_API_KEY;
-  const r = spawnSync(CLI, args, { encoding: 'utf8', env, maxBuffer: 64 << 20 });
-  assert.equal(r.status, 0, `geo-probe ${args.join(' ')} failed: ${r.stderr}`);
-  return r.stdout;
-}
-
 const metricsOf = (file, runId) => JSON.parse(cli(['metrics', file, '--run', runId]))[0];
 
 before(async () => {
   assert.ok(MOCK, 'GEO_MOCK_BIN is set by `cargo xtask e2e`');
-  const build = spawnSync('cargo', ['build', '-q', '-p', 'geo-cli'], { cwd: ROOT, stdio: 'inherit' });
-  assert.equal(build.status, 0, 'building geo-probe failed');
+  buildCli();
   mock = await startMock();
   const dir = mkdtempSync(path.join(tmpdir(), 'geo-dash-'));
   const first = path.join(dir, 'one.json');
@@ -64,7 +40,7 @@ before(async () => {
 
 after(async () => {
   await browser?.close();
-  mock?.child.kill();
+  mock?.stop();
 });
 
 async function importFile(page, text, name = 'export.json') {

@@ -6,16 +6,13 @@
 // that points to the proxy base URL.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { launch, freshPage, open, byId, dumpDb, until } from './helpers.mjs';
+import { launch, freshPage, open, byId, dumpDb, until, cli, buildCli } from './helpers.mjs';
 import { startMock, exportWithPrompts, importEnvelope } from './run-helpers.mjs';
 
 const FIXTURES = process.env.FIXTURES_DIR ?? path.resolve('fixtures');
-const ROOT = path.resolve(FIXTURES, '..');
-const CLI = path.join(path.dirname(process.env.GEO_MOCK_BIN ?? 'target/debug/geo-mock'), 'geo-probe');
 // Prompts with a recorded answer from every engine (fixtures/engines/*/p01_…, p09_…).
 const PROMPTS = [
   { id: 'p01', text: '2026年国内有哪些靠谱的GEO（生成式引擎优化）服务商？' },
@@ -24,8 +21,7 @@ const PROMPTS = [
 
 let browser;
 before(async () => {
-  const build = spawnSync('cargo', ['build', '-q', '-p', 'geo-cli'], { cwd: ROOT, stdio: 'inherit' });
-  assert.equal(build.status, 0, 'building geo-probe failed');
+  buildCli();
   browser = await launch();
 });
 after(async () => { await browser?.close(); });
@@ -51,14 +47,6 @@ function envelopeOf(db) {
     format: 'geo-probe-export', version: 1, exportedAt: '2026-11-29T08:00:00.000Z', appVersion: '0.1.0',
     projects: db.stores.projects, prompts: db.stores.prompts, runs: db.stores.runs, probes: db.stores.probes,
   };
-}
-
-function cli(args) {
-  const env = { ...process.env };
-  for (const e of ['DEEPSEEK', 'ANTHROPIC', 'OPENAI', 'GEMINI', 'PERPLEXITY']) delete env[`${e}_API_KEY`];
-  const r = spawnSync(CLI, args, { encoding: 'utf8', env, maxBuffer: 64 << 20 });
-  assert.equal(r.status, 0, `geo-probe ${args.join(' ')} failed: ${r.stderr}`);
-  return r.stdout;
 }
 
 const num = (v) => (v === '' || v == null ? null : Number(v));

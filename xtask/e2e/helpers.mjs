@@ -1,5 +1,9 @@
 // Shared set-up of the browser tests: one headless Chromium per test file, a fresh
-// context (empty storage) per test, and helpers to read IndexedDB and Web Storage.
+// context (empty storage) per test, helpers to read IndexedDB and Web Storage, and the
+// `geo-probe` CLI that tests compare the pages with.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
 import { chromium } from 'playwright-core';
 
 export const BASE_URL = process.env.BASE_URL ?? 'http://127.0.0.1:8080/';
@@ -90,4 +94,25 @@ export async function until(fn, ms = 5000, what = 'condition') {
     await new Promise((r) => setTimeout(r, 50));
   }
   throw new Error(`timed out waiting for ${what}; last value ${JSON.stringify(last)}`);
+}
+
+/** The workspace root (the parent of `FIXTURES_DIR`, which `cargo xtask e2e` sets). */
+export const ROOT = path.resolve(process.env.FIXTURES_DIR ?? path.resolve('../../fixtures'), '..');
+/** The debug `geo-probe`, beside the mock `cargo xtask e2e` builds (`GEO_MOCK_BIN`). */
+export const CLI = path.join(path.dirname(process.env.GEO_MOCK_BIN ?? path.join(ROOT, 'target/debug/geo-mock')), 'geo-probe');
+
+/** Builds the debug `geo-probe` ([`CLI`]) for the tests that compare the pages with it. */
+export function buildCli() {
+  const build = spawnSync('cargo', ['build', '-q', '-p', 'geo-cli'], { cwd: ROOT, stdio: 'inherit' });
+  assert.equal(build.status, 0, 'building geo-probe failed');
+}
+
+/** Runs `geo-probe ARGS` with no engine's API key in its environment (a test never uses a
+ * key) and returns its standard output; a non-zero exit fails the test with its stderr. */
+export function cli(args) {
+  const env = { ...process.env };
+  for (const e of ['DEEPSEEK', 'ANTHROPIC', 'OPENAI', 'GEMINI', 'PERPLEXITY']) delete env[`${e}_API_KEY`];
+  const r = spawnSync(CLI, args, { encoding: 'utf8', env, maxBuffer: 64 << 20 });
+  assert.equal(r.status, 0, `geo-probe ${args.join(' ')} failed: ${r.stderr}`);
+  return r.stdout;
 }

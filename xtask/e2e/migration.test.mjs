@@ -33,12 +33,10 @@ test('version 1 → 2 keeps the stored project', async () => {
 // from its probes on first read, and the dashboard's figures and comparison are those of
 // `geo-probe diff` on the same data.
 test('the app upgrades a version-1 database and computes the summaries of its runs', async () => {
-  const { spawnSync } = await import('node:child_process');
   const path = await import('node:path');
   const { readFileSync } = await import('node:fs');
-  const { open, byId, dumpDb, until, BASE_URL } = await import('./helpers.mjs');
+  const { open, byId, dumpDb, until, BASE_URL, cli, buildCli } = await import('./helpers.mjs');
   const FIXTURES = process.env.FIXTURES_DIR ?? path.resolve('fixtures');
-  const ROOT = path.resolve(FIXTURES, '..');
   const file = path.join(FIXTURES, 'exports', 'mixed.json');
 
   // The records exactly as the app stores them (analysed on import).
@@ -91,10 +89,8 @@ test('the app upgrades a version-1 database and computes the summaries of its ru
   assert.deepEqual(db.stores.runSummaries.map((s) => s.id).sort(), stores.runs.map((r) => r.id).sort(), 'a summary per run');
   assert.ok(db.stores.runSummaries.every((s) => s.fresh && s.format === 1));
 
-  const cli = path.join(ROOT, 'target/debug/geo-probe');
-  const build = spawnSync('cargo', ['build', '-q', '-p', 'geo-cli'], { cwd: ROOT, stdio: 'inherit' });
-  assert.equal(build.status, 0, 'building geo-probe failed');
-  const run = (args) => JSON.parse(spawnSync(cli, args, { encoding: 'utf8', maxBuffer: 64 << 20 }).stdout);
+  buildCli();
+  const run = (args) => JSON.parse(cli(args));
   const diff = run(['diff', file, '--run', 'run_mixed_b']);
   const metrics = run(['metrics', file, '--run', 'run_mixed_b']);
   const m = Array.isArray(metrics) ? metrics[0] : metrics;

@@ -10,6 +10,7 @@ use crate::repo::idb::IdbRepo;
 use crate::repo::Repository;
 use crate::state::{reconcile_selection, Action, AppState, RepoState, ToastKind};
 use geo_core::model::Lang;
+use serde::{Deserialize, Serialize};
 use std::rc::Rc;
 use yew::prelude::*;
 use yew_router::prelude::*;
@@ -57,6 +58,17 @@ pub enum Route {
     #[not_found]
     #[at("/404")]
     NotFound,
+}
+
+/// The query of [`Route::RunDetail`] (`/runs/ID?prompt=…&probe=…`), which other pages link with: a prompt to filter by and a probe whose drawer opens.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct DetailQuery {
+    /// Prompt id preselected in the prompt filter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompt: Option<String>,
+    /// Probe id whose drawer is open on arrival.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub probe: Option<String>,
 }
 
 impl Route {
@@ -295,7 +307,7 @@ fn RunSelect() -> Html {
                 { for list.iter().map(|r| html! {
                     <option value={r.id.clone()} selected={r.id == selected}>
                         { format!("{} · {} · {}", r.created_at.replace('T', " ").chars().take(16).collect::<String>(),
-                            geo_core::provider::spec(r.engine).name, pages::status_label(lang, r.status)) }
+                            geo_core::provider::spec(r.engine).name, crate::components::run_status::status_label(lang, r.status)) }
                     </option>
                 }) }
             </select>

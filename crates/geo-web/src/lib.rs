@@ -20,6 +20,7 @@
 //! - [`i18n`]: the `t(lang, key)` table, Chinese first;
 //! - [`chat`]: the Docs chat's non-rendering parts (citations, file checks, samples, streaming fetch);
 //! - [`prefs`]: the few values kept in Web Storage (language, API key, key storage);
+//! - [`settings_store`]: the settings keys of each engine's base URL and the base-URL check;
 //! - [`demo`]: seeding, restoring and deleting the demo project (seed §8.2);
 //! - [`import_worker`]: the settings import, run off the main thread in a Web Worker.
 
@@ -38,6 +39,7 @@ pub mod prefs;
 pub mod provider;
 pub mod repo;
 pub mod runner;
+pub mod settings_store;
 pub mod state;
 pub mod web;
 

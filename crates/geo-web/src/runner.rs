@@ -20,11 +20,11 @@
 //! without a key is proxy mode and sends no key header, for a fresh run, a continue and a
 //! retry of failures alike. Every request goes through the run's [`Endpoint`].
 
-use crate::pages::settings::base_url_setting;
 use crate::prefs;
 use crate::provider::{outcome_of, post};
 use crate::repo::idb::IdbRepo;
 use crate::repo::Repository;
+use crate::settings_store::base_url_setting;
 use crate::web::{new_id, now_iso};
 use geo_core::model::{EngineId, Lang, Probe, Project, Prompt, Run, RunConfig, RunStatus};
 use geo_core::provider::{self, Caller, Endpoint};

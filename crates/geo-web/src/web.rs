@@ -1,4 +1,5 @@
-//! Small browser helpers: clock, ids, the `<base href>` path and Web Storage access.
+//! Small browser helpers: clock, ids, the `<base href>` path, Web Storage access, User
+//! Timing spans and offering text as a file download.
 //!
 //! Natively (unit tests) there is no `window`; every helper degrades to a harmless value
 //! instead of panicking so that pure logic can be tested off the browser.
@@ -131,6 +132,23 @@ pub fn measure<T>(name: &'static str, f: impl FnOnce() -> T) -> T {
     let out = f();
     span.end();
     out
+}
+
+/// Offers `text` as a file download named `name`.
+pub fn download(name: &str, mime: &str, text: &str) -> Result<(), String> {
+    let fail = |_| "the browser refused the download: allow downloads for this page".to_string();
+    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type(mime);
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options).map_err(fail)?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(fail)?;
+    let document = web_sys::window().and_then(|w| w.document()).ok_or("no document")?;
+    let a: web_sys::HtmlAnchorElement = document.create_element("a").map_err(fail)?.unchecked_into();
+    a.set_href(&url);
+    a.set_download(name);
+    a.click();
+    let _ = web_sys::Url::revoke_object_url(&url);
+    Ok(())
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@
 //! success|error|empty|cancelled, got "ok"`. `null` counts as absent everywhere (the
 //! contract allows either for optional fields).
 //!
-//! Unknown fields are dropped while the text is parsed ([`parse_shaped`]: the same schema
+//! Unknown fields are dropped while the text is parsed (`parse_shaped`: the same schema
 //! steers the parser, which skips a field it does not name without building it), so a
 //! file padded with unknown data costs no memory beyond its text and no problem path ever
 //! holds a file's own key. Paths and quoted values in messages are bounded anyway: a

@@ -140,7 +140,7 @@ pub struct Engine {
 }
 
 impl Engine {
-    /// Plans the session (see [`plan`]: lazily, and refused for a run above
+    /// Plans the session (see `runner::plan::plan`: lazily, and refused for a run above
     /// [`crate::limits::MAX_PROBES_PER_RUN`] probes or with an invalid temperature) and
     /// queues the first [`Action::Progress`].
     ///

@@ -160,7 +160,7 @@ pub fn plan(run: &Run, mode: &Mode) -> Result<TaskPlan, RunnerError> {
     Ok(plan)
 }
 
-/// Every task of [`plan`] at once (for tests and previews; the engine pulls them lazily).
+/// Every task of `plan` at once (for tests and previews; the engine pulls them lazily).
 pub fn plan_tasks(run: &Run, mode: &Mode) -> Result<Vec<Task>, RunnerError> {
     Ok(plan(run, mode)?.collect())
 }

@@ -7,7 +7,7 @@ use geo_core::analysis::analyze_probe;
 use geo_core::model::{EngineId, ErrorKind, ExportEnvelope, Ownership, Probe};
 use geo_core::provider::{map_engine_http_error, parse_engine_response, spec, ParsedResponse};
 
-use crate::engine_goldens::probe_of;
+use crate::support::golden_probe;
 
 fn dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/engines")
@@ -21,7 +21,7 @@ fn parsed(engine: EngineId, name: &str) -> ParsedResponse {
 fn analysed(engine: EngineId, name: &str) -> Probe {
     let text = std::fs::read_to_string(dir().join("../project.json")).unwrap();
     let env: ExportEnvelope = serde_json::from_str(&text).unwrap();
-    let mut probe = probe_of(parsed(engine, name));
+    let mut probe = golden_probe(parsed(engine, name));
     analyze_probe(&mut probe, &env.projects[0].targets());
     probe
 }

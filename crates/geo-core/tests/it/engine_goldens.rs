@@ -6,8 +6,10 @@
 use std::path::Path;
 
 use geo_core::analysis::analyze_probe;
-use geo_core::model::{EngineId, ExportEnvelope, Probe, ProbeStatus, Target};
+use geo_core::model::EngineId;
 use geo_core::provider::{map_engine_http_error, parse_engine_response, spec, ParsedResponse};
+
+use crate::support::{derived_fields, fixture_targets as targets, golden_probe};
 
 /// The engine a fixture belongs to: the name of its directory under `fixtures/engines/`.
 fn engine_of(path: &Path) -> EngineId {
@@ -15,27 +17,9 @@ fn engine_of(path: &Path) -> EngineId {
     dir.unwrap_or_else(|| panic!("{} is not under an engine directory", path.display()))
 }
 
-fn targets() -> Vec<Target> {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/project.json")).unwrap();
-    let env: ExportEnvelope = serde_json::from_str(&text).unwrap();
-    env.projects[0].targets()
-}
-
 fn parse(path: &Path) -> Result<ParsedResponse, geo_core::model::ProbeError> {
     let engine = engine_of(path);
     parse_engine_response(engine, &std::fs::read_to_string(path).unwrap(), spec(engine).default_model)
-}
-
-/// A successful probe holding `parsed` as its raw result (derived fields empty).
-pub fn probe_of(parsed: ParsedResponse) -> Probe {
-    serde_json::from_value(serde_json::json!({
-        "id": "run_golden__p__0", "runId": "run_golden", "projectId": "proj_yuangouchang", "promptId": "p",
-        "repeatIndex": 0, "status": ProbeStatus::Success, "createdAt": "2026-11-29T08:00:00.000Z",
-        "model": parsed.model, "attempts": 1, "latencyMs": 0, "usage": parsed.usage,
-        "rawAnswer": parsed.raw_answer, "queries": parsed.queries, "rawSources": parsed.raw_sources,
-        "rawCitations": parsed.raw_citations,
-    }))
-    .unwrap()
 }
 
 #[test]
@@ -53,19 +37,12 @@ fn parsed() {
 fn analysed() {
     let targets = targets();
     insta::glob!("../../../../fixtures/engines", "*/*.json", |path| {
-        let mut probe = probe_of(parse(path).expect("every engine fixture parses"));
+        let mut probe = golden_probe(parse(path).expect("every engine fixture parses"));
         analyze_probe(&mut probe, &targets);
         let once = probe.clone();
         analyze_probe(&mut probe, &targets);
         assert_eq!(once, probe, "re-analysis is idempotent");
-        insta::assert_json_snapshot!(serde_json::json!({
-            "answer": probe.answer,
-            "sources": probe.sources,
-            "mentions": probe.mentions,
-            "listItems": probe.list_items,
-            "otherEntities": probe.other_entities,
-            "answerLinks": probe.answer_links,
-        }));
+        insta::assert_json_snapshot!(derived_fields(&probe));
     });
 }
 

@@ -1,10 +1,12 @@
-//! Helpers every area's tests share: the recorded fixtures on disk and a target builder.
+//! Helpers every area's tests share: the recorded fixtures on disk, a target builder, the
+//! probe a golden analyses and the derived fields its snapshot holds.
 //! (The property-test configuration is in `main.rs`: `crate::config()`.)
 #![allow(dead_code)]
 
 use std::path::PathBuf;
 
-use geo_core::model::{ExportEnvelope, Target, TargetKind};
+use geo_core::model::{ExportEnvelope, Probe, ProbeStatus, Target, TargetKind};
+use geo_core::provider::ParsedResponse;
 
 /// The workspace's `fixtures/` directory.
 pub fn fixtures_dir() -> PathBuf {
@@ -41,6 +43,36 @@ pub fn fixture_targets() -> Vec<Target> {
     let text = std::fs::read_to_string(fixtures_dir().join("project.json")).expect("fixtures/project.json");
     let env: ExportEnvelope = serde_json::from_str(&text).expect("the fixture project parses");
     env.projects[0].targets()
+}
+
+/// A successful probe holding `parsed` as its raw result (derived fields empty): what the
+/// analysis goldens analyse.
+pub fn golden_probe(parsed: ParsedResponse) -> Probe {
+    // `run_golden__p__0`, a success; the rest of the raw result is the parsed response's.
+    let mut p = crate::metrics_support::probe("run_golden", "p", 0, ProbeStatus::Success);
+    p.project_id = "proj_yuangouchang".into();
+    p.latency_ms = 0;
+    p.model = parsed.model;
+    p.request_id = parsed.request_id;
+    p.stop_reason = parsed.stop_reason;
+    p.usage = parsed.usage;
+    p.raw_answer = parsed.raw_answer;
+    p.queries = parsed.queries;
+    p.raw_sources = parsed.raw_sources;
+    p.raw_citations = parsed.raw_citations;
+    p
+}
+
+/// The derived fields of an analysed probe, as the analysis goldens snapshot them.
+pub fn derived_fields(probe: &Probe) -> serde_json::Value {
+    serde_json::json!({
+        "answer": probe.answer,
+        "sources": probe.sources,
+        "mentions": probe.mentions,
+        "listItems": probe.list_items,
+        "otherEntities": probe.other_entities,
+        "answerLinks": probe.answer_links,
+    })
 }
 
 /// A target from string slices.

@@ -9,6 +9,7 @@ pub mod metric_card;
 mod nav_link;
 pub mod pager;
 pub mod run_data;
+pub mod run_status;
 mod toasts;
 
 pub use confirm::{ConfirmDialog, ConfirmDialogProps};

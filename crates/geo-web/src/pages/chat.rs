@@ -18,9 +18,9 @@ use crate::chat::files::{check_file, looks_binary};
 use crate::chat::samples::SAMPLES;
 use crate::hooks::{toast, use_app};
 use crate::i18n::{t, tf};
-use crate::pages::export::download;
-use crate::pages::settings::parse_base_url;
+use crate::settings_store::parse_base_url;
 use crate::state::{AppHandle, ToastKind};
+use crate::web::download;
 use geo_core::chat::{
     build_messages, build_request_body, chat_url, export_conversation_markdown, load_document,
     messages::validate_question, AnswerState, Document, ExportTurn, Hit, Index, Turn, TOP_K,

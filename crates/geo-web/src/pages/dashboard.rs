@@ -4,7 +4,7 @@
 //! comes from geo-core's metrics; until there is a project, a run or a success, the page
 //! says what to do next.
 
-use crate::app::Route;
+use crate::app::{DetailQuery, Route};
 use crate::components::charts::{Bar, BarChart, LineChart, Series};
 use crate::components::metric_card::{ci_text, dec, pct, ratio_title, raw_f64, raw_u32, MetricCard};
 use crate::components::pager::{page_bounds, use_page, Pager, PAGE_SIZE};
@@ -13,7 +13,6 @@ use crate::components::summary_progress::SummaryProgress;
 use crate::components::{Deferred, EmptyState, NavLink};
 use crate::hooks::{use_app, Fetch};
 use crate::i18n::{t, tf};
-use crate::pages::run_detail::DetailQuery;
 use geo_core::compare;
 use geo_core::metrics::{wilson_interval, RunMetrics};
 use geo_core::model::{tags, Lang, Run};

@@ -9,28 +9,11 @@ use crate::hooks::{report, toast, use_app, use_query, Fetch};
 use crate::i18n::{t, tf};
 use crate::repo::Repository;
 use crate::state::ToastKind;
+use crate::web::download;
 use geo_core::export::markdown::markdown_report;
 use geo_core::export::{probes_csv, run_export, sources_csv, to_json_pretty};
 use geo_core::model::Lang;
-use wasm_bindgen::JsCast;
 use yew::prelude::*;
-
-/// Offers `text` as a file download named `name`.
-pub fn download(name: &str, mime: &str, text: &str) -> Result<(), String> {
-    let fail = |_| "the browser refused the download: allow downloads for this page".to_string();
-    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
-    let options = web_sys::BlobPropertyBag::new();
-    options.set_type(mime);
-    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options).map_err(fail)?;
-    let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(fail)?;
-    let document = web_sys::window().and_then(|w| w.document()).ok_or("no document")?;
-    let a: web_sys::HtmlAnchorElement = document.create_element("a").map_err(fail)?.unchecked_into();
-    a.set_href(&url);
-    a.set_download(name);
-    a.click();
-    let _ = web_sys::Url::revoke_object_url(&url);
-    Ok(())
-}
 
 /// A file-name-safe form of a project name: letters and digits (any script) kept,
 /// everything else folded to single dashes, at most 40 characters; `project` when empty.

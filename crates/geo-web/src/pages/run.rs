@@ -9,14 +9,15 @@ use crate::components::{EmptyState, EngineLabel, NavLink};
 use crate::draft::tag_label;
 use crate::hooks::{toast, use_app, use_query, Fetch};
 use crate::i18n::{t, tf};
-use crate::pages::settings::base_url_setting;
 use crate::prefs;
-use crate::repo::Repository;
+use crate::repo::idb::IdbRepo;
+use crate::repo::{RepoError, Repository};
 use crate::runner::{self, use_live_run};
-use crate::state::ToastKind;
+use crate::settings_store::base_url_setting;
+use crate::state::{AppHandle, ToastKind};
 use geo_core::compare;
 use geo_core::metrics::cost::{estimate_engine_run, EstimateBasis, RunEstimate};
-use geo_core::model::{EngineId, Lang, Probe, Run, RunConfig};
+use geo_core::model::{EngineId, Lang, Probe, Prompt, Run, RunConfig};
 use geo_core::provider::{spec, BrowserAccess};
 use geo_core::runner::clamp_concurrency;
 use std::collections::HashMap;
@@ -165,110 +166,207 @@ fn estimate_view(estimates: &[(EngineId, RunEstimate)], lang: Lang) -> Html {
     }
 }
 
-/// The run page.
-#[function_component]
-pub fn RunPage() -> Html {
-    let app = use_app();
-    let lang = app.lang;
-    let live = use_live_run();
-    let data = use_query(app.project_id.clone(), |repo, project| async move {
-        let Some(id) = project else { return Ok(None) };
-        let project = repo.get_project(&id).await?;
-        let prompts = repo.prompts_by_project(&id).await?;
-        let runs = repo.runs_by_project(&id).await?;
-        let mut last_probes = Vec::new();
-        let mut ready = Vec::new();
-        for engine in EngineId::ALL {
-            if let Some(r) = runs.iter().find(|r| r.config.engine == engine) {
-                last_probes.push((engine, repo.probes_by_run(&r.id).await?));
-            }
-            let base = repo.setting(&base_url_setting(engine)).await?;
-            let has_base = base.as_ref().and_then(|v| v.as_str()).is_some_and(|s| !s.trim().is_empty());
-            if has_base || prefs::api_key_for(engine).is_some() {
-                ready.push(engine);
-            }
+/// Reads what the run page shows for `project` ([`RunData`]); `None` without a project or
+/// when it is gone.
+async fn read_run_data(repo: IdbRepo, project: Option<String>) -> Result<Option<RunData>, RepoError> {
+    let Some(id) = project else { return Ok(None) };
+    let project = repo.get_project(&id).await?;
+    let prompts = repo.prompts_by_project(&id).await?;
+    let runs = repo.runs_by_project(&id).await?;
+    let mut last_probes = Vec::new();
+    let mut ready = Vec::new();
+    for engine in EngineId::ALL {
+        if let Some(r) = runs.iter().find(|r| r.config.engine == engine) {
+            last_probes.push((engine, repo.probes_by_run(&r.id).await?));
         }
-        Ok(project.map(|p| (p, prompts, runs, last_probes, ready)))
-    });
+        let base = repo.setting(&base_url_setting(engine)).await?;
+        let has_base = base.as_ref().and_then(|v| v.as_str()).is_some_and(|s| !s.trim().is_empty());
+        if has_base || prefs::api_key_for(engine).is_some() {
+            ready.push(engine);
+        }
+    }
+    Ok(project.map(|p| (p, prompts, runs, last_probes, ready)))
+}
+
+/// What the page shows instead of the form: a loading line, the read's error, or what to do
+/// first when there is no project or the project has no prompt.
+fn placeholder(data: &Fetch<Option<RunData>>, lang: Lang) -> Option<Html> {
+    let body = match data {
+        Fetch::Failed(e) => html! { <p class="error-box" role="alert">{ e.message(lang) }</p> },
+        Fetch::Ready(ready) => match ready.as_ref() {
+            None => html! {
+                <EmptyState text={t(lang, "run.no_project").to_string()}>
+                    <NavLink to={Route::Projects} class="button">{ t(lang, "projects.new") }</NavLink>
+                </EmptyState>
+            },
+            Some((_, prompts, ..)) if prompts.is_empty() => html! {
+                <EmptyState text={t(lang, "run.no_prompts").to_string()}>
+                    <NavLink to={Route::Projects} class="button">{ t(lang, "nav.projects") }</NavLink>
+                </EmptyState>
+            },
+            Some(_) => return None,
+        },
+        _ => html! { <p class="muted">{ t(lang, "common.loading") }</p> },
+    };
+    Some(html! { <section><h1>{ t(lang, "run.title") }</h1>{ body }</section> })
+}
+
+/// The form's fields: the prompts chosen (`None`: all of the project's), the engines ticked
+/// and each engine's model, and the numbers as typed.
+#[derive(Clone)]
+struct RunForm {
+    selected: UseStateHandle<Option<Vec<String>>>,
+    engines: UseStateHandle<Vec<EngineId>>,
+    models: UseStateHandle<HashMap<EngineId, String>>,
+    repeats: UseStateHandle<String>,
+    concurrency: UseStateHandle<String>,
+    max_searches: UseStateHandle<String>,
+}
+
+/// The form's state, with the defaults of [`RunConfig`]; a choice of prompts belongs to one
+/// project, so another project starts with all of its own.
+#[hook]
+fn use_run_form(project_id: Option<String>) -> RunForm {
     let selected = use_state(|| None::<Vec<String>>);
     let engines = use_state(|| vec![EngineId::Deepseek]);
     let models =
         use_state(|| EngineId::ALL.iter().map(|e| (*e, spec(*e).default_model.to_string())).collect::<HashMap<_, _>>());
     {
-        // A choice of prompts belongs to one project: another project starts with all of its own.
         let selected = selected.clone();
-        use_effect_with(app.project_id.clone(), move |_| selected.set(None));
+        use_effect_with(project_id, move |_| selected.set(None));
     }
     let repeats = use_state(|| RunConfig::default().repeats.to_string());
     let concurrency = use_state(|| RunConfig::default().concurrency.to_string());
     let max_searches = use_state(|| RunConfig::default().max_searches.to_string());
-    let starting = use_state(|| false);
+    RunForm { selected, engines, models, repeats, concurrency, max_searches }
+}
 
-    let Some(ready) = data.ready() else {
-        return match &data {
-            Fetch::Failed(e) => {
-                html! { <section><h1>{ t(lang, "run.title") }</h1><p class="error-box" role="alert">{ e.message(lang) }</p></section> }
-            }
-            _ => {
-                html! { <section><h1>{ t(lang, "run.title") }</h1><p class="muted">{ t(lang, "common.loading") }</p></section> }
-            }
+/// What the form as filled in plans: the prompts chosen, the engines ticked (in engines.md
+/// order), the numbers read (`None` when not a positive whole number) and each engine's
+/// estimate.
+struct Plan {
+    chosen: Vec<String>,
+    ticked: Vec<EngineId>,
+    repeats: Option<u32>,
+    concurrency: Option<u32>,
+    searches: Option<u32>,
+    estimates: Vec<(EngineId, RunEstimate)>,
+}
+
+impl Plan {
+    fn of(form: &RunForm, data: &RunData) -> Plan {
+        let (_, prompts, runs, last_probes, _) = data;
+        let chosen: Vec<String> = match &*form.selected {
+            Some(list) => prompts.iter().filter(|p| list.contains(&p.id)).map(|p| p.id.clone()).collect(),
+            None => prompts.iter().map(|p| p.id.clone()).collect(),
         };
-    };
-    let Some((project, prompts, runs, last_probes, with_transport)): Option<&RunData> = ready.as_ref() else {
-        return html! {
-            <section><h1>{ t(lang, "run.title") }</h1>
-                <EmptyState text={t(lang, "run.no_project").to_string()}>
-                    <NavLink to={Route::Projects} class="button">{ t(lang, "projects.new") }</NavLink>
-                </EmptyState></section>
-        };
-    };
-    if prompts.is_empty() {
-        return html! {
-            <section><h1>{ t(lang, "run.title") }</h1>
-                <EmptyState text={t(lang, "run.no_prompts").to_string()}>
-                    <NavLink to={Route::Projects} class="button">{ t(lang, "nav.projects") }</NavLink>
-                </EmptyState></section>
-        };
+        let ticked: Vec<EngineId> = EngineId::ALL.into_iter().filter(|e| form.engines.contains(e)).collect();
+        let repeats = parse_count(&form.repeats);
+        let concurrency = parse_count(&form.concurrency).map(clamp_concurrency);
+        let searches = parse_count(&form.max_searches);
+        let estimates = ticked
+            .iter()
+            .map(|engine| {
+                let run = runs.iter().find(|r| r.config.engine == *engine);
+                let probes = last_probes.iter().find(|(e, _)| e == engine).map(|(_, p)| &p[..]).unwrap_or(&[]);
+                let history = run.map(|r| (r, probes));
+                let model = form.models.get(engine).map(String::as_str).unwrap_or("");
+                let e = estimate_engine_run(
+                    *engine,
+                    model,
+                    chosen.len(),
+                    repeats.unwrap_or(0),
+                    concurrency.unwrap_or(1),
+                    history,
+                );
+                (*engine, e)
+            })
+            .collect();
+        Plan { chosen, ticked, repeats, concurrency, searches, estimates }
     }
-    let chosen: Vec<String> = match &*selected {
-        Some(list) => prompts.iter().filter(|p| list.contains(&p.id)).map(|p| p.id.clone()).collect(),
-        None => prompts.iter().map(|p| p.id.clone()).collect(),
-    };
-    // Ticked engines in engines.md order.
-    let ticked: Vec<EngineId> = EngineId::ALL.into_iter().filter(|e| engines.contains(e)).collect();
-    let repeats_n = parse_count(&repeats);
-    let conc_n = parse_count(&concurrency).map(clamp_concurrency);
-    let searches_n = parse_count(&max_searches);
-    let estimates: Vec<(EngineId, RunEstimate)> = ticked
-        .iter()
-        .map(|engine| {
-            let run = runs.iter().find(|r| r.config.engine == *engine);
-            let probes = last_probes.iter().find(|(e, _)| e == engine).map(|(_, p)| &p[..]).unwrap_or(&[]);
-            let history = run.map(|r| (r, probes));
-            let model = models.get(engine).map(String::as_str).unwrap_or("");
-            let e =
-                estimate_engine_run(*engine, model, chosen.len(), repeats_n.unwrap_or(0), conc_n.unwrap_or(1), history);
-            (*engine, e)
-        })
-        .collect();
-    let missing_transport = ticked.iter().find(|e| !with_transport.contains(e)).copied();
-    let busy = live.iter().any(|l| l.running) || runner::is_busy() || *starting;
-    let reason: Option<String> = if busy {
-        Some(t(lang, "run.reason_running").to_string())
-    } else if chosen.is_empty() {
-        Some(t(lang, "run.reason_no_prompt").to_string())
-    } else if ticked.is_empty() {
-        Some(t(lang, "run.reason_no_engine").to_string())
-    } else if let Some(engine) = missing_transport {
-        Some(tf(lang, "run.need_key_engine", &[("engine", spec(engine).name)]))
-    } else if repeats_n.is_none() || conc_n.is_none() || searches_n.is_none() {
-        Some(t(lang, "run.reason_numbers").to_string())
-    } else {
-        None
-    };
 
+    /// Why the run cannot start yet, if it cannot: a session runs, no prompt or no engine is
+    /// chosen, an engine has neither a key nor a base URL, or a number is not a count.
+    fn reason(&self, busy: bool, missing_transport: Option<EngineId>, lang: Lang) -> Option<String> {
+        if busy {
+            Some(t(lang, "run.reason_running").to_string())
+        } else if self.chosen.is_empty() {
+            Some(t(lang, "run.reason_no_prompt").to_string())
+        } else if self.ticked.is_empty() {
+            Some(t(lang, "run.reason_no_engine").to_string())
+        } else if let Some(engine) = missing_transport {
+            Some(tf(lang, "run.need_key_engine", &[("engine", spec(engine).name)]))
+        } else if self.repeats.is_none() || self.concurrency.is_none() || self.searches.is_none() {
+            Some(t(lang, "run.reason_numbers").to_string())
+        } else {
+            None
+        }
+    }
+
+    /// One configuration per ticked engine.
+    fn configs(&self, models: &HashMap<EngineId, String>) -> Vec<RunConfig> {
+        self.ticked
+            .iter()
+            .map(|engine| RunConfig {
+                engine: *engine,
+                model: models.get(engine).cloned().unwrap_or_default(),
+                repeats: self.repeats.unwrap_or(0),
+                concurrency: self.concurrency.unwrap_or(1),
+                max_searches: self.searches.unwrap_or(0),
+                ..RunConfig::default()
+            })
+            .collect()
+    }
+}
+
+/// The submit handler: starts one run per configuration through [`runner::start_fresh`],
+/// says how many started and selects the first.
+fn start_handler(
+    app: &AppHandle,
+    data: &RunData,
+    chosen: Vec<String>,
+    configs: Vec<RunConfig>,
+    starting: &UseStateHandle<bool>,
+) -> Callback<SubmitEvent> {
+    let app = app.clone();
+    let (project, prompts, runs, ..) = data;
+    let (project, prompts, runs) = (project.clone(), prompts.clone(), runs.clone());
+    let starting = starting.clone();
+    Callback::from(move |e: SubmitEvent| {
+        e.prevent_default();
+        let Some(repo) = app.repo().cloned() else { return };
+        let (app, starting) = (app.clone(), starting.clone());
+        let (project, prompts, chosen, configs, runs) =
+            (project.clone(), prompts.clone(), chosen.clone(), configs.clone(), runs.clone());
+        starting.set(true);
+        wasm_bindgen_futures::spawn_local(async move {
+            let result = runner::start_fresh(repo, project, prompts, chosen, configs, runs, app.lang).await;
+            starting.set(false);
+            match result {
+                Ok(ids) => {
+                    let text = if ids.len() > 1 {
+                        tf(app.lang, "run.started_many", &[("n", &ids.len().to_string())])
+                    } else {
+                        t(app.lang, "run.started").to_string()
+                    };
+                    toast(&app, ToastKind::Ok, text);
+                    app.dispatch(crate::state::Action::SelectRun(ids.into_iter().next()));
+                }
+                Err(msg) => toast(&app, ToastKind::Error, msg),
+            }
+        });
+    })
+}
+
+/// The prompt checkboxes (`run-prompt-toggle`) with a select-all / select-none link.
+fn prompt_choices(
+    prompts: &[Prompt],
+    chosen: &[String],
+    selected: &UseStateHandle<Option<Vec<String>>>,
+    lang: Lang,
+) -> Html {
     let toggle = {
-        let (selected, chosen) = (selected.clone(), chosen.clone());
+        let (selected, chosen) = (selected.clone(), chosen.to_vec());
         Callback::from(move |id: String| {
             let mut list = chosen.clone();
             if let Some(i) = list.iter().position(|x| *x == id) {
@@ -279,8 +377,43 @@ pub fn RunPage() -> Html {
             selected.set(Some(list));
         })
     };
+    let everything = chosen.len() == prompts.len();
+    let select_all = {
+        let (selected, all) = (selected.clone(), prompts.iter().map(|p| p.id.clone()).collect::<Vec<_>>());
+        Callback::from(move |_: MouseEvent| selected.set(Some(if everything { Vec::new() } else { all.clone() })))
+    };
+    html! {
+        <fieldset>
+            <legend>{ tf(lang, "run.prompts", &[("n", &prompts.len().to_string())]) }</legend>
+            <button type="button" class="link" onclick={select_all}>
+                { t(lang, if everything { "run.select_none" } else { "run.select_all" }) }
+            </button>
+            <ul class="plain prompt-choices">
+                { for prompts.iter().map(|p| {
+                    let id = p.id.clone();
+                    let toggle = toggle.clone();
+                    html! {
+                        <li key={p.id.clone()}>
+                            <label class="check">
+                                <input type="checkbox" data-testid="run-prompt-toggle" data-id={p.id.clone()}
+                                    checked={chosen.contains(&p.id)} onchange={Callback::from(move |_: Event| toggle.emit(id.clone()))} />
+                                <span>{ p.text.clone() }
+                                    { for p.tags.iter().map(|tag| html! { <>{ " " }<span class="chip">{ tag_label(tag, lang) }</span></> }) }</span>
+                            </label>
+                        </li>
+                    }
+                }) }
+            </ul>
+        </fieldset>
+    }
+}
+
+/// The engine checkboxes (`run-engine`), each with its model select (`run-model` for
+/// DeepSeek, `run-model-ENGINE` for the others) and whether it lacks a key or may be
+/// blocked by the browser.
+fn engine_choices(form: &RunForm, ticked: &[EngineId], with_transport: &[EngineId], lang: Lang) -> Html {
     let toggle_engine = {
-        let engines = engines.clone();
+        let engines = form.engines.clone();
         Callback::from(move |engine: EngineId| {
             let mut list = (*engines).clone();
             match list.iter().position(|e| *e == engine) {
@@ -292,139 +425,122 @@ pub fn RunPage() -> Html {
             engines.set(list);
         })
     };
-    let select_all = {
-        let (selected, all) = (selected.clone(), prompts.iter().map(|p| p.id.clone()).collect::<Vec<_>>());
-        let everything = chosen.len() == prompts.len();
-        Callback::from(move |_: MouseEvent| selected.set(Some(if everything { Vec::new() } else { all.clone() })))
-    };
+    html! {
+        <fieldset class="engine-choices">
+            <legend>{ t(lang, "run.engines") }</legend>
+            <p class="muted">{ t(lang, "run.engines_help") }</p>
+            <ul class="plain">
+                { for EngineId::ALL.iter().map(|engine| {
+                    let engine = *engine;
+                    let id = engine.as_str();
+                    let on = ticked.contains(&engine);
+                    let has = with_transport.contains(&engine);
+                    let toggle = toggle_engine.clone();
+                    let on_model = {
+                        let models = form.models.clone();
+                        Callback::from(move |e: Event| {
+                            let mut all = (*models).clone();
+                            all.insert(engine, e.target_unchecked_into::<HtmlSelectElement>().value());
+                            models.set(all);
+                        })
+                    };
+                    let current = form.models.get(&engine).cloned().unwrap_or_default();
+                    // DeepSeek's select keeps the contract's `run-model`.
+                    let model_testid = if engine == EngineId::Deepseek { "run-model".to_string() } else { format!("run-model-{id}") };
+                    html! {
+                        <li key={id} class="engine-choice" data-engine={id}>
+                            <label class="check">
+                                <input type="checkbox" data-testid="run-engine" data-engine={id} checked={on}
+                                    onchange={Callback::from(move |_: Event| toggle.emit(engine))} />
+                                <EngineLabel {engine} />
+                            </label>
+                            <label class="field inline"><span class="sr-only">{ tf(lang, "run.model_of", &[("engine", spec(engine).name)]) }</span>
+                                <select data-testid={model_testid} onchange={on_model} disabled={!on}>
+                                    { for spec(engine).models.iter().map(|m| html! { <option value={*m} selected={current == *m}>{ *m }</option> }) }
+                                </select></label>
+                            if !has {
+                                <span class="muted" data-testid="run-engine-missing" data-engine={id}>{ t(lang, "run.engine_no_key") }</span>
+                            } else if spec(engine).browser == BrowserAccess::IfCorsAllows {
+                                <span class="muted">{ t(lang, "run.engine_cors") }</span>
+                            }
+                        </li>
+                    }
+                }) }
+            </ul>
+        </fieldset>
+    }
+}
+
+/// The three numbers: repeats, concurrency and searches per probe.
+fn number_fields(form: &RunForm, lang: Lang) -> Html {
     let text_input = |state: &UseStateHandle<String>| {
         let state = state.clone();
         Callback::from(move |e: InputEvent| state.set(e.target_unchecked_into::<HtmlInputElement>().value()))
     };
-    let on_start = {
-        let app = app.clone();
-        let (project, prompts, runs) = (project.clone(), prompts.clone(), runs.clone());
-        let (chosen, starting) = (chosen.clone(), starting.clone());
-        let configs: Vec<RunConfig> = ticked
-            .iter()
-            .map(|engine| RunConfig {
-                engine: *engine,
-                model: models.get(engine).cloned().unwrap_or_default(),
-                repeats: repeats_n.unwrap_or(0),
-                concurrency: conc_n.unwrap_or(1),
-                max_searches: searches_n.unwrap_or(0),
-                ..RunConfig::default()
-            })
-            .collect();
-        Callback::from(move |e: SubmitEvent| {
-            e.prevent_default();
-            let Some(repo) = app.repo().cloned() else { return };
-            let (app, starting) = (app.clone(), starting.clone());
-            let (project, prompts, chosen, configs, runs) =
-                (project.clone(), prompts.clone(), chosen.clone(), configs.clone(), runs.clone());
-            starting.set(true);
-            wasm_bindgen_futures::spawn_local(async move {
-                let result = runner::start_fresh(repo, project, prompts, chosen, configs, runs, app.lang).await;
-                starting.set(false);
-                match result {
-                    Ok(ids) => {
-                        let text = if ids.len() > 1 {
-                            tf(app.lang, "run.started_many", &[("n", &ids.len().to_string())])
-                        } else {
-                            t(app.lang, "run.started").to_string()
-                        };
-                        toast(&app, ToastKind::Ok, text);
-                        app.dispatch(crate::state::Action::SelectRun(ids.into_iter().next()));
-                    }
-                    Err(msg) => toast(&app, ToastKind::Error, msg),
-                }
-            });
-        })
-    };
+    let (repeats, concurrency, max_searches) = (&form.repeats, &form.concurrency, &form.max_searches);
+    html! {
+        <div class="grid-fields">
+            <label class="field"><span class="label-text">{ t(lang, "detail.repeats") }</span>
+                <input type="number" min="1" max="20" data-testid="run-repeats" value={(**repeats).clone()} oninput={text_input(repeats)} /></label>
+            <label class="field"><span class="label-text">{ t(lang, "run.concurrency") }</span>
+                <input type="number" min="1" max="3" data-testid="run-concurrency" value={(**concurrency).clone()} oninput={text_input(concurrency)} /></label>
+            <label class="field"><span class="label-text">{ t(lang, "run.max_searches") }</span>
+                <input type="number" min="1" max="20" data-testid="run-max-searches" value={(**max_searches).clone()} oninput={text_input(max_searches)} /></label>
+        </div>
+    }
+}
+
+/// One card per run of this project being driven in this tab (`run-live`): its engine,
+/// progress, error and a link to its detail page.
+fn live_cards(live_here: &[&runner::LiveRun], lang: Lang) -> Html {
+    html! {
+        { for live_here.iter().map(|l| html! {
+            <div class="card" key={l.run_id.clone()} data-testid="run-live" data-engine={l.engine.as_str()} data-run={l.run_id.clone()}>
+                <p><EngineLabel engine={l.engine} /></p>
+                <RunProgress progress={l.progress} lang={lang} running={l.running} />
+                if let Some(e) = &l.error { <p class="error-box" role="alert">{ e.clone() }</p> }
+                <p><NavLink to={Route::RunDetail { id: l.run_id.clone() }}>{ t(lang, "run.open_detail") }</NavLink></p>
+            </div>
+        }) }
+    }
+}
+
+/// The run page.
+#[function_component]
+pub fn RunPage() -> Html {
+    let app = use_app();
+    let lang = app.lang;
+    let live = use_live_run();
+    let data = use_query(app.project_id.clone(), read_run_data);
+    let form = use_run_form(app.project_id.clone());
+    let starting = use_state(|| false);
+
+    if let Some(shown) = placeholder(&data, lang) {
+        return shown;
+    }
+    let Some(Some(run_data)) = data.ready() else { return html! {} };
+    let (project, prompts, _, _, with_transport) = run_data;
+    let plan = Plan::of(&form, run_data);
+    let missing_transport = plan.ticked.iter().find(|e| !with_transport.contains(e)).copied();
+    let busy = live.iter().any(|l| l.running) || runner::is_busy() || *starting;
+    let reason = plan.reason(busy, missing_transport, lang);
+    let on_start = start_handler(&app, run_data, plan.chosen.clone(), plan.configs(&form.models), &starting);
     let on_cancel = Callback::from(|_: MouseEvent| runner::cancel());
     let live_here: Vec<&runner::LiveRun> = live.iter().filter(|l| l.project_id == project.id).collect();
+    let ticked = plan.ticked.len();
 
     html! {
         <section>
             <h1>{ t(lang, "run.title") }</h1>
             <form class="card run-form" onsubmit={on_start}>
-                <fieldset>
-                    <legend>{ tf(lang, "run.prompts", &[("n", &prompts.len().to_string())]) }</legend>
-                    <button type="button" class="link" onclick={select_all}>
-                        { t(lang, if chosen.len() == prompts.len() { "run.select_none" } else { "run.select_all" }) }
-                    </button>
-                    <ul class="plain prompt-choices">
-                        { for prompts.iter().map(|p| {
-                            let id = p.id.clone();
-                            let toggle = toggle.clone();
-                            html! {
-                                <li key={p.id.clone()}>
-                                    <label class="check">
-                                        <input type="checkbox" data-testid="run-prompt-toggle" data-id={p.id.clone()}
-                                            checked={chosen.contains(&p.id)} onchange={Callback::from(move |_: Event| toggle.emit(id.clone()))} />
-                                        <span>{ p.text.clone() }
-                                            { for p.tags.iter().map(|tag| html! { <>{ " " }<span class="chip">{ tag_label(tag, lang) }</span></> }) }</span>
-                                    </label>
-                                </li>
-                            }
-                        }) }
-                    </ul>
-                </fieldset>
-                <fieldset class="engine-choices">
-                    <legend>{ t(lang, "run.engines") }</legend>
-                    <p class="muted">{ t(lang, "run.engines_help") }</p>
-                    <ul class="plain">
-                        { for EngineId::ALL.iter().map(|engine| {
-                            let engine = *engine;
-                            let id = engine.as_str();
-                            let on = ticked.contains(&engine);
-                            let has = with_transport.contains(&engine);
-                            let toggle = toggle_engine.clone();
-                            let on_model = {
-                                let models = models.clone();
-                                Callback::from(move |e: Event| {
-                                    let mut all = (*models).clone();
-                                    all.insert(engine, e.target_unchecked_into::<HtmlSelectElement>().value());
-                                    models.set(all);
-                                })
-                            };
-                            let current = models.get(&engine).cloned().unwrap_or_default();
-                            // DeepSeek's select keeps the contract's `run-model`.
-                            let model_testid = if engine == EngineId::Deepseek { "run-model".to_string() } else { format!("run-model-{id}") };
-                            html! {
-                                <li key={id} class="engine-choice" data-engine={id}>
-                                    <label class="check">
-                                        <input type="checkbox" data-testid="run-engine" data-engine={id} checked={on}
-                                            onchange={Callback::from(move |_: Event| toggle.emit(engine))} />
-                                        <EngineLabel {engine} />
-                                    </label>
-                                    <label class="field inline"><span class="sr-only">{ tf(lang, "run.model_of", &[("engine", spec(engine).name)]) }</span>
-                                        <select data-testid={model_testid} onchange={on_model} disabled={!on}>
-                                            { for spec(engine).models.iter().map(|m| html! { <option value={*m} selected={current == *m}>{ *m }</option> }) }
-                                        </select></label>
-                                    if !has {
-                                        <span class="muted" data-testid="run-engine-missing" data-engine={id}>{ t(lang, "run.engine_no_key") }</span>
-                                    } else if spec(engine).browser == BrowserAccess::IfCorsAllows {
-                                        <span class="muted">{ t(lang, "run.engine_cors") }</span>
-                                    }
-                                </li>
-                            }
-                        }) }
-                    </ul>
-                </fieldset>
-                <div class="grid-fields">
-                    <label class="field"><span class="label-text">{ t(lang, "detail.repeats") }</span>
-                        <input type="number" min="1" max="20" data-testid="run-repeats" value={(*repeats).clone()} oninput={text_input(&repeats)} /></label>
-                    <label class="field"><span class="label-text">{ t(lang, "run.concurrency") }</span>
-                        <input type="number" min="1" max="3" data-testid="run-concurrency" value={(*concurrency).clone()} oninput={text_input(&concurrency)} /></label>
-                    <label class="field"><span class="label-text">{ t(lang, "run.max_searches") }</span>
-                        <input type="number" min="1" max="20" data-testid="run-max-searches" value={(*max_searches).clone()} oninput={text_input(&max_searches)} /></label>
-                </div>
-                { estimate_view(&estimates, lang) }
-                { precision(chosen.len() as u32, repeats_n.unwrap_or(0), lang) }
+                { prompt_choices(prompts, &plan.chosen, &form.selected, lang) }
+                { engine_choices(&form, &plan.ticked, with_transport, lang) }
+                { number_fields(&form, lang) }
+                { estimate_view(&plan.estimates, lang) }
+                { precision(plan.chosen.len() as u32, plan.repeats.unwrap_or(0), lang) }
                 <div class="actions">
                     <button type="submit" data-testid="run-start" disabled={reason.is_some()}
-                        aria-describedby="run-start-reason">{ if ticked.len() > 1 { tf(lang, "run.start_many", &[("n", &ticked.len().to_string())]) } else { t(lang, "run.start").to_string() } }</button>
+                        aria-describedby="run-start-reason">{ if ticked > 1 { tf(lang, "run.start_many", &[("n", &ticked.to_string())]) } else { t(lang, "run.start").to_string() } }</button>
                     if live_here.iter().any(|l| l.running) {
                         <button type="button" class="danger" data-testid="run-cancel" onclick={on_cancel}>{ t(lang, "run.cancel") }</button>
                     }
@@ -434,14 +550,7 @@ pub fn RunPage() -> Html {
                         if missing_transport.is_some() && !busy { { " " }<NavLink to={Route::Settings}>{ t(lang, "nav.settings") }</NavLink> }</p>
                 }
             </form>
-            { for live_here.iter().map(|l| html! {
-                <div class="card" key={l.run_id.clone()} data-testid="run-live" data-engine={l.engine.as_str()} data-run={l.run_id.clone()}>
-                    <p><EngineLabel engine={l.engine} /></p>
-                    <RunProgress progress={l.progress} lang={lang} running={l.running} />
-                    if let Some(e) = &l.error { <p class="error-box" role="alert">{ e.clone() }</p> }
-                    <p><NavLink to={Route::RunDetail { id: l.run_id.clone() }}>{ t(lang, "run.open_detail") }</NavLink></p>
-                </div>
-            }) }
+            { live_cards(&live_here, lang) }
         </section>
     }
 }

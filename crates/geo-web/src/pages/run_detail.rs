@@ -3,33 +3,22 @@
 //! status (in pages of 50 rows), and the probe drawer. The query `?prompt=ID` preselects
 //! the prompt filter and `?probe=ID` opens that probe's drawer (links from other pages).
 
+use crate::app::DetailQuery;
 use crate::components::pager::{page_bounds, use_page, Pager, PAGE_SIZE};
-use crate::components::probe_drawer::{drawer_for, open_probe_button, probe_status_value};
+use crate::components::probe_drawer::{drawer_for, open_probe_button, probe_status_value, OpenProbe};
 use crate::components::progress::RunProgress;
+use crate::components::run_status::{status_label, status_value};
 use crate::components::{EmptyState, EngineLabel};
 use crate::hooks::{toast, use_app, use_query};
 use crate::i18n::{t, tf};
-use crate::pages::{status_label, status_value};
 use crate::repo::Repository;
 use crate::runner::{self, use_live_run};
 use crate::state::ToastKind;
-use geo_core::metrics::compute_run_metrics;
-use geo_core::model::{ProbeStatus, RunStatus};
-use serde::{Deserialize, Serialize};
+use geo_core::metrics::{compute_run_metrics, RunMetrics};
+use geo_core::model::{Lang, Probe, ProbeStatus, RunStatus};
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 use yew_router::prelude::use_location;
-
-/// The run detail page's query: a prompt to filter by and a probe whose drawer opens.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct DetailQuery {
-    /// Prompt id preselected in the prompt filter.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub prompt: Option<String>,
-    /// Probe id whose drawer is open on arrival.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub probe: Option<String>,
-}
 
 /// Props of [`RunDetailPage`].
 #[derive(Properties, PartialEq)]
@@ -48,6 +37,40 @@ pub fn percent(v: Option<f64>) -> String {
 
 fn raw(v: Option<f64>) -> String {
     v.map(|x| x.to_string()).unwrap_or_default()
+}
+
+/// The run's headline figures: mention rate, first-mention rate, owned visibility and
+/// successful / failed probes.
+fn figures(m: &RunMetrics, lang: Lang) -> Html {
+    html! {
+        <div class="figures">
+            <div class="figure" data-testid="detail-mention-rate" data-value={raw(m.mention_rate)}>
+                <span class="label-text">{ t(lang, "detail.mention_rate") }</span><strong>{ percent(m.mention_rate) }</strong></div>
+            <div class="figure" data-testid="detail-first-mention-rate" data-value={raw(m.first_mention_rate)}>
+                <span class="label-text">{ t(lang, "detail.first_mention") }</span><strong>{ percent(m.first_mention_rate) }</strong></div>
+            <div class="figure" data-testid="detail-owned-visibility" data-value={raw(m.owned_visibility)}>
+                <span class="label-text">{ t(lang, "detail.owned_visibility") }</span><strong>{ percent(m.owned_visibility) }</strong></div>
+            <div class="figure" data-testid="detail-success" data-value={m.success_count.to_string()} data-failed={m.failed_count.to_string()}>
+                <span class="label-text">{ t(lang, "detail.success_failed") }</span>
+                <strong>{ format!("{} / {}", m.success_count, m.failed_count) }</strong></div>
+        </div>
+    }
+}
+
+/// One probe of the table, with the button opening its drawer.
+fn probe_row(p: &Probe, prompt_text: &str, open: &OpenProbe, lang: Lang) -> Html {
+    html! {
+        <tr key={p.id.clone()} data-testid="probe-row" data-id={p.id.clone()} data-status={probe_status_value(p.status)}>
+            <td>{ prompt_text.to_string() }</td>
+            <td class="num">{ p.repeat_index + 1 }</td>
+            <td><span class={classes!("status", probe_status_value(p.status))}>{ t(lang, match p.status {
+                ProbeStatus::Success => "detail.st_success", ProbeStatus::Error => "detail.st_error",
+                ProbeStatus::Empty => "detail.st_empty", ProbeStatus::Cancelled => "status.cancelled" }) }</span></td>
+            <td class="num">{ p.mentions.len() }</td>
+            <td class="num">{ p.sources.len() }</td>
+            <td>{ open_probe_button(open, &p.id, "probe-open", t(lang, "detail.open").to_string(), None) }</td>
+        </tr>
+    }
 }
 
 /// The run detail page.
@@ -129,17 +152,7 @@ pub fn RunDetailPage(props: &RunDetailProps) -> Html {
                             <span data-testid="run-status" data-value={status_value(run.status)}
                                 class={classes!("status", status_value(run.status))}>{ status_label(lang, run.status) }</span>
                         </p>
-                        <div class="figures">
-                            <div class="figure" data-testid="detail-mention-rate" data-value={raw(m.mention_rate)}>
-                                <span class="label-text">{ t(lang, "detail.mention_rate") }</span><strong>{ percent(m.mention_rate) }</strong></div>
-                            <div class="figure" data-testid="detail-first-mention-rate" data-value={raw(m.first_mention_rate)}>
-                                <span class="label-text">{ t(lang, "detail.first_mention") }</span><strong>{ percent(m.first_mention_rate) }</strong></div>
-                            <div class="figure" data-testid="detail-owned-visibility" data-value={raw(m.owned_visibility)}>
-                                <span class="label-text">{ t(lang, "detail.owned_visibility") }</span><strong>{ percent(m.owned_visibility) }</strong></div>
-                            <div class="figure" data-testid="detail-success" data-value={m.success_count.to_string()} data-failed={m.failed_count.to_string()}>
-                                <span class="label-text">{ t(lang, "detail.success_failed") }</span>
-                                <strong>{ format!("{} / {}", m.success_count, m.failed_count) }</strong></div>
-                        </div>
+                        { figures(m, lang) }
                         <dl class="facts">
                             <dt>{ t(lang, "runs.engine") }</dt>
                             <dd><EngineLabel engine={run.config.engine} /></dd>
@@ -188,20 +201,7 @@ pub fn RunDetailPage(props: &RunDetailProps) -> Html {
                                     <th scope="col"><span class="sr-only">{ t(lang, "detail.open") }</span></th>
                                 </tr></thead>
                                 <tbody>
-                                    { for shown[row_from..row_to].iter().map(|p| {
-                                        html! {
-                                            <tr key={p.id.clone()} data-testid="probe-row" data-id={p.id.clone()} data-status={probe_status_value(p.status)}>
-                                                <td>{ prompt_text(&p.prompt_id) }</td>
-                                                <td class="num">{ p.repeat_index + 1 }</td>
-                                                <td><span class={classes!("status", probe_status_value(p.status))}>{ t(lang, match p.status {
-                                                    ProbeStatus::Success => "detail.st_success", ProbeStatus::Error => "detail.st_error",
-                                                    ProbeStatus::Empty => "detail.st_empty", ProbeStatus::Cancelled => "status.cancelled" }) }</span></td>
-                                                <td class="num">{ p.mentions.len() }</td>
-                                                <td class="num">{ p.sources.len() }</td>
-                                                <td>{ open_probe_button(&open, &p.id, "probe-open", t(lang, "detail.open").to_string(), None) }</td>
-                                            </tr>
-                                        }
-                                    }) }
+                                    { for shown[row_from..row_to].iter().map(|p| probe_row(p, &prompt_text(&p.prompt_id), &open, lang)) }
                                 </tbody>
                             </table></div>
                             <Pager total={shown.len()} {page} on_page={set_page.clone()} scope="probes" label={t(lang, "pager.probes")} {lang} />

@@ -3,10 +3,10 @@
 
 use crate::app::Route;
 use crate::components::progress::RunProgress;
+use crate::components::run_status::{status_label, status_value};
 use crate::components::{EmptyState, EngineLabel, NavLink};
 use crate::hooks::{use_app, use_query, Fetch};
 use crate::i18n::t;
-use crate::pages::{status_label, status_value};
 use crate::repo::Repository;
 use crate::runner::use_live_run;
 use yew::prelude::*;

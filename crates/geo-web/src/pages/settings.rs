@@ -8,35 +8,13 @@ use crate::i18n::{t, tf};
 pub use crate::import_worker::parse_import;
 use crate::prefs::{self, KeyStorage};
 use crate::repo::Repository;
-use crate::state::{Action, ToastKind};
+use crate::settings_store::{base_url_setting, parse_base_url};
+use crate::state::{Action, AppHandle, ToastKind};
 use geo_core::model::{EngineId, Lang};
 use geo_core::provider::{spec, BrowserAccess, KeyVerdict};
 use std::collections::HashMap;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
-
-/// Settings key of DeepSeek's custom API base URL (a JSON string).
-pub const BASE_URL_SETTING: &str = "baseUrl";
-
-/// Settings key of `engine`'s custom API base URL: [`BASE_URL_SETTING`] for DeepSeek,
-/// `baseUrl.ENGINE` for the others.
-pub fn base_url_setting(engine: geo_core::model::EngineId) -> String {
-    match engine {
-        geo_core::model::EngineId::Deepseek => BASE_URL_SETTING.to_string(),
-        other => format!("{BASE_URL_SETTING}.{}", other.as_str()),
-    }
-}
-
-/// A base URL as typed, checked by geo-core's one rule ([`geo_core::provider::url::parse_base_url`]:
-/// http(s) with a host, no `user:password@`, no spaces, at most 2 KiB), then kept trimmed with
-/// trailing slashes dropped; `Ok(None)` when empty, else the refusal in `lang`.
-pub fn parse_base_url(input: &str, lang: Lang) -> Result<Option<String>, String> {
-    match geo_core::provider::url::parse_base_url(input) {
-        Ok(None) => Ok(None),
-        Ok(Some(_)) => Ok(Some(input.trim().trim_end_matches('/').to_string())),
-        Err(e) => Err(e.localized().get(lang).to_string()),
-    }
-}
 
 /// The refusal of a file of `bytes` bytes before reading it, when it is over the import
 /// limit ([`geo_core::limits::MAX_EXPORT_BYTES`]); the browser would otherwise read it all.
@@ -63,18 +41,66 @@ pub fn key_verdict_value(v: &geo_core::provider::KeyVerdict) -> &'static str {
     }
 }
 
-/// The settings page.
-#[function_component]
-pub fn SettingsPage() -> Html {
-    let app = use_app();
-    let lang = app.lang;
-    let key = use_state(|| prefs::api_key().unwrap_or_default());
-    let storage = use_state(prefs::key_storage);
-    let base_url = use_state(String::new);
-    let key_saved = use_state(|| prefs::api_key().is_some());
-    let confirm_clear = use_state(|| false);
-    // The import's outcome or stage: `data-status` (`pending`, `ok`, `error`: the contract's names) and its text.
-    let import_result = use_state(|| None::<(&'static str, String)>);
+/// The engine fields of the form: DeepSeek's key, key storage and base URL (whose fields
+/// keep the original test ids), the other engines' typed keys and base URLs, and the key
+/// tests' verdicts.
+#[derive(Clone)]
+struct EngineForm {
+    key: UseStateHandle<String>,
+    storage: UseStateHandle<KeyStorage>,
+    base_url: UseStateHandle<String>,
+    key_saved: UseStateHandle<bool>,
+    key_test: UseStateHandle<Option<KeyVerdict>>,
+    key_testing: UseStateHandle<bool>,
+    other_keys: UseStateHandle<HashMap<EngineId, String>>,
+    other_bases: UseStateHandle<HashMap<EngineId, String>>,
+    /// By engine: `None` while testing, `Some(v)` the verdict; absent: never tested.
+    other_tests: UseStateHandle<HashMap<EngineId, Option<KeyVerdict>>>,
+}
+
+impl EngineForm {
+    /// The base URL typed for `engine`.
+    fn base_of(&self, engine: EngineId) -> String {
+        match engine {
+            EngineId::Deepseek => (*self.base_url).clone(),
+            other => self.other_bases.get(&other).cloned().unwrap_or_default(),
+        }
+    }
+
+    /// The key typed for `engine`.
+    fn key_of(&self, engine: EngineId) -> String {
+        match engine {
+            EngineId::Deepseek => (*self.key).clone(),
+            other => self.other_keys.get(&other).cloned().unwrap_or_default(),
+        }
+    }
+
+    /// Empties every field after all data was cleared.
+    fn forget(&self) {
+        self.key.set(String::new());
+        self.key_saved.set(false);
+        self.base_url.set(String::new());
+        self.other_keys.set(HashMap::new());
+        self.other_bases.set(HashMap::new());
+    }
+}
+
+/// The engine form: keys from Web Storage, base URLs from the settings once they are read.
+#[hook]
+fn use_engine_form() -> EngineForm {
+    let form = EngineForm {
+        key: use_state(|| prefs::api_key().unwrap_or_default()),
+        storage: use_state(prefs::key_storage),
+        base_url: use_state(String::new),
+        key_saved: use_state(|| prefs::api_key().is_some()),
+        key_test: use_state(|| None::<KeyVerdict>),
+        key_testing: use_state(|| false),
+        other_keys: use_state(|| {
+            OTHER_ENGINES.iter().map(|e| (*e, prefs::api_key_for(*e).unwrap_or_default())).collect::<HashMap<_, _>>()
+        }),
+        other_bases: use_state(HashMap::<EngineId, String>::new),
+        other_tests: use_state(HashMap::<EngineId, Option<KeyVerdict>>::new),
+    };
     let stored_base = use_query((), |repo, _| async move {
         let mut all = Vec::new();
         for engine in EngineId::ALL {
@@ -83,64 +109,8 @@ pub fn SettingsPage() -> Html {
         }
         Ok(all)
     });
-    // The other engines' fields, by engine: the typed key, the typed base URL, the key test.
-    let other_keys = use_state(|| {
-        OTHER_ENGINES.iter().map(|e| (*e, prefs::api_key_for(*e).unwrap_or_default())).collect::<HashMap<_, _>>()
-    });
-    let other_bases = use_state(HashMap::<EngineId, String>::new);
-    let other_tests = use_state(HashMap::<EngineId, Option<KeyVerdict>>::new);
-    let key_test = use_state(|| None::<KeyVerdict>);
-    let key_testing = use_state(|| false);
-    let on_test_key = {
-        let (app, key, base_url, key_test, key_testing) =
-            (app.clone(), key.clone(), base_url.clone(), key_test.clone(), key_testing.clone());
-        Callback::from(move |_: MouseEvent| {
-            let base = match parse_base_url(&base_url, app.lang) {
-                Ok(b) => b,
-                Err(msg) => return toast(&app, ToastKind::Error, msg),
-            };
-            let typed = key.trim().to_string();
-            let key = if typed.is_empty() { prefs::api_key() } else { Some(typed) };
-            if let Err(e) = geo_core::provider::url::check_key(key.as_deref().unwrap_or("")) {
-                return toast(&app, ToastKind::Error, e.localized().get(app.lang).to_string());
-            }
-            let (key_test, key_testing) = (key_test.clone(), key_testing.clone());
-            key_testing.set(true);
-            wasm_bindgen_futures::spawn_local(async move {
-                let verdict = crate::provider::test_key(EngineId::Deepseek, base.as_deref(), key.as_deref()).await;
-                key_testing.set(false);
-                key_test.set(Some(verdict));
-            });
-        })
-    };
-    let on_test_other = {
-        let (app, other_keys, other_bases, other_tests) =
-            (app.clone(), other_keys.clone(), other_bases.clone(), other_tests.clone());
-        Callback::from(move |engine: EngineId| {
-            let base = match parse_base_url(other_bases.get(&engine).map_or("", String::as_str), app.lang) {
-                Ok(b) => b,
-                Err(msg) => return toast(&app, ToastKind::Error, msg),
-            };
-            let typed = other_keys.get(&engine).map(|k| k.trim().to_string()).filter(|k| !k.is_empty());
-            let key = typed.or_else(|| prefs::api_key_for(engine));
-            // The same key check as every request's: a bad character never reaches `fetch`.
-            if let Err(e) = geo_core::provider::url::check_key(key.as_deref().unwrap_or("")) {
-                let msg = format!("{}: {}", spec(engine).name, e.localized().get(app.lang));
-                return toast(&app, ToastKind::Error, msg);
-            }
-            let mut testing = (*other_tests).clone();
-            testing.insert(engine, None);
-            other_tests.set(testing.clone());
-            let other_tests = other_tests.clone();
-            wasm_bindgen_futures::spawn_local(async move {
-                let verdict = crate::provider::test_key(engine, base.as_deref(), key.as_deref()).await;
-                testing.insert(engine, Some(verdict));
-                other_tests.set(testing);
-            });
-        })
-    };
     {
-        let (base_url, other_bases) = (base_url.clone(), other_bases.clone());
+        let (base_url, other_bases) = (form.base_url.clone(), form.other_bases.clone());
         let loaded = stored_base.ready().cloned();
         use_effect_with(loaded, move |loaded| {
             if let Some(values) = loaded {
@@ -151,104 +121,228 @@ pub fn SettingsPage() -> Html {
             }
         });
     }
+    form
+}
 
+/// DeepSeek's key test (`settings-test-key`): the typed key, else the saved one, against the
+/// typed base URL; both are checked first.
+fn test_deepseek_key(app: &AppHandle, form: &EngineForm) -> Callback<MouseEvent> {
+    let (app, form) = (app.clone(), form.clone());
+    Callback::from(move |_: MouseEvent| {
+        let base = match parse_base_url(&form.base_url, app.lang) {
+            Ok(b) => b,
+            Err(msg) => return toast(&app, ToastKind::Error, msg),
+        };
+        let typed = form.key.trim().to_string();
+        let key = if typed.is_empty() { prefs::api_key() } else { Some(typed) };
+        if let Err(e) = geo_core::provider::url::check_key(key.as_deref().unwrap_or("")) {
+            return toast(&app, ToastKind::Error, e.localized().get(app.lang).to_string());
+        }
+        let (key_test, key_testing) = (form.key_test.clone(), form.key_testing.clone());
+        key_testing.set(true);
+        wasm_bindgen_futures::spawn_local(async move {
+            let verdict = crate::provider::test_key(EngineId::Deepseek, base.as_deref(), key.as_deref()).await;
+            key_testing.set(false);
+            key_test.set(Some(verdict));
+        });
+    })
+}
+
+/// Another engine's key test (`settings-test-key-ENGINE`), checked like DeepSeek's.
+fn test_other_key(app: &AppHandle, form: &EngineForm) -> Callback<EngineId> {
+    let (app, form) = (app.clone(), form.clone());
+    Callback::from(move |engine: EngineId| {
+        let base = match parse_base_url(form.other_bases.get(&engine).map_or("", String::as_str), app.lang) {
+            Ok(b) => b,
+            Err(msg) => return toast(&app, ToastKind::Error, msg),
+        };
+        let typed = form.other_keys.get(&engine).map(|k| k.trim().to_string()).filter(|k| !k.is_empty());
+        let key = typed.or_else(|| prefs::api_key_for(engine));
+        // The same key check as every request's: a bad character never reaches `fetch`.
+        if let Err(e) = geo_core::provider::url::check_key(key.as_deref().unwrap_or("")) {
+            let msg = format!("{}: {}", spec(engine).name, e.localized().get(app.lang));
+            return toast(&app, ToastKind::Error, msg);
+        }
+        let mut testing = (*form.other_tests).clone();
+        testing.insert(engine, None);
+        form.other_tests.set(testing.clone());
+        let other_tests = form.other_tests.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            let verdict = crate::provider::test_key(engine, base.as_deref(), key.as_deref()).await;
+            testing.insert(engine, Some(verdict));
+            other_tests.set(testing);
+        });
+    })
+}
+
+/// Saving the form (`settings-save`, `settings-save-engines`): every base URL and every key
+/// is checked before anything is saved; keys go to Web Storage, base URLs to the settings.
+fn save_engines(app: &AppHandle, form: &EngineForm) -> Callback<SubmitEvent> {
+    let (app, form) = (app.clone(), form.clone());
+    Callback::from(move |e: SubmitEvent| {
+        e.prevent_default();
+        let mut bases = Vec::new();
+        for engine in EngineId::ALL {
+            match parse_base_url(&form.base_of(engine), app.lang) {
+                Ok(b) => bases.push((engine, b)),
+                Err(msg) => return toast(&app, ToastKind::Error, format!("{}: {msg}", spec(engine).name)),
+            }
+        }
+        // Every key no header can carry is refused here, with where the bad character is.
+        for engine in EngineId::ALL {
+            if let Err(e) = geo_core::provider::url::check_key(&form.key_of(engine)) {
+                let msg = format!("{}: {}", spec(engine).name, e.localized().get(app.lang));
+                return toast(&app, ToastKind::Error, msg);
+            }
+        }
+        let mut saved = prefs::save_api_key(&form.key, *form.storage);
+        for engine in OTHER_ENGINES {
+            saved = saved.and_then(|_| prefs::save_api_key_for(engine, &form.key_of(engine), *form.storage));
+        }
+        if let Err(msg) = saved {
+            return toast(&app, ToastKind::Error, msg);
+        }
+        form.key_saved.set(prefs::api_key().is_some());
+        let Some(repo) = app.repo().cloned() else { return };
+        let app = app.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            let mut result = Ok(());
+            for (engine, base) in bases {
+                if result.is_ok() {
+                    result = repo.set_setting(&base_url_setting(engine), base.map(serde_json::Value::String)).await;
+                }
+            }
+            report(&app, &result, Some(t(app.lang, "settings.saved").to_string()));
+        });
+    })
+}
+
+/// Clearing all data after the confirmation: the database, every key, the selected project
+/// and the form's fields.
+fn clear_all(app: &AppHandle, form: &EngineForm, confirm_clear: &UseStateHandle<bool>) -> Callback<()> {
+    let (app, form, confirm_clear) = (app.clone(), form.clone(), confirm_clear.clone());
+    Callback::from(move |_| {
+        confirm_clear.set(false);
+        let Some(repo) = app.repo().cloned() else { return };
+        let (app, form) = (app.clone(), form.clone());
+        wasm_bindgen_futures::spawn_local(async move {
+            let result = repo.clear_all().await;
+            if result.is_ok() {
+                prefs::forget_api_key();
+                prefs::save_project(None);
+                app.dispatch(Action::SelectProject(None));
+                form.forget();
+            }
+            report(&app, &result, Some(t(app.lang, "settings.cleared").to_string()));
+        });
+    })
+}
+
+/// DeepSeek's fields: key (`settings-api-key`), key storage, base URL, save and key test.
+fn deepseek_fields(app: &AppHandle, form: &EngineForm) -> Html {
+    let lang = app.lang;
     let on_key = {
-        let key = key.clone();
+        let key = form.key.clone();
         Callback::from(move |e: InputEvent| key.set(e.target_unchecked_into::<HtmlInputElement>().value()))
     };
     let on_storage = {
-        let storage = storage.clone();
+        let storage = form.storage.clone();
         Callback::from(move |e: Event| {
             storage.set(KeyStorage::parse(&e.target_unchecked_into::<HtmlSelectElement>().value()))
         })
     };
     let on_base = {
-        let base_url = base_url.clone();
+        let base_url = form.base_url.clone();
         Callback::from(move |e: InputEvent| base_url.set(e.target_unchecked_into::<HtmlInputElement>().value()))
     };
-    let on_save = {
-        let (app, key, storage, base_url, key_saved) =
-            (app.clone(), key.clone(), storage.clone(), base_url.clone(), key_saved.clone());
-        let (other_keys, other_bases) = (other_keys.clone(), other_bases.clone());
-        Callback::from(move |e: SubmitEvent| {
-            e.prevent_default();
-            // Every base URL is checked before anything is saved.
-            let mut bases = Vec::new();
-            for engine in EngineId::ALL {
-                let typed = match engine {
-                    EngineId::Deepseek => (*base_url).clone(),
-                    other => other_bases.get(&other).cloned().unwrap_or_default(),
-                };
-                match parse_base_url(&typed, app.lang) {
-                    Ok(b) => bases.push((engine, b)),
-                    Err(msg) => return toast(&app, ToastKind::Error, format!("{}: {msg}", spec(engine).name)),
-                }
+    let on_test_key = test_deepseek_key(app, form);
+    let (key_saved, storage, key_testing) = (*form.key_saved, *form.storage, *form.key_testing);
+    html! {
+        <>
+            <h2 id="key-heading">{ t(lang, "settings.key_section") }</h2>
+            <label class="field" data-testid="settings-api-key-deepseek">
+                <span class="label-text">{ t(lang, "settings.api_key") }</span>
+                <input type="password" data-testid="settings-api-key" autocomplete="off" spellcheck="false"
+                    value={(*form.key).clone()} oninput={on_key} aria-describedby="key-help" />
+            </label>
+            <p id="key-help" class="muted">
+                { t(lang, "settings.api_key_help") }{ " " }
+                <span data-testid="settings-key-status" data-value={if key_saved { "saved" } else { "" }}>
+                    { t(lang, if key_saved { "settings.key_present" } else { "settings.key_absent" }) }
+                </span>
+            </p>
+            <label class="field">
+                <span class="label-text">{ t(lang, "settings.key_storage") }</span>
+                <select data-testid="settings-key-storage" onchange={on_storage}>
+                    <option value="local" selected={storage == KeyStorage::Local}>{ t(lang, "settings.storage_local") }</option>
+                    <option value="session" selected={storage == KeyStorage::Session}>{ t(lang, "settings.storage_session") }</option>
+                </select>
+            </label>
+            <label class="field" data-testid="settings-base-url-deepseek">
+                <span class="label-text">{ t(lang, "settings.base_url") }</span>
+                <input type="url" data-testid="settings-base-url" inputmode="url" spellcheck="false"
+                    placeholder="https://api.deepseek.com" value={(*form.base_url).clone()} oninput={on_base}
+                    aria-describedby="base-help" />
+            </label>
+            <p id="base-help" class="muted">{ t(lang, "settings.base_url_help") }</p>
+            <div class="actions">
+                <button type="submit" data-testid="settings-save">{ t(lang, "settings.save") }</button>
+                <button type="button" data-testid="settings-test-key" onclick={on_test_key} disabled={key_testing}>
+                    { t(lang, if key_testing { "settings.testing" } else { "settings.test_key" }) }</button>
+            </div>
+            if let Some(v) = &*form.key_test {
+                <p data-testid="settings-key-verdict" data-verdict={key_verdict_value(v)} role="status"
+                    class={if v.is_valid() { "ok-box" } else { "error-box" }}>{ v.describe().get(lang).to_string() }</p>
             }
-            // Every key no header can carry is refused here, with where the bad character is.
-            for engine in EngineId::ALL {
-                let typed = match engine {
-                    EngineId::Deepseek => (*key).clone(),
-                    other => other_keys.get(&other).cloned().unwrap_or_default(),
-                };
-                if let Err(e) = geo_core::provider::url::check_key(&typed) {
-                    let msg = format!("{}: {}", spec(engine).name, e.localized().get(app.lang));
-                    return toast(&app, ToastKind::Error, msg);
-                }
-            }
-            let mut saved = prefs::save_api_key(&key, *storage);
-            for engine in OTHER_ENGINES {
-                let typed = other_keys.get(&engine).cloned().unwrap_or_default();
-                saved = saved.and_then(|_| prefs::save_api_key_for(engine, &typed, *storage));
-            }
-            if let Err(msg) = saved {
-                return toast(&app, ToastKind::Error, msg);
-            }
-            key_saved.set(prefs::api_key().is_some());
-            let Some(repo) = app.repo().cloned() else { return };
-            let app = app.clone();
-            wasm_bindgen_futures::spawn_local(async move {
-                let mut result = Ok(());
-                for (engine, base) in bases {
-                    if result.is_ok() {
-                        result = repo.set_setting(&base_url_setting(engine), base.map(serde_json::Value::String)).await;
-                    }
-                }
-                report(&app, &result, Some(t(app.lang, "settings.saved").to_string()));
-            });
+        </>
+    }
+}
+
+/// The other engines' fields, one [`EngineFields`] each, and their save button.
+fn other_engine_fields(app: &AppHandle, form: &EngineForm) -> Html {
+    let lang = app.lang;
+    let on_test_other = test_other_key(app, form);
+    let edit = |field: &UseStateHandle<HashMap<EngineId, String>>, engine: EngineId| {
+        let field = field.clone();
+        Callback::from(move |e: InputEvent| {
+            let mut all = (*field).clone();
+            all.insert(engine, e.target_unchecked_into::<HtmlInputElement>().value());
+            field.set(all);
         })
     };
-    let on_import = {
-        let (app, import_result) = (app.clone(), import_result.clone());
-        Callback::from(move |e: Event| {
-            let input: HtmlInputElement = e.target_unchecked_into();
-            let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
-            input.set_value("");
-            let (app, import_result) = (app.clone(), import_result.clone());
-            let Some(repo) = app.repo().cloned() else { return };
-            let lang = app.lang;
-            if let Some(msg) = import_size_refusal(file.size(), lang) {
-                toast(&app, ToastKind::Error, msg.clone());
-                return import_result.set(Some(("error", msg)));
-            }
-            let mb = format!("{:.1}", file.size() / 1e6);
-            import_result.set(Some(("pending", tf(lang, "import.reading", &[("f", &file.name()), ("mb", &mb)]))));
-            wasm_bindgen_futures::spawn_local(async move {
-                // Read, checked, re-analysed and saved off the main thread; each stage shown.
-                let (name, shown_stage) = (file.name(), import_result.clone());
-                let on_stage = std::rc::Rc::new(move |s: crate::import_worker::Stage| {
-                    shown_stage.set(Some(("pending", s.text(lang, &name, &mb))))
-                });
-                let outcome = crate::import_worker::import_file(&repo, file, lang, on_stage).await;
-                let shown = match outcome {
-                    Ok(report) => (true, report),
-                    Err(msg) => (false, msg),
-                };
-                toast(&app, if shown.0 { ToastKind::Ok } else { ToastKind::Error }, shown.1.clone());
-                import_result.set(Some((if shown.0 { "ok" } else { "error" }, shown.1)));
-            });
-        })
-    };
-    let importing = matches!(*import_result, Some(("pending", _)));
+    html! {
+        <>
+            <h2 id="engines-heading">{ t(lang, "settings.engines_section") }</h2>
+            <p class="muted">{ t(lang, "settings.engines_help") }</p>
+            { for OTHER_ENGINES.iter().map(|engine| {
+                let engine = *engine;
+                let on_key = edit(&form.other_keys, engine);
+                let on_base = edit(&form.other_bases, engine);
+                let on_test = { let cb = on_test_other.clone(); Callback::from(move |_: MouseEvent| cb.emit(engine)) };
+                html! {
+                    <EngineFields key={engine.as_str()} {engine} {lang}
+                        api_key={form.other_keys.get(&engine).cloned().unwrap_or_default()}
+                        base_url={form.other_bases.get(&engine).cloned().unwrap_or_default()}
+                        saved={prefs::api_key_for(engine).is_some()}
+                        test={form.other_tests.get(&engine).cloned()}
+                        {on_key} {on_base} {on_test} />
+                }
+            }) }
+            <div class="actions">
+                <button type="submit" data-testid="settings-save-engines">{ t(lang, "settings.save") }</button>
+            </div>
+        </>
+    }
+}
+
+/// The settings page.
+#[function_component]
+pub fn SettingsPage() -> Html {
+    let app = use_app();
+    let lang = app.lang;
+    let form = use_engine_form();
+    let confirm_clear = use_state(|| false);
+    let on_save = save_engines(&app, &form);
     let open_clear = {
         let confirm_clear = confirm_clear.clone();
         Callback::from(move |_: MouseEvent| confirm_clear.set(true))
@@ -257,121 +351,16 @@ pub fn SettingsPage() -> Html {
         let confirm_clear = confirm_clear.clone();
         Callback::from(move |_| confirm_clear.set(false))
     };
-    let do_clear = {
-        let (app, confirm_clear, key, key_saved, base_url) =
-            (app.clone(), confirm_clear.clone(), key.clone(), key_saved.clone(), base_url.clone());
-        let (other_keys, other_bases) = (other_keys.clone(), other_bases.clone());
-        Callback::from(move |_| {
-            confirm_clear.set(false);
-            let Some(repo) = app.repo().cloned() else { return };
-            let (app, key, key_saved, base_url) = (app.clone(), key.clone(), key_saved.clone(), base_url.clone());
-            let (other_keys, other_bases) = (other_keys.clone(), other_bases.clone());
-            wasm_bindgen_futures::spawn_local(async move {
-                let result = repo.clear_all().await;
-                if result.is_ok() {
-                    prefs::forget_api_key();
-                    prefs::save_project(None);
-                    app.dispatch(Action::SelectProject(None));
-                    key.set(String::new());
-                    key_saved.set(false);
-                    base_url.set(String::new());
-                    other_keys.set(HashMap::new());
-                    other_bases.set(HashMap::new());
-                }
-                report(&app, &result, Some(t(app.lang, "settings.cleared").to_string()));
-            });
-        })
-    };
+    let do_clear = clear_all(&app, &form, &confirm_clear);
 
     html! {
         <section>
             <h1>{ t(lang, "settings.title") }</h1>
             <form class="card" onsubmit={on_save} aria-labelledby="key-heading">
-                <h2 id="key-heading">{ t(lang, "settings.key_section") }</h2>
-                <label class="field" data-testid="settings-api-key-deepseek">
-                    <span class="label-text">{ t(lang, "settings.api_key") }</span>
-                    <input type="password" data-testid="settings-api-key" autocomplete="off" spellcheck="false"
-                        value={(*key).clone()} oninput={on_key} aria-describedby="key-help" />
-                </label>
-                <p id="key-help" class="muted">
-                    { t(lang, "settings.api_key_help") }{ " " }
-                    <span data-testid="settings-key-status" data-value={if *key_saved { "saved" } else { "" }}>
-                        { t(lang, if *key_saved { "settings.key_present" } else { "settings.key_absent" }) }
-                    </span>
-                </p>
-                <label class="field">
-                    <span class="label-text">{ t(lang, "settings.key_storage") }</span>
-                    <select data-testid="settings-key-storage" onchange={on_storage}>
-                        <option value="local" selected={*storage == KeyStorage::Local}>{ t(lang, "settings.storage_local") }</option>
-                        <option value="session" selected={*storage == KeyStorage::Session}>{ t(lang, "settings.storage_session") }</option>
-                    </select>
-                </label>
-                <label class="field" data-testid="settings-base-url-deepseek">
-                    <span class="label-text">{ t(lang, "settings.base_url") }</span>
-                    <input type="url" data-testid="settings-base-url" inputmode="url" spellcheck="false"
-                        placeholder="https://api.deepseek.com" value={(*base_url).clone()} oninput={on_base}
-                        aria-describedby="base-help" />
-                </label>
-                <p id="base-help" class="muted">{ t(lang, "settings.base_url_help") }</p>
-                <div class="actions">
-                    <button type="submit" data-testid="settings-save">{ t(lang, "settings.save") }</button>
-                    <button type="button" data-testid="settings-test-key" onclick={on_test_key} disabled={*key_testing}>
-                        { t(lang, if *key_testing { "settings.testing" } else { "settings.test_key" }) }</button>
-                </div>
-                if let Some(v) = &*key_test {
-                    <p data-testid="settings-key-verdict" data-verdict={key_verdict_value(v)} role="status"
-                        class={if v.is_valid() { "ok-box" } else { "error-box" }}>{ v.describe().get(lang).to_string() }</p>
-                }
-                <h2 id="engines-heading">{ t(lang, "settings.engines_section") }</h2>
-                <p class="muted">{ t(lang, "settings.engines_help") }</p>
-                { for OTHER_ENGINES.iter().map(|engine| {
-                    let engine = *engine;
-                    let on_key = {
-                        let other_keys = other_keys.clone();
-                        Callback::from(move |e: InputEvent| {
-                            let mut all = (*other_keys).clone();
-                            all.insert(engine, e.target_unchecked_into::<HtmlInputElement>().value());
-                            other_keys.set(all);
-                        })
-                    };
-                    let on_base = {
-                        let other_bases = other_bases.clone();
-                        Callback::from(move |e: InputEvent| {
-                            let mut all = (*other_bases).clone();
-                            all.insert(engine, e.target_unchecked_into::<HtmlInputElement>().value());
-                            other_bases.set(all);
-                        })
-                    };
-                    let on_test = { let cb = on_test_other.clone(); Callback::from(move |_: MouseEvent| cb.emit(engine)) };
-                    html! {
-                        <EngineFields key={engine.as_str()} {engine} {lang}
-                            api_key={other_keys.get(&engine).cloned().unwrap_or_default()}
-                            base_url={other_bases.get(&engine).cloned().unwrap_or_default()}
-                            saved={prefs::api_key_for(engine).is_some()}
-                            test={other_tests.get(&engine).cloned()}
-                            {on_key} {on_base} {on_test} />
-                    }
-                }) }
-                <div class="actions">
-                    <button type="submit" data-testid="settings-save-engines">{ t(lang, "settings.save") }</button>
-                </div>
+                { deepseek_fields(&app, &form) }
+                { other_engine_fields(&app, &form) }
             </form>
-
-            <div class="card">
-                <h2>{ t(lang, "settings.data") }</h2>
-                <p class="muted">{ t(lang, "settings.data_help") }</p>
-                <label class="field">
-                    <span class="label-text">{ t(lang, "settings.import") }</span>
-                    <input type="file" accept="application/json,.json" data-testid="settings-import-file" onchange={on_import}
-                        disabled={importing} aria-describedby="import-result" />
-                </label>
-                if let Some((status, text)) = (*import_result).clone() {
-                    <p id="import-result" data-testid="import-result" data-status={status} aria-busy={importing.to_string()}
-                        class={match status { "ok" => "ok-box import-result", "error" => "error-box import-result", _ => "muted import-result" }}
-                        role="status">{ text }</p>
-                }
-                <button type="button" class="danger" data-testid="data-clear" onclick={open_clear}>{ t(lang, "settings.clear") }</button>
-            </div>
+            <DataCard on_clear={open_clear} />
             <DemoSection />
             if *confirm_clear {
                 <ConfirmDialog title={t(lang, "settings.clear_title").to_string()} body={t(lang, "settings.clear_body").to_string()}
@@ -380,6 +369,78 @@ pub fn SettingsPage() -> Html {
             }
         </section>
     }
+}
+
+#[derive(Properties, PartialEq)]
+struct DataCardProps {
+    /// Asks to clear all data (the page confirms first).
+    on_clear: Callback<MouseEvent>,
+}
+
+/// The data card: importing a full export (`settings-import-file`, its stages and outcome in
+/// `import-result`) and the button that clears all data (`data-clear`).
+#[function_component]
+fn DataCard(p: &DataCardProps) -> Html {
+    let app = use_app();
+    let lang = app.lang;
+    // The import's outcome or stage: `data-status` (`pending`, `ok`, `error`: the contract's names) and its text.
+    let import_result = use_state(|| None::<(&'static str, String)>);
+    let on_import = {
+        let (app, import_result) = (app.clone(), import_result.clone());
+        Callback::from(move |e: Event| {
+            let input: HtmlInputElement = e.target_unchecked_into();
+            let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
+            input.set_value("");
+            import_file(&app, file, &import_result);
+        })
+    };
+    let importing = matches!(*import_result, Some(("pending", _)));
+    html! {
+        <div class="card">
+            <h2>{ t(lang, "settings.data") }</h2>
+            <p class="muted">{ t(lang, "settings.data_help") }</p>
+            <label class="field">
+                <span class="label-text">{ t(lang, "settings.import") }</span>
+                <input type="file" accept="application/json,.json" data-testid="settings-import-file" onchange={on_import}
+                    disabled={importing} aria-describedby="import-result" />
+            </label>
+            if let Some((status, text)) = (*import_result).clone() {
+                <p id="import-result" data-testid="import-result" data-status={status} aria-busy={importing.to_string()}
+                    class={match status { "ok" => "ok-box import-result", "error" => "error-box import-result", _ => "muted import-result" }}
+                    role="status">{ text }</p>
+            }
+            <button type="button" class="danger" data-testid="data-clear" onclick={p.on_clear.clone()}>{ t(lang, "settings.clear") }</button>
+        </div>
+    }
+}
+
+/// Imports `file`: refused from its size before reading, then read, checked and analysed
+/// and merged in the import worker ([`crate::import_worker::import_file`]), each stage shown in
+/// `import_result` and the outcome as a toast.
+fn import_file(app: &AppHandle, file: web_sys::File, import_result: &UseStateHandle<Option<(&'static str, String)>>) {
+    let (app, import_result) = (app.clone(), import_result.clone());
+    let Some(repo) = app.repo().cloned() else { return };
+    let lang = app.lang;
+    if let Some(msg) = import_size_refusal(file.size(), lang) {
+        toast(&app, ToastKind::Error, msg.clone());
+        return import_result.set(Some(("error", msg)));
+    }
+    let mb = format!("{:.1}", file.size() / 1e6);
+    import_result.set(Some(("pending", tf(lang, "import.reading", &[("f", &file.name()), ("mb", &mb)]))));
+    wasm_bindgen_futures::spawn_local(async move {
+        // Read, checked, re-analysed and saved off the main thread; each stage shown.
+        let (name, shown_stage) = (file.name(), import_result.clone());
+        let on_stage = std::rc::Rc::new(move |s: crate::import_worker::Stage| {
+            shown_stage.set(Some(("pending", s.text(lang, &name, &mb))))
+        });
+        let outcome = crate::import_worker::import_file(&repo, file, lang, on_stage).await;
+        let shown = match outcome {
+            Ok(report) => (true, report),
+            Err(msg) => (false, msg),
+        };
+        toast(&app, if shown.0 { ToastKind::Ok } else { ToastKind::Error }, shown.1.clone());
+        import_result.set(Some((if shown.0 { "ok" } else { "error" }, shown.1)));
+    });
 }
 
 /// Every engine but DeepSeek, whose fields keep the original test ids.
@@ -531,32 +592,8 @@ mod tests {
     use super::*;
     use geo_core::model::ExportEnvelope;
 
-    #[track_caller]
-    fn check(input: &str, expect: Result<Option<&str>, ()>) {
-        let got = parse_base_url(input, Lang::En);
-        assert_eq!(
-            got.map(|o| o.map(|s| s.to_string())).map_err(|_| ()),
-            expect.map(|o| o.map(String::from)),
-            "{input}"
-        );
-    }
-
     fn empty() -> ExportEnvelope {
         ExportEnvelope::new("")
-    }
-
-    #[test]
-    fn base_urls() {
-        // Finding 4: credentials in the base URL are refused, and the message never repeats them.
-        let e = parse_base_url("https://user:s3cret-pass@proxy.example.com", Lang::En).unwrap_err();
-        assert!(e.contains("user:pass@") && !e.contains("s3cret"), "{e}");
-        check("https://proxy.example.com/v1?key=x", Ok(Some("https://proxy.example.com/v1?key=x")));
-        check("", Ok(None));
-        check("  https://proxy.example.com/ ", Ok(Some("https://proxy.example.com")));
-        check("http://127.0.0.1:8787", Ok(Some("http://127.0.0.1:8787")));
-        check("ftp://x", Err(()));
-        check("proxy.example.com", Err(()));
-        check("https://", Err(()));
     }
 
     #[test]
