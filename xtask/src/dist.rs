@@ -5,9 +5,10 @@
 //! `--dev`), generate the JS glue in-process with `wasm-bindgen-cli-support` (pinned to the
 //! exact `wasm-bindgen` of Cargo.lock), shrink with `wasm-opt` (npm's binaryen, installed by
 //! `npm ci` in `xtask/e2e` on a fresh checkout; one on `PATH` otherwise),
-//! then write `dist/` with content-hashed names, the `<base href>`, the CSP and a
-//! `404.html` copy for GitHub Pages deep links, the demo export and the Docs chat's sample
-//! documents (`samples/`, fetched on demand), and print raw and gzip sizes.
+//! then write `dist/` with content-hashed names (the import worker's script among them),
+//! the `<base href>`, the CSP and a `404.html` copy for GitHub Pages deep links, the demo
+//! export and the Docs chat's sample documents (`samples/`, fetched on demand), and print
+//! raw and gzip sizes.
 
 use anyhow::{bail, Context, Result};
 use flate2::write::GzEncoder;
@@ -19,11 +20,12 @@ use std::process::Command;
 
 use crate::test::run_cmd;
 
-/// Content-Security-Policy of the app: own scripts and wasm only, no third-party code,
-/// network to any https API (DeepSeek or a proxy) and to loopback mocks.
+/// Content-Security-Policy of the app: own scripts, wasm and workers only (the import
+/// worker), no third-party code, network to any https API (DeepSeek or a proxy) and to
+/// loopback mocks.
 pub const CSP: &str = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; \
 style-src 'self' 'unsafe-inline'; connect-src 'self' https: http://127.0.0.1:* http://localhost:*; \
-img-src 'self' data:; object-src 'none'; base-uri 'self'; form-action 'self'";
+img-src 'self' data:; worker-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'";
 
 /// Options of a dist build.
 #[derive(Debug, Clone)]
@@ -151,12 +153,17 @@ pub fn build(opts: &DistOptions) -> Result<Vec<SizeRow>> {
     let glue_name = hashed("geo_web", "js", &glue);
     let wasm_name = hashed("geo_web_bg", "wasm", &wasm);
     let css_name = hashed("styles", "css", &css);
+    let worker = import_worker_script(&glue_name);
+    let worker_name = hashed("import-worker", "js", worker.as_bytes());
     let boot = format!(
-        "// Loads the app: the JS glue, then the wasm module, both relative to this file.\n\
-         import init from './{glue_name}';\n\
-         init({{ module_or_path: new URL('./{wasm_name}', import.meta.url) }});\n"
+        "// Loads the app: the JS glue, then the wasm module, both relative to this file, then\n\
+         // starts it, naming the import worker's script (crates/geo-web/src/import_worker.rs).\n\
+         import init, {{ start_app }} from './{glue_name}';\n\
+         init({{ module_or_path: new URL('./{wasm_name}', import.meta.url) }})\n\
+         \x20 .then(() => start_app(new URL('./{worker_name}', import.meta.url).href));\n"
     );
     let boot_name = hashed("boot", "js", boot.as_bytes());
+    fs::write(dist.join(&worker_name), &worker)?;
     fs::write(dist.join(&glue_name), &glue)?;
     fs::write(dist.join(&wasm_name), &wasm)?;
     fs::write(dist.join(&css_name), &css)?;
@@ -198,12 +205,31 @@ pub fn build(opts: &DistOptions) -> Result<Vec<SizeRow>> {
     }
 
     let mut rows = Vec::new();
-    for name in [&wasm_name, &glue_name, &css_name, &boot_name, &"index.html".to_string()] {
+    for name in [&wasm_name, &glue_name, &css_name, &boot_name, &worker_name, &"index.html".to_string()] {
         let bytes = fs::read(dist.join(name))?;
         rows.push(SizeRow { name: name.clone(), raw: bytes.len() as u64, gzip: gzip_len(&bytes)? });
     }
     print_sizes(&rows, &dist);
     Ok(rows)
+}
+
+/// The import worker's module script: the page posts it the app's compiled
+/// `WebAssembly.Module` (so the wasm is neither downloaded nor compiled again), the file
+/// and the language; it instantiates the module with the same glue (the app does not
+/// render: `start_app` is the page's call) and runs `import_in_worker`, posting a
+/// `failed` message itself when the module cannot start or traps.
+fn import_worker_script(glue_name: &str) -> String {
+    format!(
+        "// The import worker (crates/geo-web/src/import_worker.rs): one import, off the page's main thread.\n\
+         import init, {{ import_in_worker }} from './{glue_name}';\n\
+         self.onmessage = (e) => {{\n\
+         \x20 self.onmessage = null;\n\
+         \x20 const {{ module, file, lang }} = e.data;\n\
+         \x20 init({{ module_or_path: module }})\n\
+         \x20   .then(() => import_in_worker(file, lang))\n\
+         \x20   .catch((err) => self.postMessage(JSON.stringify({{ kind: 'failed', message: String(err) }})));\n\
+         }};\n"
+    )
 }
 
 /// Runs wasm-bindgen (`--target web`) on `wasm_in` into `target/<stage>` and, unless `dev`,
@@ -495,6 +521,16 @@ mod tests {
         let small = minify_css(app);
         assert!(small.len() < app.len() * 9 / 10, "{} → {}", app.len(), small.len());
         assert_eq!(small.matches('{').count(), app.matches('{').count());
+    }
+
+    #[test]
+    fn the_import_worker_loads_the_same_glue_and_reports_failures_as_the_app_reads_them() {
+        let script = import_worker_script("geo_web-0123456789.js");
+        assert!(script.contains("import init, { import_in_worker } from './geo_web-0123456789.js';"), "{script}");
+        assert!(script.contains("init({ module_or_path: module })"), "{script}");
+        // geo-web's import_worker::Message::Failed, as its test spells it.
+        assert!(script.contains("JSON.stringify({ kind: 'failed', message: String(err) })"), "{script}");
+        assert!(CSP.contains("worker-src 'self'"));
     }
 
     #[test]

@@ -21,7 +21,8 @@
 //! - [`chat`]: the Docs chat's non-rendering parts (citations, file checks, samples, streaming fetch);
 //! - [`prefs`]: the few values kept in Web Storage (language, API key, key storage);
 //! - [`settings_store`]: the settings keys of each engine's base URL and the base-URL check;
-//! - [`demo`]: seeding, restoring and deleting the demo project (seed §8.2).
+//! - [`demo`]: seeding, restoring and deleting the demo project (seed §8.2);
+//! - [`import_worker`]: the settings import, run off the main thread in a Web Worker.
 
 #![warn(missing_docs)]
 
@@ -32,6 +33,7 @@ pub mod demo;
 pub mod draft;
 pub mod hooks;
 pub mod i18n;
+pub mod import_worker;
 pub mod pages;
 pub mod prefs;
 pub mod provider;
@@ -43,9 +45,13 @@ pub mod web;
 
 pub use repo::self_test::migration_self_test;
 
-/// Mounts the app on `<body>`; called by the generated JS glue when the module loads.
+/// Mounts the app on `<body>`; the bootstrap (`boot-*.js`, written by `cargo xtask dist`)
+/// calls it once the module is instantiated, naming the import worker's script
+/// ([`import_worker`]). Not a wasm-bindgen `start` function: the import worker instantiates
+/// this same module, and it must not render there.
 #[cfg(target_arch = "wasm32")]
-#[wasm_bindgen::prelude::wasm_bindgen(start)]
-pub fn start() {
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn start_app(import_worker: Option<String>) {
+    import_worker::set_worker_url(import_worker);
     yew::Renderer::<app::App>::new().render();
 }

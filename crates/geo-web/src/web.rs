@@ -74,7 +74,11 @@ pub fn session_storage() -> Option<web_sys::Storage> {
 /// the next animation frame (or 100 ms, for a tab in the background, where frames stop) and
 /// one more task. Natively it returns at once.
 pub async fn after_paint() {
-    let Some(w) = web_sys::window().filter(|_| cfg!(target_arch = "wasm32")) else { return };
+    // `window()` itself panics natively, so the target is checked first; a worker has none.
+    if !cfg!(target_arch = "wasm32") {
+        return;
+    }
+    let Some(w) = web_sys::window() else { return };
     let frame = js_sys::Promise::new(&mut |resolve, _| {
         let _ = w.request_animation_frame(&resolve);
         let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 100);

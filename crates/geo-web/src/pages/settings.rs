@@ -5,33 +5,16 @@
 use crate::components::ConfirmDialog;
 use crate::hooks::{report, toast, use_app, use_query};
 use crate::i18n::{t, tf};
+pub use crate::import_worker::parse_import;
 use crate::prefs::{self, KeyStorage};
-use crate::repo::{RepoError, Repository};
+use crate::repo::Repository;
 use crate::settings_store::{base_url_setting, parse_base_url};
 use crate::state::{Action, AppHandle, ToastKind};
-use geo_core::export::{parse_export, ImportLimits};
-use geo_core::model::{EngineId, ExportEnvelope, Lang};
+use geo_core::model::{EngineId, Lang};
 use geo_core::provider::{spec, BrowserAccess, KeyVerdict};
 use std::collections::HashMap;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
-
-/// Checks an uploaded file with geo-core's import (envelope, version, shapes, limits,
-/// duplicate ids; exports of the original web app get their raw result rebuilt), then
-/// [`geo_core::export::prepare_import`] against `stored` (the projects and runs already
-/// kept): every reference must resolve, and every derived field of every probe is
-/// recomputed with the same analysis as a live probe (its run's alias snapshot from the file
-/// or from the store), so no file-supplied source, mention or link survives, and imported
-/// and probed data give the same figures (and the same as `geo-probe metrics`). The error is
-/// the whole report in the interface language: a headline, then the first problems, one a
-/// line.
-pub fn parse_import(text: &str, stored: &ExportEnvelope, lang: Lang) -> Result<ExportEnvelope, String> {
-    let mut env = crate::web::measure("geo:import-parse", || parse_export(text, &ImportLimits::default()))
-        .map_err(|e| e.describe().get(lang).to_string())?;
-    crate::web::measure("geo:import-analyse", || geo_core::export::prepare_import(&mut env, stored))
-        .map_err(|e| e.describe().get(lang).to_string())?;
-    Ok(env)
-}
 
 /// The refusal of a file of `bytes` bytes before reading it, when it is over the import
 /// limit ([`geo_core::limits::MAX_EXPORT_BYTES`]); the browser would otherwise read it all.
@@ -41,18 +24,6 @@ pub fn import_size_refusal(bytes: f64, lang: Lang) -> Option<String> {
         let bytes = if bytes.is_finite() { bytes as usize } else { usize::MAX };
         geo_core::export::ImportError::too_large(bytes, limit).describe().get(lang).to_string()
     })
-}
-
-/// The projects and runs already stored: what an import's references may point to and the
-/// alias snapshots its probes are analysed with when their run is not in the file.
-async fn stored_projects_and_runs(repo: &impl Repository) -> Result<ExportEnvelope, RepoError> {
-    let mut base = ExportEnvelope::new("");
-    base.projects = repo.list_projects().await?;
-    for p in &base.projects {
-        let runs = repo.runs_by_project(&p.id).await?;
-        base.runs.extend(runs);
-    }
-    Ok(base)
 }
 
 /// The `data-verdict` value of a key test: `valid`, `invalid-key`, `no-balance`, `forbidden`,
@@ -444,7 +415,8 @@ fn DataCard(p: &DataCardProps) -> Html {
 }
 
 /// Imports `file`: refused from its size before reading, then read, checked and analysed
-/// ([`parse_import`]) and merged, each stage shown in `import_result` and the outcome as a toast.
+/// and merged in the import worker ([`crate::import_worker::import_file`]), each stage shown in
+/// `import_result` and the outcome as a toast.
 fn import_file(app: &AppHandle, file: web_sys::File, import_result: &UseStateHandle<Option<(&'static str, String)>>) {
     let (app, import_result) = (app.clone(), import_result.clone());
     let Some(repo) = app.repo().cloned() else { return };
@@ -456,27 +428,14 @@ fn import_file(app: &AppHandle, file: web_sys::File, import_result: &UseStateHan
     let mb = format!("{:.1}", file.size() / 1e6);
     import_result.set(Some(("pending", tf(lang, "import.reading", &[("f", &file.name()), ("mb", &mb)]))));
     wasm_bindgen_futures::spawn_local(async move {
-        let read = crate::web::Span::start("geo:import-read");
-        let text = wasm_bindgen_futures::JsFuture::from(file.text()).await;
-        read.end();
-        let text = text.ok().and_then(|v| v.as_string()).unwrap_or_default();
-        // Checking and analysing holds the page; show the stage before it starts.
-        import_result.set(Some(("pending", tf(lang, "import.checking", &[("mb", &mb)]))));
-        crate::web::after_paint().await;
-        let stored = stored_projects_and_runs(&repo).await.map_err(|e: RepoError| e.message(lang));
-        let outcome = match stored.and_then(|stored| parse_import(&text, &stored, lang)) {
-            Err(msg) => Err(msg),
-            Ok(env) => {
-                import_result
-                    .set(Some(("pending", tf(lang, "import.saving", &[("n", &env.probes.len().to_string())]))));
-                let span = crate::web::Span::start("geo:import-write");
-                let saved = repo.merge_reported(&env).await.map_err(|e: RepoError| e.message(lang));
-                span.end();
-                saved
-            }
-        };
+        // Read, checked, re-analysed and saved off the main thread; each stage shown.
+        let (name, shown_stage) = (file.name(), import_result.clone());
+        let on_stage = std::rc::Rc::new(move |s: crate::import_worker::Stage| {
+            shown_stage.set(Some(("pending", s.text(lang, &name, &mb))))
+        });
+        let outcome = crate::import_worker::import_file(&repo, file, lang, on_stage).await;
         let shown = match outcome {
-            Ok(report) => (true, report.describe().get(lang).to_string()),
+            Ok(report) => (true, report),
             Err(msg) => (false, msg),
         };
         toast(&app, if shown.0 { ToastKind::Ok } else { ToastKind::Error }, shown.1.clone());
@@ -631,6 +590,7 @@ fn DemoSection() -> Html {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use geo_core::model::ExportEnvelope;
 
     fn empty() -> ExportEnvelope {
         ExportEnvelope::new("")

@@ -88,6 +88,12 @@ impl IdbRepo {
         Ok(IdbRepo { db, notify: Rc::new(Notifier::new(on_change)), gate: Rc::default() })
     }
 
+    /// Tells this tab's pages that data changed in a write made elsewhere on its behalf
+    /// (the import worker, whose BroadcastChannel notice may come later).
+    pub fn changed_elsewhere(&self) {
+        (self.notify.on_change)();
+    }
+
     /// Wraps an already open database (used by the migration self-test).
     pub fn from_database(db: IdbDatabase, on_change: ChangeListener) -> IdbRepo {
         IdbRepo { db, notify: Rc::new(Notifier { on_change, channel: None, _on_message: None }), gate: Rc::default() }
@@ -451,11 +457,19 @@ impl TxDone {
     }
 }
 
+/// The global `indexedDB`: the window's on the page, the worker's in the import worker
+/// (`crate::import_worker`), where there is no `window`.
+fn idb_factory() -> RepoResult<web_sys::IdbFactory> {
+    js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str("indexedDB"))
+        .ok()
+        .filter(|f| f.is_object())
+        .map(|f| f.unchecked_into())
+        .ok_or_else(|| RepoError::Open("IndexedDB is not available".into()))
+}
+
 /// Opens `name` at version `migrations.len()`, running the migrations from its old version.
 pub async fn open_database(name: &str, migrations: &'static [Migration]) -> RepoResult<IdbDatabase> {
-    let factory = web_sys::window()
-        .and_then(|w| w.indexed_db().ok().flatten())
-        .ok_or_else(|| RepoError::Open("IndexedDB is not available".into()))?;
+    let factory = idb_factory()?;
     let version = migrations.len() as u32;
     let open_req: IdbOpenDbRequest =
         factory.open_with_u32(name, version).map_err(|e| error_from(e, RepoError::Open))?;
@@ -486,9 +500,7 @@ pub async fn open_database(name: &str, migrations: &'static [Migration]) -> Repo
 
 /// Deletes a whole database (used by the migration self-test on its scratch database).
 pub async fn delete_database(name: &str) -> RepoResult<()> {
-    let factory = web_sys::window()
-        .and_then(|w| w.indexed_db().ok().flatten())
-        .ok_or_else(|| RepoError::Open("IndexedDB is not available".into()))?;
+    let factory = idb_factory()?;
     let req = factory.delete_database(name).map_err(|e| error_from(e, RepoError::Write))?;
     request(&req).await.map_err(|e| error_from(e, RepoError::Write))?;
     Ok(())

@@ -1,0 +1,358 @@
+//! Importing an export off the page's main thread (`docs/adr/0015-import-worker.md`).
+//!
+//! Checking a 31 MB export (`geo_core::export::parse_export`) and re-analysing its probes
+//! (`prepare_import`) take seconds of pure computation; on the main thread they froze the
+//! page for 3–4 s. The settings page therefore hands the file to a dedicated module Web
+//! Worker (`import-worker-*.js`, written by `cargo xtask dist`) that instantiates **this same
+//! wasm module** (the page posts its compiled `WebAssembly.Module`, so nothing is downloaded
+//! or compiled again), opens the same IndexedDB database and runs [`import_text`]: read,
+//! check, re-analyse and save in one transaction, the very code the page ran before. The
+//! worker posts each [`Stage`] as it begins and then the outcome text; the page only shows
+//! them. Other tabs and this one hear about the write on the `geo-probe` BroadcastChannel.
+//!
+//! When no worker can be started (no worker script named at start-up, a browser without
+//! module workers, a worker that fails before it begins), the page runs [`import_text`]
+//! itself, so an import always happens and always the same way. A tab closed mid-import
+//! ends the worker with it; its transaction was never committed, so nothing is half-written.
+
+use crate::i18n::tf;
+use crate::repo::{RepoError, Repository};
+use geo_core::export::{parse_export, ImportLimits};
+use geo_core::model::{ExportEnvelope, Lang};
+use serde::{Deserialize, Serialize};
+
+/// A stage of an import, in order; each is posted as it begins.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "stage", content = "probes", rename_all = "camelCase")]
+pub enum Stage {
+    /// Reading the file's text.
+    Reading,
+    /// Checking it as an export (geo-core's `parse_export`).
+    Checking,
+    /// Re-analysing this many probes against the stored data (`prepare_import`).
+    Analysing(usize),
+    /// Saving this many probes, with everything else, in one transaction.
+    Saving(usize),
+}
+
+impl Stage {
+    /// The User Timing measure of this stage (`geo:import-*`, read by the history bench).
+    pub fn measure_name(self) -> &'static str {
+        match self {
+            Stage::Reading => "geo:import-read",
+            Stage::Checking => "geo:import-parse",
+            Stage::Analysing(_) => "geo:import-analyse",
+            Stage::Saving(_) => "geo:import-write",
+        }
+    }
+
+    /// What the page says while this stage runs, for a file called `name` of `mb` MB.
+    pub fn text(self, lang: Lang, name: &str, mb: &str) -> String {
+        match self {
+            Stage::Reading => tf(lang, "import.reading", &[("f", name), ("mb", mb)]),
+            Stage::Checking => tf(lang, "import.checking", &[("mb", mb)]),
+            Stage::Analysing(n) => tf(lang, "import.analysing", &[("n", &n.to_string())]),
+            Stage::Saving(n) => tf(lang, "import.saving", &[("n", &n.to_string())]),
+        }
+    }
+}
+
+/// A message from the worker to the page, posted as a JSON string.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum Message {
+    /// A stage began.
+    Stage {
+        /// The stage.
+        #[serde(flatten)]
+        stage: Stage,
+    },
+    /// The import ended: the merge report (`ok`) or the refusal, in the interface language.
+    Done {
+        /// Whether it was saved.
+        ok: bool,
+        /// The text shown in `import-result`.
+        text: String,
+    },
+    /// The worker failed outside the import (its module would not start, or it trapped);
+    /// the worker script posts this shape itself.
+    Failed {
+        /// What the browser said.
+        message: String,
+    },
+}
+
+/// Checks an uploaded file with geo-core's import (envelope, version, shapes, limits,
+/// duplicate ids; exports of the original web app get their raw result rebuilt), then
+/// [`geo_core::export::prepare_import`] against `stored` (the projects and runs already
+/// kept): every reference must resolve, and every derived field of every probe is
+/// recomputed with the same analysis as a live probe (its run's alias snapshot from the file
+/// or from the store), so no file-supplied source, mention or link survives, and imported
+/// and probed data give the same figures (and the same as `geo-probe metrics`). The error is
+/// the whole report in the interface language: a headline, then the first problems, one a
+/// line.
+pub fn parse_import(text: &str, stored: &ExportEnvelope, lang: Lang) -> Result<ExportEnvelope, String> {
+    let mut env = check(text, lang)?;
+    analyse(&mut env, stored, lang)?;
+    Ok(env)
+}
+
+fn check(text: &str, lang: Lang) -> Result<ExportEnvelope, String> {
+    parse_export(text, &ImportLimits::default()).map_err(|e| e.describe().get(lang).to_string())
+}
+
+fn analyse(env: &mut ExportEnvelope, stored: &ExportEnvelope, lang: Lang) -> Result<(), String> {
+    geo_core::export::prepare_import(env, stored).map_err(|e| e.describe().get(lang).to_string())
+}
+
+/// The projects and runs already stored: what an import's references may point to and the
+/// alias snapshots its probes are analysed with when their run is not in the file.
+pub async fn stored_projects_and_runs(repo: &impl Repository) -> Result<ExportEnvelope, RepoError> {
+    let mut base = ExportEnvelope::new("");
+    base.projects = repo.list_projects().await?;
+    for p in &base.projects {
+        let runs = repo.runs_by_project(&p.id).await?;
+        base.runs.extend(runs);
+    }
+    Ok(base)
+}
+
+/// The whole import of an export's `text` into `repo`: checked ([`parse_import`]) against
+/// what is stored, then merged in one transaction; `Ok` is the merge report and `Err` the
+/// refusal, both in `lang`. `stage` hears [`Stage::Checking`], [`Stage::Analysing`] and
+/// [`Stage::Saving`] as each begins. The worker and the page's fallback both run this.
+pub async fn import_text(
+    repo: &impl Repository,
+    text: &str,
+    lang: Lang,
+    stage: &dyn Fn(Stage),
+) -> Result<String, String> {
+    stage(Stage::Checking);
+    // On the page (the fallback) checking holds the thread: let the stage paint first.
+    crate::web::after_paint().await;
+    let stored = stored_projects_and_runs(repo).await.map_err(|e: RepoError| e.message(lang))?;
+    let mut env = check(text, lang)?;
+    stage(Stage::Analysing(env.probes.len()));
+    analyse(&mut env, &stored, lang)?;
+    stage(Stage::Saving(env.probes.len()));
+    let report = repo.merge_reported(&env).await.map_err(|e: RepoError| e.message(lang))?;
+    Ok(report.describe().get(lang).to_string())
+}
+
+pub use browser::{import_file, import_in_worker, set_worker_url};
+
+mod browser {
+    use super::{import_text, Message, Stage};
+    use crate::i18n::tf;
+    use crate::repo::idb::IdbRepo;
+    use geo_core::model::Lang;
+    use js_sys::{Object, Promise, Reflect};
+    use std::cell::{Cell, RefCell};
+    use std::rc::Rc;
+    use wasm_bindgen::prelude::*;
+    use wasm_bindgen::JsCast;
+    use wasm_bindgen_futures::JsFuture;
+    use web_sys::{DedicatedWorkerGlobalScope, Event, File, MessageEvent, Worker, WorkerOptions, WorkerType};
+
+    thread_local! {
+        static WORKER_URL: RefCell<Option<String>> = const { RefCell::new(None) };
+    }
+
+    /// Names the worker script (`import-worker-*.js`, absolute); the bootstrap calls it
+    /// through `start_app` before the app renders.
+    pub fn set_worker_url(url: Option<String>) {
+        WORKER_URL.with(|u| *u.borrow_mut() = url);
+    }
+
+    /// Imports `file` into `repo` in a worker, or on the page when none starts; `on_stage`
+    /// hears every [`Stage`] (each also timed as its `geo:import-*` measure). `Ok` is the
+    /// merge report, `Err` the refusal, both in `lang`. Only a worker that fails after it
+    /// began gives a message of its own (`import.stopped`).
+    pub async fn import_file(
+        repo: &IdbRepo,
+        file: File,
+        lang: Lang,
+        on_stage: Rc<dyn Fn(Stage)>,
+    ) -> Result<String, String> {
+        let spans = Rc::new(Spans::default());
+        let staged: Rc<dyn Fn(Stage)> = {
+            let spans = spans.clone();
+            Rc::new(move |stage: Stage| {
+                spans.begin(stage);
+                on_stage(stage);
+            })
+        };
+        let outcome = match in_worker(&file, lang, staged.clone()).await {
+            Some(outcome) => {
+                // The worker's write reaches this tab's pages on the BroadcastChannel too,
+                // but perhaps after the outcome: show fresh figures with the outcome.
+                if outcome.is_ok() {
+                    repo.changed_elsewhere();
+                }
+                outcome
+            }
+            None => {
+                staged(Stage::Reading);
+                let text = JsFuture::from(file.text()).await.ok().and_then(|v| v.as_string()).unwrap_or_default();
+                import_text(repo, &text, lang, &*staged).await
+            }
+        };
+        spans.end();
+        outcome
+    }
+
+    /// The measure of the stage that runs now, ended when the next begins.
+    #[derive(Default)]
+    struct Spans(RefCell<Option<crate::web::Span>>);
+
+    impl Spans {
+        fn begin(&self, stage: Stage) {
+            self.end();
+            *self.0.borrow_mut() = Some(crate::web::Span::start(stage.measure_name()));
+        }
+
+        fn end(&self) {
+            if let Some(span) = self.0.borrow_mut().take() {
+                span.end();
+            }
+        }
+    }
+
+    /// The import in a worker: `None` when no worker could begin it (the caller then runs
+    /// it here), else its outcome.
+    async fn in_worker(file: &File, lang: Lang, on_stage: Rc<dyn Fn(Stage)>) -> Option<Result<String, String>> {
+        let url = WORKER_URL.with(|u| u.borrow().clone())?;
+        let options = WorkerOptions::new();
+        options.set_type(WorkerType::Module);
+        let worker = Worker::new_with_options(&url, &options).ok()?;
+        let began = Rc::new(Cell::new(false));
+        let mut handlers = None;
+        // Resolves with the last message's JSON text, or `undefined` on a worker error event.
+        let ended = Promise::new(&mut |resolve, _reject| {
+            let on_message = {
+                let (resolve, began, on_stage) = (resolve.clone(), began.clone(), on_stage.clone());
+                Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
+                    let Some(text) = e.data().as_string() else { return };
+                    match serde_json::from_str::<Message>(&text) {
+                        Ok(Message::Stage { stage }) => {
+                            began.set(true);
+                            on_stage(stage);
+                        }
+                        Ok(_) => {
+                            let _ = resolve.call1(&JsValue::NULL, &JsValue::from_str(&text));
+                        }
+                        Err(_) => {}
+                    }
+                })
+            };
+            let on_error = Closure::<dyn FnMut(Event)>::new(move |e: Event| {
+                e.prevent_default();
+                let _ = resolve.call1(&JsValue::NULL, &JsValue::UNDEFINED);
+            });
+            worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+            worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+            handlers = Some((on_message, on_error));
+        });
+        let request = Object::new();
+        let lang_code = JsValue::from_str(lang.as_str());
+        let set = |k: &str, v: &JsValue| Reflect::set(&request, &JsValue::from_str(k), v).is_ok();
+        let posted = set("module", &wasm_bindgen::module())
+            && set("file", file)
+            && set("lang", &lang_code)
+            && worker.post_message(&request).is_ok();
+        let last = if posted { JsFuture::from(ended).await.ok() } else { None };
+        worker.terminate();
+        worker.set_onmessage(None);
+        worker.set_onerror(None);
+        drop(handlers);
+        let message = last.and_then(|v| v.as_string()).and_then(|t| serde_json::from_str::<Message>(&t).ok());
+        match message {
+            Some(Message::Done { ok, text }) => Some(if ok { Ok(text) } else { Err(text) }),
+            Some(Message::Failed { message }) if began.get() => {
+                Some(Err(tf(lang, "import.stopped", &[("e", &message)])))
+            }
+            _ if began.get() => Some(Err(tf(lang, "import.stopped", &[("e", "worker error")]))),
+            _ => None,
+        }
+    }
+
+    /// The worker's side: called by `import-worker-*.js` once the module is instantiated
+    /// there, with the file and the interface language (`zh`/`en`) the page posted. Opens
+    /// the database, runs [`import_text`] and posts every [`Message`] to the page.
+    #[wasm_bindgen]
+    pub async fn import_in_worker(file: File, lang: String) {
+        let lang = Lang::parse(&lang).unwrap_or_default();
+        let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+        let post = |m: &Message| {
+            if let Ok(json) = serde_json::to_string(m) {
+                let _ = scope.post_message(&JsValue::from_str(&json));
+            }
+        };
+        post(&Message::Stage { stage: Stage::Reading });
+        let outcome = async {
+            // This context's writes are announced to the page on the BroadcastChannel.
+            let repo = IdbRepo::open(Rc::new(|| {})).await.map_err(|e| e.message(lang))?;
+            let text = JsFuture::from(file.text()).await.ok().and_then(|v| v.as_string()).unwrap_or_default();
+            import_text(&repo, &text, lang, &|stage| post(&Message::Stage { stage })).await
+        }
+        .await;
+        let (ok, text) = match outcome {
+            Ok(text) => (true, text),
+            Err(text) => (false, text),
+        };
+        post(&Message::Done { ok, text });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::repo::memory::MemoryRepo;
+    use crate::repo::test_support::block_on;
+
+    #[test]
+    fn messages_have_the_shapes_the_worker_script_posts() {
+        let check = |m: Message, json: &str| {
+            assert_eq!(serde_json::to_string(&m).unwrap(), json);
+            assert_eq!(serde_json::from_str::<Message>(json).unwrap(), m);
+        };
+        check(Message::Stage { stage: Stage::Reading }, r#"{"kind":"stage","stage":"reading"}"#);
+        check(Message::Stage { stage: Stage::Saving(5) }, r#"{"kind":"stage","stage":"saving","probes":5}"#);
+        check(Message::Done { ok: true, text: "x".into() }, r#"{"kind":"done","ok":true,"text":"x"}"#);
+        // The shape `import-worker-*.js` posts from its own catch (xtask/src/dist.rs).
+        check(
+            Message::Failed { message: "RuntimeError: unreachable".into() },
+            r#"{"kind":"failed","message":"RuntimeError: unreachable"}"#,
+        );
+    }
+
+    #[test]
+    fn the_import_reports_its_stages_and_saves_what_parse_import_checked() {
+        let text = include_str!("../../../demo/demo-data.json");
+        let repo = MemoryRepo::default();
+        let stages = std::cell::RefCell::new(Vec::new());
+        let report = block_on(import_text(&repo, text, Lang::En, &|s| stages.borrow_mut().push(s))).unwrap();
+        let env = parse_import(text, &ExportEnvelope::new(""), Lang::En).unwrap();
+        let n = env.probes.len();
+        assert_eq!(*stages.borrow(), [Stage::Checking, Stage::Analysing(n), Stage::Saving(n)]);
+        let fresh = MemoryRepo::default();
+        let expected = block_on(fresh.merge_reported(&env)).unwrap().describe().get(Lang::En).to_string();
+        assert_eq!(report, expected);
+        let (a, b) = (block_on(repo.snapshot("t")).unwrap(), block_on(fresh.snapshot("t")).unwrap());
+        assert_eq!(serde_json::to_string(&a).unwrap(), serde_json::to_string(&b).unwrap());
+        // The same file again changes nothing, and says so.
+        let again = block_on(import_text(&repo, text, Lang::Zh, &|_| {})).unwrap();
+        assert_eq!(again, block_on(fresh.merge_reported(&env)).unwrap().describe().get(Lang::Zh).to_string());
+    }
+
+    #[test]
+    fn a_refused_file_saves_nothing_and_says_why_in_the_interface_language() {
+        let repo = MemoryRepo::default();
+        let stages = std::cell::RefCell::new(Vec::new());
+        let zh = block_on(import_text(&repo, "{", Lang::Zh, &|s| stages.borrow_mut().push(s))).unwrap_err();
+        assert_eq!(zh, parse_import("{", &ExportEnvelope::new(""), Lang::Zh).unwrap_err());
+        assert_eq!(*stages.borrow(), [Stage::Checking]);
+        assert!(block_on(repo.list_projects()).unwrap().is_empty());
+        assert_eq!(Stage::Saving(3).text(Lang::En, "f.json", "1.0"), "Checked; saving 3 probes…");
+    }
+}
