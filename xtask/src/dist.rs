@@ -6,8 +6,9 @@
 //! exact `wasm-bindgen` of Cargo.lock), shrink with `wasm-opt` (npm's binaryen, installed by
 //! `npm ci` in `xtask/e2e` on a fresh checkout; one on `PATH` otherwise),
 //! then write `dist/` with content-hashed names (the import worker's script among them),
-//! the `<base href>`, the CSP and a
-//! `404.html` copy for GitHub Pages deep links, and print raw and gzip sizes.
+//! the `<base href>`, the CSP and a `404.html` copy for GitHub Pages deep links, the demo
+//! export and the Docs chat's sample documents (`samples/`, fetched on demand), and print
+//! raw and gzip sizes.
 
 use anyhow::{bail, Context, Result};
 use flate2::write::GzEncoder;
@@ -142,9 +143,13 @@ pub fn build(opts: &DistOptions) -> Result<Vec<SizeRow>> {
     fs::create_dir_all(&dist)?;
 
     let web = root.join("web");
+    if !opts.dev {
+        minify_glue(&root, &glue_path)?;
+    }
     let glue = fs::read(&glue_path)?;
     let wasm = fs::read(&wasm_path)?;
-    let css = fs::read(web.join("styles.css")).context("web/styles.css is missing")?;
+    let css = fs::read_to_string(web.join("styles.css")).context("web/styles.css is missing")?;
+    let css = if opts.dev { css } else { minify_css(&css) }.into_bytes();
     let glue_name = hashed("geo_web", "js", &glue);
     let wasm_name = hashed("geo_web_bg", "wasm", &wasm);
     let css_name = hashed("styles", "css", &css);
@@ -188,6 +193,16 @@ pub fn build(opts: &DistOptions) -> Result<Vec<SizeRow>> {
     if demo.is_dir() {
         copy_dir(&demo, &dist.join("demo"))?;
     }
+    // The Docs chat's sample documents, fetched by the page on demand (geo-web
+    // `chat::samples`): every Markdown file of `fixtures/chat/`.
+    let samples = dist.join("samples");
+    fs::create_dir_all(&samples)?;
+    for entry in fs::read_dir(root.join("fixtures/chat")).context("fixtures/chat is missing")? {
+        let path = entry?.path();
+        if path.extension().is_some_and(|e| e == "md") {
+            fs::copy(&path, samples.join(path.file_name().context("a sample has no file name")?))?;
+        }
+    }
 
     let mut rows = Vec::new();
     for name in [&wasm_name, &glue_name, &css_name, &boot_name, &worker_name, &"index.html".to_string()] {
@@ -218,7 +233,7 @@ fn import_worker_script(glue_name: &str) -> String {
 }
 
 /// Runs wasm-bindgen (`--target web`) on `wasm_in` into `target/<stage>` and, unless `dev`,
-/// `wasm-opt -Oz` on the result; returns the paths of the JS glue and the wasm module.
+/// `wasm-opt -Oz --converge` on the result; returns the paths of the JS glue and the wasm module.
 fn bindgen_and_optimize(root: &Path, wasm_in: &Path, stage: &str, dev: bool) -> Result<(PathBuf, PathBuf)> {
     let stage = target_dir(root).join(stage);
     if stage.exists() {
@@ -261,7 +276,7 @@ pub fn size_floor(args: &[String]) -> Result<()> {
         let name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
         rows.push(SizeRow { name, raw: bytes.len() as u64, gzip: gzip_len(&bytes)? });
     }
-    println!("size floor: yew + yew-router + comrak + url + unicode-normalization + addr (embedded list) + serde_json + IndexedDB/fetch bindings, no product code");
+    println!("size floor: yew + yew-router + pulldown-cmark + url + icu_normalizer (NFKC) + addr (embedded list) + serde_json + IndexedDB/fetch bindings, no product code");
     print_table(&rows);
     Ok(())
 }
@@ -294,7 +309,7 @@ fn find_wasm_opt(root: &Path) -> std::result::Result<PathBuf, String> {
     })
 }
 
-/// Runs `wasm-opt -Oz` in place ([`find_wasm_opt`]); says so, and keeps the unoptimised
+/// Runs `wasm-opt -Oz --converge` in place ([`find_wasm_opt`]); says so, and keeps the unoptimised
 /// module (saying why and what to run) when no usable one can be had.
 fn optimize_wasm(root: &Path, wasm: &Path) -> Result<()> {
     let tool = match find_wasm_opt(root) {
@@ -308,6 +323,8 @@ fn optimize_wasm(root: &Path, wasm: &Path) -> Result<()> {
     let status = Command::new(&tool)
         .args([
             "-Oz",
+            // Repeats the passes while they still shrink the module (ADR 0014: 0.3 KB).
+            "--converge",
             "--enable-bulk-memory",
             "--enable-nontrapping-float-to-int",
             "--enable-sign-ext",
@@ -322,7 +339,7 @@ fn optimize_wasm(root: &Path, wasm: &Path) -> Result<()> {
     match status {
         Ok(s) if s.success() => {
             fs::rename(&out, wasm)?;
-            eprintln!("xtask: wasm-opt -Oz applied ({})", tool.display());
+            eprintln!("xtask: wasm-opt -Oz --converge applied ({})", tool.display());
         }
         Ok(s) => eprintln!(
             "xtask: wasm-opt skipped: {} failed with {s} (an old binaryen cannot read current wasm: run `npm ci` in xtask/e2e for binaryen 132)",
@@ -331,6 +348,86 @@ fn optimize_wasm(root: &Path, wasm: &Path) -> Result<()> {
         Err(e) => eprintln!("xtask: wasm-opt skipped: cannot start {}: {e}", tool.display()),
     }
     Ok(())
+}
+
+/// Runs npm's `terser` (pinned in `xtask/e2e`, installed with the other packages) on the
+/// wasm-bindgen glue in place: local names shortened, dead code dropped, exports and the
+/// property names the wasm module imports by kept as they are. Says so; keeps the glue as it
+/// is (saying why) when terser cannot be had.
+fn minify_glue(root: &Path, glue: &Path) -> Result<()> {
+    let tool = root.join("xtask/e2e/node_modules/.bin/terser");
+    if !tool.exists() {
+        if let Err(e) = crate::e2e::ensure_npm_packages(&root.join("xtask/e2e")) {
+            eprintln!("xtask: terser skipped, so the JS glue is larger than it has to be: {e:#}");
+            return Ok(());
+        }
+    }
+    let out = glue.with_extension("min.js");
+    let status = Command::new(&tool).arg(glue).args(["--module", "--compress", "--mangle", "-o"]).arg(&out).status();
+    match status {
+        Ok(s) if s.success() => {
+            fs::rename(&out, glue)?;
+            eprintln!("xtask: terser applied to the JS glue");
+        }
+        Ok(s) => eprintln!("xtask: terser skipped: {} failed with {s}", tool.display()),
+        Err(e) => eprintln!("xtask: terser skipped: cannot start {}: {e}", tool.display()),
+    }
+    Ok(())
+}
+
+/// `css` without comments and with every run of white space cut to one space, none at all
+/// next to `{`, `}`, `;` and `,` (nothing else: a space before `:` is a descendant
+/// selector). Strings are copied untouched.
+pub fn minify_css(css: &str) -> String {
+    let mut out = String::with_capacity(css.len());
+    let mut chars = css.chars().peekable();
+    let mut space = false;
+    while let Some(c) = chars.next() {
+        match c {
+            '/' if chars.peek() == Some(&'*') => {
+                chars.next();
+                let mut prev = '\0';
+                for c in chars.by_ref() {
+                    if prev == '*' && c == '/' {
+                        break;
+                    }
+                    prev = c;
+                }
+                space = true;
+            }
+            '"' | '\'' => {
+                if space && !out.is_empty() && !out.ends_with(['{', '}', ';', ',']) {
+                    out.push(' ');
+                }
+                space = false;
+                out.push(c);
+                let mut escaped = false;
+                for s in chars.by_ref() {
+                    out.push(s);
+                    if s == c && !escaped {
+                        break;
+                    }
+                    escaped = s == '\\' && !escaped;
+                }
+            }
+            c if c.is_whitespace() => space = true,
+            '{' | '}' | ';' | ',' => {
+                if c == '}' && out.ends_with(';') {
+                    out.pop();
+                }
+                out.push(c);
+                space = false;
+            }
+            c => {
+                if space && !out.is_empty() && !out.ends_with(['{', '}', ';', ',']) {
+                    out.push(' ');
+                }
+                space = false;
+                out.push(c);
+            }
+        }
+    }
+    out
 }
 
 /// The first file called `name` on `PATH`.
@@ -411,6 +508,19 @@ mod tests {
         assert_ne!(hashed("a", "js", b"1"), hashed("a", "js", b"2"));
         assert_eq!(hashed("a", "js", b"1"), hashed("a", "js", b"1"));
         assert!(hashed("geo_web", "wasm", b"x").starts_with("geo_web-"));
+    }
+
+    #[test]
+    fn css_minifies_without_changing_meaning() {
+        let css = "/* c */\n.a  .b:hover ,\n.c > d {\n  color: red;\n  font-family: \"Segoe  UI\", sans-serif;\n}\n@media (max-width: 40rem) { .x::before { content: attr(data-label); } }\n";
+        assert_eq!(
+            minify_css(css),
+            ".a .b:hover,.c > d{color: red;font-family: \"Segoe  UI\",sans-serif}@media (max-width: 40rem){.x::before{content: attr(data-label)}}"
+        );
+        let app = include_str!("../../web/styles.css");
+        let small = minify_css(app);
+        assert!(small.len() < app.len() * 9 / 10, "{} → {}", app.len(), small.len());
+        assert_eq!(small.matches('{').count(), app.matches('{').count());
     }
 
     #[test]

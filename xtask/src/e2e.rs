@@ -161,8 +161,12 @@ pub fn ensure_chrome() -> Result<PathBuf> {
 }
 
 /// The packages of `xtask/e2e/package.json` that the build and the tests need.
-const NPM_MARKERS: &[&str] =
-    &["node_modules/playwright-core/package.json", "node_modules/axe-core/axe.min.js", "node_modules/.bin/wasm-opt"];
+const NPM_MARKERS: &[&str] = &[
+    "node_modules/playwright-core/package.json",
+    "node_modules/axe-core/axe.min.js",
+    "node_modules/.bin/wasm-opt",
+    "node_modules/.bin/terser",
+];
 
 /// Whether `npm ci` has installed every package of `dir` (see [`NPM_MARKERS`]).
 pub fn npm_packages_present(dir: &Path) -> bool {

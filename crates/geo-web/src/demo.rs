@@ -201,31 +201,42 @@ pub async fn delete_demo<R: Repository>(repo: &R) -> Result<usize, RepoError> {
 
 /// Fetches [`DEMO_URL`] relative to the document's base URL (the `<base href>`).
 pub async fn fetch_demo() -> Result<String, DemoError> {
+    match fetch_text(DEMO_URL).await {
+        Ok(Some(text)) => Ok(text),
+        Ok(None) => Err(DemoError::Missing),
+        Err(detail) => Err(DemoError::Fetch(detail)),
+    }
+}
+
+/// Fetches a text file of the site, `url` relative to the document's base URL (the
+/// `<base href>`): `Ok(None)` when the deployment has no such file (HTTP 404), `Err` with
+/// what went wrong for a failed request or another error status.
+pub async fn fetch_text(url: &str) -> Result<Option<String>, String> {
     use js_sys::{Function, Reflect};
     use wasm_bindgen::{JsCast, JsValue};
     use wasm_bindgen_futures::JsFuture;
-    let window = web_sys::window().ok_or_else(|| DemoError::Fetch("no window".to_string()))?;
+    let window = web_sys::window().ok_or_else(|| "no window".to_string())?;
     let describe =
         |e: JsValue| e.as_string().or_else(|| js_sys::Error::from(e).message().as_string()).unwrap_or_default();
-    let response = JsFuture::from(window.fetch_with_str(DEMO_URL)).await.map_err(|e| DemoError::Fetch(describe(e)))?;
+    let response = JsFuture::from(window.fetch_with_str(url)).await.map_err(describe)?;
     let status = Reflect::get(&response, &"status".into()).ok().and_then(|s| s.as_f64()).unwrap_or(0.0) as u16;
     if status == 404 {
-        return Err(DemoError::Missing);
+        return Ok(None);
     }
     if !(200..300).contains(&status) {
-        return Err(DemoError::Fetch(format!("http {status}")));
+        return Err(format!("http {status}"));
     }
     let text_fn: Function = Reflect::get(&response, &"text".into())
         .ok()
         .and_then(|f| f.dyn_into().ok())
-        .ok_or_else(|| DemoError::Fetch("the response has no body".to_string()))?;
+        .ok_or_else(|| "the response has no body".to_string())?;
     let promise: js_sys::Promise = text_fn
         .call0(&response)
         .ok()
         .and_then(|p| p.dyn_into().ok())
-        .ok_or_else(|| DemoError::Fetch("the response has no body".to_string()))?;
-    let text = JsFuture::from(promise).await.map_err(|e| DemoError::Fetch(describe(e)))?;
-    text.as_string().ok_or_else(|| DemoError::Fetch("the body is not text".to_string()))
+        .ok_or_else(|| "the response has no body".to_string())?;
+    let text = JsFuture::from(promise).await.map_err(describe)?;
+    text.as_string().map(Some).ok_or_else(|| "the body is not text".to_string())
 }
 
 #[cfg(test)]

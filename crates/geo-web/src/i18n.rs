@@ -5,6 +5,7 @@
 //! sources has a row here, and that no row is defined twice.
 
 use geo_core::model::Lang;
+use geo_core::text::packed::{fields, pack, packed_len};
 
 /// `(key, zh, en)` rows.
 const TABLE: &[(&str, &str, &str)] = &[
@@ -381,6 +382,7 @@ const TABLE: &[(&str, &str, &str)] = &[
     // ---- docs chat: rows added by that work go below this line ----
     ("chat.memory_note", "Key、资料和对话只保存在当前页面的内存中，不写入浏览器存储、Cookie 或网址；刷新页面（或离开本页）会清除 Key、资料和对话，需要保留请先导出。", "The key, documents and conversation live only in this page's memory — never in browser storage, cookies or the URL; refreshing the page (or leaving it) clears the key, documents and conversation, so export first to keep them."),
     ("chat.docs", "资料", "Documents"),
+    ("chat.samples_failed", "示例文档加载失败（{detail}）；请检查网络后重试，或选择自己的文件", "the sample documents could not be loaded ({detail}); check the connection and try again, or choose your own files"),
     ("chat.pick", "选择 TXT / Markdown 文件（可多选）", "Choose TXT / Markdown files (several allowed)"),
     ("chat.drop_help", "也可以把文件拖到这里。只接受 TXT 和 Markdown；单个文件最大 5 MB，全部资料合计最大 20 MB。", "Or drop files here. Only TXT and Markdown; at most 5 MB per file and 20 MB in total."),
     ("chat.load_sample", "载入示例资料", "Load sample docs"),
@@ -455,9 +457,41 @@ const TABLE: &[(&str, &str, &str)] = &[
     //
 ];
 
+/// [`TABLE`] as one list of fields: key, Chinese, English.
+// A `const` on purpose: it is only read at compile time, by `PACKED`, and never lands in the
+// module (a `static` would, with the pointers the packing exists to drop).
+#[allow(clippy::large_const_arrays)]
+const FIELDS: [&str; TABLE.len() * 3] = {
+    let mut out = [""; TABLE.len() * 3];
+    let mut i = 0;
+    while i < TABLE.len() {
+        (out[3 * i], out[3 * i + 1], out[3 * i + 2]) = TABLE[i];
+        i += 1;
+    }
+    out
+};
+
+/// The texts as one block (geo-core's `text::packed`): the table itself is only read at
+/// compile time, so the wasm module holds one string instead of three pointers per row as
+/// well (`docs/adr/0014-site-size.md`); [`rows`] splits it once, on first use.
+static PACKED: [u8; packed_len(&FIELDS)] = pack(&FIELDS);
+
+/// The rows of [`TABLE`], split from [`PACKED`] on first use.
+fn rows() -> &'static [(&'static str, &'static str, &'static str)] {
+    static ROWS: std::sync::OnceLock<Vec<(&'static str, &'static str, &'static str)>> = std::sync::OnceLock::new();
+    ROWS.get_or_init(|| {
+        let mut f = fields(&PACKED);
+        let mut rows = Vec::with_capacity(TABLE.len());
+        while let (Some(key), Some(zh), Some(en)) = (f.next(), f.next(), f.next()) {
+            rows.push((key, zh, en));
+        }
+        rows
+    })
+}
+
 /// The text of `key` in `lang`; the key itself when the table has no such row.
 pub fn t(lang: Lang, key: &str) -> &str {
-    match TABLE.iter().find(|(k, _, _)| *k == key) {
+    match rows().iter().find(|(k, _, _)| *k == key) {
         Some((_, zh, en)) => match lang {
             Lang::Zh => zh,
             Lang::En => en,
@@ -486,6 +520,11 @@ mod tests {
         assert_eq!(t(Lang::En, "nav.projects"), "Projects");
         assert_eq!(t(Lang::En, "no.such.key"), "no.such.key");
         assert_eq!(tf(Lang::En, "projects.prompts_added", &[("n", "3")]), "3 prompts added");
+    }
+
+    #[test]
+    fn the_packed_rows_are_the_table() {
+        assert_eq!(rows(), TABLE);
     }
 
     #[test]

@@ -3,14 +3,13 @@
 //! requires, each for what the product uses it for, and nothing else. A router with two
 //! routes and one component that, from one text input, normalises it (NFKC), parses it as a
 //! URL, finds the registrable domain with the embedded Public Suffix List, renders it as
-//! Markdown with comrak (the chat's options), and reads and writes a serde record as JSON;
+//! Markdown with pulldown-cmark (the app's options), and reads and writes a serde record as JSON;
 //! at start it opens IndexedDB and issues a fetch. Built with the web app's profile and
 //! pipeline, its size is what any GEO Probe bundle costs before the product's own code.
 
 use addr::parser::DomainName;
 use addr::publicsuffix::List;
 use serde::{Deserialize, Serialize};
-use unicode_normalization::UnicodeNormalization;
 use wasm_bindgen::prelude::*;
 use yew::prelude::*;
 use yew_router::prelude::*;
@@ -37,7 +36,7 @@ struct Record {
 /// The registrable domain of the URL in `text` (after NFKC), or "".
 pub fn registrable_domain(text: &str) -> String {
     let list: List = PSL.parse().unwrap_or_default();
-    let norm: String = text.nfkc().collect();
+    let norm: String = icu_normalizer::ComposingNormalizerBorrowed::new_nfkc().normalize_iter(text.chars()).collect();
     url::Url::parse(&norm)
         .ok()
         .and_then(|u| u.host_str().map(str::to_string))
@@ -45,15 +44,15 @@ pub fn registrable_domain(text: &str) -> String {
         .unwrap_or_default()
 }
 
-/// `text` rendered as Markdown with the chat's comrak options.
+/// `text` rendered as Markdown with the app's pulldown-cmark options.
 pub fn render_markdown(text: &str) -> String {
-    let mut o = comrak::Options::default();
-    o.render.r#unsafe = false;
-    o.render.escape = true;
-    o.extension.strikethrough = true;
-    o.extension.table = true;
-    o.extension.autolink = true;
-    comrak::markdown_to_html(text, &o)
+    let parser = pulldown_cmark::Parser::new_ext(
+        text,
+        pulldown_cmark::Options::ENABLE_TABLES | pulldown_cmark::Options::ENABLE_STRIKETHROUGH,
+    );
+    let mut html = String::new();
+    pulldown_cmark::html::push_html(&mut html, parser);
+    html
 }
 
 /// Reads `text` as a record (or a default one) and writes it back with `domain`.

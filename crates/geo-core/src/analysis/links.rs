@@ -142,8 +142,13 @@ fn autolink(s: &str, start: usize) -> Option<(&str, usize)> {
 
 /// End (byte offset in `s`) of the bare URL starting at `start`.
 fn bare_end(s: &str, start: usize) -> usize {
+    let authority_start = s[start..].find("://").map_or(0, |k| k + 3);
+    bare_end_after(s, start, authority_start)
+}
+
+/// [`bare_end`] for a URL whose authority (host) starts `authority_start` bytes after `start`.
+fn bare_end_after(s: &str, start: usize, authority_start: usize) -> usize {
     let rest = &s[start..];
-    let authority_start = rest.find("://").map_or(0, |k| k + 3);
     let mut in_authority = true;
     let mut prev = '\0';
     for (k, c) in rest.char_indices() {
@@ -201,6 +206,94 @@ fn scan(answer: &str, mut emit: impl FnMut(&str, Option<&str>)) {
     }
 }
 
+/// A link written as plain text, which a Markdown renderer turns into a link (GitHub's
+/// "extended autolinks"): see [`bare_links`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BareLink {
+    /// Byte range of the link's text in the scanned text.
+    pub start: usize,
+    /// End of that range (exclusive).
+    pub end: usize,
+    /// Where it points: the URL as written, `http://` + a `www.` name, or `mailto:` + an
+    /// address. Not yet checked: the renderer passes it through `safe::safe_href`.
+    pub href: String,
+}
+
+fn is_email_local(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_' | b'+')
+}
+
+fn is_email_domain(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_')
+}
+
+/// The address around the `@` at `at` that starts at or after `floor`: its range.
+fn email_at(b: &[u8], at: usize, floor: usize) -> Option<(usize, usize)> {
+    let mut start = at;
+    while start > floor && is_email_local(b[start - 1]) {
+        start -= 1;
+    }
+    let mut end = at + 1;
+    while end < b.len() && is_email_domain(b[end]) {
+        end += 1;
+    }
+    while end > at + 1 && b[end - 1] == b'.' {
+        end -= 1;
+    }
+    let domain = &b[at + 1..end];
+    let ok = start < at
+        && domain.contains(&b'.')
+        && domain.first().is_some_and(u8::is_ascii_alphanumeric)
+        && !matches!(domain.last(), Some(b'-' | b'_'));
+    ok.then_some((start, end))
+}
+
+/// The bare links of `text`, a run of plain text (no Markdown syntax left in it), in order:
+///
+/// * `http://` / `https://` URLs, found and ended exactly as [`extract_answer_links`] reads
+///   bare URLs (not glued to a preceding letter or digit; CJK punctuation and spaces end them;
+///   trailing punctuation and unmatched closing brackets are not part of them);
+/// * `www.` names under the same rules, pointing to `http://` + the name;
+/// * e-mail addresses (`name@example.com`), pointing to `mailto:` + the address.
+///
+/// One pass: every byte is looked at a bounded number of times.
+pub fn bare_links(text: &str) -> Vec<BareLink> {
+    let b = text.as_bytes();
+    let mut out: Vec<BareLink> = Vec::new();
+    let mut floor = 0;
+    let mut i = 0;
+    while i < b.len() {
+        let glued = i > 0 && b[i - 1].is_ascii_alphanumeric();
+        let www = !glued && b.len() - i > 4 && b[i..i + 4].eq_ignore_ascii_case(b"www.");
+        if www || (!glued && matches!(b[i], b'h' | b'H') && starts_with_http(&text[i..])) {
+            let authority = if www { 0 } else { text[i..].find("://").map_or(0, |k| k + 3) };
+            let end = bare_end_after(text, i, authority);
+            let url = strip_trailing(&text[i..end]);
+            let host = &url[authority.min(url.len())..];
+            if host.len() > usize::from(www) * 4 && host.contains(|c: char| c.is_alphanumeric()) {
+                let href = if www { format!("http://{url}") } else { url.to_string() };
+                out.push(BareLink { start: i, end: i + url.len(), href });
+                i += url.len();
+                floor = i;
+                continue;
+            }
+            i = end.max(i + 1);
+            continue;
+        }
+        if b[i] == b'@' {
+            if let Some((start, end)) = email_at(b, i, floor) {
+                out.push(BareLink { start, end, href: format!("mailto:{}", &text[start..end]) });
+                i = end;
+                floor = end;
+                continue;
+            }
+            floor = i + 1;
+        }
+        i += 1;
+    }
+    out
+}
+
 /// `url` as written, but without `user:password@` in its authority: credentials are never
 /// stored (the canonical URL drops them too).
 fn without_credentials(url: &str) -> String {
@@ -248,6 +341,32 @@ pub fn extract_answer_links(answer: &str, sources: &[SearchSource]) -> Vec<Answe
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn spans(text: &str) -> Vec<(&str, String)> {
+        bare_links(text).into_iter().map(|l| (&text[l.start..l.end], l.href)).collect()
+    }
+
+    #[test]
+    fn bare_links_are_urls_www_names_and_addresses() {
+        assert_eq!(
+            spans("see https://a.com/x, www.b.org/y. or mail me@c.cn."),
+            vec![
+                ("https://a.com/x", "https://a.com/x".to_string()),
+                ("www.b.org/y", "http://www.b.org/y".to_string()),
+                ("me@c.cn", "mailto:me@c.cn".to_string()),
+            ]
+        );
+        assert_eq!(
+            spans("访问https://example.com了解更多"),
+            vec![("https://example.com", "https://example.com".into())]
+        );
+        assert_eq!(
+            spans("(https://a.com/Foo_(bar))"),
+            vec![("https://a.com/Foo_(bar)", "https://a.com/Foo_(bar)".into())]
+        );
+        assert!(spans("xhttps://a.com awww.b.com https:// www. a@b a@b- @c.com").is_empty());
+        assert_eq!(spans("a@b.com@c.org").len(), 1);
+    }
 
     #[test]
     fn strip_keeps_balanced_brackets() {

@@ -13,6 +13,7 @@
 //! the English name is available through [`lookup_platform`] and [`Platform::name`].
 
 use crate::model::Lang;
+use crate::text::packed::{fields, pack, packed_len};
 
 /// A well-known site: display names and its channel key (see [`CHANNELS`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -317,8 +318,37 @@ pub const PLATFORM_RULES: &[(&str, Platform)] = &[
     ("nikkei.com", p("日经", "Nikkei", NEWS)),
 ];
 
+/// [`PLATFORM_RULES`] as one list of fields: suffix, Chinese name, English name, channel.
+const RULE_FIELDS: [&str; PLATFORM_RULES.len() * 4] = {
+    let mut out = [""; PLATFORM_RULES.len() * 4];
+    let mut i = 0;
+    while i < PLATFORM_RULES.len() {
+        let (suffix, p) = &PLATFORM_RULES[i];
+        (out[4 * i], out[4 * i + 1], out[4 * i + 2], out[4 * i + 3]) = (suffix, p.name_zh, p.name_en, p.channel);
+        i += 1;
+    }
+    out
+};
+
+/// The rules as one block of text (`text::packed`): the web bundle holds no pointers per rule.
+static PACKED: [u8; packed_len(&RULE_FIELDS)] = pack(&RULE_FIELDS);
+
+/// The rules of [`PLATFORM_RULES`], split from [`PACKED`] on first use.
+fn rules() -> &'static [(&'static str, Platform)] {
+    static RULES: std::sync::OnceLock<Vec<(&'static str, Platform)>> = std::sync::OnceLock::new();
+    RULES.get_or_init(|| {
+        let mut f = fields(&PACKED);
+        let mut rules = Vec::with_capacity(PLATFORM_RULES.len());
+        while let (Some(suffix), Some(name_zh), Some(name_en), Some(channel)) = (f.next(), f.next(), f.next(), f.next())
+        {
+            rules.push((suffix, Platform { name_zh, name_en, channel }));
+        }
+        rules
+    })
+}
+
 fn find_rule(suffix: &str) -> Option<&'static Platform> {
-    PLATFORM_RULES.iter().find(|(s, _)| *s == suffix).map(|(_, p)| p)
+    rules().iter().find(|(s, _)| *s == suffix).map(|(_, p)| p)
 }
 
 /// The most specific rule among `name` and its parent names (`a.b.c` → `a.b.c`, `b.c`, `c`).
@@ -357,6 +387,11 @@ pub fn lookup_platform(host: &str, domain: &str) -> Option<&'static Platform> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_packed_rules_are_the_table() {
+        assert_eq!(rules(), PLATFORM_RULES);
+    }
 
     #[test]
     fn rules_are_unique_lower_case_and_use_known_channels() {

@@ -9,9 +9,19 @@
 //! reordering crosses a safe character (property tests check it against the whole-text form,
 //! and an exhaustive test checks every safe character against the general normaliser).
 
-use unicode_normalization::{is_nfkc_quick, IsNormalized, UnicodeNormalization};
+use icu_normalizer::ComposingNormalizerBorrowed;
 
 use super::utf8::{decode_at, is_ideograph_at};
+
+/// The general NFKC normaliser: ICU4X's, whose data the `url` crate's IDNA mapping already
+/// links in, so the web bundle carries one set of Unicode normalisation tables, not two
+/// (`docs/adr/0014-site-size.md`; the tests check it against `unicode-normalization`).
+const NFKC: ComposingNormalizerBorrowed<'static> = ComposingNormalizerBorrowed::new_nfkc();
+
+/// NFKC of `text`, one character at a time.
+fn nfkc(text: &str) -> impl Iterator<Item = char> + '_ {
+    NFKC.normalize_iter(text.chars())
+}
 
 /// NFKC + lower-case: the normal form every match runs on.
 pub fn normalize_for_match(text: &str) -> String {
@@ -98,11 +108,7 @@ pub fn normalize_for_match_into(text: &str, out: &mut String) {
 /// NFKC + lower-case of a whole text, appended to `out`: the definition the fast path of
 /// [`normalize_for_match_into`] must agree with.
 pub(crate) fn normalize_whole(text: &str, out: &mut String) {
-    if is_nfkc_quick(text.chars()) == IsNormalized::Yes {
-        out.extend(text.chars().flat_map(char::to_lowercase));
-    } else {
-        out.extend(text.nfkc().flat_map(char::to_lowercase));
-    }
+    out.extend(nfkc(text).flat_map(char::to_lowercase));
 }
 
 /// NFKC of `c` for the characters that need no context: each is a starter that neither
@@ -156,7 +162,7 @@ pub(crate) fn for_each_nfkc_char_span(text: &str, mut f: impl FnMut(char, usize,
         match nfkc_safe(c) {
             Some(mapped) => {
                 if seg_slow {
-                    text[seg_start..i].nfkc().for_each(|n| f(n, seg_start_char, chars));
+                    nfkc(&text[seg_start..i]).for_each(|n| f(n, seg_start_char, chars));
                     seg_slow = false;
                 } else if let Some(p) = pending {
                     f(p, seg_start_char, chars);
@@ -173,7 +179,7 @@ pub(crate) fn for_each_nfkc_char_span(text: &str, mut f: impl FnMut(char, usize,
         chars += 1;
     }
     if seg_slow {
-        text[seg_start..].nfkc().for_each(|n| f(n, seg_start_char, chars));
+        nfkc(&text[seg_start..]).for_each(|n| f(n, seg_start_char, chars));
     } else if let Some(p) = pending {
         f(p, seg_start_char, chars);
     }
@@ -182,6 +188,8 @@ pub(crate) fn for_each_nfkc_char_span(text: &str, mut f: impl FnMut(char, usize,
 #[cfg(test)]
 mod tests {
     use super::*;
+    // The independent oracle: the normaliser geo-core used before ICU4X's.
+    use unicode_normalization::UnicodeNormalization;
 
     fn whole(text: &str) -> String {
         let mut out = String::new();
@@ -203,6 +211,13 @@ mod tests {
         #[test]
         fn piecewise_fold_equals_whole_text_on_any_text(text in "\\PC{0,16}") {
             proptest::prop_assert_eq!(normalize_for_match(&text), whole(&text));
+        }
+
+        /// ICU4X's NFKC equals `unicode-normalization`'s on any text.
+        #[test]
+        fn icu_nfkc_equals_the_oracle(chars in proptest::collection::vec(mixed_char(), 0..24)) {
+            let text: String = chars.into_iter().collect();
+            proptest::prop_assert_eq!(nfkc(&text).collect::<String>(), text.nfkc().collect::<String>());
         }
 
         /// Segment-wise NFKC equals NFKC of the whole text.
@@ -228,6 +243,19 @@ mod tests {
             ]),
             proptest::char::any(),
         ]
+    }
+
+    #[test]
+    fn icu_nfkc_equals_the_oracle_on_every_character() {
+        let mut differ = Vec::new();
+        for u in 0..=0x10FFFFu32 {
+            let Some(c) = char::from_u32(u) else { continue };
+            let text = c.to_string();
+            if nfkc(&text).collect::<String>() != text.nfkc().collect::<String>() {
+                differ.push(format!("U+{u:04X}"));
+            }
+        }
+        assert!(differ.is_empty(), "{} characters differ: {:?}", differ.len(), &differ[..differ.len().min(20)]);
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! Text primitives shared by every analysis step and by docs-chat retrieval, each defined
 //! once: NFKC folding ([`fold`]), byte-level UTF-8 scanning (`utf8`), character classes and
-//! word boundaries ([`class`]).
+//! word boundaries ([`class`]), static string tables packed at compile time ([`packed`]).
 //!
 //! Before this module the same primitive lived twice with different behaviour (two CJK
 //! ranges, two word-byte rules, two NFKC fast paths, two Markdown-link parsers); now a Mention, a list title, the
@@ -10,6 +10,7 @@
 pub mod class;
 pub mod fold;
 pub(crate) mod markdown;
+pub mod packed;
 pub(crate) mod utf8;
 
 pub use class::{is_cjk, is_joiner, is_word_byte, joins_word};

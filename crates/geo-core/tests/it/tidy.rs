@@ -11,7 +11,7 @@
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
-const ALLOWED_DEPS: &[&str] = &["serde", "serde_json", "url", "addr", "unicode-normalization", "rustc-hash"];
+const ALLOWED_DEPS: &[&str] = &["serde", "serde_json", "url", "addr", "icu_normalizer", "rustc-hash"];
 const FORBIDDEN_TRANSITIVE: &[&str] = &[
     "tokio",
     "async-std",

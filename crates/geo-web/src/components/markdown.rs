@@ -3,21 +3,27 @@
 //! The answer is untrusted text written by a model that read arbitrary web pages, so the
 //! rules are strict and applied *before* anything reaches the DOM:
 //!
-//! 1. comrak parses it with raw HTML disabled: `render.unsafe = false` and
-//!    `render.escape = true`, so `<script>`, `<img onerror>`, `<iframe>`, comments and every
-//!    other tag come out as visible escaped text, never as elements;
-//! 2. on the syntax tree, every link (inline, reference or autolink, entities already
+//! 1. pulldown-cmark parses it (CommonMark with GitHub's tables and strikethrough), and
+//!    every piece of raw HTML it finds, block or inline, is turned into text: `<script>`,
+//!    `<img onerror>`, `<iframe>`, comments and every other tag come out as visible escaped
+//!    text, never as elements;
+//! 2. on the event stream, every link (inline, reference or autolink, entities already
 //!    decoded) whose destination is not `http:`, `https:` or `mailto:` is replaced by its
 //!    text; every image becomes a plain link to its source when that is http(s), else its alt
-//!    text — no image is ever loaded from the network;
+//!    text — no image is ever loaded from the network; bare URLs, `www.` names and e-mail
+//!    addresses in plain text become links under the same rules (geo-core's
+//!    [`geo_core::analysis::links::bare_links`], the answer-link extraction's reading of a
+//!    bare URL), never inside code or an existing link;
 //! 3. after rendering, every `<a href=` gets `rel="noopener noreferrer nofollow"
-//!    target="_blank"` (the string `<a href="` can only come from the renderer: text is
-//!    escaped, so a literal one would read `&lt;a`).
+//!    target="_blank"` and a table cell's alignment becomes an `align` attribute instead of
+//!    a `style` (the strings `<a href="` and `style="text-align: ` can only come from the
+//!    renderer: every piece of text is escaped here, quotes too, so a literal one would read
+//!    `&lt;a` or `&quot;`).
 //!
 //! Only then does [`Markdown`] put the HTML in its container with `inner_html`.
+//! pulldown-cmark replaced comrak to keep the site small (`docs/adr/0014-site-size.md`).
 
-use comrak::nodes::NodeValue;
-use comrak::{format_html, parse_document, Arena, Options};
+use pulldown_cmark::{CowStr, Event, LinkType, Options, Parser, Tag, TagEnd};
 use yew::prelude::*;
 
 /// True for destinations that may stay links: `http:`, `https:`, `mailto:` (case-insensitive,
@@ -36,65 +42,110 @@ fn link_target(url: &str) -> Option<String> {
     geo_core::safe::safe_href(url)
 }
 
-fn options() -> Options<'static> {
-    let mut o = Options::default();
-    o.render.r#unsafe = false;
-    o.render.escape = true;
-    o.extension.strikethrough = true;
-    o.extension.table = true;
-    o.extension.autolink = true;
-    o
+/// `text` escaped for HTML, quotes too (the renderer's own escaping leaves `"` as it is).
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / 8);
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// A link start the renderer writes as `<a href="url" title="title">`.
+fn link_start<'a>(url: String, title: CowStr<'a>) -> Event<'a> {
+    Event::Start(Tag::Link { link_type: LinkType::Inline, dest_url: url.into(), title, id: CowStr::Borrowed("") })
+}
+
+/// Moves a run of plain text into `out`, its bare links (see the module doc) made links.
+fn flush_text<'a>(text: &mut String, out: &mut Vec<Event<'a>>) {
+    if text.is_empty() {
+        return;
+    }
+    let mut at = 0;
+    for link in geo_core::analysis::links::bare_links(text) {
+        let Some(url) = link_target(&link.href) else { continue };
+        if link.start > at {
+            out.push(Event::Text(text[at..link.start].to_string().into()));
+        }
+        out.push(link_start(url, CowStr::Borrowed("")));
+        out.push(Event::Text(text[link.start..link.end].to_string().into()));
+        out.push(Event::End(TagEnd::Link));
+        at = link.end;
+    }
+    if at < text.len() {
+        out.push(Event::Text(text[at..].to_string().into()));
+    }
+    text.clear();
 }
 
 /// Renders `markdown` to HTML under the module's rules.
 pub fn render_markdown(markdown: &str) -> String {
-    let arena = Arena::new();
-    let opts = options();
-    let root = parse_document(&arena, markdown, &opts);
-    let nodes: Vec<_> = root.descendants().collect();
-    for node in nodes {
-        let replacement = {
-            let ast = node.data.borrow();
-            match &ast.value {
-                NodeValue::Link(link) => match link_target(&link.url) {
-                    None => Some(None),
-                    Some(url) if url != link.url => {
-                        let mut link = link.clone();
-                        link.url = url;
-                        Some(Some(NodeValue::Link(link)))
-                    }
-                    Some(_) => None,
-                },
-                NodeValue::Image(link) => match geo_core::safe::safe_href(&link.url) {
-                    Some(url) => {
-                        let mut link = link.clone();
-                        link.url = url;
-                        Some(Some(NodeValue::Link(link)))
-                    }
-                    None => Some(None),
-                },
-                _ => None,
+    let parser = Parser::new_ext(markdown, Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH);
+    let mut events: Vec<Event> = Vec::new();
+    // One entry per open link or image: whether it was kept as a link (so its end is too).
+    let mut open: Vec<bool> = Vec::new();
+    let mut in_code = false;
+    // Adjacent text events, joined: the parser splits text at `_`, `*`, `&` and the like.
+    let mut text = String::new();
+    for event in parser {
+        if let Event::Text(t) = &event {
+            if open.is_empty() && !in_code {
+                text.push_str(t);
+                continue;
             }
-        };
-        match replacement {
-            Some(Some(value)) => node.data.borrow_mut().value = value,
-            Some(None) => {
-                // Keep the text, drop the link: move the children before the node.
-                let children: Vec<_> = node.children().collect();
-                for child in children {
-                    child.detach();
-                    node.insert_before(child);
+        }
+        flush_text(&mut text, &mut events);
+        match event {
+            Event::Html(raw) | Event::InlineHtml(raw) => events.push(Event::Text(raw)),
+            Event::Start(Tag::CodeBlock(kind)) => {
+                in_code = true;
+                events.push(Event::Start(Tag::CodeBlock(kind)));
+            }
+            Event::End(TagEnd::CodeBlock) => {
+                in_code = false;
+                events.push(Event::End(TagEnd::CodeBlock));
+            }
+            Event::Start(Tag::Link { link_type, dest_url, title, .. }) => {
+                // `<a@b.example>`: the renderer would add `mailto:` itself; add it here.
+                let dest =
+                    if link_type == LinkType::Email { format!("mailto:{dest_url}") } else { dest_url.to_string() };
+                let url = link_target(&dest).filter(|_| !open.contains(&true));
+                open.push(url.is_some());
+                events.extend(url.map(|url| link_start(url, title)));
+            }
+            Event::Start(Tag::Image { dest_url, title, .. }) => {
+                // An image inside a kept link stays its alt text: links do not nest.
+                let url = geo_core::safe::safe_href(&dest_url).filter(|_| !open.contains(&true));
+                open.push(url.is_some());
+                events.extend(url.map(|url| link_start(url, title)));
+            }
+            Event::End(TagEnd::Link | TagEnd::Image) => {
+                if open.pop() == Some(true) {
+                    events.push(Event::End(TagEnd::Link));
                 }
-                node.detach();
             }
-            None => {}
+            other => events.push(other),
         }
     }
-    let mut html = String::new();
-    if format_html(root, &opts, &mut html).is_err() {
-        return String::new();
-    }
+    flush_text(&mut text, &mut events);
+    // Every piece of text is written escaped by us, so no `"` of the answer reaches the HTML.
+    let events = events.into_iter().map(|event| match event {
+        Event::Text(text) => Event::Html(escape(&text).into()),
+        Event::Code(code) => Event::Html(format!("<code>{}</code>", escape(&code)).into()),
+        other => other,
+    });
+    let mut html = String::with_capacity(markdown.len() * 3 / 2);
+    pulldown_cmark::html::push_html(&mut html, events);
     html.replace("<a href=\"", "<a rel=\"noopener noreferrer nofollow\" target=\"_blank\" href=\"")
+        .replace(" style=\"text-align: left\"", " align=\"left\"")
+        .replace(" style=\"text-align: center\"", " align=\"center\"")
+        .replace(" style=\"text-align: right\"", " align=\"right\"")
 }
 
 /// Props of [`Markdown`].
@@ -220,6 +271,30 @@ mod tests {
         assert!(!html.contains("<img"));
         let html = safe("![alt text](data:image/png;base64,AAAA)");
         assert!(html.contains("alt text") && !html.contains("<a"), "{html}");
+    }
+
+    #[test]
+    fn gfm_tables_strikethrough_and_bare_links() {
+        let html = safe("| a | b |\n|:--|--:|\n| ~~x~~ | see www.example.com or https://a.example/p. |\n");
+        assert!(html.contains("<table>") && html.contains("<del>x</del>"), "{html}");
+        assert!(html.contains("<th align=\"left\">a</th>") && !html.contains("style="), "{html}");
+        assert!(html.contains("href=\"http://www.example.com/\">www.example.com</a>"), "{html}");
+        assert!(html.contains("href=\"https://a.example/p\">https://a.example/p</a>."), "{html}");
+        let html = safe("write to a@b.example or <c@d.example>; `https://code.example` stays code");
+        assert!(html.contains("href=\"mailto:a@b.example\">a@b.example</a>"), "{html}");
+        assert!(html.contains("href=\"mailto:c@d.example\">c@d.example</a>"), "{html}");
+        assert!(html.contains("<code>https://code.example</code>"), "{html}");
+        let html = safe("[![logo](https://img.example/l.png)](https://site.example)");
+        assert_eq!(html.matches("<a ").count(), 1, "{html}");
+        let html = safe("a https://x.example/a_b_c*d* e");
+        assert!(html.contains("href=\"https://x.example/a_b_c\""), "{html}");
+    }
+
+    #[test]
+    fn entities_decode_as_html5_says() {
+        // The vendored pulldown-cmark packs the entity table (vendor/pulldown-cmark).
+        let html = safe("&AElig; &amp; &AMP; &nvlt; &zwnj;x &Zscr; &#x41; &bogus; &lt;script&gt;");
+        assert_eq!(html, "<p>\u{C6} &amp; &amp; &lt;\u{20D2} \u{200C}x \u{1D4B5} A &amp;bogus; &lt;script&gt;</p>\n");
     }
 
     #[test]

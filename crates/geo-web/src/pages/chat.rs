@@ -15,7 +15,7 @@
 use crate::chat::cite::{split_citations, Piece};
 use crate::chat::fetch::{self, ChatRequest, StreamHandle, CHAT_TIMEOUT_MS};
 use crate::chat::files::{check_file, looks_binary};
-use crate::chat::samples::SAMPLES;
+use crate::chat::samples::fetch_samples;
 use crate::hooks::{toast, use_app};
 use crate::i18n::{t, tf};
 use crate::settings_store::parse_base_url;
@@ -266,9 +266,20 @@ fn DocsCard(props: &DocsCardProps) -> Html {
     let on_samples = {
         let (docs, file_errors) = (docs.clone(), file_errors.clone());
         Callback::from(move |_: MouseEvent| {
-            let new = SAMPLES.iter().map(|(name, text)| (load_document(*name, text), text.len() as u64)).collect();
-            docs.dispatch(DocsAction::Add(new));
-            file_errors.set(Vec::new());
+            let (docs, file_errors) = (docs.clone(), file_errors.clone());
+            wasm_bindgen_futures::spawn_local(async move {
+                match fetch_samples().await {
+                    Ok(samples) => {
+                        let new = samples
+                            .iter()
+                            .map(|(name, text)| (load_document(*name, text), text.len() as u64))
+                            .collect();
+                        docs.dispatch(DocsAction::Add(new));
+                        file_errors.set(Vec::new());
+                    }
+                    Err(detail) => file_errors.set(vec![tf(lang, "chat.samples_failed", &[("detail", &detail)])]),
+                }
+            });
         })
     };
     let doc_rows = docs.iter().map(|(doc, bytes)| {

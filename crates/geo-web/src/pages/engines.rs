@@ -109,8 +109,10 @@ fn view(c: &EngineComparison, targets: &[Target], lang: Lang) -> Html {
         .collect();
     html! {
         <>
-            <BarChart testid="engines-chart" title={t(lang, "engines.chart")} desc={t(lang, "engines.chart_desc")} {bars} />
-            <div class="table-wrap">
+            <div class="card engines-chart">
+                <BarChart testid="engines-chart" title={t(lang, "engines.chart")} desc={t(lang, "engines.chart_desc")} {bars} />
+            </div>
+            <div class="card table-wrap">
                 <table class="engines-table">
                     <caption class="sr-only">{ t(lang, "engines.table") }</caption>
                     <thead><tr>
@@ -136,15 +138,15 @@ fn view(c: &EngineComparison, targets: &[Target], lang: Lang) -> Html {
                                             <NavLink to={Route::RunDetail { id: e.run_id.clone() }}>{ e.created_at.replace('T', " ").chars().take(16).collect::<String>() }</NavLink>
                                             { " · " }{ tf(lang, "engines.success_n", &[("n", &e.success_count.to_string())]) }</small>
                                     </th>
-                                    <td class="num" title={t(lang, "engines.interval_title")}>{ pct(e.mention_rate) }<br />
+                                    <td class="num" data-label={t(lang, "engines.mention_rate")} title={t(lang, "engines.interval_title")}>{ pct(e.mention_rate) }<br />
                                         <small class="muted" data-testid="engine-interval" data-low={raw_f64(e.mention_rate_low)} data-high={raw_f64(e.mention_rate_high)}>
                                             { interval(e.mention_rate_low, e.mention_rate_high) }</small></td>
-                                    <td class="num">{ pct(e.first_mention_rate) }</td>
-                                    <td class="num">{ pct(e.owned_visibility) }</td>
-                                    <td class="num" title={if e.owned_citation_rate.is_none() { t(lang, "engines.no_citations") } else { "" }}>
+                                    <td class="num" data-label={t(lang, "engines.first_mention")}>{ pct(e.first_mention_rate) }</td>
+                                    <td class="num" data-label={t(lang, "engines.owned_visibility")}>{ pct(e.owned_visibility) }</td>
+                                    <td class="num" data-label={t(lang, "engines.owned_citation")} title={if e.owned_citation_rate.is_none() { t(lang, "engines.no_citations") } else { "" }}>
                                         { if e.owned_citation_rate.is_some() { pct(e.owned_citation_rate) } else { t(lang, "engines.no_citation_data").to_string() } }</td>
-                                    <td class="num">{ pct(sov) }</td>
-                                    <td>
+                                    <td class="num" data-label={t(lang, "engines.sov_brand")}>{ pct(sov) }</td>
+                                    <td data-label={t(lang, "engines.top_domains")}>
                                         <ol class="plain top-domains">
                                             { for e.top_domains.iter().map(|d| html! {
                                                 <li data-testid="engine-top-domain" data-domain={d.domain.clone()} data-value={raw_f64(d.occurrence_rate)}>
@@ -158,6 +160,7 @@ fn view(c: &EngineComparison, targets: &[Target], lang: Lang) -> Html {
                     </tbody>
                 </table>
             </div>
+            <div class="card">
             <h2>{ t(lang, "engines.sov") }</h2>
             <div class="table-wrap">
                 <table class="sov-matrix">
@@ -178,6 +181,8 @@ fn view(c: &EngineComparison, targets: &[Target], lang: Lang) -> Html {
                     </tbody>
                 </table>
             </div>
+            </div>
+            <div class="card">
             <h2>{ t(lang, "engines.matrix") }</h2>
             <p class="muted">{ t(lang, "engines.matrix_help") }</p>
             <div class="table-wrap">
@@ -202,6 +207,7 @@ fn view(c: &EngineComparison, targets: &[Target], lang: Lang) -> Html {
                         }) }
                     </tbody>
                 </table>
+            </div>
             </div>
         </>
     }
