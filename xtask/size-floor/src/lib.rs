@@ -50,6 +50,11 @@ pub fn render_markdown(text: &str) -> String {
         text,
         pulldown_cmark::Options::ENABLE_TABLES | pulldown_cmark::Options::ENABLE_STRIKETHROUGH,
     );
+    // Raw HTML becomes text, as the product's sanitiser does.
+    let parser = parser.map(|e| match e {
+        pulldown_cmark::Event::Html(t) | pulldown_cmark::Event::InlineHtml(t) => pulldown_cmark::Event::Text(t),
+        e => e,
+    });
     let mut html = String::new();
     pulldown_cmark::html::push_html(&mut html, parser);
     html
