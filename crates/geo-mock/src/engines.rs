@@ -2,9 +2,9 @@
 //! prompt, the model and the key are in a request, and how a recorded answer is adjusted
 //! (the requested model written in, a search turned into a failed one).
 //!
-//! The mock does not depend on geo-core on purpose: it must answer the way each engine
-//! documents, not the way GEO Probe reads it, so a parser bug cannot hide behind a mock that
-//! shares its code.
+//! None of this uses geo-core's wire formats, on purpose (the mock takes only geo-core's
+//! PRNG): it must answer the way each engine documents, not the way GEO Probe reads it, so a
+//! parser bug cannot hide behind a mock that shares its code.
 
 use serde_json::{json, Value};
 

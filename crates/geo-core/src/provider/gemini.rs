@@ -17,9 +17,9 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use super::errors::{engine_invalid_json_error, map_engine_error_envelope};
+use super::errors::engine_invalid_json_error;
 use super::request::SYSTEM_PROMPT;
-use super::wire::{count, is_error_envelope, non_blank, str_field};
+use super::wire::{count, non_blank, response_object, str_field};
 use super::ParsedResponse;
 use crate::model::{EngineId, ProbeError, Query, RawCitation, RawSource, RunConfig, Usage};
 
@@ -96,11 +96,7 @@ pub fn request_body_json(prompt_text: &str, config: &RunConfig) -> String {
 /// `invalid_json`; an error envelope → the mapped Gemini error.
 pub fn parse_response(body: &str, requested_model: &str) -> Result<ParsedResponse, ProbeError> {
     let invalid = |d: &str| engine_invalid_json_error(EngineId::Gemini, d);
-    let value: Value = serde_json::from_str(body).map_err(|e| invalid(&format!("not json: {e}")))?;
-    let Value::Object(obj) = value else { return Err(invalid("the body is not a json object")) };
-    if is_error_envelope(&obj, "candidates") {
-        return Err(map_engine_error_envelope(EngineId::Gemini, body));
-    }
+    let obj = response_object(EngineId::Gemini, body, "candidates")?;
     let candidate = match obj.get("candidates") {
         Some(Value::Array(c)) => c.first().and_then(Value::as_object),
         _ if obj.get("promptFeedback").is_some_and(Value::is_object) => None,

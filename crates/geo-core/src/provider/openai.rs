@@ -21,9 +21,9 @@
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::errors::{engine_invalid_json_error, map_engine_error_envelope};
+use super::errors::engine_invalid_json_error;
 use super::request::SYSTEM_PROMPT;
-use super::wire::{count, is_error_envelope, non_blank, str_field};
+use super::wire::{count, non_blank, response_object, str_field};
 use super::ParsedResponse;
 use crate::analysis::urls::normalize_url;
 use crate::model::{EngineId, ProbeError, Query, RawCitation, RawSource, RunConfig, Usage};
@@ -101,11 +101,7 @@ fn action_queries(action: Option<&Map<String, Value>>) -> Vec<String> {
 /// → the mapped OpenAI error.
 pub fn parse_response(body: &str, requested_model: &str) -> Result<ParsedResponse, ProbeError> {
     let invalid = |d: &str| engine_invalid_json_error(EngineId::Openai, d);
-    let value: Value = serde_json::from_str(body).map_err(|e| invalid(&format!("not json: {e}")))?;
-    let Value::Object(obj) = value else { return Err(invalid("the body is not a json object")) };
-    if is_error_envelope(&obj, "output") {
-        return Err(map_engine_error_envelope(EngineId::Openai, body));
-    }
+    let obj = response_object(EngineId::Openai, body, "output")?;
     let Some(Value::Array(items)) = obj.get("output") else {
         return Err(invalid("the body has no output array"));
     };

@@ -11,9 +11,9 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use super::errors::{engine_invalid_json_error, map_engine_error_envelope};
+use super::errors::engine_invalid_json_error;
 use super::request::SYSTEM_PROMPT;
-use super::wire::{count, is_error_envelope, non_blank, str_field};
+use super::wire::{count, non_blank, response_object, str_field};
 use super::ParsedResponse;
 use crate::model::{EngineId, ProbeError, Query, RawCitation, RawSource, RunConfig, Usage};
 
@@ -72,11 +72,7 @@ fn content_text(content: Option<&Value>) -> String {
 /// envelope → the mapped Perplexity error.
 pub fn parse_response(body: &str, requested_model: &str) -> Result<ParsedResponse, ProbeError> {
     let invalid = |d: &str| engine_invalid_json_error(EngineId::Perplexity, d);
-    let value: Value = serde_json::from_str(body).map_err(|e| invalid(&format!("not json: {e}")))?;
-    let Value::Object(obj) = value else { return Err(invalid("the body is not a json object")) };
-    if is_error_envelope(&obj, "choices") {
-        return Err(map_engine_error_envelope(EngineId::Perplexity, body));
-    }
+    let obj = response_object(EngineId::Perplexity, body, "choices")?;
     let Some(Value::Array(choices)) = obj.get("choices") else {
         return Err(invalid("the body has no choices array"));
     };

@@ -3,6 +3,9 @@
 
 use serde_json::{Map, Value};
 
+use super::errors::{engine_invalid_json_error, map_engine_error_envelope};
+use crate::model::{EngineId, ProbeError};
+
 /// `obj[key]` when it is a string.
 pub(crate) fn str_field<'a>(obj: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
     obj.get(key).and_then(Value::as_str)
@@ -27,4 +30,18 @@ pub(crate) fn count(v: Option<&Value>) -> u64 {
 /// carry the array `payload` (`output`, `candidates`, `choices`).
 pub(crate) fn is_error_envelope(obj: &Map<String, Value>, payload: &str) -> bool {
     obj.get("error").is_some_and(Value::is_object) && !obj.get(payload).is_some_and(Value::is_array)
+}
+
+/// The opening every chat-style parser shares: `body` as a JSON object holding the array
+/// `payload`, or the engine's `invalid_json` error (not JSON, not an object) or its mapped
+/// error (an `{"error":{…}}` envelope). A missing `payload` is left to the caller, whose
+/// message names what else may stand in for it.
+pub(crate) fn response_object(engine: EngineId, body: &str, payload: &str) -> Result<Map<String, Value>, ProbeError> {
+    let invalid = |d: &str| engine_invalid_json_error(engine, d);
+    let value: Value = serde_json::from_str(body).map_err(|e| invalid(&format!("not json: {e}")))?;
+    let Value::Object(obj) = value else { return Err(invalid("the body is not a json object")) };
+    if is_error_envelope(&obj, payload) {
+        return Err(map_engine_error_envelope(engine, body));
+    }
+    Ok(obj)
 }
