@@ -112,12 +112,20 @@ fn use_engine_form() -> EngineForm {
     {
         let (base_url, other_bases) = (form.base_url.clone(), form.other_bases.clone());
         let loaded = stored_base.ready().cloned();
+        // The stored values arrive after the first render: a field the user has typed into
+        // meanwhile keeps what was typed (the read used to overwrite it).
         use_effect_with(loaded, move |loaded| {
             if let Some(values) = loaded {
                 if let Some((_, v)) = values.iter().find(|(e, _)| *e == EngineId::Deepseek) {
-                    base_url.set(v.clone());
+                    if base_url.is_empty() {
+                        base_url.set(v.clone());
+                    }
                 }
-                other_bases.set(values.iter().filter(|(e, _)| *e != EngineId::Deepseek).cloned().collect());
+                let mut bases = (*other_bases).clone();
+                for (e, v) in values.iter().filter(|(e, _)| *e != EngineId::Deepseek) {
+                    bases.entry(*e).or_insert_with(|| v.clone());
+                }
+                other_bases.set(bases);
             }
         });
     }
