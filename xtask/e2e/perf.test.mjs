@@ -14,8 +14,8 @@
 // figures are present (speed targets belong to benchmarks, not tests).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, freshPage, byId, until, BASE_URL } from './helpers.mjs';
-import { bigExport, selectRun, pager, pagerStatus, BIG_RUN, PREV_RUN } from './webpages-helpers.mjs';
+import { launch, freshPage, open, byId, until, BASE_URL } from './helpers.mjs';
+import { bigExport, historyExport, importText, selectRun, pager, pagerStatus, BIG_RUN, PREV_RUN } from './webpages-helpers.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -130,4 +130,27 @@ test('dashboard and sources figures of a 5,000-probe run (50 prompts × 100 repe
 // …and the same number of probes spread over many prompts with few repeats each.
 test('dashboard and sources figures of a 5,000-probe run (500 prompts × 10 repeats), timed in the browser', async () => {
   await measurePages({ prompts: 500, repeats: 10 });
+});
+
+// A long history: the run selector lists every run, the newest first and the rest once the
+// selector is used (or a moment later), so a year of options never holds up the cards.
+test('the run selector of 40 daily runs lists them all once used, and an old run can be shown', async () => {
+  const h = historyExport({ runs: 40, prompts: 2, repeats: 1 });
+  const page = await freshPage(browser, 'settings');
+  await importText(page, JSON.stringify(h.env), 'history-40.json');
+  await selectRun(page, h.newest);
+  const options = () => byId(page, 'run-select').locator('option').count();
+  // By itself, a moment after the page has its figures…
+  await open(page, '');
+  await byId(page, 'metric-success-count').waitFor();
+  await until(async () => (await options()) === 40, 10000, 'every run listed');
+  // …and at once when the selector gets the focus.
+  await open(page, '');
+  await byId(page, 'metric-success-count').waitFor();
+  await byId(page, 'run-select').focus();
+  await until(async () => (await options()) === 40, 1000, 'every run listed on focus');
+  await byId(page, 'run-select').selectOption('run_day_000');
+  await page.locator('[data-testid="dashboard"][data-run="run_day_000"][data-state="ready"]').waitFor();
+  assert.equal(await byId(page, 'trend-chart').getAttribute('data-points'), '40');
+  assert.deepEqual(page.errors, []);
 });

@@ -9,6 +9,7 @@ use crate::prefs;
 use crate::repo::idb::IdbRepo;
 use crate::repo::Repository;
 use crate::state::{reconcile_selection, Action, AppState, RepoState, ToastKind};
+use geo_core::metrics::RunSummary;
 use geo_core::model::Lang;
 use serde::{Deserialize, Serialize};
 use std::rc::Rc;
@@ -268,12 +269,12 @@ fn ProjectSelect() -> Html {
 /// The options of the run selector as one piece of HTML (every value and label escaped):
 /// a year of daily runs is 365 options, which the browser parses in one step while building
 /// them element by element would hold up the page's figures at start-up.
-fn run_options(list: &[geo_core::metrics::RunSummary], selected: &str, lang: geo_core::model::Lang) -> Html {
+fn run_options(list: &[&RunSummary], selected: &str, lang: geo_core::model::Lang) -> Html {
     Html::from_html_unchecked(run_options_html(list, selected, lang).into())
 }
 
 /// [`run_options`]' HTML.
-fn run_options_html(list: &[geo_core::metrics::RunSummary], selected: &str, lang: geo_core::model::Lang) -> String {
+fn run_options_html(list: &[&RunSummary], selected: &str, lang: geo_core::model::Lang) -> String {
     use crate::components::markdown::escape;
     let mut out = String::with_capacity(list.len() * 80);
     for r in list {
@@ -302,8 +303,8 @@ fn RunSelect() -> Html {
     // The light summaries, not the runs, read once for this selector and the page's figures.
     let runs = use_query((app.project_id.clone(), app.data_version), |repo, (project, version)| async move {
         match project {
-            Some(id) => crate::components::run_data::run_summaries(&repo, &id, version).await.map(|s| (*s).clone()),
-            None => Ok(Vec::new()),
+            Some(id) => crate::components::run_data::run_summaries(&repo, &id, version).await,
+            None => Ok(Rc::new(Vec::new())),
         }
     });
     {
@@ -323,25 +324,61 @@ fn RunSelect() -> Html {
             app.dispatch(Action::SelectRun((!value.is_empty()).then_some(value)));
         })
     };
-    let list = runs.ready().cloned().unwrap_or_default();
+    // A long history lists its newest runs first and the rest when the selector is first
+    // used, or a moment after the page has its figures: 365 options cost a page load some
+    // 25 ms of parsing, style and layout that the dashboard's cards would wait for.
+    let all = use_state(|| false);
+    let long = runs.ready().is_some_and(|l| l.len() > FIRST_OPTIONS);
+    {
+        let all = all.clone();
+        use_effect_with(long, move |long| {
+            if *long && !*all {
+                wasm_bindgen_futures::spawn_local(async move {
+                    yew::platform::time::sleep(std::time::Duration::from_millis(1500)).await;
+                    all.set(true);
+                });
+            }
+        });
+    }
+    fn show_all<E>(all: &UseStateHandle<bool>) -> Callback<E> {
+        let all = all.clone();
+        Callback::from(move |_| all.set(true))
+    }
+    let empty = Rc::new(Vec::new());
+    let list = runs.ready().unwrap_or(&empty);
     let selected = app.run_id.clone().unwrap_or_default();
+    let shown = listed_runs(list, &selected, if *all { usize::MAX } else { FIRST_OPTIONS });
     html! {
         <label class="inline">
             <span class="label-text">{ t(lang, "run.select") }</span>
-            <select data-testid="run-select" {onchange} disabled={list.is_empty()}>
+            <select data-testid="run-select" {onchange} disabled={list.is_empty()}
+                onfocus={show_all(&all)} onpointerdown={show_all(&all)} onkeydown={show_all(&all)}>
                 if list.is_empty() {
                     <option value="" selected=true>{ t(lang, "run.none") }</option>
                 }
-                { run_options(&list, &selected, lang) }
+                { run_options(&shown, &selected, lang) }
             </select>
         </label>
     }
 }
 
+/// How many of the newest runs the run selector lists before it is first used.
+const FIRST_OPTIONS: usize = 30;
+
+/// The runs the selector lists: the first `limit` of `list` (newest first), and the selected
+/// run when it is older.
+fn listed_runs<'a>(list: &'a [RunSummary], selected: &str, limit: usize) -> Vec<&'a RunSummary> {
+    let mut shown: Vec<&RunSummary> = list.iter().take(limit).collect();
+    if let Some(old) = list.iter().skip(limit).find(|r| r.id == selected) {
+        shown.push(old);
+    }
+    shown
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use geo_core::metrics::{compute_run_metrics, RunSummary};
+    use geo_core::metrics::compute_run_metrics;
     use geo_core::model::{Lang, Run};
 
     fn summary(id: &str) -> RunSummary {
@@ -359,6 +396,7 @@ mod tests {
     #[test]
     fn run_options_escape_every_id_and_mark_the_selected_run() {
         let list = [summary("run_a"), summary("x\"><script>alert(1)</script>&")];
+        let list: Vec<&RunSummary> = list.iter().collect();
         let html = run_options_html(&list, "run_a", Lang::En);
         assert!(html.starts_with("<option value=\"run_a\" selected>2026-11-30 08:05 · DeepSeek · "), "{html}");
         assert!(!html.contains("<script"), "{html}");
@@ -366,5 +404,15 @@ mod tests {
         assert_eq!(html.matches("<option ").count(), 2);
         assert_eq!(html.matches(" selected").count(), 1);
         assert_eq!(run_options_html(&list, "none", Lang::En).matches(" selected").count(), 0);
+    }
+
+    #[test]
+    fn the_selector_lists_the_newest_runs_and_the_selected_one() {
+        let list: Vec<RunSummary> = (0..5).map(|i| summary(&format!("run_{i}"))).collect();
+        let ids = |v: Vec<&RunSummary>| v.into_iter().map(|r| r.id.clone()).collect::<Vec<_>>();
+        assert_eq!(ids(listed_runs(&list, "run_1", 2)), ["run_0", "run_1"]);
+        assert_eq!(ids(listed_runs(&list, "run_4", 2)), ["run_0", "run_1", "run_4"]);
+        assert_eq!(ids(listed_runs(&list, "", 2)), ["run_0", "run_1"]);
+        assert_eq!(listed_runs(&list, "run_4", usize::MAX).len(), 5);
     }
 }
