@@ -11,7 +11,7 @@
 //! is 10.9 KB of gzip (`docs/adr/0014-site-size.md`). Numbers, strings, escapes, enums,
 //! sequences, unknown fields, error messages and their positions are serde_json's own.
 //!
-//! The adapter ([`Objects`]) wraps every deserializer, visitor, seed and access of the
+//! The adapter (`Objects`) wraps every deserializer, visitor, seed and access of the
 //! parse, so nested records follow the same rule; it adds no state and no work.
 
 use serde::de::{
