@@ -4,6 +4,9 @@
 //!
 //! A deliberately small std-only HTTP/1.1 server: GET and HEAD, one request per
 //! connection, a thread per connection. It is for local use and the browser tests only.
+//! Like GitHub Pages it sends an `ETag` and answers a matching `If-None-Match` with
+//! `304 Not Modified`, so a reload revalidates the 2 MB module instead of downloading it
+//! again (`Cache-Control: no-cache` keeps a rebuilt site from ever being served stale).
 //!
 //! `--mock` also starts the mock DeepSeek server (`geo-mock`, default port 8787) so a newcomer
 //! can run probes end to end without a key: put its URL into Settings as the custom API base
@@ -183,33 +186,61 @@ fn handle(stream: TcpStream, dir: &Path, base: &str) -> Result<()> {
     let mut reader = BufReader::new(stream.try_clone()?);
     let mut line = String::new();
     reader.read_line(&mut line)?;
+    let mut if_none_match = None;
     loop {
         let mut header = String::new();
         if reader.read_line(&mut header)? == 0 || header == "\r\n" || header == "\n" {
             break;
+        }
+        if let Some((name, value)) = header.split_once(':') {
+            if name.trim().eq_ignore_ascii_case("if-none-match") {
+                if_none_match = Some(value.trim().to_string());
+            }
         }
     }
     let mut parts = line.split_whitespace();
     let (method, path) = (parts.next().unwrap_or(""), parts.next().unwrap_or("/"));
     let mut out = stream;
     if method != "GET" && method != "HEAD" {
-        return respond(&mut out, "405 Method Not Allowed", "text/plain", b"method not allowed", method == "HEAD");
+        return respond(&mut out, "405 Method Not Allowed", "text/plain", "", b"method not allowed", method == "HEAD");
     }
     match resolve(dir, base, path) {
         Some(file) => {
             let body = fs::read(&file)?;
             let name = file.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
-            respond(&mut out, "200 OK", mime(&name), &body, method == "HEAD")
+            let tag = etag(&body);
+            if if_none_match.as_deref().is_some_and(|m| matches_etag(m, &tag)) {
+                return respond(&mut out, "304 Not Modified", mime(&name), &tag, &[], true);
+            }
+            respond(&mut out, "200 OK", mime(&name), &tag, &body, method == "HEAD")
         }
-        None => respond(&mut out, "404 Not Found", "text/plain; charset=utf-8", b"not found", method == "HEAD"),
+        None => respond(&mut out, "404 Not Found", "text/plain; charset=utf-8", "", b"not found", method == "HEAD"),
     }
 }
 
-fn respond(out: &mut TcpStream, status: &str, mime: &str, body: &[u8], head: bool) -> Result<()> {
+/// A strong validator of `body`: its 64-bit FNV-1a hash, quoted.
+fn etag(body: &[u8]) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in body {
+        h ^= u64::from(*b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("\"{h:016x}\"")
+}
+
+/// Whether an `If-None-Match` value (`*`, or a list of tags, weak ones included) names `tag`.
+fn matches_etag(header: &str, tag: &str) -> bool {
+    header.split(',').map(str::trim).any(|t| t == "*" || t.trim_start_matches("W/") == tag)
+}
+
+/// Writes a response; `head` (a HEAD request, or a 304) sends the headers only, with the
+/// length of the body a GET would get.
+fn respond(out: &mut TcpStream, status: &str, mime: &str, etag: &str, body: &[u8], head: bool) -> Result<()> {
+    let etag = if etag.is_empty() { String::new() } else { format!("ETag: {etag}\r\n") };
+    let length = if status.starts_with("304") { String::new() } else { format!("Content-Length: {}\r\n", body.len()) };
     let header = format!(
-        "HTTP/1.1 {status}\r\nContent-Type: {mime}\r\nContent-Length: {}\r\nCache-Control: no-cache\r\n\
-         X-Content-Type-Options: nosniff\r\nContent-Security-Policy: {CSP}; frame-ancestors 'none'\r\nConnection: close\r\n\r\n",
-        body.len()
+        "HTTP/1.1 {status}\r\nContent-Type: {mime}\r\n{length}Cache-Control: no-cache\r\n{etag}\
+         X-Content-Type-Options: nosniff\r\nContent-Security-Policy: {CSP}; frame-ancestors 'none'\r\nConnection: close\r\n\r\n"
     );
     out.write_all(header.as_bytes())?;
     if !head {
@@ -279,6 +310,34 @@ mod tests {
         assert!(text.starts_with("HTTP/1.1 200 OK"), "{text}");
         assert!(text.contains("Content-Type: application/wasm"));
         assert!(buf.ends_with(&[0, 97, 115, 109]));
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    /// One request to `server`, the whole response as text.
+    fn get(port: u16, request: &str) -> String {
+        let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
+        s.write_all(request.as_bytes()).unwrap();
+        let mut buf = Vec::new();
+        std::io::Read::read_to_end(&mut s, &mut buf).unwrap();
+        String::from_utf8_lossy(&buf).into_owned()
+    }
+
+    #[test]
+    fn a_matching_etag_is_not_sent_again() {
+        let dir = site();
+        let server = start(&dir, 0, "/").unwrap();
+        let first = get(server.port, "GET /app.wasm HTTP/1.1\r\nHost: x\r\n\r\n");
+        let tag = first.lines().find_map(|l| l.strip_prefix("ETag: ")).expect("an ETag").to_string();
+        let again = get(server.port, &format!("GET /app.wasm HTTP/1.1\r\nHost: x\r\nIf-None-Match: {tag}\r\n\r\n"));
+        assert!(again.starts_with("HTTP/1.1 304 Not Modified"), "{again}");
+        assert!(again.ends_with("\r\n\r\n"), "a 304 has no body: {again:?}");
+        // A changed file has a new tag: the old one gets the new body.
+        fs::write(dir.join("app.wasm"), [0u8, 97, 115, 109, 1]).unwrap();
+        let changed = get(server.port, &format!("GET /app.wasm HTTP/1.1\r\nHost: x\r\nif-none-match: W/{tag}\r\n\r\n"));
+        assert!(changed.starts_with("HTTP/1.1 200 OK"), "{changed}");
+        assert!(!changed.contains(&tag));
+        assert!(matches_etag("\"a\", *", "\"b\""));
+        assert!(!matches_etag("\"a\"", "\"b\""));
         let _ = fs::remove_dir_all(&dir);
     }
 }

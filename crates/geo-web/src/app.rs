@@ -265,16 +265,44 @@ fn ProjectSelect() -> Html {
     }
 }
 
+/// The options of the run selector as one piece of HTML (every value and label escaped):
+/// a year of daily runs is 365 options, which the browser parses in one step while building
+/// them element by element would hold up the page's figures at start-up.
+fn run_options(list: &[geo_core::metrics::RunSummary], selected: &str, lang: geo_core::model::Lang) -> Html {
+    Html::from_html_unchecked(run_options_html(list, selected, lang).into())
+}
+
+/// [`run_options`]' HTML.
+fn run_options_html(list: &[geo_core::metrics::RunSummary], selected: &str, lang: geo_core::model::Lang) -> String {
+    use crate::components::markdown::escape;
+    let mut out = String::with_capacity(list.len() * 80);
+    for r in list {
+        let at: String = r.created_at.replace('T', " ").chars().take(16).collect();
+        let label = format!(
+            "{at} · {} · {}",
+            geo_core::provider::spec(r.engine).name,
+            crate::components::run_status::status_label(lang, r.status)
+        );
+        out.push_str(&format!(
+            "<option value=\"{}\"{}>{}</option>",
+            escape(&r.id),
+            if r.id == selected { " selected" } else { "" },
+            escape(&label)
+        ));
+    }
+    out
+}
+
 /// The header's run `<select>` (`data-testid="run-select"`): runs of the selected project,
 /// newest first; keeps the selection valid (the newest run when none is chosen).
 #[function_component]
 fn RunSelect() -> Html {
     let app = use_app();
     let lang = app.lang;
-    // The light summaries, not the runs: a year of daily runs lists in a few milliseconds.
-    let runs = use_query(app.project_id.clone(), |repo, project| async move {
+    // The light summaries, not the runs, read once for this selector and the page's figures.
+    let runs = use_query((app.project_id.clone(), app.data_version), |repo, (project, version)| async move {
         match project {
-            Some(id) => repo.run_summaries(&id).await,
+            Some(id) => crate::components::run_data::run_summaries(&repo, &id, version).await.map(|s| (*s).clone()),
             None => Ok(Vec::new()),
         }
     });
@@ -304,13 +332,39 @@ fn RunSelect() -> Html {
                 if list.is_empty() {
                     <option value="" selected=true>{ t(lang, "run.none") }</option>
                 }
-                { for list.iter().map(|r| html! {
-                    <option value={r.id.clone()} selected={r.id == selected}>
-                        { format!("{} · {} · {}", r.created_at.replace('T', " ").chars().take(16).collect::<String>(),
-                            geo_core::provider::spec(r.engine).name, crate::components::run_status::status_label(lang, r.status)) }
-                    </option>
-                }) }
+                { run_options(&list, &selected, lang) }
             </select>
         </label>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use geo_core::metrics::{compute_run_metrics, RunSummary};
+    use geo_core::model::{Lang, Run};
+
+    fn summary(id: &str) -> RunSummary {
+        let r: Run = serde_json::from_value(serde_json::json!({
+            "id": id, "projectId": "p", "status": "completed", "createdAt": "2026-11-30T08:05:00Z",
+            "appVersion": "0", "schemaVersion": 1,
+            "config": { "model": "m", "repeats": 1, "concurrency": 1, "maxSearches": 1, "maxTokens": 1,
+                        "temperature": 0.0, "systemPromptVersion": "v" },
+            "aliasSnapshot": [], "promptSnapshot": [], "plannedProbeCount": 0
+        }))
+        .expect("valid run");
+        RunSummary::of(&r, &compute_run_metrics(&r, &[], None))
+    }
+
+    #[test]
+    fn run_options_escape_every_id_and_mark_the_selected_run() {
+        let list = [summary("run_a"), summary("x\"><script>alert(1)</script>&")];
+        let html = run_options_html(&list, "run_a", Lang::En);
+        assert!(html.starts_with("<option value=\"run_a\" selected>2026-11-30 08:05 · DeepSeek · "), "{html}");
+        assert!(!html.contains("<script"), "{html}");
+        assert!(html.contains("value=\"x&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;&amp;\">"), "{html}");
+        assert_eq!(html.matches("<option ").count(), 2);
+        assert_eq!(html.matches(" selected").count(), 1);
+        assert_eq!(run_options_html(&list, "none", Lang::En).matches(" selected").count(), 0);
     }
 }

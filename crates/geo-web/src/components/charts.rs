@@ -116,6 +116,12 @@ fn pct(v: Option<f64>) -> String {
     super::metric_card::pct(v)
 }
 
+/// The most points drawn with a marker (a circle with its value as a tooltip): beyond it
+/// the markers of a 600-unit-wide chart overlap into a thicker line, and a year of daily
+/// runs would add 2,190 elements to the page; the line and the table below still give
+/// every value.
+const MARKER_LIMIT: usize = 60;
+
 /// A line chart of ratios across runs.
 #[function_component]
 pub fn LineChart(p: &LineChartProps) -> Html {
@@ -142,7 +148,7 @@ pub fn LineChart(p: &LineChartProps) -> Html {
                         data-band-points={s.band.iter().filter(|b| b.is_some()).count().to_string()}>
                         { for band_paths(&s.band).into_iter().map(|d| html! { <path class="band" {d} /> }) }
                         <path class="line" d={line_path(&s.values)} fill="none" />
-                        { for s.values.iter().enumerate().filter_map(|(i, v)| v.map(|v| (i, v))).map(|(i, v)| html! {
+                        { for s.values.iter().enumerate().filter_map(|(i, v)| v.map(|v| (i, v))).filter(|_| n <= MARKER_LIMIT).map(|(i, v)| html! {
                             <circle cx={format!("{:.1}", x_at(i, n))} cy={format!("{:.1}", y_at(v))} r="3.5">
                                 <title>{ format!("{} · {}: {}", s.label, p.x_labels.get(i).cloned().unwrap_or_default(), pct(Some(v))) }</title>
                             </circle>

@@ -43,7 +43,7 @@ fn link_target(url: &str) -> Option<String> {
 }
 
 /// `text` escaped for HTML, quotes too (the renderer's own escaping leaves `"` as it is).
-fn escape(text: &str) -> String {
+pub(crate) fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + text.len() / 8);
     for c in text.chars() {
         match c {

@@ -9,6 +9,7 @@
 //! render, and a page reuses what another page already read for the same run. The work is
 //! timed with the User Timing API under the page's name ([`Figures::measure_name`]).
 
+use crate::hooks::shared::SharedReads;
 use crate::hooks::{use_app, use_query, Fetch};
 use crate::repo::idb::IdbRepo;
 use crate::repo::{RepoError, Repository};
@@ -16,7 +17,6 @@ use geo_core::compare::{diff_runs, RunDiff};
 use geo_core::export::full_export;
 use geo_core::metrics::{RunMetrics, RunSummary, SeriesPoint};
 use geo_core::model::{ExportEnvelope, Probe, Project, Run};
-use std::cell::RefCell;
 use std::ops::Deref;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -128,16 +128,12 @@ pub fn trend_of(summaries: &[RunSummary]) -> Vec<SeriesPoint> {
     points.into_iter().map(|s| s.point.clone()).collect()
 }
 
-/// What a cached read was made for: project, chosen run, data version.
-type FiguresKey = (String, Option<String>, u32);
+/// What a kept read was made for: project, chosen run, data version, and whether it holds
+/// the runs' probes (the pages that show probes read the same records; the dashboard reads
+/// no probe).
+type FiguresKey = (String, Option<String>, u32, bool);
 
 impl Figures {
-    /// Whether data read for `self` holds everything `wanted` needs (the pages that show
-    /// probes read the same records; the dashboard reads no probe).
-    fn covers(self, wanted: Figures) -> bool {
-        self == wanted || (self.needs_probes() && wanted.needs_probes())
-    }
-
     /// Whether the page shows probes of the run.
     fn needs_probes(self) -> bool {
         self != Figures::Dashboard
@@ -145,75 +141,21 @@ impl Figures {
 }
 
 thread_local! {
-    /// The last data read per page: selecting the run that was shown anyway, going to
-    /// another page of the same run, or coming back while nothing was written reads nothing
-    /// again.
-    static COMPUTED: RefCell<Vec<(FiguresKey, Figures, SharedRunData)>> = const { RefCell::new(Vec::new()) };
+    /// The last figures read with and without probes: selecting the run that was shown
+    /// anyway, going to another page of the same run, or coming back while nothing was
+    /// written reads nothing again; a second request while the first read is under way (at
+    /// start-up the run selector settles on a run) waits for it.
+    static FIGURES: [Rc<SharedReads<FiguresKey, RunData>>; 2] = [Rc::new(SharedReads::new()), Rc::new(SharedReads::new())];
+    /// The project's run summaries at a data version, shared by the header's run selector
+    /// and the page's figures (read once at start-up, not once each).
+    static SUMMARIES: Rc<SharedReads<(String, u32), Vec<RunSummary>>> = Rc::new(SharedReads::new());
 }
 
-/// A read in progress: later readers of the same key wait for it instead of reading the
-/// same probes a second time (at start-up the run selector settles on a run while the first
-/// read is under way). Dropping it — the read finished, failed or was abandoned — wakes the
-/// waiters, who then find the data cached or read it themselves.
-struct InFlight {
-    slot: Rc<Slot>,
-}
-
-#[derive(Default)]
-struct Slot {
-    done: std::cell::Cell<bool>,
-    wakers: RefCell<Vec<std::task::Waker>>,
-}
-
-thread_local! {
-    /// The read now under way: what for, and whom to wake.
-    static READING: RefCell<Option<(FiguresKey, Figures, Rc<Slot>)>> = const { RefCell::new(None) };
-}
-
-impl InFlight {
-    fn begin(key: &FiguresKey, figures: Figures) -> InFlight {
-        let slot = Rc::new(Slot::default());
-        READING.with(|r| *r.borrow_mut() = Some((key.clone(), figures, slot.clone())));
-        InFlight { slot }
-    }
-
-    fn of(key: &FiguresKey, figures: Figures) -> Option<Rc<Slot>> {
-        READING
-            .with(|r| r.borrow().as_ref().filter(|(k, f, _)| k == key && f.covers(figures)).map(|(_, _, s)| s.clone()))
-    }
-}
-
-impl Drop for InFlight {
-    fn drop(&mut self) {
-        READING.with(|r| {
-            let mut r = r.borrow_mut();
-            if r.as_ref().is_some_and(|(_, _, s)| Rc::ptr_eq(s, &self.slot)) {
-                *r = None;
-            }
-        });
-        self.slot.done.set(true);
-        for w in self.slot.wakers.borrow_mut().drain(..) {
-            w.wake();
-        }
-    }
-}
-
-/// Resolves when the read behind `slot` has ended.
-struct Wait(Rc<Slot>);
-
-impl std::future::Future for Wait {
-    type Output = ();
-    fn poll(self: std::pin::Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> std::task::Poll<()> {
-        if self.0.done.get() {
-            return std::task::Poll::Ready(());
-        }
-        self.0.wakers.borrow_mut().push(cx.waker().clone());
-        std::task::Poll::Pending
-    }
-}
-
-fn cached(key: &FiguresKey, figures: Figures) -> Option<SharedRunData> {
-    COMPUTED.with(|c| c.borrow().iter().find(|(k, f, _)| k == key && f.covers(figures)).map(|(_, _, d)| d.clone()))
+/// The run summaries of `project` at data version `version`, oldest first (one read for
+/// every caller of the same project and version).
+pub async fn run_summaries(repo: &IdbRepo, project: &str, version: u32) -> Result<Rc<Vec<RunSummary>>, RepoError> {
+    let shared = SUMMARIES.with(Rc::clone);
+    shared.get((project.to_string(), version), || repo.run_summaries(project)).await
 }
 
 /// Reads what `figures` needs of run `chosen` (one of `summaries`) and builds the figures.
@@ -225,31 +167,32 @@ async fn read(
     figures: Figures,
 ) -> Result<RunData, RepoError> {
     let span = crate::web::Span::start("geo:load");
-    let prompts = repo.prompts_by_project(&project.id).await?;
+    // The previous run counts only when the project holds it (as in `geo-probe diff`).
+    let previous = chosen
+        .and_then(|id| summaries.iter().find(|s| s.id == id))
+        .and_then(|s| s.previous_run_id.as_deref())
+        .filter(|p| summaries.iter().any(|s| s.id == *p));
+    let ids: Vec<&str> = chosen.into_iter().chain(previous).collect();
+    let (prompts, records) = repo.prompts_runs_and_metrics(&project.id, &ids).await?;
     let (mut runs, mut probes) = (Vec::new(), Vec::new());
     let (mut metrics, mut previous_metrics) = (None, None);
-    if let Some(run) = match chosen {
-        Some(id) => repo.get_run(id).await?,
-        None => None,
-    } {
-        metrics = repo.run_metrics(&run.id).await?;
+    for (i, (run, stored)) in records.into_iter().enumerate() {
+        let Some(run) = run else { break };
+        // Missing only when a write came between the summaries and this read: computed now.
+        let m = match stored {
+            Some(m) => Some(m),
+            None => repo.run_metrics(&run.id).await?,
+        };
         if figures.needs_probes() {
             probes.extend(repo.probes_by_run(&run.id).await?);
         }
-        // The previous run counts only when the project holds it (as in `geo-probe diff`).
-        let previous = run.previous_run_id.as_deref().filter(|p| summaries.iter().any(|s| s.id == *p));
-        if let Some(prev) = match previous {
-            Some(id) => repo.get_run(id).await?,
-            None => None,
-        } {
-            if figures == Figures::Dashboard {
-                previous_metrics = repo.run_metrics(&prev.id).await?;
-            } else {
-                probes.extend(repo.probes_by_run(&prev.id).await?);
-            }
-            runs.push(prev);
+        if i == 0 {
+            metrics = m;
+            runs.push(run);
+        } else {
+            previous_metrics = m;
+            runs.insert(0, run);
         }
-        runs.push(run);
     }
     let env = Rc::new(full_export(vec![project], prompts, runs, probes, ""));
     span.end();
@@ -276,29 +219,19 @@ pub fn use_run_data(figures: Figures) -> Fetch<Option<SharedRunData>> {
     use_query(deps, move |repo, (project, run, version)| async move {
         let Some(project_id) = project else { return Ok(None) };
         let Some(project) = repo.get_project(&project_id).await? else { return Ok(None) };
-        let summaries = repo.run_summaries(&project_id).await?;
+        let summaries = run_summaries(&repo, &project_id, version).await?;
         let chosen = pick_run(&summaries, run.as_deref()).map(|r| r.id.clone());
-        let key: FiguresKey = (project_id, chosen.clone(), version);
-        loop {
-            if let Some(hit) = cached(&key, figures) {
-                return Ok(Some(hit));
-            }
-            match InFlight::of(&key, figures) {
-                Some(slot) => Wait(slot).await,
-                None => break,
-            }
-        }
-        let _reading = InFlight::begin(&key, figures);
-        let span = crate::web::Span::start(figures.measure_name());
-        let data = read(&repo, project, &summaries, chosen.as_deref(), figures).await?;
-        span.end();
-        let data = SharedRunData(Rc::new(data));
-        COMPUTED.with(|c| {
-            let mut c = c.borrow_mut();
-            c.retain(|(_, f, _)| *f != figures);
-            c.push((key, figures, data.clone()));
-        });
-        Ok(Some(data))
+        let key: FiguresKey = (project_id, chosen.clone(), version, figures.needs_probes());
+        let shared = FIGURES.with(|f| f[usize::from(figures.needs_probes())].clone());
+        let data = shared
+            .get(key, || async {
+                let span = crate::web::Span::start(figures.measure_name());
+                let data = read(&repo, project, &summaries, chosen.as_deref(), figures).await;
+                span.end();
+                data
+            })
+            .await?;
+        Ok(Some(SharedRunData(data)))
     })
 }
 
@@ -323,16 +256,9 @@ mod tests {
     #[test]
     fn the_pages_that_show_probes_share_their_reads() {
         use Figures::*;
-        for (have, want, ok) in [
-            (Dashboard, Sources, false),
-            (Dashboard, Dashboard, true),
-            (Sources, Sources, true),
-            (Sources, Dashboard, false),
-            (Lists, Sources, true),
-            (Export, Lists, true),
-            (Export, Dashboard, false),
-        ] {
-            assert_eq!(have.covers(want), ok, "{have:?} covers {want:?}");
+        assert!(!Dashboard.needs_probes());
+        for f in [Sources, Lists, Export] {
+            assert!(f.needs_probes(), "{f:?}");
         }
     }
 

@@ -1,4 +1,7 @@
-//! Hooks: [`use_app`] for the shared state and [`use_query`] for live repository reads.
+//! Hooks: [`use_app`] for the shared state and [`use_query`] for live repository reads
+//! ([`shared`]: one read for every component asking the same).
+
+pub mod shared;
 
 use crate::i18n::t;
 use crate::repo::idb::IdbRepo;

@@ -287,7 +287,44 @@ async fn refresh_once(tx: &IdbTransaction, id: &str, known: Option<Vec<&Probe>>,
     }
 }
 
+/// A run and its stored metrics, as [`IdbRepo::prompts_runs_and_metrics`] reads them.
+pub type RunAndMetrics = (Option<Run>, Option<RunMetrics>);
+
 impl IdbRepo {
+    /// The project's prompts and, for each of `runs`, the run and its stored metrics
+    /// (`None` when missing or no longer decoding), all requested at once in one
+    /// transaction: the dashboard's whole read after the run summaries, which say the
+    /// stored metrics are current.
+    pub async fn prompts_runs_and_metrics(
+        &self,
+        project_id: &str,
+        runs: &[&str],
+    ) -> RepoResult<(Vec<Prompt>, Vec<RunAndMetrics>)> {
+        let tx = self.read_tx(&["prompts", "runs", "runMetrics"])?;
+        let r = |e| error_from(e, RepoError::Read);
+        let prompts_req = object_store(&tx, "prompts", RepoError::Read)?
+            .index("projectId")
+            .map_err(r)?
+            .get_all_with_key(&JsValue::from_str(project_id))
+            .map_err(r)?;
+        let (run_store, metrics_store) =
+            (object_store(&tx, "runs", RepoError::Read)?, object_store(&tx, "runMetrics", RepoError::Read)?);
+        let mut requests = Vec::with_capacity(runs.len());
+        for id in runs {
+            let key = JsValue::from_str(id);
+            requests.push((run_store.get(&key).map_err(r)?, metrics_store.get(&key).map_err(r)?));
+        }
+        let prompts = order_prompts(decode_array(request(&prompts_req).await.map_err(r)?)?);
+        let mut out = Vec::with_capacity(runs.len());
+        for (run, metrics) in requests {
+            let run = request(&run).await.map_err(r)?;
+            let run = if run.is_undefined() || run.is_null() { None } else { Some(decode::<Run>(&run)?) };
+            let metrics = request(&metrics).await.map_err(r)?;
+            out.push((run, decode::<StoredMetrics>(&metrics).ok().map(|m| m.metrics)));
+        }
+        Ok((prompts, out))
+    }
+
     /// The project's summaries (those that decode) and the ids of its runs, read together.
     async fn summaries_and_runs(&self, project_id: &str) -> RepoResult<(Vec<RunSummary>, Vec<String>)> {
         let tx = self.read_tx(&["runs", "runSummaries"])?;
@@ -340,7 +377,10 @@ impl IdbRepo {
 
 /// The runs among `runs` without a current summary in `summaries`.
 fn stale_runs(summaries: &[RunSummary], runs: &[String]) -> Vec<String> {
-    runs.iter().filter(|id| !summaries.iter().any(|s| &s.id == *id && s.is_current())).cloned().collect()
+    // A set: a year of daily runs would otherwise compare 365 × 365 ids on every read.
+    let current: std::collections::BTreeSet<&str> =
+        summaries.iter().filter(|s| s.is_current()).map(|s| s.id.as_str()).collect();
+    runs.iter().filter(|id| !current.contains(id.as_str())).cloned().collect()
 }
 
 /// `IDBTransaction.commit()`: standard (Chrome 76, Firefox 74, Safari 15) though web-sys
@@ -589,7 +629,8 @@ impl Repository for IdbRepo {
                 (list, runs) = self.summaries_and_runs(project_id).await?;
             }
         }
-        list.retain(|s| runs.contains(&s.id));
+        let listed: std::collections::BTreeSet<&str> = runs.iter().map(String::as_str).collect();
+        list.retain(|s| listed.contains(s.id.as_str()));
         Ok(order_summaries(list))
     }
 
