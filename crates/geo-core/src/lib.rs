@@ -79,6 +79,7 @@ pub mod analysis;
 pub mod chat;
 pub mod compare;
 pub mod export;
+pub mod json;
 pub mod limits;
 pub mod metrics;
 pub mod model;

@@ -19,11 +19,10 @@ use crate::i18n::tf;
 use crate::repo::{RepoError, Repository};
 use geo_core::export::{parse_export, ImportLimits};
 use geo_core::model::{ExportEnvelope, Lang};
-use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 /// A stage of an import, in order; each is posted as it begins.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "stage", content = "probes", rename_all = "camelCase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Stage {
     /// Reading the file's text.
     Reading,
@@ -36,6 +35,16 @@ pub enum Stage {
 }
 
 impl Stage {
+    /// The stage's name in a [`Message`] (`"stage"`), and its probe count (`"probes"`).
+    fn wire(self) -> (&'static str, Option<usize>) {
+        match self {
+            Stage::Reading => ("reading", None),
+            Stage::Checking => ("checking", None),
+            Stage::Analysing(n) => ("analysing", Some(n)),
+            Stage::Saving(n) => ("saving", Some(n)),
+        }
+    }
+
     /// The User Timing measure of this stage (`geo:import-*`, read by the history bench).
     pub fn measure_name(self) -> &'static str {
         match self {
@@ -57,14 +66,18 @@ impl Stage {
     }
 }
 
-/// A message from the worker to the page, posted as a JSON string.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "camelCase")]
+/// A message from the worker to the page, posted as a JSON string: `{"kind":"stage",
+/// "stage":"saving","probes":5}`, `{"kind":"done","ok":true,"text":"…"}`,
+/// `{"kind":"failed","message":"…"}`.
+///
+/// Written and read by hand ([`Message::to_json`], [`Message::from_json`]) rather than by
+/// serde's derive: an internally tagged enum with a flattened field needs serde's buffering
+/// deserializer, several KB of wasm for three small shapes (`docs/adr/0014-site-size.md`).
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Message {
     /// A stage began.
     Stage {
         /// The stage.
-        #[serde(flatten)]
         stage: Stage,
     },
     /// The import ended: the merge report (`ok`) or the refusal, in the interface language.
@@ -80,6 +93,44 @@ pub enum Message {
         /// What the browser said.
         message: String,
     },
+}
+
+impl Message {
+    /// The JSON text posted for this message.
+    pub fn to_json(&self) -> String {
+        // A JSON string literal: serde_json escapes it as everywhere else.
+        let quoted = |text: &str| serde_json::to_string(text).unwrap_or_else(|_| "\"\"".into());
+        match self {
+            Message::Stage { stage } => match stage.wire() {
+                (name, Some(n)) => format!(r#"{{"kind":"stage","stage":"{name}","probes":{n}}}"#),
+                (name, None) => format!(r#"{{"kind":"stage","stage":"{name}"}}"#),
+            },
+            Message::Done { ok, text } => format!(r#"{{"kind":"done","ok":{ok},"text":{}}}"#, quoted(text)),
+            Message::Failed { message } => format!(r#"{{"kind":"failed","message":{}}}"#, quoted(message)),
+        }
+    }
+
+    /// The message a JSON text holds; `None` for anything else (every field must be there,
+    /// of its type; other fields are ignored).
+    pub fn from_json(text: &str) -> Option<Message> {
+        let value: Value = serde_json::from_str(text).ok()?;
+        let text = |key: &str| value.get(key).and_then(Value::as_str);
+        let probes = || value.get("probes").and_then(Value::as_u64).and_then(|n| usize::try_from(n).ok());
+        Some(match text("kind")? {
+            "stage" => Message::Stage {
+                stage: match text("stage")? {
+                    "reading" => Stage::Reading,
+                    "checking" => Stage::Checking,
+                    "analysing" => Stage::Analysing(probes()?),
+                    "saving" => Stage::Saving(probes()?),
+                    _ => return None,
+                },
+            },
+            "done" => Message::Done { ok: value.get("ok")?.as_bool()?, text: text("text")?.to_string() },
+            "failed" => Message::Failed { message: text("message")?.to_string() },
+            _ => return None,
+        })
+    }
 }
 
 /// Checks an uploaded file with geo-core's import (envelope, version, shapes, limits,
@@ -233,15 +284,15 @@ mod browser {
                 let (resolve, began, on_stage) = (resolve.clone(), began.clone(), on_stage.clone());
                 Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
                     let Some(text) = e.data().as_string() else { return };
-                    match serde_json::from_str::<Message>(&text) {
-                        Ok(Message::Stage { stage }) => {
+                    match Message::from_json(&text) {
+                        Some(Message::Stage { stage }) => {
                             began.set(true);
                             on_stage(stage);
                         }
-                        Ok(_) => {
+                        Some(_) => {
                             let _ = resolve.call1(&JsValue::NULL, &JsValue::from_str(&text));
                         }
-                        Err(_) => {}
+                        None => {}
                     }
                 })
             };
@@ -265,7 +316,7 @@ mod browser {
         worker.set_onmessage(None);
         worker.set_onerror(None);
         drop(handlers);
-        let message = last.and_then(|v| v.as_string()).and_then(|t| serde_json::from_str::<Message>(&t).ok());
+        let message = last.and_then(|v| v.as_string()).and_then(|t| Message::from_json(&t));
         match message {
             Some(Message::Done { ok, text }) => Some(if ok { Ok(text) } else { Err(text) }),
             Some(Message::Failed { message }) if began.get() => {
@@ -284,9 +335,7 @@ mod browser {
         let lang = Lang::parse(&lang).unwrap_or_default();
         let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
         let post = |m: &Message| {
-            if let Ok(json) = serde_json::to_string(m) {
-                let _ = scope.post_message(&JsValue::from_str(&json));
-            }
+            let _ = scope.post_message(&JsValue::from_str(&m.to_json()));
         };
         post(&Message::Stage { stage: Stage::Reading });
         let outcome = async {
@@ -313,17 +362,49 @@ mod tests {
     #[test]
     fn messages_have_the_shapes_the_worker_script_posts() {
         let check = |m: Message, json: &str| {
-            assert_eq!(serde_json::to_string(&m).unwrap(), json);
-            assert_eq!(serde_json::from_str::<Message>(json).unwrap(), m);
+            assert_eq!(m.to_json(), json);
+            assert_eq!(Message::from_json(json), Some(m));
         };
         check(Message::Stage { stage: Stage::Reading }, r#"{"kind":"stage","stage":"reading"}"#);
+        check(Message::Stage { stage: Stage::Checking }, r#"{"kind":"stage","stage":"checking"}"#);
+        check(Message::Stage { stage: Stage::Analysing(0) }, r#"{"kind":"stage","stage":"analysing","probes":0}"#);
         check(Message::Stage { stage: Stage::Saving(5) }, r#"{"kind":"stage","stage":"saving","probes":5}"#);
         check(Message::Done { ok: true, text: "x".into() }, r#"{"kind":"done","ok":true,"text":"x"}"#);
+        check(
+            Message::Done { ok: false, text: "第 1 行: \"坏\"\n\\ </script>".into() },
+            r#"{"kind":"done","ok":false,"text":"第 1 行: \"坏\"\n\\ </script>"}"#,
+        );
         // The shape `import-worker-*.js` posts from its own catch (xtask/src/dist.rs).
         check(
             Message::Failed { message: "RuntimeError: unreachable".into() },
             r#"{"kind":"failed","message":"RuntimeError: unreachable"}"#,
         );
+        // JSON.stringify's key order, white space and extra fields read the same.
+        assert_eq!(
+            Message::from_json(r#"{ "probes": 7, "stage": "analysing", "kind": "stage", "x": 1 }"#),
+            Some(Message::Stage { stage: Stage::Analysing(7) })
+        );
+    }
+
+    #[test]
+    fn anything_but_a_message_is_not_one() {
+        for text in [
+            "",
+            "changed",
+            "[]",
+            r#"{"kind":"stage"}"#,
+            r#"{"kind":"stage","stage":"saving"}"#,
+            r#"{"kind":"stage","stage":"saving","probes":-1}"#,
+            r#"{"kind":"stage","stage":"saving","probes":"5"}"#,
+            r#"{"kind":"stage","stage":"writing"}"#,
+            r#"{"kind":"done","ok":"yes","text":"x"}"#,
+            r#"{"kind":"done","ok":true}"#,
+            r#"{"kind":"failed"}"#,
+            r#"{"kind":"other","message":"x"}"#,
+            r#"{"stage":"reading"}"#,
+        ] {
+            assert_eq!(Message::from_json(text), None, "{text}");
+        }
     }
 
     #[test]

@@ -320,10 +320,11 @@ pub fn parse_export(text: &str, limits: &ImportLimits) -> Result<ExportEnvelope,
         }
     }
     // Through text rather than `from_value`: the model then has one deserializer (the one
-    // every other reader uses) instead of a second one for `Value`, which keeps the wasm small.
+    // every other reader uses, `crate::json`) instead of a second one for `Value`, which
+    // keeps the wasm small.
     let text = serde_json::to_string(&root)
         .map_err(|e| ImportError::invalid(vec![Problem::new("", format!("the export cannot be re-encoded: {e}"))]))?;
-    let env: ExportEnvelope = serde_json::from_str(&text).map_err(|e| {
+    let env: ExportEnvelope = crate::json::from_str(&text).map_err(|e| {
         ImportError::invalid(vec![Problem::new(
             "",
             // The position would point into the re-encoded text, not the user's file.

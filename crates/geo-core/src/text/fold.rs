@@ -13,14 +13,16 @@ use icu_normalizer::ComposingNormalizerBorrowed;
 
 use super::utf8::{decode_at, is_ideograph_at};
 
-/// The general NFKC normaliser: ICU4X's, whose data the `url` crate's IDNA mapping already
-/// links in, so the web bundle carries one set of Unicode normalisation tables, not two
-/// (`docs/adr/0014-site-size.md`; the tests check it against `unicode-normalization`).
-const NFKC: ComposingNormalizerBorrowed<'static> = ComposingNormalizerBorrowed::new_nfkc();
-
-/// NFKC of `text`, one character at a time.
+/// NFKC of `text`, one character at a time, by the general normaliser: ICU4X's, whose data
+/// the `url` crate's IDNA mapping already links in, so the web bundle carries one set of
+/// Unicode normalisation tables, not two (`docs/adr/0014-site-size.md`; the tests check it
+/// against `unicode-normalization`).
+///
+/// The normaliser is made here at run time (a few references, no work), not held in a
+/// `const`: a `const` is evaluated in this crate, which then gets its own copy of the
+/// decomposition tables that `icu_normalizer` already holds for the IDNA mapping (13 KB).
 fn nfkc(text: &str) -> impl Iterator<Item = char> + '_ {
-    NFKC.normalize_iter(text.chars())
+    ComposingNormalizerBorrowed::new_nfkc().normalize_iter(text.chars())
 }
 
 /// NFKC + lower-case: the normal form every match runs on.

@@ -155,14 +155,16 @@ impl IdbRepo {
     }
 
     async fn get_one<T: DeserializeOwned>(&self, store: &str, key: &str) -> RepoResult<Option<T>> {
+        self.get_js(store, key).await?.map(|value| decode(&value)).transpose()
+    }
+
+    /// The stored JS object under `key`, `None` when there is none.
+    async fn get_js(&self, store: &str, key: &str) -> RepoResult<Option<JsValue>> {
         let tx = self.read_tx(&[store])?;
         let os = object_store(&tx, store, RepoError::Read)?;
         let req = os.get(&JsValue::from_str(key)).map_err(|e| error_from(e, RepoError::Read))?;
         let value = request(&req).await.map_err(|e| error_from(e, RepoError::Read))?;
-        if value.is_undefined() || value.is_null() {
-            return Ok(None);
-        }
-        decode(&value).map(Some)
+        Ok((!value.is_undefined() && !value.is_null()).then_some(value))
     }
 }
 
@@ -410,7 +412,7 @@ pub(crate) fn encode<T: Serialize>(value: &T) -> RepoResult<JsValue> {
 pub(crate) fn decode<T: DeserializeOwned>(value: &JsValue) -> RepoResult<T> {
     let text = JSON::stringify(value).map_err(|e| error_from(e, RepoError::Decode))?;
     let text = text.as_string().unwrap_or_default();
-    serde_json::from_str(&text).map_err(|e| RepoError::Decode(e.to_string()))
+    geo_core::json::from_str(&text).map_err(|e| RepoError::Decode(e.to_string()))
 }
 
 fn decode_array<T: DeserializeOwned>(value: JsValue) -> RepoResult<Vec<T>> {
@@ -725,8 +727,19 @@ impl Repository for IdbRepo {
     }
 
     async fn setting(&self, key: &str) -> RepoResult<Option<serde_json::Value>> {
-        let record: Option<SettingRecord> = self.get_one("settings", key).await?;
-        Ok(record.map(|r| r.value))
+        // A setting is untyped: read with serde_json's own `Value` reader (the one the
+        // engines' replies go through), not `geo_core::json`, so that the module holds one
+        // `Value` deserializer (docs/adr/0014-site-size.md).
+        let Some(record) = self.get_js("settings", key).await? else { return Ok(None) };
+        let text = JSON::stringify(&record).map_err(|e| error_from(e, RepoError::Decode))?;
+        let record: serde_json::Value = serde_json::from_str(&text.as_string().unwrap_or_default())
+            .map_err(|e| RepoError::Decode(e.to_string()))?;
+        match record {
+            serde_json::Value::Object(mut fields) => {
+                fields.remove("value").map(Some).ok_or_else(|| RepoError::Decode("missing field `value`".into()))
+            }
+            _ => Err(RepoError::Decode("invalid type: expected struct SettingRecord".into())),
+        }
     }
 
     async fn set_setting(&self, key: &str, value: Option<serde_json::Value>) -> RepoResult<()> {
@@ -765,8 +778,8 @@ impl Repository for IdbRepo {
     }
 }
 
-/// A row of the `settings` store.
-#[derive(serde::Serialize, serde::Deserialize)]
+/// A row of the `settings` store (read back by [`IdbRepo::setting`] as a `Value`).
+#[derive(serde::Serialize)]
 struct SettingRecord {
     key: String,
     value: serde_json::Value,
