@@ -104,9 +104,11 @@ pub fn verdict_label(verdict: Verdict, lang: Lang) -> &'static str {
     Text { lang }.verdict(verdict)
 }
 
-/// What a verdict means, one sentence in `lang`.
-pub fn verdict_sentence(verdict: Verdict, lang: Lang) -> &'static str {
-    Text { lang }.verdict_explained(verdict)
+/// What a verdict means, one sentence in `lang`, capitalised to stand on its own (the
+/// Markdown report writes it after the verdict's dash, in lower case).
+pub fn verdict_sentence(verdict: Verdict, lang: Lang) -> String {
+    let mut chars = Text { lang }.verdict_explained(verdict).chars();
+    chars.next().map(|first| first.to_uppercase().chain(chars).collect()).unwrap_or_default()
 }
 
 /// A headline metric's name in `lang` (`mentionRate` → `提及率` / `Mention rate`).

@@ -171,3 +171,18 @@ fn stored_metrics_give_the_same_diff() {
     let ma = compute_run_metrics(a, &env.probes, None);
     assert_eq!(diff_runs((b, &mb), (a, &ma)), diff_export(&env, None, None).unwrap());
 }
+
+#[test]
+fn the_verdict_sentence_stands_on_its_own() {
+    use geo_core::compare::verdict_sentence;
+    for v in [Verdict::Improved, Verdict::Regressed, Verdict::Mixed, Verdict::Stable] {
+        let en = verdict_sentence(v, Lang::En);
+        assert!(en.starts_with(|c: char| c.is_ascii_uppercase()), "{en}");
+        assert!(en.ends_with('.'), "{en}");
+        assert!(verdict_sentence(v, Lang::Zh).ends_with('。'));
+    }
+    assert_eq!(
+        verdict_sentence(Verdict::Stable, Lang::En),
+        "Every change of the three headline metrics is within noise."
+    );
+}
