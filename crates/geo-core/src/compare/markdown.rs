@@ -105,10 +105,15 @@ pub fn verdict_label(verdict: Verdict, lang: Lang) -> &'static str {
 }
 
 /// What a verdict means, one sentence in `lang`, capitalised to stand on its own (the
-/// Markdown report writes it after the verdict's dash, in lower case).
+/// Markdown report writes it after the verdict's dash, in lower case). The English
+/// sentences start with an ASCII letter: `char::to_uppercase` would link Unicode's case
+/// tables into the web app for them (7 KB of gzip).
 pub fn verdict_sentence(verdict: Verdict, lang: Lang) -> String {
-    let mut chars = Text { lang }.verdict_explained(verdict).chars();
-    chars.next().map(|first| first.to_uppercase().chain(chars).collect()).unwrap_or_default()
+    let mut sentence = Text { lang }.verdict_explained(verdict).to_string();
+    if let Some(first) = sentence.get_mut(..1) {
+        first.make_ascii_uppercase();
+    }
+    sentence
 }
 
 /// A headline metric's name in `lang` (`mentionRate` → `提及率` / `Mention rate`).
