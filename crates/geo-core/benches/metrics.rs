@@ -160,7 +160,17 @@ fn probe(rng: &mut SplitMix64, run_id: &str, prompt_id: &str, rep: u32) -> Probe
         error: None,
         request_id: None,
         stop_reason: None,
-        usage: Usage { input_tokens: 20_000, output_tokens: 1_500, cache_read_input_tokens: 0, web_search_requests: 3 },
+        usage: Usage {
+            input_tokens: 20_000,
+            output_tokens: 1_500,
+            cache_read_input_tokens: 0,
+            web_search_requests: 3,
+            search_context_size: None,
+        },
+        truncated: false,
+        billed_usage: None,
+        continuations: 0,
+        cost_usd: None,
         raw_answer: answer.clone(),
         // One probe in ten answered without searching.
         queries: if rng.below(10) == 0 {

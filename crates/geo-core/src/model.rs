@@ -393,6 +393,21 @@ pub struct ProbeError {
     pub message: String,
 }
 
+/// Perplexity's `usage.search_context_size`: how much search context the request paid for,
+/// which sets its per-request fee (`shared/spec/engines.md`, "Fidelity").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SearchContextSize {
+    /// `low` (also what an absent size is billed as).
+    Low,
+    /// `medium`.
+    Medium,
+    /// `high`.
+    High,
+}
+
+wire_names!(SearchContextSize { Low => "low", Medium => "medium", High => "high" });
+
 /// Token and search usage reported by the provider.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -409,6 +424,24 @@ pub struct Usage {
     /// `usage.server_tool_use.web_search_requests`.
     #[serde(default)]
     pub web_search_requests: u64,
+    /// Perplexity's `usage.search_context_size`, kept so that its request fee can be priced
+    /// again; absent for every other engine.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub search_context_size: Option<SearchContextSize>,
+}
+
+impl Usage {
+    /// The sum of two attempts' usage, field by field (saturating); the context size is the
+    /// first one given.
+    pub fn plus(self, other: Usage) -> Usage {
+        Usage {
+            input_tokens: self.input_tokens.saturating_add(other.input_tokens),
+            output_tokens: self.output_tokens.saturating_add(other.output_tokens),
+            cache_read_input_tokens: self.cache_read_input_tokens.saturating_add(other.cache_read_input_tokens),
+            web_search_requests: self.web_search_requests.saturating_add(other.web_search_requests),
+            search_context_size: self.search_context_size.or(other.search_context_size),
+        }
+    }
 }
 
 /// A search the assistant ran.
@@ -626,9 +659,22 @@ pub struct Probe {
     /// Top-level `stop_reason` of the response.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stop_reason: Option<String>,
-    /// Token and search usage.
+    /// Token and search usage of the answering attempt.
     #[serde(default)]
     pub usage: Usage,
+    /// The last reply stopped on a length limit (absent in older exports: false).
+    #[serde(default)]
+    pub truncated: bool,
+    /// Usage summed over every attempt that returned usage (absent in older exports: `usage`;
+    /// read it through [`Probe::billed`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub billed_usage: Option<Usage>,
+    /// `pause_turn` continuations of the last attempt (0 when none).
+    #[serde(default)]
+    pub continuations: u32,
+    /// The engine's own stated cost in USD of all attempts, when every billed attempt stated one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost_usd: Option<f64>,
     /// Raw: all text blocks joined.
     #[serde(default)]
     pub raw_answer: String,
@@ -659,6 +705,14 @@ pub struct Probe {
     /// Derived: URLs written in the answer.
     #[serde(default)]
     pub answer_links: Vec<AnswerLink>,
+}
+
+impl Probe {
+    /// What every attempt of this probe was billed for: `billedUsage`, or `usage` for a probe
+    /// of an older export that has none.
+    pub fn billed(&self) -> Usage {
+        self.billed_usage.unwrap_or(self.usage)
+    }
 }
 
 /// Builds the stable probe id `{runId}__{promptId}__{repeatIndex}`.
@@ -780,6 +834,40 @@ mod tests {
     }
 
     #[test]
+    fn an_older_probe_reads_with_the_fidelity_defaults() {
+        let json = r#"{"id":"r__p__0","runId":"r","projectId":"x","promptId":"p","repeatIndex":0,
+            "status":"success","createdAt":"2026-11-29T08:00:00.000Z","rawAnswer":"hi",
+            "usage":{"inputTokens":5,"outputTokens":7,"cacheReadInputTokens":0,"webSearchRequests":1}}"#;
+        let probe: Probe = serde_json::from_str(json).unwrap();
+        assert!(!probe.truncated);
+        assert_eq!(probe.continuations, 0);
+        assert_eq!(probe.cost_usd, None);
+        assert_eq!(probe.billed(), probe.usage);
+        let back = serde_json::to_value(&probe).unwrap();
+        assert!(back.get("billedUsage").is_none());
+        assert!(back["usage"].get("searchContextSize").is_none());
+    }
+
+    #[test]
+    fn usage_sums_field_by_field() {
+        let a = Usage {
+            input_tokens: 1,
+            output_tokens: 2,
+            cache_read_input_tokens: 3,
+            web_search_requests: 4,
+            search_context_size: None,
+        };
+        let b = Usage { search_context_size: Some(SearchContextSize::High), ..a };
+        let sum = a.plus(b);
+        assert_eq!(
+            (sum.input_tokens, sum.output_tokens, sum.cache_read_input_tokens, sum.web_search_requests),
+            (2, 4, 6, 8)
+        );
+        assert_eq!(sum.search_context_size, Some(SearchContextSize::High));
+        assert_eq!(Usage { input_tokens: u64::MAX, ..a }.plus(a).input_tokens, u64::MAX);
+    }
+
+    #[test]
     fn enums_serialise_as_contract_strings() {
         assert_eq!(serde_json::to_string(&ErrorKind::RateLimit).unwrap(), "\"rate_limit\"");
         assert_eq!(serde_json::to_string(&ErrorKind::InvalidJson).unwrap(), "\"invalid_json\"");
@@ -812,6 +900,7 @@ mod tests {
         check(&ErrorKind::ALL, ErrorKind::NAMES, ErrorKind::as_str, ErrorKind::parse);
         check(&Ownership::ALL, Ownership::NAMES, Ownership::as_str, Ownership::parse);
         check(&Lang::ALL, Lang::NAMES, Lang::as_str, Lang::parse);
+        check(&SearchContextSize::ALL, SearchContextSize::NAMES, SearchContextSize::as_str, SearchContextSize::parse);
         let engines: Vec<&str> = EngineId::ALL.iter().map(|e| e.as_str()).collect();
         check(&EngineId::ALL, &engines, EngineId::as_str, EngineId::parse);
     }

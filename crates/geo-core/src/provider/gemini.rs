@@ -189,6 +189,7 @@ pub fn parse_response(body: &str, requested_model: &str) -> Result<ParsedRespons
             output_tokens: output,
             cache_read_input_tokens: cached.min(prompt),
             web_search_requests: queries.len() as u64,
+            search_context_size: None,
         },
         queries,
         request_id: non_blank(str_field(&obj, "responseId")).map(str::to_string),
@@ -247,7 +248,13 @@ mod tests {
         assert_eq!(c, ["uefa.com", "aljazeera.com"]);
         assert_eq!(
             p.usage,
-            Usage { input_tokens: 70, output_tokens: 27, cache_read_input_tokens: 30, web_search_requests: 1 }
+            Usage {
+                input_tokens: 70,
+                output_tokens: 27,
+                cache_read_input_tokens: 30,
+                web_search_requests: 1,
+                search_context_size: None
+            }
         );
         assert_eq!((p.request_id.as_deref(), p.stop_reason.as_deref()), (Some("r1"), Some("STOP")));
     }

@@ -205,6 +205,7 @@ pub fn parse_response(body: &str, requested_model: &str) -> Result<ParsedRespons
             output_tokens: count(usage.and_then(|u| u.get("output_tokens"))),
             cache_read_input_tokens: cached.min(input),
             web_search_requests: searches,
+            search_context_size: None,
         },
         request_id: non_blank(str_field(&obj, "id")).map(str::to_string),
         stop_reason,
@@ -303,7 +304,13 @@ mod tests {
         assert_eq!(p.raw_citations.as_ref().unwrap().len(), 1);
         assert_eq!(
             p.usage,
-            Usage { input_tokens: 800, output_tokens: 50, cache_read_input_tokens: 200, web_search_requests: 3 }
+            Usage {
+                input_tokens: 800,
+                output_tokens: 50,
+                cache_read_input_tokens: 200,
+                web_search_requests: 3,
+                search_context_size: None
+            }
         );
         assert_eq!(
             (p.request_id.as_deref(), p.stop_reason.as_deref(), p.model.as_str()),

@@ -112,6 +112,7 @@ pub fn parse_response(body: &str, requested_model: &str) -> Result<ParsedRespons
             output_tokens: count(usage.and_then(|u| u.get("completion_tokens"))),
             cache_read_input_tokens: 0,
             web_search_requests: u64::from(!sources.is_empty()),
+            search_context_size: None,
         },
         queries,
         raw_sources: sources,
@@ -155,7 +156,13 @@ mod tests {
         assert_eq!(p.raw_citations.as_ref().unwrap().len(), 1);
         assert_eq!(
             p.usage,
-            Usage { input_tokens: 12, output_tokens: 34, cache_read_input_tokens: 0, web_search_requests: 1 }
+            Usage {
+                input_tokens: 12,
+                output_tokens: 34,
+                cache_read_input_tokens: 0,
+                web_search_requests: 1,
+                search_context_size: None
+            }
         );
         let bare =
             parse_response(r#"{"choices":[{"message":{"content":[{"type":"text","text":"x"}]}}]}"#, "sonar").unwrap();

@@ -60,6 +60,7 @@ fn parse_usage(v: Option<&Value>) -> Usage {
         output_tokens: count(u.get("output_tokens")),
         cache_read_input_tokens: count(u.get("cache_read_input_tokens")),
         web_search_requests: count(u.get("server_tool_use").and_then(|s| s.get("web_search_requests"))),
+        search_context_size: None,
     }
 }
 
@@ -414,7 +415,13 @@ mod tests {
         assert_eq!(p.model, "deepseek-v4-pro");
         assert_eq!(
             p.usage,
-            Usage { input_tokens: 4672, output_tokens: 825, cache_read_input_tokens: 1280, web_search_requests: 2 }
+            Usage {
+                input_tokens: 4672,
+                output_tokens: 825,
+                cache_read_input_tokens: 1280,
+                web_search_requests: 2,
+                search_context_size: None
+            }
         );
         let bare = parse(
             json!({"content":[], "model": "", "usage": {"input_tokens": -3, "output_tokens": 2.0, "server_tool_use": null}}),

@@ -187,6 +187,7 @@ fn probe() -> impl Strategy<Value = Probe> {
         output_tokens: u[1],
         cache_read_input_tokens: u[2],
         web_search_requests: u[3],
+        search_context_size: None,
     });
     let query = (any::<u32>(), of(s()), any::<bool>(), of(s())).prop_map(|(index, query, internal, error)| Query {
         index,
@@ -221,6 +222,10 @@ fn probe() -> impl Strategy<Value = Probe> {
                 request_id,
                 stop_reason,
                 usage,
+                truncated: false,
+                billed_usage: None,
+                continuations: 0,
+                cost_usd: None,
                 raw_answer,
                 queries,
                 raw_sources,

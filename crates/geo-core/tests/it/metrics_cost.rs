@@ -71,6 +71,7 @@ fn search_fees_follow_each_engines_billing() {
         cache_read_input_tokens: 200_000,
         output_tokens: 100_000,
         web_search_requests: 2,
+        search_context_size: None,
     };
     close(estimate_cost_usd("gpt-5-mini", &usage), 0.8 * 0.25 + 0.2 * 0.025 + 0.1 * 2.0 + 0.02);
 }
@@ -82,12 +83,19 @@ fn cost_prices_cache_miss_cache_hit_output_and_searches() {
         cache_read_input_tokens: 1_000_000,
         output_tokens: 1_000_000,
         web_search_requests: 4,
+        search_context_size: None,
     };
     // Flash peak: 0.30 + 0.006 + 1.20 + 4 × 0.00075.
     close(estimate_cost_usd("deepseek-v4-flash", &usage), 0.30 + 0.006 + 1.20 + 0.003);
     // Pro peak: 1.32 + 0.044 + 3.96 + 0.003.
     close(estimate_cost_usd("deepseek-v4-pro", &usage), 1.32 + 0.044 + 3.96 + 0.003);
-    let small = Usage { input_tokens: 12_345, output_tokens: 678, cache_read_input_tokens: 0, web_search_requests: 0 };
+    let small = Usage {
+        input_tokens: 12_345,
+        output_tokens: 678,
+        cache_read_input_tokens: 0,
+        web_search_requests: 0,
+        search_context_size: None,
+    };
     close(estimate_cost_usd("deepseek-v4-flash", &small), 12_345.0 * 0.30 / 1e6 + 678.0 * 1.20 / 1e6);
     // An unknown model has no cost (never a guessed one).
     assert_eq!(estimate_cost_usd("mystery", &usage), None);

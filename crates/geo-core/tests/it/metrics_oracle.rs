@@ -599,6 +599,7 @@ fn probe_strategy() -> impl Strategy<Value = Probe> {
                     output_tokens: u64::from(tokens / 7),
                     cache_read_input_tokens: u64::from(tokens / 3),
                     web_search_requests: u64::from(searches),
+                    search_context_size: None,
                 };
                 p.answer = words.concat();
                 p.mentions = mentions;

@@ -85,7 +85,13 @@ impl Reply {
 pub fn response(answer: &str) -> ParsedResponse {
     ParsedResponse {
         raw_answer: answer.into(),
-        usage: Usage { input_tokens: 10, output_tokens: 20, cache_read_input_tokens: 0, web_search_requests: 1 },
+        usage: Usage {
+            input_tokens: 10,
+            output_tokens: 20,
+            cache_read_input_tokens: 0,
+            web_search_requests: 1,
+            search_context_size: None,
+        },
         request_id: Some("msg_1".into()),
         stop_reason: Some("end_turn".into()),
         model: "deepseek-v4-flash-0901".into(),
