@@ -27,7 +27,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use crate::limits;
-use crate::model::{ErrorKind, ExportEnvelope, Ownership, ProbeStatus, RunStatus, TargetKind};
+use crate::model::{ErrorKind, ExportEnvelope, Ownership, ProbeStatus, RunStatus, SearchContextSize, TargetKind};
 
 /// One thing wrong with an import, at a JSON path such as `probes[3].status`
 /// (empty for the file as a whole).
@@ -225,6 +225,8 @@ pub const PROBE_STATUSES: &[&str] = ProbeStatus::NAMES;
 pub const ERROR_KINDS: &[&str] = ErrorKind::NAMES;
 /// `SearchSource.ownership` strings.
 pub const OWNERSHIPS: &[&str] = Ownership::NAMES;
+/// `usage.searchContextSize` strings (Perplexity).
+pub const SEARCH_CONTEXT_SIZES: &[&str] = SearchContextSize::NAMES;
 /// `RunConfig.engine` strings (`shared/spec/engines.md`).
 pub const ENGINE_IDS: &[&str] = &["deepseek", "anthropic", "openai", "gemini", "perplexity"];
 
@@ -289,6 +291,7 @@ const USAGE: Ty = Ty::Obj(&[
     opt("outputTokens", U64),
     opt("cacheReadInputTokens", U64),
     opt("webSearchRequests", U64),
+    opt("searchContextSize", Ty::Enum(SEARCH_CONTEXT_SIZES)),
 ]);
 
 const QUERY: Ty =
@@ -360,6 +363,10 @@ const PROBE: Ty = Ty::Obj(&[
     opt("requestId", Ty::Str),
     opt("stopReason", Ty::Str),
     opt("usage", USAGE),
+    opt("truncated", Ty::Bool),
+    opt("billedUsage", USAGE),
+    opt("continuations", U32),
+    opt("costUsd", Ty::Float),
     opt("rawAnswer", Ty::Str),
     opt("queries", Ty::Arr(&QUERY)),
     opt("rawSources", Ty::Arr(&RAW_SOURCE)),
