@@ -122,7 +122,9 @@ impl Options {
                 "--repeat" => o.repeat = count("--repeat")?.max(1),
                 "--busy" => o.busy = count("--busy")?,
                 s if s.starts_with("--") => {
-                    bail!("unknown e2e option {s:?}: use --dev, --bench, --repeat N, --busy K and/or a file-name filter")
+                    bail!(
+                        "unknown e2e option {s:?}: use --dev, --bench, --repeat N, --busy K and/or a file-name filter"
+                    )
                 }
                 s => o.filter.push(s.to_string()),
             }
@@ -366,7 +368,9 @@ mod tests {
 
     #[test]
     fn results_are_tallied_per_test_over_the_runs() {
-        let line = |outcome: &str, name: &str| format!(r#"{{"outcome":"{outcome}","file":"a.test.mjs","name":"{name}","nesting":0}}"#);
+        let line = |outcome: &str, name: &str| {
+            format!(r#"{{"outcome":"{outcome}","file":"a.test.mjs","name":"{name}","nesting":0}}"#)
+        };
         let one = parse_results(&format!("{}\n{}\nnot json\n", line("pass", "x"), line("fail", "y")));
         let two = parse_results(&format!("{}\n{}\n", line("pass", "x"), line("pass", "y")));
         let tally = tally(&[Round { ok: false, outcomes: one }, Round { ok: true, outcomes: two }]);
@@ -378,7 +382,10 @@ mod tests {
             ]
         );
         let table = tally_table(&tally, 2, 2);
-        assert!(table.starts_with("e2e stress: 2 tests × 2 runs with 2 busy threads: 1 test(s) failed at least once\n"), "{table}");
+        assert!(
+            table.starts_with("e2e stress: 2 tests × 2 runs with 2 busy threads: 1 test(s) failed at least once\n"),
+            "{table}"
+        );
         assert!(table.contains(" 1 of  2 failed  a.test.mjs › y\n"), "{table}");
     }
 

@@ -212,10 +212,7 @@ fn Frame() -> Html {
     let header = header_state(
         &app,
         read(matches!(projects, Fetch::Failed(_)), project_ids.as_ref().map(|(v, ids)| (None, *v, ids.as_slice()))),
-        read(
-            matches!(runs, Fetch::Failed(_)),
-            run_ids.as_ref().map(|(p, v, ids)| (p.as_deref(), *v, ids.as_slice())),
-        ),
+        read(matches!(runs, Fetch::Failed(_)), run_ids.as_ref().map(|(p, v, ids)| (p.as_deref(), *v, ids.as_slice()))),
     );
     html! {
         <>
