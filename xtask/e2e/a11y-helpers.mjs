@@ -2,7 +2,7 @@
 // pages with something on them (the demo project seeded), horizontal overflow.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { byId, dumpDb, open, until } from './helpers.mjs';
+import { byId, dumpDb, headerReady, open, until } from './helpers.mjs';
 
 const require = createRequire(import.meta.url);
 const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -33,12 +33,14 @@ export async function demoSeeded(page) {
     return db.stores.settings.some((s) => s.key === 'demoSeeded' && s.value === true);
   }, 20000, 'demo seeded');
   await until(async () => (await byId(page, 'project-select').inputValue()) === DEMO, 5000, 'demo selected');
+  await headerReady(page);
 }
 
-/** Opens `p` (one of PAGES) and waits for its content. */
+/** Opens `p` (one of PAGES) and waits for its content and a settled header. */
 export async function openPage(page, p) {
   await open(page, p.path);
-  await page.locator(p.ready).first().waitFor({ timeout: 15000 });
+  await page.locator(p.ready).first().waitFor();
+  await headerReady(page);
 }
 
 /** Switches the interface to `lang` (`zh` | `en`) with the header toggle. */

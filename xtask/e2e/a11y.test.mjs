@@ -7,7 +7,7 @@
 // to what opened them; `<html lang>` and `lang-toggle`'s `data-value` follow the language.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, freshPage, byId, open, until } from './helpers.mjs';
+import { launch, freshPage, byId, open, until, headerReady } from './helpers.mjs';
 import { PAGES, DEMO, demoSeeded, openPage, setLang, axeViolations } from './a11y-helpers.mjs';
 
 let browser;
@@ -56,19 +56,28 @@ const focused = (page) => page.evaluate(() => {
   };
 });
 
-test('keyboard: Tab order, visible focus ring, Enter activates', async () => {
-  const page = await freshPage(browser, '', { demo: true });
-  await demoSeeded(page);
-  await open(page, '');
+/** The first `n` Tab stops from the top of the page, each checked for a focus ring. */
+async function tabStops(page, n) {
   const order = [];
-  for (let i = 0; i < 14; i++) {
+  for (let i = 0; i < n; i++) {
     await page.keyboard.press('Tab');
     const f = await focused(page);
     assert.ok(f.ring, `tab stop ${i + 1} (${f.testid ?? f.tag}.${f.cls}) shows a focus ring`);
     order.push(f.testid ?? (f.cls.includes('skip') ? 'skip' : f.tag));
   }
-  assert.deepEqual(order, ['skip', 'project-select', 'run-select', 'lang-toggle', 'nav-dashboard', 'nav-projects', 'nav-run',
-    'nav-runs', 'nav-engines', 'nav-sources', 'nav-lists', 'nav-export', 'nav-settings', 'nav-chat']);
+  return order;
+}
+
+const TAB_ORDER = ['skip', 'project-select', 'run-select', 'lang-toggle', 'nav-dashboard', 'nav-projects', 'nav-run',
+  'nav-runs', 'nav-engines', 'nav-sources', 'nav-lists', 'nav-export', 'nav-settings', 'nav-chat'];
+
+test('keyboard: Tab order, visible focus ring, Enter activates', async () => {
+  const page = await freshPage(browser, '', { demo: true });
+  await demoSeeded(page);
+  await open(page, '');
+  // The header's lists are read anew on every page load: tab once they are on screen.
+  await headerReady(page);
+  assert.deepEqual(await tabStops(page, 14), TAB_ORDER);
   // The skip link goes to the page's content.
   for (let i = 0; i < 13; i++) await page.keyboard.press('Shift+Tab');
   assert.equal((await focused(page)).cls, 'skip');
@@ -88,6 +97,32 @@ test('keyboard: Tab order, visible focus ring, Enter activates', async () => {
   await page.keyboard.press('Enter');
   await page.waitForFunction(() => document.documentElement.lang === 'en');
   assert.equal(await byId(page, 'lang-toggle').getAttribute('data-value'), 'en');
+  assert.deepEqual(page.errors, []);
+});
+
+test('keyboard: the header keeps its Tab order while storage and the demo data arrive late', async () => {
+  // Storage and the demo file are held back, as on a cold, busy machine: the header's selects
+  // are loading, and say so, but stay in the Tab order.
+  const page = await freshPage(browser, '', { demo: true, hold: true });
+  const header = byId(page, 'app-header');
+  assert.equal(await header.getAttribute('data-state'), 'loading');
+  for (const id of ['project-select', 'run-select']) {
+    const select = byId(page, id);
+    assert.equal(await select.getAttribute('aria-busy'), 'true', `${id} says it is loading`);
+    assert.equal(await select.getAttribute('aria-disabled'), 'true', `${id} cannot be used yet`);
+    assert.equal(await select.evaluate((el) => el.disabled), false, `${id} is not taken out of the Tab order`);
+  }
+  assert.deepEqual(await tabStops(page, 4), TAB_ORDER.slice(0, 4), 'the loading header in Tab order');
+  // The data arrives while the focus is in the header; the same Tab order once it is settled.
+  await page.release();
+  await demoSeeded(page);
+  for (const id of ['project-select', 'run-select']) {
+    assert.equal(await byId(page, id).getAttribute('aria-busy'), null, `${id} is no longer busy`);
+    assert.equal(await byId(page, id).getAttribute('aria-disabled'), null, `${id} can be used`);
+  }
+  for (let i = 0; i < 3; i++) await page.keyboard.press('Shift+Tab');
+  assert.equal((await focused(page)).cls, 'skip', 'back at the skip link');
+  assert.deepEqual(await tabStops(page, 13), TAB_ORDER.slice(1));
   assert.deepEqual(page.errors, []);
 });
 

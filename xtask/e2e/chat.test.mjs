@@ -12,7 +12,7 @@ import { readFile, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { launch, freshPage, byId, dumpDb, until } from './helpers.mjs';
+import { launch, freshPage, byId, dumpDb, until, withDeadline } from './helpers.mjs';
 
 const KEY = 'sk-chat-test-9f8e7d6c5b4a';
 const QUESTION = 'RAG 分块和检索有什么关系？';
@@ -229,10 +229,14 @@ test('stop mid-stream keeps the partial text, labelled cancelled', async () => {
 
     // Leaving the page mid-stream stops the request; coming back starts empty, without errors.
     await byId(page, 'chat-question').fill(`上下文压缩 [chat:slow]`);
+    const aborted = withDeadline(new Promise((resolve) => page.on('requestfailed', (r) => {
+      if (r.url().startsWith(mock.url) && (r.postData() ?? '').includes('上下文压缩')) resolve(r.failure()?.errorText);
+    })), 'the streamed request aborted');
     await byId(page, 'chat-send').click();
     await waitState(page, 'streaming');
     await byId(page, 'nav-projects').click();
-    await page.waitForTimeout(500);
+    // The streamed request is aborted when the page goes.
+    assert.match(await aborted, /ABORTED/);
     await byId(page, 'nav-chat').click();
     await byId(page, 'chat-load-sample').waitFor();
     assert.equal(await byId(page, 'chat-doc-row').count(), 0);

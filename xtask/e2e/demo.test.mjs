@@ -3,7 +3,7 @@
 // keeps it gone); demo-restore brings it back; a broken file shows a toast and changes nothing.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, freshPage, open, byId, dumpDb, until } from './helpers.mjs';
+import { launch, freshPage, open, byId, dumpDb, until, headerReady, newContext } from './helpers.mjs';
 
 const PROJECT = 'proj_demo';
 const RUN1 = 'run_20261122T020000_demo';
@@ -52,13 +52,15 @@ test('the first visit seeds the demo project with analysed probes; a reload does
 
   // The header lists the project and its runs.
   await until(async () => (await byId(page, 'project-select').inputValue()) === PROJECT, 5000, 'demo project selected');
+  await headerReady(page);
   const runs = await byId(page, 'run-select').locator('option').evaluateAll((os) => os.map((o) => o.value));
   assert.deepEqual(runs.sort(), [RUN1, 'run_20261129T020000_demo']);
 
   await page.reload();
   await byId(page, 'nav-projects').waitFor();
   await until(async () => (await byId(page, 'project-select').inputValue()) === PROJECT, 5000, 'selected after reload');
-  await page.waitForTimeout(500);
+  // Settled: the start-up check of the demo has ended and the header lists what is stored.
+  await headerReady(page);
   assert.deepEqual(counts(await dumpDb(page)), { projects: 1, prompts: 7, runs: 2, probes: 42 }, 'no duplicates');
   const options = await byId(page, 'project-select').locator('option').count();
   assert.equal(options, 1);
@@ -78,9 +80,11 @@ test('demo-delete removes it and a reload keeps it gone; demo-restore brings it 
 
   await page.reload();
   await byId(page, 'demo-restore').waitFor();
-  await page.waitForTimeout(1000);
+  await headerReady(page);
   assert.equal((await dumpDb(page)).stores.projects.length, 0, 'a reload does not bring it back');
-  assert.ok(await byId(page, 'project-select').isDisabled());
+  // Nothing to choose: the selector says so and keeps its place in the Tab order.
+  assert.equal(await byId(page, 'project-select').getAttribute('aria-disabled'), 'true');
+  assert.equal(await byId(page, 'project-select').evaluate((el) => el.disabled), false);
 
   await byId(page, 'demo-restore').click();
   // Restored: the records are back and the deleted flag is cleared.
@@ -94,14 +98,15 @@ test('demo-delete removes it and a reload keeps it gone; demo-restore brings it 
   await page.locator('[data-testid="toast"][data-kind="ok"]').first().waitFor();
 
   // Restoring again overwrites by id.
+  const done = Number(await byId(page, 'demo-card').getAttribute('data-done'));
   await byId(page, 'demo-restore').click();
-  await page.waitForTimeout(800);
+  await page.locator(`[data-testid="demo-card"][data-state="idle"][data-done="${done + 1}"]`).waitFor();
   assert.deepEqual(counts(await dumpDb(page)), { projects: 1, prompts: 7, runs: 2, probes: 42 });
   assert.deepEqual(page.errors, []);
 });
 
 test('a broken demo file shows an error toast and changes nothing', async () => {
-  const context = await browser.newContext();
+  const context = await newContext(browser);
   await context.route('**/demo/demo-data.json', (r) => r.fulfill({ status: 200, contentType: 'application/json', body: '{"format":"geo-probe-export","version":1,"projects":[]}' }));
   const page = await context.newPage();
   await open(page, 'settings');

@@ -6,7 +6,7 @@
 // the same project, prompts, run and figures.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, freshPage, byId, dumpDb, until } from './helpers.mjs';
+import { launch, freshPage, byId, dumpDb, until, headerReady, dataVersion } from './helpers.mjs';
 import { startMock, progressOf } from './run-helpers.mjs';
 
 let browser;
@@ -51,6 +51,7 @@ test('a first project, its pasted prompts and its run land in it, not in the dem
     await byId(page, 'brand-domains').fill('yuangouchang.com');
     await byId(page, 'competitor-add').click();
     await byId(page, 'competitor-label-0').fill('智谱营销');
+    const before = await dataVersion(page);
     await byId(page, 'project-save').click();
 
     const mine = (await until(async () => {
@@ -59,7 +60,7 @@ test('a first project, its pasted prompts and its run land in it, not in the dem
     }, 5000, 'the new project stored'));
     // Current everywhere, and it stays so (the header re-reads its list after the save).
     await until(async () => (await byId(page, 'project-select').inputValue()) === mine.id, 5000, 'the new project is current');
-    await page.waitForTimeout(500);
+    await headerReady(page, { above: before });
     assert.equal(await byId(page, 'project-select').inputValue(), mine.id, 'still current after the list was re-read');
     assert.equal(await byId(page, 'project-name').inputValue(), '我的品牌监测', 'the editor stays on the new project');
     assert.equal(await byId(page, 'brand-label').inputValue(), '元构场');

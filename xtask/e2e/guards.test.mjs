@@ -65,11 +65,15 @@ test('a hanging request fails as a timeout after 180 s (fake clock), is retried,
     await startRunAll(page, { concurrency: '3' });
     await until(async () => counts().join() === '1,1' && (await progressOf(page))?.done === 1, 10000, 'p01 answered, two requests hanging');
 
-    // 170 s later (the clock also flows a little in real time): nothing gives up yet.
+    // 170 s later (the clock also flows a little in real time): nothing gives up yet. A
+    // timeout aborts its fetch at once, and the runner counts the request as answered within
+    // the page's next task; the retry itself would wait for the back-off on this clock.
     await page.clock.fastForward(170_000);
-    await new Promise((r) => setTimeout(r, 300));
+    await page.evaluate(() => new Promise((r) => setTimeout(r, 0)));
+    await page.evaluate(() => new Promise((r) => setTimeout(r, 0)));
     assert.deepEqual(counts(), [1, 1], 'no timeout before 180 s');
-    assert.equal((await progressOf(page)).done, 1);
+    const held = await progressOf(page);
+    assert.deepEqual([held.done, held.inFlight], [1, 2], 'both requests still in flight');
 
     // Past 180 s both requests time out and are retried after the error back-off; the
     // retry of p03 is answered.

@@ -19,14 +19,58 @@ export async function launch() {
 
 const DEMO_FILE = '/demo/demo-data.json';
 
+/** How long any wait may last before the test fails: a wait ends when the page reaches the
+ * state it waits for, so this deadline only decides how soon a broken test gives up. It is
+ * long, because a cold, busy machine is slow, and never what makes a passing test pass
+ * (`E2E_DEADLINE_MS` overrides it). A shorter deadline passed to a wait is raised to it. */
+export const DEADLINE_MS = Number(process.env.E2E_DEADLINE_MS ?? 90000);
+
+/** A new browser context whose waits have the suite's deadline ([`DEADLINE_MS`]). */
+export async function newContext(browser, options = {}) {
+  const context = await browser.newContext(options);
+  context.setDefaultTimeout(DEADLINE_MS);
+  return context;
+}
+
+/** Holds `indexedDB.open` and the demo file until `page.release()`: the app starts with no
+ * storage and no demo data, as on a cold, busy machine, and gets both when the test says. */
+async function holdStartup(context) {
+  let release;
+  const gate = new Promise((r) => { release = r; });
+  await context.route(`**${DEMO_FILE}`, async (r) => { await gate; await r.continue(); });
+  await context.addInitScript(() => {
+    // Only the first document is held; a reload after the release opens storage at once.
+    if (sessionStorage.getItem('geoTestStorageReleased')) return;
+    const open = IDBFactory.prototype.open;
+    let released;
+    const gate = new Promise((r) => { released = r; });
+    window.__geoReleaseStorage = () => released();
+    IDBFactory.prototype.open = function (...args) {
+      const req = open.apply(this, args);
+      // The app's success handler runs once the test releases storage: until then the
+      // database is open but the app has not heard of it.
+      let handler = null;
+      Object.defineProperty(req, 'onsuccess', { configurable: true, get: () => handler, set: (h) => { handler = h; } });
+      req.addEventListener('success', (e) => { gate.then(() => handler?.call(req, e)); });
+      return req;
+    };
+  });
+  return async (page) => {
+    release();
+    await page.evaluate(() => { sessionStorage.setItem('geoTestStorageReleased', '1'); window.__geoReleaseStorage(); });
+  };
+}
+
 /** A new page in a fresh context, with console errors collected in `page.errors`.
  * Tests start from an empty database: unless `{ demo: true }`, the demo file answers 404
  * (a deployment without demo data), so the app seeds nothing and writes nothing.
  * `viewport` (`{ width, height }`) sets the window size (default 1280 × 720). */
-export async function freshPage(browser, path = '', { demo = false, viewport } = {}) {
-  const context = await browser.newContext(viewport ? { viewport } : {});
+export async function freshPage(browser, path = '', { demo = false, viewport, hold = false } = {}) {
+  const context = await newContext(browser, viewport ? { viewport } : {});
   if (!demo) await context.route(`**${DEMO_FILE}`, (r) => r.fulfill({ status: 404, body: 'not found' }));
+  const release = hold ? await holdStartup(context) : null;
   const page = await context.newPage();
+  if (release) page.release = () => release(page);
   page.errors = [];
   page.on('pageerror', (e) => page.errors.push(String(e)));
   page.on('console', (m) => {
@@ -41,6 +85,24 @@ export async function freshPage(browser, path = '', { demo = false, viewport } =
 export async function open(page, path = '') {
   await page.goto(new URL(path, BASE_URL).href);
   await page.getByTestId('nav-projects').waitFor();
+}
+
+/** Waits until the header says it is settled (`app-header` `data-state="ready"`: storage open,
+ * start-up work done, both selectors showing lists read at the current data version), at a
+ * data version above `above` when given (a write since then has been read back); returns
+ * that version. */
+export async function headerReady(page, { above = -1 } = {}) {
+  const handle = await page.waitForFunction((above) => {
+    const h = document.querySelector('[data-testid="app-header"]');
+    // An object, since version 0 is falsy and would keep the wait going.
+    return h && h.dataset.state === 'ready' && Number(h.dataset.version) > above ? { version: Number(h.dataset.version) } : false;
+  }, above, { timeout: DEADLINE_MS });
+  return (await handle.jsonValue()).version;
+}
+
+/** The header's data version now. */
+export async function dataVersion(page) {
+  return Number(await page.getByTestId('app-header').getAttribute('data-version'));
 }
 
 export const byId = (page, id) => page.getByTestId(id);
@@ -84,9 +146,9 @@ export async function dbIndexes(page) {
   }));
 }
 
-/** Polls `fn` until it returns a truthy value (or throws after `ms`). */
-export async function until(fn, ms = 5000, what = 'condition') {
-  const end = Date.now() + ms;
+/** Polls `fn` until it returns a truthy value (or throws after `ms`, at least [`DEADLINE_MS`]). */
+export async function until(fn, ms = DEADLINE_MS, what = 'condition') {
+  const end = Date.now() + Math.max(ms, DEADLINE_MS);
   let last;
   while (Date.now() < end) {
     last = await fn();
@@ -94,6 +156,15 @@ export async function until(fn, ms = 5000, what = 'condition') {
     await new Promise((r) => setTimeout(r, 50));
   }
   throw new Error(`timed out waiting for ${what}; last value ${JSON.stringify(last)}`);
+}
+
+/** `promise`, or a rejection naming `what` once [`DEADLINE_MS`] has passed without it. */
+export function withDeadline(promise, what) {
+  let timer;
+  const late = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), DEADLINE_MS);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
 /** The workspace root (the parent of `FIXTURES_DIR`, which `cargo xtask e2e` sets). */

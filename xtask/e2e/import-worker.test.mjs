@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync, rmSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { launch, byId, dumpDb, BASE_URL } from './helpers.mjs';
+import { launch, byId, dumpDb, BASE_URL, newContext } from './helpers.mjs';
 import { bigExport } from './webpages-helpers.mjs';
 
 let browser;
@@ -41,7 +41,7 @@ const OBSERVE = ({ noWorker }) => {
 };
 
 async function importPage({ noWorker = false } = {}) {
-  const context = await browser.newContext();
+  const context = await newContext(browser);
   await context.route('**/demo/demo-data.json', (r) => r.fulfill({ status: 404, body: 'not found' }));
   await context.addInitScript(OBSERVE, { noWorker });
   const page = await context.newPage();

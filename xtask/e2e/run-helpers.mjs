@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { byId, open, until } from './helpers.mjs';
+import { byId, open, until, DEADLINE_MS } from './helpers.mjs';
 
 /** Starts geo-mock on a free port with `args`; resolves to { url, stop }. */
 export async function startMock(args = []) {
@@ -17,7 +17,7 @@ export async function startMock(args = []) {
       if (m) resolve(m[1]);
     });
     child.on('exit', (code) => reject(new Error(`geo-mock exited with ${code}`)));
-    setTimeout(() => reject(new Error('geo-mock did not start')), 10000);
+    setTimeout(() => reject(new Error('geo-mock did not start')), DEADLINE_MS);
   });
   return { url, stop: () => child.kill() };
 }
@@ -72,6 +72,7 @@ export async function progressOf(page) {
     planned: Number(await el.getAttribute('data-planned')),
     failed: Number(await el.getAttribute('data-failed')),
     running: (await el.getAttribute('data-running')) === 'true',
+    inFlight: Number(await el.getAttribute('data-in-flight')),
   };
 }
 

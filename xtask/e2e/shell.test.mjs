@@ -1,7 +1,7 @@
 // Navigation, language toggle, SPA deep links and the CSP of the app shell.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, freshPage, open, byId, BASE_URL } from './helpers.mjs';
+import { launch, freshPage, open, byId, BASE_URL, headerReady } from './helpers.mjs';
 
 const NAV = ['dashboard', 'projects', 'run', 'runs', 'sources', 'lists', 'export', 'settings', 'chat'];
 let browser;
@@ -10,8 +10,11 @@ after(async () => { await browser?.close(); });
 
 test('every nav link is present and routes without a reload', async () => {
   const page = await freshPage(browser);
-  assert.ok(await byId(page, 'project-select').isDisabled(), 'no projects yet');
-  assert.ok(await byId(page, 'run-select').isDisabled(), 'no runs yet');
+  await headerReady(page);
+  // Nothing to choose yet: both selectors say so, and keep their place in the Tab order.
+  assert.equal(await byId(page, 'project-select').getAttribute('aria-disabled'), 'true', 'no projects yet');
+  assert.equal(await byId(page, 'run-select').getAttribute('aria-disabled'), 'true', 'no runs yet');
+  assert.equal(await byId(page, 'project-select').inputValue(), '');
   await page.evaluate(() => { window.__marker = 1; });
   for (const name of NAV) {
     await byId(page, `nav-${name}`).click();

@@ -1,4 +1,4 @@
-//! `cargo xtask e2e [--dev] [FILTER]`: the browser tests.
+//! `cargo xtask e2e [--dev] [FILTER…]`: the browser tests.
 //!
 //! Finds an installed Chrome or Chromium ([`find_chrome`]: `CHROME_PATH`, the usual names on
 //! `PATH`, the usual install paths including the macOS application bundles), installs
@@ -9,8 +9,10 @@
 //! from a thread of this process, and runs `node --test` over `xtask/e2e/*.test.mjs` with
 //! `BASE_URL`, `CHROMIUM`, `GEO_MOCK_BIN` (the mock DeepSeek server, which a test starts
 //! with `--port 0` and the faults it needs) and `FIXTURES_DIR` in the environment. `FILTER` keeps test files whose name
-//! contains it. `--bench` runs the browser benchmarks instead (`xtask/e2e/*.bench.mjs`,
-//! printing figures; never part of `cargo xtask test`).
+//! contains it (any of several). `--bench` runs the browser benchmarks instead (`xtask/e2e/*.bench.mjs`,
+//! printing figures; never part of `cargo xtask test`). `--repeat N` runs the chosen tests N
+//! times on the one build and server, and `--busy K` keeps K threads spinning meanwhile (a
+//! loaded machine); it prints, per test, how many of the runs failed, and fails when any did.
 
 use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};
@@ -24,17 +26,8 @@ use crate::test::run_cmd;
 /// Entry point of `cargo xtask e2e`; the lead's `cargo xtask test` calls it too.
 pub fn run(args: &[String]) -> Result<()> {
     let started = Instant::now();
-    let mut dev = false;
-    let mut suffix = ".test.mjs";
-    let mut filter = None;
-    for a in args {
-        match a.as_str() {
-            "--dev" => dev = true,
-            "--bench" => suffix = ".bench.mjs",
-            s if s.starts_with("--") => bail!("unknown e2e option {s:?}: use --dev, --bench and/or a file-name filter"),
-            s => filter = Some(s.to_string()),
-        }
-    }
+    let opts = Options::parse(args)?;
+    let (dev, suffix, filter) = (opts.dev, opts.suffix, opts.filter.clone());
     let chromium = ensure_chrome()?;
     let root = dist::workspace_root();
     let e2e = root.join("xtask/e2e");
@@ -51,27 +44,187 @@ pub fn run(args: &[String]) -> Result<()> {
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.ends_with(suffix)))
         .filter(|p| {
-            filter
-                .as_ref()
-                .is_none_or(|f| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.contains(f.as_str())))
+            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+            filter.is_empty() || filter.iter().any(|f| name.contains(f.as_str()))
         })
         .collect();
     files.sort();
     if files.is_empty() {
         bail!("no xtask/e2e/*{suffix} matches {filter:?}");
     }
-    let mut cmd = Command::new("node");
-    cmd.current_dir(&e2e)
-        .arg("--test")
-        .arg("--test-concurrency=1")
-        .args(files.iter().map(|f| f.file_name().expect("listed files have names")))
-        .env("BASE_URL", &server.url)
-        .env("CHROMIUM", &chromium)
-        .env("GEO_MOCK_BIN", &mock_bin)
-        .env("FIXTURES_DIR", root.join("fixtures"));
-    let result = run_cmd(&mut cmd);
+    let results_dir = root.join("target/e2e-results");
+    std::fs::create_dir_all(&results_dir)?;
+    let busy = Busy::start(opts.busy);
+    let mut rounds = Vec::new();
+    for round in 1..=opts.repeat {
+        if opts.repeat > 1 {
+            eprintln!("xtask: e2e run {round} of {} ({} busy threads)", opts.repeat, opts.busy);
+        }
+        let results = results_dir.join(format!("run-{round}.ndjson"));
+        let _ = std::fs::remove_file(&results);
+        let mut cmd = Command::new("node");
+        cmd.current_dir(&e2e)
+            .arg("--test")
+            .arg("--test-concurrency=1")
+            .args(["--test-reporter=spec", "--test-reporter-destination=stdout"])
+            .arg("--test-reporter=./results-reporter.mjs")
+            .arg(format!("--test-reporter-destination={}", results.display()))
+            .args(files.iter().map(|f| f.file_name().expect("listed files have names")))
+            .env("BASE_URL", &server.url)
+            .env("CHROMIUM", &chromium)
+            .env("GEO_MOCK_BIN", &mock_bin)
+            .env("FIXTURES_DIR", root.join("fixtures"));
+        let status = run_cmd(&mut cmd);
+        let outcomes = std::fs::read_to_string(&results).map(|t| parse_results(&t)).unwrap_or_default();
+        rounds.push(Round { ok: status.is_ok(), outcomes });
+    }
+    drop(busy);
     eprintln!("xtask: e2e finished in {:.1} s", started.elapsed().as_secs_f64());
-    result
+    let tally = tally(&rounds);
+    if opts.repeat > 1 {
+        print!("{}", tally_table(&tally, opts.repeat, opts.busy));
+    }
+    let failed_rounds = rounds.iter().filter(|r| !r.ok).count();
+    if failed_rounds > 0 {
+        let failing: Vec<String> =
+            tally.iter().filter(|t| t.failed > 0).map(|t| format!("{} › {}", t.file, t.name)).collect();
+        bail!(
+            "browser tests failed in {failed_rounds} of {} run(s){}",
+            opts.repeat,
+            if failing.is_empty() { String::new() } else { format!(": {}", failing.join("; ")) }
+        );
+    }
+    Ok(())
+}
+
+/// The flags of `cargo xtask e2e`.
+#[derive(Debug, PartialEq)]
+struct Options {
+    dev: bool,
+    suffix: &'static str,
+    filter: Vec<String>,
+    repeat: usize,
+    busy: usize,
+}
+
+impl Options {
+    fn parse(args: &[String]) -> Result<Options> {
+        let mut o = Options { dev: false, suffix: ".test.mjs", filter: Vec::new(), repeat: 1, busy: 0 };
+        let mut it = args.iter();
+        while let Some(a) = it.next() {
+            let mut count = |flag: &str| -> Result<usize> {
+                let v = it.next().with_context(|| format!("{flag} needs a number"))?;
+                v.parse().with_context(|| format!("{flag} takes a whole number, not {v:?}"))
+            };
+            match a.as_str() {
+                "--dev" => o.dev = true,
+                "--bench" => o.suffix = ".bench.mjs",
+                "--repeat" => o.repeat = count("--repeat")?.max(1),
+                "--busy" => o.busy = count("--busy")?,
+                s if s.starts_with("--") => {
+                    bail!(
+                        "unknown e2e option {s:?}: use --dev, --bench, --repeat N, --busy K and/or a file-name filter"
+                    )
+                }
+                s => o.filter.push(s.to_string()),
+            }
+        }
+        Ok(o)
+    }
+}
+
+/// `K` threads that spin until dropped: the load of `--busy K`.
+struct Busy {
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    threads: Vec<std::thread::JoinHandle<()>>,
+}
+
+impl Busy {
+    fn start(k: usize) -> Busy {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        let stop = std::sync::Arc::new(AtomicBool::new(false));
+        let threads = (0..k)
+            .map(|_| {
+                let stop = stop.clone();
+                std::thread::spawn(move || {
+                    let mut x = 0u64;
+                    while !stop.load(Ordering::Relaxed) {
+                        x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
+                    }
+                })
+            })
+            .collect();
+        Busy { stop, threads }
+    }
+}
+
+impl Drop for Busy {
+    fn drop(&mut self) {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        for t in self.threads.drain(..) {
+            let _ = t.join();
+        }
+    }
+}
+
+/// One run of the browser tests: whether `node --test` passed and each test's outcome.
+struct Round {
+    ok: bool,
+    outcomes: Vec<(String, String, bool)>,
+}
+
+/// The outcomes (file, test name, passed) of the reporter's lines (`results-reporter.mjs`);
+/// unreadable lines are skipped.
+fn parse_results(text: &str) -> Vec<(String, String, bool)> {
+    text.lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter_map(|v| {
+            let name = v["name"].as_str()?.to_string();
+            let file = v["file"].as_str().unwrap_or("?").to_string();
+            Some((file, name, v["outcome"] == "pass"))
+        })
+        .collect()
+}
+
+/// A test's failures over the runs.
+#[derive(Debug, PartialEq)]
+struct Tally {
+    file: String,
+    name: String,
+    runs: usize,
+    failed: usize,
+}
+
+/// Every test seen in any round, in order of first appearance, with its runs and failures.
+fn tally(rounds: &[Round]) -> Vec<Tally> {
+    let mut out: Vec<Tally> = Vec::new();
+    for r in rounds {
+        for (file, name, passed) in &r.outcomes {
+            let i = match out.iter().position(|t| &t.file == file && &t.name == name) {
+                Some(i) => i,
+                None => {
+                    out.push(Tally { file: file.clone(), name: name.clone(), runs: 0, failed: 0 });
+                    out.len() - 1
+                }
+            };
+            out[i].runs += 1;
+            out[i].failed += usize::from(!passed);
+        }
+    }
+    out
+}
+
+/// The table `--repeat` prints: one line per test, its failures of its runs.
+fn tally_table(tally: &[Tally], repeat: usize, busy: usize) -> String {
+    let failed: usize = tally.iter().filter(|t| t.failed > 0).count();
+    let mut out = format!(
+        "e2e stress: {} tests × {repeat} runs with {busy} busy threads: {failed} test(s) failed at least once\n",
+        tally.len()
+    );
+    for t in tally {
+        out.push_str(&format!("{:>2} of {:>2} failed  {} › {}\n", t.failed, t.runs, t.file, t.name));
+    }
+    out
 }
 
 /// Names of Chrome and Chromium looked up on `PATH`, in order.
@@ -201,6 +354,40 @@ pub fn ensure_npm_packages(dir: &Path) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn options_take_repeat_busy_and_a_filter() {
+        let args = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let o = Options::parse(&args(&["--repeat", "5", "--busy", "2", "a11y"])).unwrap();
+        assert_eq!((o.repeat, o.busy, o.filter.clone(), o.dev), (5, 2, vec!["a11y".to_string()], false));
+        assert_eq!(Options::parse(&args(&["--dev"])).unwrap().repeat, 1);
+        assert!(Options::parse(&args(&["--repeat"])).is_err());
+        assert!(Options::parse(&args(&["--repeat", "x"])).is_err());
+        assert!(Options::parse(&args(&["--fast"])).is_err());
+    }
+
+    #[test]
+    fn results_are_tallied_per_test_over_the_runs() {
+        let line = |outcome: &str, name: &str| {
+            format!(r#"{{"outcome":"{outcome}","file":"a.test.mjs","name":"{name}","nesting":0}}"#)
+        };
+        let one = parse_results(&format!("{}\n{}\nnot json\n", line("pass", "x"), line("fail", "y")));
+        let two = parse_results(&format!("{}\n{}\n", line("pass", "x"), line("pass", "y")));
+        let tally = tally(&[Round { ok: false, outcomes: one }, Round { ok: true, outcomes: two }]);
+        assert_eq!(
+            tally,
+            [
+                Tally { file: "a.test.mjs".into(), name: "x".into(), runs: 2, failed: 0 },
+                Tally { file: "a.test.mjs".into(), name: "y".into(), runs: 2, failed: 1 },
+            ]
+        );
+        let table = tally_table(&tally, 2, 2);
+        assert!(
+            table.starts_with("e2e stress: 2 tests × 2 runs with 2 busy threads: 1 test(s) failed at least once\n"),
+            "{table}"
+        );
+        assert!(table.contains(" 1 of  2 failed  a.test.mjs › y\n"), "{table}");
+    }
 
     #[test]
     fn chrome_is_found_by_variable_then_path_then_fixed_paths() {

@@ -35,7 +35,7 @@ commands:
   dist     build the web app into dist/   [--base-path /geo-probe/] [--dev]
   size-floor  build xtask/size-floor (the required dependencies, no product code) and print its sizes
   serve    build dist/ and serve it on 127.0.0.1   [--port 8080] [--base-path P] [--dev] [--mock [--mock-port 8787]]
-  e2e      browser tests in headless Chrome/Chromium ($CHROME_PATH or found)   [--dev] [FILE-FILTER]; --bench: the browser benchmarks (figures)
+  e2e      browser tests in headless Chrome/Chromium ($CHROME_PATH or found)   [--dev] [FILE-FILTER] [--repeat N] [--busy K]; --bench: the browser benchmarks (figures)
   mock     run the mock DeepSeek server (flags: cargo xtask mock --help)
   demo     regenerate demo/demo-data.json from the recorded fixtures   [--real: the DeepSeek API]
   screenshot  refresh docs/screenshots/dashboard.png from the dashboard's browser test   [--dev]

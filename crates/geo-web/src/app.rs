@@ -8,7 +8,7 @@ use crate::pages;
 use crate::prefs;
 use crate::repo::idb::IdbRepo;
 use crate::repo::Repository;
-use crate::state::{reconcile_selection, Action, AppState, RepoState, ToastKind};
+use crate::state::{header_state, reconcile_selection, Action, AppState, ListRead, RepoState, ToastKind};
 use geo_core::metrics::RunSummary;
 use geo_core::model::Lang;
 use serde::{Deserialize, Serialize};
@@ -127,6 +127,7 @@ pub fn App() -> Html {
                         if let Err(e) = crate::demo::ensure_demo_seed(&repo, crate::demo::fetch_demo).await {
                             dispatcher.dispatch(Action::Toast(ToastKind::Error, e.message(prefs::load_lang())));
                         }
+                        dispatcher.dispatch(Action::Started);
                     }
                     Err(e) => dispatcher.dispatch(Action::RepoFailed(e)),
                 }
@@ -185,17 +186,45 @@ fn Frame() -> Html {
         RepoState::Failed(e) => html! { <p class="error-box" role="alert">{ e.to_string() }</p> },
         RepoState::Ready(_) => html! { <Switch<Route> render={switch} /> },
     };
+    // The header's two lists, read here so that the header can say when both are settled
+    // (`data-state`); each read carries what it was read for.
+    let projects =
+        use_query(app.data_version, |repo, version| async move { Ok((version, repo.list_projects().await?)) });
+    // The light summaries, not the runs, read once for the run selector and the page's figures.
+    let runs = use_query((app.project_id.clone(), app.data_version), |repo, (project, version)| async move {
+        let list = match &project {
+            Some(id) => crate::components::run_data::run_summaries(&repo, id, version).await?,
+            None => Rc::new(Vec::new()),
+        };
+        Ok((project, version, list))
+    });
+    let project_ids: Option<(u32, Vec<String>)> =
+        projects.ready().map(|(v, ps)| (*v, ps.iter().map(|p| p.id.clone()).collect()));
+    let run_ids: Option<(Option<String>, u32, Vec<String>)> =
+        runs.ready().map(|(p, v, rs)| (p.clone(), *v, rs.iter().map(|r| r.id.clone()).collect()));
+    fn read<'a>(fetch_failed: bool, done: Option<(Option<&'a str>, u32, &'a [String])>) -> ListRead<'a> {
+        match (fetch_failed, done) {
+            (true, _) => ListRead::Failed,
+            (false, Some((project, version, ids))) => ListRead::Done { version, project, ids },
+            (false, None) => ListRead::Pending,
+        }
+    }
+    let header = header_state(
+        &app,
+        read(matches!(projects, Fetch::Failed(_)), project_ids.as_ref().map(|(v, ids)| (None, *v, ids.as_slice()))),
+        read(matches!(runs, Fetch::Failed(_)), run_ids.as_ref().map(|(p, v, ids)| (p.as_deref(), *v, ids.as_slice()))),
+    );
     html! {
         <>
             <a class="skip" href="#main">{ t(lang, "app.skip") }</a>
-            <header class="top">
+            <header class="top" data-testid="app-header" data-state={header} data-version={app.data_version.to_string()}>
                 <div class="brand">
                     <strong>{ t(lang, "app.title") }</strong>
                     <span class="muted tagline">{ t(lang, "app.tagline") }</span>
                 </div>
                 <div class="top-controls">
-                    <ProjectSelect />
-                    <RunSelect />
+                    <ProjectSelect {projects} />
+                    <RunSelect {runs} />
                     <button type="button" class="secondary" data-testid="lang-toggle" onclick={toggle}
                         data-value={lang_code(lang)} title={t(lang, "lang.toggle_label").to_string()}
                         lang={lang_code(if lang == Lang::Zh { Lang::En } else { Lang::Zh })}>
@@ -218,18 +247,43 @@ fn Frame() -> Html {
     }
 }
 
+/// The projects the header lists, with the data version they were read at.
+pub type ProjectList = Fetch<(u32, Vec<geo_core::model::Project>)>;
+/// The run summaries the header lists, with the project and data version they were read for.
+pub type RunList = Fetch<(Option<String>, u32, Rc<Vec<RunSummary>>)>;
+
+/// Props of [`ProjectSelect`].
+#[derive(Properties, PartialEq)]
+struct ProjectSelectProps {
+    projects: ProjectList,
+}
+
+/// How a header `<select>` says what it holds: `data-state` (`loading` | `ready` | `failed`),
+/// and, while it has nothing to choose, `aria-disabled` (with `aria-busy` while loading)
+/// instead of `disabled`, so that it keeps its place in the Tab order and a screen reader
+/// hears why it cannot be used yet.
+fn select_state<T>(fetch: &Fetch<T>, empty: bool) -> (&'static str, Option<&'static str>, Option<&'static str>) {
+    let state = match fetch {
+        Fetch::Ready(_) => "ready",
+        Fetch::Failed(_) => "failed",
+        _ => "loading",
+    };
+    let busy = (state == "loading").then_some("true");
+    (state, busy, (empty || busy.is_some()).then_some("true"))
+}
+
 /// The header's project `<select>` (`data-testid="project-select"`); keeps the selection
 /// valid when projects are created or deleted.
 #[function_component]
-fn ProjectSelect() -> Html {
+fn ProjectSelect(props: &ProjectSelectProps) -> Html {
     let app = use_app();
     let lang = app.lang;
-    let projects = use_query((), |repo, _| async move { repo.list_projects().await });
+    let projects = &props.projects;
     {
         // Keyed on the list alone: a project selected right after saving it is not in the
         // list on screen yet, and must not be overruled until the list is read again.
         let app = app.clone();
-        let ids: Option<Vec<String>> = projects.ready().map(|ps| ps.iter().map(|p| p.id.clone()).collect());
+        let ids: Option<Vec<String>> = projects.ready().map(|(_, ps)| ps.iter().map(|p| p.id.clone()).collect());
         use_effect_with(ids, move |ids| {
             if let Some(next) = ids.as_ref().and_then(|ids| reconcile_selection(ids, app.project_id.as_deref())) {
                 prefs::save_project(next.as_deref());
@@ -246,16 +300,18 @@ fn ProjectSelect() -> Html {
             app.dispatch(Action::SelectProject(id));
         })
     };
-    let list = match &projects {
-        Fetch::Ready(ps) => ps.as_ref().clone(),
-        _ => Vec::new(),
-    };
+    let empty = Vec::new();
+    let list = projects.ready().map(|(_, ps)| ps).unwrap_or(&empty);
+    let (state, busy, unavailable) = select_state(projects, list.is_empty());
     let selected = app.project_id.clone().unwrap_or_default();
     html! {
         <label class="inline">
             <span class="label-text">{ t(lang, "project.select") }</span>
-            <select data-testid="project-select" {onchange} disabled={list.is_empty()}>
-                if list.is_empty() {
+            <select data-testid="project-select" {onchange} data-state={state}
+                aria-busy={busy} aria-disabled={unavailable}>
+                if busy.is_some() {
+                    <option value="" selected=true>{ t(lang, "common.loading") }</option>
+                } else if list.is_empty() {
                     <option value="" selected=true>{ t(lang, "project.none") }</option>
                 }
                 { for list.iter().map(|p| html! {
@@ -294,23 +350,35 @@ fn run_options_html(list: &[&RunSummary], selected: &str, lang: geo_core::model:
     out
 }
 
+/// Props of [`RunSelect`].
+#[derive(Properties, PartialEq)]
+struct RunSelectProps {
+    runs: RunList,
+}
+
+/// How long after its list arrives a long run selector lists every run by itself: 1.5 s, or
+/// the `runListDelayMs=N` query parameter of this page load (a test that checks the
+/// on-use path sets it beyond the test's length, so that only the use can list them).
+fn list_all_delay_ms() -> u32 {
+    thread_local! {
+        static DELAY: u32 = crate::web::query_u32(&crate::web::location_search(), "runListDelayMs").unwrap_or(1500);
+    }
+    DELAY.with(|d| *d)
+}
+
 /// The header's run `<select>` (`data-testid="run-select"`): runs of the selected project,
 /// newest first; keeps the selection valid (the newest run when none is chosen).
+/// `data-listed` says whether it lists every run (`all`) or the newest ones (`newest`), and
+/// `data-listed-by` what listed them all (`use`: focused, pressed or keyed; `timer`).
 #[function_component]
-fn RunSelect() -> Html {
+fn RunSelect(props: &RunSelectProps) -> Html {
     let app = use_app();
     let lang = app.lang;
-    // The light summaries, not the runs, read once for this selector and the page's figures.
-    let runs = use_query((app.project_id.clone(), app.data_version), |repo, (project, version)| async move {
-        match project {
-            Some(id) => crate::components::run_data::run_summaries(&repo, &id, version).await,
-            None => Ok(Rc::new(Vec::new())),
-        }
-    });
+    let runs = &props.runs;
     {
         // As for projects: a run selected as it starts is newer than the list on screen.
         let app = app.clone();
-        let ids: Option<Vec<String>> = runs.ready().map(|rs| rs.iter().map(|r| r.id.clone()).collect());
+        let ids: Option<Vec<String>> = runs.ready().map(|(_, _, rs)| rs.iter().map(|r| r.id.clone()).collect());
         use_effect_with(ids, move |ids| {
             if let Some(next) = ids.as_ref().and_then(|ids| reconcile_selection(ids, app.run_id.as_deref())) {
                 app.dispatch(Action::SelectRun(next));
@@ -327,33 +395,51 @@ fn RunSelect() -> Html {
     // A long history lists its newest runs first and the rest when the selector is first
     // used, or a moment after the page has its figures: 365 options cost a page load some
     // 25 ms of parsing, style and layout that the dashboard's cards would wait for.
-    let all = use_state(|| false);
-    let long = runs.ready().is_some_and(|l| l.len() > FIRST_OPTIONS);
+    let listed_by = use_state(|| None::<&'static str>);
+    // Whichever comes first decides (a state handle read in the timer's future is stale).
+    let decided = use_mut_ref(|| false);
+    let list_all: Rc<dyn Fn(&'static str)> = {
+        let (listed_by, decided) = (listed_by.clone(), decided.clone());
+        Rc::new(move |by| {
+            if !std::mem::replace(&mut *decided.borrow_mut(), true) {
+                listed_by.set(Some(by));
+            }
+        })
+    };
+    let long = runs.ready().is_some_and(|(_, _, l)| l.len() > FIRST_OPTIONS);
     {
-        let all = all.clone();
+        let list_all = list_all.clone();
         use_effect_with(long, move |long| {
-            if *long && !*all {
+            if *long {
                 wasm_bindgen_futures::spawn_local(async move {
-                    yew::platform::time::sleep(std::time::Duration::from_millis(1500)).await;
-                    all.set(true);
+                    let delay = std::time::Duration::from_millis(u64::from(list_all_delay_ms()));
+                    yew::platform::time::sleep(delay).await;
+                    list_all("timer");
                 });
             }
         });
     }
-    fn show_all<E>(all: &UseStateHandle<bool>) -> Callback<E> {
-        let all = all.clone();
-        Callback::from(move |_| all.set(true))
+    fn show_all<E>(list_all: &Rc<dyn Fn(&'static str)>) -> Callback<E> {
+        let list_all = list_all.clone();
+        Callback::from(move |_| list_all("use"))
     }
     let empty = Rc::new(Vec::new());
-    let list = runs.ready().unwrap_or(&empty);
+    let list = runs.ready().map(|(_, _, l)| l).unwrap_or(&empty);
+    let (state, busy, unavailable) = select_state(runs, list.is_empty());
     let selected = app.run_id.clone().unwrap_or_default();
-    let shown = listed_runs(list, &selected, if *all { usize::MAX } else { FIRST_OPTIONS });
+    let all = listed_by.is_some() || !long;
+    let shown = listed_runs(list, &selected, if all { usize::MAX } else { FIRST_OPTIONS });
     html! {
         <label class="inline">
             <span class="label-text">{ t(lang, "run.select") }</span>
-            <select data-testid="run-select" {onchange} disabled={list.is_empty()}
-                onfocus={show_all(&all)} onpointerdown={show_all(&all)} onkeydown={show_all(&all)}>
-                if list.is_empty() {
+            <select data-testid="run-select" {onchange} data-state={state}
+                aria-busy={busy} aria-disabled={unavailable}
+                data-listed={if all { "all" } else { "newest" }} data-listed-by={*listed_by}
+                onfocus={show_all(&list_all)} onpointerdown={show_all(&list_all)}
+                onkeydown={show_all(&list_all)}>
+                if busy.is_some() {
+                    <option value="" selected=true>{ t(lang, "common.loading") }</option>
+                } else if list.is_empty() {
                     <option value="" selected=true>{ t(lang, "run.none") }</option>
                 }
                 { run_options(&shown, &selected, lang) }

@@ -53,6 +53,8 @@ pub struct AppState {
     pub run_id: Option<String>,
     /// Toasts on screen, oldest first.
     pub toasts: Vec<Toast>,
+    /// The start-up work after opening storage (the demo seed of a first visit) has ended.
+    pub started: bool,
     next_toast: u32,
 }
 
@@ -75,6 +77,8 @@ pub enum Action {
     Toast(ToastKind, String),
     /// Remove a toast by id.
     Dismiss(u32),
+    /// The start-up work after opening storage has ended (seeded, skipped or failed).
+    Started,
 }
 
 impl AppState {
@@ -87,6 +91,7 @@ impl AppState {
             project_id,
             run_id: None,
             toasts: Vec::new(),
+            started: false,
             next_toast: 1,
         }
     }
@@ -130,6 +135,7 @@ impl Reducible for AppState {
                 next.toasts.drain(..excess);
             }
             Action::Dismiss(id) => next.toasts.retain(|t| t.id != id),
+            Action::Started => next.started = true,
         }
         Rc::new(next)
     }
@@ -154,9 +160,122 @@ pub fn reconcile_selection(ids: &[String], selected: Option<&str>) -> Option<Opt
     (first.as_deref() != selected).then_some(first)
 }
 
+/// What one of the header's list reads has given so far.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ListRead<'a> {
+    /// Not read yet, or being read for the first time.
+    Pending,
+    /// The read failed.
+    Failed,
+    /// The ids read.
+    Done {
+        /// The data version they were read at.
+        version: u32,
+        /// The project they were read for (runs; `None` for the project list).
+        project: Option<&'a str>,
+        /// The ids, in the list's order.
+        ids: &'a [String],
+    },
+}
+
+/// The header's `data-state` (`shared/spec/ui-testids.md` extensions): `ready` once storage
+/// is open, the start-up work has ended and both selectors show a list read at the current
+/// data version (the runs of the selected project) with a selection that list has settled;
+/// `failed` when storage or a list read failed; `loading` otherwise. A test (or a user
+/// tabbing early) waits for `ready` instead of a moment.
+pub fn header_state(state: &AppState, projects: ListRead<'_>, runs: ListRead<'_>) -> &'static str {
+    header_state_of(state.repo.phase(), state, projects, runs)
+}
+
+/// The phase of [`RepoState`] alone (what [`header_state`] needs of it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RepoPhase {
+    /// Being opened.
+    Opening,
+    /// Open.
+    Ready,
+    /// Could not be opened.
+    Failed,
+}
+
+impl RepoState {
+    /// Its phase.
+    pub fn phase(&self) -> RepoPhase {
+        match self {
+            RepoState::Opening => RepoPhase::Opening,
+            RepoState::Ready(_) => RepoPhase::Ready,
+            RepoState::Failed(_) => RepoPhase::Failed,
+        }
+    }
+}
+
+/// [`header_state`] with the repository's phase given apart (so it can be tested natively).
+fn header_state_of(phase: RepoPhase, state: &AppState, projects: ListRead<'_>, runs: ListRead<'_>) -> &'static str {
+    match phase {
+        RepoPhase::Failed => return "failed",
+        RepoPhase::Opening => return "loading",
+        RepoPhase::Ready => {}
+    }
+    if projects == ListRead::Failed || runs == ListRead::Failed {
+        return "failed";
+    }
+    let settled = |read: ListRead<'_>, project: Option<&str>, selected: Option<&str>| match read {
+        ListRead::Done { version, project: read_for, ids } => {
+            version == state.data_version && read_for == project && reconcile_selection(ids, selected).is_none()
+        }
+        _ => false,
+    };
+    let project = state.project_id.as_deref();
+    if state.started && settled(projects, None, project) && settled(runs, project, state.run_id.as_deref()) {
+        "ready"
+    } else {
+        "loading"
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_header_is_ready_only_when_both_lists_are_current_and_settled() {
+        let ids = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let (projects, runs) = (ids(&["demo"]), ids(&["r2", "r1"]));
+        let mut s = AppState::new(Lang::Zh, Some("demo".into()));
+        let p = |version| ListRead::Done { version, project: None, ids: &projects };
+        let r = |version, project| ListRead::Done { version, project, ids: &runs };
+        let mut phase = RepoPhase::Opening;
+        // Storage still opening.
+        assert_eq!(header_state_of(phase, &s, p(0), r(0, Some("demo"))), "loading");
+        phase = RepoPhase::Failed;
+        assert_eq!(header_state_of(phase, &s, p(0), r(0, Some("demo"))), "failed");
+        phase = RepoPhase::Ready;
+        // The demo seed has not ended yet.
+        assert_eq!(header_state_of(phase, &s, p(0), r(0, Some("demo"))), "loading");
+        s.started = true;
+        // The run list is settled once its selection is one of its runs.
+        assert_eq!(header_state_of(phase, &s, p(0), r(0, Some("demo"))), "loading");
+        s.run_id = Some("r2".into());
+        assert_eq!(header_state_of(phase, &s, p(0), r(0, Some("demo"))), "ready");
+        assert_eq!(header_state_of(phase, &s, ListRead::Pending, r(0, Some("demo"))), "loading");
+        assert_eq!(header_state_of(phase, &s, p(0), ListRead::Failed), "failed");
+        // A write bumped the version: the lists on screen are stale until read again.
+        s.data_version = 1;
+        assert_eq!(header_state_of(phase, &s, p(0), r(1, Some("demo"))), "loading");
+        assert_eq!(header_state_of(phase, &s, p(1), r(0, Some("demo"))), "loading");
+        assert_eq!(header_state_of(phase, &s, p(1), r(1, Some("demo"))), "ready");
+        // Runs read for another project do not count.
+        assert_eq!(header_state_of(phase, &s, p(1), r(1, Some("other"))), "loading");
+        // No project at all: an empty list read for no project is settled.
+        let none: Vec<String> = Vec::new();
+        s.project_id = None;
+        s.run_id = None;
+        let empty = |project| ListRead::Done { version: 1, project, ids: &none };
+        assert_eq!(header_state_of(phase, &s, empty(None), empty(None)), "ready");
+        // A selection the list does not hold is about to change.
+        s.project_id = Some("gone".into());
+        assert_eq!(header_state_of(phase, &s, empty(None), empty(Some("gone"))), "loading");
+    }
 
     #[test]
     fn toasts_get_ids_and_are_capped_and_dismissed() {

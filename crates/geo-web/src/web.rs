@@ -36,6 +36,22 @@ pub fn new_id(prefix: &str) -> String {
     format!("{prefix}_{compact}")
 }
 
+/// The number given as `key=N` in a location's `search` (`?a=1&…`), if any and readable: the
+/// test-mode parameters a page reads once per load (`chatTimeoutMs`, `runListDelayMs`).
+pub fn query_u32(search: &str, key: &str) -> Option<u32> {
+    search
+        .trim_start_matches('?')
+        .split('&')
+        .filter_map(|pair| pair.split_once('='))
+        .find(|(k, _)| *k == key)
+        .and_then(|(_, v)| v.parse::<u32>().ok())
+}
+
+/// This page load's `search` (empty outside a browser).
+pub fn location_search() -> String {
+    web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default()
+}
+
 /// The path of `<base href>` without its trailing slash: `""` at the site root,
 /// `/geo-probe` on GitHub Pages.
 pub fn base_path() -> String {

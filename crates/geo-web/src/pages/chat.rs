@@ -34,14 +34,7 @@ use yew::prelude::*;
 /// The time limit given by a `chatTimeoutMs=N` query parameter in `search` (`?a=1&…`):
 /// `N` clamped to 100 ms … [`CHAT_TIMEOUT_MS`]; [`CHAT_TIMEOUT_MS`] when absent or unreadable.
 pub fn timeout_from_query(search: &str) -> u32 {
-    search
-        .trim_start_matches('?')
-        .split('&')
-        .filter_map(|pair| pair.split_once('='))
-        .find(|(k, _)| *k == "chatTimeoutMs")
-        .and_then(|(_, v)| v.parse::<u32>().ok())
-        .map(|ms| ms.clamp(100, CHAT_TIMEOUT_MS))
-        .unwrap_or(CHAT_TIMEOUT_MS)
+    crate::web::query_u32(search, "chatTimeoutMs").map(|ms| ms.clamp(100, CHAT_TIMEOUT_MS)).unwrap_or(CHAT_TIMEOUT_MS)
 }
 
 thread_local! {

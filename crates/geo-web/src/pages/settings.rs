@@ -523,11 +523,13 @@ fn DemoSection() -> Html {
     let lang = app.lang;
     let confirm = use_state(|| false);
     let busy = use_state(|| false);
+    // How many restores and deletions have ended (`data-done`), so that a test waits for one.
+    let done = use_mut_ref(|| 0u32);
     let on_restore = {
-        let (app, busy) = (app.clone(), busy.clone());
+        let (app, busy, done) = (app.clone(), busy.clone(), done.clone());
         Callback::from(move |_: MouseEvent| {
             let Some(repo) = app.repo().cloned() else { return };
-            let (app, busy) = (app.clone(), busy.clone());
+            let (app, busy, done) = (app.clone(), busy.clone(), done.clone());
             busy.set(true);
             wasm_bindgen_futures::spawn_local(async move {
                 match crate::demo::restore_demo(&repo, crate::demo::fetch_demo).await {
@@ -552,6 +554,7 @@ fn DemoSection() -> Html {
                     }
                     Err(e) => toast(&app, ToastKind::Error, e.message(app.lang)),
                 }
+                *done.borrow_mut() += 1;
                 busy.set(false);
             });
         })
@@ -565,21 +568,23 @@ fn DemoSection() -> Html {
         Callback::from(move |_| confirm.set(false))
     };
     let on_delete = {
-        let (app, confirm, busy) = (app.clone(), confirm.clone(), busy.clone());
+        let (app, confirm, busy, done) = (app.clone(), confirm.clone(), busy.clone(), done.clone());
         Callback::from(move |_| {
             confirm.set(false);
             let Some(repo) = app.repo().cloned() else { return };
-            let (app, busy) = (app.clone(), busy.clone());
+            let (app, busy, done) = (app.clone(), busy.clone(), done.clone());
             busy.set(true);
             wasm_bindgen_futures::spawn_local(async move {
                 let result = crate::demo::delete_demo(&repo).await;
                 report(&app, &result, Some(t(app.lang, "demo.deleted").to_string()));
+                *done.borrow_mut() += 1;
                 busy.set(false);
             });
         })
     };
     html! {
-        <section class="card" aria-labelledby="demo-heading">
+        <section class="card" aria-labelledby="demo-heading" data-testid="demo-card"
+            data-state={if *busy { "busy" } else { "idle" }} data-done={done.borrow().to_string()}>
             <h2 id="demo-heading">{ t(lang, "demo.section") }</h2>
             <p class="muted">{ t(lang, "demo.help") }</p>
             <div class="row">
