@@ -19,6 +19,7 @@ export const PAGES = [
   { name: 'run-detail', path: `runs/${DEMO_RUN}`, ready: '[data-testid="probe-row"]' },
   { name: 'engines', path: 'engines', ready: '[data-testid="engines-page"][data-state="ready"] [data-testid="engine-row"]' },
   { name: 'sources', path: 'sources', ready: '[data-testid="source-row"]' },
+  { name: 'actions', path: 'actions', ready: '[data-testid="actions"][data-state="ready"] [data-testid="lost-prompt-row"]' },
   { name: 'lists', path: 'lists', ready: '[data-testid="list-row"]' },
   { name: 'export', path: 'export', ready: '[data-testid="export-full-json"]' },
   { name: 'settings', path: 'settings', ready: '[data-testid="settings-save"]' },

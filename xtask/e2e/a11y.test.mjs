@@ -69,7 +69,7 @@ async function tabStops(page, n) {
 }
 
 const TAB_ORDER = ['skip', 'project-select', 'run-select', 'lang-toggle', 'nav-dashboard', 'nav-projects', 'nav-run',
-  'nav-runs', 'nav-engines', 'nav-sources', 'nav-lists', 'nav-export', 'nav-settings', 'nav-chat'];
+  'nav-runs', 'nav-engines', 'nav-sources', 'nav-actions', 'nav-lists', 'nav-export', 'nav-settings', 'nav-chat'];
 
 test('keyboard: Tab order, visible focus ring, Enter activates', async () => {
   const page = await freshPage(browser, '', { demo: true });
@@ -77,9 +77,9 @@ test('keyboard: Tab order, visible focus ring, Enter activates', async () => {
   await open(page, '');
   // The header's lists are read anew on every page load: tab once they are on screen.
   await headerReady(page);
-  assert.deepEqual(await tabStops(page, 14), TAB_ORDER);
+  assert.deepEqual(await tabStops(page, TAB_ORDER.length), TAB_ORDER);
   // The skip link goes to the page's content.
-  for (let i = 0; i < 13; i++) await page.keyboard.press('Shift+Tab');
+  for (let i = 0; i < TAB_ORDER.length - 1; i++) await page.keyboard.press('Shift+Tab');
   assert.equal((await focused(page)).cls, 'skip');
   await page.keyboard.press('Enter');
   assert.equal(await page.evaluate(() => document.activeElement?.id), 'main');
@@ -122,7 +122,7 @@ test('keyboard: the header keeps its Tab order while storage and the demo data a
   }
   for (let i = 0; i < 3; i++) await page.keyboard.press('Shift+Tab');
   assert.equal((await focused(page)).cls, 'skip', 'back at the skip link');
-  assert.deepEqual(await tabStops(page, 13), TAB_ORDER.slice(1));
+  assert.deepEqual(await tabStops(page, TAB_ORDER.length - 1), TAB_ORDER.slice(1));
   assert.deepEqual(page.errors, []);
 });
 

@@ -10,7 +10,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { launch, freshPage, open, byId, dumpDb, until, cli, buildCli } from './helpers.mjs';
-import { startMock, exportWithPrompts, importEnvelope } from './run-helpers.mjs';
+import { startMock, exportWithPrompts, importEnvelope, saveBases, storedRuns } from './run-helpers.mjs';
 
 const FIXTURES = process.env.FIXTURES_DIR ?? path.resolve('fixtures');
 // Prompts with a recorded answer from every engine (fixtures/engines/*/p01_…, p09_…).
@@ -25,21 +25,6 @@ before(async () => {
   browser = await launch();
 });
 after(async () => { await browser?.close(); });
-
-/** Saves `baseUrl` (no key: proxy mode) for DeepSeek and each engine of `others`. */
-async function saveBases(page, baseUrl, others) {
-  await open(page, 'settings');
-  await byId(page, 'settings-base-url').fill(baseUrl);
-  for (const e of others) await byId(page, `settings-base-url-${e}`).fill(baseUrl);
-  await byId(page, 'settings-save').click();
-  await page.locator('[data-testid="toast"][data-kind="ok"]').first().waitFor();
-}
-
-/** The stored runs once none is running. */
-const storedRuns = (page, n) => until(async () => {
-  const d = await dumpDb(page);
-  return d.stores.runs.length === n && d.stores.runs.every((r) => r.status !== 'running') ? d : null;
-}, 60000, `${n} runs stored with their final status`);
 
 /** The IndexedDB content as a full export, for `geo-probe`. */
 function envelopeOf(db) {
@@ -185,7 +170,8 @@ test('each engine keeps its own key and base URL; a blocked browser request poin
   assert.equal(await byId(page, 'settings-api-key').inputValue(), 'sk-deepseek-key');
   await byId(page, 'settings-save').click();
   await page.locator('[data-testid="toast"][data-kind="ok"]').first().waitFor();
-  const stored = await page.evaluate(() => Object.fromEntries(Object.keys(localStorage).filter((k) => k.startsWith('geo-probe.apiKey')).map((k) => [k, localStorage.getItem(k)])));
+  // Kept for the session only, the default (docs/security.md, finding 19).
+  const stored = await page.evaluate(() => Object.fromEntries(Object.keys(sessionStorage).filter((k) => k.startsWith('geo-probe.apiKey')).map((k) => [k, sessionStorage.getItem(k)])));
   assert.deepEqual(stored, {
     'geo-probe.apiKey': 'sk-deepseek-key',
     'geo-probe.apiKey.anthropic': 'sk-anthropic-key',

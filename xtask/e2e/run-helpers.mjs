@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { byId, open, until, DEADLINE_MS } from './helpers.mjs';
+import { byId, open, until, dumpDb, DEADLINE_MS } from './helpers.mjs';
 
 /** Starts geo-mock on a free port with `args`; resolves to { url, stop }. */
 export async function startMock(args = []) {
@@ -85,3 +85,18 @@ export async function startRun(page, { repeats = '3', concurrency = '3' } = {}) 
   await until(async () => !(await byId(page, 'run-start').isDisabled()), 5000, 'start enabled');
   await byId(page, 'run-start').click();
 }
+
+/** Saves `baseUrl` (no key: proxy mode) for DeepSeek and each engine of `others`. */
+export async function saveBases(page, baseUrl, others) {
+  await open(page, 'settings');
+  await byId(page, 'settings-base-url').fill(baseUrl);
+  for (const e of others) await byId(page, `settings-base-url-${e}`).fill(baseUrl);
+  await byId(page, 'settings-save').click();
+  await page.locator('[data-testid="toast"][data-kind="ok"]').first().waitFor();
+}
+
+/** The IndexedDB dump once `n` runs are stored, none of them running. */
+export const storedRuns = (page, n) => until(async () => {
+  const d = await dumpDb(page);
+  return d.stores.runs.length === n && d.stores.runs.every((r) => r.status !== 'running') ? d : null;
+}, 60000, `${n} runs stored with their final status`);

@@ -271,7 +271,7 @@ fn find_chrome_with(
 }
 
 /// Whether this process runs as root (where apt-get may install packages).
-fn is_root() -> bool {
+pub(crate) fn is_root() -> bool {
     Command::new("id").arg("-u").output().is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
 }
 

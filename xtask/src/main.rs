@@ -1,10 +1,12 @@
 //! Project automation: `cargo xtask <command>`; run without a command for the list.
 
 mod bench;
+mod bench_warehouse;
 mod demo;
 mod dist;
 mod e2e;
 mod mock;
+mod python;
 mod serve;
 mod test;
 
@@ -39,7 +41,9 @@ commands:
   mock     run the mock DeepSeek server (flags: cargo xtask mock --help)
   demo     regenerate demo/demo-data.json from the recorded fixtures   [--real: the DeepSeek API]
   screenshot  refresh docs/screenshots/dashboard.png from the dashboard's browser test   [--dev]
-  bench-analyze  time `geo-probe analyze` against `jq -c .` on a 5,040-probe export   [--rounds N]";
+  bench-analyze  time `geo-probe analyze` against `jq -c .` on a 5,040-probe export   [--rounds N]
+  bench-warehouse  a year of daily runs of nine engines (1,001,925 probes) written by `geo-probe warehouse`
+                 day after day into one folder, then DuckDB's run_metrics over it   [--days N]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -53,6 +57,7 @@ fn main() -> ExitCode {
         Some("demo") => demo::run(&args[1..]),
         Some("screenshot") => test::screenshot(&args[1..]),
         Some("bench-analyze") => bench::analyze(&args[1..]),
+        Some("bench-warehouse") => bench_warehouse::run(&args[1..]),
         _ => {
             eprintln!("{USAGE}");
             return ExitCode::from(2);

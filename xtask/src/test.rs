@@ -40,6 +40,7 @@ pub fn run(args: &[String]) -> Result<()> {
         // Before the long Rust tests: a missing browser or npm fails now, saying what to install.
         crate::browser_preflight()?;
     }
+    crate::python::ensure_venv()?;
     run_cmd(cargo().args(["fmt", "--all", "--check"]))
         .context("the tree is not formatted: run `cargo fmt --all` and commit the result")?;
     run_cmd(cargo().args(["clippy", "--workspace", "--all-targets", "--locked", "--", "-D", "warnings"]))

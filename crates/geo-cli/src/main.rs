@@ -7,11 +7,13 @@
 #![warn(missing_docs)]
 
 mod args;
+mod bases;
 mod cmd;
 mod io;
 mod out_file;
 mod terminal;
 mod transport;
+mod warehouse;
 mod webhook;
 
 use std::process::ExitCode;
@@ -29,7 +31,8 @@ usage:
                                           Probe CSV / Source CSV
   geo-probe run FILE --project ID --out OUT [--engine E[,E...]] [--prompts ID,ID]
                 [--repeats N] [--concurrency N] [--max-searches N] [--model M | E=M,...]
-                [--base-url URL] [--timeout-secs S]
+                [--base-url URL | E=URL ...] [--timeout-secs S] [--temperature T]
+                [--max-tokens N] [--reasoning-effort low|medium|high]
                                           start a new run per engine (one groupId when several)
                                           and write FILE + the runs to OUT; engines: deepseek,
                                           anthropic, openai, gemini, perplexity
@@ -42,8 +45,20 @@ usage:
                                           compare a run with its previous run (or --against):
                                           exit 1 when --fail-on matches, 3 when the webhook fails
   geo-probe engines FILE [--project ID]   the newest run of each engine side by side
+  geo-probe doctor [--engine E,...] [--base-url URL | E=URL ...] [--json] [--timeout-secs S]
+                                          ask each engine with a key one question that needs
+                                          a search: key, search, sources, citations, cost
+  geo-probe actions FILE [--run ID] [--against ID] [--format json|markdown] [--lang zh|en]
+                                          what to do next: prompts you lose, the searches the
+                                          engine ran, the pages to be on, answer-link health
+  geo-probe links FILE --out OUT [--run ID] [--concurrency N] [--timeout-secs S]
+                [--host-delay-ms MS]      check that the run's answer links exist (HEAD, then
+                                          GET) and write FILE + the check to OUT
   geo-probe mcp FILE                      Model Context Protocol server on stdin/stdout, read-only
                                           over FILE (re-read when it changes)
+  geo-probe warehouse FILE --out DIR [--run ID]...
+                                          write the runs as Parquet tables for DuckDB,
+                                          BigQuery, Spark (views: sql/metrics.sql)
   geo-probe retrieve --docs FILE... --query TEXT [--top N]
                                           docs-chat retrieval as JSON hits
   geo-probe chat --docs FILE... --query TEXT [--base-url URL] [--model M]
@@ -51,7 +66,9 @@ usage:
 
 FILE may be `-` for standard input. Each engine's API key is read from its own variable
 only: DEEPSEEK_API_KEY, ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY, PERPLEXITY_API_KEY;
-with --base-url and no key an engine runs through that proxy without a key (proxy mode).";
+with --base-url and no key an engine runs through that proxy without a key (proxy mode).
+--base-url E=URL (repeatable) gives engine E its own proxy; one bare --base-url for several
+engines that each have a key is refused, since that proxy would receive every key.";
 
 fn main() -> ExitCode {
     // `args_os`: `env::args` panics on an argument that is not UTF-8 (exit 101); the
@@ -77,7 +94,7 @@ fn main() -> ExitCode {
         }
     };
     let Some((command, rest)) = raw.split_first() else {
-        eprintln!("{USAGE}");
+        terminal::eprint_text(USAGE);
         return ExitCode::from(2);
     };
     let result = match command.as_str() {
@@ -88,12 +105,16 @@ fn main() -> ExitCode {
         "csv" => cmd::export::csv(rest),
         "diff" => cmd::compare::diff(rest),
         "engines" => cmd::compare::engines(rest),
+        "actions" => cmd::actions::actions(rest),
+        "links" => cmd::links::links(rest),
         "mcp" => cmd::mcp::mcp(rest),
+        "warehouse" => cmd::warehouse::warehouse(rest),
         "retrieve" => cmd::chat::retrieve(rest),
         "chat" => cmd::chat::chat(rest),
         "run" => cmd::probe::run(rest),
         "resume" => cmd::probe::resume(rest),
         "retry-failed" => cmd::probe::retry_failed(rest),
+        "doctor" => cmd::doctor::doctor(rest),
         "help" | "--help" | "-h" => {
             println!("{USAGE}");
             Ok(ExitCode::SUCCESS)

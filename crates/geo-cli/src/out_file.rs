@@ -37,6 +37,9 @@ pub struct FrozenEnvelope {
     segments: Vec<Segment>,
     /// `env.probes.len()` at the start: later probes are the session's, appended.
     initial_probes: usize,
+    /// From after the probes to the end: the `linkChecks` of FILE (a session never changes
+    /// them) and the closing brace.
+    tail: Vec<u8>,
     /// The serialised bytes of the session's probes by index in `env.probes`, kept until
     /// [`FrozenEnvelope::changed`] says a probe was replaced: a write serialises only the
     /// probes that changed since the last one.
@@ -133,12 +136,19 @@ impl FrozenEnvelope {
         before_runs.extend_from_slice(b",\n  \"runs\": ");
         let runs = segments(&env.runs, |r| run_ids.contains(&r.id.as_str()))?;
         let probes = segments(&env.probes, |p| run_ids.contains(&p.run_id.as_str()))?;
+        let mut tail = Vec::new();
+        if !env.link_checks.is_empty() {
+            tail.extend_from_slice(b",\n");
+            array_field("linkChecks", &env.link_checks, &mut tail)?;
+        }
+        tail.extend_from_slice(b"\n}");
         Ok(FrozenEnvelope {
             head,
             before_runs,
             runs,
             segments: probes,
             initial_probes: env.probes.len(),
+            tail,
             live: std::collections::HashMap::new(),
         })
     }
@@ -193,7 +203,7 @@ impl FrozenEnvelope {
         });
         let appended = (self.initial_probes..env.probes.len()).map(|i| live[&i].as_slice());
         write_array(out, existing.chain(appended))?;
-        out.write_all(b"\n}")?;
+        out.write_all(&self.tail)?;
         Ok(())
     }
 }
@@ -250,6 +260,40 @@ mod tests {
         same_as_serde(&env, &mut FrozenEnvelope::new(&env, &[0]).unwrap());
         env.projects.clear();
         same_as_serde(&env, &mut FrozenEnvelope::new(&env, &[0]).unwrap());
+    }
+
+    #[test]
+    fn keeps_the_link_checks_of_file_after_the_probes() {
+        use geo_core::model::{LinkCheck, LinkClass, LinkHop, LinkResult};
+        let mut env = fixture("engines.json");
+        let result = |url: &str, class| LinkResult {
+            url: url.into(),
+            class,
+            status: Some(301),
+            final_url: Some("https://b.example/x".into()),
+            hops: vec![LinkHop { url: url.into(), status: 301, location: Some("/x \"quoted\"".into()) }],
+            error: None,
+        };
+        env.link_checks = vec![
+            LinkCheck { run_id: env.runs[0].id.clone(), checked_at: "2026-12-02T00:00:00.000Z".into(), links: vec![] },
+            LinkCheck {
+                run_id: env.runs[1].id.clone(),
+                checked_at: "2026-12-02T00:00:00.000Z".into(),
+                links: vec![
+                    result("https://a.example/", LinkClass::Redirect),
+                    result("https://c.example/", LinkClass::Error),
+                ],
+            },
+        ];
+        let index = env.runs.len() - 1;
+        let mut frozen = FrozenEnvelope::new(&env, &[index]).unwrap();
+        same_as_serde(&env, &mut frozen);
+        env.runs[index].status = RunStatus::Partial;
+        let mut extra = env.probes[0].clone();
+        extra.run_id = env.runs[index].id.clone();
+        extra.id = format!("{}__p97__0", extra.run_id);
+        env.probes.push(extra);
+        same_as_serde(&env, &mut frozen);
     }
 
     #[test]

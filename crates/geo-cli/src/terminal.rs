@@ -65,8 +65,24 @@ pub fn text(text: &str) -> String {
 }
 
 /// Prints one line to standard error through [`line`].
+///
+/// With [`eprint_text`] and [`eprint_over`], the only way the CLI writes text to standard
+/// error: a tidy test (`crates/geo-core/tests/it/tidy.rs`,
+/// `the_cli_prints_no_formatted_value_past_the_sanitiser`) fails on an `eprintln!` or
+/// `eprint!` with a formatted value anywhere else in `crates/geo-cli/src`.
 pub fn eprint_line(text: &str) {
     eprintln!("{}", line(text));
+}
+
+/// Prints text of several lines to standard error through [`text`].
+pub fn eprint_text(body: &str) {
+    eprintln!("{}", text(body));
+}
+
+/// Rewrites the current terminal line with `text` through [`line`] (a progress bar),
+/// padded with `pad` spaces to clear what was longer before.
+pub fn eprint_over(text: &str, pad: usize) {
+    eprint!("\r{}{}", line(text), " ".repeat(pad));
 }
 
 #[cfg(test)]

@@ -11,16 +11,32 @@
 //! http://127.0.0.1:9)`): never the HTTP library's own text, which can quote a header value
 //! or the whole URL, and every message passes the session's [`Redactor`] (a provider error
 //! body may echo the key).
+//!
+//! No redirect is followed (security review II, finding 3): a 3xx is an `http` error naming
+//! the host it pointed to ([`provider::redirect_error`], through `interpret`), so the key in
+//! the auth header never reaches an address the user did not set. No reply is read past
+//! [`MAX_REPLY_BYTES`] (10 MiB, the browser's bound too).
 
+use std::io::Read;
 use std::time::Duration;
 
+use geo_core::limits::MAX_REPLY_BYTES;
 use geo_core::provider::{self, Endpoint};
 use geo_core::runner::AttemptOutcome;
 use geo_core::safe::Redactor;
 
-/// A reusable HTTP client (connection pool, TLS config). Cheap to clone and share.
+/// A reusable HTTP client (connection pool, TLS config) that follows no redirect. Cheap to
+/// clone and share.
 pub fn agent() -> ureq::Agent {
-    ureq::AgentBuilder::new().user_agent(concat!("geo-probe/", env!("CARGO_PKG_VERSION"))).build()
+    ureq::AgentBuilder::new().user_agent(concat!("geo-probe/", env!("CARGO_PKG_VERSION"))).redirects(0).build()
+}
+
+/// The body as text, at most [`MAX_REPLY_BYTES`] of it: `None` when it is longer (the rest
+/// is never read).
+fn capped_body(response: ureq::Response) -> std::io::Result<Option<String>> {
+    let mut bytes = Vec::new();
+    response.into_reader().take(MAX_REPLY_BYTES as u64 + 1).read_to_end(&mut bytes)?;
+    Ok((bytes.len() <= MAX_REPLY_BYTES).then(|| String::from_utf8_lossy(&bytes).into_owned()))
 }
 
 /// POSTs `body_json` to the endpoint's URL with its headers, giving up after `timeout_ms`
@@ -44,13 +60,14 @@ fn exchange(agent: &ureq::Agent, endpoint: &Endpoint, body_json: &str, timeout_m
     match request.send_string(body_json) {
         Ok(response) => {
             let (status, headers) = (response.status(), interpreted_headers(&response));
-            let body = response.into_string().map_err(|e| io_failure(endpoint, &e, timeout_ms))?;
+            let body = capped_body(response).map_err(|e| io_failure(endpoint, &e, timeout_ms))?;
+            let body = body.ok_or_else(|| provider::reply_too_large_error(MAX_REPLY_BYTES))?;
             outcome(endpoint, status, &headers, &body)
         }
         Err(ureq::Error::Status(status, response)) => {
             let headers = interpreted_headers(&response);
-            // A body cut off mid-way still says enough through its status.
-            let body = response.into_string().unwrap_or_default();
+            // A body cut off mid-way (or too long) still says enough through its status.
+            let body = capped_body(response).ok().flatten().unwrap_or_default();
             outcome(endpoint, status, &headers, &body)
         }
         Err(ureq::Error::Transport(t)) => Err(transport_failure(endpoint, &t, timeout_ms)),

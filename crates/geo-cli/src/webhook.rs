@@ -9,6 +9,7 @@
 //! environment.
 
 use geo_core::compare::RunDiff;
+use geo_core::provider::url::{host_for_messages, Url};
 use std::time::Duration;
 
 /// How long one delivery may take, connection to response.
@@ -18,33 +19,68 @@ pub const TIMEOUT: Duration = Duration::from_secs(10);
 /// but run ids come from the export.
 const MAX_TEXT_CHARS: usize = 1_900;
 
+/// The environment variable that holds the webhook URL when `--webhook` is not given (a
+/// flag is visible to every user of the machine in the process list; a variable is not).
+pub const WEBHOOK_ENV: &str = "GEO_PROBE_WEBHOOK";
+
 /// A validated webhook URL.
 #[derive(Debug, Clone)]
 pub struct Target {
-    url: String,
+    url: Url,
     redacted: String,
 }
 
 impl Target {
-    /// Accepts an `http://` or `https://` URL with a host.
+    /// Accepts an `http://` or `https://` URL with a host, parsed by `url::Url` (the parser
+    /// the HTTP client uses, so the host shown is the host posted to: `https://a.example\@b`
+    /// posts to `a.example`, and says so).
     pub fn parse(url: &str) -> Result<Target, String> {
-        let url = url.trim();
-        let rest = url
-            .strip_prefix("https://")
-            .map(|r| ("https", r))
-            .or_else(|| url.strip_prefix("http://").map(|r| ("http", r)));
-        let Some((scheme, rest)) = rest else {
-            return Err("--webhook must be an http:// or https:// URL (a Slack or Discord incoming webhook)".into());
-        };
-        let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
-        // Whatever stands before `@` is a user name or password: never shown.
-        let host = authority.rsplit('@').next().unwrap_or("");
-        if host.is_empty() || url.chars().any(char::is_whitespace) {
-            return Err(
-                "--webhook must be a URL with a host and no spaces, like https://hooks.slack.com/services/…".into()
-            );
+        let text = url.trim();
+        let usage = "--webhook must be an http:// or https:// URL with a host and no spaces, like https://hooks.slack.com/services/…";
+        // `https:///x` would be read as the host `x`: an empty authority is a typo.
+        let empty_authority = text.split_once("://").is_some_and(|(_, rest)| rest.starts_with(['/', '\\']));
+        if empty_authority || text.chars().any(|c| c.is_whitespace() || c.is_control()) {
+            return Err(usage.into());
         }
-        Ok(Target { url: url.to_string(), redacted: format!("{scheme}://{host}/…") })
+        let url = Url::parse(text).map_err(|_| usage.to_string())?;
+        if !matches!(url.scheme(), "http" | "https") || url.host_str().is_none_or(str::is_empty) {
+            return Err(usage.into());
+        }
+        // Only the scheme, host and port: the path, query and any user name are the secret.
+        let redacted = format!("{}/…", host_for_messages(&url));
+        Ok(Target { url, redacted })
+    }
+
+    /// The webhook of `diff`: `--webhook` when given, else [`WEBHOOK_ENV`] when set and not
+    /// blank; `None` when neither.
+    pub fn from_flag_or_env(flag: Option<&str>) -> Result<Option<Target>, String> {
+        let from_env = || match std::env::var(WEBHOOK_ENV) {
+            Ok(v) if !v.trim().is_empty() => Ok(Some(v)),
+            Ok(_) | Err(std::env::VarError::NotPresent) => Ok(None),
+            Err(std::env::VarError::NotUnicode(_)) => {
+                Err(format!("{WEBHOOK_ENV} is not valid UTF-8 text; set it to the webhook URL again"))
+            }
+        };
+        let text = match flag {
+            Some(f) => Some(f.to_string()),
+            None => from_env()?,
+        };
+        let Some(text) = text else { return Ok(None) };
+        Target::parse(&text).map(Some).map_err(|e| match flag {
+            Some(_) => e,
+            None => e.replacen("--webhook", WEBHOOK_ENV, 1),
+        })
+    }
+
+    /// A warning when the webhook is not encrypted: its secret path and the comparison would
+    /// cross the network in clear text.
+    pub fn insecure_warning(&self) -> Option<String> {
+        (self.url.scheme() == "http").then(|| {
+            format!(
+                "the webhook at {} uses http://, so its secret path and the comparison travel unencrypted; use its https:// address",
+                self.redacted
+            )
+        })
     }
 
     /// The URL with nothing but its scheme and host.
@@ -61,7 +97,7 @@ impl Target {
             .redirects(0)
             .build();
         let failed = |why: String| format!("the webhook at {} was not delivered: {why}", self.redacted);
-        match agent.post(&self.url).set("content-type", "application/json").send_string(body) {
+        match agent.post(self.url.as_str()).set("content-type", "application/json").send_string(body) {
             Ok(response) if (200..300).contains(&response.status()) => Ok(()),
             Ok(response) => Err(failed(format!(
                 "it answered HTTP {}; check that the URL is the webhook's own address",
@@ -113,10 +149,35 @@ mod tests {
     fn parse_keeps_secrets_out_of_the_redacted_form() {
         let t = Target::parse("https://hooks.slack.com/services/T000/B000/XXXX?x=1").unwrap();
         assert_eq!(t.redacted(), "https://hooks.slack.com/…");
+        assert_eq!(t.insecure_warning(), None);
         let t = Target::parse("http://user:pa55@127.0.0.1:9/hook").unwrap();
         assert_eq!(t.redacted(), "http://127.0.0.1:9/…");
-        for bad in ["ftp://x", "hooks.slack.com/x", "https://", "https:///path", "https://a b/c"] {
+        let warning = t.insecure_warning().unwrap();
+        assert!(warning.contains("http://127.0.0.1:9/…") && !warning.contains("/hook") && !warning.contains("pa55"));
+        for bad in
+            ["ftp://x", "hooks.slack.com/x", "https://", "https:///path", "https://a b/c", "https://a.example/\u{7}"]
+        {
             assert!(Target::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    /// Security review II, finding 7: the host shown is the host the URL parser (and so the
+    /// HTTP client) posts to, whatever tricks the text plays.
+    #[test]
+    fn the_host_shown_is_the_host_posted_to() {
+        for (text, host) in [
+            ("https://evil.example\\@hooks.slack.com/services/x", "https://evil.example/…"),
+            ("https://hooks.slack.com@evil.example/services/x", "https://evil.example/…"),
+            ("https://HOOKS.slack.com:443/x", "https://hooks.slack.com/…"),
+            ("https://evil.example#@hooks.slack.com/x", "https://evil.example/…"),
+            ("https://evil.example?@hooks.slack.com/x", "https://evil.example/…"),
+        ] {
+            let t = Target::parse(text).unwrap();
+            assert_eq!(t.redacted(), host, "{text}");
+            assert_eq!(
+                Url::parse(t.url.as_str()).unwrap().host_str(),
+                host.strip_prefix("https://").and_then(|h| h.strip_suffix("/…"))
+            );
         }
     }
 }

@@ -101,7 +101,17 @@ fn ok(o: &Output) {
 fn body_keys(engine: &str) -> &'static [&'static str] {
     match engine {
         "deepseek" | "anthropic" => &["model", "max_tokens", "system", "tools", "messages", "temperature"],
-        "openai" => &["model", "instructions", "input", "tools", "include", "max_output_tokens", "max_tool_calls"],
+        "openai" => &[
+            "model",
+            "instructions",
+            "input",
+            "tools",
+            "include",
+            "max_output_tokens",
+            "max_tool_calls",
+            "reasoning",
+            "store",
+        ],
         "gemini" => &["systemInstruction", "contents", "tools", "generationConfig"],
         "perplexity" => &["model", "messages", "max_tokens"],
         _ => unreachable!(),

@@ -2,58 +2,25 @@
 //! (`mcp` on PyPI) connects over stdio, checks every input schema against the JSON Schema
 //! 2020-12 meta-schema and calls the tools; its answers must be the CLI's objects.
 //!
-//! The test installs what it needs itself: a venv under `target/tmp/mcp-python/` with the
-//! pinned `tests/mcp_python/requirements.txt`, created on first use and re-created when the
-//! requirements change, so it runs on a fresh machine and in CI with only `python3` (with
-//! its `venv` module) and PyPI. `GEO_PROBE_PYTHON` names another interpreter.
+//! The test installs what it needs itself (`python_support`): a venv under
+//! `target/tmp/mcp-python/` with the pinned `tests/mcp_python/requirements.txt`, created on
+//! first use and re-created when the requirements change, so it runs on a fresh machine and in
+//! CI with only `python3` (with its `venv` module) and PyPI. `GEO_PROBE_PYTHON` names another
+//! interpreter.
 
 mod mcp_support;
+mod python_support;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use mcp_support::{cli_json, sample_export, scratch, write_json, BIN};
+use python_support::run;
 use serde_json::{json, Value};
 
-const REQUIREMENTS: &str = include_str!("mcp_python/requirements.txt");
-
-fn run(cmd: &mut Command, what: &str) -> std::process::Output {
-    let out = cmd.output().unwrap_or_else(|e| panic!("cannot {what}: {e}"));
-    assert!(
-        out.status.success(),
-        "{what} failed ({:?}):\n{}\n{}",
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
-}
-
 /// The venv's interpreter, with the SDK installed (created or refreshed when needed).
-fn python_with_sdk() -> PathBuf {
-    let base = Path::new(env!("CARGO_TARGET_TMPDIR")).join("mcp-python");
-    let venv = base.join("venv");
-    let python = venv.join(if cfg!(windows) { "Scripts/python.exe" } else { "bin/python" });
-    let stamp = venv.join("geo-probe-requirements.txt");
-    if std::fs::read_to_string(&stamp).ok().as_deref() == Some(REQUIREMENTS) && python.exists() {
-        return python;
-    }
-    let system = std::env::var("GEO_PROBE_PYTHON").unwrap_or_else(|_| "python3".into());
-    let _ = std::fs::remove_dir_all(&venv);
-    std::fs::create_dir_all(&base).unwrap();
-    run(
-        Command::new(&system).arg("-m").arg("venv").arg(&venv),
-        &format!("create a venv with `{system} -m venv` (install python3 and python3-venv, or set GEO_PROBE_PYTHON)"),
-    );
-    let requirements = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp_python/requirements.txt");
-    run(
-        Command::new(&python)
-            .args(["-m", "pip", "install", "--disable-pip-version-check", "--no-input", "-q", "-r"])
-            .arg(&requirements),
-        "install the MCP Python SDK from PyPI into the venv",
-    );
-    std::fs::write(&stamp, REQUIREMENTS).unwrap();
-    python
+fn python_with_sdk() -> std::path::PathBuf {
+    python_support::venv_python("mcp-python", "tests/mcp_python/requirements.txt")
 }
 
 #[test]
@@ -77,6 +44,7 @@ fn the_official_python_sdk_gets_the_clis_figures() {
         { "key": "sources", "tool": "top_sources", "arguments": { "runId": first, "ownership": "third_party", "limit": 5 } },
         { "key": "search", "tool": "search_answers", "arguments": { "query": env["projects"][0]["brand"]["label"], "runId": first } },
         { "key": "probe", "tool": "get_probe", "arguments": { "probeId": probe_id } },
+        { "key": "actions", "tool": "list_actions", "arguments": { "runId": second } },
         { "key": "unknown", "tool": "get_probe", "arguments": { "probeId": "no_such_probe" }, "valid": false },
     ]);
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp_python/client.py");
@@ -95,6 +63,7 @@ fn the_official_python_sdk_gets_the_clis_figures() {
             "compare_engines",
             "diff_runs",
             "get_probe",
+            "list_actions",
             "list_projects",
             "list_runs",
             "run_metrics",
@@ -115,6 +84,7 @@ fn the_official_python_sdk_gets_the_clis_figures() {
     assert_eq!(call("metrics"), runs[0]);
     assert_eq!(call("diff"), cli_json(&["diff", path, "--run", second]));
     assert_eq!(call("engines"), cli_json(&["engines", path]));
+    assert_eq!(call("actions"), cli_json(&["actions", path, "--run", second]));
     let third: Vec<Value> = runs[0]["domains"]
         .as_array()
         .unwrap()

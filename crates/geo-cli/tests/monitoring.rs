@@ -141,7 +141,12 @@ fn schedule(remote: &Path, dir: &Path, base_url: &str, webhook: &str) -> Job {
     git(dir, &["clone", "-q", remote.to_str().unwrap(), work.to_str().unwrap()]);
     let summary = dir.join("summary.md");
     std::fs::write(&summary, "").unwrap();
-    let secrets = [("DEEPSEEK_API_KEY", String::new()), ("GEO_PROBE_WEBHOOK", webhook.to_string())];
+    // What a user with a proxy sets, one secret per engine; here the proxy is the mock.
+    let secrets = [
+        ("DEEPSEEK_API_KEY", String::new()),
+        ("GEO_PROBE_WEBHOOK", webhook.to_string()),
+        ("GEO_PROBE_BASE_URL_DEEPSEEK", base_url.to_string()),
+    ];
     let bin_dir = Path::new(BIN).parent().unwrap();
     let path = format!("{}:{}", bin_dir.display(), std::env::var("PATH").unwrap_or_default());
     let mut exits = Vec::new();
@@ -161,8 +166,6 @@ fn schedule(remote: &Path, dir: &Path, base_url: &str, webhook: &str) -> Job {
         for (k, v) in job_env.iter().chain(&step.env) {
             command.env(k, resolve(v, &secrets));
         }
-        // What a user with a proxy sets; here the proxy is the mock.
-        command.env("GEO_PROBE_BASE_URL", base_url);
         command.env("GITHUB_STEP_SUMMARY", &summary).env("PATH", &path).env("HOME", dir);
         let out = command.output().unwrap();
         let code = out.status.code().unwrap_or(-1);
@@ -186,6 +189,38 @@ fn remote_export(remote: &Path, dir: &Path) -> Value {
     serde_json::from_str(&text).unwrap()
 }
 
+/// Security review II, finding 10: a workflow asks for `contents: read` at its top, pins
+/// every action by a 40-hex commit SHA, and passes no secret on a command line (a webhook or
+/// proxy URL is a secret: it goes through the environment).
+fn check_workflow(name: &str, yaml: &str) {
+    assert!(yaml.contains("\npermissions:\n  contents: read"), "{name}: no top-level `permissions: contents: read`");
+    for line in yaml.lines().filter(|l| l.trim_start().starts_with("- uses:") || l.trim_start().starts_with("uses:")) {
+        let target = line.split("uses:").nth(1).unwrap().split(" # ").next().unwrap().trim();
+        let sha = target.rsplit_once('@').map(|(_, v)| v).unwrap_or("");
+        assert!(
+            sha.len() == 40 && sha.chars().all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase()),
+            "{name}: `{target}` is not pinned by a commit SHA"
+        );
+    }
+    for line in yaml.lines() {
+        let code = line.split(" # ").next().unwrap();
+        assert!(!code.contains("--webhook"), "{name}: a webhook URL on a command line: {line}");
+        // A secret is only ever the value of an `env:` entry, never spliced into a script.
+        if code.contains("${{ secrets.") {
+            let key = code.trim_start().split(':').next().unwrap_or("");
+            assert!(key.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_'), "{name}: {line}");
+        }
+    }
+}
+
+#[test]
+fn every_workflow_is_pinned_and_reads_only() {
+    for file in ["ci.yml", "pages.yml"] {
+        let yaml = std::fs::read_to_string(root().join(".github/workflows").join(file)).unwrap();
+        check_workflow(file, &yaml);
+    }
+}
+
 #[test]
 fn the_documented_workflow_runs_end_to_end_against_the_mock() {
     let (job_env, steps) = workflow();
@@ -207,6 +242,11 @@ fn the_documented_workflow_runs_end_to_end_against_the_mock() {
     for needed in ["cron:", "workflow_dispatch", "contents: write", "--fail-on regression", "$GITHUB_STEP_SUMMARY"] {
         assert!(doc.contains(needed), "the workflow has {needed}");
     }
+    let yaml = doc.split("```yaml\n").nth(1).and_then(|rest| rest.split("\n```").next()).unwrap();
+    check_workflow("docs/monitoring.md", yaml);
+    assert!(yaml.contains("--rev \"$GEO_PROBE_REV\""), "geo-probe is installed at a pinned commit");
+    assert!(yaml.contains("key: geo-probe-${{ runner.os }}-${{ env.GEO_PROBE_REV }}"), "the cache key carries it");
+    assert!(doc.contains("A public repository publishes the committed export"), "the public-repository warning");
 
     let dir = scratch();
     let mock = MockServer::start(MockConfig::from_args(&["--port".into(), "0".into()]).unwrap()).unwrap();

@@ -258,7 +258,8 @@ fn key_path_request_shape_and_no_key_in_out() {
         body,
         json!({
             "model": "deepseek-v4-pro",
-            "max_tokens": 3000,
+            // The seed's 3,000 left DeepSeek's thinking no room (engines.md "Fidelity", ADR 0016).
+            "max_tokens": 16384,
             "system": "你是一个乐于助人的助手。请直接回答用户问题，不要描述你的搜索或思考过程。",
             "tools": [{ "type": "web_search_20250305", "name": "web_search", "max_uses": 4 }],
             "messages": [{ "role": "user", "content": [{ "type": "text", "text": "GEO监测工具哪个好用？" }] }],

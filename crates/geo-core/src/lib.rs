@@ -4,8 +4,9 @@
 //! Everything that decides a number lives here and nowhere else: the snapshot model
 //! ([`model`]), the DeepSeek wire format ([`provider`]), the five analysis steps
 //! ([`analysis`]), metrics, insights and cost ([`metrics`]), noise-aware comparisons of runs
-//! and engines ([`compare`]), exports and import ([`export`]), the runner's decisions
-//! ([`runner`]) and the docs-chat retrieval and stream decoding ([`chat`]).
+//! and engines ([`compare`]), what to do next ([`actions`]: lost prompts, the searches the
+//! engine ran, the pages to be on, answer-link health), exports and import ([`export`]), the
+//! runner's decisions ([`runner`]) and the docs-chat retrieval and stream decoding ([`chat`]).
 //!
 //! # The one decision: a pure core
 //!
@@ -76,6 +77,7 @@
 
 #![warn(missing_docs)]
 
+pub mod actions;
 pub mod analysis;
 pub mod chat;
 pub mod compare;

@@ -44,4 +44,38 @@ pub const MAX_PROBLEM_PATH_CHARS: usize = 256;
 /// Largest `temperature` a run may send (DeepSeek and OpenAI accept 0–2).
 pub const MAX_TEMPERATURE: f64 = 2.0;
 
+/// Most targets (brand + competitors) a run's `aliasSnapshot` may hold, and so a project
+/// (checked on import and in `start_run`): every comparison of runs and engines, and each
+/// run's metrics, look targets up by id in maps, so work stays linear up to this size.
+pub const MAX_SNAPSHOT_TARGETS: usize = 10_000;
+
+/// Most prompts a run's `promptSnapshot` may hold (checked on import; `start_run` cannot
+/// exceed it, since a run plans at most [`MAX_PROBES_PER_RUN`] probes).
+pub const MAX_SNAPSHOT_PROMPTS: usize = 10_000;
+
+/// Most bytes of an engine's reply a transport reads (the CLI's `ureq` reads no more, the
+/// browser stops its stream here); a longer reply is an error, never parsed.
+pub const MAX_REPLY_BYTES: usize = 10 * 1024 * 1024;
+
+/// Longest JSON-RPC line `geo-probe mcp` reads; a longer one is skipped (never buffered
+/// whole) and answered with an error. Requests of its tools are a few hundred bytes.
+pub const MAX_MCP_LINE_BYTES: usize = 1024 * 1024;
+
 pub use crate::provider::url::{MAX_BASE_URL_BYTES, MAX_KEY_CHARS};
+
+/// Redirects `geo-probe links` follows from one Answer Link; the next one is an `error`.
+pub const MAX_LINK_REDIRECTS: usize = 5;
+
+/// Characters of a `Location` header, a link URL or a link error kept in a `linkChecks`
+/// record (what a hostile server sends is cut, never kept whole).
+pub const MAX_LINK_URL_CHARS: usize = 2_048;
+
+/// The longest politeness delay between two requests of `geo-probe links` to one host, in
+/// milliseconds (also its default).
+pub const MAX_LINK_HOST_DELAY_MS: u64 = 1_000;
+
+/// Most requests `geo-probe links` has in flight at once (`--concurrency`).
+pub const MAX_LINK_CONCURRENCY: usize = 16;
+
+/// Longest time one request of `geo-probe links` may take, in seconds (`--timeout-secs`).
+pub const MAX_LINK_TIMEOUT_SECS: u64 = 120;

@@ -232,6 +232,42 @@ pub struct RunConfig {
     pub temperature: f64,
     /// Version of the system prompt used.
     pub system_prompt_version: String,
+    /// The reasoning effort the request asked for (OpenAI `reasoning.effort`, DeepSeek
+    /// `output_config.effort`, Gemini's thinking budget chosen by it): absent when the
+    /// engine's model has no such setting, and in older exports (`docs/adr/0016-…`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reasoning_effort: Option<ReasoningEffort>,
+    /// Gemini's `thinkingConfig.thinkingBudget` as sent (tokens of thinking allowed inside
+    /// `maxTokens`); absent for other engines and in older exports.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub thinking_budget: Option<u32>,
+}
+
+/// How hard a reasoning model is asked to think (`run --reasoning-effort`; engines.md
+/// "Fidelity"). OpenAI refuses `minimal` together with `web_search`, so there is none.
+///
+/// Read through a `String` ([`ReasoningEffort::parse`]): no enum visitor of its own in the
+/// web app's module (ADR 0014).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", try_from = "String")]
+pub enum ReasoningEffort {
+    /// `low`.
+    Low,
+    /// `medium`.
+    Medium,
+    /// `high`.
+    High,
+}
+
+wire_names!(ReasoningEffort { Low => "low", Medium => "medium", High => "high" });
+
+impl TryFrom<String> for ReasoningEffort {
+    type Error = String;
+
+    fn try_from(name: String) -> Result<Self, String> {
+        ReasoningEffort::parse(&name)
+            .ok_or_else(|| format!("unknown reasoning effort {name:?}; use low, medium or high"))
+    }
 }
 
 impl Default for RunConfig {
@@ -242,9 +278,11 @@ impl Default for RunConfig {
             repeats: 3,
             concurrency: 3,
             max_searches: 5,
-            max_tokens: 3000,
+            max_tokens: crate::provider::budget::DEEPSEEK_MAX_TOKENS,
             temperature: 1.0,
             system_prompt_version: SYSTEM_PROMPT_VERSION.to_string(),
+            reasoning_effort: None,
+            thinking_budget: None,
         }
     }
 }
@@ -623,6 +661,80 @@ pub struct AnswerLink {
     pub in_sources: bool,
 }
 
+/// What `geo-probe links` found at an Answer Link (`shared/spec/cli.md`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LinkClass {
+    /// A 2xx reply without a redirect.
+    Ok,
+    /// A 2xx reply after at least one redirect.
+    Redirect,
+    /// 404 or 410: the page does not exist (a likely invented link).
+    NotFound,
+    /// 401, 403 or 429: a login or bot wall answered, the page may exist.
+    Blocked,
+    /// No usable reply: DNS, TLS, a timeout, a refused connection, any other status, too many
+    /// redirects or a redirect to a non-http(s) URL.
+    Error,
+}
+
+wire_names!(LinkClass {
+    Ok => "ok",
+    Redirect => "redirect",
+    NotFound => "not_found",
+    Blocked => "blocked",
+    Error => "error",
+});
+
+/// One redirect followed while checking a link.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LinkHop {
+    /// The URL requested.
+    pub url: String,
+    /// The redirect's status (3xx).
+    pub status: u16,
+    /// Its `Location` header as sent, without userinfo (cut to
+    /// [`crate::limits::MAX_LINK_URL_CHARS`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub location: Option<String>,
+}
+
+/// One checked link of a [`LinkCheck`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LinkResult {
+    /// The Answer Link's `canonicalUrl` without userinfo: the URL requested first.
+    pub url: String,
+    /// What was found.
+    pub class: LinkClass,
+    /// The last response's HTTP status, when there was a response.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<u16>,
+    /// The URL of the last response, present when a redirect was followed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub final_url: Option<String>,
+    /// Every redirect followed, in order.
+    #[serde(default)]
+    pub hops: Vec<LinkHop>,
+    /// What went wrong, for `error` (and a status outside the classes).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// The answer-link check of one run: a `linkChecks` record of the export envelope.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LinkCheck {
+    /// The run whose Answer Links were checked (one record per run).
+    pub run_id: String,
+    /// ISO 8601 UTC, when the check ended.
+    pub checked_at: String,
+    /// Every distinct link, once.
+    #[serde(default)]
+    pub links: Vec<LinkResult>,
+}
+
 /// One execution of one prompt in one run, with its raw result and derived analysis.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -746,6 +858,9 @@ pub struct ExportEnvelope {
     /// Probes.
     #[serde(default)]
     pub probes: Vec<Probe>,
+    /// The answer-link checks of `geo-probe links`, one per checked run (absent when none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub link_checks: Vec<LinkCheck>,
 }
 
 impl ExportEnvelope {
@@ -760,6 +875,7 @@ impl ExportEnvelope {
             prompts: Vec::new(),
             runs: Vec::new(),
             probes: Vec::new(),
+            link_checks: Vec::new(),
         }
     }
 }
@@ -901,6 +1017,8 @@ mod tests {
         check(&Ownership::ALL, Ownership::NAMES, Ownership::as_str, Ownership::parse);
         check(&Lang::ALL, Lang::NAMES, Lang::as_str, Lang::parse);
         check(&SearchContextSize::ALL, SearchContextSize::NAMES, SearchContextSize::as_str, SearchContextSize::parse);
+        check(&ReasoningEffort::ALL, ReasoningEffort::NAMES, ReasoningEffort::as_str, ReasoningEffort::parse);
+        check(&LinkClass::ALL, LinkClass::NAMES, LinkClass::as_str, LinkClass::parse);
         let engines: Vec<&str> = EngineId::ALL.iter().map(|e| e.as_str()).collect();
         check(&EngineId::ALL, &engines, EngineId::as_str, EngineId::parse);
     }

@@ -73,6 +73,28 @@ impl Redactor {
         r
     }
 
+    /// A redactor for everything secret an [`Endpoint`](crate::provider::Endpoint) sends:
+    /// its auth header's key ([`Redactor::for_headers`]) and the secret-looking values of
+    /// its URL's query ([`crate::provider::url::is_secret_query_value`], the same rule as
+    /// [`BaseUrl::secrets`]). What a browser session and the settings page's key test apply
+    /// to every record and message (security review II, finding 2).
+    pub fn for_endpoint(endpoint: &crate::provider::Endpoint) -> Self {
+        let mut r = Self::for_headers(&endpoint.headers);
+        if let Ok(url) = url::Url::parse(&endpoint.url) {
+            let mut any = false;
+            for (name, value) in url.query_pairs() {
+                if crate::provider::url::is_secret_query_value(&name, &value) {
+                    r.add(&value);
+                    any = true;
+                }
+            }
+            if let Some(query) = url.query().filter(|_| any) {
+                r.add(query);
+            }
+        }
+        r
+    }
+
     /// A redactor for the secret values among request `headers` (the auth headers of every
     /// engine: `x-api-key`, `x-goog-api-key`, `authorization` without its `Bearer ` word), for
     /// a transport that only sees the headers it sends.
@@ -142,17 +164,24 @@ impl Redactor {
 
     /// `value` with every secret removed from every string in it (a record before it is
     /// kept or written: a proxy may echo the key into an answer). `value` comes back as it
-    /// is when no string holds a secret; a value that no longer fits its type after
-    /// redaction (an enum string that held a secret) keeps its other strings redacted.
-    pub fn redact_value<T: serde::Serialize + serde::de::DeserializeOwned>(&self, value: T) -> T {
+    /// is when no string holds a secret.
+    ///
+    /// `Err` when a secret cannot be removed: the value no longer fits its type after
+    /// redaction (an enum string that held the secret) or cannot be written as JSON. The
+    /// caller then refuses to keep the record (security review II, finding 2): nothing is
+    /// ever stored unredacted.
+    pub fn try_redact_value<T: serde::Serialize + serde::de::DeserializeOwned>(
+        &self,
+        value: T,
+    ) -> Result<T, Unredactable> {
         if self.is_empty() {
-            return value;
+            return Ok(value);
         }
-        let Ok(mut tree) = serde_json::to_value(&value) else { return value };
+        let mut tree = serde_json::to_value(&value).map_err(|_| Unredactable)?;
         if !self.redact_strings(&mut tree) {
-            return value;
+            return Ok(value);
         }
-        serde_json::from_value(tree).unwrap_or(value)
+        serde_json::from_value(tree).map_err(|_| Unredactable)
     }
 
     fn redact_strings(&self, v: &mut serde_json::Value) -> bool {
@@ -177,6 +206,27 @@ impl Redactor {
             error.message = m;
         }
         error
+    }
+}
+
+/// A record from which a secret could not be removed ([`Redactor::try_redact_value`]): it
+/// is not kept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Unredactable;
+
+impl Unredactable {
+    /// What the shells say when a probe is refused for it.
+    pub fn localized(&self) -> crate::model::Localized {
+        crate::model::Localized::new(
+            "一条回答中含有无法移除的密钥，未保存该条结果；请检查代理或 API 地址后重试失败项",
+            "a reply held a secret that could not be removed, so it was not stored; check the proxy or api base url, then retry the failed probes",
+        )
+    }
+}
+
+impl std::fmt::Display for Unredactable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.localized().en)
     }
 }
 
@@ -321,11 +371,15 @@ mod tests {
             internal: false,
             error: None,
         });
-        let clean = r.redact_value(probe.clone());
+        let clean = r.try_redact_value(probe.clone()).unwrap();
         let text = serde_json::to_string(&clean).unwrap();
         assert!(!text.contains("sk-echoed-key-1") && text.contains("the key is [redacted]"), "{text}");
         assert_eq!(clean.id, probe.id);
-        assert_eq!(Redactor::new().redact_value(probe.clone()), probe);
+        assert_eq!(Redactor::new().try_redact_value(probe.clone()), Ok(probe.clone()));
+        // A secret that an enum value spells cannot be removed: the record is refused.
+        let mut odd = Redactor::new();
+        odd.add("success");
+        assert_eq!(odd.try_redact_value(probe), Err(Unredactable));
     }
 
     #[test]
@@ -350,6 +404,26 @@ mod tests {
         let mut short = Redactor::new();
         short.add("ab");
         assert!(short.is_empty());
+    }
+
+    #[test]
+    fn an_endpoint_redacts_its_key_and_its_secret_query_values_only() {
+        use crate::model::{EngineId, RunConfig};
+        use crate::provider::{Caller, Endpoint};
+        for engine in EngineId::ALL {
+            let config = RunConfig { engine, ..RunConfig::default() };
+            let e = Endpoint::new(
+                &config,
+                Some("https://gw.example/v1?alt=json&api-version=2025-04-01-preview&token=T0KEN-9"),
+                Some("sk-endpoint-key-1"),
+                Caller::Browser,
+            );
+            let r = Redactor::for_endpoint(&e);
+            let out = r.redact("key sk-endpoint-key-1, token T0KEN-9, json 2025-04-01-preview");
+            assert_eq!(out, "key [redacted], token [redacted], json 2025-04-01-preview", "{engine}");
+            let proxy = Endpoint::new(&config, Some("https://gw.example/?alt=json"), None, Caller::Browser);
+            assert!(Redactor::for_endpoint(&proxy).is_empty(), "{engine}: nothing secret to remove");
+        }
     }
 
     #[test]

@@ -51,6 +51,8 @@ pub const ANTHROPIC_RESPONSES: &[(&str, &str)] = &[
     ),
     ("p12_empty_pause_turn", include_str!("../../../fixtures/engines/anthropic/p12_empty_pause_turn.json")),
     ("p15_preamble_only", include_str!("../../../fixtures/engines/anthropic/p15_preamble_only.json")),
+    ("t12_pause_turn_continued", include_str!("../../../fixtures/engines/anthropic/t12_pause_turn_continued.json")),
+    ("t12_pause_turn_preamble", include_str!("../../../fixtures/engines/anthropic/t12_pause_turn_preamble.json")),
 ];
 
 /// `(name, body)` of every recorded openai response (`fixtures/engines/openai/`), in file-name order.
@@ -68,6 +70,7 @@ pub const OPENAI_RESPONSES: &[(&str, &str)] = &[
     ("p10_search_failed", include_str!("../../../fixtures/engines/openai/p10_search_failed.json")),
     ("p12_empty_text", include_str!("../../../fixtures/engines/openai/p12_empty_text.json")),
     ("p15_preamble_only", include_str!("../../../fixtures/engines/openai/p15_preamble_only.json")),
+    ("t01_reasoning_spent_budget", include_str!("../../../fixtures/engines/openai/t01_reasoning_spent_budget.json")),
 ];
 
 /// `(name, body)` of every recorded gemini response (`fixtures/engines/gemini/`), in file-name order.
@@ -83,6 +86,10 @@ pub const GEMINI_RESPONSES: &[(&str, &str)] = &[
     ("p15_preamble_only", include_str!("../../../fixtures/engines/gemini/p15_preamble_only.json")),
     ("p17_page_title_chunk_cached", include_str!("../../../fixtures/engines/gemini/p17_page_title_chunk_cached.json")),
     ("p19_prompt_blocked", include_str!("../../../fixtures/engines/gemini/p19_prompt_blocked.json")),
+    (
+        "t01_max_tokens_thoughts_only",
+        include_str!("../../../fixtures/engines/gemini/t01_max_tokens_thoughts_only.json"),
+    ),
 ];
 
 /// `(name, body)` of every recorded perplexity response (`fixtures/engines/perplexity/`), in file-name order.
@@ -97,6 +104,11 @@ pub const PERPLEXITY_RESPONSES: &[(&str, &str)] = &[
     ),
     ("p12_empty_content", include_str!("../../../fixtures/engines/perplexity/p12_empty_content.json")),
     ("p15_preamble_only", include_str!("../../../fixtures/engines/perplexity/p15_preamble_only.json")),
+    (
+        "t03_reasoning_think_markers",
+        include_str!("../../../fixtures/engines/perplexity/t03_reasoning_think_markers.json"),
+    ),
+    ("t12_think_unclosed_length", include_str!("../../../fixtures/engines/perplexity/t12_think_unclosed_length.json")),
 ];
 
 /// The fixture project (an export envelope): prompt `pNN` was asked to get fixture `NN_…`.
@@ -122,12 +134,15 @@ fn prompt_number(name: &str) -> &str {
     name.trim_start_matches('p').split('_').next().unwrap_or("")
 }
 
-/// True for a fixture that gives no usable answer (the `empty` and `preamble` roles).
+/// True for a fixture the round-robin skips: one that gives no usable answer (the `empty`
+/// and `preamble` roles) and every twin (`tNN_…`: a recorded finding of engines.md
+/// "Fidelity", for the goldens; the mock produces those behaviours from the request).
 fn is_no_answer(engine: MockEngine, name: &str) -> bool {
-    match engine {
-        MockEngine::Deepseek => NO_ANSWER.contains(&name),
-        _ => name.starts_with("p12_") || name.starts_with("p15_"),
-    }
+    name.starts_with('t')
+        || match engine {
+            MockEngine::Deepseek => NO_ANSWER.contains(&name),
+            _ => name.starts_with("p12_") || name.starts_with("p15_"),
+        }
 }
 
 /// The error body of `engine` for an HTTP status the mock fails with: the engine's recorded
@@ -366,6 +381,7 @@ mod tests {
             assert_eq!(f.by_number(23), None, "{e:?}");
             let turns: Vec<&str> = (0..f.len()).map(|t| f.get(f.in_turn(t)).0).collect();
             assert!(!turns.iter().any(|n| n.starts_with("p12_") || n.starts_with("p15_")), "{turns:?}");
+            assert!(!turns.iter().any(|n| n.starts_with('t')), "twins are not answers in turn: {turns:?}");
         }
     }
 }

@@ -25,6 +25,12 @@
 //!   an empty or preamble-only answer; a hang that closes after `--hang-secs`; a failed
 //!   search in the engine's shape). See [`engines`].
 //! * `POST …/chat/completions` with `"stream": true`: the Docs chat's SSE stream (see [`chat`]).
+//! * What the real APIs do beyond a recorded body ([`behave`]): reasoning models spend their
+//!   thinking inside the request's output budget (`[think:N]` in a prompt sets how long) and
+//!   are cut off `incomplete` / `MAX_TOKENS` / `length` / `max_tokens` when it runs out;
+//!   OpenAI lists sources only with the `include`; Claude answers 400 above temperature 1
+//!   (DeepSeek above 2); Perplexity's reasoning models write `<think>`; `[mock:pause]`
+//!   (`pause=N`) splits a Messages turn with `pause_turn` and wants the paused content back.
 //! * `OPTIONS` anything: 204 with CORS headers (every response carries them), allowing every
 //!   engine's auth headers.
 //!
@@ -41,6 +47,7 @@
 
 #![warn(missing_docs)]
 
+pub mod behave;
 pub mod chat;
 pub mod engines;
 pub mod fixtures;
@@ -91,6 +98,9 @@ flags:
 
 KIND: 401 402 403 408 429 500 503 invalid_json empty preamble hang search_error hostile
 (hostile: a 500 whose message echoes the key and holds terminal escapes)
+Reasoning models spend their thinking inside the request's output budget; [think:N] in a
+prompt makes them think N tokens. [mock:pause] (pause=N) pauses a DeepSeek or Claude turn
+N times with pause_turn until the paused content is sent back.
 Credentials (x-api-key, authorization, key= …) are logged as [redacted].
 A prompt containing [mock:429,429,ok] is answered by that script, one entry per request
 for that prompt text, the last entry repeating (ok=N answers with fixture N); [chat:cut] in the last user message picks
@@ -405,6 +415,7 @@ fn probe(
         Ok(m) => m,
         Err(e) => return bad(entry, &e),
     };
+    let (think, text) = behave::take_think(&marked.text);
     let model = engine.model(&body, &req.path);
     let key = engine.key(|name| req.header(name), &req.path);
     let key_ok = match (&shared.config.require_key, key) {
@@ -422,6 +433,13 @@ fn probe(
         if key_ok { shared.config.schedule.decide(&marked.script, &prompt, attempt) } else { Outcome::Status(401) };
     if shared.config.require_key.is_some() {
         entry["keyOk"] = json!(key_ok);
+    }
+    if let Some(refused) = behave::temperature_error(engine, &body).filter(|_| key_ok) {
+        entry["prompt"] = json!(text);
+        entry["attempt"] = json!(attempt);
+        entry["outcome"] = json!("temperature");
+        record(shared, entry);
+        return http::respond(stream, 400, "application/json", &refused);
     }
     let fixtures = shared.fixtures.engine(engine);
     let fixture = match outcome {
@@ -442,10 +460,10 @@ fn probe(
         },
         _ => None,
     }
-    .or_else(|| fixtures.for_prompt(&marked.text))
+    .or_else(|| fixtures.for_prompt(&text))
     .unwrap_or_else(|| fixtures.in_turn(shared.turns[engine as usize].fetch_add(1, Ordering::SeqCst) as usize));
     let (name, recorded) = fixtures.get(fixture);
-    entry["prompt"] = json!(marked.text);
+    entry["prompt"] = json!(text);
     entry["attempt"] = json!(attempt);
     entry["outcome"] = json!(outcome.to_string());
     entry["fixture"] =
@@ -460,12 +478,20 @@ fn probe(
     }
     let mut answer = recorded.clone();
     engine.set_model(&mut answer, &model);
+    behave::sources_only_when_included(engine, &body, &mut answer);
     match outcome {
-        Outcome::Ok | Outcome::Answer(_) | Outcome::Empty | Outcome::Preamble => {
+        Outcome::Ok | Outcome::Answer(_) => {
+            behave::spend_budget(engine, &body, &model, &mut answer, think);
             http::respond(stream, 200, "application/json", &answer.to_string())
         }
+        Outcome::Empty | Outcome::Preamble => http::respond(stream, 200, "application/json", &answer.to_string()),
+        Outcome::Pause(n) => match behave::pause_reply(engine, &body, &answer, usize::from(n)) {
+            Ok(part) => http::respond(stream, 200, "application/json", &part.to_string()),
+            Err(refused) => http::respond(stream, 400, "application/json", &refused),
+        },
         Outcome::SearchError => {
             engine.with_search_error(&mut answer);
+            behave::spend_budget(engine, &body, &model, &mut answer, think);
             http::respond(stream, 200, "application/json", &answer.to_string())
         }
         Outcome::Status(s) => {

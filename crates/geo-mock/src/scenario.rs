@@ -40,6 +40,10 @@ pub enum Outcome {
     /// HTTP 200 with fixture number N (`ok=N`, e.g. `ok=23` for `23_…`) instead of the
     /// prompt's own: a later answer to the same question (the demo's second week).
     Answer(u16),
+    /// The prompt's answer as a Messages turn that pauses N times (`pause` = 1, `pause=N`):
+    /// `stop_reason: pause_turn` until a continuation sends the paused content back
+    /// (DeepSeek and Anthropic; the other engines answer as `ok`).
+    Pause(u16),
 }
 
 /// The statuses the mock can fail with (each has a recorded body).
@@ -50,6 +54,15 @@ impl Outcome {
     /// `invalid_json` (or `json`), `empty`, `preamble`, `hang`, `search_error` or `hostile`.
     pub fn parse(text: &str) -> Result<Outcome, String> {
         let t = text.trim().to_ascii_lowercase();
+        if let Some(n) = t.strip_prefix("pause=") {
+            return n
+                .trim()
+                .parse::<u16>()
+                .ok()
+                .filter(|n| *n > 0)
+                .map(Outcome::Pause)
+                .ok_or_else(|| format!("mock outcome {text:?}: pause= takes a number of pauses such as pause=5"));
+        }
         if let Some(n) = t.strip_prefix("ok=") {
             return n
                 .trim()
@@ -59,6 +72,7 @@ impl Outcome {
         }
         let outcome = match t.as_str() {
             "ok" => Outcome::Ok,
+            "pause" | "pause_turn" => Outcome::Pause(1),
             "invalid_json" | "json" => Outcome::InvalidJson,
             "empty" => Outcome::Empty,
             "preamble" => Outcome::Preamble,
@@ -69,7 +83,7 @@ impl Outcome {
                 Ok(s) if STATUSES.contains(&s) => Outcome::Status(s),
                 _ => {
                     return Err(format!(
-                        "unknown mock outcome {text:?}; use ok, ok=N, 401, 402, 403, 408, 429, 500, 503, invalid_json, empty, preamble, hang, search_error or hostile"
+                        "unknown mock outcome {text:?}; use ok, ok=N, pause, pause=N, 401, 402, 403, 408, 429, 500, 503, invalid_json, empty, preamble, hang, search_error or hostile"
                     ))
                 }
             },
@@ -77,10 +91,10 @@ impl Outcome {
         Ok(outcome)
     }
 
-    /// Whether this outcome is a fault (anything but an answer: [`Outcome::Ok`] or
-    /// [`Outcome::Answer`]).
+    /// Whether this outcome is a fault (anything but an answer: [`Outcome::Ok`],
+    /// [`Outcome::Answer`] or [`Outcome::Pause`]).
     pub fn is_fault(self) -> bool {
-        !matches!(self, Outcome::Ok | Outcome::Answer(_))
+        !matches!(self, Outcome::Ok | Outcome::Answer(_) | Outcome::Pause(_))
     }
 }
 
@@ -96,6 +110,7 @@ impl fmt::Display for Outcome {
             Outcome::SearchError => f.write_str("search_error"),
             Outcome::Hostile => f.write_str("hostile"),
             Outcome::Answer(n) => write!(f, "ok={n}"),
+            Outcome::Pause(n) => write!(f, "pause={n}"),
         }
     }
 }
@@ -235,6 +250,9 @@ mod tests {
         assert!(parse_marker("x [mock:418]").unwrap_err().contains("unknown mock outcome"));
         check_marker("[mock:ok=23,500, OK=7] 问题", &[Answer(23), Status(500), Answer(7)], "问题");
         assert!(parse_marker("x [mock:ok=x]").unwrap_err().contains("fixture number"));
+        check_marker("[mock:pause, pause=5,ok] q", &[Pause(1), Pause(5), Ok], "q");
+        assert!(parse_marker("x [mock:pause=0]").unwrap_err().contains("pauses"));
+        assert!(!Pause(1).is_fault());
         assert!(!Answer(23).is_fault() && Status(500).is_fault());
         assert_eq!(Answer(23).to_string(), "ok=23");
     }

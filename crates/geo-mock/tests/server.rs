@@ -425,3 +425,55 @@ fn key_check_reads_each_engines_header() {
         assert!(allowed.contains(h), "{h}");
     }
 }
+
+/// engines.md "Fidelity": the mock answers like the real APIs, not like the contract.
+#[test]
+fn the_mock_behaves_like_the_real_apis() {
+    let m = start(&[]);
+    let p01 = "2026年国内有哪些靠谱的GEO（生成式引擎优化）服务商？";
+    // OpenAI lists a search's sources only when the request asks for them.
+    let openai = |include: bool| {
+        let mut body = json!({"model": "gpt-5-mini", "input": [{"role": "user", "content": p01}],
+            "tools": [{"type": "web_search"}], "max_output_tokens": 16384});
+        if include {
+            body["include"] = json!(["web_search_call.action.sources"]);
+        }
+        let r = send(&m, "POST", "/v1/responses", &[], &body.to_string()).json();
+        let calls: Vec<Value> =
+            r["output"].as_array().unwrap().iter().filter(|i| i["type"] == "web_search_call").cloned().collect();
+        calls.iter().any(|c| c["action"].get("sources").is_some())
+    };
+    assert!(openai(true));
+    assert!(!openai(false));
+    // Claude refuses a temperature above 1 with a 400.
+    let mut body: Value = serde_json::from_str(&messages_body(p01, "claude-sonnet-4-6")).unwrap();
+    body["temperature"] = json!(1.2);
+    let r = send(&m, "POST", "/v1/messages", &[], &body.to_string());
+    assert_eq!(r.status, 400);
+    assert_eq!(r.json()["error"]["type"], "invalid_request_error");
+    // A reasoning model thinking past its budget comes back incomplete, with no message.
+    let think = format!("[think:8000] {p01}");
+    let body = json!({"model": "gpt-5", "input": [{"role": "user", "content": think}], "max_output_tokens": 3000});
+    let r = send(&m, "POST", "/v1/responses", &[], &body.to_string()).json();
+    assert_eq!(
+        (r["status"].as_str(), r["incomplete_details"]["reason"].as_str()),
+        (Some("incomplete"), Some("max_output_tokens"))
+    );
+    assert!(r["output"].as_array().unwrap().iter().all(|i| i["type"] != "message"));
+    // Perplexity's reasoning model writes <think>.
+    let body =
+        json!({"model": "sonar-reasoning-pro", "messages": [{"role": "user", "content": p01}], "max_tokens": 16384});
+    let r = send(&m, "POST", "/chat/completions", &[], &body.to_string()).json();
+    assert!(r["choices"][0]["message"]["content"].as_str().unwrap().starts_with("<think>"));
+    // A paused turn: the continuation must carry the paused content back.
+    let paused = format!("[mock:pause] {p01}");
+    let first = send(&m, "POST", "/v1/messages", &[], &messages_body(&paused, "claude-sonnet-4-6")).json();
+    assert_eq!(first["stop_reason"], "pause_turn");
+    let mut again: Value = serde_json::from_str(&messages_body(&paused, "claude-sonnet-4-6")).unwrap();
+    again["messages"].as_array_mut().unwrap().push(json!({"role": "assistant", "content": first["content"]}));
+    let rest = send(&m, "POST", "/v1/messages", &[], &again.to_string()).json();
+    assert_eq!(rest["stop_reason"], "end_turn");
+    let mut wrong = again.clone();
+    wrong["messages"][1]["content"] = json!([{"type": "text", "text": "not what was paused"}]);
+    assert_eq!(send(&m, "POST", "/v1/messages", &[], &wrong.to_string()).status, 400);
+}

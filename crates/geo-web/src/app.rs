@@ -43,6 +43,9 @@ pub enum Route {
     /// Retrieved sources by domain.
     #[at("/sources")]
     Sources,
+    /// What to do next: lost prompts, the searches the engine ran, pages to be on, link health.
+    #[at("/actions")]
+    Actions,
     /// Recommendation list positions.
     #[at("/lists")]
     Lists,
@@ -92,6 +95,7 @@ pub fn switch(route: Route) -> Html {
         Route::RunDetail { id } => html! { <pages::run_detail::RunDetailPage {id} /> },
         Route::Engines => html! { <pages::engines::EnginesPage /> },
         Route::Sources => html! { <pages::sources::SourcesPage /> },
+        Route::Actions => html! { <pages::actions::ActionsPage /> },
         Route::Lists => html! { <pages::lists::ListsPage /> },
         Route::Export => html! { <pages::export::ExportPage /> },
         Route::Settings => html! { <pages::settings::SettingsPage /> },
@@ -159,6 +163,7 @@ const NAV: &[(Route, &str, &str)] = &[
     (Route::Runs, "nav-runs", "nav.runs"),
     (Route::Engines, "nav-engines", "nav.engines"),
     (Route::Sources, "nav-sources", "nav.sources"),
+    (Route::Actions, "nav-actions", "nav.actions"),
     (Route::Lists, "nav-lists", "nav.lists"),
     (Route::Export, "nav-export", "nav.export"),
     (Route::Settings, "nav-settings", "nav.settings"),

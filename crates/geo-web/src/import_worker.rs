@@ -164,6 +164,7 @@ pub async fn stored_projects_and_runs(repo: &impl Repository) -> Result<ExportEn
     for p in &base.projects {
         let runs = repo.runs_by_project(&p.id).await?;
         base.runs.extend(runs);
+        base.prompts.extend(repo.prompts_by_project(&p.id).await?);
     }
     Ok(base)
 }

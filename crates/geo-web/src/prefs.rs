@@ -2,10 +2,15 @@
 //! and where the keys live.
 //!
 //! Seed §8.1/§9.1: an API key is never written to IndexedDB, never exported. It sits in
-//! `localStorage` (survives restarts, the default) or `sessionStorage` (this tab session
-//! only); saving it in one removes it from the other. Every engine has its own key under its
-//! own name (DeepSeek's keeps the original `geo-probe.apiKey`); one choice of storage applies
-//! to all of them.
+//! `sessionStorage` (this tab session only, the default) or `localStorage` (survives
+//! restarts, when the user chooses it); saving it in one removes it from the other. Every
+//! engine has its own key under its own name (DeepSeek's keeps the original
+//! `geo-probe.apiKey`); one choice of storage applies to all of them.
+//!
+//! Session-only is the default because Web Storage belongs to an origin, not to a site: on
+//! `OWNER.github.io/REPO/` every other Pages site of that owner runs on the same origin and
+//! can read `localStorage` (security review II, finding 9). [`key_origin`] says which
+//! origin the keys live on and who else serves pages there.
 
 use crate::web::{local_storage, session_storage};
 use geo_core::model::{EngineId, Lang};
@@ -37,12 +42,12 @@ impl KeyStorage {
         }
     }
 
-    /// Parses a `<select>` value; anything but `session` means local.
+    /// Parses a `<select>` value; anything but `local` means session-only.
     pub fn parse(s: &str) -> KeyStorage {
-        if s == "session" {
-            KeyStorage::Session
-        } else {
+        if s == "local" {
             KeyStorage::Local
+        } else {
+            KeyStorage::Session
         }
     }
 }
@@ -62,21 +67,72 @@ pub fn save_lang(lang: Lang) {
     }
 }
 
-/// The chosen key storage (local unless session was chosen, or the key is only in session).
+/// The chosen key storage: session-only unless local was chosen (or a key saved before the
+/// choice existed sits in `localStorage`, where it stays until the user saves again).
 pub fn key_storage() -> KeyStorage {
     let saved = local_storage().and_then(|s| s.get_item(KEY_STORAGE_KEY).ok().flatten());
     match saved.as_deref() {
         Some(v) => KeyStorage::parse(v),
         None => {
-            let in_session = session_storage().and_then(|s| s.get_item(API_KEY).ok().flatten());
             // Only DeepSeek's key predates the saved choice.
-            if in_session.is_some() {
-                KeyStorage::Session
-            } else {
+            let in_local = local_storage().and_then(|s| s.get_item(API_KEY).ok().flatten());
+            if in_local.is_some() {
                 KeyStorage::Local
+            } else {
+                KeyStorage::Session
             }
         }
     }
+}
+
+/// Who else can read the keys of an origin, from the page's URL.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SharedOrigin {
+    /// A GitHub Pages user site (`OWNER.github.io`): every Pages site of the owner is served
+    /// on it.
+    GithubPages {
+        /// The account whose sites share the origin.
+        owner: String,
+    },
+    /// The app is served under a path (`/REPO/`): whatever else the host serves on the same
+    /// origin shares its storage.
+    Path,
+    /// The app has its origin to itself (a custom domain, or served at `/`).
+    Own,
+}
+
+impl SharedOrigin {
+    /// The `data-shared` value: `github-pages`, `path` or `own`.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            SharedOrigin::GithubPages { .. } => "github-pages",
+            SharedOrigin::Path => "path",
+            SharedOrigin::Own => "own",
+        }
+    }
+}
+
+/// Who shares the storage of `host` when the app is served at `base_path` (`/` or `/REPO/`).
+pub fn shared_origin(host: &str, base_path: &str) -> SharedOrigin {
+    let host = host.to_ascii_lowercase();
+    let host = host.split(':').next().unwrap_or("");
+    if let Some(owner) = host.strip_suffix(".github.io").filter(|o| !o.is_empty() && !o.contains('.')) {
+        return SharedOrigin::GithubPages { owner: owner.to_string() };
+    }
+    if base_path.trim_matches('/').is_empty() {
+        SharedOrigin::Own
+    } else {
+        SharedOrigin::Path
+    }
+}
+
+/// The origin the keys live on (`https://host[:port]`) and who shares it, for this page.
+pub fn key_origin() -> (String, SharedOrigin) {
+    let location = web_sys::window().map(|w| w.location());
+    let origin = location.as_ref().and_then(|l| l.origin().ok()).unwrap_or_default();
+    let host = location.as_ref().and_then(|l| l.host().ok()).unwrap_or_default();
+    let shared = shared_origin(&host, &crate::web::base_path());
+    (origin, shared)
 }
 
 /// The Web Storage name of `engine`'s key: [`API_KEY`] for DeepSeek, `geo-probe.apiKey.ENGINE`
@@ -129,14 +185,54 @@ pub fn save_api_key_for(engine: EngineId, key: &str, storage: KeyStorage) -> Res
     Ok(())
 }
 
-/// Removes every engine's API key and the key-storage choice from both storages.
+/// Removes every engine's API key, every secret base URL and the key-storage choice from
+/// both storages.
 pub fn forget_api_key() {
     for s in [local_storage(), session_storage()].into_iter().flatten() {
         for engine in EngineId::ALL {
             let _ = s.remove_item(&key_name(engine));
+            let _ = s.remove_item(&secret_base_name(engine));
         }
         let _ = s.remove_item(KEY_STORAGE_KEY);
     }
+}
+
+/// The Web Storage name of `engine`'s base URL when it holds a secret (a proxy's token in
+/// its query): `geo-probe.baseUrl.ENGINE`. Such a base URL is kept like a key, never in
+/// IndexedDB (security review II, finding 2; `settings_store::save_base_url`).
+pub fn secret_base_name(engine: EngineId) -> String {
+    format!("geo-probe.baseUrl.{}", engine.as_str())
+}
+
+/// `engine`'s secret-bearing base URL, session storage first; `None` when there is none.
+pub fn secret_base_url_for(engine: EngineId) -> Option<String> {
+    let name = secret_base_name(engine);
+    [session_storage(), local_storage()]
+        .into_iter()
+        .flatten()
+        .find_map(|s| s.get_item(&name).ok().flatten())
+        .filter(|v| !v.trim().is_empty())
+}
+
+/// Keeps (or, for `None`, removes) `engine`'s secret-bearing base URL in `storage`, and
+/// removes it from the other storage.
+pub fn save_secret_base_url(engine: EngineId, base: Option<&str>, storage: KeyStorage) -> Result<(), String> {
+    let name = secret_base_name(engine);
+    let (keep, other) = match storage {
+        KeyStorage::Local => (local_storage(), session_storage()),
+        KeyStorage::Session => (session_storage(), local_storage()),
+    };
+    if let Some(other) = other {
+        let _ = other.remove_item(&name);
+    }
+    let Some(keep) = keep else {
+        return base.map_or(Ok(()), |_| Err("web storage is not available in this browser".into()));
+    };
+    let result = match base {
+        Some(b) => keep.set_item(&name, b),
+        None => keep.remove_item(&name),
+    };
+    result.map_err(|_| "the browser refused to store the base url: check its storage settings".to_string())
 }
 
 /// The remembered project id, if any.
@@ -151,5 +247,30 @@ pub fn save_project(id: Option<&str>) {
             Some(id) => s.set_item(PROJECT_KEY, id),
             None => s.remove_item(PROJECT_KEY),
         };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn who_shares_the_origin_of_the_keys() {
+        let pages = SharedOrigin::GithubPages { owner: "acme".into() };
+        assert_eq!(shared_origin("acme.github.io", "/geo-probe"), pages);
+        assert_eq!(shared_origin("ACME.GitHub.io", ""), pages);
+        assert_eq!(shared_origin("geo.acme.example", ""), SharedOrigin::Own);
+        assert_eq!(shared_origin("127.0.0.1:8080", "/"), SharedOrigin::Own);
+        assert_eq!(shared_origin("intranet.example", "/tools/geo-probe"), SharedOrigin::Path);
+        assert_eq!(shared_origin("github.io", "/x"), SharedOrigin::Path);
+        assert_eq!(pages.as_str(), "github-pages");
+    }
+
+    #[test]
+    fn an_unknown_storage_choice_keeps_keys_for_the_session_only() {
+        assert_eq!(KeyStorage::parse("local"), KeyStorage::Local);
+        for other in ["session", "", "LOCAL", "anything"] {
+            assert_eq!(KeyStorage::parse(other), KeyStorage::Session, "{other}");
+        }
     }
 }

@@ -24,11 +24,11 @@ use crate::prefs;
 use crate::provider::{outcome_of, post};
 use crate::repo::idb::IdbRepo;
 use crate::repo::Repository;
-use crate::settings_store::base_url_setting;
+use crate::settings_store::read_base_url;
 use crate::web::{new_id, now_iso};
 use geo_core::model::{EngineId, Lang, Probe, Project, Prompt, Run, RunConfig, RunStatus};
 use geo_core::provider::{self, Caller, Endpoint};
-use geo_core::runner::{start_run, Action, AttemptOutcome, Engine, EngineOptions, Mode, Progress, Slot};
+use geo_core::runner::{start_run, Action, AttemptOutcome, Engine, EngineOptions, Mode, Progress, SendRequest, Slot};
 use std::cell::RefCell;
 use std::collections::{HashMap, VecDeque};
 use std::rc::Rc;
@@ -71,6 +71,10 @@ struct Session {
     timer_at: Option<u64>,
     /// The language of the session's error messages (the interface language at its start).
     lang: Lang,
+    /// The session's secrets (the endpoint's key and its base URL's secret-looking query
+    /// values), removed from every probe before it is stored and every error shown: the
+    /// CLI's rule (security review II, finding 2).
+    redactor: geo_core::safe::Redactor,
 }
 
 type Shared = Rc<RefCell<Session>>;
@@ -130,12 +134,7 @@ fn random_u32() -> u32 {
 
 /// `engine`'s custom base URL from the settings, if one is set.
 pub async fn base_url(repo: &IdbRepo, engine: EngineId, lang: Lang) -> Result<Option<String>, String> {
-    Ok(repo
-        .setting(&base_url_setting(engine))
-        .await
-        .map_err(|e| e.message(lang))?
-        .and_then(|v| v.as_str().map(str::to_string))
-        .filter(|s| !s.trim().is_empty()))
+    read_base_url(repo, engine).await.map_err(|e| e.message(lang))
 }
 
 /// Where the requests of a run of `config` go: its engine's endpoint with the saved key or
@@ -218,6 +217,7 @@ pub async fn start_fresh(
 }
 
 fn new_session(engine: Engine, run: Run, repo: IdbRepo, endpoint: Endpoint, lang: Lang) -> Session {
+    let redactor = geo_core::safe::Redactor::for_endpoint(&endpoint);
     Session {
         engine,
         run,
@@ -228,6 +228,7 @@ fn new_session(engine: Engine, run: Run, repo: IdbRepo, endpoint: Endpoint, lang
         writing: false,
         timer_at: None,
         lang,
+        redactor,
     }
 }
 
@@ -340,9 +341,9 @@ fn pump(shared: &Shared) {
         let action = shared.borrow_mut().engine.poll(now_ms());
         match action {
             None => break,
-            Some(Action::Send(req)) => send(shared, req.slot, &req.prompt_text, req.timeout_ms),
+            Some(Action::Send(req)) => send(shared, &req),
             Some(Action::Sleep { .. }) => {}
-            Some(Action::Write(probe)) => enqueue(shared, Write::Probe(probe)),
+            Some(Action::Write(probe)) => store_probe(shared, *probe),
             Some(Action::Progress(p)) => update_live(shared, |l| l.progress = p),
             Some(Action::Finished(outcome)) => {
                 let run = {
@@ -398,10 +399,13 @@ fn pump(shared: &Shared) {
     }
 }
 
-fn send(shared: &Shared, slot: Slot, prompt_text: &str, timeout_ms: u64) {
+/// Sends one request of the session: an attempt, or a `pause_turn` continuation carrying the
+/// paused content (`Endpoint::body_with`).
+fn send(shared: &Shared, req: &SendRequest) {
+    let (slot, timeout_ms) = (req.slot, req.timeout_ms);
     let (endpoint, body, controller) = {
         let mut s = shared.borrow_mut();
-        let body = s.endpoint.body(prompt_text, s.engine.config());
+        let body = s.endpoint.body_with(&req.prompt_text, s.engine.config(), req.continuation.as_ref());
         let Ok(controller) = AbortController::new() else {
             drop(s);
             deliver(shared, slot, Err(provider::network_error("abortcontroller is not available")));
@@ -435,6 +439,20 @@ fn deliver(shared: &Shared, slot: Slot, outcome: AttemptOutcome) {
     pump(shared);
 }
 
+/// Queues a finished probe for IndexedDB without any of the session's secrets; a probe they
+/// cannot be removed from is not stored at all (the run shows why, and "retry failed" asks
+/// it again), never stored as it is.
+fn store_probe(shared: &Shared, probe: Probe) {
+    let cleaned = shared.borrow().redactor.try_redact_value(probe);
+    match cleaned {
+        Ok(probe) => enqueue(shared, Write::Probe(Box::new(probe))),
+        Err(refused) => {
+            let lang = shared.borrow().lang;
+            update_live(shared, |l| l.error = Some(refused.localized().get(lang).to_string()));
+        }
+    }
+}
+
 fn enqueue(shared: &Shared, write: Write) {
     let start = {
         let mut s = shared.borrow_mut();
@@ -447,10 +465,10 @@ fn enqueue(shared: &Shared, write: Write) {
     let shared = shared.clone();
     wasm_bindgen_futures::spawn_local(async move {
         loop {
-            let (job, repo, lang) = {
+            let (job, repo, lang, redactor) = {
                 let mut s = shared.borrow_mut();
                 match s.writes.pop_front() {
-                    Some(job) => (job, s.repo.clone(), s.lang),
+                    Some(job) => (job, s.repo.clone(), s.lang, s.redactor.clone()),
                     None => {
                         s.writing = false;
                         break;
@@ -462,7 +480,7 @@ fn enqueue(shared: &Shared, write: Write) {
                 Write::Run(r) => repo.put_run(r).await,
             };
             if let Err(e) = result {
-                update_live(&shared, |l| l.error = Some(e.message(lang)));
+                update_live(&shared, |l| l.error = Some(redactor.redact(&e.message(lang)).into_owned()));
             }
         }
     });

@@ -67,7 +67,7 @@ pub fn chat(raw: &[String]) -> Result<ExitCode> {
     let index = Index::from_documents(docs);
     let hits = index.search(&q, TOP_K);
     if hits.is_empty() {
-        eprintln!("no chunk matched the question; the model is told the documents do not cover it");
+        crate::terminal::eprint_line("no chunk matched the question; the model is told the documents do not cover it");
     }
     let messages = chat::build_messages(&q, &[], &hits).map_err(|e| input_error(e.to_string()))?;
     let body = chat::build_request_body(model, &messages).to_string();

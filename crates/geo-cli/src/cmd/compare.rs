@@ -8,6 +8,7 @@
 
 use crate::args::{Args, Arity};
 use crate::io::{input_error, print};
+use crate::terminal;
 use crate::webhook;
 use anyhow::Result;
 use geo_core::compare::{self, CompareError, RunDiff, Verdict};
@@ -45,14 +46,6 @@ impl FailOn {
     }
 }
 
-fn lang(args: &Args) -> Result<Lang> {
-    match args.value("lang") {
-        None | Some("zh") => Ok(Lang::Zh),
-        Some("en") => Ok(Lang::En),
-        Some(other) => Err(input_error(format!("--lang must be zh or en, got {other:?}"))),
-    }
-}
-
 fn pretty_json<T: serde::Serialize>(value: &T) -> Result<String> {
     let mut text = serde_json::to_string_pretty(value)?;
     text.push('\n');
@@ -79,15 +72,15 @@ pub fn diff(raw: &[String]) -> Result<ExitCode> {
     ];
     let args = Args::parse(raw, &spec).map_err(input_error)?;
     args.expect_positionals(&["FILE"]).map_err(input_error)?;
-    let markdown = match args.value("format") {
-        None | Some("json") => false,
-        Some("markdown") => true,
-        Some(other) => return Err(input_error(format!("--format takes `json` or `markdown`, got {other:?}"))),
-    };
+    let markdown = super::markdown_flag(&args)?;
     let fail_on = args.value("fail-on").map(FailOn::parse).transpose()?;
-    let lang = lang(&args)?;
+    let lang = super::lang_flag(&args)?;
     // Checked before anything is read, so a mistyped URL is a usage error, not a late warning.
-    let hook = args.value("webhook").map(webhook::Target::parse).transpose().map_err(input_error)?;
+    // `GEO_PROBE_WEBHOOK` stands in for the flag (a flag shows in every process listing).
+    let hook = webhook::Target::from_flag_or_env(args.value("webhook")).map_err(input_error)?;
+    if let Some(warning) = hook.as_ref().and_then(webhook::Target::insecure_warning) {
+        terminal::eprint_line(&format!("warning: {warning}"));
+    }
 
     let engine = args
         .value("engine")
@@ -119,7 +112,7 @@ pub fn diff(raw: &[String]) -> Result<ExitCode> {
         Ok(diff) => diff,
         Err(CompareError::NoPreviousRun { run_id }) if args.flag("allow-no-previous") => {
             // The first run of a schedule: nothing to compare yet is not a failure.
-            eprintln!("run {run_id} has no previous run yet: nothing to compare");
+            terminal::eprint_line(&format!("run {run_id} has no previous run yet: nothing to compare"));
             if markdown {
                 if let Some(run) = env.runs.iter().find(|r| r.id == run_id) {
                     print(&compare::first_run_markdown(run, lang))?;
@@ -137,14 +130,14 @@ pub fn diff(raw: &[String]) -> Result<ExitCode> {
 
     if let Some(hook) = hook.filter(|_| diff.verdict != Verdict::Stable) {
         if let Err(problem) = deliver(&hook, &diff, lang) {
-            eprintln!("warning: {problem}");
+            terminal::eprint_line(&format!("warning: {problem}"));
             return Ok(ExitCode::from(EXIT_WEBHOOK));
         }
-        eprintln!("posted the {} comparison to the webhook at {}", diff.verdict, hook.redacted());
+        terminal::eprint_line(&format!("posted the {} comparison to the webhook at {}", diff.verdict, hook.redacted()));
     }
     Ok(match fail_on {
         Some(rule) if rule.fails(diff.verdict) => {
-            eprintln!("the verdict is {}: failing as --fail-on asks", diff.verdict);
+            terminal::eprint_line(&format!("the verdict is {}: failing as --fail-on asks", diff.verdict));
             ExitCode::from(EXIT_FAIL_ON)
         }
         _ => ExitCode::SUCCESS,

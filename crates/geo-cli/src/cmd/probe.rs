@@ -24,14 +24,15 @@ use std::sync::mpsc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use anyhow::{anyhow, Context, Result};
-use geo_core::model::{EngineId, ExportEnvelope, Probe, ProbeStatus, Run, RunConfig, RunStatus};
+use geo_core::model::{EngineId, ExportEnvelope, Probe, ProbeStatus, ReasoningEffort, Run, RunConfig, RunStatus};
 use geo_core::prng::SplitMix64;
-use geo_core::provider::{self, auth_mode, parse_base_url, BaseUrl, Caller, Endpoint, KeyError, KeyMode};
+use geo_core::provider::{self, auth_mode, budget, parse_base_url, BaseUrl, Caller, Endpoint, KeyError, KeyMode};
 use geo_core::runner::{
     iso_timestamp, start_run, Action, AttemptOutcome, Engine, EngineOptions, Mode, Progress, Slot, DEFAULT_TIMEOUT_MS,
 };
 
 use crate::args::{Args, Arity};
+use crate::bases::EngineBases;
 use crate::io::{input_error, write_atomic_with};
 use crate::out_file::FrozenEnvelope;
 use crate::transport;
@@ -55,6 +56,9 @@ const RUN_FLAGS: &[(&str, Arity)] = &[
     ("concurrency", Arity::One),
     ("max-searches", Arity::One),
     ("model", Arity::One),
+    ("temperature", Arity::One),
+    ("max-tokens", Arity::One),
+    ("reasoning-effort", Arity::One),
 ];
 
 /// Reads FILE (`-` = standard input) as an export envelope.
@@ -66,9 +70,15 @@ pub fn load_input(path: &str) -> Result<ExportEnvelope> {
 
 /// The transport flags every engine of the command shares.
 struct TransportSettings {
-    /// `--base-url`, checked by geo-core's one base-URL rule (no user name or password).
-    base: Option<BaseUrl>,
+    /// Every `--base-url` (`E=URL` per engine, or one bare URL), each checked by geo-core's
+    /// one base-URL rule (no user name or password).
+    bases: EngineBases,
     timeout_ms: u64,
+}
+
+/// Whether `engine`'s key variable holds a key (which a request would send).
+pub(crate) fn has_key(engine: EngineId) -> bool {
+    key_from_env(provider::spec(engine).key_env).ok().flatten().is_some_and(|k| !k.trim().is_empty())
 }
 
 /// The key variable's value: `None` when unset; not UTF-8 is an input error (never shown).
@@ -114,21 +124,22 @@ pub fn checked_key(var: &str, engine: &str, base: Option<&BaseUrl>) -> Result<Ke
 }
 
 fn transport_settings(args: &Args) -> Result<TransportSettings> {
-    let base = checked_base(args.value("base-url"))?;
+    let bases = EngineBases::parse(args.values("base-url"))?;
     let timeout_ms = match args.number::<u64>("timeout-secs").map_err(input_error)? {
         None => DEFAULT_TIMEOUT_MS,
         Some(0) => return Err(input_error("--timeout-secs must be at least 1")),
         Some(s) => s.saturating_mul(1000),
     };
-    Ok(TransportSettings { base, timeout_ms })
+    Ok(TransportSettings { bases, timeout_ms })
 }
 
 /// The endpoint of a run of `config`: its engine's key (checked before any request), else
 /// proxy mode with `--base-url`.
 fn endpoint_for(config: &RunConfig, transport: &TransportSettings) -> Result<Endpoint> {
     let spec = provider::spec(config.engine);
-    let mode = checked_key(spec.key_env, spec.name, transport.base.as_ref())?;
-    let base = transport.base.as_ref().map(BaseUrl::as_str);
+    let base = transport.bases.for_engine(config.engine);
+    let mode = checked_key(spec.key_env, spec.name, base)?;
+    let base = base.map(BaseUrl::as_str);
     Ok(Endpoint::new(config, base, mode.key(), Caller::Native))
 }
 
@@ -144,7 +155,7 @@ fn parse(rest: &[String], extra: &[(&'static str, Arity)]) -> Result<Args> {
 }
 
 /// The engines of `--engine E[,E…]` in the order given, each once (default: DeepSeek).
-fn engines_flag(args: &Args) -> Result<Vec<EngineId>> {
+pub(crate) fn engines_flag(args: &Args) -> Result<Vec<EngineId>> {
     let Some(list) = args.value("engine") else { return Ok(vec![EngineId::Deepseek]) };
     let mut engines = Vec::new();
     for name in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
@@ -191,16 +202,11 @@ fn models_flag(args: &Args, engines: &[EngineId]) -> Result<HashMap<EngineId, St
     Ok(models)
 }
 
-/// `geo-probe run FILE --project ID --out OUT [--engine E[,E…]] [--prompts ID,ID]
-/// [--repeats N] [--concurrency N] [--max-searches N] [--model M | E=M,…] [--base-url URL]
-/// [--timeout-secs S]`.
-pub fn run(rest: &[String]) -> Result<ExitCode> {
-    let args = parse(rest, RUN_FLAGS)?;
-    let file = &args.positionals[0];
-    let project_id = required(&args, "project", "ID")?.trim().to_string();
-    let out = PathBuf::from(required(&args, "out", "OUT")?);
-    let engines = engines_flag(&args)?;
-    let models = models_flag(&args, &engines)?;
+/// Each engine's run config from the flags: its model, the counts, and the budget of
+/// `provider::budget` for `--max-tokens` and `--reasoning-effort` (notes printed as
+/// `warning:` lines); `--temperature` is checked against each engine's range when the run
+/// starts, and engines whose requests carry no temperature get one `warning:` line.
+fn run_configs(args: &Args, engines: &[EngineId], models: &HashMap<EngineId, String>) -> Result<Vec<RunConfig>> {
     let number = |name: &str, default: u32| -> Result<u32> {
         Ok(args.number::<u32>(name).map_err(input_error)?.unwrap_or(default))
     };
@@ -210,18 +216,77 @@ pub fn run(rest: &[String]) -> Result<ExitCode> {
         number("concurrency", defaults.concurrency)?,
         number("max-searches", defaults.max_searches)?,
     );
-    let transport = transport_settings(&args)?;
-    let configs: Vec<RunConfig> = engines
-        .iter()
-        .map(|e| RunConfig {
+    let max_tokens = args.number::<u32>("max-tokens").map_err(input_error)?;
+    let effort = match args.value("reasoning-effort").map(|v| v.trim().to_ascii_lowercase()) {
+        None => None,
+        Some(v) => Some(ReasoningEffort::parse(&v).ok_or_else(|| {
+            input_error(format!("--reasoning-effort {v:?} is not one of low, medium, high; pick one of them"))
+        })?),
+    };
+    let temperature = match args.value("temperature") {
+        None => None,
+        Some(v) => Some(
+            v.trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|t| t.is_finite())
+                .ok_or_else(|| input_error(format!("--temperature {v:?} is not a number; pass one such as 0.7")))?,
+        ),
+    };
+    let mut configs = Vec::new();
+    for e in engines {
+        let mut config = RunConfig {
             engine: *e,
             model: models[e].clone(),
             repeats,
             concurrency,
             max_searches,
+            temperature: temperature.unwrap_or(defaults.temperature),
             ..defaults.clone()
-        })
-        .collect();
+        };
+        let b = budget::resolve(*e, &config.model, max_tokens, effort)
+            .map_err(|e| input_error(format!("--max-tokens: {e}")))?;
+        for note in &b.notes {
+            crate::terminal::eprint_line(&format!("warning: {}", note.localized().en));
+        }
+        b.apply(&mut config);
+        configs.push(config);
+    }
+    if temperature.is_some() {
+        let ignoring: Vec<String> = engines
+            .iter()
+            .filter(|e| provider::spec(**e).temperature.is_none())
+            .map(|e| format!("{} ({e})", provider::spec(*e).name))
+            .collect();
+        if !ignoring.is_empty() {
+            crate::terminal::eprint_line(&format!(
+                "warning: {} send no temperature, so --temperature does not apply to {}",
+                ignoring.join(" and "),
+                if ignoring.len() == 1 { "it" } else { "them" }
+            ));
+        }
+    }
+    Ok(configs)
+}
+
+/// `geo-probe run FILE --project ID --out OUT [--engine E[,E…]] [--prompts ID,ID]
+/// [--repeats N] [--concurrency N] [--max-searches N] [--model M | E=M,…] [--base-url URL]
+/// [--timeout-secs S] [--temperature T] [--max-tokens N] [--reasoning-effort low|medium|high]`.
+pub fn run(rest: &[String]) -> Result<ExitCode> {
+    let args = parse(rest, RUN_FLAGS)?;
+    let file = &args.positionals[0];
+    let project_id = required(&args, "project", "ID")?.trim().to_string();
+    let out = PathBuf::from(required(&args, "out", "OUT")?);
+    let engines = engines_flag(&args)?;
+    let models = models_flag(&args, &engines)?;
+    let configs = run_configs(&args, &engines, &models)?;
+    // Every engine's temperature range, before any key check or request (engines.md, "Fidelity").
+    for config in &configs {
+        geo_core::runner::check_temperature(config.engine, config.temperature)
+            .map_err(|e| input_error(e.to_string()))?;
+    }
+    let transport = transport_settings(&args)?;
+    transport.bases.check(&engines, "in --engine", has_key)?;
     let endpoints = configs.iter().map(|c| endpoint_for(c, &transport)).collect::<Result<Vec<_>>>()?;
     let mut env = load_input(file)?;
     let project = env.projects.iter().find(|p| p.id == project_id).cloned().ok_or_else(|| {
@@ -278,6 +343,8 @@ fn again(rest: &[String], mode: fn(Vec<Probe>) -> Mode) -> Result<ExitCode> {
         .iter()
         .rposition(|r| r.id == run_id)
         .ok_or_else(|| input_error(format!("run {run_id} is not in {file}; pass the id of one of its runs")))?;
+    let engine = env.runs[run_index].config.engine;
+    transport.bases.check(&[engine], &format!("the engine of run {run_id} ({engine})"), has_key)?;
     let endpoint = endpoint_for(&env.runs[run_index].config, &transport)?;
     let existing: Vec<Probe> = env.probes.iter().filter(|p| p.run_id == run_id).cloned().collect();
     let engine = Engine::new(
@@ -312,7 +379,11 @@ impl Session {
     fn store(&mut self, probe: Probe) {
         // The backstop: whatever carried a secret into a record (a proxy that echoes the key
         // into an answer), it is removed before the record is kept or written.
-        let probe = crate::terminal::redactor().redact_value(probe);
+        // A record the secrets cannot be removed from is refused, never kept as it is.
+        let Ok(probe) = crate::terminal::redactor().try_redact_value(probe) else {
+            crate::terminal::eprint_line(&format!("warning: {}", geo_core::safe::Unredactable));
+            return;
+        };
         match self.probe_index.get(&probe.id) {
             Some(&i) => {
                 self.env.probes[i] = probe;
@@ -401,7 +472,11 @@ fn drive(mut session: Session, mut lanes: Vec<Lane>) -> Result<ExitCode> {
                 match action {
                     Action::Send(req) => {
                         let job = Job {
-                            body: lane.endpoint.body(&req.prompt_text, lane.engine.config()),
+                            body: lane.endpoint.body_with(
+                                &req.prompt_text,
+                                lane.engine.config(),
+                                req.continuation.as_ref(),
+                            ),
                             timeout_ms: req.timeout_ms,
                         };
                         lane.workers[req.slot.0]
@@ -457,20 +532,29 @@ fn drive(mut session: Session, mut lanes: Vec<Lane>) -> Result<ExitCode> {
     }
 }
 
-/// One line about a finished run: its engine, status and counts.
+/// One line about a finished run: its engine, status and counts, the answers a length limit
+/// cut off and the estimated cost of every billed attempt.
 fn summary(session: &Session, run_index: usize) -> String {
     let run = &session.env.runs[run_index];
-    let probes = session.env.probes.iter().filter(|p| p.run_id == run.id);
-    let (success, failed) = probes.fold((0, 0), |(s, f), p| {
-        (s + usize::from(p.status == ProbeStatus::Success), f + usize::from(p.status.is_failure()))
+    let probes: Vec<Probe> = session.env.probes.iter().filter(|p| p.run_id == run.id).cloned().collect();
+    let (success, failed, truncated) = probes.iter().fold((0, 0, 0), |(s, f, t), p| {
+        let ok = p.status == ProbeStatus::Success;
+        (s + usize::from(ok), f + usize::from(p.status.is_failure()), t + usize::from(ok && p.truncated))
     });
-    format!(
+    let mut line = format!(
         "run {} ({}) {}: {success} success, {failed} failed of {} planned",
         run.id,
         run.config.engine,
         status_name(run.status),
         run.planned_probe_count
-    )
+    );
+    if truncated > 0 {
+        line.push_str(&format!(", {truncated} truncated (raise --max-tokens or lower --reasoning-effort)"));
+    }
+    if let Some(cost) = geo_core::metrics::run_cost(run, &probes) {
+        line.push_str(&format!(", estimated cost ${cost:.4}"));
+    }
+    line
 }
 
 fn finish(session: &Session, lanes: &[Lane], bar: &mut Bar) -> Result<ExitCode> {
@@ -542,6 +626,9 @@ impl Bar {
         let mark = if p.status == ProbeStatus::Success { "✓" } else { "✗" };
         let mut line =
             format!("{mark} {} {} ({} attempt(s), {} ms)", p.id, status_name(p.status), p.attempts, p.latency_ms);
+        if p.truncated {
+            line.push_str(" [truncated: the answer hit the output limit]");
+        }
         if let Some(e) = &p.error {
             line.push_str(&format!(": {}", e.message));
         }
@@ -565,7 +652,7 @@ impl Bar {
                 .join("  |  ");
             let pad = self.width.saturating_sub(line.chars().count());
             self.width = line.chars().count();
-            eprint!("\r{}{}", crate::terminal::line(&line), " ".repeat(pad));
+            crate::terminal::eprint_over(&line, pad);
         } else if let Some((lane, line)) = self.pending.take() {
             let p = self.progress[lane];
             if self.labels.len() > 1 {

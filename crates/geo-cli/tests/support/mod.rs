@@ -47,7 +47,7 @@ impl Receiver {
     }
 }
 
-fn read_request(stream: &TcpStream) -> (String, String) {
+pub fn read_request(stream: &TcpStream) -> (String, String) {
     let mut reader = BufReader::new(stream);
     let mut head = String::new();
     let mut length = 0usize;

@@ -11,6 +11,7 @@ use crate::metrics::{compute_run_metrics, RunMetrics, TargetMap};
 use crate::model::{EngineId, ExportEnvelope, Prompt, Run};
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
+use std::collections::{HashMap, HashSet};
 
 /// Domains listed per engine in `topDomains`.
 pub const TOP_DOMAINS: usize = 5;
@@ -59,6 +60,14 @@ pub struct EngineColumn {
     pub share_of_voice: TargetMap<Option<f64>>,
     /// The first [`TOP_DOMAINS`] domains of the run's metrics.
     pub top_domains: Vec<TopDomain>,
+    /// Successful probes whose answer a length limit cut off (the run's `truncatedCount`).
+    pub truncated_count: u32,
+    /// The run's estimated cost (`estimatedCostUsd`: stated costs, else the price table over
+    /// `billedUsage`); null when a model has no price.
+    pub estimated_cost_usd: Option<f64>,
+    /// Extra: the run's answer-link check by class (`notFound` of `checked` answer links do
+    /// not exist); null when the run was never checked (`geo-probe links`).
+    pub answer_link_check: Option<crate::actions::LinkCounts>,
 }
 
 /// A domain and its probe rate.
@@ -139,20 +148,33 @@ pub fn compare_engines(project_id: &str, project_prompts: &[Prompt], runs: &[Eng
         }
     }
     let engines = chosen.iter().map(column).collect();
+    // Sets and maps by prompt id, so `limits::MAX_SNAPSHOT_PROMPTS` prompts compare in linear
+    // time (security review II, finding 5): the prompts some chosen run asked, and each
+    // run's rate per prompt (the first row of an id).
+    let asked: HashSet<&str> =
+        chosen.iter().flat_map(|r| r.run.prompt_snapshot.iter().map(|s| s.id.as_str())).collect();
+    let rates: Vec<HashMap<&str, Option<f64>>> = chosen
+        .iter()
+        .map(|r| {
+            let mut by_id = HashMap::new();
+            for m in &r.metrics.prompts {
+                by_id.entry(m.prompt_id.as_str()).or_insert(m.mention_rate);
+            }
+            by_id
+        })
+        .collect();
     let prompts = project_prompts
         .iter()
         .filter(|p| p.project_id == project_id)
-        .filter(|p| chosen.iter().any(|r| r.run.prompt_snapshot.iter().any(|s| s.id == p.id)))
+        .filter(|p| asked.contains(p.id.as_str()))
         .map(|p| EnginePromptRow {
             prompt_id: p.id.clone(),
             text: p.text.clone(),
             mention_rate: EngineMap(
                 chosen
                     .iter()
-                    .map(|r| {
-                        let rate = r.metrics.prompts.iter().find(|m| m.prompt_id == p.id).and_then(|m| m.mention_rate);
-                        (r.run.config.engine, rate)
-                    })
+                    .zip(&rates)
+                    .map(|(r, rates)| (r.run.config.engine, rates.get(p.id.as_str()).copied().flatten()))
                     .collect(),
             ),
         })
@@ -174,6 +196,8 @@ fn column(r: &EngineRun<'_>) -> EngineColumn {
         first_mention_rate: m.first_mention_rate,
         owned_visibility: m.owned_visibility,
         owned_citation_rate: m.owned_citation_rate,
+        truncated_count: m.truncated_count,
+        estimated_cost_usd: m.estimated_cost_usd,
         share_of_voice: m.share_of_voice.clone(),
         top_domains: m
             .domains
@@ -181,6 +205,7 @@ fn column(r: &EngineRun<'_>) -> EngineColumn {
             .take(TOP_DOMAINS)
             .map(|d| TopDomain { domain: d.domain.clone(), occurrence_rate: d.occurrence_rate })
             .collect(),
+        answer_link_check: m.answer_link_check,
     }
 }
 
@@ -202,7 +227,14 @@ pub fn engines_for_export(env: &ExportEnvelope, project_id: Option<&str>) -> Res
             .ok_or(CompareError::NoRuns)?,
     };
     let runs = newest_run_per_engine(&env.runs, &project_id);
-    let metrics: Vec<RunMetrics> = runs.iter().map(|r| compute_run_metrics(r, &env.probes, None)).collect();
+    let metrics: Vec<RunMetrics> = runs
+        .iter()
+        .map(|r| {
+            let mut m = compute_run_metrics(r, &env.probes, None);
+            m.answer_link_check = env.link_checks.iter().find(|c| c.run_id == r.id).map(crate::actions::LinkCounts::of);
+            m
+        })
+        .collect();
     let inputs: Vec<EngineRun<'_>> =
         runs.iter().zip(&metrics).map(|(run, metrics)| EngineRun { run, metrics }).collect();
     Ok(compare_engines(&project_id, &env.prompts, &inputs))

@@ -10,7 +10,7 @@ use super::CompareError;
 use crate::metrics::{compute_run_metrics, RunMetrics};
 use crate::model::{EngineId, ExportEnvelope, Run, RunStatus};
 use serde::Serialize;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 /// The names of the headline metrics, in the contract's order.
 pub const METRIC_NAMES: [&str; 3] = ["mentionRate", "firstMentionRate", "ownedVisibility"];
@@ -172,20 +172,21 @@ pub fn diff_runs(current: (&Run, &RunMetrics), against: (&Run, &RunMetrics)) -> 
     ];
     let verdict = Verdict::of(&metrics);
 
-    let mut seen_targets = BTreeSet::new();
+    // Maps and sets by id, so a run of `limits::MAX_SNAPSHOT_TARGETS` targets and prompts
+    // compares in linear time (security review II, finding 5).
+    let tracked_there: HashSet<&str> = other.alias_snapshot.iter().map(|x| x.id.as_str()).collect();
+    let (counts_here, counts_there) = (first_counts(m), first_counts(o));
+    let mut seen_targets = HashSet::new();
     let targets = run
         .alias_snapshot
         .iter()
         .filter(|t| seen_targets.insert(t.id.as_str()))
         .map(|t| {
-            let count = m.share_of_voice_counts.get(&t.id).copied().unwrap_or(0);
+            let count = counts_here.get(t.id.as_str()).copied().unwrap_or(0);
             // A target the other run did not track was not measured there: that side is empty.
-            let tracked = other.alias_snapshot.iter().any(|x| x.id == t.id);
-            let (other_count, other_n) = if tracked {
-                (o.share_of_voice_counts.get(&t.id).copied().unwrap_or(0), o.success_count)
-            } else {
-                (0, 0)
-            };
+            let tracked = tracked_there.contains(t.id.as_str());
+            let (other_count, other_n) =
+                if tracked { (counts_there.get(t.id.as_str()).copied().unwrap_or(0), o.success_count) } else { (0, 0) };
             TargetChange {
                 target_id: t.id.clone(),
                 mention_rate: Change::new(count, m.success_count, other_count, other_n),
@@ -198,7 +199,7 @@ pub fn diff_runs(current: (&Run, &RunMetrics), against: (&Run, &RunMetrics)) -> 
         metrics.prompts.iter().map(|p| (p.prompt_id.clone(), (p.mention_count, p.success_count))).collect()
     };
     let (mine, theirs) = (prompt_counts(m), prompt_counts(o));
-    let mut seen_prompts = BTreeSet::new();
+    let mut seen_prompts = HashSet::new();
     let prompts = run
         .prompt_snapshot
         .iter()
@@ -228,6 +229,16 @@ pub fn diff_runs(current: (&Run, &RunMetrics), against: (&Run, &RunMetrics)) -> 
             against_model: other.config.model.clone(),
         },
     }
+}
+
+/// Each target's share-of-voice count by id (the first entry of an id), for lookups in
+/// constant time.
+fn first_counts(metrics: &RunMetrics) -> HashMap<&str, u32> {
+    let mut by_id = HashMap::new();
+    for (id, n) in &metrics.share_of_voice_counts.0 {
+        by_id.entry(id.as_str()).or_insert(*n);
+    }
+    by_id
 }
 
 fn domain_changes(m: &RunMetrics, o: &RunMetrics) -> DomainChanges {

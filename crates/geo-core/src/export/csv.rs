@@ -305,15 +305,16 @@ pub fn probes_csv(env: &ExportEnvelope, run_id: &str) -> Result<String, ExportEr
     let targets = run_targets(env, run);
     let brand_id = targets.iter().find(|t| t.kind == TargetKind::Brand).or(targets.first()).map(|t| t.id.clone());
     let label: HashMap<&str, &str> = targets.iter().map(|t| (t.id.as_str(), t.label.as_str())).collect();
+    // The first text of each prompt id (the snapshot's, then the current prompts'), looked
+    // up once per probe.
+    let mut texts: HashMap<&str, &str> = HashMap::new();
+    for q in run.prompt_snapshot.iter().chain(env.prompts.iter()) {
+        texts.entry(q.id.as_str()).or_insert(q.text.as_str());
+    }
     let mut w = CsvWriter::new();
     w.texts(PROBE_COLUMNS).end_row();
     for p in run_probes(env, run) {
-        let prompt_text = run
-            .prompt_snapshot
-            .iter()
-            .chain(env.prompts.iter())
-            .find(|q| q.id == p.prompt_id)
-            .map_or("", |q| q.text.as_str());
+        let prompt_text = texts.get(p.prompt_id.as_str()).copied().unwrap_or("");
         w.text(&p.id).text(&p.run_id).text(&p.prompt_id).text(prompt_text);
         w.number(p.repeat_index.into()).text(p.status.as_str());
         w.text(p.error.as_ref().map_or("", |e| e.kind.as_str()));

@@ -19,8 +19,8 @@ use std::fmt;
 use serde_json::{Map, Value};
 
 use crate::export::validate::{
-    check_duplicates, check_envelope_shape, check_string_sizes, describe_value, parse_shaped, quoted, Problem, Seg,
-    Sink, MAX_PROBLEMS,
+    check_duplicates, check_envelope_shape, check_snapshot_sizes, check_string_sizes, describe_value, parse_shaped,
+    quoted, Problem, Seg, Sink, MAX_PROBLEMS,
 };
 use crate::limits;
 use crate::model::{ExportEnvelope, Localized, ProbeStatus, EXPORT_FORMAT, SCHEMA_VERSION};
@@ -35,8 +35,8 @@ pub struct ImportLimits {
     pub max_depth: usize,
     /// Longest string in characters (default [`limits::MAX_STRING_CHARS`], 1,000,000).
     pub max_string_chars: usize,
-    /// Most records: projects + prompts + runs + probes (default [`limits::MAX_RECORDS`],
-    /// 200,000).
+    /// Most records: projects + prompts + runs + probes + link checks (default
+    /// [`limits::MAX_RECORDS`], 200,000).
     pub max_records: usize,
 }
 
@@ -298,7 +298,7 @@ pub fn parse_export(text: &str, limits: &ImportLimits) -> Result<ExportEnvelope,
             )]))
         }
     }
-    let records: usize = ["projects", "prompts", "runs", "probes"]
+    let records: usize = ["projects", "prompts", "runs", "probes", "linkChecks"]
         .iter()
         .filter_map(|k| obj.get(*k).and_then(Value::as_array).map(Vec::len))
         .sum();
@@ -332,6 +332,7 @@ pub fn parse_export(text: &str, limits: &ImportLimits) -> Result<ExportEnvelope,
         )])
     })?;
     check_duplicates(&env, &mut sink);
+    check_snapshot_sizes(&env, &mut sink);
     if sink.total > 0 {
         return Err(ImportError::from_sink(sink));
     }
@@ -484,18 +485,23 @@ pub struct MergeReport {
     pub runs: KindCount,
     /// Probes.
     pub probes: KindCount,
+    /// Answer-link checks (one per run; `runId` is their id).
+    pub link_checks: KindCount,
 }
 
 impl MergeReport {
     /// The summary in both interface languages, for the UI.
     pub fn describe(&self) -> Localized {
-        let zh = format!(
+        let mut zh = format!(
             "已合并 {}、{}、{}、{}",
             self.projects.zh("项目"),
             self.prompts.zh("提示词"),
             self.runs.zh("批次"),
             self.probes.zh("探测")
         );
+        if self.link_checks.total() > 0 {
+            zh.push_str(&format!("、{}", self.link_checks.zh("链接检查")));
+        }
         Localized::new(zh, self.to_string())
     }
 }
@@ -509,7 +515,11 @@ impl fmt::Display for MergeReport {
             self.prompts.en("prompt", "prompts"),
             self.runs.en("run", "runs"),
             self.probes.en("probe", "probes")
-        )
+        )?;
+        if self.link_checks.total() > 0 {
+            write!(f, ", {}", self.link_checks.en("link check", "link checks"))?;
+        }
+        Ok(())
     }
 }
 
@@ -520,6 +530,13 @@ macro_rules! has_id {
     ($($t:ty),*) => {$(impl HasId for $t { fn id(&self) -> &str { &self.id } })*};
 }
 has_id!(crate::model::Project, crate::model::Prompt, crate::model::Run, crate::model::Probe);
+
+/// A link check's id is its run's: one record per run, a second check replaces the first.
+impl HasId for crate::model::LinkCheck {
+    fn id(&self) -> &str {
+        &self.run_id
+    }
+}
 
 fn merge_kind<T: HasId + PartialEq>(base: &mut Vec<T>, incoming: Vec<T>) -> KindCount {
     let mut count = KindCount::default();
@@ -547,8 +564,8 @@ fn merge_kind<T: HasId + PartialEq>(base: &mut Vec<T>, incoming: Vec<T>) -> Kind
     count
 }
 
-/// Merges `incoming` into `base` by id, per kind: a new id is appended, an existing id
-/// is overwritten in place. `base`'s own `format`, `version`, `exportedAt` and
+/// Merges `incoming` into `base` by id, per kind (a link check by its `runId`): a new id is
+/// appended, an existing id is overwritten in place. `base`'s own `format`, `version`, `exportedAt` and
 /// `appVersion` are kept. Cannot fail: validate first with [`parse_export`] and
 /// [`crate::export::validate_against`], and the import is all-or-nothing.
 pub fn merge_into(base: &mut ExportEnvelope, incoming: ExportEnvelope) -> MergeReport {
@@ -557,6 +574,7 @@ pub fn merge_into(base: &mut ExportEnvelope, incoming: ExportEnvelope) -> MergeR
         prompts: merge_kind(&mut base.prompts, incoming.prompts),
         runs: merge_kind(&mut base.runs, incoming.runs),
         probes: merge_kind(&mut base.probes, incoming.probes),
+        link_checks: merge_kind(&mut base.link_checks, incoming.link_checks),
     }
 }
 

@@ -8,7 +8,9 @@
 //! - runs by `createdAt`, then `id`;
 //! - probes grouped by run in run order (probes of runs absent from the export last, by
 //!   `runId`), then by the position of their prompt in the run's `promptSnapshot`
-//!   (prompts missing from the snapshot last, by `promptId`), then `repeatIndex`, then `id`.
+//!   (prompts missing from the snapshot last, by `promptId`), then `repeatIndex`, then `id`;
+//! - link checks by their run's place in the run order (checks of runs absent from the
+//!   export last), then `runId`.
 //!
 //! The sorts are stable and depend on record content only, so exporting an already
 //! sorted envelope again changes nothing.
@@ -17,7 +19,7 @@ use std::borrow::Borrow;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 
-use crate::model::{ExportEnvelope, Localized, Probe, Project, Prompt, Run};
+use crate::model::{ExportEnvelope, LinkCheck, Localized, Probe, Project, Prompt, Run};
 
 /// Why an export could not be produced.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -88,6 +90,30 @@ pub fn sort_probes<P: Borrow<Probe>>(probes: &mut [P], runs: &[Run]) {
     });
 }
 
+/// Sorts link checks by their run's place in `runs` (checks of other runs last), then `runId`.
+pub fn sort_link_checks(checks: &mut [LinkCheck], runs: &[Run]) {
+    let rank: HashMap<&str, usize> = runs.iter().enumerate().rev().map(|(i, r)| (r.id.as_str(), i)).collect();
+    crate::sort::sort_by_cached_key(checks, |c| {
+        (rank.get(c.run_id.as_str()).copied().unwrap_or(usize::MAX), c.run_id.clone())
+    });
+}
+
+/// [`full_export`] with the answer-link checks of `geo-probe links` (`linkChecks`), sorted
+/// by their runs (see the module documentation).
+pub fn full_export_with_checks(
+    projects: Vec<Project>,
+    prompts: Vec<Prompt>,
+    runs: Vec<Run>,
+    probes: Vec<Probe>,
+    mut link_checks: Vec<LinkCheck>,
+    exported_at: &str,
+) -> ExportEnvelope {
+    let mut env = full_export(projects, prompts, runs, probes, exported_at);
+    sort_link_checks(&mut link_checks, &env.runs);
+    env.link_checks = link_checks;
+    env
+}
+
 /// The full export: every project, prompt, run and probe, sorted (see the module
 /// documentation), stamped with `exported_at` and this program's versions.
 pub fn full_export(
@@ -109,8 +135,8 @@ pub fn full_export(
     env
 }
 
-/// The single-run export: the run `run_id`, its probes, its project (when `env` still
-/// holds it) and the prompts it used.
+/// The single-run export: the run `run_id`, its probes, its answer-link check (when `env`
+/// holds one), its project (when `env` still holds it) and the prompts it used.
 ///
 /// "The prompts it used" are the ids of the run's `promptSnapshot`: the current version
 /// from `env.prompts` when the prompt still exists, otherwise the snapshot copy, so that
@@ -132,7 +158,8 @@ pub fn run_export(env: &ExportEnvelope, run_id: &str, exported_at: &str) -> Resu
         prompts.push(current.unwrap_or(snap).clone());
     }
     let probes: Vec<Probe> = env.probes.iter().filter(|p| p.run_id == run.id).cloned().collect();
-    Ok(full_export(projects, prompts, vec![run.clone()], probes, exported_at))
+    let checks: Vec<LinkCheck> = env.link_checks.iter().filter(|c| c.run_id == run.id).take(1).cloned().collect();
+    Ok(full_export_with_checks(projects, prompts, vec![run.clone()], probes, checks, exported_at))
 }
 
 /// The envelope as pretty-printed JSON (two-space indent) with a final newline.

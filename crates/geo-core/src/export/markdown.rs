@@ -1,6 +1,6 @@
 //! The Markdown report of one run (seed §8.3): core metrics with their denominators, prompt
-//! and tag performance, top sources, the channel mix, source changes, findings and the
-//! limits of §9.2.
+//! and tag performance, top sources, the channel mix, source changes, what to do next (the
+//! sections of `geo-probe actions`), findings and the limits of §9.2.
 //!
 //! The report is data: `SECTIONS` lists its sections in order, each a function of the
 //! run's metrics, and the core-metrics table is the row table `CORE_ROWS`; every table is
@@ -17,6 +17,9 @@ use crate::model::{tags as tag_names, ExportEnvelope, Lang, Ownership, Probe, Ru
 
 /// Sources listed in the report's top-sources table.
 pub const TOP_SOURCES: usize = 10;
+
+/// Rows of each "what to do next" table in the report (`geo-probe actions` lists them all).
+pub const TOP_ACTIONS: usize = 20;
 
 /// Escapes text for a Markdown table cell or line: HTML-significant characters become
 /// entities, Markdown punctuation that could start a link, emphasis or code is
@@ -46,12 +49,12 @@ pub fn escape_cell(text: &str) -> String {
     out
 }
 
-struct Text {
-    lang: Lang,
+pub(crate) struct Text {
+    pub(crate) lang: Lang,
 }
 
 impl Text {
-    fn t<'a>(&self, zh: &'a str, en: &'a str) -> &'a str {
+    pub(crate) fn t<'a>(&self, zh: &'a str, en: &'a str) -> &'a str {
         match self.lang {
             Lang::Zh => zh,
             Lang::En => en,
@@ -85,7 +88,9 @@ const LIMITS_EN: &[&str] = &[
 ///
 /// Sections (`SECTIONS`): title (project and run date), run facts, core metrics with
 /// numerator/denominator, share of voice, prompt table, tag table, top [`TOP_SOURCES`]
-/// sources, the channel mix, source changes, findings and the limits.
+/// sources, the channel mix, source changes, what to do next (lost prompts, the searches the
+/// engine ran, the pages to be on and answer-link health, at most [`TOP_ACTIONS`] rows each,
+/// against the previous run), findings and the limits.
 /// An unknown run id gives [`MetricsError::UnknownRun`].
 pub fn markdown_report(env: &ExportEnvelope, run_id: &str, lang: Lang) -> Result<String, MetricsError> {
     let target_run = find_run(env, run_id)?;
@@ -99,7 +104,9 @@ pub fn markdown_report(env: &ExportEnvelope, run_id: &str, lang: Lang) -> Result
         .iter()
         .find(|p| p.id == target_run.project_id)
         .map_or(target_run.project_id.as_str(), |p| p.name.as_str());
-    let report = Report { m: &m, project, run: target_run, t: Text { lang } };
+    let actions = crate::actions::actions_for_export(env, Some(&target_run.id), None)
+        .map_err(|_| MetricsError::UnknownRun { run_id: target_run.id.clone(), available: Vec::new() })?;
+    let report = Report { m: &m, project, run: target_run, t: Text { lang }, actions: &actions };
     let mut md = String::new();
     for section in SECTIONS {
         section(&mut md, &report);
@@ -113,6 +120,7 @@ struct Report<'a> {
     project: &'a str,
     run: &'a Run,
     t: Text,
+    actions: &'a crate::actions::Actions,
 }
 
 /// One section: appends its Markdown.
@@ -120,18 +128,18 @@ type Section = fn(&mut String, &Report);
 
 /// The report's sections, in order.
 const SECTIONS: &[Section] =
-    &[title, facts, core, share_of_voice, prompts, tags, top_sources, channels, changes, findings, limits];
+    &[title, facts, core, share_of_voice, prompts, tags, top_sources, channels, changes, next_steps, findings, limits];
 
 /// Column alignment.
 #[derive(Clone, Copy)]
-enum Align {
+pub(crate) enum Align {
     Left,
     Right,
 }
 
 /// A Markdown table: the header cells with their alignment, then the rows; every cell is
 /// escaped with [`escape_cell`].
-fn table(md: &mut String, head: &[(&str, Align)], rows: impl IntoIterator<Item = Vec<String>>) {
+pub(crate) fn table(md: &mut String, head: &[(&str, Align)], rows: impl IntoIterator<Item = Vec<String>>) {
     let line = |cells: &mut dyn Iterator<Item = String>| {
         let cells: Vec<String> = cells.collect();
         format!("| {} |\n", cells.join(" | "))
@@ -145,7 +153,7 @@ fn table(md: &mut String, head: &[(&str, Align)], rows: impl IntoIterator<Item =
     md.push('\n');
 }
 
-fn heading(md: &mut String, level: &str, text: &str) {
+pub(crate) fn heading(md: &mut String, level: &str, text: &str) {
     md.push_str(&format!("{level} {text}\n\n"));
 }
 
@@ -174,10 +182,16 @@ fn facts(md: &mut String, r: &Report) {
     for (name, value) in lines {
         md.push_str(&format!("- {name}: {value}\n"));
     }
+    // Answers cut off by the output limit (engines.md, "Fidelity"), said only when there are some.
+    if r.m.truncated_count > 0 {
+        let name = t.t("被截断的回答", "Truncated answers");
+        let why = t.t("达到输出上限，内容可能不完整", "they hit the output limit and may be incomplete");
+        md.push_str(&format!("- {name}: {} ({why})\n", r.m.truncated_count));
+    }
     md.push('\n');
 }
 
-fn frac(num: u32, den: u32) -> String {
+pub(crate) fn frac(num: u32, den: u32) -> String {
     format!("{num}/{den}")
 }
 
@@ -296,8 +310,12 @@ fn share_of_voice(md: &mut String, r: &Report) {
     heading(md, "###", t.t("声量份额 SoV", "Share of voice"));
     let head =
         [("Target", Align::Left), ("SoV", Align::Right), (t.t("有提及的 Probe", "Mentioning probes"), Align::Right)];
+    let mut labels = std::collections::HashMap::new();
+    for t in &r.run.alias_snapshot {
+        labels.entry(t.id.as_str()).or_insert(t.label.as_str());
+    }
     let rows = m.share_of_voice.0.iter().zip(&m.share_of_voice_counts.0).map(|((id, sov), (_, n))| {
-        let label = r.run.alias_snapshot.iter().find(|t| &t.id == id).map_or(id.as_str(), |t| t.label.as_str());
+        let label = labels.get(id.as_str()).copied().unwrap_or(id.as_str());
         vec![label.to_string(), percent(*sov), frac(*n, m.counts.share_of_voice_total)]
     });
     table(md, &head, rows);
@@ -451,6 +469,11 @@ fn changes(md: &mut String, r: &Report) {
         m.lost_domains.len(),
         list(&m.lost_domains)
     ));
+}
+
+/// The sections of `geo-probe actions` for the run, against its previous run.
+fn next_steps(md: &mut String, r: &Report) {
+    crate::actions::markdown::sections(md, r.actions, r.run, r.t.lang, TOP_ACTIONS);
 }
 
 fn findings(md: &mut String, r: &Report) {

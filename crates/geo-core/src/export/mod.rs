@@ -11,16 +11,21 @@
 //! run, a run's project) against the file plus the store it is merged into; only when
 //! both are clean does the caller run [`merge_into`] ([`prepare_import`] does both checks
 //! and recomputes every derived field, for the web import), which cannot fail. The store is
-//! therefore never left half-imported. Exports never contain an API key or settings: the
+//! therefore never left half-imported, and [`overwrite`] is the rule a store applies to each
+//! record it replaces (a record never moves; a run's new alias snapshot re-analyses its other
+//! stored probes in the same transaction). Exports never contain an API key or settings: the
 //! envelope has no field that could hold them. [`catalog`] lists what an export holds
-//! (projects, runs, the default run, top domains, one probe) for scripts and agents.
+//! (projects, runs, the default run, top domains, one probe) for scripts and agents;
+//! [`warehouse`] turns each run into the rows of the warehouse tables (Parquet in the CLI).
 
 pub mod catalog;
 pub mod csv;
 pub mod import;
 pub mod json;
 pub mod markdown;
+pub mod overwrite;
 pub mod validate;
+pub mod warehouse;
 
 pub use catalog::{
     default_run, find_probe, find_project, find_run, project_summaries, run_summaries, top_domains, CatalogError,
@@ -31,5 +36,8 @@ pub use import::{
     merge_into, parse_export, prepare_import, summarize, ImportError, ImportErrorKind, ImportLimits, KindCount,
     MergeReport,
 };
-pub use json::{full_export, indent_json, run_export, to_json_pretty, ExportError};
+pub use json::{
+    full_export, full_export_with_checks, indent_json, run_export, sort_link_checks, to_json_pretty, ExportError,
+};
+pub use overwrite::{probe_overwrite, prompt_overwrite, reanalysed, run_overwrite, Overwrite};
 pub use validate::{validate_against, Problem};

@@ -26,8 +26,12 @@ use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess,
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
+use crate::export::overwrite::{prompt_overwrite, run_overwrite};
 use crate::limits;
-use crate::model::{ErrorKind, ExportEnvelope, Ownership, ProbeStatus, RunStatus, SearchContextSize, TargetKind};
+use crate::model::{
+    ErrorKind, ExportEnvelope, LinkClass, Ownership, ProbeStatus, ReasoningEffort, Run, RunStatus, SearchContextSize,
+    TargetKind,
+};
 
 /// One thing wrong with an import, at a JSON path such as `probes[3].status`
 /// (empty for the file as a whole).
@@ -227,6 +231,10 @@ pub const ERROR_KINDS: &[&str] = ErrorKind::NAMES;
 pub const OWNERSHIPS: &[&str] = Ownership::NAMES;
 /// `usage.searchContextSize` strings (Perplexity).
 pub const SEARCH_CONTEXT_SIZES: &[&str] = SearchContextSize::NAMES;
+/// `RunConfig.reasoningEffort` strings.
+pub const REASONING_EFFORTS: &[&str] = ReasoningEffort::NAMES;
+/// `linkChecks[].links[].class` strings.
+pub const LINK_CLASSES: &[&str] = LinkClass::NAMES;
 /// `RunConfig.engine` strings (`shared/spec/engines.md`).
 pub const ENGINE_IDS: &[&str] = &["deepseek", "anthropic", "openai", "gemini", "perplexity"];
 
@@ -266,6 +274,8 @@ const RUN_CONFIG: Ty = Ty::Obj(&[
     req("maxTokens", U32),
     req("temperature", Ty::Float),
     req("systemPromptVersion", Ty::Str),
+    opt("reasoningEffort", Ty::Enum(REASONING_EFFORTS)),
+    opt("thinkingBudget", U32),
 ]);
 
 const RUN: Ty = Ty::Obj(&[
@@ -379,7 +389,21 @@ const PROBE: Ty = Ty::Obj(&[
     derived("answerLinks", Ty::Arr(&ANSWER_LINK)),
 ]);
 
-/// The four record arrays of the envelope; `format` and `version` are checked first by
+const LINK_HOP: Ty = Ty::Obj(&[req("url", Ty::Str), req("status", U16), opt("location", Ty::Str)]);
+
+const LINK_RESULT: Ty = Ty::Obj(&[
+    req("url", Ty::Str),
+    req("class", Ty::Enum(LINK_CLASSES)),
+    opt("status", U16),
+    opt("finalUrl", Ty::Str),
+    opt("hops", Ty::Arr(&LINK_HOP)),
+    opt("error", Ty::Str),
+]);
+
+const LINK_CHECK: Ty =
+    Ty::Obj(&[req("runId", Ty::Str), req("checkedAt", Ty::Str), opt("links", Ty::Arr(&LINK_RESULT))]);
+
+/// The record arrays of the envelope (and the answer-link checks); `format` and `version` are checked first by
 /// the importer. `exportedAt` and `appVersion` are informational.
 const ENVELOPE: Ty = Ty::Obj(&[
     opt("format", Ty::Str),
@@ -390,6 +414,7 @@ const ENVELOPE: Ty = Ty::Obj(&[
     opt("prompts", Ty::Arr(&PROMPT)),
     opt("runs", Ty::Arr(&RUN)),
     opt("probes", Ty::Arr(&PROBE)),
+    opt("linkChecks", Ty::Arr(&LINK_CHECK)),
 ]);
 
 /// Parses export text into a `Value`, keeping only the fields the schema names (unknown
@@ -621,6 +646,18 @@ pub(crate) fn check_duplicates(env: &ExportEnvelope, sink: &mut Sink) {
     dup("prompts", env.prompts.iter().map(|p| p.id.as_str()), sink, "prompt");
     dup("runs", env.runs.iter().map(|p| p.id.as_str()), sink, "run");
     dup("probes", env.probes.iter().map(|p| p.id.as_str()), sink, "probe");
+    let mut checked: HashMap<&str, usize> = HashMap::new();
+    for (i, check) in env.link_checks.iter().enumerate() {
+        if let Some(first) = checked.insert(check.run_id.as_str(), i) {
+            sink.push_problem(Problem::new(
+                format!("linkChecks[{i}].runId"),
+                format!(
+                    "a second link check of run {} (also at linkChecks[{first}]); keep one record per run",
+                    quoted(&check.run_id)
+                ),
+            ));
+        }
+    }
     for (i, project) in env.projects.iter().enumerate() {
         let mut seen = HashSet::new();
         seen.insert(project.brand.id.as_str());
@@ -635,8 +672,44 @@ pub(crate) fn check_duplicates(env: &ExportEnvelope, sink: &mut Sink) {
     }
 }
 
+/// Runs and projects past the snapshot limits (`limits::MAX_SNAPSHOT_TARGETS`,
+/// `limits::MAX_SNAPSHOT_PROMPTS`): every comparison stays linear up to them, and nothing
+/// past them is taken in.
+pub(crate) fn check_snapshot_sizes(env: &ExportEnvelope, sink: &mut Sink) {
+    use crate::limits::{MAX_SNAPSHOT_PROMPTS, MAX_SNAPSHOT_TARGETS};
+    for (i, project) in env.projects.iter().enumerate() {
+        let targets = 1 + project.competitors.len();
+        if targets > MAX_SNAPSHOT_TARGETS {
+            sink.push_problem(Problem::new(
+                format!("projects[{i}].competitors"),
+                format!("{targets} targets, above the limit of {MAX_SNAPSHOT_TARGETS}; remove competitors"),
+            ));
+        }
+    }
+    for (i, run) in env.runs.iter().enumerate() {
+        if run.alias_snapshot.len() > MAX_SNAPSHOT_TARGETS {
+            sink.push_problem(Problem::new(
+                format!("runs[{i}].aliasSnapshot"),
+                format!(
+                    "{} targets, above the limit of {MAX_SNAPSHOT_TARGETS}; a run never tracks that many",
+                    run.alias_snapshot.len()
+                ),
+            ));
+        }
+        if run.prompt_snapshot.len() > MAX_SNAPSHOT_PROMPTS {
+            sink.push_problem(Problem::new(
+                format!("runs[{i}].promptSnapshot"),
+                format!(
+                    "{} prompts, above the limit of {MAX_SNAPSHOT_PROMPTS}; a run never asks that many",
+                    run.prompt_snapshot.len()
+                ),
+            ));
+        }
+    }
+}
+
 /// Reference problems of `incoming` when merged into `base`: a prompt's or run's
-/// project, a probe's run and project must be in `incoming` or `base`, and a probe's
+/// project, a probe's run, a link check's run and a probe's project must be in `incoming` or `base`, and a probe's
 /// project must be its run's project (`incoming` wins over `base` for the same id, as in
 /// the merge). Pass an empty envelope as `base` to require a self-contained file (what
 /// `geo-probe validate` does). A run's `previousRunId` is not checked: the previous run
@@ -659,12 +732,26 @@ pub fn validate_against(incoming: &ExportEnvelope, base: &ExportEnvelope) -> Vec
             ));
         }
     }
+    // A stored run or prompt never moves to another project (security review II, finding 6):
+    // its stored probes and summary would stay behind. The rule is `export::overwrite`'s.
+    let stored_runs: HashMap<&str, &Run> = base.runs.iter().map(|r| (r.id.as_str(), r)).collect();
+    let stored_prompts: HashMap<&str, &str> =
+        base.prompts.iter().map(|p| (p.id.as_str(), p.project_id.as_str())).collect();
+    let at = |path: String, problem: Problem| Problem { path, ..problem };
+    for (i, p) in incoming.prompts.iter().enumerate() {
+        if let Some(Err(problem)) = stored_prompts.get(p.id.as_str()).map(|s| prompt_overwrite(p, s)) {
+            out.push(at(format!("prompts[{i}].projectId"), problem));
+        }
+    }
     for (i, r) in incoming.runs.iter().enumerate() {
         if !projects.contains(r.project_id.as_str()) {
             out.push(Problem::new(
                 format!("runs[{i}].projectId"),
                 format!("run {} refers to project {} that is {nowhere}", quoted(&r.id), quoted(&r.project_id)),
             ));
+        }
+        if let Some(Err(problem)) = stored_runs.get(r.id.as_str()).map(|s| run_overwrite(r, s)) {
+            out.push(at(format!("runs[{i}].projectId"), problem));
         }
     }
     for (i, p) in incoming.probes.iter().enumerate() {
@@ -684,6 +771,14 @@ pub fn validate_against(incoming: &ExportEnvelope, base: &ExportEnvelope) -> Vec
                 ),
             )),
             Some(_) => {}
+        }
+    }
+    for (i, check) in incoming.link_checks.iter().enumerate() {
+        if !runs.contains_key(check.run_id.as_str()) {
+            out.push(Problem::new(
+                format!("linkChecks[{i}].runId"),
+                format!("the link check refers to run {} that is {nowhere}", quoted(&check.run_id)),
+            ));
         }
     }
     out

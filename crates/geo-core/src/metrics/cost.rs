@@ -5,7 +5,7 @@
 //! planning, not a bill: each engine's own invoice is the truth. A model the table does not
 //! know has **no** cost (`None`, shown as "no price for this model"), never a guessed one.
 
-use crate::model::{EngineId, Probe, ProbeStatus, Run, Usage};
+use crate::model::{EngineId, Probe, ProbeStatus, Run, SearchContextSize, Usage};
 use serde::Serialize;
 
 /// How an engine bills its web search.
@@ -37,6 +37,9 @@ pub struct ModelPrice {
     pub per_search: f64,
     /// What `per_search` is charged for.
     pub search_billing: SearchBilling,
+    /// Perplexity's request fee by search context size (low, medium, high); `per_search` is
+    /// the low one. `None` for the other engines.
+    pub per_request_by_context: Option<[f64; 3]>,
     /// The date of the published price (`YYYY-MM-DD`).
     pub as_of: &'static str,
     /// Where the price was read.
@@ -74,9 +77,25 @@ const fn price(
         output_per_million: output,
         per_search,
         search_billing,
+        per_request_by_context: None,
         as_of,
         source,
     }
+}
+
+/// A Perplexity row: the request fee by search context size.
+const fn sonar(model: &'static str, tokens: [f64; 3], fees: [f64; 3]) -> ModelPrice {
+    let mut p = price(
+        EngineId::Perplexity,
+        model,
+        tokens,
+        fees[0],
+        SearchBilling::PerSearchingRequest,
+        "2026-06-23",
+        PERPLEXITY_PRICING,
+    );
+    p.per_request_by_context = Some(fees);
+    p
 }
 
 /// Every priced model, engines in engines.md order, each engine's models in the order of
@@ -93,9 +112,10 @@ const fn price(
 ///   included) per million; Grounding with Google Search $35 per 1,000 grounded prompts
 ///   (one fee per prompt whatever its number of queries; the 1,500 free prompts a day are
 ///   not deducted, so the estimate stays an upper bound).
-/// * Perplexity: input and output per million plus the request fee of the default (low)
-///   search context: $5 per 1,000 requests for `sonar`, $6 for `sonar-pro` and
-///   `sonar-reasoning-pro`.
+/// * Perplexity: input and output per million plus the request fee by search context size
+///   (`usage.search_context_size`, low when absent): $5 / $8 / $12 per 1,000 requests for
+///   `sonar`, $6 / $10 / $14 for `sonar-pro` and `sonar-reasoning-pro`. A reply that states
+///   its own `usage.cost` is billed at that instead (the probe's `costUsd`).
 pub const PRICES: &[ModelPrice] = &[
     price(
         EngineId::Deepseek,
@@ -196,33 +216,9 @@ pub const PRICES: &[ModelPrice] = &[
         "2025-11-15",
         GEMINI_PRICING,
     ),
-    price(
-        EngineId::Perplexity,
-        "sonar",
-        [1.00, 1.00, 1.00],
-        0.005,
-        SearchBilling::PerSearchingRequest,
-        "2026-06-23",
-        PERPLEXITY_PRICING,
-    ),
-    price(
-        EngineId::Perplexity,
-        "sonar-pro",
-        [3.00, 3.00, 15.00],
-        0.006,
-        SearchBilling::PerSearchingRequest,
-        "2026-06-23",
-        PERPLEXITY_PRICING,
-    ),
-    price(
-        EngineId::Perplexity,
-        "sonar-reasoning-pro",
-        [2.00, 2.00, 8.00],
-        0.006,
-        SearchBilling::PerSearchingRequest,
-        "2026-06-23",
-        PERPLEXITY_PRICING,
-    ),
+    sonar("sonar", [1.00, 1.00, 1.00], [0.005, 0.008, 0.012]),
+    sonar("sonar-pro", [3.00, 3.00, 15.00], [0.006, 0.010, 0.014]),
+    sonar("sonar-reasoning-pro", [2.00, 2.00, 8.00], [0.006, 0.010, 0.014]),
 ];
 
 /// `name` starts with `prefix`, ASCII case-insensitively.
@@ -283,24 +279,36 @@ pub fn price_for_engine(engine: EngineId, model: &str) -> Option<&'static ModelP
 /// excludes the tokens read from the cache (`cache_read_input_tokens` is kept beside it, for
 /// every engine), so the two are priced separately and never double-counted.
 pub fn estimate_cost_usd(model: &str, usage: &Usage) -> Option<f64> {
-    price_for(model).map(|price| cost_at_price(price, usage))
+    price_for(model).map(|price| cost_at_price(price, usage, 1))
 }
 
-/// What the search fee of `searches` searches is under `price`.
-fn search_fee(price: &ModelPrice, searches: f64) -> f64 {
-    match price.search_billing {
-        SearchBilling::PerSearch => searches * price.per_search,
-        SearchBilling::PerSearchingRequest if searches > 0.0 => price.per_search,
-        SearchBilling::PerSearchingRequest => 0.0,
+/// The fee of one searching request under `price` for `context` (Perplexity's request fee
+/// by search context size, low when absent; `per_search` otherwise).
+fn request_fee(price: &ModelPrice, context: Option<SearchContextSize>) -> f64 {
+    match (price.per_request_by_context, context.unwrap_or(SearchContextSize::Low)) {
+        (Some([low, _, _]), SearchContextSize::Low) => low,
+        (Some([_, medium, _]), SearchContextSize::Medium) => medium,
+        (Some([_, _, high]), SearchContextSize::High) => high,
+        (None, _) => price.per_search,
     }
 }
 
-/// [`estimate_cost_usd`] with the price already looked up.
-pub(crate) fn cost_at_price(price: &ModelPrice, usage: &Usage) -> f64 {
+/// What the search fee of `searches` searches over `requests` requests is under `price`: per
+/// search, or one fee per request that searched (at most `requests`, at most `searches`).
+fn search_fee(price: &ModelPrice, searches: f64, requests: f64, context: Option<SearchContextSize>) -> f64 {
+    match price.search_billing {
+        SearchBilling::PerSearch => searches * price.per_search,
+        SearchBilling::PerSearchingRequest => searches.min(requests).max(0.0) * request_fee(price, context),
+    }
+}
+
+/// [`estimate_cost_usd`] with the price already looked up, for usage summed over `requests`
+/// requests (a probe's `billedUsage` over its attempts).
+pub(crate) fn cost_at_price(price: &ModelPrice, usage: &Usage, requests: u32) -> f64 {
     usage.input_tokens as f64 / 1e6 * price.input_cache_miss_per_million
         + usage.cache_read_input_tokens as f64 / 1e6 * price.input_cache_hit_per_million
         + usage.output_tokens as f64 / 1e6 * price.output_per_million
-        + search_fee(price, usage.web_search_requests as f64)
+        + search_fee(price, usage.web_search_requests as f64, f64::from(requests.max(1)), usage.search_context_size)
 }
 
 /// The model a probe is billed as: the model that answered when the table knows it (for the
@@ -327,9 +335,15 @@ impl<'a> RunPricer<'a> {
         RunPricer { run, last: None }
     }
 
-    /// The estimated cost in USD of `probe`, a probe of the run; `None` when neither the
-    /// answering model nor the run's model has a price.
+    /// The estimated cost in USD of `probe`, a probe of the run: the engine's own stated
+    /// `costUsd` when the probe has one, else the price table applied to its `billedUsage`
+    /// (every attempt; one search fee per attempt at most for an engine billing per
+    /// searching request); `None` when neither the answering model nor the run's model has
+    /// a price.
     pub(crate) fn cost(&mut self, probe: &'a Probe) -> Option<f64> {
+        if let Some(stated) = probe.cost_usd {
+            return Some(stated);
+        }
         let price = match self.last {
             Some((model, price)) if super::short_eq(model, &probe.model) => price,
             _ => {
@@ -338,8 +352,24 @@ impl<'a> RunPricer<'a> {
                 price
             }
         };
-        price.map(|p| cost_at_price(p, &probe.usage))
+        price.map(|p| cost_at_price(p, &probe.billed(), billed_requests(probe)))
     }
+}
+
+/// The requests a probe's `billedUsage` covers: its attempts; 1 for a probe of an older export
+/// (no `billedUsage`: its `usage` is one attempt's, and its figures must not move).
+fn billed_requests(probe: &Probe) -> u32 {
+    if probe.billed_usage.is_some() {
+        probe.attempts.max(1)
+    } else {
+        1
+    }
+}
+
+/// The estimated cost in USD of one probe of `run` (the probe drawer's figure): its stated
+/// `costUsd`, else the price table over its `billedUsage`; `None` without a price.
+pub fn probe_cost_usd(run: &Run, probe: &Probe) -> Option<f64> {
+    RunPricer::new(run).cost(probe)
 }
 
 /// Adds one probe's cost to a running total; an unknown price makes the total unknown.
@@ -379,6 +409,9 @@ pub struct ProbeProfile {
     pub web_search_requests: f64,
     /// Latency of one probe in milliseconds.
     pub latency_ms: f64,
+    /// Attempts (requests) per probe: an engine billing per searching request pays once
+    /// per attempt that searched.
+    pub attempts: f64,
 }
 
 /// Conservative per-probe defaults used without history: 30,000 uncached input tokens (five
@@ -390,6 +423,7 @@ pub const DEFAULT_PROBE_PROFILE: ProbeProfile = ProbeProfile {
     output_tokens: 2_000.0,
     web_search_requests: 5.0,
     latency_ms: 60_000.0,
+    attempts: 1.0,
 };
 
 /// A before-run estimate (seed §3.1).
@@ -417,7 +451,8 @@ pub struct RunEstimate {
     pub profile: ProbeProfile,
 }
 
-/// Averages over the successful probes of `run` (numerator: the sum of each field;
+/// Averages over the successful probes of `run` (numerator: the sum of each field of their
+/// `billedUsage`, so their retried attempts count, and of their latencies and attempts;
 /// denominator: the number of successful probes), or `None` when it has none.
 pub fn probe_profile(run: &Run, probes: &[Probe]) -> Option<ProbeProfile> {
     profile_and_count(run, probes).map(|(profile, _)| profile)
@@ -426,14 +461,16 @@ pub fn probe_profile(run: &Run, probes: &[Probe]) -> Option<ProbeProfile> {
 /// [`probe_profile`] and the number of successful probes it averaged.
 fn profile_and_count(run: &Run, probes: &[Probe]) -> Option<(ProbeProfile, u32)> {
     let mut n = 0u32;
-    let mut acc = [0f64; 5];
+    let mut acc = [0f64; 6];
     for p in probes.iter().filter(|p| p.run_id == run.id && p.status == ProbeStatus::Success) {
         n += 1;
-        acc[0] += p.usage.input_tokens as f64;
-        acc[1] += p.usage.cache_read_input_tokens as f64;
-        acc[2] += p.usage.output_tokens as f64;
-        acc[3] += p.usage.web_search_requests as f64;
+        let billed = p.billed();
+        acc[0] += billed.input_tokens as f64;
+        acc[1] += billed.cache_read_input_tokens as f64;
+        acc[2] += billed.output_tokens as f64;
+        acc[3] += billed.web_search_requests as f64;
         acc[4] += p.latency_ms as f64;
+        acc[5] += f64::from(billed_requests(p));
     }
     (n > 0).then(|| {
         let d = f64::from(n);
@@ -443,6 +480,7 @@ fn profile_and_count(run: &Run, probes: &[Probe]) -> Option<(ProbeProfile, u32)>
             output_tokens: acc[2] / d,
             web_search_requests: acc[3] / d,
             latency_ms: acc[4] / d,
+            attempts: acc[5] / d,
         };
         (profile, n)
     })
@@ -485,7 +523,7 @@ pub fn estimate_engine_run(
         profile.input_tokens / 1e6 * price.input_cache_miss_per_million
             + profile.cache_read_input_tokens / 1e6 * price.input_cache_hit_per_million
             + profile.output_tokens / 1e6 * price.output_per_million
-            + search_fee(price, profile.web_search_requests)
+            + search_fee(price, profile.web_search_requests, profile.attempts, None)
     });
     let probes = prompts as u64 * u64::from(repeats);
     let workers = concurrency.clamp(1, 3);

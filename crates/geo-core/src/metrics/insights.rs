@@ -10,6 +10,9 @@ use serde::{Deserialize, Serialize};
 /// Most findings kept for a run.
 pub const MAX_INSIGHTS: usize = 5;
 
+/// Share of a run's probes above which truncated answers get an insight (5 %).
+pub const TRUNCATED_SHARE: f64 = 0.05;
+
 /// One finding. `title` and `detail` are Chinese (the contract fields); `titleEn` and
 /// `detailEn` are the English texts beside them.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -73,8 +76,34 @@ fn tagged(m: &RunMetrics, tag: &str) -> (u32, u32, u32) {
     m.tags.iter().find(|t| t.tag == tag).map_or((0, 0, 0), |t| (t.success_count, t.mention_count, t.prompt_count))
 }
 
+/// `truncated_answers`: more than [`TRUNCATED_SHARE`] of the run's probes succeeded with an
+/// answer cut off by a length limit.
+fn truncated_insight(m: &RunMetrics) -> Option<Insight> {
+    if m.probe_count == 0 || f64::from(m.truncated_count) <= TRUNCATED_SHARE * f64::from(m.probe_count) {
+        return None;
+    }
+    let (t, n) = (m.truncated_count, m.probe_count);
+    let share = percent(Some(f64::from(t) / f64::from(n)));
+    Some(Insight::new(
+        "truncated_answers",
+        Localized::new("回答被长度上限截断", "Answers cut off by the length limit"),
+        Localized::new(
+            format!(
+                "{n} 次探测中 {t} 次成功回答被输出上限截断（{share}），提及和列表可能不完整：请调高输出上限或降低推理强度。"
+            ),
+            format!(
+                "{t} of {n} probes ({share}) were cut off by the output limit, so mentions and lists may be incomplete: raise the max tokens or lower the reasoning effort."
+            ),
+        ),
+    ))
+}
+
 /// Builds the findings of a run, checking the nine rules of seed §7 in order:
 /// 1. no successful probe (run a batch first);
+///
+/// then, before the rest (engines.md, "Fidelity"): more than [`TRUNCATED_SHARE`] of the run's
+/// probes succeeded with an answer cut off by a length limit (`truncatedCount` ÷ `probeCount`);
+///
 /// 2. prompts tagged `generic` have successful probes but 0 brand mentions;
 /// 3. prompts tagged `brand` have successful probes and > 0 brand mentions;
 /// 4. successful probes exist but none retrieved an owned source;
@@ -102,6 +131,8 @@ pub fn build_insights(m: &RunMetrics) -> Vec<Insight> {
             ),
         ));
     }
+
+    out.extend(truncated_insight(m));
 
     let (gs, gk, gn) = tagged(m, tags::GENERIC);
     if gs > 0 && gk == 0 {

@@ -20,6 +20,7 @@ pub mod series;
 pub mod stats;
 pub mod summary;
 
+pub use acc::sources::source_tally;
 pub use cost::{
     estimate_cost_usd, estimate_engine_run, estimate_run, price_for_engine, run_cost, EstimateBasis, ModelPrice,
     RunEstimate, SearchBilling, PRICES,
@@ -177,6 +178,10 @@ pub struct RunMetrics {
     /// Numerator: successful probes with a cited owned source; denominator: successful
     /// probes. `None` when no successful probe has `rawCitations` (no citation data).
     pub owned_citation_rate: Option<f64>,
+    /// Successful probes with `truncated: true`: answers cut off by a length limit
+    /// (engines.md, "Fidelity"). Absent in summaries stored before it existed: 0.
+    #[serde(default)]
+    pub truncated_count: u32,
     /// Domains of this run's successful probes absent from the previous run's, sorted.
     pub new_domains: Vec<String>,
     /// Domains of the previous run's successful probes absent from this run's, sorted.
@@ -191,7 +196,9 @@ pub struct RunMetrics {
     /// Per distinct tag of the `promptSnapshot` (first appearance first), over the
     /// successful probes of the prompts carrying it.
     pub tags: Vec<TagMetrics>,
-    /// Estimated cost of every probe record of the run (seed §6.2).
+    /// Estimated cost of every probe record of the run (seed §6.2): each probe's `costUsd`
+    /// where the engine stated one, else the price table applied to its `billedUsage` (every
+    /// attempt it was billed for).
     pub estimated_cost_usd: Option<f64>,
     /// At most 5 rule-based findings (seed §7).
     pub insights: Vec<Insight>,
@@ -218,6 +225,11 @@ pub struct RunMetrics {
     pub outreach_gap: OutreachGap,
     /// Untracked company-like list titles (`otherEntities`) by frequency.
     pub untracked_entities: Vec<UntrackedEntity>,
+    /// The run's answer-link check (`geo-probe links`) by class: `notFound` of `checked` are
+    /// the answer links that do not exist. Read from the export's `linkChecks` by
+    /// [`metrics_for_export`]; `None` when the run has no check (and from the probes alone).
+    #[serde(default)]
+    pub answer_link_check: Option<crate::actions::LinkCounts>,
 }
 
 /// Numerators and denominators of [`RunMetrics`], for tooltips.
@@ -456,7 +468,8 @@ pub(crate) fn find_run<'a>(env: &'a ExportEnvelope, run_id: &str) -> Result<&'a 
 
 /// Metrics of every run of `env` in `createdAt` order, or of the run `run_id` only.
 ///
-/// Each run is compared with the run named by its `previousRunId` when the export holds it.
+/// Each run is compared with the run named by its `previousRunId` when the export holds it,
+/// and carries the counts of its `linkChecks` record (`answerLinkCheck`) when it has one.
 /// An unknown `run_id` gives [`MetricsError::UnknownRun`].
 pub fn metrics_for_export(env: &ExportEnvelope, run_id: Option<&str>) -> Result<Vec<RunMetrics>, MetricsError> {
     let selected: Vec<&Run> = match run_id {
@@ -476,8 +489,10 @@ pub fn metrics_for_export(env: &ExportEnvelope, run_id: Option<&str>) -> Result<
                 .as_deref()
                 .and_then(|pid| env.runs.iter().find(|r| r.id == pid))
                 .map(|prev| (prev, probes_of(&prev.id)));
-            let (metrics, domains) = run::compute_reusing(run, probes_of(&run.id), previous, last_domains.take());
+            let (mut metrics, domains) = run::compute_reusing(run, probes_of(&run.id), previous, last_domains.take());
             last_domains = Some(domains);
+            metrics.answer_link_check =
+                env.link_checks.iter().find(|c| c.run_id == run.id).map(crate::actions::LinkCounts::of);
             metrics
         })
         .collect())

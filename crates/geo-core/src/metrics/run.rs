@@ -82,8 +82,8 @@ pub(crate) fn compute_reusing<'a>(
     let order = prompt_order(&ctx);
     let list = lists.finish(&ctx, &order);
     let success = prompts.success_count;
-    let (probe_count, failed_count, cancelled_count) =
-        (prompts.probe_count, prompts.failed_count, prompts.cancelled_count);
+    let (probe_count, failed_count, cancelled_count, truncated_count) =
+        (prompts.probe_count, prompts.failed_count, prompts.cancelled_count, prompts.truncated_count);
     let prompt = prompts.finish(&ctx, &order, &list.by_prompt);
     let mention = mentions.finish(&ctx);
     let source = sources.finish(&ctx, previous_domains.as_ref());
@@ -124,6 +124,7 @@ pub(crate) fn compute_reusing<'a>(
         answer_link_overlap: links.overlap(),
         searched_rate: source.searched_rate,
         owned_citation_rate: source.owned_citation_rate,
+        truncated_count,
         new_domains: source.new_domains,
         lost_domains: source.lost_domains,
         domains: source.domains,
@@ -141,6 +142,7 @@ pub(crate) fn compute_reusing<'a>(
         position_adjusted_word_count: mention.position_adjusted_word_count,
         outreach_gap: source.outreach_gap,
         untracked_entities: entities.finish(),
+        answer_link_check: None,
         counts,
     };
     metrics.insights = build_insights(&metrics);

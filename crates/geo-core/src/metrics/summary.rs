@@ -22,7 +22,8 @@ use serde::{Deserialize, Serialize};
 /// Version of the stored summaries' shape and rules. A stored summary of another format is
 /// recomputed when read: a release that changes what the metrics count bumps it, and every
 /// stored summary is then brought up to date from its probes.
-pub const SUMMARY_FORMAT: u32 = 1;
+/// Format 2: `truncatedCount`, and cost from `billedUsage` and stated costs.
+pub const SUMMARY_FORMAT: u32 = 2;
 
 /// A run's metrics as stored beside it: the metrics of its own `probes` (any probe of
 /// another run is ignored), set against its previous run's metrics (`None`: no previous run,
@@ -63,6 +64,10 @@ pub struct RunSummary {
     pub fresh: bool,
     /// The run's trend point.
     pub point: SeriesPoint,
+    /// Successful probes cut off by a length limit (`truncatedCount`); 0 in summaries
+    /// stored before it existed (those are recomputed: [`SUMMARY_FORMAT`]).
+    #[serde(default)]
+    pub truncated_count: u32,
 }
 
 impl RunSummary {
@@ -80,6 +85,7 @@ impl RunSummary {
             format: SUMMARY_FORMAT,
             fresh: true,
             point: SeriesPoint::from_metrics(run, metrics),
+            truncated_count: metrics.truncated_count,
         }
     }
 

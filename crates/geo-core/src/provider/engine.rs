@@ -61,7 +61,7 @@ pub enum Caller {
 }
 
 /// The static facts of one engine (engines.md, "The engines").
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct EngineSpec {
     /// The engine's id.
     pub id: EngineId,
@@ -88,6 +88,9 @@ pub struct EngineSpec {
     pub search_limit: bool,
     /// Where a user gets a key.
     pub console_url: &'static str,
+    /// The temperature range the engine accepts, `None` when its requests carry no
+    /// temperature (engines.md, "Fidelity": a run outside the range is refused as a whole).
+    pub temperature: Option<[f64; 2]>,
 }
 
 /// Every engine, in the order of engines.md ([`EngineId::ALL`]).
@@ -105,6 +108,7 @@ pub const ENGINES: [EngineSpec; 5] = [
         citations: false,
         search_limit: true,
         console_url: "https://platform.deepseek.com/api_keys",
+        temperature: Some([0.0, 2.0]),
     },
     EngineSpec {
         id: EngineId::Anthropic,
@@ -119,6 +123,7 @@ pub const ENGINES: [EngineSpec; 5] = [
         citations: true,
         search_limit: true,
         console_url: "https://platform.claude.com/settings/keys",
+        temperature: Some([0.0, 1.0]),
     },
     EngineSpec {
         id: EngineId::Openai,
@@ -133,6 +138,7 @@ pub const ENGINES: [EngineSpec; 5] = [
         citations: true,
         search_limit: true,
         console_url: "https://platform.openai.com/api-keys",
+        temperature: None,
     },
     EngineSpec {
         id: EngineId::Gemini,
@@ -147,6 +153,7 @@ pub const ENGINES: [EngineSpec; 5] = [
         citations: true,
         search_limit: false,
         console_url: "https://aistudio.google.com/apikey",
+        temperature: Some([0.0, 2.0]),
     },
     EngineSpec {
         id: EngineId::Perplexity,
@@ -161,6 +168,7 @@ pub const ENGINES: [EngineSpec; 5] = [
         citations: true,
         search_limit: false,
         console_url: "https://www.perplexity.ai/account/api/keys",
+        temperature: None,
     },
 ];
 
@@ -172,6 +180,18 @@ pub fn spec(engine: EngineId) -> &'static EngineSpec {
         EngineId::Openai => &ENGINES[2],
         EngineId::Gemini => &ENGINES[3],
         EngineId::Perplexity => &ENGINES[4],
+    }
+}
+
+/// Whether `engine` is sent a temperature, and the range it accepts: `Err(range)` when
+/// `temperature` is outside it (engines.md, "Fidelity"); `Ok(false)` when the engine's
+/// requests carry none (OpenAI, Perplexity: the run is not refused, the shells say it does
+/// not apply).
+pub fn temperature_applies(engine: EngineId, temperature: f64) -> Result<bool, [f64; 2]> {
+    match spec(engine).temperature {
+        None => Ok(false),
+        Some([lo, hi]) if temperature.is_finite() && (lo..=hi).contains(&temperature) => Ok(true),
+        Some(range) => Err(range),
     }
 }
 
@@ -381,6 +401,23 @@ impl Endpoint {
     /// The body of the probe request for `prompt_text` (see [`engine_request_body`]).
     pub fn body(&self, prompt_text: &str, config: &RunConfig) -> String {
         engine_request_body(self.engine, prompt_text, config)
+    }
+
+    /// The body of one request of the runner: the probe request, or with `continuation`
+    /// (a `pause_turn` of DeepSeek or Anthropic) the same request with the paused content
+    /// appended (engines.md, "Fidelity"). The other engines never pause.
+    pub fn body_with(
+        &self,
+        prompt_text: &str,
+        config: &RunConfig,
+        continuation: Option<&super::Continuation>,
+    ) -> String {
+        match (self.engine, continuation) {
+            (EngineId::Deepseek | EngineId::Anthropic, Some(c)) => {
+                request::continuation_body_json(prompt_text, config, c)
+            }
+            _ => self.body(prompt_text, config),
+        }
     }
 
     /// What [`interpret`](super::interpret()) needs for this session's replies: the model

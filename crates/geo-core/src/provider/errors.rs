@@ -43,6 +43,11 @@ fn truncate_chars(text: &str, max: usize) -> String {
 
 /// The words of an HTML error page (a gateway's, such as Perplexity's openresty 401): its
 /// `<title>`, else its text without tags, whitespace collapsed. Scripts and styles are dropped.
+///
+/// Linear in the page's length (security review II, finding 1): one lower-cased copy of the
+/// whole page (ASCII lower-casing keeps every byte offset) and a cursor that only moves
+/// forward; each tag is looked up from the cursor, never from the start, and nothing is
+/// copied per tag.
 fn html_text(html: &str) -> String {
     let lower = html.to_ascii_lowercase();
     if let (Some(start), Some(end)) = (lower.find("<title>"), lower.find("</title>")) {
@@ -54,24 +59,21 @@ fn html_text(html: &str) -> String {
         }
     }
     let mut text = String::new();
-    let mut rest = html;
-    while let Some(open) = rest.find('<') {
-        text.push_str(&rest[..open]);
+    let mut at = 0;
+    while let Some(open) = lower[at..].find('<').map(|i| at + i) {
+        text.push_str(&html[at..open]);
         text.push(' ');
-        let tail = &rest[open..];
-        let tail_lower = tail.to_ascii_lowercase();
-        let skip_to = ["script", "style"].iter().find_map(|tag| {
-            tail_lower
-                .starts_with(&format!("<{tag}"))
-                .then(|| tail_lower.find(&format!("</{tag}>")).map(|i| i + tag.len() + 3))
-        });
-        rest = match skip_to {
-            Some(Some(end)) => &tail[end..],
-            Some(None) => "",
-            None => tail.find('>').map_or("", |close| &tail[close + 1..]),
+        let tail = &lower[open..];
+        let skip_to = [("<script", "</script>"), ("<style", "</style>")]
+            .iter()
+            .find_map(|(start, end)| tail.starts_with(start).then(|| tail.find(end).map(|i| open + i + end.len())));
+        at = match skip_to {
+            Some(Some(end)) => end,
+            Some(None) => html.len(),
+            None => tail.find('>').map_or(html.len(), |close| open + close + 1),
         };
     }
-    text.push_str(rest);
+    text.push_str(&html[at..]);
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
@@ -304,6 +306,41 @@ pub fn network_error(detail: &str) -> ProbeError {
         format!("network error ({detail}); check the connection or the api base url")
     };
     ProbeError { kind: ErrorKind::Network, http_status: None, message }
+}
+
+/// The server answered with a redirect (`status` 3xx, to `location` when the shell saw it),
+/// which no transport follows: the key would travel with the request to an address the
+/// user never named (security review II, finding 3). The message names only the scheme
+/// and host of where it pointed (its path and query may hold a secret). An `http` error,
+/// never retried.
+pub fn redirect_error(status: Option<u16>, location: Option<&str>) -> ProbeError {
+    let to = location
+        .and_then(|l| super::url::Url::parse(l.trim()).ok())
+        .filter(|u| u.host_str().is_some())
+        .map(|u| format!(" to {}", super::url::host_for_messages(&u)))
+        .unwrap_or_default();
+    let code = status.map(|s| format!(", http {s}")).unwrap_or_default();
+    ProbeError {
+        kind: ErrorKind::Http,
+        http_status: status,
+        message: format!(
+            "the server redirected the request{to} (not followed{code}): redirects are never followed, so the api key stays with the address you set; set the api base url to the final address"
+        ),
+    }
+}
+
+/// A reply longer than `limit` bytes, refused unread past the limit (security review II,
+/// finding 1: no parser ever sees more than [`crate::limits::MAX_REPLY_BYTES`]). An `http`
+/// error, never retried.
+pub fn reply_too_large_error(limit: usize) -> ProbeError {
+    ProbeError {
+        kind: ErrorKind::Http,
+        http_status: None,
+        message: format!(
+            "the reply is longer than {} MiB and was not read; check the api base url or proxy",
+            limit / (1024 * 1024)
+        ),
+    }
 }
 
 /// The client gave up after `timeout_ms` without a response.

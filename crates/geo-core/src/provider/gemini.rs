@@ -65,23 +65,42 @@ pub struct GoogleSearchTool {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Empty {}
 
-/// `{"maxOutputTokens","temperature"}`.
+/// `{"maxOutputTokens","temperature","thinkingConfig"?}`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct GenerationConfig {
-    /// Output token limit.
+    /// Output token limit (thinking included).
     pub max_output_tokens: u32,
     /// Sampling temperature.
     pub temperature: f64,
+    /// The run's thinking budget (`thinkingBudget`), for a model that takes one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub thinking_config: Option<ThinkingConfig>,
+}
+
+/// `{"thinkingBudget":N}`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ThinkingConfig {
+    /// Tokens of thinking allowed.
+    pub thinking_budget: u32,
 }
 
 /// The probe request for `prompt_text` under `config` (the model goes in the URL).
 pub fn build_request<'a>(prompt_text: &'a str, config: &RunConfig) -> GenerateContentRequest<'a> {
+    let thinking = match super::budget::row_for(EngineId::Gemini, &config.model).param {
+        super::budget::ReasoningParam::GeminiThinkingBudget => config.thinking_budget,
+        _ => None,
+    };
     GenerateContentRequest {
         system_instruction: Content { role: None, parts: [TextPart { text: SYSTEM_PROMPT }] },
         contents: [Content { role: Some("user"), parts: [TextPart { text: prompt_text }] }],
         tools: [GoogleSearchTool { google_search: Empty {} }],
-        generation_config: GenerationConfig { max_output_tokens: config.max_tokens, temperature: config.temperature },
+        generation_config: GenerationConfig {
+            max_output_tokens: config.max_tokens,
+            temperature: config.temperature,
+            thinking_config: thinking.map(|thinking_budget| ThinkingConfig { thinking_budget }),
+        },
     }
 }
 
@@ -155,6 +174,8 @@ pub fn parse_response(body: &str, requested_model: &str) -> Result<ParsedRespons
     let mut named = vec![false; web.len()];
     let supports = grounding.and_then(|g| g.get("groundingSupports")).and_then(Value::as_array);
     for support in supports.into_iter().flatten() {
+        let segment = support.get("segment").and_then(|s| s.get("text")).and_then(Value::as_str);
+        let segment = segment.filter(|t| !t.trim().is_empty());
         let indices = support.get("groundingChunkIndices").and_then(Value::as_array);
         for i in indices.into_iter().flatten().filter_map(Value::as_u64) {
             let Ok(i) = usize::try_from(i) else { continue };
@@ -164,14 +185,17 @@ pub fn parse_response(body: &str, requested_model: &str) -> Result<ParsedRespons
                 citations.push(RawCitation {
                     url: uri.clone(),
                     title: (!title.is_empty()).then(|| title.clone()),
-                    cited_text: None,
+                    // The segment of the first support naming the chunk (engines.md, "Fidelity").
+                    cited_text: segment.map(str::to_string),
                 });
             }
         }
     }
 
     let usage = obj.get("usageMetadata").and_then(Value::as_object);
-    let prompt = count(usage.and_then(|u| u.get("promptTokenCount")));
+    // The search results fed back to the model are input too (engines.md, "Fidelity").
+    let prompt = count(usage.and_then(|u| u.get("promptTokenCount")))
+        .saturating_add(count(usage.and_then(|u| u.get("toolUsePromptTokenCount"))));
     let cached = count(usage.and_then(|u| u.get("cachedContentTokenCount")));
     let output = count(usage.and_then(|u| u.get("candidatesTokenCount")))
         .saturating_add(count(usage.and_then(|u| u.get("thoughtsTokenCount"))));
@@ -179,7 +203,11 @@ pub fn parse_response(body: &str, requested_model: &str) -> Result<ParsedRespons
         .and_then(|c| non_blank(str_field(c, "finishReason")))
         .or_else(|| obj.get("promptFeedback").and_then(|f| f.get("blockReason")).and_then(Value::as_str))
         .map(str::to_string);
+    let truncated = stop_reason.as_deref() == Some(MAX_TOKENS_FINISH);
     Ok(ParsedResponse {
+        truncated,
+        cost_usd: None,
+        content: None,
         raw_answer: answer,
         raw_sources: sources,
         raw_citations: Some(citations),
@@ -198,6 +226,9 @@ pub fn parse_response(body: &str, requested_model: &str) -> Result<ParsedRespons
     })
 }
 
+/// `finishReason` of a reply cut off by `maxOutputTokens`.
+pub const MAX_TOKENS_FINISH: &str = "MAX_TOKENS";
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -206,7 +237,8 @@ mod tests {
 
     #[test]
     fn body_has_the_documented_shape() {
-        let config = RunConfig { engine: EngineId::Gemini, ..RunConfig::default() };
+        let config =
+            RunConfig { engine: EngineId::Gemini, model: String::new(), max_tokens: 3000, ..RunConfig::default() };
         let text = request_body_json("q", &config);
         let v: Value = serde_json::from_str(&text).unwrap();
         assert_eq!(
@@ -219,6 +251,13 @@ mod tests {
             })
         );
         assert!(text.starts_with("{\"systemInstruction\":"), "{text}");
+        let thinking = RunConfig { thinking_budget: Some(8192), ..config.clone() };
+        let v: Value = serde_json::from_str(&request_body_json("q", &thinking)).unwrap();
+        assert_eq!(v["generationConfig"]["thinkingConfig"], json!({"thinkingBudget": 8192}));
+        // A model that takes no thinking budget is sent none.
+        let other = RunConfig { model: "gemini-3-pro".into(), ..thinking };
+        let v: Value = serde_json::from_str(&request_body_json("q", &other)).unwrap();
+        assert!(v["generationConfig"].get("thinkingConfig").is_none());
     }
 
     #[test]
@@ -235,9 +274,10 @@ mod tests {
                         {"web": {"uri": "https://vertexaisearch.cloud.google.com/grounding-api-redirect/B", "title": "uefa.com"}},
                         {"web": {"uri": "https://vertexaisearch.cloud.google.com/grounding-api-redirect/C", "title": "never cited"}}],
                     "groundingSupports": [
-                        {"segment": {"startIndex": 0, "endIndex": 10}, "groundingChunkIndices": [2]},
+                        {"segment": {"startIndex": 0, "endIndex": 10, "text": "Spain won."}, "groundingChunkIndices": [2]},
+                        {"segment": {"text": "Fourth title."}, "groundingChunkIndices": [2]},
                         {"groundingChunkIndices": [0, 2, 1, 99, -1]}]}}],
-            "usageMetadata": {"promptTokenCount": 100, "cachedContentTokenCount": 30, "candidatesTokenCount": 20, "thoughtsTokenCount": 7}
+            "usageMetadata": {"promptTokenCount": 100, "toolUsePromptTokenCount": 400, "cachedContentTokenCount": 30, "candidatesTokenCount": 20, "thoughtsTokenCount": 7}
         });
         let p = parse_response(&body.to_string(), "gemini-x").unwrap();
         assert_eq!(p.raw_answer, "Spain won. Fourth title.");
@@ -246,10 +286,13 @@ mod tests {
         assert_eq!(s, [(1, "aljazeera.com"), (2, "uefa.com"), (3, "never cited")]);
         let c: Vec<&str> = p.raw_citations.as_ref().unwrap().iter().map(|c| c.title.as_deref().unwrap()).collect();
         assert_eq!(c, ["uefa.com", "aljazeera.com"]);
+        let texts: Vec<Option<&str>> =
+            p.raw_citations.as_ref().unwrap().iter().map(|c| c.cited_text.as_deref()).collect();
+        assert_eq!(texts, [Some("Spain won."), None], "the first support naming the chunk");
         assert_eq!(
             p.usage,
             Usage {
-                input_tokens: 70,
+                input_tokens: 470,
                 output_tokens: 27,
                 cache_read_input_tokens: 30,
                 web_search_requests: 1,

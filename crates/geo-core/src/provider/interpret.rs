@@ -5,6 +5,8 @@
 //! Rules (seed §3.4):
 //! - a 2xx status: the body is read by the engine's wire format ([`Wire::parse`]); an
 //!   error envelope inside a 2xx body is an error of the kind its `type` names;
+//! - a 3xx status: a redirect, which no shell follows (the key would go with it):
+//!   [`redirect_error`](super::errors::redirect_error), naming where it pointed;
 //! - any other status: [`Wire::map_error`] over the body (401 → auth, 402 → balance,
 //!   403 → forbidden, 408 → timeout, 429 → rate limit, 5xx → server, else http; an
 //!   out-of-credit body is balance whatever the status);
@@ -21,7 +23,7 @@ use super::{invalid_json_error, map_http_error, parse_response, ParsedResponse};
 use crate::model::{ErrorKind, ProbeError};
 
 /// The header names [`interpret`] reads; a shell may pass just these (any case).
-pub const INTERPRETED_HEADERS: &[&str] = &["content-type", "request-id", "x-request-id"];
+pub const INTERPRETED_HEADERS: &[&str] = &["content-type", "request-id", "x-request-id", "location"];
 
 /// One engine's reply format: how a 2xx body becomes a [`ParsedResponse`] and how an error
 /// reply becomes a [`ProbeError`]. Every engine brings its own ([`Wire::of`], in
@@ -83,6 +85,9 @@ impl Reply<'_> {
 
 /// The outcome of one attempt from its reply (see the module docs for the rules).
 pub fn interpret(reply: &Reply, how: &Interpret) -> Result<ParsedResponse, ProbeError> {
+    if (300..400).contains(&reply.status) {
+        return Err(super::errors::redirect_error(Some(reply.status), reply.header("location")));
+    }
     if !(200..300).contains(&reply.status) {
         return Err((how.wire.map_error)(reply.status, reply.body));
     }
@@ -119,6 +124,20 @@ mod tests {
     #[track_caller]
     fn check(status: u16, headers: &[(&str, &str)], body: &str, expect: Result<(), ErrorKind>) {
         assert_eq!(run(status, headers, body).map(|_| ()).map_err(|e| e.kind), expect, "{status} {body}");
+    }
+
+    /// Security review II, finding 3: a redirect is an `http` error naming where it pointed
+    /// (scheme and host only), whatever its body says.
+    #[test]
+    fn a_redirect_is_an_error_that_names_its_host() {
+        let e = run(302, &[("Location", "https://other.example:8443/steal?token=T0K")], OK).unwrap_err();
+        assert_eq!((e.kind, e.http_status), (ErrorKind::Http, Some(302)));
+        assert!(e.message.contains("redirected the request to https://other.example:8443"), "{}", e.message);
+        assert!(!e.message.contains("T0K") && !e.message.contains("steal"), "{}", e.message);
+        assert!(crate::provider::INTERPRETED_HEADERS.contains(&"location"));
+        let e = run(307, &[], "").unwrap_err();
+        assert!(e.message.contains("redirected the request (not followed, http 307)"), "{}", e.message);
+        assert!(!crate::provider::is_retryable(e.kind), "never retried");
     }
 
     #[test]

@@ -1,7 +1,10 @@
-//! The settings page's "test key" request: one tiny Messages call without tools, and its verdict.
+//! A key's verdict ([`KeyVerdict`], the words the settings page shows), and the cheapest
+//! request that checks a key: one tiny call without tools.
 //!
-//! It costs a single output token and no search, so it can be run at will. The verdict is
-//! read from the status and the body with the same rules as a probe's error mapping.
+//! The tiny request costs a single output token and no search; the verdict is read from the
+//! status and the body with the same rules as a probe's error mapping. The settings page's key
+//! test now asks the doctor's question instead ([`super::doctor`]: did a search run, how many
+//! sources came back), and reports its verdict in these words.
 
 use serde::Serialize;
 

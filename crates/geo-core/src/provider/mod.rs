@@ -12,8 +12,14 @@
 //! - [`errors`]: status/body → [`ProbeError`](crate::model::ProbeError) per engine, UI wording;
 //! - [`interpret`](mod@interpret): a whole HTTP reply → the attempt's outcome, for both
 //!   shells and every engine (the engine's [`Wire`] reads the body);
-//! - [`keytest`]: the settings page's key test.
+//! - [`keytest`]: the settings page's key test; [`doctor`]: `geo-probe doctor` and the
+//!   settings page's search check;
+//! - [`budget`]: what each engine and model is asked to spend (output budget, reasoning
+//!   effort, thinking budget);
+//! - [`turn`]: a Messages turn paused by `pause_turn`, continued and read as one.
 
+pub mod budget;
+pub mod doctor;
 pub mod engine;
 pub mod errors;
 pub mod gemini;
@@ -23,6 +29,7 @@ pub mod openai;
 pub mod perplexity;
 pub mod request;
 pub mod response;
+pub mod turn;
 pub mod url;
 mod wire;
 
@@ -34,7 +41,7 @@ pub use engine::{
 pub use errors::{
     describe_engine_error, describe_error, empty_answer_error, engine_invalid_json_error, engine_network_error,
     invalid_json_error, is_browser_block_message, kind_for_status, map_engine_http_error, map_http_error,
-    network_error, parse_error_body, timeout_error, ProviderErrorBody,
+    network_error, parse_error_body, redirect_error, reply_too_large_error, timeout_error, ProviderErrorBody,
 };
 pub use interpret::{interpret, Interpret, Reply, Wire, INTERPRETED_HEADERS};
 pub use keytest::{
@@ -46,6 +53,7 @@ pub use request::{
     SYSTEM_PROMPT, WEB_SEARCH_TOOL_NAME, WEB_SEARCH_TOOL_TYPE,
 };
 pub use response::{is_internal_query, parse_messages, parse_response, Citations};
+pub use turn::{Continuation, MAX_CONTINUATIONS};
 pub use url::{
     auth_mode, build_messages_url, check_key, parse_base_url, request_headers, ApiKey, BaseUrl, BaseUrlError, KeyError,
     KeyMode, ANTHROPIC_VERSION, DEFAULT_API_BASE_URL, MESSAGES_PATH,
@@ -77,6 +85,25 @@ pub struct ParsedResponse {
     pub stop_reason: Option<String>,
     /// Model that answered, the requested one when the response omits it.
     pub model: String,
+    /// The reply stopped on a length limit (Messages `max_tokens`, OpenAI `incomplete` for
+    /// `max_output_tokens`, Gemini `MAX_TOKENS`, Perplexity `length`, or a `<think>` section
+    /// never closed): engines.md, "Fidelity".
+    pub truncated: bool,
+    /// The engine's own stated cost of this reply in USD (Perplexity `usage.cost.total_cost`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cost_usd: Option<f64>,
+    /// A Messages reply's `content` blocks as received, so that a `pause_turn` can be sent
+    /// back and the whole turn read as one ([`turn`]); `None` for the other engines.
+    #[serde(skip)]
+    pub content: Option<Vec<serde_json::Value>>,
+}
+
+impl ParsedResponse {
+    /// Whether the server-side tool loop paused before the answer (Messages
+    /// `stop_reason: "pause_turn"`): the turn is continued, not retried.
+    pub fn paused(&self) -> bool {
+        self.stop_reason.as_deref() == Some(turn::PAUSE_TURN)
+    }
 }
 
 /// Whether a failed attempt of this kind is tried again (seed §3.4).

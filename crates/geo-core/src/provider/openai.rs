@@ -45,6 +45,18 @@ pub struct ResponsesRequest<'a> {
     pub max_output_tokens: u32,
     /// Built-in tool calls allowed: the run's `maxSearches`.
     pub max_tool_calls: u32,
+    /// `{"effort": …}` for a reasoning model (the run's `reasoningEffort`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reasoning: Option<Reasoning>,
+    /// Always `false`: a probe's response is not kept on OpenAI's side (engines.md, "Fidelity").
+    pub store: bool,
+}
+
+/// `{"effort":"low|medium|high"}`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Reasoning {
+    /// The run's reasoning effort.
+    pub effort: &'static str,
 }
 
 /// `{"role":"user","content":"…"}`.
@@ -66,6 +78,10 @@ pub struct Tool {
 
 /// The probe request for `prompt_text` under `config`.
 pub fn build_request<'a>(prompt_text: &'a str, config: &'a RunConfig) -> ResponsesRequest<'a> {
+    let effort = match super::budget::row_for(EngineId::Openai, &config.model).param {
+        super::budget::ReasoningParam::OpenAiEffort => config.reasoning_effort,
+        _ => None,
+    };
     ResponsesRequest {
         model: super::engine::model_or_default(EngineId::Openai, &config.model),
         instructions: SYSTEM_PROMPT,
@@ -74,6 +90,8 @@ pub fn build_request<'a>(prompt_text: &'a str, config: &'a RunConfig) -> Respons
         include: ["web_search_call.action.sources"],
         max_output_tokens: config.max_tokens,
         max_tool_calls: config.max_searches,
+        reasoning: effort.map(|e| Reasoning { effort: e.as_str() }),
+        store: false,
     }
 }
 
@@ -157,9 +175,8 @@ pub fn parse_response(body: &str, requested_model: &str) -> Result<ParsedRespons
                     if str_field(part, "type") != Some("output_text") {
                         continue;
                     }
-                    if let Some(t) = str_field(part, "text") {
-                        text.push_str(t);
-                    }
+                    let part_text = str_field(part, "text").unwrap_or("");
+                    text.push_str(part_text);
                     for a in part.get("annotations").and_then(Value::as_array).into_iter().flatten() {
                         let Some(a) = a.as_object() else { continue };
                         if str_field(a, "type") != Some("url_citation") {
@@ -169,7 +186,7 @@ pub fn parse_response(body: &str, requested_model: &str) -> Result<ParsedRespons
                         citations.push(RawCitation {
                             url: url.to_string(),
                             title: non_blank(str_field(a, "title")).map(str::to_string),
-                            cited_text: None,
+                            cited_text: cited_span(part_text, a.get("start_index"), a.get("end_index")),
                         });
                     }
                 }
@@ -190,6 +207,7 @@ pub fn parse_response(body: &str, requested_model: &str) -> Result<ParsedRespons
     let cached = count(usage.and_then(|u| u.get("input_tokens_details")).and_then(|d| d.get("cached_tokens")));
     let status = non_blank(str_field(&obj, "status"));
     let reason = obj.get("incomplete_details").and_then(|d| d.get("reason")).and_then(Value::as_str);
+    let truncated = status == Some("incomplete") && non_blank(reason) == Some(MAX_OUTPUT_TOKENS_REASON);
     let stop_reason = match (status, non_blank(reason)) {
         (Some("incomplete"), Some(r)) => Some(r.to_string()),
         (s, _) => s.map(str::to_string),
@@ -210,20 +228,48 @@ pub fn parse_response(body: &str, requested_model: &str) -> Result<ParsedRespons
         request_id: non_blank(str_field(&obj, "id")).map(str::to_string),
         stop_reason,
         model: non_blank(str_field(&obj, "model")).unwrap_or(requested_model).to_string(),
+        truncated,
+        cost_usd: None,
+        content: None,
     })
 }
 
+/// `incomplete_details.reason` of a reply cut off by `max_output_tokens`.
+pub const MAX_OUTPUT_TOKENS_REASON: &str = "max_output_tokens";
+
+/// The part of `text` an annotation covers: `start_index..end_index` in Unicode code
+/// points, when both are given, in order and inside the text, and the span is not blank.
+fn cited_span(text: &str, start: Option<&Value>, end: Option<&Value>) -> Option<String> {
+    let (start, end) = (usize::try_from(start?.as_u64()?).ok()?, usize::try_from(end?.as_u64()?).ok()?);
+    if start >= end {
+        return None;
+    }
+    let mut chars = text.char_indices().map(|(i, _)| i).chain([text.len()]);
+    let from = chars.nth(start)?;
+    let to = chars.nth(end - start - 1)?;
+    let span = &text[from..to];
+    (!span.trim().is_empty()).then(|| span.to_string())
+}
+
 /// Gives each source the title of a citation with the same canonical URL (the first such).
+///
+/// One map from canonical URL to title, so the work is linear in sources + citations
+/// (security review II, finding 1: comparing every source with every citation was not).
 fn name_sources(sources: &mut [RawSource], citations: &[RawCitation]) {
     if citations.is_empty() {
         return;
     }
-    let titled: Vec<(String, &str)> =
-        citations.iter().filter_map(|c| Some((normalize_url(&c.url)?.canonical, c.title.as_deref()?))).collect();
+    let mut titled: rustc_hash::FxHashMap<String, &str> = rustc_hash::FxHashMap::default();
+    for c in citations {
+        let Some(title) = c.title.as_deref() else { continue };
+        if let Some(url) = normalize_url(&c.url) {
+            titled.entry(url.canonical).or_insert(title);
+        }
+    }
     for s in sources.iter_mut() {
         let Some(canonical) = normalize_url(&s.url).map(|p| p.canonical) else { continue };
-        if let Some((_, title)) = titled.iter().find(|(u, _)| *u == canonical) {
-            s.title = title.to_string();
+        if let Some(title) = titled.get(&canonical) {
+            s.title = (*title).to_string();
         }
     }
 }
@@ -240,7 +286,13 @@ mod tests {
 
     #[test]
     fn body_has_the_documented_shape() {
-        let config = RunConfig { engine: EngineId::Openai, model: "gpt-5".into(), ..RunConfig::default() };
+        let config = RunConfig {
+            engine: EngineId::Openai,
+            model: "gpt-5".into(),
+            max_tokens: 3000,
+            reasoning_effort: Some(crate::model::ReasoningEffort::Medium),
+            ..RunConfig::default()
+        };
         let text = request_body_json("哪些 GEO 工具好？", &config);
         let v: Value = serde_json::from_str(&text).unwrap();
         assert_eq!(
@@ -252,12 +304,32 @@ mod tests {
                 "tools": [{"type": "web_search"}],
                 "include": ["web_search_call.action.sources"],
                 "max_output_tokens": 3000,
-                "max_tool_calls": 5
+                "max_tool_calls": 5,
+                "reasoning": {"effort": "medium"},
+                "store": false
             })
         );
         assert!(text.starts_with("{\"model\":\"gpt-5\",\"instructions\":"), "{text}");
         let blank = RunConfig { engine: EngineId::Openai, model: " ".into(), ..RunConfig::default() };
         assert!(request_body_json("q", &blank).starts_with("{\"model\":\"gpt-5-mini\""));
+        // A model without reasoning is sent no effort.
+        let plain = RunConfig { model: "gpt-4.1".into(), ..config };
+        let v: Value = serde_json::from_str(&request_body_json("q", &plain)).unwrap();
+        assert!(v.get("reasoning").is_none() && v["store"] == json!(false));
+    }
+
+    #[test]
+    fn cited_text_comes_from_the_annotation_offsets() {
+        let text = "元构场是 GEO 服务商。Other";
+        let n = |i: u64| Some(json!(i));
+        assert_eq!(cited_span(text, n(0).as_ref(), n(3).as_ref()).as_deref(), Some("元构场"));
+        assert_eq!(cited_span(text, n(5).as_ref(), n(13).as_ref()).as_deref(), Some("GEO 服务商。"));
+        assert_eq!(cited_span(text, n(13).as_ref(), n(18).as_ref()).as_deref(), Some("Other"));
+        for (a, b) in [(3, 3), (5, 2), (0, 19), (30, 40)] {
+            assert_eq!(cited_span(text, n(a).as_ref(), n(b).as_ref()), None, "{a}..{b}");
+        }
+        assert_eq!(cited_span(text, None, n(3).as_ref()), None);
+        assert_eq!(cited_span(text, n(4).as_ref(), n(5).as_ref()), None, "a blank span");
     }
 
     #[test]
@@ -323,6 +395,7 @@ mod tests {
         let p = parse(json!({"status": "incomplete", "incomplete_details": {"reason": "max_output_tokens"},
             "output": [{"type": "message", "content": [{"type": "output_text", "text": "partial"}]}]}));
         assert_eq!(p.stop_reason.as_deref(), Some("max_output_tokens"));
+        assert!(p.truncated);
         assert_eq!((p.queries.len(), p.raw_sources.len()), (0, 0));
         assert_eq!(p.raw_citations, Some(vec![]), "openai always has a citation array");
         assert_eq!(p.model, "gpt-5-mini");

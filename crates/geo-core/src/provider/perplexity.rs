@@ -1,13 +1,22 @@
 //! Perplexity's Sonar `chat/completions`: the probe request body and the response parser
 //! (engines.md; shapes in `shared/reference/api-formats/engines/perplexity_*`).
 //!
-//! * The answer is `choices[0].message.content` (a string, or OpenAI-style text parts).
-//! * `search_results[i]` are the sources (`title`, `url`, `date` as `pageAge`), all of query 1,
-//!   ranked by position. Perplexity returns no query strings, so one internal query stands
-//!   for its search when there are results, and that search is counted once in `usage`.
-//! * `citations` (URL strings, which the answer refers to as `[1]`, `[2]` …) are the
-//!   citations; the array is always present, empty when the response has none.
+//! * The answer is `choices[0].message.content` (a string, or OpenAI-style text parts),
+//!   without the leading `<think>…</think>` section of the reasoning models (and the
+//!   whitespace after it); a `<think>` never closed leaves no answer and marks the reply
+//!   truncated (engines.md, "Fidelity").
+//! * Queries: when `message.reasoning_steps[]` carry `web_search.search_keywords`, one query
+//!   per keyword in order, each step's `web_search.search_results` the sources of that step's
+//!   first query; the top-level `search_results` no step lists attach to the last query.
+//!   Otherwise Perplexity names no query, so one internal query stands for its search when
+//!   there are results. `webSearchRequests` counts the queries.
+//! * Citations are the `search_results` entries (1-based) the answer cites with a `[n]`
+//!   marker, in order of first citation, once each. The top-level `citations` array is the
+//!   footnote list (the same URLs as `search_results`) and does not mean "cited".
+//! * `usage.cost.total_cost` is the reply's own stated cost; `usage.search_context_size`
+//!   (which sets the request fee) is kept on the usage.
 
+use rustc_hash::{FxHashMap, FxHashSet};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -15,7 +24,7 @@ use super::errors::engine_invalid_json_error;
 use super::request::SYSTEM_PROMPT;
 use super::wire::{count, non_blank, response_object, str_field};
 use super::ParsedResponse;
-use crate::model::{EngineId, ProbeError, Query, RawCitation, RawSource, RunConfig, Usage};
+use crate::model::{EngineId, ProbeError, Query, RawCitation, RawSource, RunConfig, SearchContextSize, Usage};
 
 /// The chat completions request body, fields in the documented order.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -66,6 +75,106 @@ fn content_text(content: Option<&Value>) -> String {
     }
 }
 
+/// The answer without a leading `<think>…</think>` section and the whitespace after it, and
+/// whether a `<think>` was opened and never closed (then there is no answer).
+pub fn strip_think(content: &str) -> (&str, bool) {
+    let Some(rest) = content.trim_start().strip_prefix("<think>") else { return (content, false) };
+    match rest.find("</think>") {
+        Some(end) => (rest[end + "</think>".len()..].trim_start(), false),
+        None => ("", true),
+    }
+}
+
+/// The 1-based numbers of the `[n]` markers of `answer`, in order of first appearance, once each.
+pub fn cited_numbers(answer: &str) -> Vec<usize> {
+    let mut out: Vec<usize> = Vec::new();
+    let bytes = answer.as_bytes();
+    let mut i = 0;
+    while let Some(open) = bytes[i..].iter().position(|b| *b == b'[').map(|p| p + i) {
+        let digits = bytes[open + 1..].iter().take_while(|b| b.is_ascii_digit()).count();
+        let close = open + 1 + digits;
+        if (1..=3).contains(&digits) && bytes.get(close) == Some(&b']') {
+            let n: usize = answer[open + 1..close].parse().unwrap_or(0);
+            if n > 0 && !out.contains(&n) {
+                out.push(n);
+            }
+            i = close + 1;
+        } else {
+            i = open + 1;
+        }
+    }
+    out
+}
+
+/// One search result: `(url, title, date)`.
+fn result_of(r: &Value) -> Option<(&str, &str, Option<&str>)> {
+    let r = r.as_object()?;
+    Some((non_blank(str_field(r, "url"))?, str_field(r, "title").unwrap_or("").trim(), non_blank(str_field(r, "date"))))
+}
+
+/// The sources of a reply with each query's running rank (ranks count per query, so a map
+/// of counts keeps the parser linear in the number of results).
+#[derive(Default)]
+struct Sources {
+    list: Vec<RawSource>,
+    ranks: FxHashMap<u32, u32>,
+}
+
+impl Sources {
+    fn push(&mut self, query_index: u32, (url, title, date): (&str, &str, Option<&str>)) {
+        let rank = self.ranks.entry(query_index).or_insert(0);
+        *rank += 1;
+        self.list.push(RawSource {
+            query_index,
+            rank: *rank,
+            title: title.to_string(),
+            url: url.to_string(),
+            page_age: date.map(str::to_string),
+        });
+    }
+}
+
+/// The queries and sources of the reply (see the module documentation). Plain loops: an
+/// iterator chain is code of its own in the web app's module (ADR 0014).
+fn queries_and_sources(message: Option<&Value>, results: &[Value]) -> (Vec<Query>, Vec<RawSource>) {
+    let mut queries: Vec<Query> = Vec::new();
+    let mut sources = Sources::default();
+    let mut listed: FxHashSet<&str> = FxHashSet::default();
+    let steps = message.and_then(|m| m.get("reasoning_steps")).and_then(Value::as_array);
+    for step in steps.map_or(&[][..], |s| &s[..]) {
+        let Some(search) = step.get("web_search") else { continue };
+        let first_index = queries.len() as u32 + 1;
+        let words = search.get("search_keywords").and_then(Value::as_array);
+        for w in words.map_or(&[][..], |w| &w[..]) {
+            if let Some(w) = non_blank(w.as_str()) {
+                let index = queries.len() as u32 + 1;
+                queries.push(Query { index, query: Some(w.to_string()), internal: false, error: None });
+            }
+        }
+        if queries.len() as u32 + 1 == first_index {
+            continue;
+        }
+        let step_results = search.get("search_results").and_then(Value::as_array);
+        for r in step_results.map_or(&[][..], |r| &r[..]) {
+            if let Some(result) = result_of(r) {
+                listed.insert(result.0);
+                sources.push(first_index, result);
+            }
+        }
+    }
+    for r in results {
+        let Some(result) = result_of(r) else { continue };
+        if listed.contains(result.0) {
+            continue;
+        }
+        if queries.is_empty() {
+            queries.push(Query { index: 1, query: None, internal: true, error: None });
+        }
+        sources.push(queries.len() as u32, result);
+    }
+    (queries, sources.list)
+}
+
 /// Parses the body of a successful chat completions call (see the module documentation).
 ///
 /// Errors: not JSON, not an object, or no `choices` array → `invalid_json`; an error
@@ -77,51 +186,48 @@ pub fn parse_response(body: &str, requested_model: &str) -> Result<ParsedRespons
         return Err(invalid("the body has no choices array"));
     };
     let choice = choices.first().and_then(Value::as_object);
-    let answer = content_text(choice.and_then(|c| c.get("message")).and_then(|m| m.get("content")));
+    let message = choice.and_then(|c| c.get("message"));
+    let content = content_text(message.and_then(|m| m.get("content")));
+    let (answer, unclosed_think) = strip_think(&content);
 
-    let mut sources: Vec<RawSource> = Vec::new();
-    for r in obj.get("search_results").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_object) {
-        let Some(url) = non_blank(str_field(r, "url")) else { continue };
-        sources.push(RawSource {
-            query_index: 1,
-            rank: sources.len() as u32 + 1,
-            title: str_field(r, "title").unwrap_or("").trim().to_string(),
-            url: url.to_string(),
-            page_age: non_blank(str_field(r, "date")).map(str::to_string),
-        });
+    let results: &[Value] = obj.get("search_results").and_then(Value::as_array).map_or(&[], |v| &v[..]);
+    let (queries, sources) = queries_and_sources(message, results);
+    let mut citations: Vec<RawCitation> = Vec::new();
+    for n in cited_numbers(answer) {
+        if let Some((url, title, _)) = results.get(n - 1).and_then(result_of) {
+            let title = (!title.is_empty()).then(|| title.to_string());
+            citations.push(RawCitation { url: url.to_string(), title, cited_text: None });
+        }
     }
-    let queries = if sources.is_empty() {
-        Vec::new()
-    } else {
-        vec![Query { index: 1, query: None, internal: true, error: None }]
-    };
-    let citations: Vec<RawCitation> = obj
-        .get("citations")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(|c| non_blank(c.as_str()))
-        .map(|url| RawCitation { url: url.to_string(), title: None, cited_text: None })
-        .collect();
 
     let usage = obj.get("usage").and_then(Value::as_object);
+    let context =
+        usage.and_then(|u| str_field(u, "search_context_size")).and_then(|s| SearchContextSize::parse(s.trim()));
+    let cost = usage.and_then(|u| u.get("cost")).and_then(|c| c.get("total_cost")).and_then(Value::as_f64);
+    let finish = choice.and_then(|c| non_blank(str_field(c, "finish_reason")));
     Ok(ParsedResponse {
-        raw_answer: answer,
+        raw_answer: answer.to_string(),
         usage: Usage {
             input_tokens: count(usage.and_then(|u| u.get("prompt_tokens"))),
             output_tokens: count(usage.and_then(|u| u.get("completion_tokens"))),
             cache_read_input_tokens: 0,
-            web_search_requests: u64::from(!sources.is_empty()),
-            search_context_size: None,
+            web_search_requests: queries.len() as u64,
+            search_context_size: context,
         },
         queries,
         raw_sources: sources,
         raw_citations: Some(citations),
         request_id: non_blank(str_field(&obj, "id")).map(str::to_string),
-        stop_reason: choice.and_then(|c| non_blank(str_field(c, "finish_reason"))).map(str::to_string),
+        truncated: finish == Some(LENGTH_FINISH) || unclosed_think,
+        stop_reason: finish.map(str::to_string),
         model: non_blank(str_field(&obj, "model")).unwrap_or(requested_model).to_string(),
+        cost_usd: cost.filter(|c| c.is_finite() && *c >= 0.0),
+        content: None,
     })
 }
+
+/// `finish_reason` of a reply cut off by `max_tokens`.
+pub const LENGTH_FINISH: &str = "length";
 
 #[cfg(test)]
 mod tests {
@@ -131,7 +237,12 @@ mod tests {
 
     #[test]
     fn body_has_the_documented_shape() {
-        let config = RunConfig { engine: EngineId::Perplexity, model: "sonar-pro".into(), ..RunConfig::default() };
+        let config = RunConfig {
+            engine: EngineId::Perplexity,
+            model: "sonar-pro".into(),
+            max_tokens: 3000,
+            ..RunConfig::default()
+        };
         let v: Value = serde_json::from_str(&request_body_json("q", &config)).unwrap();
         assert_eq!(
             v,
@@ -171,5 +282,63 @@ mod tests {
         let err = parse_response(r#"{"error":{"message":"Invalid model 'x'","type":"invalid_model","code":400}}"#, "m")
             .unwrap_err();
         assert_eq!(err.kind, ErrorKind::Http);
+    }
+
+    #[test]
+    fn think_sections_are_not_the_answer() {
+        assert_eq!(strip_think("<think>元构场? https://x.example</think>\n\n答案"), ("答案", false));
+        assert_eq!(strip_think("  <think>a</think>b"), ("b", false));
+        assert_eq!(strip_think("<think>never closed"), ("", true));
+        assert_eq!(strip_think("答案 <think>x</think>"), ("答案 <think>x</think>", false));
+        let body = json!({"choices": [{"finish_reason": "length", "message": {"content": "<think>still thinking"}}],
+            "search_results": [{"url": "https://a.example"}]});
+        let p = parse_response(&body.to_string(), "sonar-reasoning-pro").unwrap();
+        assert_eq!((p.raw_answer.as_str(), p.truncated), ("", true));
+    }
+
+    #[test]
+    fn markers_cite_results_and_steps_name_queries() {
+        assert_eq!(cited_numbers("a [2] b [1][2] [10] [x] [1234] [0] [3"), [2, 1, 10]);
+        let body = json!({"model": "sonar-reasoning-pro",
+            "choices": [{"finish_reason": "stop", "message": {"content": "<think>GEOBoost [9]</think>元构场 [3][1]，再次 [3]。",
+                "reasoning_steps": [
+                    {"type": "web_search", "web_search": {"search_keywords": ["GEO 工具", " 元构场 "],
+                        "search_results": [{"url": "https://s.example/1", "title": "S1"}, {"url": "https://a.example"}]}},
+                    {"type": "fetch_url_content"},
+                    {"type": "web_search", "web_search": {"search_keywords": ["GEO 报价"], "search_results": []}}]}}],
+            "citations": ["https://a.example", "https://b.example", "https://c.example"],
+            "search_results": [{"url": "https://a.example", "title": "A"}, {"url": "https://b.example", "title": "B"},
+                               {"url": "https://c.example", "title": "C", "date": "2026-01-01"}],
+            "usage": {"prompt_tokens": 10, "completion_tokens": 20, "search_context_size": "high",
+                      "cost": {"request_cost": 0.012, "total_cost": 0.0135}}});
+        let p = parse_response(&body.to_string(), "m").unwrap();
+        assert_eq!(p.raw_answer, "元构场 [3][1]，再次 [3]。");
+        let q: Vec<(u32, Option<&str>, bool)> =
+            p.queries.iter().map(|q| (q.index, q.query.as_deref(), q.internal)).collect();
+        assert_eq!(q, [(1, Some("GEO 工具"), false), (2, Some("元构场"), false), (3, Some("GEO 报价"), false)]);
+        let s: Vec<(u32, u32, &str)> = p.raw_sources.iter().map(|s| (s.query_index, s.rank, s.url.as_str())).collect();
+        assert_eq!(
+            s,
+            [
+                (1, 1, "https://s.example/1"),
+                (1, 2, "https://a.example"),
+                (3, 1, "https://b.example"),
+                (3, 2, "https://c.example")
+            ]
+        );
+        let c: Vec<(&str, Option<&str>)> =
+            p.raw_citations.as_ref().unwrap().iter().map(|c| (c.url.as_str(), c.title.as_deref())).collect();
+        assert_eq!(
+            c,
+            [("https://c.example", Some("C")), ("https://a.example", Some("A"))],
+            "a marker in <think> cites nothing"
+        );
+        assert_eq!(p.usage.web_search_requests, 3);
+        assert_eq!(p.usage.search_context_size, Some(SearchContextSize::High));
+        assert_eq!(p.cost_usd, Some(0.0135));
+        // No marker: nothing is cited, whatever the footnote list says.
+        let plain = json!({"choices": [{"message": {"content": "no markers"}}], "citations": ["https://a.example"],
+            "search_results": [{"url": "https://a.example"}]});
+        assert_eq!(parse_response(&plain.to_string(), "sonar").unwrap().raw_citations, Some(vec![]));
     }
 }

@@ -15,8 +15,8 @@ pub const SYSTEM_PROMPT: &str = "你是一个乐于助人的助手。请直接�
 /// Client-side timeout of one request, in milliseconds (180 s).
 pub const REQUEST_TIMEOUT_MS: u64 = 180_000;
 
-/// Default `max_tokens` of a probe request.
-pub const MAX_TOKENS: u32 = 3000;
+/// Default `max_tokens` of a DeepSeek probe request (the budget table's, `budget::BUDGETS`).
+pub const MAX_TOKENS: u32 = super::budget::DEEPSEEK_MAX_TOKENS;
 
 /// Type of the server-side web search tool.
 pub const WEB_SEARCH_TOOL_TYPE: &str = "web_search_20250305";
@@ -35,10 +35,39 @@ pub struct MessagesRequest<'a> {
     pub system: &'a str,
     /// The search tool (exactly one).
     pub tools: Vec<WebSearchTool>,
-    /// The single user message.
-    pub messages: Vec<UserMessage<'a>>,
+    /// The user message, then (a `pause_turn` continuation) the paused content.
+    pub messages: Vec<Message<'a>>,
     /// Sampling temperature.
     pub temperature: f64,
+    /// DeepSeek's `output_config: {"effort": …}` when the run asks a reasoning effort.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub output_config: Option<OutputConfig>,
+}
+
+/// One message of the request.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Message<'a> {
+    /// The prompt.
+    User(UserMessage<'a>),
+    /// The paused replies' content, sent back as is (engines.md, "Fidelity").
+    Assistant(AssistantMessage<'a>),
+}
+
+/// `{"role":"assistant","content":[…]}`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AssistantMessage<'a> {
+    /// Always `assistant`.
+    pub role: &'static str,
+    /// The paused content blocks.
+    pub content: &'a [serde_json::Value],
+}
+
+/// `{"effort":"low|medium|high"}`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct OutputConfig {
+    /// The run's reasoning effort.
+    pub effort: &'static str,
 }
 
 /// `{"type":"web_search_20250305","name":"web_search","max_uses":N}`.
@@ -79,6 +108,10 @@ pub fn user_message(text: &str) -> UserMessage<'_> {
 
 /// The probe request for `prompt_text` under `config` (model, max tokens, searches, temperature).
 pub fn build_request<'a>(prompt_text: &'a str, config: &'a RunConfig) -> MessagesRequest<'a> {
+    let effort = match super::budget::row_for(config.engine, &config.model).param {
+        super::budget::ReasoningParam::DeepseekEffort => config.reasoning_effort,
+        _ => None,
+    };
     MessagesRequest {
         model: &config.model,
         max_tokens: config.max_tokens,
@@ -88,9 +121,24 @@ pub fn build_request<'a>(prompt_text: &'a str, config: &'a RunConfig) -> Message
             name: WEB_SEARCH_TOOL_NAME,
             max_uses: config.max_searches,
         }],
-        messages: vec![user_message(prompt_text)],
+        messages: vec![Message::User(user_message(prompt_text))],
         temperature: config.temperature,
+        output_config: effort.map(|e| OutputConfig { effort: e.as_str() }),
     }
+}
+
+/// The request of a `pause_turn` continuation: the same request with the paused content
+/// appended as one assistant message.
+pub fn build_continuation<'a>(
+    prompt_text: &'a str,
+    config: &'a RunConfig,
+    continuation: &'a super::Continuation,
+) -> MessagesRequest<'a> {
+    let mut request = build_request(prompt_text, config);
+    request
+        .messages
+        .push(Message::Assistant(AssistantMessage { role: "assistant", content: &continuation.assistant_content }));
+    request
 }
 
 /// The probe request body as a JSON value (keys sorted; see the module note).
@@ -102,6 +150,11 @@ pub fn build_request_body(prompt_text: &str, config: &RunConfig) -> serde_json::
 pub fn request_body_json(prompt_text: &str, config: &RunConfig) -> String {
     // Serialising plain strings and numbers cannot fail; a non-finite temperature becomes null.
     serde_json::to_string(&build_request(prompt_text, config)).unwrap_or_default()
+}
+
+/// The body of a `pause_turn` continuation (see [`build_continuation`]).
+pub fn continuation_body_json(prompt_text: &str, config: &RunConfig, continuation: &super::Continuation) -> String {
+    serde_json::to_string(&build_continuation(prompt_text, config, continuation)).unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -117,7 +170,7 @@ mod tests {
             body,
             json!({
                 "model": "deepseek-v4-flash",
-                "max_tokens": 3000,
+                "max_tokens": 16384,
                 "system": "你是一个乐于助人的助手。请直接回答用户问题，不要描述你的搜索或思考过程。",
                 "tools": [{"type": "web_search_20250305", "name": "web_search", "max_uses": 5}],
                 "messages": [{"role": "user", "content": [{"type": "text", "text": "2026年有哪些GEO服务商？"}]}],
@@ -149,7 +202,7 @@ mod tests {
         let keys = ["\"model\"", "\"max_tokens\"", "\"system\"", "\"tools\"", "\"messages\"", "\"temperature\""];
         let positions: Vec<usize> = keys.iter().map(|k| text.find(k).expect(k)).collect();
         assert!(positions.windows(2).all(|w| w[0] < w[1]), "{text}");
-        assert!(text.starts_with("{\"model\":\"deepseek-v4-flash\",\"max_tokens\":3000,"), "{text}");
+        assert!(text.starts_with("{\"model\":\"deepseek-v4-flash\",\"max_tokens\":16384,"), "{text}");
         assert!(text.contains("{\"type\":\"web_search_20250305\",\"name\":\"web_search\",\"max_uses\":5}"), "{text}");
         assert!(
             text.contains("{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"hi \\\"there\\\"\"}]}"),
@@ -157,6 +210,26 @@ mod tests {
         );
         let parsed: serde_json::Value = serde_json::from_str(&text).unwrap();
         assert_eq!(parsed, build_request_body("hi \"there\"", &RunConfig::default()));
+    }
+
+    #[test]
+    fn effort_and_continuation() {
+        let config = RunConfig { reasoning_effort: Some(crate::model::ReasoningEffort::High), ..RunConfig::default() };
+        let body = build_request_body("q", &config);
+        assert_eq!(body["output_config"], json!({"effort": "high"}));
+        // Claude takes no effort: nothing is sent even if a config names one.
+        let claude = RunConfig { engine: crate::model::EngineId::Anthropic, ..config.clone() };
+        assert!(build_request_body("q", &claude).get("output_config").is_none());
+        let paused = super::super::Continuation {
+            assistant_content: vec![json!({"type": "server_tool_use", "id": "s1", "name": "web_search", "input": {}})],
+        };
+        let text = continuation_body_json("q", &config, &paused);
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(v["messages"][1], json!({"role": "assistant", "content": paused.assistant_content}));
+        // Nothing else changes.
+        let mut plain = v.clone();
+        plain["messages"].as_array_mut().unwrap().pop();
+        assert_eq!(plain, body);
     }
 
     #[test]

@@ -53,25 +53,42 @@ fn looks_like_call_id(t: &str) -> bool {
     (digits > 0 && rest[digits..].starts_with('_')) || rest.chars().any(|c| c.is_ascii_digit())
 }
 
-fn parse_usage(v: Option<&Value>) -> Usage {
-    let Some(Value::Object(u)) = v else { return Usage::default() };
+/// The reply's `usage`; `webSearchRequests` is `usage.server_tool_use.web_search_requests`,
+/// or, when the reply does not state it, `result_lists`: its `web_search_tool_result` blocks
+/// holding a result list (engines.md, "Fidelity": a search that returned results was billed).
+fn parse_usage(v: Option<&Value>, result_lists: u64) -> Usage {
+    let u = match v {
+        Some(Value::Object(u)) => Some(u),
+        _ => None,
+    };
+    let stated = u.and_then(|u| u.get("server_tool_use")).and_then(|s| s.get("web_search_requests"));
+    let searches = match stated {
+        Some(Value::Number(_)) => count(stated),
+        _ => result_lists,
+    };
     Usage {
-        input_tokens: count(u.get("input_tokens")),
-        output_tokens: count(u.get("output_tokens")),
-        cache_read_input_tokens: count(u.get("cache_read_input_tokens")),
-        web_search_requests: count(u.get("server_tool_use").and_then(|s| s.get("web_search_requests"))),
+        input_tokens: count(u.and_then(|u| u.get("input_tokens"))),
+        output_tokens: count(u.and_then(|u| u.get("output_tokens"))),
+        cache_read_input_tokens: count(u.and_then(|u| u.get("cache_read_input_tokens"))),
+        web_search_requests: searches,
         search_context_size: None,
     }
 }
 
 /// Queries in order of appearance plus the bookkeeping that attaches results to them.
+///
+/// A result block finds its query through a map by tool-use id and a cursor on the first
+/// query still waiting, so attaching every block is linear in the number of blocks
+/// (security review II, finding 1: a scan per block was quadratic).
 #[derive(Default)]
 struct QueryBook {
     queries: Vec<Query>,
-    /// Tool-use id of each query (same index as `queries`).
-    ids: Vec<Option<String>>,
+    /// The first query of each tool-use id.
+    by_id: rustc_hash::FxHashMap<String, usize>,
     /// Whether a result block has been attached to each query yet.
     answered: Vec<bool>,
+    /// No query before this index is still waiting for results.
+    waiting_from: usize,
     /// Results seen so far for each query (ranks continue if a query gets two blocks).
     ranks: Vec<u32>,
 }
@@ -79,22 +96,33 @@ struct QueryBook {
 impl QueryBook {
     fn push(&mut self, id: Option<String>, query: Option<String>) -> usize {
         let internal = query.is_none();
-        self.queries.push(Query { index: self.queries.len() as u32 + 1, query, internal, error: None });
-        self.ids.push(id);
+        let slot = self.queries.len();
+        self.queries.push(Query { index: slot as u32 + 1, query, internal, error: None });
+        if let Some(id) = id {
+            self.by_id.entry(id).or_insert(slot);
+        }
         self.answered.push(false);
         self.ranks.push(0);
-        self.queries.len() - 1
+        slot
     }
 
     /// The query a result block belongs to: by `tool_use_id`, else the first query still
     /// waiting for results, else a new internal query (results are never dropped).
     fn slot_for(&mut self, tool_use_id: Option<&str>) -> usize {
-        let by_id = tool_use_id.and_then(|id| self.ids.iter().position(|q| q.as_deref() == Some(id)));
-        let slot = by_id
-            .or_else(|| self.answered.iter().position(|a| !a))
-            .unwrap_or_else(|| self.push(tool_use_id.map(str::to_string), None));
+        let by_id = tool_use_id.and_then(|id| self.by_id.get(id).copied());
+        let slot =
+            by_id.or_else(|| self.first_waiting()).unwrap_or_else(|| self.push(tool_use_id.map(str::to_string), None));
         self.answered[slot] = true;
         slot
+    }
+
+    /// The first query without results yet (a query only ever becomes answered, so the
+    /// cursor only moves forward).
+    fn first_waiting(&mut self) -> Option<usize> {
+        while self.answered.get(self.waiting_from) == Some(&true) {
+            self.waiting_from += 1;
+        }
+        (self.waiting_from < self.answered.len()).then_some(self.waiting_from)
     }
 }
 
@@ -178,56 +206,94 @@ pub fn parse_messages(body: &str, requested_model: &str, citations: Citations) -
     if is_error_envelope(&obj) {
         return Err(map_error_envelope(body));
     }
-    let Some(Value::Array(blocks)) = obj.get("content") else {
+    let mut obj = obj;
+    let Some(Value::Array(blocks)) = obj.remove("content") else {
         return Err(invalid_json_error("the body has no content array"));
     };
+    let walk = Walk::of(&blocks);
+    let stop_reason = str_field(&obj, "stop_reason").filter(|s| !s.is_empty()).map(str::to_string);
+    Ok(ParsedResponse {
+        usage: parse_usage(obj.get("usage"), walk.result_lists),
+        request_id: str_field(&obj, "id").filter(|s| !s.is_empty()).map(str::to_string),
+        truncated: stop_reason.as_deref() == Some(MAX_TOKENS_STOP),
+        stop_reason,
+        model: str_field(&obj, "model").map(str::trim).filter(|s| !s.is_empty()).unwrap_or(requested_model).to_string(),
+        cost_usd: None,
+        content: Some(blocks),
+        ..walk.into_parsed(citations)
+    })
+}
 
-    let mut answer = String::new();
-    let mut gap_since_text = false;
-    let mut book = QueryBook::default();
-    let mut sources = Vec::new();
-    let mut cited = Vec::new();
-    for block in blocks.iter().filter_map(Value::as_object) {
-        match str_field(block, "type") {
-            Some("text") => {
-                let Some(text) = str_field(block, "text") else { continue };
-                push_citations(block, &mut cited);
-                if gap_since_text && !answer.trim().is_empty() && !text.trim().is_empty() && !answer.ends_with("\n\n") {
-                    answer.push_str(if answer.ends_with('\n') { "\n" } else { "\n\n" });
+/// Messages `stop_reason` of a reply cut off by `max_tokens`.
+pub const MAX_TOKENS_STOP: &str = "max_tokens";
+
+/// One pass over Messages `content` blocks, in order (see the module documentation).
+pub(crate) struct Walk {
+    answer: String,
+    book: QueryBook,
+    sources: Vec<RawSource>,
+    cited: Vec<RawCitation>,
+    /// `web_search_tool_result` blocks holding a result list (not an error).
+    pub(crate) result_lists: u64,
+}
+
+impl Walk {
+    /// Walks `blocks` (the content of one reply, or of every reply of a continued turn).
+    pub(crate) fn of(blocks: &[Value]) -> Walk {
+        let mut answer = String::new();
+        let mut gap_since_text = false;
+        let mut book = QueryBook::default();
+        let mut sources = Vec::new();
+        let mut cited = Vec::new();
+        let mut result_lists = 0u64;
+        for block in blocks.iter().filter_map(Value::as_object) {
+            match str_field(block, "type") {
+                Some("text") => {
+                    let Some(text) = str_field(block, "text") else { continue };
+                    push_citations(block, &mut cited);
+                    if gap_since_text
+                        && !answer.trim().is_empty()
+                        && !text.trim().is_empty()
+                        && !answer.ends_with("\n\n")
+                    {
+                        answer.push_str(if answer.ends_with('\n') { "\n" } else { "\n\n" });
+                    }
+                    answer.push_str(text);
+                    gap_since_text = false;
                 }
-                answer.push_str(text);
-                gap_since_text = false;
-            }
-            Some("server_tool_use") => {
-                gap_since_text = true;
-                if str_field(block, "name").is_some_and(|n| n != "web_search") {
-                    continue;
+                Some("server_tool_use") => {
+                    gap_since_text = true;
+                    if str_field(block, "name").is_some_and(|n| n != "web_search") {
+                        continue;
+                    }
+                    book.push(str_field(block, "id").map(str::to_string), search_words(block));
                 }
-                book.push(str_field(block, "id").map(str::to_string), search_words(block));
+                Some("web_search_tool_result") => {
+                    gap_since_text = true;
+                    result_lists += u64::from(block.get("content").is_some_and(Value::is_array));
+                    let slot = book.slot_for(str_field(block, "tool_use_id"));
+                    push_results(&mut book, slot, block.get("content"), &mut sources);
+                }
+                _ => gap_since_text = true,
             }
-            Some("web_search_tool_result") => {
-                gap_since_text = true;
-                let slot = book.slot_for(str_field(block, "tool_use_id"));
-                push_results(&mut book, slot, block.get("content"), &mut sources);
-            }
-            _ => gap_since_text = true,
         }
+        Walk { answer, book, sources, cited, result_lists }
     }
 
-    let raw_citations = match citations {
-        Citations::Always => Some(cited),
-        Citations::WhenPresent => (!cited.is_empty()).then_some(cited),
-    };
-    Ok(ParsedResponse {
-        raw_answer: answer,
-        queries: book.queries,
-        raw_sources: sources,
-        raw_citations,
-        usage: parse_usage(obj.get("usage")),
-        request_id: str_field(&obj, "id").filter(|s| !s.is_empty()).map(str::to_string),
-        stop_reason: str_field(&obj, "stop_reason").filter(|s| !s.is_empty()).map(str::to_string),
-        model: str_field(&obj, "model").map(str::trim).filter(|s| !s.is_empty()).unwrap_or(requested_model).to_string(),
-    })
+    /// The raw result's answer, queries, sources and citations (the rest left default).
+    pub(crate) fn into_parsed(self, citations: Citations) -> ParsedResponse {
+        let raw_citations = match citations {
+            Citations::Always => Some(self.cited),
+            Citations::WhenPresent => (!self.cited.is_empty()).then_some(self.cited),
+        };
+        ParsedResponse {
+            raw_answer: self.answer,
+            queries: self.book.queries,
+            raw_sources: self.sources,
+            raw_citations,
+            ..ParsedResponse::default()
+        }
+    }
 }
 
 #[cfg(test)]

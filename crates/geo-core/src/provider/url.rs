@@ -62,11 +62,20 @@ impl BaseUrl {
         host_for_messages(&self.0)
     }
 
-    /// The values of the query string (and the whole query), which may be a proxy's token:
-    /// what a [`crate::safe::Redactor`] removes from messages.
+    /// The query values that look like a proxy's secret ([`is_secret_query_value`]), and the
+    /// whole query when it holds one: what a [`crate::safe::Redactor`] removes from messages
+    /// and records. Ordinary values (`?alt=json`, `?api-version=2025-04-01-preview`) are not
+    /// secrets, so redaction never eats the words `json` or a date in an answer.
     pub fn secrets(&self) -> Vec<String> {
-        let mut out: Vec<String> = self.0.query_pairs().map(|(_, v)| v.into_owned()).collect();
-        out.extend(self.0.query().map(str::to_string));
+        let mut out: Vec<String> = self
+            .0
+            .query_pairs()
+            .filter(|(name, value)| is_secret_query_value(name, value))
+            .map(|(_, v)| v.into_owned())
+            .collect();
+        if !out.is_empty() {
+            out.extend(self.0.query().map(str::to_string));
+        }
         out
     }
 }
@@ -75,6 +84,41 @@ impl fmt::Debug for BaseUrl {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "BaseUrl({}…)", self.host_for_messages())
     }
+}
+
+/// Words that name a secret in a query parameter's name (`api_key`, `access_token`,
+/// `client_secret`, `sig`, `X-Amz-Signature`, `auth`, `password`, `pwd`, `credential`).
+pub const SECRET_NAME_PARTS: &[&str] = &["key", "token", "secret", "sig", "auth", "pass", "pwd", "credential"];
+
+/// Shortest run of letters and digits that may be taken for a secret by its look alone.
+pub const MIN_UNNAMED_SECRET_CHARS: usize = 16;
+
+/// Whether a query parameter of a base URL holds a secret: its name says so
+/// ([`SECRET_NAME_PARTS`]), or its value looks like a random token — a run of at least
+/// [`MIN_UNNAMED_SECRET_CHARS`] letters and digits (between `-_.~+/=` and the ends) that has
+/// both, with at least 3 bits of entropy a character. `alt=json`, `api-version=
+/// 2025-04-01-preview`, `model=gemini-2.5-flash-preview-05-20` are not secrets; `token=abc1`
+/// and `x=3f9a0c2e7b1d4f6a8c0e2b4d6f8a` are.
+pub fn is_secret_query_value(name: &str, value: &str) -> bool {
+    let name = name.to_ascii_lowercase();
+    SECRET_NAME_PARTS.iter().any(|part| name.contains(part))
+        || value.split(|c: char| !c.is_alphanumeric()).any(looks_random)
+}
+
+/// A run of letters and digits that reads as a random token (see [`is_secret_query_value`]).
+fn looks_random(run: &str) -> bool {
+    let n = run.chars().count();
+    if n < MIN_UNNAMED_SECRET_CHARS || !run.chars().any(char::is_alphabetic) || !run.chars().any(|c| c.is_ascii_digit())
+    {
+        return false;
+    }
+    let mut counts: rustc_hash::FxHashMap<char, u32> = rustc_hash::FxHashMap::default();
+    for c in run.chars() {
+        *counts.entry(c).or_insert(0) += 1;
+    }
+    let n = n as f64;
+    let entropy: f64 = counts.values().map(|&c| f64::from(c) / n).map(|p| -p * p.log2()).sum();
+    entropy >= 3.0
 }
 
 /// `scheme://host[:port]` of any URL (no path, no query, no credentials).
@@ -436,6 +480,39 @@ mod tests {
         assert_eq!(b.host_for_messages(), "https://gw.example.com:8443");
         assert!(!format!("{b:?}").contains("SECRET"));
         assert!(b.secrets().iter().any(|s| s == "SECRET"));
+    }
+
+    #[track_caller]
+    fn check_secrets(base: &str, expect: &[&str]) {
+        let b = parse_base_url(base).unwrap().unwrap();
+        assert_eq!(b.secrets(), expect, "{base}");
+    }
+
+    /// Security review II, finding 2: ordinary query values are not secrets.
+    #[test]
+    fn only_secret_looking_query_values_are_secrets() {
+        check_secrets("https://gw.example/v1beta?alt=json", &[]);
+        check_secrets("https://res.openai.azure.com/openai?api-version=2025-04-01-preview", &[]);
+        check_secrets("https://gw.example/?region=europe-west&mode=fast&n=3", &[]);
+        check_secrets("https://gw.example/?alt=json&token=abc1", &["abc1", "alt=json&token=abc1"]);
+        check_secrets("https://gw.example/?key=k-123456", &["k-123456", "key=k-123456"]);
+        check_secrets("https://gw.example/?X-Amz-Signature=f00d", &["f00d", "X-Amz-Signature=f00d"]);
+        check_secrets(
+            "https://gw.example/?access_token=t&pwd=hunter22",
+            &["t", "hunter22", "access_token=t&pwd=hunter22"],
+        );
+        check_secrets(
+            "https://gw.example/?x=3f9a0c2e7b1d4f6a8c0e2b4d6f8a",
+            &["3f9a0c2e7b1d4f6a8c0e2b4d6f8a", "x=3f9a0c2e7b1d4f6a8c0e2b4d6f8a"],
+        );
+        check_secrets(
+            "https://gw.example/?jwt=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln",
+            &["eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln", "jwt=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln"],
+        );
+        // Long but plain: versions, model names, a letter repeated.
+        check_secrets("https://gw.example/?v=2025-04-01-preview-2025-04-01", &[]);
+        check_secrets("https://gw.example/?model=gemini-2.5-flash-preview-05-20", &[]);
+        check_secrets("https://gw.example/?name=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa1", &[]);
     }
 
     #[test]

@@ -5,8 +5,9 @@ use std::collections::VecDeque;
 use rustc_hash::FxHashMap;
 
 use crate::analysis::analyze_probe;
-use crate::model::{ErrorKind, Probe, ProbeError, ProbeStatus, Run, RunConfig, RunStatus, Target};
-use crate::provider::ParsedResponse;
+use crate::model::{ErrorKind, Probe, ProbeError, ProbeStatus, Run, RunConfig, RunStatus, Target, Usage};
+use crate::provider::turn::merge_turn;
+use crate::provider::{Continuation, ParsedResponse, MAX_CONTINUATIONS};
 
 use super::error::RunnerError;
 use super::plan::{latest_records, plan, Mode, Task, TaskPlan};
@@ -47,6 +48,10 @@ pub struct SendRequest {
     pub attempt: u32,
     /// Abort the request after this long and report a `timeout` error.
     pub timeout_ms: u64,
+    /// A `pause_turn` continuation of the attempt (engines.md, "Fidelity"): the shell sends
+    /// the same request with this paused content appended
+    /// (`provider::Endpoint::body_with`). `None` for the attempt's first request.
+    pub continuation: Option<Continuation>,
 }
 
 /// Counters of the current session, for the progress bar.
@@ -105,12 +110,69 @@ pub enum Action {
     Finished(RunOutcome),
 }
 
+/// What a probe's attempts have been billed for so far (engines.md, "Fidelity": every
+/// attempt that returned usage was paid for).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+struct Spent {
+    /// Usage summed over every reply (continuations included).
+    usage: Usage,
+    /// The engine's stated costs summed, `None` once a reply stated none.
+    cost_usd: Option<f64>,
+    /// Whether any reply came back.
+    billed: bool,
+}
+
+impl Spent {
+    fn add(&mut self, reply: &ParsedResponse) {
+        self.cost_usd = match (self.billed, self.cost_usd, reply.cost_usd) {
+            (false, _, stated) => stated,
+            (true, Some(sum), Some(c)) => Some(sum + c),
+            _ => None,
+        };
+        self.usage = self.usage.plus(reply.usage);
+        self.billed = true;
+    }
+}
+
+/// An attempt under way: its first request's time and the paused replies of its turn.
+#[derive(Debug, Clone, PartialEq)]
+struct Attempt {
+    number: u32,
+    sent_at_ms: u64,
+    /// Replies that stopped with `pause_turn`, in order (each answered by a continuation).
+    paused: Vec<ParsedResponse>,
+}
+
 /// What a slot is doing; a busy slot owns its task (tasks are planned one at a time).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 enum SlotState {
     Idle,
-    InFlight { task: Task, attempt: u32, sent_at_ms: u64 },
-    BackingOff { task: Task, next_attempt: u32, until_ms: u64 },
+    InFlight {
+        task: Task,
+        attempt: Attempt,
+        spent: Spent,
+    },
+    /// A `pause_turn` reply came back: the next poll sends the continuation.
+    Continuing {
+        task: Task,
+        attempt: Attempt,
+        spent: Spent,
+    },
+    BackingOff {
+        task: Task,
+        next_attempt: u32,
+        until_ms: u64,
+        spent: Spent,
+    },
+}
+
+/// How a probe ended: what [`Engine::build_probe`] records besides the raw result.
+struct Done {
+    status: ProbeStatus,
+    attempts: u32,
+    latency_ms: u64,
+    continuations: u32,
+    spent: Spent,
 }
 
 /// The sans-IO runner of one session (a fresh run, a continue or a retry of failures).
@@ -230,23 +292,30 @@ impl Engine {
         if self.cancelled {
             return Some(self.finish(RunStatus::Cancelled, now_ms));
         }
-        // Back-offs that ended resume first: their slot already owns its task.
+        // Continuations go out at once, then back-offs that ended resume: their slot
+        // already owns its task.
         for i in 0..self.slots.len() {
-            if let SlotState::BackingOff { until_ms, next_attempt, .. } = &self.slots[i] {
-                if *until_ms <= now_ms {
-                    let next_attempt = *next_attempt;
-                    let SlotState::BackingOff { task, .. } = std::mem::replace(&mut self.slots[i], SlotState::Idle)
-                    else {
-                        unreachable!("matched above")
-                    };
-                    return Some(self.send(i, task, next_attempt, now_ms));
-                }
+            let due = match &self.slots[i] {
+                SlotState::Continuing { .. } => true,
+                SlotState::BackingOff { until_ms, .. } => *until_ms <= now_ms,
+                _ => false,
+            };
+            if due {
+                return match std::mem::replace(&mut self.slots[i], SlotState::Idle) {
+                    SlotState::Continuing { task, attempt, spent } => Some(self.send(i, task, attempt, spent)),
+                    SlotState::BackingOff { task, next_attempt, spent, .. } => {
+                        let attempt = Attempt { number: next_attempt, sent_at_ms: now_ms, paused: Vec::new() };
+                        Some(self.send(i, task, attempt, spent))
+                    }
+                    _ => unreachable!("matched above"),
+                };
             }
         }
         if let Some(i) = self.slots.iter().position(|s| *s == SlotState::Idle) {
             if let Some(task) = self.plan.next() {
                 self.progress.in_flight += 1;
-                return Some(self.send(i, task, 1, now_ms));
+                let attempt = Attempt { number: 1, sent_at_ms: now_ms, paused: Vec::new() };
+                return Some(self.send(i, task, attempt, Spent::default()));
             }
         } else {
             return None;
@@ -274,22 +343,46 @@ impl Engine {
         if self.cancelled || self.finished {
             return Ok(());
         }
-        let Some(SlotState::InFlight { attempt, sent_at_ms, .. }) = self.slots.get(slot.0).cloned() else {
+        if !matches!(self.slots.get(slot.0), Some(SlotState::InFlight { .. })) {
             return Err(RunnerError::NoRequestInFlight { slot });
-        };
-        let SlotState::InFlight { task, .. } = std::mem::replace(&mut self.slots[slot.0], SlotState::Idle) else {
+        }
+        let SlotState::InFlight { task, mut attempt, mut spent } =
+            std::mem::replace(&mut self.slots[slot.0], SlotState::Idle)
+        else {
             unreachable!("checked above")
         };
-        let latency_ms = now_ms.saturating_sub(sent_at_ms);
-        match next_step(attempt, self.options.max_attempts, &outcome, random) {
+        if let Ok(reply) = &outcome {
+            spent.add(reply);
+        }
+        // A paused turn is continued on the same slot: a new request, not a new attempt.
+        let continuations = attempt.paused.len() as u32;
+        let outcome = match outcome {
+            Ok(reply) if reply.paused() && (attempt.paused.len() as u32) < MAX_CONTINUATIONS => {
+                attempt.paused.push(reply);
+                self.slots[slot.0] = SlotState::Continuing { task, attempt, spent };
+                return Ok(());
+            }
+            Ok(reply) => {
+                let mut turn = std::mem::take(&mut attempt.paused);
+                turn.push(reply);
+                let mut whole = merge_turn(turn);
+                // Still paused after the last continuation: the answer was cut short.
+                whole.truncated |= whole.paused();
+                Ok(whole)
+            }
+            Err(e) => Err(e),
+        };
+        let latency_ms = now_ms.saturating_sub(attempt.sent_at_ms);
+        match next_step(attempt.number, self.options.max_attempts, &outcome, random) {
             Step::Retry { backoff_ms } => {
                 let until_ms = now_ms.saturating_add(backoff_ms);
                 let probe_id = task.probe_id.clone();
-                self.slots[slot.0] = SlotState::BackingOff { task, next_attempt: attempt + 1, until_ms };
+                self.slots[slot.0] = SlotState::BackingOff { task, next_attempt: attempt.number + 1, until_ms, spent };
                 self.queue.push_back(Action::Sleep { slot, probe_id, until_ms });
             }
             Step::Finish(status) => {
-                let probe = self.build_probe(&task, status, attempt, latency_ms, now_ms, outcome);
+                let done = Done { status, attempts: attempt.number, latency_ms, continuations, spent };
+                let probe = self.build_probe(&task, done, now_ms, outcome);
                 self.statuses.insert(probe.id.clone(), probe.status);
                 self.progress.in_flight = self.progress.in_flight.saturating_sub(1);
                 self.progress.done += 1;
@@ -319,16 +412,18 @@ impl Engine {
         self.queue.push_back(Action::Progress(self.progress));
     }
 
-    fn send(&mut self, slot: usize, task: Task, attempt: u32, now_ms: u64) -> Action {
+    fn send(&mut self, slot: usize, task: Task, attempt: Attempt, spent: Spent) -> Action {
+        let continuation = (!attempt.paused.is_empty()).then(|| Continuation::of(&attempt.paused));
         let request = SendRequest {
             slot: Slot(slot),
             probe_id: task.probe_id.clone(),
             prompt_id: task.prompt_id.clone(),
             prompt_text: self.prompt_texts.get(task.prompt_index).cloned().unwrap_or_default(),
-            attempt,
+            attempt: attempt.number,
             timeout_ms: self.options.timeout_ms,
+            continuation,
         };
-        self.slots[slot] = SlotState::InFlight { task, attempt, sent_at_ms: now_ms };
+        self.slots[slot] = SlotState::InFlight { task, attempt, spent };
         Action::Send(request)
     }
 
@@ -337,15 +432,8 @@ impl Engine {
         Action::Finished(RunOutcome { status, finished_at: iso_timestamp(now_ms) })
     }
 
-    fn build_probe(
-        &self,
-        t: &Task,
-        status: ProbeStatus,
-        attempts: u32,
-        latency_ms: u64,
-        now_ms: u64,
-        outcome: AttemptOutcome,
-    ) -> Probe {
+    fn build_probe(&self, t: &Task, done: Done, now_ms: u64, outcome: AttemptOutcome) -> Probe {
+        let Done { status, attempts, latency_ms, continuations, spent } = done;
         let (response, error) = match (status, outcome) {
             (ProbeStatus::Empty, Ok(r)) => (
                 r,
@@ -376,10 +464,10 @@ impl Engine {
             request_id: response.request_id,
             stop_reason: response.stop_reason,
             usage: response.usage,
-            truncated: false,
-            billed_usage: None,
-            continuations: 0,
-            cost_usd: None,
+            truncated: response.truncated,
+            billed_usage: Some(spent.usage),
+            continuations,
+            cost_usd: spent.cost_usd.filter(|_| spent.billed),
             raw_answer: response.raw_answer,
             queries: response.queries,
             raw_sources: response.raw_sources,

@@ -2,13 +2,13 @@
 
 use std::fmt;
 
-use crate::model::Localized;
+use crate::model::{EngineId, Localized};
 
 use super::Slot;
 
 /// Why the runner refused an input. Every variant is a user-facing condition or a shell bug
 /// reported as a value; the runner never panics on user data.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum RunnerError {
     /// No prompt was selected (or the project has none).
     NoPromptSelected,
@@ -31,6 +31,17 @@ pub enum RunnerError {
         /// The value as written.
         value: String,
     },
+    /// `temperature` is outside the range of the run's engine (engines.md, "Fidelity").
+    TemperatureOutOfRange {
+        /// The engine.
+        engine: EngineId,
+        /// The value as written.
+        value: String,
+        /// The engine's lowest temperature.
+        min: f64,
+        /// The engine's highest temperature.
+        max: f64,
+    },
     /// The run to execute has no prompts in its snapshot or zero repeats.
     EmptySnapshot {
         /// The run.
@@ -47,6 +58,11 @@ pub enum RunnerError {
     NoRequestInFlight {
         /// The slot named by the shell.
         slot: Slot,
+    },
+    /// The project has more targets than [`crate::limits::MAX_SNAPSHOT_TARGETS`].
+    TooManyTargets {
+        /// Brand + competitors.
+        targets: usize,
     },
 }
 
@@ -86,6 +102,15 @@ impl RunnerError {
                     format!("temperature is {value}; it must be a number from 0 to {max}, so change the run's config"),
                 )
             }
+            RunnerError::TemperatureOutOfRange { engine, value, min, max } => {
+                let name = crate::provider::spec(*engine).name;
+                Localized::new(
+                    format!("temperature {value} 超出 {name} 的范围 {min}–{max}，请调整或不选 {name}"),
+                    format!(
+                        "temperature {value} is outside the range {min} to {max} that {name} ({engine}) accepts; set a temperature in that range or leave {engine} out of the run"
+                    ),
+                )
+            }
             RunnerError::EmptySnapshot { run_id } => Localized::new(
                 format!("批次 {run_id} 的快照里没有可运行的提示词，请新建一个批次"),
                 format!("run {run_id} has no prompts to run in its snapshot; start a new run instead"),
@@ -100,6 +125,15 @@ impl RunnerError {
                 format!("执行槽 {} 没有进行中的请求，响应已忽略", slot.0),
                 format!("slot {} has no request in flight; report a response only for a slot that was sent", slot.0),
             ),
+            RunnerError::TooManyTargets { targets } => {
+                let limit = crate::limits::MAX_SNAPSHOT_TARGETS;
+                Localized::new(
+                    format!("项目有 {targets} 个品牌与竞品，超过 {limit} 个的上限；请删减竞品后再运行"),
+                    format!(
+                        "the project has {targets} brand and competitor targets, above the limit of {limit}; remove competitors, then start the run"
+                    ),
+                )
+            }
         }
     }
 }

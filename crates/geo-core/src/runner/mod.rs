@@ -41,7 +41,7 @@
 //!     while let Some(action) = engine.poll(now_ms()) {
 //!         match action {
 //!             Action::Send(req) => spawn request:
-//!                 body = provider::build_request_body(&req.prompt_text, engine.config());
+//!                 body = endpoint.body_with(&req.prompt_text, engine.config(), req.continuation.as_ref());
 //!                 POST with req.timeout_ms; map status/transport error/JSON into
 //!                 Result<ParsedResponse, ProbeError>; deliver (req.slot, outcome) to the loop
 //!             Action::Sleep { .. }   => nothing to do (optionally log it)
@@ -73,7 +73,17 @@
 //!   timer with the request that it aborts avoids a second source of truth.
 //! * **`Send` carries the prompt text, not the request body.** The wire format belongs to
 //!   [`crate::provider`]; the runner stays independent of it and the shell calls
-//!   `provider::build_request_body(&prompt_text, engine.config())`.
+//!   `endpoint.body_with(&prompt_text, engine.config(), continuation)`.
+//! * **A `pause_turn` is continued, not retried** (engines.md, "Fidelity"). A reply that
+//!   paused the server-side tool loop makes the slot send the same request again with the
+//!   paused content ([`SendRequest::continuation`]), up to
+//!   [`MAX_CONTINUATIONS`](crate::provider::MAX_CONTINUATIONS) times: a new `Send` of the same
+//!   slot and attempt. The whole turn becomes the attempt's outcome
+//!   ([`merge_turn`](crate::provider::turn::merge_turn)); a turn still paused after the last
+//!   continuation is `truncated`. A cancel drops a turn in flight like any request.
+//! * **Every attempt is billed.** Each reply's usage (and the engine's stated cost) is summed
+//!   over the probe's attempts and continuations into `billedUsage` (and `costUsd` when every
+//!   reply stated one); `usage` stays the answering attempt's.
 //! * **Jitter is an argument of [`Engine::on_response`].** Any random `u32` is reduced to
 //!   0..=400 ms by remainder, so tests pass exact jitter values and the engine stays `Clone`.
 //! * **`now_ms` is Unix time.** The engine formats a probe's `createdAt` (when it finished)
@@ -112,7 +122,7 @@ pub use retry::{
     empty_backoff_ms, error_backoff_ms, is_empty_answer, jitter_ms, next_step, AttemptOutcome, Step,
     DEFAULT_TIMEOUT_MS, EMPTY_BACKOFF_STEP_MS, ERROR_BACKOFF_STEP_MS, MAX_ATTEMPTS, MAX_JITTER_MS,
 };
-pub use start::{clamp_concurrency, previous_run_id, start_run, MAX_CONCURRENCY};
+pub use start::{check_temperature, clamp_concurrency, previous_run_id, start_run, MAX_CONCURRENCY};
 
 /// A worker of the pool (0-based, below the session's concurrency). A slot runs one probe at
 /// a time, through all of its attempts and back-offs, like a worker of the original pool.
@@ -120,4 +130,4 @@ pub use start::{clamp_concurrency, previous_run_id, start_run, MAX_CONCURRENCY};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Slot(pub usize);
 pub use status::{final_status, final_status_of};
-pub use timestamp::iso_timestamp;
+pub use timestamp::{iso_timestamp, parse_iso_micros, utc_date};

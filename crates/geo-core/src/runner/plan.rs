@@ -123,7 +123,7 @@ pub fn plan(run: &Run, mode: &Mode) -> Result<TaskPlan, RunnerError> {
         .map(|(i, p)| (i, p.id.clone()))
         .collect();
     check_probe_count(prompts.len(), run.config.repeats)?;
-    super::start::check_temperature(run.config.temperature)?;
+    super::start::check_temperature(run.config.engine, run.config.temperature)?;
     let existing = latest_records(&run.id, mode.existing());
     let mut plan = TaskPlan {
         run_id: run.id.clone(),
@@ -133,6 +133,11 @@ pub fn plan(run: &Run, mode: &Mode) -> Result<TaskPlan, RunnerError> {
         skip: FxHashSet::default(),
         list: None,
     };
+    // The first place of each prompt id in the snapshot, looked up once per failed probe.
+    let mut position: FxHashMap<&str, usize> = FxHashMap::default();
+    for (i, q) in run.prompt_snapshot.iter().enumerate() {
+        position.entry(q.id.as_str()).or_insert(i);
+    }
     match mode {
         Mode::Fresh => {}
         Mode::Continue { .. } => {
@@ -141,7 +146,7 @@ pub fn plan(run: &Run, mode: &Mode) -> Result<TaskPlan, RunnerError> {
         Mode::RetryFailed { .. } => {
             let mut tasks = Vec::new();
             for p in existing.into_iter().filter(|p| p.status.is_failure()) {
-                let prompt_index = run.prompt_snapshot.iter().position(|q| q.id == p.prompt_id).ok_or_else(|| {
+                let prompt_index = position.get(p.prompt_id.as_str()).copied().ok_or_else(|| {
                     RunnerError::PromptNotInSnapshot { probe_id: p.id.clone(), prompt_id: p.prompt_id.clone() }
                 })?;
                 tasks.push(Task {

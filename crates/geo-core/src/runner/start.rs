@@ -5,12 +5,16 @@ use crate::model::{EngineId, Project, Prompt, Run, RunConfig, RunStatus, APP_VER
 use super::error::RunnerError;
 use crate::limits::MAX_TEMPERATURE;
 
-/// A temperature the engines accept: finite, 0..=[`MAX_TEMPERATURE`].
-pub fn check_temperature(temperature: f64) -> Result<(), RunnerError> {
-    if temperature.is_finite() && (0.0..=MAX_TEMPERATURE).contains(&temperature) {
-        Ok(())
-    } else {
-        Err(RunnerError::InvalidTemperature { value: temperature.to_string() })
+/// A temperature `engine` accepts: finite, 0..=[`MAX_TEMPERATURE`], and inside the engine's
+/// own range (engines.md, "Fidelity": Claude 0–1). An engine whose requests carry no
+/// temperature (OpenAI, Perplexity) accepts any such number: it is not sent.
+pub fn check_temperature(engine: EngineId, temperature: f64) -> Result<(), RunnerError> {
+    if !(temperature.is_finite() && (0.0..=MAX_TEMPERATURE).contains(&temperature)) {
+        return Err(RunnerError::InvalidTemperature { value: temperature.to_string() });
+    }
+    match crate::provider::engine::temperature_applies(engine, temperature) {
+        Ok(_) => Ok(()),
+        Err([min, max]) => Err(RunnerError::TemperatureOutOfRange { engine, value: temperature.to_string(), min, max }),
     }
 }
 
@@ -52,7 +56,8 @@ pub fn previous_run_id(project_id: &str, engine: EngineId, runs: &[Run]) -> Opti
 ///   the user asked for is worse than saying so.
 /// * prompts × repeats above [`crate::limits::MAX_PROBES_PER_RUN`] is [`RunnerError::TooManyProbes`], and a
 ///   `temperature` outside 0..=[`MAX_TEMPERATURE`] (or not finite) is
-///   [`RunnerError::InvalidTemperature`]: neither is ever sent.
+///   [`RunnerError::InvalidTemperature`], outside the engine's own range
+///   [`RunnerError::TemperatureOutOfRange`]: none is ever sent.
 /// * `aliasSnapshot` is `project.targets()` (brand first); `previousRunId` is
 ///   [`previous_run_id`] over `existing_runs`; `plannedProbeCount` = prompts × repeats.
 pub fn start_run(
@@ -72,10 +77,11 @@ pub fn start_run(
         return Err(RunnerError::UnknownPrompt { prompt_id: unknown.clone() });
     }
     let mut prompt_snapshot: Vec<Prompt> = Vec::new();
+    let selected: rustc_hash::FxHashSet<&str> = selected_prompt_ids.iter().map(String::as_str).collect();
+    let mut frozen: rustc_hash::FxHashSet<&str> = rustc_hash::FxHashSet::default();
     for p in own {
-        let selected = selected_prompt_ids.iter().any(|id| id == &p.id);
         // A prompt id repeated in `prompts` is frozen once: probe ids must stay unique.
-        if selected && !prompt_snapshot.iter().any(|q| q.id == p.id) {
+        if selected.contains(p.id.as_str()) && frozen.insert(p.id.as_str()) {
             prompt_snapshot.push(p.clone());
         }
     }
@@ -86,7 +92,11 @@ pub fn start_run(
         return Err(RunnerError::InvalidMaxSearches);
     }
     let planned_probe_count = super::plan::check_probe_count(prompt_snapshot.len(), config.repeats)?;
-    check_temperature(config.temperature)?;
+    let targets = 1 + project.competitors.len();
+    if targets > crate::limits::MAX_SNAPSHOT_TARGETS {
+        return Err(RunnerError::TooManyTargets { targets });
+    }
+    check_temperature(config.engine, config.temperature)?;
     let model = crate::provider::model_or_default(config.engine, &config.model).to_string();
     let config = RunConfig { concurrency: clamp_concurrency(config.concurrency), model, ..config };
     Ok(Run {

@@ -124,9 +124,57 @@ fn perplexity_results_without_queries() {
     let legacy = parsed(EngineId::Perplexity, "p08_no_citations_legacy");
     assert_eq!((legacy.queries.len(), legacy.raw_citations.clone()), (0, Some(vec![])));
     let outside = analysed(EngineId::Perplexity, "p10_citation_outside_results");
-    assert_eq!(outside.raw_citations.as_ref().unwrap().len(), 2);
+    // `[1]` names the first search result; `[2]` names the second, which has no url, so it
+    // cites nothing, whatever the footnote list says (engines.md, "Fidelity").
+    assert_eq!(outside.raw_citations.as_ref().unwrap().len(), 1);
     assert_eq!(outside.sources.len(), 1, "a result without url is skipped");
     assert_eq!(outside.sources[0].cited, Some(true));
+}
+
+/// Each twin (`tNN_…`) shows what its fixture `pNN_…` hid (engines.md, "Fidelity").
+#[test]
+fn fidelity_twins_show_what_their_fixtures_hid() {
+    // OpenAI: reasoning spent the whole budget: incomplete, no text.
+    let o = parsed(EngineId::Openai, "t01_reasoning_spent_budget");
+    assert!(o.truncated && o.raw_answer.is_empty());
+    assert_eq!((o.stop_reason.as_deref(), o.usage.output_tokens), (Some("max_output_tokens"), 3000));
+    assert!(!o.raw_sources.is_empty(), "the search ran and was billed");
+    // OpenAI's citations carry the text they cover.
+    let p01 = parsed(EngineId::Openai, "p01_zh_list_url_citations");
+    assert!(p01
+        .raw_citations
+        .as_ref()
+        .unwrap()
+        .iter()
+        .all(|c| c.cited_text.as_ref().is_some_and(|t| p01.raw_answer.contains(t.as_str()))));
+    // Gemini: 3,071 thinking tokens of 3,072, MAX_TOKENS, no text; tool-use tokens are input.
+    let g = parsed(EngineId::Gemini, "t01_max_tokens_thoughts_only");
+    assert!(g.truncated && g.raw_answer.is_empty());
+    assert_eq!(g.usage.output_tokens, 3071);
+    let g01 = parsed(EngineId::Gemini, "p01_zh_list_grounding_redirects");
+    assert_eq!(g01.usage.input_tokens, 5210 + 2104, "promptTokenCount + toolUsePromptTokenCount");
+    assert!(g01.raw_citations.as_ref().unwrap().iter().any(|c| c.cited_text.is_some()), "segment text");
+    // Perplexity: <think> is not the answer, steps name the queries, [n] markers cite.
+    let t = analysed(EngineId::Perplexity, "t03_reasoning_think_markers");
+    assert!(!t.raw_answer.contains("<think>") && !t.raw_answer.contains("zhipu-marketing.com/blog"));
+    assert!(!t.mentions.iter().any(|m| m.target_id == "comp_zhipu"), "a competitor named only while thinking");
+    assert_eq!(
+        t.queries.iter().filter_map(|q| q.query.as_deref()).collect::<Vec<_>>(),
+        ["GEO 监测工具", "智谱营销 GEO 工具", "GEO 监测 报价"]
+    );
+    assert_eq!(t.usage.web_search_requests, 3);
+    let cited: Vec<&str> = t.raw_citations.as_ref().unwrap().iter().map(|c| c.url.as_str()).collect();
+    assert_eq!(cited, ["https://www.yuangouchang.com/solutions/geo"], "only [2]; the footnote list is not citing");
+    assert_eq!(t.sources.iter().filter(|s| s.cited == Some(true)).count(), 1);
+    let stated = parsed(EngineId::Perplexity, "t03_reasoning_think_markers");
+    assert_eq!(stated.cost_usd, Some(0.03184));
+    assert_eq!(stated.usage.search_context_size, Some(geo_core::model::SearchContextSize::High));
+    let unclosed = parsed(EngineId::Perplexity, "t12_think_unclosed_length");
+    assert!(unclosed.truncated && unclosed.raw_answer.is_empty());
+    // Anthropic: a paused preamble is not an answer on its own.
+    let paused = parsed(EngineId::Anthropic, "t12_pause_turn_preamble");
+    assert!(paused.paused() && !paused.raw_answer.is_empty());
+    assert!(geo_core::runner::is_empty_answer(&paused), "the preamble is cleaned away");
 }
 
 #[test]

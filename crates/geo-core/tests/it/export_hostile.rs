@@ -52,6 +52,8 @@ pub(crate) fn everything() -> ExportEnvelope {
             max_tokens: 1000,
             temperature: 0.5,
             system_prompt_version: "v9".into(),
+            reasoning_effort: Some(ReasoningEffort::High),
+            thinking_budget: Some(4096),
         },
         alias_snapshot: vec![target("brand", TargetKind::Brand)],
         prompt_snapshot: vec![prompt.clone()],
@@ -154,6 +156,18 @@ pub(crate) fn everything() -> ExportEnvelope {
         prompts: vec![prompt],
         runs: vec![run],
         probes: vec![probe],
+        link_checks: vec![LinkCheck {
+            run_id: "run1".into(),
+            checked_at: "2026-12-01T03:00:00.000Z".into(),
+            links: vec![LinkResult {
+                url: "https://a.example/x".into(),
+                class: LinkClass::Redirect,
+                status: Some(200),
+                final_url: Some("https://a.example/y".into()),
+                hops: vec![LinkHop { url: "https://a.example/x".into(), status: 301, location: Some("/y".into()) }],
+                error: Some("none".into()),
+            }],
+        }],
     }
 }
 
@@ -238,4 +252,62 @@ fn prepare_import_never_keeps_file_supplied_analysis() {
     let shown = e.describe();
     assert!(shown.en.contains("probes[0].runId") && shown.en.contains("nothing was changed"), "{}", shown.en);
     assert!(shown.zh.starts_with("导入失败"), "{}", shown.zh);
+}
+
+/// Security review II, finding 5: a run's snapshots and a project's targets past their
+/// limits are refused with their paths, before anything is compared.
+#[test]
+fn snapshots_past_their_limits_are_refused() {
+    use geo_core::limits::{MAX_SNAPSHOT_PROMPTS, MAX_SNAPSHOT_TARGETS};
+    let env = everything();
+    // `n` copies of `record`, each with its own id.
+    let copies = |record: &Value, n: usize| -> Value {
+        Value::Array(
+            (0..n)
+                .map(|i| {
+                    let mut r = record.clone();
+                    r["id"] = json!(format!("x{i}"));
+                    r
+                })
+                .collect(),
+        )
+    };
+    let mut file = serde_json::to_value(&env).unwrap();
+    file["runs"][0]["aliasSnapshot"] = copies(&file["runs"][0]["aliasSnapshot"][0], MAX_SNAPSHOT_TARGETS + 1);
+    file["runs"][0]["promptSnapshot"] = copies(&file["runs"][0]["promptSnapshot"][0], MAX_SNAPSHOT_PROMPTS + 1);
+    file["projects"][0]["competitors"] = copies(&file["projects"][0]["competitors"][0], MAX_SNAPSHOT_TARGETS);
+    let err = parse_export(&file.to_string(), &ImportLimits::default()).unwrap_err();
+    let paths: Vec<&str> = err.problems.iter().map(|p| p.path.as_str()).collect();
+    assert!(paths.contains(&"runs[0].aliasSnapshot"), "{err}");
+    assert!(paths.contains(&"runs[0].promptSnapshot"), "{err}");
+    assert!(paths.contains(&"projects[0].competitors"), "{err}");
+    // At the limit, the file is taken.
+    let mut file = serde_json::to_value(&env).unwrap();
+    file["runs"][0]["promptSnapshot"] = copies(&file["runs"][0]["promptSnapshot"][0], MAX_SNAPSHOT_PROMPTS);
+    parse_export(&file.to_string(), &ImportLimits::default()).unwrap();
+}
+
+/// Security review II, finding 6: a run (or prompt) already stored under one project is never
+/// moved to another by an import.
+#[test]
+fn a_run_never_moves_to_another_project() {
+    use geo_core::export::prepare_import;
+    let stored = everything();
+    let mut moved = everything();
+    moved.projects[0].id = "elsewhere".into();
+    moved.prompts[0].project_id = "elsewhere".into();
+    moved.runs[0].project_id = "elsewhere".into();
+    for p in &mut moved.probes {
+        p.project_id = "elsewhere".into();
+    }
+    let err = prepare_import(&mut moved, &stored).unwrap_err();
+    let text = err.to_string();
+    assert!(
+        text.contains("run \"run1\" is stored in project \"proj\" but the file puts it in project \"elsewhere\""),
+        "{text}"
+    );
+    assert!(text.contains("prompt \"p1\" is stored in project \"proj\""), "{text}");
+    // The same records in their own project import cleanly.
+    let mut again = everything();
+    prepare_import(&mut again, &stored).unwrap();
 }

@@ -71,6 +71,8 @@ fn run() -> impl Strategy<Value = Run> {
             max_tokens,
             temperature,
             system_prompt_version,
+            reasoning_effort: (max_tokens % 4 != 0).then(|| ReasoningEffort::ALL[(max_tokens % 3) as usize]),
+            thinking_budget: (max_tokens % 2 == 0).then_some(max_tokens / 2),
         },
     );
     (

@@ -102,6 +102,48 @@ fn cost_prices_cache_miss_cache_hit_output_and_searches() {
     close(estimate_cost_usd("deepseek-v4-flash", &Usage::default()), 0.0);
 }
 
+/// engines.md "Fidelity": a probe costs its `billedUsage` (every attempt), or the engine's
+/// stated `costUsd`; Perplexity's request fee follows its context size; a probe of an older
+/// export (no `billedUsage`) costs what it cost before.
+#[test]
+fn billed_usage_stated_costs_and_context_sizes_price_a_run() {
+    let (_, _, _, r2, p2) = sample();
+    let base = run_cost(&r2, &p2).unwrap();
+    // An older export: no billedUsage, three attempts; its figure does not move.
+    let mut old = p2.clone();
+    old[0].attempts = 3;
+    close(run_cost(&r2, &old), base);
+    // Billed: the first probe was paid for twice.
+    let mut billed = p2.clone();
+    billed[0].billed_usage = Some(billed[0].usage.plus(billed[0].usage));
+    billed[0].attempts = 2;
+    let once = estimate_cost_usd("deepseek-v4-flash", &p2[0].usage).unwrap();
+    close(run_cost(&r2, &billed), base + once);
+    // A stated cost wins over the table.
+    billed[1].cost_usd = Some(1.5);
+    let second = estimate_cost_usd("deepseek-v4-flash", &p2[1].usage).unwrap();
+    close(run_cost(&r2, &billed), base + once - second + 1.5);
+    // Perplexity: low / medium / high request fees, one per attempt that searched.
+    let sonar = |size, searches, attempts| {
+        let mut run = r2.clone();
+        run.config.engine = EngineId::Perplexity;
+        run.config.model = "sonar".into();
+        let mut p = p2[0].clone();
+        p.model = "sonar".into();
+        let usage = Usage { web_search_requests: searches, search_context_size: size, ..Usage::default() };
+        p.usage = usage;
+        p.billed_usage = Some(usage);
+        p.attempts = attempts;
+        run_cost(&run, &[p])
+    };
+    close(sonar(None, 1, 1), 0.005);
+    close(sonar(Some(SearchContextSize::Medium), 1, 1), 0.008);
+    close(sonar(Some(SearchContextSize::High), 1, 1), 0.012);
+    close(sonar(Some(SearchContextSize::High), 2, 2), 0.024);
+    close(sonar(Some(SearchContextSize::Low), 3, 2), 0.010);
+    close(sonar(None, 0, 2), 0.0);
+}
+
 #[test]
 fn run_cost_uses_the_answering_model_else_the_run_model() {
     let (_, _, _, r2, mut p2) = sample();

@@ -16,7 +16,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use geo_core::analysis::pawc::position_adjusted_word_count;
-use geo_core::metrics::cost::{estimate_cost_usd, price_for};
+use geo_core::metrics::cost::{price_for, ModelPrice, SearchBilling};
 use geo_core::metrics::{
     build_insights, jaccard, metrics_for_export, rbo, wilson_interval, ChannelMetrics, DomainMetrics, GapDomain,
     MetricCounts, OutreachGap, PromptMetrics, RunMetrics, TagMetrics, TargetMap, UntrackedEntity,
@@ -400,15 +400,39 @@ fn oracle(run: &Run, probes: &[&Probe], previous: Option<(&Run, Vec<&Probe>)>) -
 
     // A price is the run's engine's (engines.md: a price table per engine and model); a probe
     // billed at no known price leaves the whole run without a cost.
+    // A probe's cost is its stated `costUsd`, else its `billedUsage` (its `usage` in an older
+    // export) priced with one searching-request fee per attempt at most (engines.md "Fidelity").
     let engine_price = |model: &str| price_for(model).filter(|price| price.engine == run.config.engine);
+    let naive = |price: &ModelPrice, u: &Usage, attempts: u32| {
+        let fee = match (price.per_request_by_context, u.search_context_size) {
+            (Some(f), Some(SearchContextSize::Medium)) => f[1],
+            (Some(f), Some(SearchContextSize::High)) => f[2],
+            (Some(f), _) => f[0],
+            (None, _) => price.per_search,
+        };
+        let searches = u.web_search_requests as f64;
+        let search_fee = match price.search_billing {
+            SearchBilling::PerSearch => searches * price.per_search,
+            SearchBilling::PerSearchingRequest => searches.min(f64::from(attempts.max(1))) * fee,
+        };
+        u.input_tokens as f64 / 1e6 * price.input_cache_miss_per_million
+            + u.cache_read_input_tokens as f64 / 1e6 * price.input_cache_hit_per_million
+            + u.output_tokens as f64 / 1e6 * price.output_per_million
+            + search_fee
+    };
     let mut cost = Some(0.0);
     for p in probes {
         let model = if engine_price(&p.model).is_some() { &p.model } else { &run.config.model };
-        cost = match (cost, engine_price(model).and_then(|_| estimate_cost_usd(model, &p.usage))) {
+        let billed = p.billed_usage.unwrap_or(p.usage);
+        // An older probe's `usage` is one attempt's: one request, so its cost does not move.
+        let requests = if p.billed_usage.is_some() { p.attempts } else { 1 };
+        let this = p.cost_usd.or_else(|| engine_price(model).map(|price| naive(price, &billed, requests)));
+        cost = match (cost, this) {
             (Some(total), Some(c)) => Some(total + c),
             _ => None,
         };
     }
+    let truncated_count = ok.iter().filter(|p| p.truncated).count() as u32;
 
     let mut m = RunMetrics {
         run_id: run.id.clone(),
@@ -429,6 +453,7 @@ fn oracle(run: &Run, probes: &[&Probe], previous: Option<(&Run, Vec<&Probe>)>) -
         answer_link_overlap: ratio(in_sources, links.len() as u32),
         searched_rate: ratio(searched, success),
         owned_citation_rate: if with_citations > 0 { ratio(owned_cited, success) } else { None },
+        truncated_count,
         new_domains,
         lost_domains,
         channels: channel_figures(&domains, total_occurrences),
@@ -473,6 +498,7 @@ fn oracle(run: &Run, probes: &[&Probe], previous: Option<(&Run, Vec<&Probe>)>) -
         ),
         outreach_gap: outreach_gap(&ok, &t),
         untracked_entities: untracked_entities(&ok),
+        answer_link_check: None,
         prompts,
     };
     m.insights = build_insights(&m);
@@ -489,7 +515,16 @@ fn assert_same(got: &RunMetrics, want: &RunMetrics) -> Result<(), TestCaseError>
     same!(run_id, engine, previous_run_id, probe_count, success_count, failed_count, counts);
     same!(mention_rate, first_mention_rate, avg_order, avg_list_position, share_of_voice, share_of_voice_counts);
     same!(owned_visibility, owned_best_rank, unique_domains, source_stability, answer_link_overlap);
-    same!(searched_rate, owned_citation_rate, new_domains, lost_domains, channels, tags, estimated_cost_usd);
+    same!(
+        searched_rate,
+        owned_citation_rate,
+        truncated_count,
+        new_domains,
+        lost_domains,
+        channels,
+        tags,
+        estimated_cost_usd
+    );
     for (g, w) in got.domains.iter().zip(&want.domains) {
         prop_assert_eq!(g, w, "domain row {}", w.domain);
     }
@@ -512,7 +547,8 @@ const TAGS: [&str; 5] = ["generic", "brand", "scenario", "季节", "Generic"];
 const TITLES: [&str; 7] = ["Acme", " acme ", "ＡＣＭＥ", "Beta", "Delta", "", "元构场"];
 const ENTITIES: [&str; 6] = ["OtherCo", "ＯＴＨＥＲＣＯ", " otherco ", "Delta", "  ", "新公司"];
 const WORDS: [&str; 8] = ["Acme", " 是第一。", "Beta", " good. ", "甘马", "很好！", "\n", "ACME"];
-const MODELS: [&str; 3] = ["deepseek-v4-flash", "deepseek-v4-pro", "unknown-model"];
+const MODELS: [&str; 6] =
+    ["deepseek-v4-flash", "deepseek-v4-pro", "unknown-model", "sonar", "sonar-pro", "gemini-2.5-flash"];
 
 fn pick<T: Clone + std::fmt::Debug + 'static>(pool: &[T]) -> impl Strategy<Value = T> + Clone {
     prop::sample::select(pool.to_vec())
@@ -569,6 +605,7 @@ fn mention_strategy() -> impl Strategy<Value = Mention> {
 fn probe_strategy() -> impl Strategy<Value = Probe> {
     (
         (0usize..6, 0u8..7, pick(&MODELS), 0u32..30_000, 0u32..3),
+        (any::<bool>(), 0u8..4, 1u32..4, 0u8..4),
         prop::collection::vec(mention_strategy(), 0..4),
         prop::collection::vec(source_strategy(), 0..5),
         prop::collection::vec((0u32..5, pick(&TITLES)), 0..4),
@@ -579,6 +616,7 @@ fn probe_strategy() -> impl Strategy<Value = Probe> {
         .prop_map(
             |(
                 (prompt, status, model, tokens, searches),
+                (truncated, billed, attempts, fidelity),
                 mentions,
                 sources,
                 items,
@@ -599,8 +637,21 @@ fn probe_strategy() -> impl Strategy<Value = Probe> {
                     output_tokens: u64::from(tokens / 7),
                     cache_read_input_tokens: u64::from(tokens / 3),
                     web_search_requests: u64::from(searches),
-                    search_context_size: None,
+                    search_context_size: match fidelity {
+                        1 => Some(SearchContextSize::Medium),
+                        2 => Some(SearchContextSize::High),
+                        _ => None,
+                    },
                 };
+                // Fidelity fields: an older probe (no billedUsage), a retried one, a stated cost.
+                p.truncated = truncated;
+                p.attempts = attempts;
+                p.billed_usage = match billed {
+                    0 => None,
+                    1 => Some(p.usage),
+                    _ => Some(p.usage.plus(Usage { input_tokens: u64::from(tokens / 2), ..p.usage })),
+                };
+                p.cost_usd = (fidelity == 3).then(|| f64::from(tokens) / 1e7);
                 p.answer = words.concat();
                 p.mentions = mentions;
                 p.sources = sources;

@@ -48,3 +48,22 @@ fn golden_report_zh() {
 fn golden_report_en_first_run() {
     insta::assert_snapshot!("report_r1_en", markdown_report(&sample_envelope(), "r1", Lang::En).unwrap());
 }
+
+/// engines.md "Fidelity": the report prices the billed usage and says how many answers a
+/// length limit cut off.
+#[test]
+fn the_report_says_truncated_answers_and_prices_billed_usage() {
+    let mut env = sample_envelope();
+    let before = markdown_report(&env, "r2", Lang::En).unwrap();
+    assert!(!before.contains("Truncated answers"));
+    let p =
+        env.probes.iter_mut().find(|p| p.run_id == "r2" && p.status == geo_core::model::ProbeStatus::Success).unwrap();
+    p.truncated = true;
+    p.billed_usage = Some(p.usage.plus(p.usage));
+    p.attempts = 2;
+    let after = markdown_report(&env, "r2", Lang::En).unwrap();
+    assert!(after.contains("- Truncated answers: 1 (they hit the output limit and may be incomplete)"), "{after}");
+    let cost = |md: &str| md.lines().find(|l| l.starts_with("- Estimated cost: $")).map(str::to_string);
+    assert_ne!(cost(&before), cost(&after), "the retried attempt is billed");
+    assert!(markdown_report(&env, "r2", Lang::Zh).unwrap().contains("- 被截断的回答: 1"));
+}

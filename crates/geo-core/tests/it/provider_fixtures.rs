@@ -320,6 +320,30 @@ const EXPECT: &[Expect] = &[
         stop: "end_turn",
         searches: 1,
     },
+    // Twins of 01 (engines.md, "Fidelity"): no `usage.server_tool_use`, so its two result
+    // lists are its searches; the budget ran out while thinking: no search, no text.
+    Expect {
+        file: "t01_no_server_tool_use_usage",
+        queries: &[Some("2026 GEO 生成式引擎优化 服务商 推荐"), Some("GEO优化公司 排名 口碑")],
+        errors: &[],
+        sources_per_query: &[5, 3],
+        contains: &["\n\n1. 元构场："],
+        cleaned_empty: false,
+        model: "deepseek-v4-flash",
+        stop: "end_turn",
+        searches: 2,
+    },
+    Expect {
+        file: "t01_thinking_max_tokens",
+        queries: &[],
+        errors: &[],
+        sources_per_query: &[],
+        contains: &[],
+        cleaned_empty: true,
+        model: "deepseek-v4-flash",
+        stop: "max_tokens",
+        searches: 0,
+    },
 ];
 
 #[track_caller]
@@ -435,7 +459,8 @@ fn the_fixture_project_matches_the_fixtures() {
     let competitors: Vec<&str> = project.competitors.iter().map(|c| c.label.as_str()).collect();
     assert_eq!(competitors, ["智谱营销", "GEOBoost"]);
     assert!(project.competitors.iter().all(|c| c.kind == TargetKind::Competitor));
-    let files = response_files();
+    // Twins (`tNN_…`) answer no prompt of their own.
+    let files: Vec<(String, String)> = response_files().into_iter().filter(|(n, _)| !n.starts_with('t')).collect();
     assert_eq!(env.prompts.len(), files.len(), "one prompt per fixture");
     for (prompt, (name, _)) in env.prompts.iter().zip(&files) {
         assert_eq!(prompt.id, format!("p{}", &name[..2]), "prompt {} ↔ fixture {name}", prompt.id);

@@ -449,6 +449,84 @@ fn no_page_imports_another_page() {
     );
 }
 
+// ------------------------------------------------------------------ terminal text
+
+/// Where `src` calls `eprintln!` or `eprint!` with anything inside the parentheses (text that
+/// does not pass the CLI's terminal sanitiser), up to its first `#[cfg(test)]`. The calls and
+/// their parentheses are found in `src` as [`code_only`] leaves it (comments and literals
+/// blanked, every offset kept); what is inside is read from `src` itself.
+fn raw_stderr_prints(src: &str) -> Vec<String> {
+    let blanked = String::from_utf8_lossy(&code_only(src)).into_owned();
+    let code = blanked.split("#[cfg(test)]").next().unwrap_or("");
+    let mut out = Vec::new();
+    for mac in ["eprintln!", "eprint!"] {
+        for (at, _) in code.match_indices(mac) {
+            if at > 0 && is_ident(code.as_bytes()[at - 1]) {
+                continue;
+            }
+            let after = at + mac.len();
+            let open = after + (code[after..].len() - code[after..].trim_start().len());
+            let args = match code[open..].strip_prefix('(') {
+                Some(r) => src.get(open + 1..open + 1 + closing_paren(r)).unwrap_or("?").trim(),
+                None => "?",
+            };
+            if !args.is_empty() {
+                let line = code[..at].matches('\n').count() + 1;
+                out.push(format!("{line}: {mac}(…)"));
+            }
+        }
+    }
+    out
+}
+
+/// Index of the `)` that closes the text after an opening `(`.
+fn closing_paren(after_open: &str) -> usize {
+    let mut depth = 0usize;
+    for (i, c) in after_open.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' if depth == 0 => return i,
+            ')' => depth -= 1,
+            _ => {}
+        }
+    }
+    after_open.len()
+}
+
+#[test]
+fn the_stderr_scanner_sees_formatted_prints_and_skips_tests() {
+    let src = "//! doc\nfn a() {\n    eprintln!();\n    eprintln!(\"{x}\");\n    eprint!(\"\\r{}\", f(1));\n    \
+               // eprintln!(\"{in a comment}\");\n    terminal::eprint_line(&format!(\"{x}\"));\n}\n\
+               #[cfg(test)]\nmod tests {\n    fn t() { eprintln!(\"{y}\"); }\n}\n";
+    assert_eq!(raw_stderr_prints(src), ["4: eprintln!(…)", "5: eprint!(…)"]);
+}
+
+/// Security review II, finding 8: every message the CLI writes to standard error passes the
+/// terminal sanitiser (`crates/geo-cli/src/terminal.rs`: secrets removed, control
+/// characters replaced), so no text from an export, a reply or an argument reaches the
+/// terminal raw. Only `terminal.rs` itself calls `eprintln!`/`eprint!` with a value.
+#[test]
+fn the_cli_prints_no_formatted_value_past_the_sanitiser() {
+    let src = root().join("crates/geo-cli/src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    assert!(files.len() > 10, "found too few geo-cli files");
+    let mut found = Vec::new();
+    for f in &files {
+        let rel = f.strip_prefix(&src).unwrap_or(f).to_string_lossy().replace('\\', "/");
+        if rel == "terminal.rs" {
+            continue;
+        }
+        let src = std::fs::read_to_string(f).unwrap();
+        found.extend(raw_stderr_prints(&src).into_iter().map(|hit| format!("crates/geo-cli/src/{rel}:{hit}")));
+    }
+    assert!(
+        found.is_empty(),
+        "these print to standard error past the terminal sanitiser (use terminal::eprint_line):\n{}",
+        found.join("\n")
+    );
+}
+
 // ------------------------------------------------------------------ the code map
 
 /// The `### …` section of ARCHITECTURE.md whose heading names `heading`.

@@ -168,6 +168,8 @@ async fn transfer(
     if let Some(c) = &handle.controller {
         init.set_signal(Some(&c.signal()));
     }
+    // The key never follows a redirect (security review II, finding 3).
+    init.set_redirect(web_sys::RequestRedirect::Manual);
     let response = match JsFuture::from(window.fetch_with_str_and_init(&req.url, &init)).await {
         Ok(r) => r,
         Err(e) => return failed(e),
@@ -175,11 +177,17 @@ async fn transfer(
     let Ok(response) = response.dyn_into::<web_sys::Response>() else {
         return Transfer::Ended(StreamEnd::NetworkError("fetch returned no response".into()));
     };
+    if crate::provider::is_redirect(&response) {
+        let redirect = geo_core::provider::redirect_error(None, None);
+        return Transfer::Ended(StreamEnd::NetworkError(redirect.message));
+    }
     if !response.ok() {
-        let body = match response.text() {
-            Ok(p) => JsFuture::from(p).await.ok().and_then(|v| v.as_string()).unwrap_or_default(),
-            Err(_) => String::new(),
-        };
+        // An error body is read up to the transport's bound, like a probe's.
+        let body = crate::provider::capped_text(&response, geo_core::limits::MAX_REPLY_BYTES)
+            .await
+            .ok()
+            .flatten()
+            .unwrap_or_default();
         if let Some(how) = handle.aborted() {
             return Transfer::Ended(how);
         }

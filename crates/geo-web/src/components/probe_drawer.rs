@@ -124,7 +124,8 @@ pub fn drawer_for<'a>(open: &OpenProbe, probes: impl IntoIterator<Item = &'a Pro
             }
         })
     };
-    html! { <ProbeDrawer probe={p.clone()} prompt_text={AttrValue::from(prompt_text)} targets={run.alias_snapshot.clone()} engine={run.config.engine} {lang} {on_close} /> }
+    let cost_usd = geo_core::metrics::cost::probe_cost_usd(run, p);
+    html! { <ProbeDrawer probe={p.clone()} prompt_text={AttrValue::from(prompt_text)} targets={run.alias_snapshot.clone()} engine={run.config.engine} {cost_usd} {lang} {on_close} /> }
 }
 
 /// Props of [`ProbeDrawer`].
@@ -138,6 +139,9 @@ pub struct ProbeDrawerProps {
     pub targets: Vec<Target>,
     /// The run's engine: its error wording (a balance error names its platform).
     pub engine: EngineId,
+    /// The probe's estimated cost (geo-core's `probe_cost_usd`: stated, else priced from
+    /// `billedUsage`); `None` without a price.
+    pub cost_usd: Option<f64>,
     /// Interface language.
     pub lang: Lang,
     /// Closes the drawer.
@@ -245,6 +249,7 @@ pub fn ProbeDrawer(props: &ProbeDrawerProps) -> Html {
     let label_of =
         |id: &str| props.targets.iter().find(|t| t.id == id).map(|t| t.label.clone()).unwrap_or_else(|| id.to_string());
     let answer = if p.answer.trim().is_empty() { p.raw_answer.clone() } else { p.answer.clone() };
+    let billed = p.billed();
     html! {
         <dialog class="drawer" data-testid="probe-drawer" data-id={p.id.clone()} aria-labelledby="drawer-title"
             ref={panel} {oncancel} onclick={on_backdrop}>
@@ -260,7 +265,21 @@ pub fn ProbeDrawer(props: &ProbeDrawerProps) -> Html {
                 <dt>{ t(lang, "drawer.attempts") }</dt><dd>{ p.attempts }</dd>
                 <dt>{ t(lang, "drawer.latency") }</dt><dd>{ format!("{} ms", p.latency_ms) }</dd>
                 <dt>{ t(lang, "runs.model") }</dt><dd>{ p.model.clone() }</dd>
+                <dt>{ t(lang, "drawer.billed") }</dt>
+                <dd data-testid="probe-billed" data-input={billed.input_tokens.to_string()}
+                    data-output={billed.output_tokens.to_string()}
+                    data-cost={props.cost_usd.map(|c| c.to_string()).unwrap_or_default()}>
+                    { tf(lang, "drawer.billed_tokens", &[
+                        ("input", &(billed.input_tokens + billed.cache_read_input_tokens).to_string()),
+                        ("output", &billed.output_tokens.to_string()),
+                    ]) }
+                    { " · " }{ match props.cost_usd { Some(c) => format!("${c:.4}"), None => t(lang, "run.no_price").to_string() } }
+                    if p.continuations > 0 { { " · " }{ tf(lang, "drawer.continuations", &[("n", &p.continuations.to_string())]) } }
+                </dd>
             </dl>
+            if p.truncated {
+                <p class="badge warn" data-testid="probe-truncated">{ t(lang, "drawer.truncated") }</p>
+            }
             if let Some(err) = &p.error {
                 <p class="error-box" role="note">{ describe_engine_error(props.engine, err).get(lang).to_string() }</p>
             }

@@ -4,8 +4,8 @@
 //! The figures come from the run summaries stored beside the runs
 //! ([`crate::repo::summaries`]): the dashboard reads the project's light summaries (its trend),
 //! the shown run and its previous run with their stored metrics (its cards and comparison),
-//! and no probe; the pages that show probes (sources, lists, export) read the probes of those
-//! two runs only. The figures are read once per project, run and data version, never on a
+//! and no probe; the pages that show probes (sources, lists, export, actions) read the probes
+//! and the answer-link checks of those two runs only. The figures are read once per project, run and data version, never on a
 //! render, and a page reuses what another page already read for the same run. The work is
 //! timed with the User Timing API under the page's name ([`Figures::measure_name`]).
 
@@ -14,7 +14,7 @@ use crate::hooks::{use_app, use_query, Fetch};
 use crate::repo::idb::IdbRepo;
 use crate::repo::{RepoError, Repository};
 use geo_core::compare::{diff_runs, RunDiff};
-use geo_core::export::full_export;
+use geo_core::export::full_export_with_checks;
 use geo_core::metrics::{RunMetrics, RunSummary, SeriesPoint};
 use geo_core::model::{ExportEnvelope, Probe, Project, Run};
 use std::ops::Deref;
@@ -50,6 +50,8 @@ pub enum Figures {
     Lists,
     /// Metrics (for the run downloads).
     Export,
+    /// The actions of the run against its previous run (probes and link checks of both).
+    Actions,
 }
 
 impl Figures {
@@ -60,6 +62,7 @@ impl Figures {
             Figures::Sources => "geo:sources-metrics",
             Figures::Lists => "geo:lists-metrics",
             Figures::Export => "geo:export-metrics",
+            Figures::Actions => "geo:actions-metrics",
         }
     }
 }
@@ -174,7 +177,7 @@ async fn read(
         .filter(|p| summaries.iter().any(|s| s.id == *p));
     let ids: Vec<&str> = chosen.into_iter().chain(previous).collect();
     let (prompts, records) = repo.prompts_runs_and_metrics(&project.id, &ids).await?;
-    let (mut runs, mut probes) = (Vec::new(), Vec::new());
+    let (mut runs, mut probes, mut checks) = (Vec::new(), Vec::new(), Vec::new());
     let (mut metrics, mut previous_metrics) = (None, None);
     for (i, (run, stored)) in records.into_iter().enumerate() {
         let Some(run) = run else { break };
@@ -185,6 +188,7 @@ async fn read(
         };
         if figures.needs_probes() {
             probes.extend(repo.probes_by_run(&run.id).await?);
+            checks.extend(repo.link_check(&run.id).await?);
         }
         if i == 0 {
             metrics = m;
@@ -194,7 +198,7 @@ async fn read(
             runs.insert(0, run);
         }
     }
-    let env = Rc::new(full_export(vec![project], prompts, runs, probes, ""));
+    let env = Rc::new(full_export_with_checks(vec![project], prompts, runs, probes, checks, ""));
     span.end();
     let mut data = RunData { env, has_probes: figures.needs_probes(), metrics, trend: Vec::new(), diff: None };
     if figures == Figures::Dashboard {
@@ -257,7 +261,7 @@ mod tests {
     fn the_pages_that_show_probes_share_their_reads() {
         use Figures::*;
         assert!(!Dashboard.needs_probes());
-        for f in [Sources, Lists, Export] {
+        for f in [Sources, Lists, Export, Actions] {
             assert!(f.needs_probes(), "{f:?}");
         }
     }

@@ -15,7 +15,7 @@ use crate::hooks::{use_app, use_query, Fetch};
 use crate::i18n::{t, tf};
 use crate::repo::Repository;
 use geo_core::compare::{engines_for_export, newest_run_per_engine, EngineComparison};
-use geo_core::model::{ExportEnvelope, Lang, Target, APP_VERSION};
+use geo_core::model::{ExportEnvelope, Lang, Target};
 use yew::prelude::*;
 
 /// The export of one project that the comparison reads: the project, its prompts, the newest
@@ -48,21 +48,18 @@ pub fn EnginesPage() -> Html {
         let prompts = repo.prompts_by_project(&id).await?;
         let all_runs = repo.runs_by_project(&id).await?;
         let runs: Vec<_> = newest_run_per_engine(&all_runs, &id).into_iter().cloned().collect();
-        let mut probes = Vec::new();
+        let (mut probes, mut link_checks) = (Vec::new(), Vec::new());
         for r in &runs {
             probes.extend(repo.probes_by_run(&r.id).await?);
+            link_checks.extend(repo.link_check(&r.id).await?);
         }
         let targets = project.targets();
-        let env = ExportEnvelope {
-            format: "geo-probe-export".into(),
-            version: 1,
-            exported_at: String::new(),
-            app_version: APP_VERSION.into(),
-            projects: vec![project],
-            prompts,
-            runs,
-            probes,
-        };
+        let mut env = ExportEnvelope::new("");
+        env.projects = vec![project];
+        env.prompts = prompts;
+        env.runs = runs;
+        env.probes = probes;
+        env.link_checks = link_checks;
         let comparison = crate::web::measure("geo:engines-compare", || comparison_of(&env, &id));
         Ok(Some((comparison, targets, all_runs.len())))
     });
@@ -123,6 +120,8 @@ fn view(c: &EngineComparison, targets: &[Target], lang: Lang) -> Html {
                         <th scope="col" class="num">{ t(lang, "engines.owned_citation") }</th>
                         <th scope="col" class="num">{ t(lang, "engines.sov_brand") }</th>
                         <th scope="col">{ t(lang, "engines.top_domains") }</th>
+                        <th scope="col" class="num">{ t(lang, "detail.cost") }</th>
+                        <th scope="col" class="num">{ t(lang, "engines.links") }</th>
                     </tr></thead>
                     <tbody>
                         { for c.engines.iter().map(|e| {
@@ -131,7 +130,8 @@ fn view(c: &EngineComparison, targets: &[Target], lang: Lang) -> Html {
                                 <tr key={e.engine.as_str()} data-testid="engine-row" data-engine={e.engine.as_str()} data-run={e.run_id.clone()}
                                     data-mention-rate={raw_f64(e.mention_rate)} data-first-mention-rate={raw_f64(e.first_mention_rate)}
                                     data-owned-visibility={raw_f64(e.owned_visibility)} data-owned-citation-rate={raw_f64(e.owned_citation_rate)}
-                                    data-success={e.success_count.to_string()}>
+                                    data-success={e.success_count.to_string()} data-cost-usd={raw_f64(e.estimated_cost_usd)}
+                                    data-truncated={e.truncated_count.to_string()}>
                                     <th scope="row">
                                         <EngineLabel engine={e.engine} /><br />
                                         <small class="muted">{ e.model.clone() }{ " · " }
@@ -154,6 +154,9 @@ fn view(c: &EngineComparison, targets: &[Target], lang: Lang) -> Html {
                                             }) }
                                         </ol>
                                     </td>
+                                    <td class="num" data-label={t(lang, "detail.cost")} data-testid="engine-cost" data-value={raw_f64(e.estimated_cost_usd)}>
+                                        { e.estimated_cost_usd.map_or_else(|| t(lang, "run.no_price").to_string(), |c| format!("${c:.4}")) }</td>
+                                    { links_cell(e.answer_link_check, lang) }
                                 </tr>
                             }
                         }) }
@@ -210,6 +213,22 @@ fn view(c: &EngineComparison, targets: &[Target], lang: Lang) -> Html {
             </div>
             </div>
         </>
+    }
+}
+
+/// "answer links that do not exist: N of M" of an engine's run (`engine-links`, with
+/// `data-not-found` and `data-checked`; empty when the run was never checked).
+fn links_cell(check: Option<geo_core::actions::LinkCounts>, lang: Lang) -> Html {
+    let (not_found, checked) =
+        check.map_or((String::new(), String::new()), |c| (c.not_found.to_string(), c.checked.to_string()));
+    html! {
+        <td class="num" data-label={t(lang, "engines.links")} data-testid="engine-links" data-not-found={not_found}
+            data-checked={checked}>
+            { match check {
+                Some(c) => tf(lang, "engines.links_value", &[("n", &c.not_found.to_string()), ("m", &c.checked.to_string())]),
+                None => t(lang, "engines.links_unchecked").to_string(),
+            } }
+        </td>
     }
 }
 

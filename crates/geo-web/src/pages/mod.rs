@@ -2,6 +2,7 @@
 //! through the repository, reporting every write's outcome as a toast. A page imports no
 //! other page: what two pages share lives in `components/`, `hooks/` or a top-level module.
 
+pub mod actions;
 pub mod chat;
 pub mod dashboard;
 pub mod engines;

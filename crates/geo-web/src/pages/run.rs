@@ -13,13 +13,14 @@ use crate::prefs;
 use crate::repo::idb::IdbRepo;
 use crate::repo::{RepoError, Repository};
 use crate::runner::{self, use_live_run};
-use crate::settings_store::base_url_setting;
+use crate::settings_store::read_base_url;
 use crate::state::{AppHandle, ToastKind};
 use geo_core::compare;
 use geo_core::metrics::cost::{estimate_engine_run, EstimateBasis, RunEstimate};
-use geo_core::model::{EngineId, Lang, Probe, Prompt, Run, RunConfig};
+use geo_core::model::{EngineId, Lang, Probe, Prompt, ReasoningEffort, Run, RunConfig};
+use geo_core::provider::budget::{self, Budget, BudgetError};
 use geo_core::provider::{spec, BrowserAccess};
-use geo_core::runner::clamp_concurrency;
+use geo_core::runner::{check_temperature, clamp_concurrency};
 use std::collections::HashMap;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
@@ -179,8 +180,7 @@ async fn read_run_data(repo: IdbRepo, project: Option<String>) -> Result<Option<
         if let Some(r) = runs.iter().find(|r| r.config.engine == engine) {
             last_probes.push((engine, repo.probes_by_run(&r.id).await?));
         }
-        let base = repo.setting(&base_url_setting(engine)).await?;
-        let has_base = base.as_ref().and_then(|v| v.as_str()).is_some_and(|s| !s.trim().is_empty());
+        let has_base = read_base_url(&repo, engine).await?.is_some();
         if has_base || prefs::api_key_for(engine).is_some() {
             ready.push(engine);
         }
@@ -221,6 +221,12 @@ struct RunForm {
     repeats: UseStateHandle<String>,
     concurrency: UseStateHandle<String>,
     max_searches: UseStateHandle<String>,
+    /// The output budget as typed; blank: each engine's and model's own (`provider::budget`).
+    max_tokens: UseStateHandle<String>,
+    /// `low` | `medium` | `high`, or blank for each engine's and model's default.
+    effort: UseStateHandle<String>,
+    /// The temperature as typed.
+    temperature: UseStateHandle<String>,
 }
 
 /// The form's state, with the defaults of [`RunConfig`]; a choice of prompts belongs to one
@@ -238,7 +244,10 @@ fn use_run_form(project_id: Option<String>) -> RunForm {
     let repeats = use_state(|| RunConfig::default().repeats.to_string());
     let concurrency = use_state(|| RunConfig::default().concurrency.to_string());
     let max_searches = use_state(|| RunConfig::default().max_searches.to_string());
-    RunForm { selected, engines, models, repeats, concurrency, max_searches }
+    let max_tokens = use_state(String::new);
+    let effort = use_state(String::new);
+    let temperature = use_state(|| RunConfig::default().temperature.to_string());
+    RunForm { selected, engines, models, repeats, concurrency, max_searches, max_tokens, effort, temperature }
 }
 
 /// What the form as filled in plans: the prompts chosen, the engines ticked (in engines.md
@@ -251,6 +260,10 @@ struct Plan {
     concurrency: Option<u32>,
     searches: Option<u32>,
     estimates: Vec<(EngineId, RunEstimate)>,
+    /// Each ticked engine's budget for the typed output budget and effort.
+    budgets: Vec<(EngineId, Result<Budget, BudgetError>)>,
+    /// The typed temperature, `None` when it is not a number.
+    temperature: Option<f64>,
 }
 
 impl Plan {
@@ -282,7 +295,27 @@ impl Plan {
                 (*engine, e)
             })
             .collect();
-        Plan { chosen, ticked, repeats, concurrency, searches, estimates }
+        let max_tokens = form.max_tokens.trim();
+        let max_tokens = if max_tokens.is_empty() { Ok(None) } else { max_tokens.parse::<u32>().map(Some) };
+        let effort = ReasoningEffort::parse(form.effort.trim());
+        let mut budgets = Vec::with_capacity(ticked.len());
+        for engine in &ticked {
+            let model = form.models.get(engine).map(String::as_str).unwrap_or("");
+            let budget = match max_tokens {
+                Ok(max) => budget::resolve(*engine, model, max, effort),
+                Err(_) => Err(BudgetError::MaxTokens { value: 0 }),
+            };
+            budgets.push((*engine, budget));
+        }
+        let temperature = form.temperature.trim().parse::<f64>().ok().filter(|t| t.is_finite());
+        Plan { chosen, ticked, repeats, concurrency, searches, estimates, budgets, temperature }
+    }
+
+    /// Why the temperature cannot be sent to one of the ticked engines (engines.md,
+    /// "Fidelity": the run is refused as a whole before any request).
+    fn temperature_refusal(&self, lang: Lang) -> Option<String> {
+        let Some(temp) = self.temperature else { return Some(t(lang, "run.reason_temperature").to_string()) };
+        self.ticked.iter().find_map(|e| check_temperature(*e, temp).err()).map(|e| e.localized().get(lang).to_string())
     }
 
     /// Why the run cannot start yet, if it cannot: a session runs, no prompt or no engine is
@@ -298,22 +331,31 @@ impl Plan {
             Some(tf(lang, "run.need_key_engine", &[("engine", spec(engine).name)]))
         } else if self.repeats.is_none() || self.concurrency.is_none() || self.searches.is_none() {
             Some(t(lang, "run.reason_numbers").to_string())
+        } else if let Some(why) = self.budgets.iter().find_map(|(_, b)| b.as_ref().err()) {
+            Some(why.localized().get(lang).to_string())
         } else {
-            None
+            self.temperature_refusal(lang)
         }
     }
 
-    /// One configuration per ticked engine.
+    /// One configuration per ticked engine, with its budget and the temperature.
     fn configs(&self, models: &HashMap<EngineId, String>) -> Vec<RunConfig> {
         self.ticked
             .iter()
-            .map(|engine| RunConfig {
-                engine: *engine,
-                model: models.get(engine).cloned().unwrap_or_default(),
-                repeats: self.repeats.unwrap_or(0),
-                concurrency: self.concurrency.unwrap_or(1),
-                max_searches: self.searches.unwrap_or(0),
-                ..RunConfig::default()
+            .map(|engine| {
+                let mut config = RunConfig {
+                    engine: *engine,
+                    model: models.get(engine).cloned().unwrap_or_default(),
+                    repeats: self.repeats.unwrap_or(0),
+                    concurrency: self.concurrency.unwrap_or(1),
+                    max_searches: self.searches.unwrap_or(0),
+                    temperature: self.temperature.unwrap_or(RunConfig::default().temperature),
+                    ..RunConfig::default()
+                };
+                if let Some((_, Ok(b))) = self.budgets.iter().find(|(e, _)| e == engine) {
+                    b.apply(&mut config);
+                }
+                config
             })
             .collect()
     }
@@ -411,7 +453,8 @@ fn prompt_choices(
 /// The engine checkboxes (`run-engine`), each with its model select (`run-model` for
 /// DeepSeek, `run-model-ENGINE` for the others) and whether it lacks a key or may be
 /// blocked by the browser.
-fn engine_choices(form: &RunForm, ticked: &[EngineId], with_transport: &[EngineId], lang: Lang) -> Html {
+fn engine_choices(form: &RunForm, plan: &Plan, with_transport: &[EngineId], lang: Lang) -> Html {
+    let ticked = &plan.ticked[..];
     let toggle_engine = {
         let engines = form.engines.clone();
         Callback::from(move |engine: EngineId| {
@@ -463,6 +506,14 @@ fn engine_choices(form: &RunForm, ticked: &[EngineId], with_transport: &[EngineI
                             } else if spec(engine).browser == BrowserAccess::IfCorsAllows {
                                 <span class="muted">{ t(lang, "run.engine_cors") }</span>
                             }
+                            // What a ticked engine will be asked (provider::budget).
+                            if let Some((_, Ok(b))) = plan.budgets.iter().find(|(e, _)| *e == engine) {
+                                <span class="muted small" data-testid="run-budget" data-engine={id}
+                                    data-max-tokens={b.max_tokens.to_string()}
+                                    data-effort={b.reasoning_effort.map(|e| e.as_str()).unwrap_or_default()}
+                                    data-thinking-budget={b.thinking_budget.map(|t| t.to_string()).unwrap_or_default()}>
+                                    { budget_text(b, lang) }</span>
+                            }
                         </li>
                     }
                 }) }
@@ -488,6 +539,103 @@ fn number_fields(form: &RunForm, lang: Lang) -> Html {
                 <input type="number" min="1" max="20" data-testid="run-max-searches" value={(**max_searches).clone()} oninput={text_input(max_searches)} /></label>
         </div>
     }
+}
+
+/// The output budget, the reasoning effort and the temperature, with what each ticked engine
+/// is asked (`run-budget`), the notes of the budget rules and the engines that ignore or
+/// refuse the temperature (`run-temperature-note`).
+fn budget_fields(form: &RunForm, plan: &Plan, lang: Lang) -> Html {
+    let text_input = |state: &UseStateHandle<String>| {
+        let state = state.clone();
+        Callback::from(move |e: InputEvent| state.set(e.target_unchecked_into::<HtmlInputElement>().value()))
+    };
+    let on_effort = {
+        let effort = form.effort.clone();
+        Callback::from(move |e: Event| effort.set(e.target_unchecked_into::<HtmlSelectElement>().value()))
+    };
+    let effort = (*form.effort).clone();
+    // Plain loops: every iterator chain is code of its own in the wasm module (ADR 0014).
+    let mut notes = String::new();
+    for b in plan.budgets.iter().filter_map(|(_, b)| b.as_ref().ok()) {
+        for n in &b.notes {
+            notes.push_str(if notes.is_empty() { "" } else { " " });
+            notes.push_str(n.localized().get(lang));
+        }
+    }
+    let (mut ignoring, mut refusing, mut noted) = (String::new(), String::new(), String::new());
+    for e in &plan.ticked {
+        let refused = plan.temperature.is_some_and(|t| check_temperature(*e, t).is_err());
+        let list = match (spec(*e).temperature, refused) {
+            (None, _) => &mut ignoring,
+            (_, true) => &mut refusing,
+            _ => continue,
+        };
+        if !list.is_empty() {
+            list.push_str(", ");
+        }
+        list.push_str(spec(*e).name);
+    }
+    for e in plan.ticked.iter().filter(|e| spec(**e).temperature.is_none()) {
+        noted.push_str(if noted.is_empty() { "" } else { "," });
+        noted.push_str(e.as_str());
+    }
+    for e in plan.ticked.iter().filter(|e| plan.temperature.is_some_and(|t| check_temperature(**e, t).is_err())) {
+        noted.push_str(if noted.is_empty() { "" } else { "," });
+        noted.push_str(e.as_str());
+    }
+    html! {
+        <fieldset class="budget">
+            <legend>{ t(lang, "run.budget") }</legend>
+            <div class="grid-fields">
+                <label class="field"><span class="label-text">{ t(lang, "run.max_tokens") }</span>
+                    <input type="number" min="1" max={budget::MAX_OUTPUT_TOKENS.to_string()} data-testid="run-max-tokens"
+                        data-value={(*form.max_tokens).clone()} placeholder={t(lang, "run.engine_default").to_string()}
+                        value={(*form.max_tokens).clone()} oninput={text_input(&form.max_tokens)} /></label>
+                <label class="field"><span class="label-text">{ t(lang, "run.reasoning_effort") }</span>
+                    <select data-testid="run-reasoning-effort" data-value={effort.clone()} onchange={on_effort}>
+                        <option value="" selected={effort.is_empty()}>{ t(lang, "run.engine_default") }</option>
+                        <option value="low" selected={effort == "low"}>{ t(lang, "run.effort_low") }</option>
+                        <option value="medium" selected={effort == "medium"}>{ t(lang, "run.effort_medium") }</option>
+                        <option value="high" selected={effort == "high"}>{ t(lang, "run.effort_high") }</option>
+                    </select></label>
+                <label class="field"><span class="label-text">{ t(lang, "run.temperature") }</span>
+                    <input type="number" min="0" max="2" step="0.1" data-testid="run-temperature"
+                        value={(*form.temperature).clone()} oninput={text_input(&form.temperature)} /></label>
+            </div>
+            if !notes.is_empty() { <p class="muted small" data-testid="run-budget-note">{ notes }</p> }
+            if !noted.is_empty() {
+                <p class={classes!("small", if refusing.is_empty() { "muted" } else { "error-text" })} data-testid="run-temperature-note" data-engines={noted}>
+                    if !ignoring.is_empty() { { tf(lang, "run.temperature_ignored", &[("engines", &ignoring)]) } }
+                    if !refusing.is_empty() {
+                        { " " }{ plan.temperature_refusal(lang).unwrap_or_default() }
+                    }
+                </p>
+            }
+        </fieldset>
+    }
+}
+
+/// The i18n key of an effort's name.
+fn effort_key(e: ReasoningEffort) -> &'static str {
+    match e {
+        ReasoningEffort::Low => "run.effort_low",
+        ReasoningEffort::Medium => "run.effort_medium",
+        ReasoningEffort::High => "run.effort_high",
+    }
+}
+
+/// `16384 tokens · effort medium · thinking 8192` in the interface language.
+fn budget_text(b: &Budget, lang: Lang) -> String {
+    let mut text = tf(lang, "run.budget_tokens", &[("n", &b.max_tokens.to_string())]);
+    if let Some(e) = b.reasoning_effort {
+        text.push_str(" · ");
+        text.push_str(&tf(lang, "run.budget_effort", &[("e", t(lang, effort_key(e)))]));
+    }
+    if let Some(thinking) = b.thinking_budget {
+        text.push_str(" · ");
+        text.push_str(&tf(lang, "run.budget_thinking", &[("n", &thinking.to_string())]));
+    }
+    text
 }
 
 /// One card per run of this project being driven in this tab (`run-live`): its engine,
@@ -534,8 +682,9 @@ pub fn RunPage() -> Html {
             <h1>{ t(lang, "run.title") }</h1>
             <form class="card run-form" onsubmit={on_start}>
                 { prompt_choices(prompts, &plan.chosen, &form.selected, lang) }
-                { engine_choices(&form, &plan.ticked, with_transport, lang) }
+                { engine_choices(&form, &plan, with_transport, lang) }
                 { number_fields(&form, lang) }
+                { budget_fields(&form, &plan, lang) }
                 { estimate_view(&plan.estimates, lang) }
                 { precision(plan.chosen.len() as u32, plan.repeats.unwrap_or(0), lang) }
                 <div class="actions">

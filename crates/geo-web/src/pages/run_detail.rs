@@ -53,6 +53,8 @@ fn figures(m: &RunMetrics, lang: Lang) -> Html {
             <div class="figure" data-testid="detail-success" data-value={m.success_count.to_string()} data-failed={m.failed_count.to_string()}>
                 <span class="label-text">{ t(lang, "detail.success_failed") }</span>
                 <strong>{ format!("{} / {}", m.success_count, m.failed_count) }</strong></div>
+            <div class="figure" data-testid="run-truncated" data-value={m.truncated_count.to_string()}>
+                <span class="label-text">{ t(lang, "detail.truncated") }</span><strong>{ m.truncated_count }</strong></div>
         </div>
     }
 }
@@ -65,7 +67,8 @@ fn probe_row(p: &Probe, prompt_text: &str, open: &OpenProbe, lang: Lang) -> Html
             <td class="num">{ p.repeat_index + 1 }</td>
             <td><span class={classes!("status", probe_status_value(p.status))}>{ t(lang, match p.status {
                 ProbeStatus::Success => "detail.st_success", ProbeStatus::Error => "detail.st_error",
-                ProbeStatus::Empty => "detail.st_empty", ProbeStatus::Cancelled => "status.cancelled" }) }</span></td>
+                ProbeStatus::Empty => "detail.st_empty", ProbeStatus::Cancelled => "status.cancelled" }) }</span>
+                if p.truncated { { " " }<span class="chip warn" data-testid="probe-truncated-badge">{ t(lang, "detail.truncated_badge") }</span> }</td>
             <td class="num">{ p.mentions.len() }</td>
             <td class="num">{ p.sources.len() }</td>
             <td>{ open_probe_button(open, &p.id, "probe-open", t(lang, "detail.open").to_string(), None) }</td>

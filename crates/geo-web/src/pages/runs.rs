@@ -18,9 +18,19 @@ pub fn RunsPage() -> Html {
     let lang = app.lang;
     let live: Vec<_> =
         use_live_run().into_iter().filter(|l| l.running && Some(&l.project_id) == app.project_id.as_ref()).collect();
+    // The runs and their stored summaries (truncated answers): no probe is read.
     let runs = use_query(app.project_id.clone(), |repo, project| async move {
         match project {
-            Some(id) => repo.runs_by_project(&id).await,
+            Some(id) => {
+                let runs = repo.runs_by_project(&id).await?;
+                let summaries = repo.run_summaries(&id).await?;
+                let mut rows = Vec::with_capacity(runs.len());
+                for r in runs {
+                    let s = summaries.iter().find(|s| s.id == r.id);
+                    rows.push((r, s.map(|s| s.truncated_count)));
+                }
+                Ok(rows)
+            }
             None => Ok(Vec::new()),
         }
     });
@@ -41,16 +51,23 @@ pub fn RunsPage() -> Html {
                         <th scope="col">{ t(lang, "runs.status") }</th>
                         <th scope="col">{ t(lang, "runs.model") }</th>
                         <th scope="col" class="num">{ t(lang, "runs.planned") }</th>
+                        <th scope="col" class="num">{ t(lang, "detail.truncated") }</th>
                         <th scope="col"><span class="sr-only">{ t(lang, "runs.open") }</span></th>
                     </tr></thead>
                     <tbody>
-                        { for list.iter().map(|r| html! {
+                        { for list.iter().map(|(r, figures)| html! {
                             <tr key={r.id.clone()} data-testid="run-row" data-id={r.id.clone()} data-status={status_value(r.status)}>
                                 <td><time datetime={r.created_at.clone()}>{ r.created_at.replace('T', " ").chars().take(16).collect::<String>() }</time></td>
                                 <td><EngineLabel engine={r.config.engine} /></td>
                                 <td><span class={classes!("status", status_value(r.status))}>{ status_label(lang, r.status) }</span></td>
                                 <td>{ r.config.model.clone() }</td>
                                 <td class="num">{ r.planned_probe_count }</td>
+                                <td class="num">{ match figures {
+                                    Some(n) => html! { <span data-testid="run-truncated" data-value={n.to_string()}
+                                        class={classes!((*n > 0).then_some("chip warn"))}>{ n }</span> },
+                                    None => html! { { "—" } },
+                                } }</td>
+
                                 <td><NavLink to={Route::RunDetail { id: r.id.clone() }}>{ t(lang, "runs.open") }</NavLink></td>
                             </tr>
                         }) }

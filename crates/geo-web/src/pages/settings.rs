@@ -8,10 +8,11 @@ use crate::i18n::{t, tf};
 pub use crate::import_worker::parse_import;
 use crate::prefs::{self, KeyStorage};
 use crate::repo::Repository;
-use crate::settings_store::{base_url_setting, parse_base_url};
+use crate::settings_store::{parse_base_url, read_base_url, save_base_url};
 use crate::state::{Action, AppHandle, ToastKind};
 use geo_core::model::{EngineId, Lang};
-use geo_core::provider::{spec, BrowserAccess, KeyVerdict};
+use geo_core::provider::doctor::DoctorCheck;
+use geo_core::provider::{spec, BrowserAccess};
 use std::collections::HashMap;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
@@ -41,6 +42,20 @@ pub fn key_verdict_value(v: &geo_core::provider::KeyVerdict) -> &'static str {
     }
 }
 
+/// A key test's result (`testid`: the verdict's id): the verdict (`data-verdict`, as before),
+/// then what the search did, `settings-key-test-ENGINE` carrying `data-searched` and
+/// `data-sources` (geo-core's `provider::doctor`, the check of `geo-probe doctor`).
+fn check_view(check: &DoctorCheck, testid: &str, lang: Lang) -> Html {
+    let id = check.engine.as_str();
+    html! {
+        <p data-testid={testid.to_string()} data-verdict={key_verdict_value(&check.verdict)} data-ok={check.ok.to_string()} role="status"
+            class={if check.ok { "ok-box" } else { "error-box" }}>
+            <span data-testid={format!("settings-key-test-{id}")} data-searched={check.searched.to_string()}
+                data-sources={check.source_count.to_string()}>{ check.describe().get(lang).to_string() }</span>
+        </p>
+    }
+}
+
 /// The engine fields of the form: DeepSeek's key, key storage and base URL (whose fields
 /// keep the original test ids), the other engines' typed keys and base URLs, and the key
 /// tests' verdicts.
@@ -50,12 +65,12 @@ struct EngineForm {
     storage: UseStateHandle<KeyStorage>,
     base_url: UseStateHandle<String>,
     key_saved: UseStateHandle<bool>,
-    key_test: UseStateHandle<Option<KeyVerdict>>,
+    key_test: UseStateHandle<Option<DoctorCheck>>,
     key_testing: UseStateHandle<bool>,
     other_keys: UseStateHandle<HashMap<EngineId, String>>,
     other_bases: UseStateHandle<HashMap<EngineId, String>>,
     /// By engine: `None` while testing, `Some(v)` the verdict; absent: never tested.
-    other_tests: UseStateHandle<HashMap<EngineId, Option<KeyVerdict>>>,
+    other_tests: UseStateHandle<HashMap<EngineId, Option<DoctorCheck>>>,
 }
 
 impl EngineForm {
@@ -93,19 +108,18 @@ fn use_engine_form() -> EngineForm {
         storage: use_state(prefs::key_storage),
         base_url: use_state(String::new),
         key_saved: use_state(|| prefs::api_key().is_some()),
-        key_test: use_state(|| None::<KeyVerdict>),
+        key_test: use_state(|| None::<DoctorCheck>),
         key_testing: use_state(|| false),
         other_keys: use_state(|| {
             OTHER_ENGINES.iter().map(|e| (*e, prefs::api_key_for(*e).unwrap_or_default())).collect::<HashMap<_, _>>()
         }),
         other_bases: use_state(HashMap::<EngineId, String>::new),
-        other_tests: use_state(HashMap::<EngineId, Option<KeyVerdict>>::new),
+        other_tests: use_state(HashMap::<EngineId, Option<DoctorCheck>>::new),
     };
     let stored_base = use_query((), |repo, _| async move {
         let mut all = Vec::new();
         for engine in EngineId::ALL {
-            let value = repo.setting(&base_url_setting(engine)).await?;
-            all.push((engine, value.and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()));
+            all.push((engine, read_base_url(&repo, engine).await?.unwrap_or_default()));
         }
         Ok(all)
     });
@@ -212,12 +226,12 @@ fn save_engines(app: &AppHandle, form: &EngineForm) -> Callback<SubmitEvent> {
         }
         form.key_saved.set(prefs::api_key().is_some());
         let Some(repo) = app.repo().cloned() else { return };
-        let app = app.clone();
+        let (app, storage) = (app.clone(), *form.storage);
         wasm_bindgen_futures::spawn_local(async move {
             let mut result = Ok(());
             for (engine, base) in bases {
                 if result.is_ok() {
-                    result = repo.set_setting(&base_url_setting(engine), base.map(serde_json::Value::String)).await;
+                    result = save_base_url(&repo, engine, base, storage).await;
                 }
             }
             report(&app, &result, Some(t(app.lang, "settings.saved").to_string()));
@@ -244,6 +258,24 @@ fn clear_all(app: &AppHandle, form: &EngineForm, confirm_clear: &UseStateHandle<
             report(&app, &result, Some(t(app.lang, "settings.cleared").to_string()));
         });
     })
+}
+
+/// Which origin the keys live on and who else serves pages there (`settings-key-origin`,
+/// `data-origin`, `data-shared`: security review II, finding 9).
+fn key_origin_note(lang: Lang) -> Html {
+    let (origin, shared) = prefs::key_origin();
+    let text = match &shared {
+        prefs::SharedOrigin::GithubPages { owner } => {
+            tf(lang, "settings.origin_pages", &[("origin", origin.as_str()), ("owner", owner.as_str())])
+        }
+        prefs::SharedOrigin::Path => tf(lang, "settings.origin_path", &[("origin", origin.as_str())]),
+        prefs::SharedOrigin::Own => tf(lang, "settings.origin_own", &[("origin", origin.as_str())]),
+    };
+    let class = if shared == prefs::SharedOrigin::Own { "muted" } else { "error-box" };
+    html! {
+        <p id="key-origin" data-testid="settings-key-origin" data-origin={origin} data-shared={shared.as_str()}
+            class={class}>{ text }</p>
+    }
 }
 
 /// DeepSeek's fields: key (`settings-api-key`), key storage, base URL, save and key test.
@@ -281,11 +313,12 @@ fn deepseek_fields(app: &AppHandle, form: &EngineForm) -> Html {
             </p>
             <label class="field">
                 <span class="label-text">{ t(lang, "settings.key_storage") }</span>
-                <select data-testid="settings-key-storage" onchange={on_storage}>
-                    <option value="local" selected={storage == KeyStorage::Local}>{ t(lang, "settings.storage_local") }</option>
+                <select data-testid="settings-key-storage" onchange={on_storage} aria-describedby="key-origin">
                     <option value="session" selected={storage == KeyStorage::Session}>{ t(lang, "settings.storage_session") }</option>
+                    <option value="local" selected={storage == KeyStorage::Local}>{ t(lang, "settings.storage_local") }</option>
                 </select>
             </label>
+            { key_origin_note(lang) }
             <label class="field" data-testid="settings-base-url-deepseek">
                 <span class="label-text">{ t(lang, "settings.base_url") }</span>
                 <input type="url" data-testid="settings-base-url" inputmode="url" spellcheck="false"
@@ -298,9 +331,8 @@ fn deepseek_fields(app: &AppHandle, form: &EngineForm) -> Html {
                 <button type="button" data-testid="settings-test-key" onclick={on_test_key} disabled={key_testing}>
                     { t(lang, if key_testing { "settings.testing" } else { "settings.test_key" }) }</button>
             </div>
-            if let Some(v) = &*form.key_test {
-                <p data-testid="settings-key-verdict" data-verdict={key_verdict_value(v)} role="status"
-                    class={if v.is_valid() { "ok-box" } else { "error-box" }}>{ v.describe().get(lang).to_string() }</p>
+            if let Some(check) = &*form.key_test {
+                { check_view(check, "settings-key-verdict", lang) }
             }
         </>
     }
@@ -461,8 +493,8 @@ struct EngineFieldsProps {
     api_key: String,
     base_url: String,
     saved: bool,
-    /// `None`: never tested; `Some(None)`: testing; `Some(Some(v))`: the verdict.
-    test: Option<Option<KeyVerdict>>,
+    /// `None`: never tested; `Some(None)`: testing; `Some(Some(c))`: the check.
+    test: Option<Option<DoctorCheck>>,
     on_key: Callback<InputEvent>,
     on_base: Callback<InputEvent>,
     on_test: Callback<MouseEvent>,
@@ -507,9 +539,8 @@ fn EngineFields(p: &EngineFieldsProps) -> Html {
                 <button type="button" class="secondary" data-testid={format!("settings-test-key-{id}")} onclick={p.on_test.clone()} disabled={testing}>
                     { t(lang, if testing { "settings.testing" } else { "settings.test_key" }) }</button>
             </div>
-            if let Some(Some(v)) = &p.test {
-                <p data-testid={format!("settings-key-verdict-{id}")} data-verdict={key_verdict_value(v)} role="status"
-                    class={if v.is_valid() { "ok-box" } else { "error-box" }}>{ v.describe_for(engine).get(lang).to_string() }</p>
+            if let Some(Some(check)) = &p.test {
+                { check_view(check, &format!("settings-key-verdict-{id}"), lang) }
             }
         </fieldset>
     }

@@ -10,10 +10,21 @@
 //! aborted by the user (cancel) has no outcome at all: the engine drops it.
 //!
 //! The API key comes only from Web Storage (`prefs`) and travels only in the engine's auth
-//! header; with a custom base URL and no key (proxy mode) no key header is sent.
+//! header; with a custom base URL and no key (proxy mode) no key header is sent. No request
+//! follows a redirect (`redirect: "manual"`: the browser stops at the 3xx, so the key never
+//! travels to the address it names, and the opaque answer says that a redirect happened,
+//! which `redirect: "error"` would hide behind the same `TypeError` as a refused
+//! connection), and no reply is read past [`geo_core::limits::MAX_REPLY_BYTES`], as the
+//! CLI does (security review II, findings 1 and 3). Every message and record is cleaned
+//! by the endpoint's [`Redactor`](geo_core::safe::Redactor): its key and its base URL's
+//! secret-looking query values.
+//!
+//! The settings page's key test ([`test_key`]) is the check of `geo-probe doctor`
+//! (`geo_core::provider::doctor`): one short question that needs a search, read like a probe.
 
-use geo_core::model::{EngineId, RunConfig};
-use geo_core::provider::{self, Caller, Endpoint, KeyVerdict};
+use geo_core::model::EngineId;
+use geo_core::provider::doctor::{doctor_check, doctor_config, DoctorCheck, DOCTOR_PROMPT};
+use geo_core::provider::{self, Caller, Endpoint};
 use geo_core::runner::AttemptOutcome;
 
 /// A complete HTTP reply.
@@ -36,6 +47,10 @@ pub enum FetchFailure {
     Aborted,
     /// The browser reported a network failure (CORS, DNS, refused …), with its words.
     Network(String),
+    /// The server answered with a redirect, which was not followed.
+    Redirected,
+    /// The reply was longer than [`geo_core::limits::MAX_REPLY_BYTES`] and was not read.
+    TooLarge,
 }
 
 /// Maps a fetch result of a request to `endpoint` to the runner's outcome; `None` for a
@@ -46,7 +61,7 @@ pub fn outcome_of(
     result: Result<HttpReply, FetchFailure>,
     timeout_ms: u64,
 ) -> Option<AttemptOutcome> {
-    let redactor = geo_core::safe::Redactor::for_headers(&endpoint.headers);
+    let redactor = geo_core::safe::Redactor::for_endpoint(endpoint);
     outcome_unredacted(endpoint, result, timeout_ms).map(|o| o.map_err(|e| redactor.redact_error(e)))
 }
 
@@ -62,19 +77,9 @@ fn outcome_unredacted(
         }
         Err(FetchFailure::Timeout) => Some(Err(provider::timeout_error(timeout_ms))),
         Err(FetchFailure::Network(detail)) => Some(Err(endpoint.network_error(&detail))),
+        Err(FetchFailure::Redirected) => Some(Err(provider::redirect_error(None, None))),
+        Err(FetchFailure::TooLarge) => Some(Err(provider::reply_too_large_error(geo_core::limits::MAX_REPLY_BYTES))),
         Err(FetchFailure::Aborted) => None,
-    }
-}
-
-/// The key test's verdict for `engine` from a fetch result (status 0 = no response, as
-/// [`provider::interpret_engine_key_test`] expects).
-pub fn key_verdict_of(engine: EngineId, result: Result<HttpReply, FetchFailure>) -> KeyVerdict {
-    let verdict = |status, body: &str| provider::interpret_engine_key_test(engine, status, body);
-    match result {
-        Ok(reply) => verdict(reply.status, &reply.body),
-        Err(FetchFailure::Timeout) => verdict(0, "the request timed out"),
-        Err(FetchFailure::Aborted) => verdict(0, "the request was aborted"),
-        Err(FetchFailure::Network(detail)) => verdict(0, &detail),
     }
 }
 
@@ -84,7 +89,43 @@ mod fetch {
     use std::rc::Rc;
     use wasm_bindgen::{JsCast, JsValue};
     use wasm_bindgen_futures::JsFuture;
-    use web_sys::{AbortController, Headers, Request, RequestInit, Response};
+    use web_sys::{
+        AbortController, Headers, ReadableStreamDefaultReader, Request, RequestInit, RequestRedirect, Response,
+        ResponseType,
+    };
+
+    /// Whether `response` is the opaque answer of a redirect that was not followed.
+    pub fn is_redirect(response: &Response) -> bool {
+        response.type_() == ResponseType::Opaqueredirect
+    }
+
+    /// The body of `response` as text, at most `limit` bytes of it: `None` (the rest
+    /// cancelled, never read) when it is longer. A declared `content-length` over the limit
+    /// is refused before reading.
+    pub async fn capped_text(response: &Response, limit: usize) -> Result<Option<String>, JsValue> {
+        let declared = response.headers().get("content-length").ok().flatten();
+        if declared.and_then(|v| v.trim().parse::<u64>().ok()).is_some_and(|n| n > limit as u64) {
+            return Ok(None);
+        }
+        let Some(body) = response.body() else { return Ok(Some(String::new())) };
+        let reader: ReadableStreamDefaultReader = body.get_reader().dyn_into()?;
+        let mut bytes: Vec<u8> = Vec::new();
+        loop {
+            let chunk = JsFuture::from(reader.read()).await?;
+            if js_sys::Reflect::get(&chunk, &"done".into())?.as_bool().unwrap_or(true) {
+                break;
+            }
+            let part = js_sys::Uint8Array::new(&js_sys::Reflect::get(&chunk, &"value".into())?);
+            if bytes.len() + part.length() as usize > limit {
+                let _ = reader.cancel();
+                return Ok(None);
+            }
+            bytes.extend(part.to_vec());
+        }
+        // As `Response.text()` decodes: UTF-8, a leading byte-order mark dropped.
+        let text = String::from_utf8_lossy(&bytes);
+        Ok(Some(text.strip_prefix('\u{feff}').unwrap_or(&text).to_string()))
+    }
 
     fn js_text(v: &JsValue) -> String {
         v.as_string()
@@ -119,6 +160,8 @@ mod fetch {
         init.set_headers(&h);
         init.set_body(&JsValue::from_str(body));
         init.set_signal(Some(&controller.signal()));
+        // Never follow a redirect: the key would go to the address it names.
+        init.set_redirect(RequestRedirect::Manual);
         let request = Request::new_with_str_and_init(url, &init).map_err(network)?;
         let done = Rc::new(Cell::new(false));
         let timed_out = Rc::new(Cell::new(false));
@@ -135,18 +178,23 @@ mod fetch {
         let result = async {
             let response = JsFuture::from(window.fetch_with_request(&request)).await?;
             let response: Response = response.dyn_into()?;
+            if is_redirect(&response) {
+                return Ok(Err(FetchFailure::Redirected));
+            }
             let status = response.status();
             let headers = geo_core::provider::INTERPRETED_HEADERS
                 .iter()
                 .filter_map(|&name| Some((name, response.headers().get(name).ok().flatten()?)))
                 .collect();
-            let text = JsFuture::from(response.text()?).await?;
-            Ok::<_, JsValue>(HttpReply { status, headers, body: text.as_string().unwrap_or_default() })
+            let Some(body) = capped_text(&response, geo_core::limits::MAX_REPLY_BYTES).await? else {
+                return Ok(Err(FetchFailure::TooLarge));
+            };
+            Ok::<_, JsValue>(Ok(HttpReply { status, headers, body }))
         }
         .await;
         done.set(true);
         match result {
-            Ok(reply) => Ok(reply),
+            Ok(reply) => reply,
             Err(_) if timed_out.get() => Err(FetchFailure::Timeout),
             Err(_) if controller.signal().aborted() => Err(FetchFailure::Aborted),
             Err(e) => Err(FetchFailure::Network(js_text(&e))),
@@ -154,35 +202,37 @@ mod fetch {
     }
 }
 
-pub use fetch::post;
+pub use fetch::{capped_text, is_redirect, post};
 
-/// Sends the settings page's key test of `engine`: its smallest request without tools
-/// (`build_engine_key_test_body`) to its endpoint for `base` with `key`, with a 30 s timeout.
-pub async fn test_key(engine: EngineId, base: Option<&str>, key: Option<&str>) -> KeyVerdict {
-    let config = RunConfig { engine, model: String::new(), ..RunConfig::default() };
+/// How long the settings page's check may take: a search and an answer.
+const CHECK_TIMEOUT_MS: u64 = 120_000;
+
+/// Sends the settings page's key test of `engine`: the check of `geo-probe doctor`
+/// (`provider::doctor`: one short question that needs a web search, with the engine's run
+/// request) to its endpoint for `base` with `key`, and what it found (key accepted, searched,
+/// sources …). Every message is free of the key.
+pub async fn test_key(engine: EngineId, base: Option<&str>, key: Option<&str>) -> DoctorCheck {
+    let config = doctor_config(engine, "");
     let endpoint = Endpoint::new(&config, base, key, Caller::Browser);
-    let body = provider::build_engine_key_test_body(engine, &endpoint.model);
-    let controller = match web_sys::AbortController::new() {
-        Ok(c) => c,
-        Err(_) => return key_verdict_of(engine, Err(FetchFailure::Network("abortcontroller is not available".into()))),
-    };
-    let redactor = geo_core::safe::Redactor::for_headers(&endpoint.headers);
-    let result = post(&endpoint.url, &endpoint.headers, &body, 30_000, &controller).await;
-    let result = match result {
-        Ok(mut reply) => {
-            reply.body = redactor.redact(&reply.body).into_owned();
-            Ok(reply)
+    let body = endpoint.body(DOCTOR_PROMPT, &config);
+    let outcome = match web_sys::AbortController::new() {
+        Ok(controller) => {
+            let started = js_sys::Date::now();
+            let result = post(&endpoint.url, &endpoint.headers, &body, CHECK_TIMEOUT_MS, &controller).await;
+            let latency = (js_sys::Date::now() - started).max(0.0) as u64;
+            let outcome = outcome_of(&endpoint, result, CHECK_TIMEOUT_MS)
+                .unwrap_or_else(|| Err(provider::network_error("the check was aborted")));
+            (outcome, latency)
         }
-        Err(FetchFailure::Network(detail)) => Err(FetchFailure::Network(redactor.redact(&detail).into_owned())),
-        Err(other) => Err(other),
+        Err(_) => (Err(provider::network_error("abortcontroller is not available")), 0),
     };
-    key_verdict_of(engine, result)
+    doctor_check(engine, &endpoint.model, &outcome.0, outcome.1)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use geo_core::model::ErrorKind;
+    use geo_core::model::{ErrorKind, RunConfig};
 
     fn deepseek() -> Endpoint {
         Endpoint::new(&RunConfig::default(), None, Some("k"), Caller::Browser)
@@ -266,14 +316,30 @@ mod tests {
         assert_eq!(got.map(|o| o.map(|_| ()).map_err(|e| e.kind)), Some(Err(ErrorKind::Auth)));
     }
 
+    /// The settings page's check reads a reply like `geo-probe doctor`: the verdict, whether
+    /// a search ran and the sources, from the same outcome mapping as a probe's.
     #[test]
-    fn key_verdicts() {
-        let d = EngineId::Deepseek;
+    fn key_checks() {
         let reply = |status, body: &str| Ok(HttpReply { status, headers: vec![], body: body.into() });
-        assert_eq!(key_verdict_of(d, reply(401, "{}")), KeyVerdict::InvalidKey);
-        assert!(matches!(key_verdict_of(d, Err(FetchFailure::Network("x".into()))), KeyVerdict::Unreachable(_)));
-        assert!(key_verdict_of(d, reply(200, r#"{"type":"message","content":[]}"#)).is_valid());
-        let bad = r#"{"error":{"code":400,"status":"INVALID_ARGUMENT","details":[{"reason":"API_KEY_INVALID"}]}}"#;
-        assert_eq!(key_verdict_of(EngineId::Gemini, reply(400, bad)), KeyVerdict::InvalidKey);
+        let check = |engine: EngineId, result| {
+            let config = doctor_config(engine, "");
+            let endpoint = Endpoint::new(&config, None, Some("k"), Caller::Browser);
+            let outcome = outcome_of(&endpoint, result, 1).unwrap();
+            doctor_check(engine, &endpoint.model, &outcome, 5)
+        };
+        let bad = check(EngineId::Deepseek, reply(401, "{}"));
+        assert_eq!((bad.verdict, bad.key_accepted), (provider::KeyVerdict::InvalidKey, false));
+        let gone = check(EngineId::Deepseek, Err(FetchFailure::Network("x".into())));
+        assert!(matches!(gone.verdict, provider::KeyVerdict::Unreachable(_)));
+        let no_search =
+            check(EngineId::Deepseek, reply(200, r#"{"type":"message","content":[{"type":"text","text":"hi"}]}"#));
+        assert!(no_search.key_accepted && !no_search.searched && !no_search.ok);
+        let searched = r#"{"type":"message","content":[{"type":"server_tool_use","id":"s","name":"web_search","input":{"query":"q"}},
+            {"type":"web_search_tool_result","tool_use_id":"s","content":[{"type":"web_search_result","url":"https://a.example","title":"A"}]},
+            {"type":"text","text":"hi"}]}"#;
+        let ok = check(EngineId::Deepseek, reply(200, searched));
+        assert!(ok.ok && ok.searched && ok.source_count == 1, "{ok:?}");
+        let bad_key = r#"{"error":{"code":400,"status":"INVALID_ARGUMENT","details":[{"reason":"API_KEY_INVALID"}]}}"#;
+        assert_eq!(check(EngineId::Gemini, reply(400, bad_key)).verdict, provider::KeyVerdict::InvalidKey);
     }
 }

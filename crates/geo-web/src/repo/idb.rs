@@ -13,11 +13,11 @@
 use super::migrations::{Migration, MIGRATIONS};
 use super::summaries::{self, order_summaries, records, runs_of_batch, Gate, StoredMetrics, RECOMPUTE_LIMIT};
 use super::{
-    order_probes, order_projects, order_prompts, order_runs, Batch, RepoError, RepoResult, Repository, CHANNEL,
-    DB_NAME, STORE_NAMES,
+    order_probes, order_projects, order_prompts, order_runs, Batch, RepoError, RepoResult, Repository, StoredLinkCheck,
+    CHANNEL, DB_NAME, STORE_NAMES,
 };
 use geo_core::metrics::{against_previous, RunMetrics, RunSummary};
-use geo_core::model::{ExportEnvelope, Probe, Project, Prompt, Run};
+use geo_core::model::{ExportEnvelope, LinkCheck, Probe, Project, Prompt, Run};
 use js_sys::{Array, Promise, JSON};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -169,8 +169,8 @@ impl IdbRepo {
 }
 
 /// The stores of a write that changes runs or probes: their summaries change in the same
-/// transaction ([`summaries`]).
-const RUN_STORES: &[&str] = &["runs", "probes", "runSummaries", "runMetrics"];
+/// transaction ([`summaries`]), reading the run's answer-link check.
+const RUN_STORES: &[&str] = &["runs", "probes", "runSummaries", "runMetrics", "linkChecks"];
 
 /// Records a batch write issues before it waits for the last of them: between slices the
 /// browser runs other tasks (paints, input), while the one transaction stays open.
@@ -213,6 +213,70 @@ async fn tx_count(tx: &IdbTransaction, store: &str, index: &str, key: &str) -> R
     let idx = object_store(tx, store, RepoError::Write)?.index(index).map_err(write_error)?;
     let req = idx.count_with_key(&JsValue::from_str(key)).map_err(write_error)?;
     Ok(request(&req).await.map_err(write_error)?.as_f64().unwrap_or(0.0) as usize)
+}
+
+/// The stored records of `ids` in `store` of `tx` (undefined where there is none), all
+/// requested before the first is awaited.
+async fn tx_get_many<'a>(
+    tx: &IdbTransaction,
+    store: &str,
+    ids: impl Iterator<Item = &'a str>,
+) -> RepoResult<Vec<JsValue>> {
+    let os = object_store(tx, store, RepoError::Write)?;
+    let requests: Vec<IdbRequest> =
+        ids.map(|id| os.get(&JsValue::from_str(id)).map_err(write_error)).collect::<RepoResult<_>>()?;
+    let mut out = Vec::with_capacity(requests.len());
+    for r in &requests {
+        out.push(request(r).await.map_err(write_error)?);
+    }
+    Ok(out)
+}
+
+/// A string field of a stored JS record.
+fn js_field(record: &JsValue, key: &str) -> Option<String> {
+    js_sys::Reflect::get(record, &JsValue::from_str(key)).ok()?.as_string()
+}
+
+/// geo-core's overwrite rule for `batch` inside `tx`, before anything is written: a prompt,
+/// run or probe stored under another project or run refuses the whole write, and each run
+/// stored with another alias snapshot has its other stored probes analysed again with the
+/// new one (security review II, finding 6; `geo_core::export::overwrite`).
+async fn reanalyse_or_refuse(tx: &IdbTransaction, batch: &Batch) -> RepoResult<()> {
+    let prompts = tx_get_many(tx, "prompts", batch.prompts.iter().map(|p| p.id.as_str())).await?;
+    let prompt_projects: std::collections::HashMap<&str, String> = batch
+        .prompts
+        .iter()
+        .zip(&prompts)
+        .filter_map(|(p, stored)| Some((p.id.as_str(), js_field(stored, "projectId")?)))
+        .collect();
+    let runs = tx_get_many(tx, "runs", batch.runs.iter().map(|r| r.id.as_str())).await?;
+    let mut stored_runs: std::collections::HashMap<&str, Run> = std::collections::HashMap::new();
+    for (r, stored) in batch.runs.iter().zip(&runs) {
+        if !stored.is_undefined() && !stored.is_null() {
+            stored_runs.insert(r.id.as_str(), decode(stored)?);
+        }
+    }
+    let probes = tx_get_many(tx, "probes", batch.probes.iter().map(|p| p.id.as_str())).await?;
+    let probe_owners: std::collections::HashMap<&str, (String, String)> = batch
+        .probes
+        .iter()
+        .zip(&probes)
+        .filter_map(|(p, stored)| Some((p.id.as_str(), (js_field(stored, "runId")?, js_field(stored, "projectId")?))))
+        .collect();
+    let again = super::overwrites(
+        batch,
+        |id| prompt_projects.get(id).cloned(),
+        |id| stored_runs.get(id).cloned(),
+        |id| probe_owners.get(id).cloned(),
+    )?;
+    let written: std::collections::HashSet<&str> = batch.probes.iter().map(|p| p.id.as_str()).collect();
+    for run in again {
+        let stored: Vec<Probe> = decode_array(tx_by_index(tx, "probes", "runId", &run.id).await?)?;
+        for probe in stored.into_iter().filter(|p| !written.contains(p.id.as_str())) {
+            put(tx, "probes", &geo_core::export::reanalysed(probe, run))?;
+        }
+    }
+    Ok(())
 }
 
 /// Decodes the records of an array, skipping those that do not decode (derived records).
@@ -262,7 +326,11 @@ async fn refresh_once(tx: &IdbTransaction, id: &str, known: Option<Vec<&Probe>>,
                 Some(p) => tx_get_derived(tx, "runMetrics", p).await?,
                 None => None,
             };
-            Some(crate::web::measure("geo:summary", || records(&run, &probes, previous.as_ref().map(|m| &m.metrics))))
+            let check: Option<LinkCheck> =
+                tx_get_derived::<StoredLinkCheck>(tx, "linkChecks", id).await?.map(StoredLinkCheck::into_check);
+            Some(crate::web::measure("geo:summary", || {
+                records(&run, &probes, previous.as_ref().map(|m| &m.metrics), check.as_ref())
+            }))
         }
         None => None,
     };
@@ -617,6 +685,10 @@ impl Repository for IdbRepo {
         .await
     }
 
+    async fn link_check(&self, run_id: &str) -> RepoResult<Option<LinkCheck>> {
+        Ok(self.get_one::<StoredLinkCheck>("linkChecks", run_id).await?.map(StoredLinkCheck::into_check))
+    }
+
     async fn run_summaries(&self, project_id: &str) -> RepoResult<Vec<RunSummary>> {
         let (mut list, mut runs) = self.summaries_and_runs(project_id).await?;
         if !stale_runs(&list, &runs).is_empty() {
@@ -657,7 +729,8 @@ impl Repository for IdbRepo {
         if batch.is_empty() {
             return Ok(());
         }
-        self.write(&["projects", "prompts", "runs", "probes", "runSummaries", "runMetrics"], async |tx| {
+        self.write(&["projects", "prompts", "runs", "probes", "runSummaries", "runMetrics", "linkChecks"], async |tx| {
+            reanalyse_or_refuse(tx, batch).await?;
             let mut issued = 0usize;
             let mut put_sliced = async |store: &str, value: JsValue| -> RepoResult<()> {
                 let req = object_store(tx, store, RepoError::Write)?.put(&value).map_err(write_error)?;
@@ -679,13 +752,21 @@ impl Repository for IdbRepo {
             for p in &batch.probes {
                 put_sliced("probes", encode(p)?).await?;
             }
+            for c in &batch.link_checks {
+                // The check's run is in the batch or already stored (the import checked it).
+                let project = match batch.runs.iter().find(|r| r.id == c.run_id) {
+                    Some(r) => r.project_id.clone(),
+                    None => tx_get::<Run>(tx, "runs", &c.run_id).await?.map_or(String::new(), |r| r.project_id),
+                };
+                put_sliced("linkChecks", encode(&StoredLinkCheck::of(c, &project))?).await?;
+            }
             // Each changed run's summary, from the batch's probes when the store holds
             // exactly those (a new run: nothing to decode), else from the stored ones.
             let mut by_run: std::collections::HashMap<&str, Vec<&Probe>> = std::collections::HashMap::new();
             for p in &batch.probes {
                 by_run.entry(p.run_id.as_str()).or_default().push(p);
             }
-            for id in runs_of_batch(&batch.runs, &batch.probes) {
+            for id in runs_of_batch(&batch.runs, &batch.probes, &batch.link_checks) {
                 let mine = by_run.remove(id.as_str()).unwrap_or_default();
                 let stored = tx_count(tx, "probes", "runId", &id).await?;
                 let known = (stored == mine.len()).then_some(mine);
@@ -697,11 +778,12 @@ impl Repository for IdbRepo {
     }
 
     async fn delete_project(&self, id: &str) -> RepoResult<()> {
-        self.write(&["projects", "prompts", "runs", "probes", "runSummaries", "runMetrics"], async |tx| {
+        let stores = ["prompts", "runs", "probes", "runSummaries", "runMetrics", "linkChecks"];
+        self.write(&["projects", "prompts", "runs", "probes", "runSummaries", "runMetrics", "linkChecks"], async |tx| {
             let key = JsValue::from_str(id);
             let w = |e| error_from(e, RepoError::Write);
             object_store(tx, "projects", RepoError::Write)?.delete(&key).map_err(w)?;
-            for store in ["prompts", "runs", "probes", "runSummaries", "runMetrics"] {
+            for store in stores {
                 let os = object_store(tx, store, RepoError::Write)?;
                 let keys_req = os.index("projectId").map_err(w)?.get_all_keys_with_key(&key).map_err(w)?;
                 // Awaiting inside the transaction is safe: the continuation runs in the
@@ -756,8 +838,8 @@ impl Repository for IdbRepo {
     }
 
     async fn snapshot(&self, exported_at: &str) -> RepoResult<ExportEnvelope> {
-        // One read transaction: the four lists are a consistent picture.
-        let stores = ["projects", "prompts", "runs", "probes"];
+        // One read transaction: the lists are a consistent picture.
+        let stores = ["projects", "prompts", "runs", "probes", "linkChecks"];
         let tx = self.read_tx(&stores)?;
         let r = |e| error_from(e, RepoError::Read);
         let mut requests = Vec::new();
@@ -774,6 +856,9 @@ impl Repository for IdbRepo {
         env.prompts = order_prompts(decode_array(it.next().unwrap_or(JsValue::NULL))?);
         env.runs = order_runs(decode_array(it.next().unwrap_or(JsValue::NULL))?);
         env.probes = decode_array(it.next().unwrap_or(JsValue::NULL))?;
+        let checks: Vec<StoredLinkCheck> = decode_array(it.next().unwrap_or(JsValue::NULL))?;
+        env.link_checks = checks.into_iter().map(StoredLinkCheck::into_check).collect();
+        geo_core::export::sort_link_checks(&mut env.link_checks, &env.runs);
         Ok(env)
     }
 }

@@ -5,9 +5,11 @@
 //! every later write fail before touching anything, the way an aborted transaction does.
 
 use super::summaries::{order_summaries, records, runs_of_batch, StoredMetrics, RECOMPUTE_LIMIT};
-use super::{order_probes, order_projects, order_prompts, order_runs, Batch, RepoError, RepoResult, Repository};
+use super::{
+    order_probes, order_projects, order_prompts, order_runs, Batch, RepoError, RepoResult, Repository, StoredLinkCheck,
+};
 use geo_core::metrics::{against_previous, RunMetrics, RunSummary};
-use geo_core::model::{ExportEnvelope, Probe, Project, Prompt, Run};
+use geo_core::model::{ExportEnvelope, LinkCheck, Probe, Project, Prompt, Run};
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 
@@ -20,6 +22,7 @@ struct Tables {
     settings: BTreeMap<String, serde_json::Value>,
     summaries: BTreeMap<String, RunSummary>,
     metrics: BTreeMap<String, StoredMetrics>,
+    link_checks: BTreeMap<String, StoredLinkCheck>,
 }
 
 impl Tables {
@@ -41,7 +44,8 @@ impl Tables {
         let computed = self.runs.get(id).map(|run| {
             let probes: Vec<&Probe> = self.probes.values().filter(|p| p.run_id == id).collect();
             let previous = run.previous_run_id.as_ref().and_then(|p| self.metrics.get(p)).map(|m| &m.metrics);
-            records(run, &probes, previous)
+            let check = self.link_checks.get(id).cloned().map(StoredLinkCheck::into_check);
+            records(run, &probes, previous, check.as_ref())
         });
         let followers: Vec<String> = self
             .summaries
@@ -191,6 +195,10 @@ impl Repository for MemoryRepo {
         })
     }
 
+    async fn link_check(&self, run_id: &str) -> RepoResult<Option<LinkCheck>> {
+        Ok(self.tables.borrow().link_checks.get(run_id).cloned().map(StoredLinkCheck::into_check))
+    }
+
     async fn run_summaries(&self, project_id: &str) -> RepoResult<Vec<RunSummary>> {
         let mut t = self.tables.borrow_mut();
         t.bring_up_to_date(project_id);
@@ -206,7 +214,36 @@ impl Repository for MemoryRepo {
     }
 
     async fn put_many(&self, batch: &Batch) -> RepoResult<()> {
+        // The overwrite rule (a record never moves; a new alias snapshot re-analyses the
+        // run's other stored probes), decided on the tables the write starts from.
+        let again: Vec<(Run, Vec<Probe>)> = {
+            let t = self.tables.borrow();
+            let again = super::overwrites(
+                batch,
+                |id| t.prompts.get(id).map(|p| p.project_id.clone()),
+                |id| t.runs.get(id).cloned(),
+                |id| t.probes.get(id).map(|p| (p.run_id.clone(), p.project_id.clone())),
+            )?;
+            let written: std::collections::HashSet<&str> = batch.probes.iter().map(|p| p.id.as_str()).collect();
+            again
+                .into_iter()
+                .map(|run| {
+                    let others = t
+                        .probes
+                        .values()
+                        .filter(|p| p.run_id == run.id && !written.contains(p.id.as_str()))
+                        .map(|p| geo_core::export::reanalysed(p.clone(), run))
+                        .collect();
+                    (run.clone(), others)
+                })
+                .collect()
+        };
         self.write(|t| {
+            for (_, probes) in &again {
+                for p in probes {
+                    t.probes.insert(p.id.clone(), p.clone());
+                }
+            }
             for p in &batch.projects {
                 t.projects.insert(p.id.clone(), p.clone());
             }
@@ -219,7 +256,12 @@ impl Repository for MemoryRepo {
             for p in &batch.probes {
                 t.probes.insert(p.id.clone(), p.clone());
             }
-            for id in runs_of_batch(&batch.runs, &batch.probes) {
+            for c in &batch.link_checks {
+                // The check's run is in the batch or stored (the import checked it).
+                let project = t.runs.get(&c.run_id).map_or(String::new(), |r| r.project_id.clone());
+                t.link_checks.insert(c.run_id.clone(), StoredLinkCheck::of(c, &project));
+            }
+            for id in runs_of_batch(&batch.runs, &batch.probes, &batch.link_checks) {
                 t.refresh(&id);
             }
         })
@@ -233,6 +275,7 @@ impl Repository for MemoryRepo {
             t.probes.retain(|_, p| p.project_id != id);
             t.summaries.retain(|_, s| s.project_id != id);
             t.metrics.retain(|_, m| m.project_id != id);
+            t.link_checks.retain(|_, c| c.project_id != id);
         })
     }
 
@@ -262,6 +305,8 @@ impl Repository for MemoryRepo {
         e.prompts = order_prompts(t.prompts.values().cloned().collect());
         e.runs = order_runs(t.runs.values().cloned().collect());
         e.probes = t.probes.values().cloned().collect();
+        e.link_checks = t.link_checks.values().cloned().map(StoredLinkCheck::into_check).collect();
+        geo_core::export::sort_link_checks(&mut e.link_checks, &e.runs);
         Ok(e)
     }
 }
@@ -280,6 +325,7 @@ mod tests {
             prompts: vec![prompt("pa", "a"), prompt("pb", "b")],
             runs: vec![run("ra", "a"), run("rb", "b")],
             probes: vec![probe("ra", "pa", "a"), probe("rb", "pb", "b")],
+            ..Batch::default()
         };
         block_on(repo.put_many(&batch)).unwrap();
         block_on(repo.delete_project("a")).unwrap();
@@ -289,6 +335,58 @@ mod tests {
         assert_eq!(snap.runs[0].id, "rb");
         assert_eq!(snap.probes[0].run_id, "rb");
         assert_eq!(repo.changes(), 2);
+    }
+
+    /// Security review II, finding 6: a write never moves a stored record to another project
+    /// or run (the whole write is refused), and a run written with another alias snapshot
+    /// has its other stored probes analysed again in the same write, with its summary.
+    #[test]
+    fn a_write_never_moves_a_record_and_reanalyses_a_changed_run() {
+        let repo = MemoryRepo::new();
+        let mut first = probe("r1", "p1", "a");
+        first.raw_answer = "Acme is good".into();
+        let mut second = probe("r1", "p2", "a");
+        second.raw_answer = "Acme again".into();
+        let stored = Batch {
+            projects: vec![project("a"), project("b")],
+            prompts: vec![prompt("p1", "a"), prompt("p2", "a")],
+            runs: vec![run("r1", "a")],
+            probes: vec![first.clone(), second.clone()],
+            ..Batch::default()
+        };
+        block_on(repo.put_many(&stored)).unwrap();
+        let before = block_on(repo.snapshot("t")).unwrap();
+        for moved in [
+            Batch { runs: vec![run("r1", "b")], ..Batch::default() },
+            Batch { prompts: vec![prompt("p1", "b")], ..Batch::default() },
+            Batch {
+                runs: vec![run("r2", "a")],
+                probes: vec![Probe { run_id: "r2".into(), ..first.clone() }],
+                ..Batch::default()
+            },
+        ] {
+            let err = block_on(repo.put_many(&moved)).unwrap_err();
+            assert!(matches!(&err, RepoError::Refused(m) if m.contains("never moves")), "{err:?}");
+            assert_eq!(block_on(repo.snapshot("t")).unwrap(), before, "nothing was written");
+        }
+        // The brand is now called Acme: the probe the write leaves out is analysed again.
+        let mut renamed = run("r1", "a");
+        renamed.alias_snapshot = vec![geo_core::model::Target {
+            id: "b".into(),
+            kind: geo_core::model::TargetKind::Brand,
+            label: "Acme".into(),
+            aliases: vec!["Acme".into()],
+            domains: vec![],
+        }];
+        // The written probe comes analysed, as `prepare_import` leaves it; the other is stored.
+        let first = geo_core::export::reanalysed(first, &renamed);
+        block_on(repo.put_many(&Batch { runs: vec![renamed.clone()], probes: vec![first], ..Batch::default() }))
+            .unwrap();
+        let probes = block_on(repo.probes_by_run("r1")).unwrap();
+        assert!(probes.iter().all(|p| p.mentions.len() == 1), "{probes:?}");
+        let metrics = block_on(repo.run_metrics("r1")).unwrap().unwrap();
+        assert_eq!(metrics.mention_rate, Some(1.0), "the summary sees the analysed probes");
+        assert_eq!(metrics, geo_core::metrics::compute_run_metrics(&renamed, &probes, None));
     }
 
     #[test]
@@ -315,6 +413,7 @@ mod tests {
             prompts: vec![prompt("p1", "a"), prompt("p2", "a")],
             runs: vec![run("r1", "a")],
             probes: vec![probe("r1", "p1", "a")],
+            ..Batch::default()
         };
         block_on(repo.put_many(&stored)).unwrap();
         let mut env = ExportEnvelope::new("t");
@@ -402,6 +501,34 @@ mod tests {
     }
 
     #[test]
+    fn link_checks_are_stored_counted_exported_and_deleted_with_their_project() {
+        let env = fixture("actions.json");
+        assert!(!env.link_checks.is_empty());
+        let repo = MemoryRepo::new();
+        // The runs and probes first, then the check alone (a second import of `geo-probe links`' OUT).
+        let checks = env.link_checks.clone();
+        block_on(repo.put_many(&Batch::from(ExportEnvelope { link_checks: vec![], ..env.clone() }))).unwrap();
+        assert_eq!(block_on(repo.link_check(&checks[0].run_id)).unwrap(), None);
+        let mut only_checks = ExportEnvelope::new("t");
+        only_checks.link_checks = checks.clone();
+        let report = block_on(repo.merge_reported(&only_checks)).unwrap();
+        assert_eq!(report.link_checks.added, 1);
+        assert!(report.describe().en.ends_with(", 1 link check (1 new, 0 updated)"), "{}", report.describe().en);
+        assert_eq!(block_on(repo.link_check(&checks[0].run_id)).unwrap().as_ref(), Some(&checks[0]));
+        // The stored metrics carry the counts, as `metrics_for_export` does.
+        summaries_match(&repo, "after the check");
+        let m = block_on(repo.run_metrics(&checks[0].run_id)).unwrap().unwrap();
+        assert_eq!(m.answer_link_check.map(|c| c.not_found), Some(1));
+        assert_eq!(block_on(repo.snapshot("t")).unwrap().link_checks, checks);
+        // Importing it again changes nothing; deleting the project takes it along.
+        let again = block_on(repo.merge_reported(&only_checks)).unwrap();
+        assert_eq!((again.link_checks.added, again.link_checks.unchanged), (0, 1));
+        block_on(repo.delete_project(&env.projects[0].id)).unwrap();
+        assert_eq!(block_on(repo.link_check(&checks[0].run_id)).unwrap(), None);
+        assert!(block_on(repo.snapshot("t")).unwrap().link_checks.is_empty());
+    }
+
+    #[test]
     fn summaries_follow_every_write_of_runs_and_probes() {
         for name in ["mixed.json", "drop.json", "engines.json"] {
             let env = fixture(name);
@@ -415,6 +542,7 @@ mod tests {
                 prompts: env.prompts.clone(),
                 runs: env.runs.clone(),
                 probes: first,
+                ..Batch::default()
             };
             block_on(repo.put_many(&batch)).unwrap();
             summaries_match(&repo, &format!("{name}: batch"));

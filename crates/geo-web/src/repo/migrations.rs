@@ -8,7 +8,7 @@
 //! old one (seed §9.3), and bump `geo_core::model::SCHEMA_VERSION` when the exported shape
 //! changes too.
 
-use super::{StoreDef, STORES_V1, STORES_V2};
+use super::{StoreDef, STORES_V1, STORES_V2, STORES_V3};
 use wasm_bindgen::JsValue;
 use web_sys::{IdbDatabase, IdbIndexParameters, IdbObjectStoreParameters, IdbTransaction};
 
@@ -18,7 +18,7 @@ use web_sys::{IdbDatabase, IdbIndexParameters, IdbObjectStoreParameters, IdbTran
 pub type Migration = fn(&IdbDatabase, &IdbTransaction) -> Result<(), JsValue>;
 
 /// The migrations of the app's database, indexed by old version.
-pub const MIGRATIONS: &[Migration] = &[create_v1, add_summaries_v2];
+pub const MIGRATIONS: &[Migration] = &[create_v1, add_summaries_v2, add_link_checks_v3];
 
 /// Version 0 → 1: the five stores of seed §8.1 with their indexes.
 fn create_v1(db: &IdbDatabase, _tx: &IdbTransaction) -> Result<(), JsValue> {
@@ -30,6 +30,12 @@ fn create_v1(db: &IdbDatabase, _tx: &IdbTransaction) -> Result<(), JsValue> {
 /// not here: the upgrade transaction blocks every other tab and cannot report progress.
 fn add_summaries_v2(db: &IdbDatabase, _tx: &IdbTransaction) -> Result<(), JsValue> {
     create_stores(db, STORES_V2)
+}
+
+/// Version 2 → 3: the store of each run's answer-link check (`geo-probe links`), empty: an
+/// older database has none, they arrive with an import.
+fn add_link_checks_v3(db: &IdbDatabase, _tx: &IdbTransaction) -> Result<(), JsValue> {
+    create_stores(db, STORES_V3)
 }
 
 fn create_stores(db: &IdbDatabase, stores: &[StoreDef]) -> Result<(), JsValue> {

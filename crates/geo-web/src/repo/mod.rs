@@ -18,7 +18,7 @@ pub mod summaries;
 use crate::i18n::tf;
 use geo_core::export::{merge_into, MergeReport};
 use geo_core::metrics::{RunMetrics, RunSummary};
-use geo_core::model::{ExportEnvelope, Lang, Probe, Project, Prompt, Run};
+use geo_core::model::{ExportEnvelope, Lang, LinkCheck, LinkResult, Probe, Project, Prompt, Run};
 use std::fmt;
 
 /// Name of the IndexedDB database.
@@ -44,8 +44,46 @@ pub const STORES_V1: &[StoreDef] = &[
 pub const STORES_V2: &[StoreDef] =
     &[("runSummaries", "id", &["projectId", "previousRunId"]), ("runMetrics", "runId", &["projectId"])];
 
+/// The store version 3 adds: each run's answer-link check (`geo-probe links`, imported with
+/// an export), keyed by run id, with its project for the cascade delete.
+pub const STORES_V3: &[StoreDef] = &[("linkChecks", "runId", &["projectId"])];
+
 /// Every store of the current schema.
-pub const STORE_NAMES: &[&str] = &["projects", "prompts", "runs", "probes", "settings", "runSummaries", "runMetrics"];
+pub const STORE_NAMES: &[&str] =
+    &["projects", "prompts", "runs", "probes", "settings", "runSummaries", "runMetrics", "linkChecks"];
+
+/// A record of the `linkChecks` store: a run's `linkChecks` record of the export with the
+/// run's project (indexed, for the cascade delete).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StoredLinkCheck {
+    /// The run (the key).
+    pub run_id: String,
+    /// Its project.
+    pub project_id: String,
+    /// When the check ended.
+    pub checked_at: String,
+    /// Every checked link.
+    #[serde(default)]
+    pub links: Vec<LinkResult>,
+}
+
+impl StoredLinkCheck {
+    /// The record for `check` of a run of `project_id`.
+    pub fn of(check: &LinkCheck, project_id: &str) -> StoredLinkCheck {
+        StoredLinkCheck {
+            run_id: check.run_id.clone(),
+            project_id: project_id.to_string(),
+            checked_at: check.checked_at.clone(),
+            links: check.links.clone(),
+        }
+    }
+
+    /// The export's record.
+    pub fn into_check(self) -> LinkCheck {
+        LinkCheck { run_id: self.run_id, checked_at: self.checked_at, links: self.links }
+    }
+}
 
 /// What went wrong in storage; `Display` gives a lowercase message that says what to do.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -60,6 +98,9 @@ pub enum RepoError {
     Read(String),
     /// A stored or imported record does not have the expected shape.
     Decode(String),
+    /// A write would move a stored record to another project or run
+    /// (`geo_core::export::overwrite`); nothing was written.
+    Refused(String),
 }
 
 impl RepoError {
@@ -72,6 +113,7 @@ impl RepoError {
             RepoError::Write(m) => ("repo.write", m.as_str()),
             RepoError::Read(m) => ("repo.read", m.as_str()),
             RepoError::Decode(m) => ("repo.decode", m.as_str()),
+            RepoError::Refused(m) => ("repo.refused", m.as_str()),
         };
         tf(lang, key, &[("m", detail)])
     }
@@ -85,6 +127,40 @@ impl fmt::Display for RepoError {
 
 impl std::error::Error for RepoError {}
 
+/// What writing `batch` over the stored records of the same ids asks (geo-core's
+/// `export::overwrite` rule, which both repositories apply inside the write's transaction):
+/// the runs whose other stored probes must be analysed again, or the refusal of a record
+/// that would move. `stored_prompt` gives the project of the stored prompt of an id,
+/// `stored_run` the stored run, `stored_probe` the run and project of the stored probe.
+pub(crate) fn overwrites(
+    batch: &Batch,
+    stored_prompt: impl Fn(&str) -> Option<String>,
+    stored_run: impl Fn(&str) -> Option<Run>,
+    stored_probe: impl Fn(&str) -> Option<(String, String)>,
+) -> RepoResult<Vec<&Run>> {
+    use geo_core::export::{probe_overwrite, prompt_overwrite, run_overwrite, Overwrite};
+    let refused = |p: geo_core::export::Problem| RepoError::Refused(p.message);
+    for p in &batch.prompts {
+        if let Some(stored) = stored_prompt(&p.id) {
+            prompt_overwrite(p, &stored).map_err(refused)?;
+        }
+    }
+    let mut again = Vec::new();
+    for r in &batch.runs {
+        if let Some(stored) = stored_run(&r.id) {
+            if run_overwrite(r, &stored).map_err(refused)? == Overwrite::Reanalyse {
+                again.push(r);
+            }
+        }
+    }
+    for p in &batch.probes {
+        if let Some((run, project)) = stored_probe(&p.id) {
+            probe_overwrite(p, &run, &project).map_err(refused)?;
+        }
+    }
+    Ok(again)
+}
+
 /// Records to write together in one transaction.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Batch {
@@ -96,18 +172,24 @@ pub struct Batch {
     pub runs: Vec<Run>,
     /// Probes to put.
     pub probes: Vec<Probe>,
+    /// Answer-link checks to put (each replaces its run's).
+    pub link_checks: Vec<LinkCheck>,
 }
 
 impl Batch {
     /// True when there is nothing to write.
     pub fn is_empty(&self) -> bool {
-        self.projects.is_empty() && self.prompts.is_empty() && self.runs.is_empty() && self.probes.is_empty()
+        self.projects.is_empty()
+            && self.prompts.is_empty()
+            && self.runs.is_empty()
+            && self.probes.is_empty()
+            && self.link_checks.is_empty()
     }
 }
 
 impl From<ExportEnvelope> for Batch {
     fn from(e: ExportEnvelope) -> Self {
-        Batch { projects: e.projects, prompts: e.prompts, runs: e.runs, probes: e.probes }
+        Batch { projects: e.projects, prompts: e.prompts, runs: e.runs, probes: e.probes, link_checks: e.link_checks }
     }
 }
 
@@ -140,6 +222,8 @@ pub trait Repository {
     async fn probes_by_run(&self, run_id: &str) -> RepoResult<Vec<Probe>>;
     /// Inserts or replaces one probe.
     async fn put_probe(&self, probe: &Probe) -> RepoResult<()>;
+    /// The answer-link check of a run (`geo-probe links`), if one was imported.
+    async fn link_check(&self, run_id: &str) -> RepoResult<Option<LinkCheck>>;
     /// The summaries of a project's runs, newest first, every one current: the runs without
     /// one (data stored before summaries existed) or with a stale one are computed first
     /// ([`summaries`]; the computation reports its [`summaries::progress`]).
@@ -157,7 +241,8 @@ pub trait Repository {
     async fn setting(&self, key: &str) -> RepoResult<Option<serde_json::Value>>;
     /// Sets (or, for `None`, removes) an application setting.
     async fn set_setting(&self, key: &str, value: Option<serde_json::Value>) -> RepoResult<()>;
-    /// All projects, prompts, runs and probes in an export envelope (no settings, no key).
+    /// All projects, prompts, runs, probes and link checks in an export envelope (no
+    /// settings, no key).
     async fn snapshot(&self, exported_at: &str) -> RepoResult<ExportEnvelope>;
     /// Imports an envelope by id (same id overwrites), in one transaction.
     async fn merge(&self, envelope: &ExportEnvelope) -> RepoResult<()> {
@@ -165,7 +250,8 @@ pub trait Repository {
     }
     /// [`Repository::merge`], saying what it changed per kind (new, updated, unchanged),
     /// as geo-core's [`merge_into`] counts it. The stored records the envelope can replace
-    /// are read first: those of the projects it names and the probes of the runs it names
+    /// are read first: those of the projects it names, the link checks of the runs its
+    /// checks name and the probes of the runs it names
     /// (ids are unique per store and every record carries its project, so nothing outside
     /// them can share an id with an incoming record).
     async fn merge_reported(&self, envelope: &ExportEnvelope) -> RepoResult<MergeReport> {
@@ -195,6 +281,9 @@ pub trait Repository {
         runs.dedup();
         for id in runs {
             base.probes.extend(self.probes_by_run(id).await?);
+        }
+        for check in &envelope.link_checks {
+            base.link_checks.extend(self.link_check(&check.run_id).await?);
         }
         let report = merge_into(&mut base, envelope.clone());
         self.merge(envelope).await?;

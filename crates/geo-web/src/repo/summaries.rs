@@ -21,7 +21,7 @@
 use super::{RepoResult, Repository};
 use geo_core::compare::{compare_engines, EngineComparison, EngineRun};
 use geo_core::metrics::{newest_summary_per_engine, summarize, RunMetrics, RunSummary};
-use geo_core::model::{Probe, Run};
+use geo_core::model::{LinkCheck, Probe, Run};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
@@ -41,20 +41,28 @@ pub struct StoredMetrics {
     pub metrics: RunMetrics,
 }
 
-/// The two records stored for `run` from its `probes` and its previous run's metrics.
-pub fn records(run: &Run, probes: &[&Probe], previous: Option<&RunMetrics>) -> (RunSummary, StoredMetrics) {
-    let metrics = summarize(run, probes, previous);
+/// The two records stored for `run` from its `probes`, its previous run's metrics and its
+/// answer-link check (the metrics' `answerLinkCheck`, as `metrics_for_export` sets it).
+pub fn records(
+    run: &Run,
+    probes: &[&Probe],
+    previous: Option<&RunMetrics>,
+    link_check: Option<&LinkCheck>,
+) -> (RunSummary, StoredMetrics) {
+    let mut metrics = summarize(run, probes, previous);
+    metrics.answer_link_check = link_check.map(geo_core::actions::LinkCounts::of);
     let summary = RunSummary::of(run, &metrics);
     (summary, StoredMetrics { run_id: run.id.clone(), project_id: run.project_id.clone(), metrics })
 }
 
-/// The runs whose summaries a batch changes, oldest first (runs named only by a probe last):
-/// computing a previous run before the runs that follow it.
-pub fn runs_of_batch(runs: &[Run], probes: &[Probe]) -> Vec<String> {
+/// The runs whose summaries a batch changes, oldest first (runs named only by a probe or a
+/// link check last): computing a previous run before the runs that follow it.
+pub fn runs_of_batch(runs: &[Run], probes: &[Probe], link_checks: &[LinkCheck]) -> Vec<String> {
     let mut ordered: Vec<&Run> = runs.iter().collect();
     geo_core::sort::sort_by(&mut ordered, |a, b| a.created_at.cmp(&b.created_at).then_with(|| a.id.cmp(&b.id)));
     let mut ids: Vec<String> = Vec::new();
-    for id in ordered.iter().map(|r| r.id.as_str()).chain(probes.iter().map(|p| p.run_id.as_str())) {
+    let named = probes.iter().map(|p| p.run_id.as_str()).chain(link_checks.iter().map(|c| c.run_id.as_str()));
+    for id in ordered.iter().map(|r| r.id.as_str()).chain(named) {
         if !ids.iter().any(|x| x == id) {
             ids.push(id.to_string());
         }
@@ -203,6 +211,6 @@ mod tests {
         let mut b = run("b", "p");
         b.created_at = "2026-01-01".into();
         let probes = vec![probe("z", "q", "p"), probe("a", "q", "p"), probe("z", "q2", "p")];
-        assert_eq!(runs_of_batch(&[a, b], &probes), ["b", "a", "z"]);
+        assert_eq!(runs_of_batch(&[a, b], &probes, &[]), ["b", "a", "z"]);
     }
 }

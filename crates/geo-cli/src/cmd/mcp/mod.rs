@@ -8,13 +8,17 @@
 //! `chat::search_answers`, the lists come from `export::catalog`; this module only parses
 //! arguments, picks the run and wraps JSON. Standard output carries protocol messages
 //! only (rmcp writes them; nothing here prints there); diagnostics go to standard error.
-//! The server ends when the client closes standard input.
+//! The server ends when the client closes standard input. A line that is not a usable
+//! JSON-RPC message (not JSON, longer than `limits::MAX_MCP_LINE_BYTES`, not a request) is
+//! answered with a JSON-RPC error and serving goes on (`wire`).
 
 mod source;
 mod tools;
+mod wire;
 
 use crate::args::Args;
 use crate::io::input_error;
+use crate::terminal;
 use anyhow::{Context, Result};
 use rmcp::ServiceExt;
 use std::process::ExitCode;
@@ -33,7 +37,10 @@ pub fn mcp(raw: &[String]) -> Result<ExitCode> {
     }
     let source = ExportSource::open(path)?;
     if let Ok(env) = source.current() {
-        eprintln!("geo-probe mcp: serving {path} ({}) on standard input/output", geo_core::export::summarize(&env));
+        terminal::eprint_line(&format!(
+            "geo-probe mcp: serving {path} ({}) on standard input/output",
+            geo_core::export::summarize(&env)
+        ));
     }
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -41,16 +48,21 @@ pub fn mcp(raw: &[String]) -> Result<ExitCode> {
         .context("cannot start the MCP server's runtime")?;
     runtime.block_on(async move {
         let server = tools::GeoProbeServer::new(source);
-        match server.serve(rmcp::transport::stdio()).await {
+        // Every line gets an answer or a message (`wire`): rmcp's stdio drops bad lines silently.
+        match server.serve(wire::GuardedStdio::new(tokio::io::stdin(), tokio::io::stdout())).await {
             Ok(running) => {
                 let reason = running.waiting().await;
                 match reason {
-                    Ok(reason) => eprintln!("geo-probe mcp: the client closed the connection ({reason:?}); exiting"),
-                    Err(e) => eprintln!("geo-probe mcp: the server task ended abnormally: {e}; exiting"),
+                    Ok(reason) => terminal::eprint_line(&format!(
+                        "geo-probe mcp: the client closed the connection ({reason:?}); exiting"
+                    )),
+                    Err(e) => {
+                        terminal::eprint_line(&format!("geo-probe mcp: the server task ended abnormally: {e}; exiting"))
+                    }
                 }
             }
             // A client that leaves before the handshake is not an error of ours.
-            Err(e) => eprintln!("geo-probe mcp: no MCP session was opened ({e}); exiting"),
+            Err(e) => terminal::eprint_line(&format!("geo-probe mcp: no MCP session was opened ({e}); exiting")),
         }
     });
     Ok(ExitCode::SUCCESS)

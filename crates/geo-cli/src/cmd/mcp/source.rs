@@ -83,16 +83,18 @@ impl ExportSource {
             state.seen = sig;
             match load_export(&path) {
                 Ok(env) => {
-                    eprintln!(
+                    crate::terminal::eprint_line(&format!(
                         "geo-probe mcp: {path} changed on disk; re-read it ({})",
                         geo_core::export::summarize(&env)
-                    );
+                    ));
                     state.data = Arc::new(env);
                     state.problem = None;
                 }
                 Err(e) => {
                     let line = format!("{e:#}").replace(['\n', '\r'], " ");
-                    eprintln!("geo-probe mcp: {path} changed on disk and cannot be used: {line}");
+                    crate::terminal::eprint_line(&format!(
+                        "geo-probe mcp: {path} changed on disk and cannot be used: {line}"
+                    ));
                     state.problem = Some(format!(
                         "{path} changed on disk and cannot be used: {line}; the previous version stays loaded until the file is a valid export again: fix or re-export it"
                     ));

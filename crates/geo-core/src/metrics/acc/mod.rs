@@ -34,6 +34,7 @@ pub(crate) mod sources;
 use super::cost::{add_cost, RunPricer};
 use super::{FastMap, Key};
 use crate::model::{Mention, Probe, ProbeStatus, Run, Target, TargetKind};
+use rustc_hash::FxHashSet;
 
 /// Interns strings of one run as dense `u32` ids (first seen first).
 #[derive(Default)]
@@ -121,12 +122,9 @@ pub(crate) struct Ctx<'a> {
 impl<'a> Ctx<'a> {
     /// The context of `run`, before its first probe.
     pub(crate) fn new(run: &'a Run) -> Self {
-        let mut targets: Vec<&Target> = Vec::with_capacity(run.alias_snapshot.len());
-        for t in &run.alias_snapshot {
-            if !targets.iter().any(|seen| seen.id == t.id) {
-                targets.push(t);
-            }
-        }
+        // The first target of each id, through a set: linear in the snapshot's size.
+        let mut seen: FxHashSet<&str> = FxHashSet::default();
+        let targets: Vec<&Target> = run.alias_snapshot.iter().filter(|t| seen.insert(t.id.as_str())).collect();
         let target_index = targets.iter().enumerate().map(|(i, t)| (Key(t.id.as_str()), i)).collect();
         let brand = targets.iter().position(|t| t.kind == TargetKind::Brand);
         let mut prompts = Interner::default();

@@ -32,6 +32,8 @@ pub(crate) struct PromptsAcc {
     pub(crate) failed_count: u32,
     /// Probes with status `cancelled`.
     pub(crate) cancelled_count: u32,
+    /// Successful probes with `truncated: true` (`truncatedCount`).
+    pub(crate) truncated_count: u32,
     prompts: Vec<PromptAcc>,
 }
 
@@ -73,6 +75,7 @@ impl PromptsAcc {
             }
         }
         self.success_count += 1;
+        self.truncated_count += u32::from(probe.truncated);
         acc.success += 1;
         if let Some(m) = ctx.brand_mention() {
             acc.mention += 1;

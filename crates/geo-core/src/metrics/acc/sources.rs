@@ -5,7 +5,7 @@
 use super::{Ctx, Interner};
 use crate::metrics::stats::{ratio, wilson_interval};
 use crate::metrics::{short_eq, ChannelMetrics, DomainMetrics, FastMap, GapDomain, Key, OutreachGap};
-use crate::model::{Ownership, Probe, ProbeStatus};
+use crate::model::{Ownership, Probe, ProbeStatus, SearchSource};
 
 /// One domain being accumulated.
 struct DomainAcc<'a> {
@@ -43,6 +43,21 @@ pub(crate) struct SourcesAcc<'a> {
     pub(crate) owned_cited_count: u32,
     /// Scratch: the domains of the current probe with a cited source.
     cited_here: Vec<u32>,
+}
+
+/// What one source adds to its domain: (occurrences, the sum of their ranks, the smallest rank);
+/// a source that lists no occurrence counts once, at its `bestRank`. The warehouse's `sources`
+/// rows carry the same tally, so that SQL over them gives these figures.
+pub fn source_tally(source: &SearchSource) -> (u32, u64, u32) {
+    if source.occurrences.is_empty() {
+        (1, u64::from(source.best_rank), source.best_rank)
+    } else {
+        (
+            source.occurrences.len() as u32,
+            source.occurrences.iter().map(|o| u64::from(o.rank)).sum(),
+            source.occurrences.iter().map(|o| o.rank).min().unwrap_or(source.best_rank),
+        )
+    }
 }
 
 /// The domains of a run's successful probes, kept so that the next run, whose previous run
@@ -112,15 +127,7 @@ impl<'a> SourcesAcc<'a> {
         self.cited_here.clear();
         for (source, &id) in probe.sources.iter().zip(&ctx.source_domains) {
             let acc = &mut self.domains[id as usize];
-            let (occ, rank_sum, best) = if source.occurrences.is_empty() {
-                (1u32, u64::from(source.best_rank), source.best_rank)
-            } else {
-                (
-                    source.occurrences.len() as u32,
-                    source.occurrences.iter().map(|o| u64::from(o.rank)).sum(),
-                    source.occurrences.iter().map(|o| o.rank).min().unwrap_or(source.best_rank),
-                )
-            };
+            let (occ, rank_sum, best) = source_tally(source);
             acc.occurrences += occ;
             acc.rank_sum += rank_sum;
             acc.best_rank = Some(acc.best_rank.map_or(best, |b| b.min(best)));

@@ -1,0 +1,37 @@
+//! `geo-probe actions FILE [--run ID] [--against ID] [--format json|markdown] [--lang zh|en]`:
+//! what to do next for a run (`shared/spec/data-model.md`, "What to do next"), every item
+//! computed by geo-core's `actions` module.
+
+use crate::args::{Args, Arity};
+use crate::io::{input_error, print};
+use anyhow::Result;
+use geo_core::actions::{actions_for_export, actions_markdown};
+use std::process::ExitCode;
+
+/// `geo-probe actions`. Extensions of the contract: `--against ID` compares with another run
+/// than the run's `previousRunId`; `--lang` chooses the Markdown's language (zh by default,
+/// like `report`).
+pub fn actions(raw: &[String]) -> Result<ExitCode> {
+    let spec = [("run", Arity::One), ("against", Arity::One), ("format", Arity::One), ("lang", Arity::One)];
+    let args = Args::parse(raw, &spec).map_err(input_error)?;
+    args.expect_positionals(&["FILE"]).map_err(input_error)?;
+    let markdown = super::markdown_flag(&args)?;
+    let lang = super::lang_flag(&args)?;
+    let env = super::export::load_export(&args.positionals[0])?;
+    let actions =
+        actions_for_export(&env, args.value("run"), args.value("against")).map_err(|e| input_error(e.to_string()))?;
+    if markdown {
+        let run = env
+            .runs
+            .iter()
+            .find(|r| r.id == actions.run_id)
+            .ok_or_else(|| input_error(format!("run {:?} is not in the export", actions.run_id)))?;
+        let project = env.projects.iter().find(|p| p.id == run.project_id).map_or(run.project_id.as_str(), |p| &p.name);
+        print(&actions_markdown(&actions, run, project, lang))?;
+    } else {
+        let mut text = serde_json::to_string_pretty(&actions)?;
+        text.push('\n');
+        print(&text)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}

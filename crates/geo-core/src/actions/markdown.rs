@@ -1,0 +1,342 @@
+//! The actions as Markdown, in Chinese or English: `geo-probe actions --format markdown`
+//! and the "what to do next" sections of the run report. Every piece of text from the user,
+//! the model or a web page goes through the report's cell escaping.
+
+use super::{Actions, ItemStatus, LostPrompt, PageRow, QueryRow};
+use crate::export::markdown::{escape_cell, frac, heading, table, Align, Text};
+use crate::metrics::insights::{decimal, percent};
+use crate::model::{Lang, Run};
+
+/// The label of a target of the run (its id when unknown).
+fn label<'a>(run: &'a Run, id: &'a str) -> &'a str {
+    run.alias_snapshot.iter().find(|t| t.id == id).map_or(id, |t| t.label.as_str())
+}
+
+/// The text of a prompt of the run (its id when unknown).
+fn prompt_text<'a>(run: &'a Run, id: &'a str) -> &'a str {
+    run.prompt_snapshot.iter().find(|p| p.id == id && !p.text.is_empty()).map_or(id, |p| p.text.as_str())
+}
+
+/// The word for an item's status.
+pub fn status_label(status: Option<ItemStatus>, lang: Lang) -> &'static str {
+    match status {
+        Some(ItemStatus::New) => lang.pick("新出现", "new"),
+        Some(ItemStatus::Open) => lang.pick("仍未解决", "still open"),
+        Some(ItemStatus::Solved) => lang.pick("已解决", "solved"),
+        None => "—",
+    }
+}
+
+fn yes(flag: bool) -> String {
+    if flag { "✓" } else { "—" }.to_string()
+}
+
+/// The rows shown, and a line saying how many more there are.
+fn shown<'a, T>(rows: &'a [T], limit: usize, t: &Text) -> (&'a [T], Option<String>) {
+    if rows.len() <= limit {
+        return (rows, None);
+    }
+    let more = rows.len() - limit;
+    (&rows[..limit], Some(format!("{}\n\n", t.t(&format!("…另有 {more} 行。"), &format!("… and {more} more rows.")))))
+}
+
+/// `actions` as a Markdown document: a title, then every section with every row.
+pub fn actions_markdown(actions: &Actions, run: &Run, project: &str, lang: Lang) -> String {
+    let t = Text { lang };
+    let date = run.created_at.get(..10).unwrap_or(&run.created_at);
+    let mut md =
+        format!("# {} · {} · {}\n\n", t.t("下一步行动", "What to do next"), escape_cell(project), escape_cell(date));
+    md.push_str(&format!(
+        "- {}: `{}` ({})\n",
+        t.t("批次", "Run"),
+        run.id.replace('`', "'"),
+        crate::provider::spec(actions.engine).name
+    ));
+    if let Some(against) = &actions.against_id {
+        md.push_str(&format!("- {}: `{}`\n", t.t("对比批次", "Compared with"), against.replace('`', "'")));
+    }
+    md.push('\n');
+    sections(&mut md, actions, run, lang, usize::MAX);
+    md
+}
+
+/// The sections (`##` headings) with at most `limit` rows per table.
+pub(crate) fn sections(md: &mut String, a: &Actions, run: &Run, lang: Lang, limit: usize) {
+    let t = Text { lang };
+    lost_section(md, a, run, &t, limit);
+    queries_section(md, a, run, &t, limit);
+    pages_section(md, a, &t, limit);
+    links_section(md, a, &t, limit);
+    solved_section(md, a, run, &t);
+}
+
+fn with_status(mut head: Vec<(&'static str, Align)>, a: &Actions, t: &Text) -> Vec<(&'static str, Align)> {
+    if a.against_id.is_some() {
+        head.push((t.t("状态", "Status"), Align::Left));
+    }
+    head
+}
+
+fn lost_section(md: &mut String, a: &Actions, run: &Run, t: &Text, limit: usize) {
+    heading(md, "##", t.t("失分的提示词", "Prompts you lose"));
+    md.push_str(t.t(
+        "竞品在至少三分之一的成功回答中被提到、且比品牌更常被提到的提示词，按可争取的回答数（竞品与品牌的提及差）排序。\n\n",
+        "Prompts where a competitor is named in at least a third of the successful answers and more often than the brand, by the answers at stake (the competitor's mentions minus the brand's).\n\n",
+    ));
+    if a.lost_prompts.is_empty() {
+        md.push_str(t.t("没有失分的提示词。\n\n", "No prompt is lost.\n\n"));
+        return;
+    }
+    let head = with_status(
+        vec![
+            ("Prompt", Align::Left),
+            (t.t("品牌提及率（95% 区间）", "Brand mention rate (95% interval)"), Align::Right),
+            (t.t("领先的竞品", "Competitors ahead"), Align::Left),
+            (t.t("品牌落后的回答", "Answers with the brand behind"), Align::Right),
+            (t.t("可争取", "At stake"), Align::Right),
+        ],
+        a,
+        t,
+    );
+    let (rows, more) = shown(&a.lost_prompts, limit, t);
+    table(md, &head, rows.iter().map(|l| lost_row(l, a, run, t)));
+    md.push_str(more.as_deref().unwrap_or(""));
+}
+
+fn lost_row(l: &LostPrompt, a: &Actions, run: &Run, t: &Text) -> Vec<String> {
+    let competitors = l
+        .competitors
+        .iter()
+        .map(|c| {
+            let position = c.avg_list_position.map_or(String::new(), |p| format!(", #{}", decimal(Some(p))));
+            format!(
+                "{} {} ({}{position})",
+                label(run, &c.target_id),
+                percent(Some(c.mention_rate)),
+                frac(c.mention_count, l.success_count)
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("; ");
+    let behind = (l.behind_share * f64::from(l.success_count)).round() as u32;
+    let mut row = vec![
+        prompt_text(run, &l.prompt_id).to_string(),
+        format!(
+            "{} ({}; {}–{})",
+            percent(Some(l.brand_mention_rate)),
+            frac(l.brand_mention_count, l.success_count),
+            percent(Some(l.brand_low)),
+            percent(Some(l.brand_high))
+        ),
+        competitors,
+        format!("{} ({})", percent(Some(l.behind_share)), frac(behind, l.success_count)),
+        l.stake.to_string(),
+    ];
+    if a.against_id.is_some() {
+        row.push(status_label(l.status, t.lang).to_string());
+    }
+    row
+}
+
+fn queries_section(md: &mut String, a: &Actions, run: &Run, t: &Text, limit: usize) {
+    heading(md, "##", t.t("引擎运行的搜索", "The searches the engine ran"));
+    if a.success_count == 0 {
+        md.push_str(t.t("没有成功的探测。\n\n", "No successful probe.\n\n"));
+        return;
+    }
+    if a.query_probe_count == 0 {
+        md.push_str(if a.source_probe_count > 0 {
+            t.t(
+                "这些回答没有附带搜索词（例如 Perplexity 不提供）：只能看到带回的来源，看不到搜了什么。\n\n",
+                "No search query strings came with these answers (Perplexity, for one, gives none): their sources are known, what was searched for is not.\n\n",
+            )
+        } else {
+            t.t("这个批次的成功回答没有运行任何搜索。\n\n", "The successful answers of this run ran no search.\n\n")
+        });
+        return;
+    }
+    let unowned = a.queries.iter().filter(|q| !q.owned).count();
+    md.push_str(t.t(
+        &format!("{} 条不同的搜索词（已归一化），其中 {unowned} 条从未带回自有网站的页面。\n\n", a.queries.len()),
+        &format!(
+            "{} distinct searches (normalised); {unowned} of them never brought back a page of the own site.\n\n",
+            a.queries.len()
+        ),
+    ));
+    let head = with_status(
+        vec![
+            (t.t("搜索词", "Query"), Align::Left),
+            (t.t("探测", "Probes"), Align::Right),
+            ("Prompt", Align::Left),
+            (t.t("来源域名", "Domains"), Align::Left),
+            (t.t("自有", "Owned"), Align::Left),
+            (t.t("竞品", "Competitor"), Align::Left),
+        ],
+        a,
+        t,
+    );
+    let (rows, more) = shown(&a.queries, limit, t);
+    table(md, &head, rows.iter().map(|q| query_row(q, a, run, t)));
+    md.push_str(more.as_deref().unwrap_or(""));
+}
+
+fn query_row(q: &QueryRow, a: &Actions, run: &Run, t: &Text) -> Vec<String> {
+    let list = |items: Vec<&str>| {
+        let mut s = items.iter().take(5).copied().collect::<Vec<_>>().join(", ");
+        if items.len() > 5 {
+            s.push_str(", …");
+        }
+        s
+    };
+    let mut row = vec![
+        q.query.clone(),
+        q.probe_count.to_string(),
+        list(q.prompt_ids.iter().map(|p| prompt_text(run, p)).collect()),
+        list(q.domains.iter().map(String::as_str).collect()),
+        yes(q.owned),
+        yes(q.competitor),
+    ];
+    if a.against_id.is_some() {
+        row.push(status_label(q.status, t.lang).to_string());
+    }
+    row
+}
+
+fn pages_section(md: &mut String, a: &Actions, t: &Text, limit: usize) {
+    heading(md, "##", t.t("值得出现的页面", "Pages to be on"));
+    md.push_str(t.t(
+        "失分提示词的成功回答所检索的第三方页面：引擎推荐竞品时读过的页面，按检索到它的回答数排序。\n\n",
+        "The third-party pages the successful answers of the lost prompts retrieved: what the engine read when it named a competitor, by the answers that retrieved them.\n\n",
+    ));
+    if a.lost_prompts.is_empty() {
+        md.push_str(t.t("没有失分的提示词，也就没有要争取的页面。\n\n", "No prompt is lost, so no page to win.\n\n"));
+        return;
+    }
+    if a.pages.is_empty() {
+        md.push_str(t.t(
+            "失分提示词的回答没有检索到第三方页面。\n\n",
+            "The answers of the lost prompts retrieved no third-party page.\n\n",
+        ));
+        return;
+    }
+    if a.pages.iter().any(|p| p.by_domain) {
+        md.push_str(t.t(
+            "Gemini 只给出每次回答各不相同的跳转链接，这些页面按发布者的域名汇总。\n\n",
+            "Gemini gives only redirect links that differ in every answer: those pages are counted by the publisher's domain.\n\n",
+        ));
+    }
+    let head = with_status(
+        vec![
+            (t.t("页面", "Page"), Align::Left),
+            (t.t("域名", "Domain"), Align::Left),
+            (t.t("探测", "Probes"), Align::Right),
+            (t.t("被引用", "Cited"), Align::Right),
+            (t.t("标题提到竞品", "Title names a competitor"), Align::Left),
+            (t.t("标题提到品牌", "Title names the brand"), Align::Left),
+        ],
+        a,
+        t,
+    );
+    let (rows, more) = shown(&a.pages, limit, t);
+    table(md, &head, rows.iter().map(|p| page_row(p, a, t)));
+    md.push_str(more.as_deref().unwrap_or(""));
+}
+
+fn page_row(p: &PageRow, a: &Actions, t: &Text) -> Vec<String> {
+    let page = if p.by_domain {
+        format!("{} ({})", p.domain, t.t("按域名汇总", "by domain"))
+    } else if p.title.is_empty() {
+        p.url.clone()
+    } else {
+        format!("{} — {}", p.title, p.url)
+    };
+    let mut row = vec![
+        page,
+        p.domain.clone(),
+        p.probe_count.to_string(),
+        p.cited_count.to_string(),
+        yes(p.names_competitor),
+        yes(p.names_brand),
+    ];
+    if a.against_id.is_some() {
+        row.push(status_label(p.status, t.lang).to_string());
+    }
+    row
+}
+
+/// "answer links that do not exist: N of M", in the report's language.
+pub fn links_sentence(not_found: u32, checked: u32, lang: Lang) -> String {
+    match lang {
+        Lang::Zh => format!("不存在的回答链接：{not_found} / {checked}"),
+        Lang::En => format!("answer links that do not exist: {not_found} of {checked}"),
+    }
+}
+
+fn links_section(md: &mut String, a: &Actions, t: &Text, limit: usize) {
+    heading(md, "##", t.t("回答链接是否存在", "Do the answer links exist?"));
+    let Some(c) = a.links else {
+        md.push_str(t.t(
+            "尚未检查：运行 `geo-probe links FILE --out OUT` 后使用 OUT（或在设置页导入它）。\n\n",
+            "Not checked yet: run `geo-probe links FILE --out OUT`, then use OUT (or import it on the settings page).\n\n",
+        ));
+        return;
+    };
+    md.push_str(&format!(
+        "**{}** ({})\n\n",
+        links_sentence(c.not_found, c.checked, t.lang),
+        crate::provider::spec(a.engine).name
+    ));
+    let counts = [
+        (t.t("正常", "ok"), c.ok),
+        (t.t("跳转后正常", "ok after a redirect"), c.redirect),
+        (t.t("不存在（404/410）", "not found (404/410)"), c.not_found),
+        (t.t("被拦截（401/403/429）", "blocked (401/403/429)"), c.blocked),
+        (t.t("出错（DNS、TLS、超时等）", "error (DNS, TLS, timeout, …)"), c.error),
+    ];
+    for (name, n) in counts {
+        md.push_str(&format!("- {name}: {}\n", frac(n, c.checked)));
+    }
+    md.push('\n');
+    if a.not_found_links.is_empty() {
+        return;
+    }
+    let head = [
+        (t.t("不存在的链接", "Link that does not exist"), Align::Left),
+        (t.t("状态码", "Status"), Align::Right),
+        (t.t("写出它的回答", "Answers that wrote it"), Align::Right),
+    ];
+    let (rows, more) = shown(&a.not_found_links, limit, t);
+    table(
+        md,
+        &head,
+        rows.iter().map(|l| {
+            vec![l.url.clone(), l.status.map_or("—".into(), |s| s.to_string()), l.probe_ids.len().to_string()]
+        }),
+    );
+    md.push_str(more.as_deref().unwrap_or(""));
+}
+
+fn solved_section(md: &mut String, a: &Actions, run: &Run, t: &Text) {
+    let (Some(solved), Some(against)) = (&a.solved, &a.against_id) else { return };
+    heading(md, "##", t.t("已解决", "Solved"));
+    md.push_str(t.t(
+        &format!("与批次 `{}` 相比：\n\n", against.replace('`', "'")),
+        &format!("Against run `{}`:\n\n", against.replace('`', "'")),
+    ));
+    let list = |items: Vec<String>| {
+        if items.is_empty() {
+            "—".to_string()
+        } else {
+            items.iter().map(|i| escape_cell(i)).collect::<Vec<_>>().join("; ")
+        }
+    };
+    md.push_str(&format!(
+        "- {}: {}\n- {}: {}\n- {}: {}\n\n",
+        t.t("不再失分的提示词", "Prompts no longer lost"),
+        list(solved.lost_prompts.iter().map(|p| prompt_text(run, p).to_string()).collect()),
+        t.t("现在带回自有页面的搜索", "Searches that now bring back an owned page"),
+        list(solved.queries.clone()),
+        t.t("不再需要争取的页面", "Pages no longer to be on"),
+        list(solved.pages.clone()),
+    ));
+}

@@ -1,0 +1,463 @@
+//! What to do next: a run turned into a ranked to-do list with its evidence (the object of
+//! `geo-probe actions`, `shared/spec/data-model.md`, "What to do next").
+//!
+//! The key decision is that nothing here judges: every item follows from the run's probes by
+//! a stated rule, carries the ids of the probes behind it (`probeIds`) and is sorted by a
+//! stated key, so the web app's Actions page, the Markdown report, the CLI and the MCP tool
+//! show the same list for the same data, and a test can check each item against its rule.
+//!
+//! - `lost`: the prompts the brand loses to a competitor (`lostPrompts`).
+//! - `queries`: every search the engine ran, folded, with the domains it brought back and
+//!   whether an owned or a competitor page was among them (`queries`).
+//! - `pages`: the third-party pages retrieved for the lost prompts (`pages`).
+//! - `links`: the counts of the run's answer-link check (`geo-probe links`), with the
+//!   answer links that do not exist and the probes that wrote them.
+//! - `status`: against another run (by default the run's `previousRunId`), whether each
+//!   item is new, still open or solved.
+//! - [`check`]: the link checker's decisions (which request next, what a reply means), a
+//!   sans-IO state machine the CLI drives with real HTTP.
+//! - [`markdown`]: the sections in Markdown (zh and en), for `--format markdown` and the report.
+//!
+//! Every rule reads successful probes only, like every figure of `metrics`.
+
+pub mod check;
+mod lost;
+pub mod markdown;
+mod pages;
+mod queries;
+mod status;
+
+pub use markdown::actions_markdown;
+pub use queries::fold_query;
+
+use crate::analysis::sources::GROUNDING_REDIRECT_HOST;
+use crate::model::{EngineId, ExportEnvelope, LinkCheck, LinkClass, Probe, ProbeStatus, Run, TargetKind};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// The object of `geo-probe actions` for one run: the contract's fields, then additive extras.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Actions {
+    /// The run.
+    pub run_id: String,
+    /// Its engine.
+    pub engine: EngineId,
+    /// The prompts the brand loses, by `stake` descending, then `promptId`.
+    pub lost_prompts: Vec<LostPrompt>,
+    /// Every distinct search query, by `probeCount` descending, then `query`.
+    pub queries: Vec<QueryRow>,
+    /// The third-party pages of the lost prompts, by `probeCount` descending, then `url`.
+    pub pages: Vec<PageRow>,
+    /// The run's answer-link check by class; `None` when the run has none.
+    pub links: Option<LinkCounts>,
+    // ---- extras (additive) ----
+    /// The run the items are compared with (`None`: no comparison, every `status` is null).
+    pub against_id: Option<String>,
+    /// The run's successful probes (every rule's universe).
+    pub success_count: u32,
+    /// Successful probes with at least one search query string: 0 with successful probes
+    /// means the engine gives no query strings (Perplexity), not that it never searched.
+    pub query_probe_count: u32,
+    /// Successful probes with at least one retrieved source.
+    pub source_probe_count: u32,
+    /// The answer links that do not exist (`not_found`), with the probes that wrote them.
+    pub not_found_links: Vec<BrokenLink>,
+    /// What the compared run listed that this run no longer does (`None` without a
+    /// comparison).
+    pub solved: Option<Solved>,
+}
+
+/// A prompt the brand loses: some competitor is named in at least a third of its
+/// successful answers and more often than the brand.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LostPrompt {
+    /// The prompt.
+    pub prompt_id: String,
+    /// Its successful probes (the denominator of every rate here).
+    pub success_count: u32,
+    /// Numerator: its successful probes mentioning the brand; denominator: `successCount`.
+    pub brand_mention_rate: f64,
+    /// Lower bound of the brand rate's 95 % Wilson interval.
+    pub brand_low: f64,
+    /// Upper bound of the brand rate's 95 % Wilson interval.
+    pub brand_high: f64,
+    /// Every competitor named more often than the brand, by rate descending, then `targetId`.
+    pub competitors: Vec<CompetitorRate>,
+    /// Numerator: its successful probes naming some competitor while the brand is absent or
+    /// named after it; denominator: `successCount`.
+    pub behind_share: f64,
+    /// Probes mentioning the top competitor − probes mentioning the brand (the visibility
+    /// at stake: the rate gap × successful probes).
+    pub stake: u32,
+    // ---- extras ----
+    /// Its successful probes mentioning the brand.
+    pub brand_mention_count: u32,
+    /// Numerator: the sum of the brand's `listPosition` where it has one; denominator: those
+    /// mentions (`None` when none).
+    pub brand_avg_list_position: Option<f64>,
+    /// New or still open against the compared run (`None` without a comparison).
+    pub status: Option<ItemStatus>,
+    /// The evidence: the probes counted in `behindShare`, in probe order.
+    pub probe_ids: Vec<String>,
+}
+
+/// One competitor of a [`LostPrompt`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CompetitorRate {
+    /// The competitor.
+    pub target_id: String,
+    /// Numerator: the prompt's successful probes mentioning it; denominator: its successful probes.
+    pub mention_rate: f64,
+    /// Numerator: the sum of its `listPosition` over its mentions that have one;
+    /// denominator: those mentions (`None` when none).
+    pub avg_list_position: Option<f64>,
+    /// Extra: the prompt's successful probes mentioning it.
+    pub mention_count: u32,
+}
+
+/// One distinct search query of a run (query fan-out).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct QueryRow {
+    /// The query, folded ([`fold_query`]: NFKC, lower case, white space runs to one space).
+    pub query: String,
+    /// Successful probes that ran it (once per probe).
+    pub probe_count: u32,
+    /// The prompts of those probes, in `promptSnapshot` order.
+    pub prompt_ids: Vec<String>,
+    /// The registrable domains of the sources it returned in those probes, sorted.
+    pub domains: Vec<String>,
+    /// Whether one of those sources is owned.
+    pub owned: bool,
+    /// Whether one of those sources is a competitor's.
+    pub competitor: bool,
+    // ---- extras ----
+    /// Against the compared run: `new`/`open` for a query without an owned source,
+    /// `solved` for one that now has an owned source and had none then (`None` otherwise).
+    pub status: Option<ItemStatus>,
+    /// The evidence: the probes that ran it, in probe order.
+    pub probe_ids: Vec<String>,
+}
+
+/// A third-party page retrieved for the lost prompts: a page to be on.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PageRow {
+    /// The canonical URL (for a Gemini grounding redirect: the publisher's domain, see
+    /// `byDomain`).
+    pub url: String,
+    /// Registrable domain.
+    pub domain: String,
+    /// Successful probes of lost prompts retrieving it.
+    pub probe_count: u32,
+    /// Those where it is a Cited Source (0 without citation data).
+    pub cited_count: u32,
+    /// Whether one of those sources names a competitor in its title.
+    pub names_competitor: bool,
+    /// Whether one of those sources names the brand in its title.
+    pub names_brand: bool,
+    // ---- extras ----
+    /// True for Gemini's grounding redirects: opaque per answer, so aggregated by the
+    /// publisher's domain only (`url` is then that domain).
+    pub by_domain: bool,
+    /// The longest title seen (ties: the first in code-point order).
+    pub title: String,
+    /// New or still open against the compared run (`None` without a comparison).
+    pub status: Option<ItemStatus>,
+    /// The evidence: the probes retrieving it, in probe order.
+    pub probe_ids: Vec<String>,
+}
+
+/// The run's answer-link check, counted by class.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LinkCounts {
+    /// Links checked (each distinct answer link once).
+    pub checked: u32,
+    /// `ok`.
+    pub ok: u32,
+    /// `redirect`.
+    pub redirect: u32,
+    /// `not_found` (404/410: likely invented).
+    pub not_found: u32,
+    /// `blocked` (401/403/429).
+    pub blocked: u32,
+    /// `error`.
+    pub error: u32,
+}
+
+impl LinkCounts {
+    /// The counts of `check`'s links.
+    pub fn of(check: &LinkCheck) -> LinkCounts {
+        let mut c = LinkCounts { checked: check.links.len() as u32, ..LinkCounts::default() };
+        for link in &check.links {
+            match link.class {
+                LinkClass::Ok => c.ok += 1,
+                LinkClass::Redirect => c.redirect += 1,
+                LinkClass::NotFound => c.not_found += 1,
+                LinkClass::Blocked => c.blocked += 1,
+                LinkClass::Error => c.error += 1,
+            }
+        }
+        c
+    }
+}
+
+/// One line of counts: `answer links that do not exist: N of M (ok …, redirect …, not_found
+/// …, blocked …, error …)`, what `geo-probe links` prints.
+pub fn links_counts_line(c: &LinkCounts) -> String {
+    format!(
+        "{} (ok {}, redirect {}, not_found {}, blocked {}, error {})",
+        markdown::links_sentence(c.not_found, c.checked, crate::model::Lang::En),
+        c.ok,
+        c.redirect,
+        c.not_found,
+        c.blocked,
+        c.error
+    )
+}
+
+/// An answer link that does not exist, with the answers that wrote it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BrokenLink {
+    /// The link as checked.
+    pub url: String,
+    /// The last response's status (404 or 410).
+    pub status: Option<u16>,
+    /// The successful probes with this canonical URL among their answer links, in probe order.
+    pub probe_ids: Vec<String>,
+}
+
+/// Where an item stands against the compared run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ItemStatus {
+    /// Not an item of the compared run.
+    New,
+    /// Also an item of the compared run: still to do.
+    Open,
+    /// An item of the compared run that this run no longer has.
+    Solved,
+}
+
+impl ItemStatus {
+    /// The wire name (`new`, `open`, `solved`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ItemStatus::New => "new",
+            ItemStatus::Open => "open",
+            ItemStatus::Solved => "solved",
+        }
+    }
+}
+
+/// The items of the compared run that are done in this one.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Solved {
+    /// Prompts lost then that this run asked (with successful probes) and does not lose.
+    pub lost_prompts: Vec<String>,
+    /// Queries without an owned source then that now bring one back.
+    pub queries: Vec<String>,
+    /// Pages to be on then that are not now.
+    pub pages: Vec<String>,
+}
+
+/// One run as the rules read it: the run, its probes (any order, any status; probes of other
+/// runs are ignored) and its answer-link check.
+#[derive(Debug, Clone, Copy)]
+pub struct RunInput<'a> {
+    /// The run.
+    pub run: &'a Run,
+    /// Its probes.
+    pub probes: &'a [&'a Probe],
+    /// Its `linkChecks` record, if any.
+    pub link_check: Option<&'a LinkCheck>,
+}
+
+/// What every rule needs of a run: its successful probes in probe order (prompt position in
+/// the snapshot, then repeat, then id), the brand and the competitors.
+pub(crate) struct Prepared<'a> {
+    pub(crate) run: &'a Run,
+    pub(crate) probes: Vec<&'a Probe>,
+    pub(crate) brand: Option<&'a str>,
+    pub(crate) competitors: Vec<&'a str>,
+}
+
+impl<'a> Prepared<'a> {
+    fn new(run: &'a Run, probes: &[&'a Probe]) -> Prepared<'a> {
+        let mut ok: Vec<&Probe> =
+            probes.iter().copied().filter(|p| p.run_id == run.id && p.status == ProbeStatus::Success).collect();
+        crate::sort::sort_by_cached_key(&mut ok, |p| {
+            (prompt_position(run, &p.prompt_id), p.prompt_id.clone(), p.repeat_index, p.id.clone())
+        });
+        let brand = run.alias_snapshot.iter().find(|t| t.kind == TargetKind::Brand).map(|t| t.id.as_str());
+        let mut competitors: Vec<&str> = Vec::new();
+        for t in run.alias_snapshot.iter().filter(|t| t.kind == TargetKind::Competitor) {
+            if Some(t.id.as_str()) != brand && !competitors.contains(&t.id.as_str()) {
+                competitors.push(&t.id);
+            }
+        }
+        Prepared { run, probes: ok, brand, competitors }
+    }
+}
+
+/// The position of a prompt in the run's `promptSnapshot` (its first entry); prompts
+/// outside it after every prompt of it.
+pub(crate) fn prompt_position(run: &Run, prompt_id: &str) -> usize {
+    run.prompt_snapshot.iter().position(|p| p.id == prompt_id).unwrap_or(usize::MAX)
+}
+
+/// Whether a source URL is one of Gemini's grounding redirects (opaque per answer).
+pub(crate) fn is_grounding_redirect(url: &str) -> bool {
+    let rest = url.strip_prefix("https://").or_else(|| url.strip_prefix("http://")).unwrap_or("");
+    let host = rest.split(['/', '?', '#']).next().unwrap_or("");
+    host.eq_ignore_ascii_case(GROUNDING_REDIRECT_HOST)
+}
+
+/// The actions of `current`, compared with `against` when given.
+pub fn compute_actions(current: RunInput<'_>, against: Option<RunInput<'_>>) -> Actions {
+    let prepared = Prepared::new(current.run, current.probes);
+    let lost_prompts = lost::lost_prompts(&prepared);
+    let queries = queries::queries(&prepared);
+    let pages = pages::pages(&prepared, &lost_prompts);
+    let links = current.link_check.map(LinkCounts::of);
+    let not_found_links = current.link_check.map_or_else(Vec::new, |c| broken_links(&prepared, c));
+    let query_probe_count = prepared
+        .probes
+        .iter()
+        .filter(|p| {
+            p.queries.iter().any(|q| q.query.as_deref().is_some_and(|t| !q.internal && !fold_query(t).is_empty()))
+        })
+        .count() as u32;
+    let source_probe_count = prepared.probes.iter().filter(|p| !p.sources.is_empty()).count() as u32;
+    let mut actions = Actions {
+        run_id: current.run.id.clone(),
+        engine: current.run.config.engine,
+        lost_prompts,
+        queries,
+        pages,
+        links,
+        against_id: None,
+        success_count: prepared.probes.len() as u32,
+        query_probe_count,
+        source_probe_count,
+        not_found_links,
+        solved: None,
+    };
+    if let Some(other) = against {
+        let before = Prepared::new(other.run, other.probes);
+        let lost_before = lost::lost_prompts(&before);
+        let previous = status::Previous::new(
+            lost_before.iter().map(|l| l.prompt_id.clone()).collect(),
+            queries::queries(&before).into_iter().filter(|q| !q.owned).map(|q| q.query).collect(),
+            pages::pages(&before, &lost_before).into_iter().map(|p| p.url).collect(),
+        );
+        status::mark(&mut actions, &prepared, &previous);
+        actions.against_id = Some(other.run.id.clone());
+    }
+    actions
+}
+
+/// The `not_found` links of `check` with the successful probes that wrote them.
+fn broken_links(prepared: &Prepared<'_>, check: &LinkCheck) -> Vec<BrokenLink> {
+    let mut out: Vec<BrokenLink> = check
+        .links
+        .iter()
+        .filter(|l| l.class == LinkClass::NotFound)
+        .map(|l| BrokenLink {
+            url: l.url.clone(),
+            status: l.status,
+            probe_ids: prepared
+                .probes
+                .iter()
+                .filter(|p| p.answer_links.iter().any(|a| a.canonical_url == l.url))
+                .map(|p| p.id.clone())
+                .collect(),
+        })
+        .collect();
+    crate::sort::sort_by(&mut out, |a, b| b.probe_ids.len().cmp(&a.probe_ids.len()).then_with(|| a.url.cmp(&b.url)));
+    out
+}
+
+/// Why actions could not be computed; each message says what to pass instead.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ActionsError {
+    /// A run id asked for (`--run` or `--against`) is not in the export.
+    UnknownRun {
+        /// The id asked for.
+        run_id: String,
+        /// Up to ten run ids the export does hold, newest first.
+        available: Vec<String>,
+    },
+    /// The export holds no runs.
+    NoRuns,
+}
+
+impl fmt::Display for ActionsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ActionsError::UnknownRun { run_id, available } if available.is_empty() => {
+                write!(f, "run `{run_id}` is not in the export, which holds no runs: export a file that contains it")
+            }
+            ActionsError::UnknownRun { run_id, available } => write!(
+                f,
+                "run `{run_id}` is not in the export: use one of {}",
+                available.iter().map(|id| format!("`{id}`")).collect::<Vec<_>>().join(", ")
+            ),
+            ActionsError::NoRuns => {
+                write!(f, "the export has no runs: start one with `geo-probe run` and export it")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ActionsError {}
+
+fn find<'a>(env: &'a ExportEnvelope, id: &str) -> Result<&'a Run, ActionsError> {
+    env.runs.iter().find(|r| r.id == id).ok_or_else(|| {
+        let mut runs: Vec<&Run> = env.runs.iter().collect();
+        crate::sort::sort_by(&mut runs, |a, b| b.created_at.cmp(&a.created_at).then_with(|| b.id.cmp(&a.id)));
+        ActionsError::UnknownRun {
+            run_id: id.to_string(),
+            available: runs.iter().take(10).map(|r| r.id.clone()).collect(),
+        }
+    })
+}
+
+/// `geo-probe actions` over an export: run `run_id` (default: the newest completed or partial
+/// run, else the newest run) compared with `against_id` (default: the run's `previousRunId`
+/// when the export holds it; no comparison otherwise).
+pub fn actions_for_export(
+    env: &ExportEnvelope,
+    run_id: Option<&str>,
+    against_id: Option<&str>,
+) -> Result<Actions, ActionsError> {
+    let run = match run_id {
+        Some(id) => find(env, id)?,
+        None => crate::export::default_run(env).ok_or(ActionsError::NoRuns)?,
+    };
+    let against = match against_id {
+        Some(id) => Some(find(env, id)?),
+        None => run.previous_run_id.as_deref().and_then(|p| env.runs.iter().find(|r| r.id == p)),
+    };
+    let input = |run: &Run| -> (Vec<&Probe>, Option<&LinkCheck>) {
+        (
+            env.probes.iter().filter(|p| p.run_id == run.id).collect(),
+            env.link_checks.iter().find(|c| c.run_id == run.id),
+        )
+    };
+    let (mine, my_check) = input(run);
+    let current = RunInput { run, probes: &mine, link_check: my_check };
+    Ok(match against {
+        Some(other) => {
+            let (theirs, their_check) = input(other);
+            compute_actions(current, Some(RunInput { run: other, probes: &theirs, link_check: their_check }))
+        }
+        None => compute_actions(current, None),
+    })
+}

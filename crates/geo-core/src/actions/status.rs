@@ -1,0 +1,75 @@
+//! New, still open or solved: each item of a run against the same items of another run
+//! (by default its `previousRunId`, as `geo-probe diff` compares).
+//!
+//! - A lost prompt is `open` when the other run lost it too, else `new`; a prompt the other
+//!   run lost that this run asked (with successful probes) and does not lose is solved.
+//! - A query without an owned source is `open` when the other run ran it without one too,
+//!   else `new`; a query the other run ran without an owned source that now brings one back
+//!   is `solved` (its row says so and it is listed as solved). A query this run did not run
+//!   is neither: the engine's searches vary, so its absence proves nothing.
+//! - A page to be on is `open` when it was one then too, else `new`; a page to be on then
+//!   that is not one now is solved.
+
+use super::{Actions, ItemStatus, Prepared, Solved};
+
+/// The items of the compared run, each list sorted (plain sorted lists rather than sets: the
+/// web bundle holds no set type for them, `docs/adr/0006-wasm-size.md`).
+pub(crate) struct Previous {
+    /// Its lost prompt ids.
+    pub(crate) lost: Vec<String>,
+    /// Its queries without an owned source.
+    pub(crate) unowned_queries: Vec<String>,
+    /// Its pages to be on (their `url`).
+    pub(crate) pages: Vec<String>,
+}
+
+impl Previous {
+    /// The compared run's items from its lists (sorted here).
+    pub(crate) fn new(mut lost: Vec<String>, mut unowned_queries: Vec<String>, mut pages: Vec<String>) -> Previous {
+        for list in [&mut lost, &mut unowned_queries, &mut pages] {
+            crate::sort::sort(list);
+            list.dedup();
+        }
+        Previous { lost, unowned_queries, pages }
+    }
+}
+
+fn has(list: &[String], item: &str) -> bool {
+    list.binary_search_by(|x| x.as_str().cmp(item)).is_ok()
+}
+
+fn new_or_open(was: bool) -> Option<ItemStatus> {
+    Some(if was { ItemStatus::Open } else { ItemStatus::New })
+}
+
+/// Sets every item's status in `actions` and lists what was solved.
+pub(crate) fn mark(actions: &mut Actions, run: &Prepared<'_>, previous: &Previous) {
+    for l in &mut actions.lost_prompts {
+        l.status = new_or_open(has(&previous.lost, &l.prompt_id));
+    }
+    let mut solved = Solved::default();
+    for q in &mut actions.queries {
+        let was_open = has(&previous.unowned_queries, &q.query);
+        q.status = match (q.owned, was_open) {
+            (false, was) => new_or_open(was),
+            (true, true) => {
+                solved.queries.push(q.query.clone());
+                Some(ItemStatus::Solved)
+            }
+            (true, false) => None,
+        };
+    }
+    crate::sort::sort(&mut solved.queries);
+    for p in &mut actions.pages {
+        p.status = new_or_open(has(&previous.pages, &p.url));
+    }
+    solved.lost_prompts = previous
+        .lost
+        .iter()
+        .filter(|id| actions.lost_prompts.iter().all(|l| &l.prompt_id != *id))
+        .filter(|id| run.probes.iter().any(|p| &p.prompt_id == *id))
+        .cloned()
+        .collect();
+    solved.pages = previous.pages.iter().filter(|u| actions.pages.iter().all(|p| &p.url != *u)).cloned().collect();
+    actions.solved = Some(solved);
+}

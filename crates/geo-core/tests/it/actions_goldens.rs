@@ -1,0 +1,161 @@
+//! Goldens of `geo-probe actions` (`geo_core::actions`) on the demo data and on the
+//! purpose-built `fixtures/exports/actions.json`, loaded the way every command loads a file
+//! (parse, validate, re-analyse), with the facts each fixture was built for asserted by name.
+
+use geo_core::actions::{actions_for_export, actions_markdown, Actions, ActionsError, ItemStatus};
+use geo_core::analysis::analyze_envelope;
+use geo_core::export::markdown::markdown_report;
+use geo_core::export::{parse_export, validate_against, ImportLimits};
+use geo_core::model::{ExportEnvelope, Lang};
+
+fn load_text(text: &str) -> ExportEnvelope {
+    let mut env = parse_export(text, &ImportLimits::default()).unwrap();
+    assert!(validate_against(&env, &ExportEnvelope::new("")).is_empty());
+    assert!(analyze_envelope(&mut env).is_empty());
+    env
+}
+
+fn fixture() -> ExportEnvelope {
+    let path = crate::support::fixtures_dir().join("exports/actions.json");
+    load_text(&std::fs::read_to_string(path).unwrap())
+}
+
+fn demo() -> ExportEnvelope {
+    let path = crate::support::fixtures_dir().join("../demo/demo-data.json");
+    load_text(&std::fs::read_to_string(path).unwrap())
+}
+
+#[track_caller]
+fn golden(name: &str, env: &ExportEnvelope, a: &Actions) {
+    let run = env.runs.iter().find(|r| r.id == a.run_id).unwrap();
+    let project = env.projects.iter().find(|p| p.id == run.project_id).map_or("", |p| p.name.as_str());
+    insta::assert_snapshot!(format!("{name}_json"), serde_json::to_string_pretty(a).unwrap());
+    insta::assert_snapshot!(format!("{name}_zh"), actions_markdown(a, run, project, Lang::Zh));
+    insta::assert_snapshot!(format!("{name}_en"), actions_markdown(a, run, project, Lang::En));
+}
+
+fn ids(v: impl IntoIterator<Item = impl AsRef<str>>) -> Vec<String> {
+    v.into_iter().map(|s| s.as_ref().to_string()).collect()
+}
+
+#[test]
+fn a_prompt_lost_to_two_competitors_and_one_lost_anew() {
+    let env = fixture();
+    let a = actions_for_export(&env, Some("run_act_b"), None).unwrap();
+    assert_eq!(a.against_id.as_deref(), Some("run_act_a"), "the previous run by default");
+    let lost: Vec<(&str, u32, Option<ItemStatus>)> =
+        a.lost_prompts.iter().map(|l| (l.prompt_id.as_str(), l.stake, l.status)).collect();
+    assert_eq!(lost, [("p01", 2, Some(ItemStatus::Open)), ("p03", 2, Some(ItemStatus::New))]);
+    let p01 = &a.lost_prompts[0];
+    let rivals: Vec<(&str, f64)> = p01.competitors.iter().map(|c| (c.target_id.as_str(), c.mention_rate)).collect();
+    assert_eq!(rivals, [("tgt_geoboost", 1.0), ("tgt_zhipu_marketing", 1.0)], "both ahead, ties by id");
+    assert_eq!((p01.brand_mention_count, p01.success_count, p01.behind_share), (1, 3, 1.0));
+    assert_eq!(p01.probe_ids.len(), 3);
+    assert!(p01.brand_low < p01.brand_mention_rate && p01.brand_mention_rate < p01.brand_high);
+    assert_eq!(p01.competitors[0].avg_list_position, Some(5.0 / 3.0), "GEOBoost at 2, 1, 2");
+    let solved = a.solved.as_ref().unwrap();
+    assert_eq!(solved.lost_prompts, ["p02"]);
+    golden("actions_fixture_b", &env, &a);
+}
+
+#[test]
+fn a_query_shared_by_three_prompts_spelt_three_ways() {
+    let env = fixture();
+    let a = actions_for_export(&env, Some("run_act_b"), None).unwrap();
+    let shared = a.queries.iter().find(|q| q.query == "geo 服务商 推荐").expect("the folded query");
+    assert_eq!(shared.prompt_ids, ["p01", "p02", "p03"]);
+    assert_eq!(shared.probe_count, 7);
+    assert!(!shared.owned && shared.competitor, "never the own site, a competitor's page once");
+    assert_eq!(shared.status, Some(ItemStatus::Open));
+    let own = a.queries.iter().find(|q| q.query == "元构场 官网").unwrap();
+    assert!(own.owned);
+    assert_eq!(own.status, Some(ItemStatus::Solved));
+    let failed = a.queries.iter().find(|q| q.query == "geo 服务商 排名").expect("a failed search counts");
+    assert_eq!((failed.probe_count, failed.domains.len()), (1, 0));
+    assert_eq!(a.solved.as_ref().unwrap().queries, ["元构场 官网"]);
+    assert_eq!(a.query_probe_count, a.success_count);
+}
+
+#[test]
+fn a_cited_page_naming_the_competitors_is_a_page_to_be_on() {
+    let env = fixture();
+    let a = actions_for_export(&env, Some("run_act_b"), None).unwrap();
+    let page = a.pages.iter().find(|p| p.domain == "36kr.com").unwrap();
+    assert_eq!(page.url, "https://www.36kr.com/p/geo-review", "the canonical URL, not the one with utm_source");
+    assert_eq!((page.probe_count, page.cited_count), (3, 2), "p01's two answers cite it, p03's does not");
+    assert!(page.names_competitor && !page.names_brand);
+    let case = a.pages.iter().find(|p| p.domain == "woshipm.com").unwrap();
+    assert!(case.names_brand && !case.names_competitor);
+    assert!(a.pages.iter().all(|p| p.domain != "yuangouchang.com" && p.domain != "zhipu-marketing.com"));
+    assert!(a.pages.windows(2).all(|w| w[0].probe_count >= w[1].probe_count));
+}
+
+#[test]
+fn the_link_check_counts_and_names_the_links_that_do_not_exist() {
+    let env = fixture();
+    let a = actions_for_export(&env, Some("run_act_b"), None).unwrap();
+    let c = a.links.unwrap();
+    assert_eq!((c.checked, c.ok, c.redirect, c.not_found, c.blocked, c.error), (4, 1, 1, 1, 1, 0));
+    assert_eq!(a.not_found_links.len(), 1);
+    assert_eq!(a.not_found_links[0].probe_ids, ids(["run_act_b__p01__0", "run_act_b__p01__1"]));
+    let metrics = geo_core::metrics::metrics_for_export(&env, Some("run_act_b")).unwrap();
+    assert_eq!(metrics[0].answer_link_check, Some(c), "`metrics` shows the same counts");
+    let engines = geo_core::compare::engines_for_export(&env, None).unwrap();
+    let claude = engines.engines.iter().find(|e| e.engine == geo_core::model::EngineId::Anthropic).unwrap();
+    assert_eq!((claude.run_id.as_str(), claude.answer_link_check), ("run_act_b", Some(c)), "and `engines` per engine");
+    let none = actions_for_export(&env, Some("run_act_a"), None).unwrap();
+    assert_eq!(none.links, None);
+}
+
+#[test]
+fn gemini_redirects_count_by_domain_and_perplexity_says_it_gives_no_queries() {
+    let env = fixture();
+    let gemini = actions_for_export(&env, Some("run_act_gemini"), None).unwrap();
+    assert_eq!(gemini.against_id, None);
+    let pages: Vec<(&str, bool, u32)> =
+        gemini.pages.iter().map(|p| (p.url.as_str(), p.by_domain, p.probe_count)).collect();
+    assert_eq!(pages, [("36kr.com", true, 2), ("zhihu.com", true, 2)]);
+    golden("actions_fixture_gemini", &env, &gemini);
+    let perplexity = actions_for_export(&env, Some("run_act_perplexity"), None).unwrap();
+    assert!(perplexity.queries.is_empty());
+    assert_eq!((perplexity.success_count, perplexity.query_probe_count, perplexity.source_probe_count), (2, 0, 2));
+    golden("actions_fixture_perplexity", &env, &perplexity);
+}
+
+#[test]
+fn the_demo_project() {
+    let env = demo();
+    let a = actions_for_export(&env, None, None).unwrap();
+    assert_eq!(a.run_id, "run_20261129T020000_demo");
+    assert_eq!(a.against_id.as_deref(), Some("run_20261122T020000_demo"));
+    assert!(!a.lost_prompts.is_empty(), "the demo brand loses some prompts");
+    assert!(a.queries.iter().any(|q| !q.owned), "some searches never bring back the own site");
+    assert!(!a.pages.is_empty());
+    golden("actions_demo", &env, &a);
+    let first = actions_for_export(&env, Some("run_20261122T020000_demo"), None).unwrap();
+    assert_eq!((first.against_id, first.solved), (None, None));
+    assert!(first.lost_prompts.iter().all(|l| l.status.is_none()));
+}
+
+#[test]
+fn the_report_holds_the_same_sections() {
+    let env = fixture();
+    let a = actions_for_export(&env, Some("run_act_b"), None).unwrap();
+    let run = env.runs.iter().find(|r| r.id == "run_act_b").unwrap();
+    let report = markdown_report(&env, "run_act_b", Lang::En).unwrap();
+    let sections = actions_markdown(&a, run, "x", Lang::En);
+    let body = &sections[sections.find("## Prompts you lose").unwrap()..];
+    assert!(report.contains(body), "the report carries the actions' sections");
+    assert!(report.contains("answer links that do not exist: 1 of 4"));
+}
+
+#[test]
+fn unknown_runs_are_named() {
+    let env = fixture();
+    let err = actions_for_export(&env, Some("nope"), None).unwrap_err();
+    assert!(matches!(&err, ActionsError::UnknownRun { run_id, available } if run_id == "nope" && available.len() == 4));
+    assert!(err.to_string().contains("`run_act_perplexity`"), "{err}");
+    let err = actions_for_export(&env, Some("run_act_b"), Some("gone")).unwrap_err();
+    assert!(err.to_string().starts_with("run `gone` is not in the export"), "{err}");
+    assert_eq!(actions_for_export(&ExportEnvelope::new(""), None, None).unwrap_err(), ActionsError::NoRuns);
+}

@@ -1,0 +1,235 @@
+//! The warehouse rows (`export::warehouse`) on generated runs: every table holds as many rows
+//! as the export has records of its kind, and the rows carry what the metrics read — the
+//! views of `sql/metrics.sql`, evaluated here over the rows the way the SQL does (group, count,
+//! sum, the first-seen tie of a domain's attribution), equal `metrics_for_export`.
+//!
+//! The generated runs (`metrics_oracle::run_strategy`) mix every status, duplicate and unknown
+//! target ids, a probe naming a target twice, sources with and without occurrences and with
+//! several platforms, channels and ownerships per domain: the cases where the rows could
+//! drift from the metrics. The SQL itself is run in DuckDB by `geo-cli`'s
+//! `tests/warehouse_duckdb.rs`.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use geo_core::export::warehouse::{run_tables, warehouse_runs, RunTables, WarehouseError, TABLES};
+use geo_core::metrics::{metrics_for_export, RunMetrics};
+use geo_core::model::*;
+use proptest::prelude::*;
+
+use crate::metrics_oracle::{envelope, run_strategy};
+
+/// The row counts the export itself gives for `run`, in `TABLES` order.
+fn export_counts(run: &Run, probes: &[&Probe]) -> [usize; 8] {
+    let own: Vec<&Probe> = probes.iter().copied().filter(|p| p.run_id == run.id).collect();
+    let ok: Vec<&Probe> = own.iter().copied().filter(|p| p.status == ProbeStatus::Success).collect();
+    let targets: BTreeSet<&str> = run.alias_snapshot.iter().map(|t| t.id.as_str()).collect();
+    // One row per probe and target: a Mention of a target the probe already named is not a row.
+    let mentions: usize =
+        ok.iter().map(|p| p.mentions.iter().map(|m| m.target_id.as_str()).collect::<BTreeSet<_>>().len()).sum();
+    [
+        1,
+        targets.len(),
+        run.prompt_snapshot.len(),
+        own.len(),
+        mentions,
+        own.iter().map(|p| p.queries.len()).sum(),
+        ok.iter().map(|p| p.sources.len()).sum(),
+        ok.iter().map(|p| p.answer_links.len()).sum(),
+    ]
+}
+
+fn ratio(k: usize, n: usize) -> Option<f64> {
+    (n > 0).then(|| k as f64 / n as f64)
+}
+
+/// `run_metrics` and `share_of_voice` of `sql/metrics.sql`, over one run's rows.
+fn check_run_view(t: &RunTables<'_>, m: &RunMetrics) -> Result<(), TestCaseError> {
+    let success: Vec<&Probe> = t.probes.iter().map(|r| r.probe).filter(|p| p.status == ProbeStatus::Success).collect();
+    let brand = t.targets.iter().filter(|r| r.target.kind == TargetKind::Brand).min_by_key(|r| r.position);
+    prop_assert_eq!(t.runs[0].brand_id, brand.map(|b| b.target.id.as_str()));
+    prop_assert_eq!(t.runs[0].brand_id, m.brand_id.as_deref(), "the brand the metrics read");
+    let brand_rows: Vec<_> =
+        t.mentions.iter().filter(|r| t.runs[0].brand_id.is_some_and(|b| b == r.mention.target_id)).collect();
+    let orders: Vec<u64> = brand_rows.iter().map(|r| u64::from(r.mention.order)).collect();
+    let positions: Vec<u64> = brand_rows.iter().filter_map(|r| r.mention.list_position.map(u64::from)).collect();
+    let owned: Vec<_> = t.sources.iter().filter(|r| r.source.ownership == Ownership::Owned).collect();
+    let owned_probes: BTreeSet<&str> = owned.iter().map(|r| r.probe.id.as_str()).collect();
+    let domains: BTreeSet<&str> = t.sources.iter().map(|r| r.source.domain.as_str()).collect();
+    let n = success.len();
+    prop_assert_eq!(m.probe_count as usize, t.probes.len());
+    prop_assert_eq!(m.success_count as usize, n);
+    let failed = t.probes.iter().filter(|r| r.probe.status.is_failure()).count();
+    prop_assert_eq!(m.failed_count as usize, failed);
+    prop_assert_eq!(m.mention_rate, ratio(brand_rows.len(), n));
+    prop_assert_eq!(m.first_mention_rate, ratio(orders.iter().filter(|&&o| o == 1).count(), n));
+    prop_assert_eq!(m.avg_order, (!orders.is_empty()).then(|| orders.iter().sum::<u64>() as f64 / orders.len() as f64));
+    let avg_position = (!positions.is_empty()).then(|| positions.iter().sum::<u64>() as f64 / positions.len() as f64);
+    prop_assert_eq!(m.avg_list_position, avg_position);
+    prop_assert_eq!(m.owned_visibility, ratio(owned_probes.len(), n));
+    prop_assert_eq!(m.owned_best_rank, owned.iter().map(|r| r.best_rank).min());
+    prop_assert_eq!(m.unique_domains as usize, domains.len());
+    prop_assert_eq!(m.searched_rate, ratio(success.iter().filter(|p| !p.queries.is_empty()).count(), n));
+
+    let mentioning: Vec<(&str, usize)> = t
+        .targets
+        .iter()
+        .map(|r| (r.target.id.as_str(), t.mentions.iter().filter(|m| m.mention.target_id == r.target.id).count()))
+        .collect();
+    let total: usize = mentioning.iter().map(|(_, k)| k).sum();
+    let share: Vec<(String, Option<f64>)> =
+        mentioning.iter().map(|(id, k)| (id.to_string(), ratio(*k, total))).collect();
+    prop_assert_eq!(&share, &m.share_of_voice.0);
+    Ok(())
+}
+
+/// One domain of `domain_metrics`, as the view computes it.
+#[derive(Debug, PartialEq)]
+struct DomainView {
+    domain: String,
+    ownership: Ownership,
+    platform: String,
+    channel: String,
+    probe_count: usize,
+    occurrences: u64,
+    occurrence_rate: Option<f64>,
+    avg_rank: Option<f64>,
+    best_rank: Option<u32>,
+    occurrence_share: Option<f64>,
+}
+
+/// `domain_metrics` of `sql/metrics.sql`, over one run's rows, sorted as `geo-probe metrics`.
+fn domain_view(t: &RunTables<'_>) -> Vec<DomainView> {
+    let success = t.probes.iter().filter(|r| r.probe.status == ProbeStatus::Success).count();
+    let all: u64 = t.sources.iter().map(|r| u64::from(r.occurrences)).sum();
+    let mut by_domain: BTreeMap<&str, Vec<_>> = BTreeMap::new();
+    for r in &t.sources {
+        by_domain.entry(r.source.domain.as_str()).or_default().push(r);
+    }
+    let mut out: Vec<DomainView> = by_domain
+        .into_iter()
+        .map(|(domain, mut rows)| {
+            rows.sort_by_key(|r| (r.probe_index, r.source_index));
+            // (platform, channel, ownership) → (occurrences, first sighting)
+            let mut attributions: BTreeMap<(&str, &str, &str), (u64, usize)> = BTreeMap::new();
+            for (seen, r) in rows.iter().enumerate() {
+                let key = (r.source.platform.as_str(), r.source.channel.as_str(), r.source.ownership.as_str());
+                let e = attributions.entry(key).or_insert((0, seen));
+                e.0 += u64::from(r.occurrences);
+            }
+            let ((platform, channel, ownership), _) =
+                attributions.into_iter().min_by_key(|(_, (occ, first))| (std::cmp::Reverse(*occ), *first)).unwrap();
+            let probes: BTreeSet<&str> = rows.iter().map(|r| r.probe.id.as_str()).collect();
+            let occurrences: u64 = rows.iter().map(|r| u64::from(r.occurrences)).sum();
+            let rank_sum: u64 = rows.iter().map(|r| r.rank_sum).sum();
+            DomainView {
+                domain: domain.to_string(),
+                ownership: Ownership::parse(ownership).unwrap(),
+                platform: platform.to_string(),
+                channel: channel.to_string(),
+                probe_count: probes.len(),
+                occurrences,
+                occurrence_rate: ratio(probes.len(), success),
+                avg_rank: (occurrences > 0).then(|| rank_sum as f64 / occurrences as f64),
+                best_rank: rows.iter().map(|r| r.best_rank).min(),
+                occurrence_share: (all > 0).then(|| occurrences as f64 / all as f64),
+            }
+        })
+        .collect();
+    out.sort_by(|a, b| b.occurrences.cmp(&a.occurrences).then_with(|| a.domain.cmp(&b.domain)));
+    out
+}
+
+fn metrics_domains(m: &RunMetrics) -> Vec<DomainView> {
+    m.domains
+        .iter()
+        .map(|d| DomainView {
+            domain: d.domain.clone(),
+            ownership: d.ownership,
+            platform: d.platform.clone(),
+            channel: d.channel.clone(),
+            probe_count: d.probe_count as usize,
+            occurrences: u64::from(d.occurrences),
+            occurrence_rate: d.occurrence_rate,
+            avg_rank: d.avg_rank,
+            best_rank: d.best_rank,
+            occurrence_share: d.occurrence_share,
+        })
+        .collect()
+}
+
+fn check(env: &ExportEnvelope) -> Result<(), TestCaseError> {
+    let metrics = metrics_for_export(env, None).unwrap();
+    let probes: Vec<&Probe> = env.probes.iter().collect();
+    let built: Vec<RunTables<'_>> = warehouse_runs(env, &[]).unwrap().collect();
+    prop_assert_eq!(built.len(), env.runs.len());
+    for (t, m) in built.iter().zip(&metrics) {
+        let run = t.runs[0].run;
+        prop_assert_eq!(&run.id, &m.run_id, "runs in createdAt order, as `geo-probe metrics`");
+        prop_assert_eq!(t.row_counts(), export_counts(run, &probes), "{:?}", TABLES);
+        check_run_view(t, m)?;
+        prop_assert_eq!(domain_view(t), metrics_domains(m));
+        prop_assert_eq!(
+            t.partition(),
+            format!("engine={}/run_date={}", run.config.engine.as_str(), &run.created_at[..10])
+        );
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(crate::config())]
+
+    /// Row counts equal the export's, and the views over the rows equal the metrics.
+    #[test]
+    fn rows_count_the_export_and_carry_its_metrics(
+        first in run_strategy("r1", None),
+        second in run_strategy("r2", Some("r1")),
+    ) {
+        check(&envelope(first, second))?;
+    }
+}
+
+#[test]
+fn the_demo_fills_every_table_and_equals_its_metrics() {
+    let mut env: ExportEnvelope = serde_json::from_str(include_str!("../../../../demo/demo-data.json")).unwrap();
+    assert!(geo_core::analysis::analyze_envelope(&mut env).is_empty());
+    check(&env).unwrap();
+    let counts = warehouse_runs(&env, &[]).unwrap().map(|t| t.row_counts()).fold([0; 8], |mut sum, c| {
+        sum.iter_mut().zip(c).for_each(|(s, n)| *s += n);
+        sum
+    });
+    assert!(counts.iter().all(|&n| n > 0), "{counts:?}");
+}
+
+#[test]
+fn runs_are_picked_by_id_once_each_and_checked_before_any_row() {
+    let mut env = crate::metrics_support::sample_envelope();
+    let ids: Vec<String> = env.runs.iter().map(|r| r.id.clone()).collect();
+    let picked: Vec<String> =
+        warehouse_runs(&env, &[&ids[1], &ids[0], &ids[1]]).unwrap().map(|t| t.runs[0].run.id.clone()).collect();
+    assert_eq!(picked, [ids[1].clone(), ids[0].clone()]);
+
+    let unknown = warehouse_runs(&env, &[&ids[0], "no_such_run"]).err().unwrap();
+    assert!(matches!(unknown, WarehouseError::UnknownRun(_)));
+    assert!(unknown.to_string().contains("no_such_run"), "{unknown}");
+
+    env.runs[1].created_at = "last tuesday".into();
+    let bad = warehouse_runs(&env, &[]).err().unwrap();
+    assert!(bad.to_string().contains("last tuesday") && bad.to_string().contains(&ids[1]), "{bad}");
+    assert!(warehouse_runs(&env, &[&ids[0]]).is_ok(), "only the selected runs are read");
+    let probes: Vec<&Probe> = env.probes.iter().collect();
+    assert!(run_tables(&env.runs[1], &probes).is_err());
+}
+
+#[test]
+fn times_and_partitions_follow_utc() {
+    let mut env = crate::metrics_support::sample_envelope();
+    env.runs[0].created_at = "2026-11-30T01:30:00+08:00".into();
+    env.runs[0].finished_at = Some("not a time".into());
+    env.runs[0].config.engine = EngineId::Gemini;
+    let probes: Vec<&Probe> = env.probes.iter().collect();
+    let t = run_tables(&env.runs[0], &probes).unwrap();
+    assert_eq!(t.partition(), "engine=gemini/run_date=2026-11-29");
+    assert_eq!(t.runs[0].created_at, geo_core::runner::parse_iso_micros("2026-11-29T17:30:00Z").unwrap());
+    assert_eq!(t.runs[0].finished_at, None, "an unreadable finishedAt is NULL");
+}
