@@ -34,7 +34,7 @@ use crate::text::markdown::{markdown_link, LinkIndex};
 pub const MAX_ANSWER_LINKS: usize = 50;
 
 /// Full-width and CJK punctuation that ends a bare URL.
-fn is_cjk_punct(c: char) -> bool {
+pub(crate) fn is_cjk_punct(c: char) -> bool {
     matches!(
         c,
         '。' | '，'
@@ -65,7 +65,7 @@ fn is_cjk_punct(c: char) -> bool {
 }
 
 /// Trailing characters always stripped from a URL.
-fn is_trailing_punct(c: char) -> bool {
+pub(crate) fn is_trailing_punct(c: char) -> bool {
     matches!(
         c,
         '.' | ','

@@ -3,13 +3,15 @@
 //!
 //! Besides the steps: `alias` (an alias in the matching normal form with its boundary
 //! checks, shared by matching and scoring), [`pawc`] (the position-adjusted word count each
-//! Mention stores), [`urls`] and [`platforms`]. No module here imports `metrics`: metrics
+//! Mention stores), [`urls`], [`platforms`] and [`markers`] (citation markers such as
+//! `[ref_1]`, which Mentions, lists and answer links do not see). No module here imports `metrics`: metrics
 //! read what the analysis derived.
 
 pub(crate) mod alias;
 pub mod clean;
 pub mod links;
 pub mod lists;
+pub mod markers;
 pub mod mentions;
 pub mod pawc;
 pub mod platforms;
@@ -43,13 +45,15 @@ impl<'a> RunAnalyzer<'a> {
         probe.sources =
             sources::normalize_sources_with(&probe.queries, &probe.raw_sources, &self.matcher, &self.domains);
         sources::mark_cited(&mut probe.sources, probe.raw_citations.as_deref());
-        let normalised = crate::text::normalize_for_match(&probe.answer);
+        // Mentions, lists and answer links read the answer without its citation markers.
+        let text = markers::strip_citation_markers(&probe.answer);
+        let normalised = crate::text::normalize_for_match(&text);
         probe.mentions = self.matcher.match_normalised_scored(&normalised);
-        let parsed = lists::parse_list_items_with(&probe.answer, &self.matcher);
+        let parsed = lists::parse_list_items_with(&text, &self.matcher);
         lists::apply_list_positions_with(&mut probe.mentions, &parsed.items, &self.matcher);
         probe.list_items = parsed.items;
         probe.other_entities = parsed.other_entities;
-        probe.answer_links = links::extract_answer_links(&probe.answer, &probe.sources);
+        probe.answer_links = links::extract_answer_links(&text, &probe.sources);
     }
 }
 

@@ -128,6 +128,15 @@ fn open_brackets() {
 }
 
 #[test]
+fn citation_markers_and_half_markers() {
+    // Every `[` and `^` starts a marker candidate (analysis::markers); each looks a bounded
+    // distance ahead. Runs of markers, unclosed `[ref_` and caret groups without their caret.
+    assert_linear("markers", 2_000, 1, |n| {
+        "元构场[ref_1][2]^[3][4]^ [ref_x ^[1][2][3] [^9] https://a.example/x[1]\n".repeat(n / 20)
+    });
+}
+
+#[test]
 fn link_titles_that_never_close() {
     assert_linear("`[a](x (` x n", 1_500, 1, |n| "[a](x (".repeat(n));
 }

@@ -22,6 +22,7 @@ mod actions_goldens;
 mod actions_props;
 mod analysis_goldens;
 mod analysis_linear;
+mod analysis_markers;
 mod chat_answers;
 mod chat_goldens;
 mod chat_props;
