@@ -5,7 +5,7 @@
 //! `[<n>]`, Hunyuan also `[^<n>]`, ERNIE `^[<n>]^` and `^[<n>][<m>]^`. A probe's `rawAnswer`
 //! and its cleaned `answer` keep them as written (the answer a user reads shows them); the
 //! analysis reads the text of [`strip_citation_markers`] when it matches Mentions, parses
-//! lists and extracts answer links, because a marker is not a word (「元构场[ref_1]」 names
+//! lists and extracts answer links, because a marker is not a word (`元构场[ref_1]` names
 //! 元构场) and not part of a link (`https://a.example/x[1]` links to `https://a.example/x`).
 //!
 //! What is a marker, exactly:
