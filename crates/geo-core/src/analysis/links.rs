@@ -295,11 +295,13 @@ pub fn bare_links(text: &str) -> Vec<BareLink> {
 }
 
 /// `url` as written, but without `user:password@` in its authority: credentials are never
-/// stored (the canonical URL drops them too).
+/// stored (the canonical URL drops them too). The authority ends where a URL parser ends it
+/// for `http(s)`: at `/`, `?`, `#` or `\` (read as `/`), so an `@` after a `\` is part of
+/// the path, not a credential (`https://a.example\x@y` keeps its host `a.example`).
 fn without_credentials(url: &str) -> String {
     let Some(scheme_end) = url.find("://") else { return url.to_string() };
     let authority_start = scheme_end + 3;
-    let authority_len = url[authority_start..].find(['/', '?', '#']).unwrap_or(url.len() - authority_start);
+    let authority_len = url[authority_start..].find(['/', '?', '#', '\\']).unwrap_or(url.len() - authority_start);
     match url[authority_start..authority_start + authority_len].rfind('@') {
         Some(at) => format!("{}{}", &url[..authority_start], &url[authority_start + at + 1..]),
         None => url.to_string(),
@@ -341,6 +343,22 @@ pub fn extract_answer_links(answer: &str, sources: &[SearchSource]) -> Vec<Answe
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_at_sign_after_a_backslash_is_not_a_credential() {
+        // Found by sources_props::extract_answer_links_never_panics: the authority was read up
+        // to the `@`, so the stored URL lost its host ("https://") and no longer parsed.
+        for (answer, url) in [
+            ("https://**\\[@", "https://**\\[@"),
+            ("see https://a.example\\x@y ok", "https://a.example\\x@y"),
+            ("https://user:pw@a.example\\p", "https://a.example\\p"),
+        ] {
+            let links = extract_answer_links(answer, &[]);
+            assert_eq!(links.iter().map(|l| l.url.as_str()).collect::<Vec<_>>(), [url], "{answer:?}");
+            let parts = normalize_url(&links[0].url).expect("the stored URL parses");
+            assert_eq!(parts.canonical, links[0].canonical_url);
+        }
+    }
 
     fn spans(text: &str) -> Vec<(&str, String)> {
         bare_links(text).into_iter().map(|l| (&text[l.start..l.end], l.href)).collect()

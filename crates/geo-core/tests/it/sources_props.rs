@@ -208,7 +208,7 @@ proptest! {
         for (i, link) in links.iter().enumerate() {
             // The link as written, less any `user:password@` (credentials are never stored).
             let (scheme, rest) = link.url.split_once("://").expect("an absolute URL");
-            let authority = &rest[..rest.find(['/', '?', '#']).unwrap_or(rest.len())];
+            let authority = &rest[..rest.find(['/', '?', '#', '\\']).unwrap_or(rest.len())];
             prop_assert!(!authority.contains('@'), "{}", link.url);
             prop_assert!(answer.contains(&link.url) || (answer.contains(&format!("{scheme}://")) && answer.contains(rest)), "{}", link.url);
             let parts = normalize_url(&link.url).expect("extracted links are valid");
