@@ -14,9 +14,16 @@ use serde_json::{json, Value};
 const BIN: &str = env!("CARGO_BIN_EXE_geo-probe");
 const PROJECT: &str = "proj_yuangouchang";
 const ENGINES: [&str; 5] = ["deepseek", "anthropic", "openai", "gemini", "perplexity"];
+/// The Chinese engines (engines.md, "Chinese engines").
+const CN_ENGINES: [&str; 4] = ["qwen", "doubao", "ernie", "hunyuan"];
 
 fn key_var(engine: &str) -> String {
-    format!("{}_API_KEY", engine.to_uppercase())
+    match engine {
+        "qwen" => "DASHSCOPE_API_KEY".into(),
+        "doubao" => "ARK_API_KEY".into(),
+        "ernie" => "QIANFAN_API_KEY".into(),
+        other => format!("{}_API_KEY", other.to_uppercase()),
+    }
 }
 
 fn mock(flags: &[&str]) -> MockServer {
@@ -51,7 +58,7 @@ fn input_with(dir: &Path, extra: &[(&str, &str)]) -> PathBuf {
 fn geo_probe(args: &[&str], keys: &[(&str, &str)]) -> Output {
     let mut c = Command::new(BIN);
     c.args(args);
-    for e in ENGINES {
+    for e in ENGINES.into_iter().chain(CN_ENGINES) {
         c.env_remove(key_var(e));
     }
     for (engine, key) in keys {
@@ -114,6 +121,22 @@ fn body_keys(engine: &str) -> &'static [&'static str] {
         ],
         "gemini" => &["systemInstruction", "contents", "tools", "generationConfig"],
         "perplexity" => &["model", "messages", "max_tokens"],
+        "qwen" => &["model", "input", "parameters"],
+        "doubao" => {
+            &["model", "input", "tools", "max_tool_calls", "max_output_tokens", "temperature", "thinking", "stream"]
+        }
+        "ernie" => &["model", "messages", "temperature", "web_search", "max_completion_tokens", "stream"],
+        "hunyuan" => &[
+            "model",
+            "messages",
+            "temperature",
+            "enable_enhancement",
+            "force_search_enhancement",
+            "search_info",
+            "citation",
+            "max_tokens",
+            "stream",
+        ],
         _ => unreachable!(),
     }
 }
@@ -122,7 +145,7 @@ fn body_keys(engine: &str) -> &'static [&'static str] {
 fn every_engine_request_shape_parse_and_the_key_kept_out() {
     let key = "sk-engine-SECRET-91c3";
     let m = mock(&["--require-key", key]);
-    for engine in ENGINES {
+    for engine in ENGINES.into_iter().chain(CN_ENGINES) {
         let dir = scratch(&format!("shape-{engine}"));
         let out = dir.join("out.json");
         let o = geo_probe(
@@ -156,6 +179,22 @@ fn every_engine_request_shape_parse_and_the_key_kept_out() {
                     assert_eq!(path, "/v1beta/models/gemini-2.5-flash:generateContent");
                     "x-goog-api-key"
                 }
+                "qwen" => {
+                    assert_eq!(path, "/api/v1/services/aigc/text-generation/generation");
+                    "authorization"
+                }
+                "doubao" => {
+                    assert_eq!(path, "/api/v3/responses");
+                    "authorization"
+                }
+                "ernie" => {
+                    assert_eq!(path, "/v2/chat/completions");
+                    "authorization"
+                }
+                "hunyuan" => {
+                    assert_eq!(path, "/v1/chat/completions");
+                    "authorization"
+                }
                 _ => {
                     assert_eq!(path, "/chat/completions");
                     "authorization"
@@ -179,7 +218,14 @@ fn every_engine_request_shape_parse_and_the_key_kept_out() {
                 body_keys(engine).iter().map(|k| raw.find(&format!("\"{k}\"")).unwrap()).collect();
             assert!(positions.windows(2).all(|w| w[0] < w[1]), "{engine}: documented key order in {raw}");
             match engine {
-                "openai" => assert_eq!(body["max_tool_calls"], 4),
+                "openai" | "doubao" => assert_eq!(body["max_tool_calls"], 4),
+                "qwen" => {
+                    assert_eq!(body["parameters"]["search_options"]["citation_format"], "[ref_<number>]");
+                    assert_eq!(body["parameters"]["search_options"]["forced_search"], true);
+                    assert_eq!(body["parameters"]["enable_thinking"], false);
+                }
+                "ernie" => assert_eq!(body["web_search"]["search_mode"], "auto"),
+                "hunyuan" => assert_eq!(body["force_search_enhancement"], true),
                 "deepseek" | "anthropic" => assert_eq!(body["tools"][0]["max_uses"], 4),
                 _ => assert!(!raw.contains("\"max_uses\"")),
             }
@@ -212,7 +258,7 @@ fn every_engine_request_shape_parse_and_the_key_kept_out() {
 #[test]
 fn retries_and_error_kinds_follow_each_engines_rules() {
     let m = mock(&[]);
-    for engine in ["anthropic", "openai", "gemini", "perplexity"] {
+    for engine in ["anthropic", "openai", "gemini", "perplexity"].into_iter().chain(CN_ENGINES) {
         let dir = scratch(&format!("retry-{engine}"));
         let file = input_with(
             &dir,
@@ -421,5 +467,75 @@ fn bad_engine_input_exits_2_without_out() {
         assert!(stderr.contains(needle), "{extra:?}: {stderr}");
         assert_eq!(stderr.lines().count(), 1, "{stderr}");
         assert!(!out.exists(), "{extra:?}");
+    }
+}
+
+/// Issue 25's "done when": on the mock, one command asks DeepSeek and the four Chinese engines
+/// the demo's Chinese prompts; each engine's run, metrics and cited marks agree with the
+/// engines comparison; a content-filter refusal is `refused`, never retried, counted failed.
+#[test]
+fn the_chinese_engines_run_beside_deepseek_and_refusals_are_not_retried() {
+    let m = mock(&[]);
+    let dir = scratch("cn");
+    let out = dir.join("out.json");
+    let engines = "deepseek,qwen,doubao,ernie,hunyuan";
+    let o = geo_probe(&run_args("../../fixtures/project.json", engines, "p01,p08,p10", "2", &out, &m.url(), &[]), &[]);
+    ok(&o);
+    let out_v = read_json(&out);
+    let runs = out_v["runs"].as_array().unwrap();
+    let names: Vec<&str> = runs.iter().map(|r| r["config"]["engine"].as_str().unwrap()).collect();
+    assert_eq!(names, ["deepseek", "qwen", "doubao", "ernie", "hunyuan"]);
+    let metrics = Command::new(BIN).args(["metrics", out.to_str().unwrap()]).output().unwrap();
+    ok(&metrics);
+    let metrics: Value = serde_json::from_slice(&metrics.stdout).unwrap();
+    let compared = Command::new(BIN).args(["engines", out.to_str().unwrap()]).output().unwrap();
+    ok(&compared);
+    let compared: Value = serde_json::from_slice(&compared.stdout).unwrap();
+    let columns = compared["engines"].as_array().unwrap();
+    assert_eq!(columns.len(), 5);
+    for (run, column) in runs.iter().zip(columns) {
+        let engine = run["config"]["engine"].as_str().unwrap();
+        assert_eq!(run["status"], "completed", "{engine}");
+        assert_eq!(column["runId"], run["id"]);
+        let m = metrics.as_array().unwrap().iter().find(|m| m["runId"] == run["id"]).unwrap();
+        assert_eq!(column["mentionRate"], m["mentionRate"], "{engine}");
+        assert_eq!(column["ownedCitationRate"], m["ownedCitationRate"], "{engine}");
+        if engine == "deepseek" {
+            continue;
+        }
+        let probes = probes_of(&out_v, run["id"].as_str().unwrap());
+        let p01 = probes["p01"];
+        assert!(p01["rawCitations"].as_array().is_some_and(|c| !c.is_empty()), "{engine}: citations");
+        let own = p01["sources"].as_array().unwrap().iter().find(|s| s["domain"] == "yuangouchang.com").unwrap();
+        assert_eq!(own["cited"], true, "{engine}: the brand's own page is cited");
+        let brand = p01["mentions"].as_array().unwrap().iter().any(|x| x["targetId"] == "tgt_yuangouchang");
+        assert!(brand, "{engine}: the brand directly before a marker is a mention");
+        assert!(m["ownedCitationRate"].as_f64().is_some_and(|r| r > 0.0), "{engine}: {m}");
+    }
+
+    // Refusals: Qwen and Doubao at HTTP 400, ERNIE and Hunyuan at HTTP 200.
+    let file = input_with(&dir, &[("f1", "[mock:refused] 这个问题会被内容审核拒答")]);
+    for engine in CN_ENGINES {
+        let out = dir.join(format!("refused-{engine}.json"));
+        let o = geo_probe(&run_args(file.to_str().unwrap(), engine, "f1,p08", "1", &out, &m.url(), &[]), &[]);
+        ok(&o);
+        let out = read_json(&out);
+        let run = out["runs"].as_array().unwrap().last().unwrap();
+        assert_eq!(run["status"], "partial", "{engine}");
+        let probes = probes_of(&out, run["id"].as_str().unwrap());
+        let f1 = probes["f1"];
+        assert_eq!(f1["status"], "error", "{engine}: {f1:#}");
+        assert_eq!(f1["error"]["kind"], "refused", "{engine}: {f1:#}");
+        assert_eq!(f1["attempts"], 1, "{engine}: a refusal is never retried");
+        let status = if matches!(engine, "qwen" | "doubao") { 400 } else { 200 };
+        assert_eq!(f1["error"]["httpStatus"], status, "{engine}");
+        let counts = Command::new(BIN)
+            .args(["metrics", dir.join(format!("refused-{engine}.json")).to_str().unwrap()])
+            .output()
+            .unwrap();
+        ok(&counts);
+        let all: Value = serde_json::from_slice(&counts.stdout).unwrap();
+        let mine = all.as_array().unwrap().iter().find(|x| x["runId"] == run["id"]).unwrap();
+        assert_eq!(mine["failedCount"], 1, "{engine}: counted failed: {mine}");
     }
 }

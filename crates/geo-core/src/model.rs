@@ -181,14 +181,32 @@ pub enum EngineId {
     Gemini,
     /// Perplexity's chat completions.
     Perplexity,
+    /// Alibaba's Qwen through DashScope's native text generation (engines.md, "Chinese engines").
+    Qwen,
+    /// ByteDance's Doubao through Volcengine Ark's Responses API.
+    Doubao,
+    /// Baidu's ERNIE through Qianfan's chat completions.
+    Ernie,
+    /// Tencent's Hunyuan through its OpenAI-compatible chat completions.
+    Hunyuan,
 }
 
 impl EngineId {
     /// Every engine in the order of `shared/spec/engines.md` (the order of every engine list).
-    pub const ALL: [EngineId; 5] =
-        [EngineId::Deepseek, EngineId::Anthropic, EngineId::Openai, EngineId::Gemini, EngineId::Perplexity];
+    pub const ALL: [EngineId; 9] = [
+        EngineId::Deepseek,
+        EngineId::Anthropic,
+        EngineId::Openai,
+        EngineId::Gemini,
+        EngineId::Perplexity,
+        EngineId::Qwen,
+        EngineId::Doubao,
+        EngineId::Ernie,
+        EngineId::Hunyuan,
+    ];
 
-    /// The wire name (`deepseek`, `anthropic`, `openai`, `gemini`, `perplexity`).
+    /// The wire name (`deepseek`, `anthropic`, `openai`, `gemini`, `perplexity`, `qwen`,
+    /// `doubao`, `ernie`, `hunyuan`).
     pub fn as_str(self) -> &'static str {
         match self {
             EngineId::Deepseek => "deepseek",
@@ -196,6 +214,10 @@ impl EngineId {
             EngineId::Openai => "openai",
             EngineId::Gemini => "gemini",
             EngineId::Perplexity => "perplexity",
+            EngineId::Qwen => "qwen",
+            EngineId::Doubao => "doubao",
+            EngineId::Ernie => "ernie",
+            EngineId::Hunyuan => "hunyuan",
         }
     }
 
@@ -402,6 +424,10 @@ pub enum ErrorKind {
     Empty,
     /// Any other HTTP status.
     Http,
+    /// The engine's content filter declined the prompt or the answer (a DashScope
+    /// `DataInspectionFailed`, an Ark `SensitiveContentDetected`, ERNIE's `content_filter`,
+    /// Hunyuan's `sensitive`): never retried, counted as failed.
+    Refused,
 }
 
 wire_names!(ErrorKind {
@@ -415,6 +441,7 @@ wire_names!(ErrorKind {
     InvalidJson => "invalid_json",
     Empty => "empty",
     Http => "http",
+    Refused => "refused",
 });
 
 /// The error recorded on a failed probe.
@@ -515,6 +542,10 @@ pub struct RawSource {
     /// `page_age` as returned.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page_age: Option<String>,
+    /// The site's name as the engine gave it (Qwen's `site_name`, ERNIE's `web_anchor` …),
+    /// verbatim; absent when empty or 「无」 (engines.md, "Chinese engines").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub site_name: Option<String>,
 }
 
 /// What an engine's own citation data attributes part of the answer to, verbatim.

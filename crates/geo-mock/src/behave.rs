@@ -129,6 +129,20 @@ fn spend(engine: MockEngine, body: &Value, model: &str, answer: &Value, think: O
             thinking: if m.contains("reasoning") { think.unwrap_or(300) } else { 0 },
             answer: num(answer.pointer("/usage/completion_tokens")),
         },
+        // The Chinese engines are asked without reasoning: the answer alone spends the budget.
+        MockEngine::Qwen | MockEngine::Doubao | MockEngine::Ernie | MockEngine::Hunyuan => {
+            let (field, used) = match engine {
+                MockEngine::Qwen => ("/parameters/max_tokens", "/usage/output_tokens"),
+                MockEngine::Doubao => ("/max_output_tokens", "/usage/output_tokens"),
+                MockEngine::Ernie => ("/max_completion_tokens", "/usage/completion_tokens"),
+                _ => ("/max_tokens", "/usage/completion_tokens"),
+            };
+            Spend {
+                budget: body.pointer(field).and_then(Value::as_u64).unwrap_or(8_192),
+                thinking: 0,
+                answer: num(answer.pointer(used)),
+            }
+        }
         MockEngine::Deepseek | MockEngine::Anthropic => {
             let kind = body.pointer("/thinking/type").and_then(Value::as_str);
             // DeepSeek's models think unless told not to; Claude only when asked to.
@@ -185,6 +199,29 @@ pub fn spend_budget(engine: MockEngine, body: &Value, model: &str, answer: &mut 
         MockEngine::Gemini => gemini(answer, s, cut),
         MockEngine::Perplexity => perplexity(answer, s, cut),
         MockEngine::Deepseek | MockEngine::Anthropic => messages(answer, s, cut),
+        MockEngine::Doubao => openai(answer, s, cut, false),
+        MockEngine::Qwen | MockEngine::Ernie | MockEngine::Hunyuan if cut => chat_cut(engine, answer, s),
+        MockEngine::Qwen | MockEngine::Ernie | MockEngine::Hunyuan => {}
+    }
+}
+
+/// A chat-shaped answer (DashScope's `output.choices`, Qianfan's and Hunyuan's `choices`) cut
+/// at the output budget: the text shortened, `finish_reason: length`, the output tokens the
+/// budget.
+fn chat_cut(engine: MockEngine, answer: &mut Value, s: Spend) {
+    let (choice, used) = match engine {
+        MockEngine::Qwen => ("/output/choices/0", "output_tokens"),
+        _ => ("/choices/0", "completion_tokens"),
+    };
+    if let Some(c) = answer.pointer_mut(choice).and_then(Value::as_object_mut) {
+        c.insert("finish_reason".into(), json!("length"));
+        if let Some(text) = c.get_mut("message").and_then(|m| m.get_mut("content")) {
+            let total = text.as_str().map_or(0, |t| t.chars().count());
+            cut_texts(vec![text], kept_chars(total, s));
+        }
+    }
+    if let Some(u) = answer.get_mut("usage").and_then(Value::as_object_mut) {
+        u.insert(used.into(), json!(s.budget));
     }
 }
 

@@ -21,12 +21,29 @@ pub enum MockEngine {
     Gemini = 3,
     /// `POST …/chat/completions` without `"stream": true` (a streaming one is the docs chat).
     Perplexity = 4,
+    /// `POST …/api/v1/services/aigc/text-generation/generation` (DashScope native).
+    Qwen = 5,
+    /// `POST …/api/v3/responses` (Volcengine Ark).
+    Doubao = 6,
+    /// `POST …/v2/chat/completions` (Qianfan).
+    Ernie = 7,
+    /// `POST …/v1/chat/completions` with `enable_enhancement` (Hunyuan).
+    Hunyuan = 8,
 }
 
 impl MockEngine {
     /// Every engine, in engines.md order.
-    pub const ALL: [MockEngine; 5] =
-        [MockEngine::Deepseek, MockEngine::Anthropic, MockEngine::Openai, MockEngine::Gemini, MockEngine::Perplexity];
+    pub const ALL: [MockEngine; 9] = [
+        MockEngine::Deepseek,
+        MockEngine::Anthropic,
+        MockEngine::Openai,
+        MockEngine::Gemini,
+        MockEngine::Perplexity,
+        MockEngine::Qwen,
+        MockEngine::Doubao,
+        MockEngine::Ernie,
+        MockEngine::Hunyuan,
+    ];
 
     /// The engine id of engines.md.
     pub fn name(self) -> &'static str {
@@ -36,13 +53,28 @@ impl MockEngine {
             MockEngine::Openai => "openai",
             MockEngine::Gemini => "gemini",
             MockEngine::Perplexity => "perplexity",
+            MockEngine::Qwen => "qwen",
+            MockEngine::Doubao => "doubao",
+            MockEngine::Ernie => "ernie",
+            MockEngine::Hunyuan => "hunyuan",
         }
     }
 
     /// The engine of a probe request to `path` (query string removed) with `body`, or `None`
-    /// for any other path (and for the docs chat's streaming `chat/completions`).
+    /// for any other path (and for the docs chat's streaming `chat/completions`). ERNIE's
+    /// `/v2/chat/completions` and Hunyuan's `/v1/chat/completions` are told from Perplexity's
+    /// by their path or by their search switch (`web_search`, `enable_enhancement`).
     pub fn route(path: &str, body: &Value) -> Option<MockEngine> {
-        if path.ends_with("/anthropic/v1/messages") {
+        let chat = path.ends_with("/chat/completions") && body.get("stream").and_then(Value::as_bool) != Some(true);
+        if path.ends_with("/api/v1/services/aigc/text-generation/generation") {
+            Some(MockEngine::Qwen)
+        } else if path.ends_with("/api/v3/responses") {
+            Some(MockEngine::Doubao)
+        } else if chat && (path.ends_with("/v2/chat/completions") || body.get("web_search").is_some()) {
+            Some(MockEngine::Ernie)
+        } else if chat && (path.ends_with("/v1/chat/completions") || body.get("enable_enhancement").is_some()) {
+            Some(MockEngine::Hunyuan)
+        } else if path.ends_with("/anthropic/v1/messages") {
             Some(MockEngine::Deepseek)
         } else if path.ends_with("/v1/messages") {
             Some(MockEngine::Anthropic)
@@ -61,7 +93,12 @@ impl MockEngine {
     pub fn auth_header(self) -> (&'static str, &'static str) {
         match self {
             MockEngine::Deepseek | MockEngine::Anthropic => ("x-api-key", ""),
-            MockEngine::Openai | MockEngine::Perplexity => ("authorization", "Bearer "),
+            MockEngine::Openai
+            | MockEngine::Perplexity
+            | MockEngine::Qwen
+            | MockEngine::Doubao
+            | MockEngine::Ernie
+            | MockEngine::Hunyuan => ("authorization", "Bearer "),
             MockEngine::Gemini => ("x-goog-api-key", ""),
         }
     }
@@ -94,8 +131,13 @@ impl MockEngine {
             text_of(turn.get("content").or_else(|| turn.get("parts"))?)
         };
         match self {
-            MockEngine::Deepseek | MockEngine::Anthropic | MockEngine::Perplexity => last_user(body.get("messages")?),
-            MockEngine::Openai => match body.get("input")? {
+            MockEngine::Deepseek
+            | MockEngine::Anthropic
+            | MockEngine::Perplexity
+            | MockEngine::Ernie
+            | MockEngine::Hunyuan => last_user(body.get("messages")?),
+            MockEngine::Qwen => last_user(body.pointer("/input/messages")?),
+            MockEngine::Openai | MockEngine::Doubao => match body.get("input")? {
                 Value::String(s) => Some(s.clone()),
                 list => last_user(list),
             },
@@ -112,6 +154,10 @@ impl MockEngine {
             MockEngine::Openai => "gpt-5-mini",
             MockEngine::Gemini => "gemini-2.5-flash",
             MockEngine::Perplexity => "sonar",
+            MockEngine::Qwen => "qwen-plus",
+            MockEngine::Doubao => "doubao-seed-2-1-pro-260628",
+            MockEngine::Ernie => "ernie-4.5-turbo-128k",
+            MockEngine::Hunyuan => "hunyuan-turbos-latest",
         };
         let from_path = || {
             let (_, rest) = path.split('?').next()?.rsplit_once("/models/")?;
@@ -124,10 +170,12 @@ impl MockEngine {
         .unwrap_or_else(|| default.to_string())
     }
 
-    /// Writes the requested model into a recorded answer, where the engine names it.
+    /// Writes the requested model into a recorded answer, where the engine names it
+    /// (DashScope's native replies name none).
     pub fn set_model(self, answer: &mut Value, model: &str) {
         let key = match self {
             MockEngine::Gemini => "modelVersion",
+            MockEngine::Qwen => return,
             _ => "model",
         };
         if let Some(obj) = answer.as_object_mut() {
@@ -168,6 +216,35 @@ impl MockEngine {
                 if let Some(obj) = answer.as_object_mut() {
                     obj.insert("search_results".into(), json!([]));
                     obj.insert("citations".into(), json!([]));
+                }
+            }
+            // DashScope over its search rate limit answers without searching: no
+            // `search_info`, no `usage.plugins` (qwen_dashscope.md, "限流说明").
+            MockEngine::Qwen => {
+                if let Some(output) = answer.get_mut("output").and_then(Value::as_object_mut) {
+                    output.remove("search_info");
+                }
+                if let Some(usage) = answer.get_mut("usage").and_then(Value::as_object_mut) {
+                    usage.remove("plugins");
+                }
+            }
+            MockEngine::Doubao => {
+                let items = answer.get_mut("output").and_then(Value::as_array_mut);
+                if let Some(call) = items.into_iter().flatten().find(|i| i["type"] == "web_search_call") {
+                    call["status"] = json!("failed");
+                    if let Some(action) = call.get_mut("action").and_then(Value::as_object_mut) {
+                        action.remove("sources");
+                    }
+                }
+            }
+            MockEngine::Ernie => {
+                if let Some(obj) = answer.as_object_mut() {
+                    obj.insert("search_results".into(), json!([]));
+                }
+            }
+            MockEngine::Hunyuan => {
+                if let Some(obj) = answer.as_object_mut() {
+                    obj.remove("search_info");
                 }
             }
         }

@@ -111,6 +111,67 @@ pub const PERPLEXITY_RESPONSES: &[(&str, &str)] = &[
     ("t12_think_unclosed_length", include_str!("../../../fixtures/engines/perplexity/t12_think_unclosed_length.json")),
 ];
 
+// --- generated: the Chinese engines' recorded responses ---
+/// `(name, body)` of every recorded qwen response, in file-name order.
+pub const QWEN_RESPONSES: &[(&str, &str)] = &[
+    ("p01_zh_list_ref_citations", include_str!("../../../fixtures/engines/qwen/p01_zh_list_ref_citations.json")),
+    ("p03_length_truncated", include_str!("../../../fixtures/engines/qwen/p03_length_truncated.json")),
+    ("p08_zh_no_search", include_str!("../../../fixtures/engines/qwen/p08_zh_no_search.json")),
+    ("p09_en_list_ref_citations", include_str!("../../../fixtures/engines/qwen/p09_en_list_ref_citations.json")),
+    ("p10_marker_naming_no_result", include_str!("../../../fixtures/engines/qwen/p10_marker_naming_no_result.json")),
+    ("p12_empty_content", include_str!("../../../fixtures/engines/qwen/p12_empty_content.json")),
+    ("p13_zh_search_skipped", include_str!("../../../fixtures/engines/qwen/p13_zh_search_skipped.json")),
+    ("p15_preamble_only", include_str!("../../../fixtures/engines/qwen/p15_preamble_only.json")),
+];
+
+/// `(name, body)` of every recorded doubao response, in file-name order.
+pub const DOUBAO_RESPONSES: &[(&str, &str)] = &[
+    (
+        "p01_zh_list_web_search_annotations",
+        include_str!("../../../fixtures/engines/doubao/p01_zh_list_web_search_annotations.json"),
+    ),
+    (
+        "p03_incomplete_max_output_tokens",
+        include_str!("../../../fixtures/engines/doubao/p03_incomplete_max_output_tokens.json"),
+    ),
+    ("p08_zh_company_no_search", include_str!("../../../fixtures/engines/doubao/p08_zh_company_no_search.json")),
+    ("p09_en_agencies_list", include_str!("../../../fixtures/engines/doubao/p09_en_agencies_list.json")),
+    (
+        "p10_search_incomplete_marker_without_annotation",
+        include_str!("../../../fixtures/engines/doubao/p10_search_incomplete_marker_without_annotation.json"),
+    ),
+    ("p12_empty_text", include_str!("../../../fixtures/engines/doubao/p12_empty_text.json")),
+    ("p15_preamble_only", include_str!("../../../fixtures/engines/doubao/p15_preamble_only.json")),
+];
+
+/// `(name, body)` of every recorded ernie response, in file-name order.
+pub const ERNIE_RESPONSES: &[(&str, &str)] = &[
+    ("p01_zh_list_citations", include_str!("../../../fixtures/engines/ernie/p01_zh_list_citations.json")),
+    ("p03_zh_index_gaps_empty_url", include_str!("../../../fixtures/engines/ernie/p03_zh_index_gaps_empty_url.json")),
+    ("p08_zh_no_search", include_str!("../../../fixtures/engines/ernie/p08_zh_no_search.json")),
+    ("p09_en_list", include_str!("../../../fixtures/engines/ernie/p09_en_list.json")),
+    ("p10_marker_without_result", include_str!("../../../fixtures/engines/ernie/p10_marker_without_result.json")),
+    ("p12_empty_content", include_str!("../../../fixtures/engines/ernie/p12_empty_content.json")),
+    ("p13_search_without_trace", include_str!("../../../fixtures/engines/ernie/p13_search_without_trace.json")),
+    ("p14_length_truncated", include_str!("../../../fixtures/engines/ernie/p14_length_truncated.json")),
+    ("p15_preamble_only", include_str!("../../../fixtures/engines/ernie/p15_preamble_only.json")),
+];
+
+/// `(name, body)` of every recorded hunyuan response, in file-name order.
+pub const HUNYUAN_RESPONSES: &[(&str, &str)] = &[
+    ("p01_zh_list_brand_markers", include_str!("../../../fixtures/engines/hunyuan/p01_zh_list_brand_markers.json")),
+    ("p08_zh_no_search", include_str!("../../../fixtures/engines/hunyuan/p08_zh_no_search.json")),
+    ("p09_en_caret_markers", include_str!("../../../fixtures/engines/hunyuan/p09_en_caret_markers.json")),
+    ("p10_marker_naming_no_result", include_str!("../../../fixtures/engines/hunyuan/p10_marker_naming_no_result.json")),
+    ("p12_empty_content", include_str!("../../../fixtures/engines/hunyuan/p12_empty_content.json")),
+    (
+        "p13_search_skipped_canned_reply",
+        include_str!("../../../fixtures/engines/hunyuan/p13_search_skipped_canned_reply.json"),
+    ),
+    ("p15_preamble_only", include_str!("../../../fixtures/engines/hunyuan/p15_preamble_only.json")),
+];
+// --- end generated ---
+
 /// The fixture project (an export envelope): prompt `pNN` was asked to get fixture `NN_…`.
 pub const PROJECT: &str = include_str!("../../../fixtures/project.json");
 
@@ -126,6 +187,10 @@ pub fn responses(engine: MockEngine) -> &'static [(&'static str, &'static str)] 
         MockEngine::Openai => OPENAI_RESPONSES,
         MockEngine::Gemini => GEMINI_RESPONSES,
         MockEngine::Perplexity => PERPLEXITY_RESPONSES,
+        MockEngine::Qwen => QWEN_RESPONSES,
+        MockEngine::Doubao => DOUBAO_RESPONSES,
+        MockEngine::Ernie => ERNIE_RESPONSES,
+        MockEngine::Hunyuan => HUNYUAN_RESPONSES,
     }
 }
 
@@ -188,6 +253,62 @@ pub fn engine_error_body(engine: MockEngine, status: u16) -> &'static str {
         (MockEngine::Perplexity, 403) => r#"{"error":{"message":"Forbidden","type":"forbidden","code":403}}"#,
         (MockEngine::Perplexity, 429) => r#"{"error":{"message":"Rate limit exceeded","type":"rate_limit_exceeded","code":429}}"#,
         (MockEngine::Perplexity, _) => "<html>\n<head><title>503 Service Temporarily Unavailable</title></head>\n<body><center><h1>503 Service Temporarily Unavailable</h1></center><hr><center>openresty/1.27.4</center></body>\n</html>\n",
+        (MockEngine::Qwen, 401) => file!("qwen", "401_invalid_api_key.json"),
+        (MockEngine::Qwen, 402) => file!("qwen", "400_arrearage.json"),
+        (MockEngine::Qwen, 403) => {
+            r#"{"request_id":"5b9c1f0e-6a3d-4c1e-9d52-7f3a1c2b8e40","code":"AccessDenied.Unpurchased","message":"Access to model denied. Please make sure you are eligible for using the model."}"#
+        }
+        (MockEngine::Qwen, 429) => file!("qwen", "429_throttling_rate_quota.json"),
+        (MockEngine::Qwen, _) => file!("qwen", "500_internal_error.json"),
+        (MockEngine::Doubao, 401) => file!("doubao", "401_authentication_error.json"),
+        (MockEngine::Doubao, 402) => file!("doubao", "403_account_overdue.json"),
+        (MockEngine::Doubao, 403) => {
+            r#"{"error":{"code":"AccessDenied","message":"The request failed because you do not have access to the requested resource.","param":"","type":"Forbidden"}}"#
+        }
+        (MockEngine::Doubao, 429) => file!("doubao", "429_rate_limit_exceeded.json"),
+        (MockEngine::Doubao, _) => file!("doubao", "500_internal_service_error.json"),
+        (MockEngine::Ernie, 401) => file!("ernie", "401_invalid_iam_token.json"),
+        (MockEngine::Ernie, 402) => file!("ernie", "403_account_overdue.json"),
+        (MockEngine::Ernie, 403) => {
+            r#"{"error":{"code":"no_permission","message":"You do not have permission to access this resource","type":"access_denied"},"id":"as-mock403"}"#
+        }
+        (MockEngine::Ernie, 429) => file!("ernie", "429_rpm_rate_limit_exceeded.json"),
+        (MockEngine::Ernie, _) => {
+            r#"{"error":{"code":"internal_error","message":"Internal error","type":"internal_error"},"id":"as-mock500"}"#
+        }
+        (MockEngine::Hunyuan, 401) => {
+            r#"{"error":{"message":"The provided credentials could not be validated.","type":"invalid_request_error","param":null,"code":"AuthFailure.SignatureFailure"}}"#
+        }
+        (MockEngine::Hunyuan, 402) => {
+            r#"{"error":{"message":"Your account is in arrears; the service has been stopped.","type":"invalid_request_error","param":null,"code":"FailedOperation.ServiceStopArrears"}}"#
+        }
+        (MockEngine::Hunyuan, 403) => {
+            r#"{"error":{"message":"The Hunyuan service is not activated for this account.","type":"invalid_request_error","param":null,"code":"FailedOperation.ServiceNotActivated"}}"#
+        }
+        (MockEngine::Hunyuan, 429) => {
+            r#"{"error":{"message":"Request limit exceeded.","type":"invalid_request_error","param":null,"code":"LimitExceeded"}}"#
+        }
+        (MockEngine::Hunyuan, _) => {
+            r#"{"error":{"message":"The engine server returned an error.","type":"invalid_request_error","param":null,"code":"FailedOperation.EngineServerError"}}"#
+        }
+    }
+}
+
+/// How `engine`'s content filter declines (the `refused` outcome): its status and body, or
+/// `None` for an engine that documents no such refusal (it answers as `ok`).
+pub fn refusal(engine: MockEngine) -> Option<(u16, &'static str)> {
+    match engine {
+        MockEngine::Qwen => {
+            Some((400, include_str!("../../../fixtures/engines/qwen/errors/400_data_inspection_failed.json")))
+        }
+        MockEngine::Doubao => {
+            Some((400, include_str!("../../../fixtures/engines/doubao/errors/400_sensitive_content_detected.json")))
+        }
+        MockEngine::Ernie => Some((200, include_str!("../../../fixtures/engines/ernie/r01_content_filter.json"))),
+        MockEngine::Hunyuan => {
+            Some((200, include_str!("../../../fixtures/engines/hunyuan/r01_finish_reason_sensitive.json")))
+        }
+        _ => None,
     }
 }
 
@@ -201,6 +322,9 @@ pub fn engine_status(engine: MockEngine, status: u16) -> u16 {
         (MockEngine::Openai, 402) => 429,
         (MockEngine::Gemini, 408) => 504,
         (MockEngine::Perplexity, 408 | 500) => 503,
+        (MockEngine::Qwen | MockEngine::Hunyuan, 402) => 400,
+        (MockEngine::Doubao | MockEngine::Ernie, 402) => 403,
+        (MockEngine::Qwen | MockEngine::Doubao | MockEngine::Ernie | MockEngine::Hunyuan, 408) => 500,
         (_, s) => s,
     }
 }
@@ -358,7 +482,8 @@ mod tests {
             assert!(error_body(*s).contains("error"), "{s}");
             for e in MockEngine::ALL {
                 let body = engine_error_body(e, *s);
-                assert!(body.contains("error") || body.contains("<title>"), "{e:?} {s}");
+                // DashScope's native bodies are flat `{"request_id","code","message"}`.
+                assert!(body.contains("error") || body.contains("<title>") || body.contains("\"code\""), "{e:?} {s}");
                 assert!((400..600).contains(&engine_status(e, *s)));
             }
         }
@@ -371,7 +496,9 @@ mod tests {
             let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/engines").join(e.name());
             let on_disk = std::fs::read_dir(dir)
                 .unwrap()
-                .filter(|f| f.as_ref().unwrap().path().extension().is_some_and(|x| x == "json"));
+                .filter(|f| f.as_ref().unwrap().path().extension().is_some_and(|x| x == "json"))
+                // A refusal at HTTP 200 (`rNN_…`) is no answer: the `refused` outcome serves it.
+                .filter(|f| !f.as_ref().unwrap().file_name().to_string_lossy().starts_with('r'));
             let f = all.engine(e);
             assert_eq!(on_disk.count(), f.len(), "{e:?}: a fixture file is not embedded");
             assert!(f.empty().is_some() && f.preamble().is_some(), "{e:?}");
@@ -383,5 +510,13 @@ mod tests {
             assert!(!turns.iter().any(|n| n.starts_with("p12_") || n.starts_with("p15_")), "{turns:?}");
             assert!(!turns.iter().any(|n| n.starts_with('t')), "twins are not answers in turn: {turns:?}");
         }
+        for e in [MockEngine::Qwen, MockEngine::Doubao, MockEngine::Ernie, MockEngine::Hunyuan] {
+            let (status, body) = refusal(e).unwrap();
+            assert!(
+                body.contains("DataInspection") || body.contains("Sensitive") || body.contains("\"finish_reason\"")
+            );
+            assert!(status == 200 || status == 400, "{e:?}");
+        }
+        assert_eq!(refusal(MockEngine::Openai), None);
     }
 }

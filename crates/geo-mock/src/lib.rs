@@ -1,4 +1,5 @@
-//! A mock of every engine GEO Probe probes (DeepSeek, Claude, ChatGPT, Gemini, Perplexity),
+//! A mock of every engine GEO Probe probes (DeepSeek, Claude, ChatGPT, Gemini, Perplexity,
+//! Qwen, Doubao, ERNIE, Hunyuan),
 //! so anyone can try a whole run without a key and every failure of seed §3.4 can be
 //! produced on demand, over real sockets.
 //!
@@ -20,10 +21,14 @@
 //!
 //! * `POST …/anthropic/v1/messages` (DeepSeek), `…/v1/messages` (Anthropic), `…/v1/responses`
 //!   (OpenAI), `…/models/{model}:generateContent` (Gemini), `…/chat/completions` without
-//!   `"stream": true` (Perplexity): recorded responses and faults (401, 402, 403, 408, 429,
-//!   500, 503 with each engine's error bodies, at the status the engine uses; cut-off JSON;
-//!   an empty or preamble-only answer; a hang that closes after `--hang-secs`; a failed
-//!   search in the engine's shape). See [`engines`].
+//!   `"stream": true` (Perplexity), `…/api/v1/services/aigc/text-generation/generation`
+//!   (Qwen, DashScope native), `…/api/v3/responses` (Doubao, Ark), `…/v2/chat/completions`
+//!   (ERNIE, Qianfan), `…/v1/chat/completions` (Hunyuan): recorded responses and faults (401,
+//!   402, 403, 408, 429, 500, 503 with each engine's error bodies, at the status the engine
+//!   uses; cut-off JSON; an empty or preamble-only answer; a hang that closes after
+//!   `--hang-secs`; a failed search in the engine's shape, for Qwen a search that silently did
+//!   not run; a content-filter refusal, `refused`, as each Chinese engine sends it). See
+//!   [`engines`].
 //! * `POST …/chat/completions` with `"stream": true`: the Docs chat's SSE stream (see [`chat`]).
 //! * What the real APIs do beyond a recorded body ([`behave`]): reasoning models spend their
 //!   thinking inside the request's output budget (`[think:N]` in a prompt sets how long) and
@@ -78,7 +83,9 @@ pub const USAGE: &str = "usage: geo-mock [flags]
 
 Serves every engine's path from its recorded fixtures on 127.0.0.1: POST /anthropic/v1/messages
 (DeepSeek), /v1/messages (Claude), /v1/responses (OpenAI), /v1beta/models/M:generateContent
-(Gemini), /chat/completions (Perplexity; with \"stream\": true the docs chat's SSE stream);
+(Gemini), /chat/completions (Perplexity; with \"stream\": true the docs chat's SSE stream),
+/api/v1/services/aigc/text-generation/generation (Qwen), /api/v3/responses (Doubao),
+/v2/chat/completions (ERNIE), /v1/chat/completions (Hunyuan);
 prints `geo-mock listening on http://127.0.0.1:PORT` first.
 
 flags:
@@ -96,7 +103,7 @@ flags:
   --chat SCENARIO     chat stream: normal, error, cut, slow or hostile (default normal)
   --chat-delay-ms N   pause between events of the slow chat stream (default 400)
 
-KIND: 401 402 403 408 429 500 503 invalid_json empty preamble hang search_error hostile
+KIND: 401 402 403 408 429 500 503 invalid_json empty preamble hang search_error hostile refused
 (hostile: a 500 whose message echoes the key and holds terminal escapes)
 Reasoning models spend their thinking inside the request's output budget; [think:N] in a
 prompt makes them think N tokens. [mock:pause] (pause=N) pauses a DeepSeek or Claude turn
@@ -203,7 +210,7 @@ struct Shared {
     config: MockConfig,
     fixtures: Fixtures,
     attempts: Mutex<HashMap<(MockEngine, String), u32>>,
-    turns: [AtomicU64; 5],
+    turns: [AtomicU64; 9],
     seq: AtomicU64,
     log: Mutex<Vec<Value>>,
     log_file: Option<Mutex<std::fs::File>>,
@@ -515,6 +522,13 @@ fn probe(
             );
             http::respond(stream, 500, "application/json", &error_json("api_error", &message))
         }
+        Outcome::Refused => match fixtures::refusal(engine) {
+            Some((status, body)) => http::respond(stream, status, "application/json", body),
+            None => {
+                behave::spend_budget(engine, &body, &model, &mut answer, think);
+                http::respond(stream, 200, "application/json", &answer.to_string())
+            }
+        },
     }
 }
 

@@ -44,6 +44,11 @@ pub enum Outcome {
     /// `stop_reason: pause_turn` until a continuation sends the paused content back
     /// (DeepSeek and Anthropic; the other engines answer as `ok`).
     Pause(u16),
+    /// The engine's content filter declines, the way each engine says so: Qwen HTTP 400
+    /// `DataInspectionFailed`, Doubao HTTP 400 `SensitiveContentDetected`, ERNIE HTTP 200 with
+    /// `finish_reason: content_filter`, Hunyuan HTTP 200 with `finish_reason: sensitive`
+    /// (the other engines document no such refusal and answer as `ok`).
+    Refused,
 }
 
 /// The statuses the mock can fail with (each has a recorded body).
@@ -51,7 +56,8 @@ pub const STATUSES: &[u16] = &[401, 402, 403, 408, 429, 500, 503];
 
 impl Outcome {
     /// Parses one outcome name: `ok`, `ok=N` (fixture N), a status of [`STATUSES`],
-    /// `invalid_json` (or `json`), `empty`, `preamble`, `hang`, `search_error` or `hostile`.
+    /// `invalid_json` (or `json`), `empty`, `preamble`, `hang`, `search_error`, `hostile` or
+    /// `refused`.
     pub fn parse(text: &str) -> Result<Outcome, String> {
         let t = text.trim().to_ascii_lowercase();
         if let Some(n) = t.strip_prefix("pause=") {
@@ -78,6 +84,7 @@ impl Outcome {
             "preamble" => Outcome::Preamble,
             "hang" => Outcome::Hang,
             "search_error" => Outcome::SearchError,
+            "refused" => Outcome::Refused,
             "hostile" => Outcome::Hostile,
             _ => match t.parse::<u16>() {
                 Ok(s) if STATUSES.contains(&s) => Outcome::Status(s),
@@ -111,6 +118,7 @@ impl fmt::Display for Outcome {
             Outcome::Hostile => f.write_str("hostile"),
             Outcome::Answer(n) => write!(f, "ok={n}"),
             Outcome::Pause(n) => write!(f, "pause={n}"),
+            Outcome::Refused => f.write_str("refused"),
         }
     }
 }

@@ -324,11 +324,24 @@ fn engine_request(engine: &str, text: &str) -> (String, String) {
                             "tools": [{"google_search": {}}], "generationConfig": {"maxOutputTokens": 3000, "temperature": 1}}),
         "perplexity" => json!({"model": "sonar-pro", "messages": [{"role": "system", "content": "s"},
                                 {"role": "user", "content": text}], "max_tokens": 3000}),
+        "qwen" => json!({"model": "qwen-plus", "input": {"messages": [{"role": "system", "content": "s"},
+                          {"role": "user", "content": text}]},
+                          "parameters": {"result_format": "message", "enable_search": true, "max_tokens": 3000}}),
+        "doubao" => json!({"model": "doubao-seed-2-1-pro-260628", "input": [{"role": "user", "content": text}],
+                            "tools": [{"type": "web_search"}], "max_output_tokens": 3000}),
+        "ernie" => json!({"model": "ernie-4.5-turbo-128k", "messages": [{"role": "user", "content": text}],
+                           "web_search": {"enable": true}, "max_completion_tokens": 3000}),
+        "hunyuan" => json!({"model": "hunyuan-turbos-latest", "messages": [{"role": "user", "content": text}],
+                             "enable_enhancement": true, "max_tokens": 3000}),
         _ => unreachable!(),
     };
     let path = match engine {
         "openai" => "/v1/responses",
         "gemini" => "/v1beta/models/gemini-2.5-pro:generateContent",
+        "qwen" => "/api/v1/services/aigc/text-generation/generation",
+        "doubao" => "/api/v3/responses",
+        "ernie" => "/v2/chat/completions",
+        "hunyuan" => "/v1/chat/completions",
         _ => "/chat/completions",
     };
     (path.into(), body.to_string())
@@ -343,9 +356,16 @@ fn every_engine_is_answered_in_its_own_shape() {
         "openai" => v["output"].is_array() && v["model"] == "gpt-5",
         "gemini" => v["candidates"].is_array() && v["modelVersion"] == "gemini-2.5-pro",
         "perplexity" => v["choices"].is_array() && v["model"] == "sonar-pro",
+        // DashScope's native replies name no model.
+        "qwen" => {
+            v["output"]["choices"].is_array() && v["output"]["search_info"].is_object() && v.get("model").is_none()
+        }
+        "doubao" => v["output"].is_array() && v["model"] == "doubao-seed-2-1-pro-260628",
+        "ernie" => v["choices"].is_array() && v["search_results"].is_array(),
+        "hunyuan" => v["choices"].is_array() && v["search_info"].is_object(),
         _ => false,
     };
-    for engine in ["anthropic", "openai", "gemini", "perplexity"] {
+    for engine in ["anthropic", "openai", "gemini", "perplexity", "qwen", "doubao", "ernie", "hunyuan"] {
         let (path, body) = engine_request(engine, p01);
         let r = send(&m, "POST", &format!("/base{path}"), &[], &body);
         assert_eq!(r.status, 200, "{engine}");
@@ -392,6 +412,33 @@ fn faults_use_each_engines_status_and_body() {
     let (s, body) = status("gemini", "empty");
     assert_eq!(s, 200);
     assert!(body.contains("\"thought\":true"), "{body}");
+    // DashScope over its search rate limit: an answer without search_info or usage.plugins.
+    let (s, body) = status("qwen", "search_error");
+    assert_eq!(s, 200);
+    let v: Value = serde_json::from_str(&body).unwrap();
+    assert!(v["output"].get("search_info").is_none() && v["usage"].get("plugins").is_none(), "{body}");
+    assert!(v["output"]["choices"][0]["message"]["content"].as_str().is_some_and(|t| !t.is_empty()));
+    // Each engine's bad key, no credit and content-filter refusal, with its own status.
+    let (s, body) = status("qwen", "402");
+    assert_eq!(s, 400, "dashscope's Arrearage is a 400");
+    assert!(body.contains("Arrearage"));
+    let (s, body) = status("doubao", "402");
+    assert_eq!(s, 403);
+    assert!(body.contains("AccountOverdueError"), "{body}");
+    let (s, body) = status("qwen", "refused");
+    assert_eq!(s, 400);
+    assert!(body.contains("DataInspectionFailed"));
+    let (s, body) = status("doubao", "refused");
+    assert_eq!(s, 400);
+    assert!(body.contains("SensitiveContentDetected"), "{body}");
+    let (s, body) = status("ernie", "refused");
+    assert_eq!(s, 200);
+    assert!(body.contains("content_filter"), "{body}");
+    let (s, body) = status("hunyuan", "refused");
+    assert_eq!(s, 200);
+    assert!(body.contains("\"sensitive\""), "{body}");
+    let (s, _) = status("openai", "refused");
+    assert_eq!(s, 200, "an engine without a documented refusal answers");
 }
 
 #[test]

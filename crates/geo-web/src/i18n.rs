@@ -186,6 +186,7 @@ const TABLE: &[(&str, &str, &str)] = &[
     ("settings.key_env", "命令行读取环境变量 {var}。", "The command line reads {var}."),
     ("settings.get_key", "获取 Key", "Get a key"),
     ("settings.browser_direct", "{engine} 允许浏览器直接调用；若请求被拦截，可填写代理 API 地址。留空则直连官方地址。", "{engine} can be called from a browser; if the browser blocks it, set a proxy base URL. Leave empty to call it directly."),
+    ("settings.browser_proxy", "{engine} 不允许浏览器直接调用（CORS）：请在本机运行 geo-probe proxy，由它带上 Key 转发。", "{engine} does not allow calls from a browser (CORS): run geo-probe proxy on this machine, which forwards the requests with the key."),
     ("settings.browser_cors", "{engine} 不一定允许浏览器直接调用（CORS）；请求被拦截时，请填写代理 API 地址。留空则直连官方地址。", "{engine} may not allow calls from a browser (CORS); when requests are blocked, set a proxy base URL. Leave empty to call it directly."),
     ("settings.saved", "设置已保存", "Settings saved"),
     ("settings.data", "本地数据", "Local data"),

@@ -295,7 +295,14 @@ mod tests {
     }
 
     fn source(url: &str) -> SearchSource {
-        let raw = [RawSource { query_index: 1, rank: 1, title: String::new(), url: url.into(), page_age: None }];
+        let raw = [RawSource {
+            query_index: 1,
+            rank: 1,
+            title: String::new(),
+            url: url.into(),
+            page_age: None,
+            site_name: None,
+        }];
         normalize_sources(&[], &raw, &[]).remove(0)
     }
 
@@ -319,13 +326,21 @@ mod tests {
     fn grounding_redirects_take_host_and_domain_from_the_title() {
         let redirect = "https://vertexaisearch.cloud.google.com/grounding-api-redirect/AUZIYQH9Jmg6j6";
         let raw = [
-            RawSource { query_index: 1, rank: 1, title: "zhihu.com".into(), url: redirect.into(), page_age: None },
+            RawSource {
+                query_index: 1,
+                rank: 1,
+                title: "zhihu.com".into(),
+                url: redirect.into(),
+                page_age: None,
+                site_name: None,
+            },
             RawSource {
                 query_index: 1,
                 rank: 2,
                 title: "A page title".into(),
                 url: format!("{redirect}x"),
                 page_age: None,
+                site_name: None,
             },
         ];
         let s = normalize_sources(&[], &raw, &[]);
@@ -339,6 +354,7 @@ mod tests {
             title: "zhihu.com".into(),
             url: "https://x.example".into(),
             page_age: None,
+            site_name: None,
         }];
         assert_eq!(normalize_sources(&[], &other, &[])[0].host, "x.example");
     }

@@ -236,7 +236,8 @@ pub const REASONING_EFFORTS: &[&str] = ReasoningEffort::NAMES;
 /// `linkChecks[].links[].class` strings.
 pub const LINK_CLASSES: &[&str] = LinkClass::NAMES;
 /// `RunConfig.engine` strings (`shared/spec/engines.md`).
-pub const ENGINE_IDS: &[&str] = &["deepseek", "anthropic", "openai", "gemini", "perplexity"];
+pub const ENGINE_IDS: &[&str] =
+    &["deepseek", "anthropic", "openai", "gemini", "perplexity", "qwen", "doubao", "ernie", "hunyuan"];
 
 const TARGET: Ty = Ty::Obj(&[
     req("id", Ty::Str),

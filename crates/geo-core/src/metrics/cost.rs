@@ -59,6 +59,8 @@ const ANTHROPIC_PRICING: &str = "https://platform.claude.com/docs/en/about-claud
 const OPENAI_PRICING: &str = "https://platform.openai.com/docs/pricing";
 const GEMINI_PRICING: &str = "https://ai.google.dev/gemini-api/docs/pricing";
 const PERPLEXITY_PRICING: &str = "https://docs.perplexity.ai/getting-started/pricing";
+const QWEN_PRICING: &str = "https://help.aliyun.com/zh/model-studio/web-search";
+const ERNIE_PRICING: &str = "https://cloud.baidu.com/doc/qianfan/s/rmh4stp0j";
 
 const fn price(
     engine: EngineId,
@@ -116,6 +118,11 @@ const fn sonar(model: &'static str, tokens: [f64; 3], fees: [f64; 3]) -> ModelPr
 ///   (`usage.search_context_size`, low when absent): $5 / $8 / $12 per 1,000 requests for
 ///   `sonar`, $6 / $10 / $14 for `sonar-pro` and `sonar-reasoning-pro`. A reply that states
 ///   its own `usage.cost` is billed at that instead (the probe's `costUsd`).
+/// * Qwen, ERNIE, Hunyuan: their CNY prices at [`CNY_PER_USD`] (no cache discount published
+///   except ERNIE's); Qwen's turbo search 3 CNY per 1,000 searches (China region; the
+///   international region publishes no turbo fee); ERNIE and Hunyuan bill their search as
+///   input tokens or not at all. Doubao: [`UNPRICED`]. Third-party figures (Qwen3-Max's,
+///   Hunyuan's) are provisional: ADR 0011.
 pub const PRICES: &[ModelPrice] = &[
     price(
         EngineId::Deepseek,
@@ -219,7 +226,78 @@ pub const PRICES: &[ModelPrice] = &[
     sonar("sonar", [1.00, 1.00, 1.00], [0.005, 0.008, 0.012]),
     sonar("sonar-pro", [3.00, 3.00, 15.00], [0.006, 0.010, 0.014]),
     sonar("sonar-reasoning-pro", [2.00, 2.00, 8.00], [0.006, 0.010, 0.014]),
+    // DashScope (China region): tokens per million, the turbo search strategy 3 CNY per 1,000
+    // searches (`usage.plugins.search.count`), in force from 2026-02-27.
+    price(
+        EngineId::Qwen,
+        "qwen-plus",
+        cny([0.8, 0.8, 2.0]),
+        cny1(0.003),
+        SearchBilling::PerSearch,
+        "2026-02-27",
+        QWEN_PRICING,
+    ),
+    price(
+        EngineId::Qwen,
+        "qwen3-max",
+        cny([2.5, 2.5, 10.0]),
+        cny1(0.003),
+        SearchBilling::PerSearch,
+        "2026-05-01",
+        "https://github.com/qxytah/qwen-api-pricing",
+    ),
+    price(
+        EngineId::Qwen,
+        "qwen-turbo",
+        cny([0.3, 0.3, 0.6]),
+        cny1(0.003),
+        SearchBilling::PerSearch,
+        "2026-02-27",
+        QWEN_PRICING,
+    ),
+    // Qianfan: the search is billed as input tokens (`usage.search_tokens`), no fee of its own.
+    price(
+        EngineId::Ernie,
+        "ernie-4.5-turbo-128k",
+        cny([0.2, 0.8, 3.2]),
+        0.0,
+        SearchBilling::PerSearch,
+        "2025-04-25",
+        ERNIE_PRICING,
+    ),
+    // Hunyuan publishes no search fee.
+    price(
+        EngineId::Hunyuan,
+        "hunyuan-turbos-latest",
+        cny([0.8, 0.8, 2.0]),
+        0.0,
+        SearchBilling::PerSearch,
+        "2025-07-16",
+        "https://github.com/lobehub/lobe-chat/blob/main/packages/model-bank/src/aiModels/hunyuan.ts",
+    ),
 ];
+
+/// The models of the engine table that have no price, and why: their cost is `None` ("no price
+/// for this model"), never a guess.
+pub const UNPRICED: &[(EngineId, &str, &str)] = &[(
+    EngineId::Doubao,
+    "doubao-seed-2-1-pro-260628",
+    "Volcengine publishes no price for it in the sources read (doubao_ark.md); its web search plugin costs 0 or 6 CNY per 1,000 calls by tier",
+)];
+
+/// Chinese yuan per US dollar, the planning rate the CNY prices of the Chinese engines are
+/// shown at (a fixed figure, not a market quote: the engines bill in CNY).
+pub const CNY_PER_USD: f64 = 7.1;
+
+/// `[hit, miss, output]` per million in CNY, in USD at [`CNY_PER_USD`].
+const fn cny([hit, miss, output]: [f64; 3]) -> [f64; 3] {
+    [hit / CNY_PER_USD, miss / CNY_PER_USD, output / CNY_PER_USD]
+}
+
+/// One CNY amount in USD at [`CNY_PER_USD`].
+const fn cny1(amount: f64) -> f64 {
+    amount / CNY_PER_USD
+}
 
 /// `name` starts with `prefix`, ASCII case-insensitively.
 fn starts_with_ignore_case(name: &str, prefix: &str) -> bool {

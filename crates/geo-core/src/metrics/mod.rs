@@ -23,7 +23,7 @@ pub mod summary;
 pub use acc::sources::source_tally;
 pub use cost::{
     estimate_cost_usd, estimate_engine_run, estimate_run, price_for_engine, run_cost, EstimateBasis, ModelPrice,
-    RunEstimate, SearchBilling, PRICES,
+    RunEstimate, SearchBilling, PRICES, UNPRICED,
 };
 pub use insights::{build_insights, Insight};
 pub use run::{compute_run_metrics, compute_run_metrics_refs};

@@ -96,6 +96,8 @@ const MEDIUM: Option<ReasoningEffort> = Some(ReasoningEffort::Medium);
 ///   effort is asked; other Gemini models keep their own thinking default in 16,384 tokens.
 /// * Perplexity `sonar-reasoning*`: no reasoning setting, the `<think>` section shares
 ///   16,384 tokens; other Sonar models 8,192.
+/// * Qwen, Doubao, ERNIE, Hunyuan: answered without a reasoning setting (Qwen is sent
+///   `enable_thinking: false`: DashScope searches with thinking only when streamed), 8,192.
 pub const BUDGETS: &[BudgetRow] = &[
     row(EngineId::Deepseek, "", ReasoningParam::DeepseekEffort, None, DEEPSEEK_MAX_TOKENS, REASONING_BY_EFFORT, [0; 3]),
     row(EngineId::Anthropic, "", ReasoningParam::None, None, ANSWER_MAX_TOKENS, [ANSWER_MAX_TOKENS; 3], [0; 3]),
@@ -134,6 +136,10 @@ pub const BUDGETS: &[BudgetRow] = &[
     row(EngineId::Gemini, "", ReasoningParam::None, None, 16_384, [16_384; 3], [0; 3]),
     row(EngineId::Perplexity, "sonar-reasoning", ReasoningParam::None, None, 16_384, [16_384; 3], [0; 3]),
     row(EngineId::Perplexity, "", ReasoningParam::None, None, ANSWER_MAX_TOKENS, [ANSWER_MAX_TOKENS; 3], [0; 3]),
+    row(EngineId::Qwen, "", ReasoningParam::None, None, ANSWER_MAX_TOKENS, [ANSWER_MAX_TOKENS; 3], [0; 3]),
+    row(EngineId::Doubao, "", ReasoningParam::None, None, ANSWER_MAX_TOKENS, [ANSWER_MAX_TOKENS; 3], [0; 3]),
+    row(EngineId::Ernie, "", ReasoningParam::None, None, ANSWER_MAX_TOKENS, [ANSWER_MAX_TOKENS; 3], [0; 3]),
+    row(EngineId::Hunyuan, "", ReasoningParam::None, None, ANSWER_MAX_TOKENS, [ANSWER_MAX_TOKENS; 3], [0; 3]),
 ];
 
 /// The largest `maxTokens` a run may ask (above every engine's largest output).

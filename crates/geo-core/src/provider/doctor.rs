@@ -205,6 +205,7 @@ mod tests {
                     title: String::new(),
                     url: format!("https://{i}.example"),
                     page_age: None,
+                    site_name: None,
                 })
                 .collect(),
             raw_citations: Some(vec![]),

@@ -18,7 +18,7 @@ use crate::model::{EngineId, ProbeError, RunConfig};
 
 use super::errors::{engine_invalid_json_error, engine_network_error, map_engine_http_error};
 use super::interpret::{Interpret, Reply, Wire};
-use super::{gemini, openai, perplexity, request, response};
+use super::{doubao, ernie, gemini, hunyuan, openai, perplexity, qwen, request, response};
 
 /// How an engine takes its API key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,6 +49,9 @@ pub enum BrowserAccess {
     Direct,
     /// Only if the engine's CORS policy allows it; otherwise through a proxy base URL.
     IfCorsAllows,
+    /// Never: the engine refuses browser calls, so a page reaches it only through
+    /// `geo-probe proxy` (engines.md, "The local proxy").
+    Proxy,
 }
 
 /// Who sends the request: a browser page adds what browser calls need.
@@ -94,7 +97,7 @@ pub struct EngineSpec {
 }
 
 /// Every engine, in the order of engines.md ([`EngineId::ALL`]).
-pub const ENGINES: [EngineSpec; 5] = [
+pub const ENGINES: [EngineSpec; 9] = [
     EngineSpec {
         id: EngineId::Deepseek,
         name: "DeepSeek",
@@ -170,6 +173,66 @@ pub const ENGINES: [EngineSpec; 5] = [
         console_url: "https://www.perplexity.ai/account/api/keys",
         temperature: None,
     },
+    EngineSpec {
+        id: EngineId::Qwen,
+        name: "Qwen",
+        default_base: "https://dashscope.aliyuncs.com",
+        path: "/api/v1/services/aigc/text-generation/generation",
+        auth: Auth::Bearer,
+        key_env: "DASHSCOPE_API_KEY",
+        default_model: "qwen-plus",
+        models: &["qwen-plus", "qwen3-max", "qwen-turbo"],
+        browser: BrowserAccess::Proxy,
+        citations: true,
+        search_limit: false,
+        console_url: "https://bailian.console.aliyun.com/?tab=model#/api-key",
+        temperature: Some([0.0, 2.0]),
+    },
+    EngineSpec {
+        id: EngineId::Doubao,
+        name: "Doubao",
+        default_base: "https://ark.cn-beijing.volces.com",
+        path: "/api/v3/responses",
+        auth: Auth::Bearer,
+        key_env: "ARK_API_KEY",
+        default_model: "doubao-seed-2-1-pro-260628",
+        models: &["doubao-seed-2-1-pro-260628"],
+        browser: BrowserAccess::Proxy,
+        citations: true,
+        search_limit: true,
+        console_url: "https://console.volcengine.com/ark/region:ark+cn-beijing/apiKey",
+        temperature: Some([0.0, 2.0]),
+    },
+    EngineSpec {
+        id: EngineId::Ernie,
+        name: "ERNIE",
+        default_base: "https://qianfan.baidubce.com",
+        path: "/v2/chat/completions",
+        auth: Auth::Bearer,
+        key_env: "QIANFAN_API_KEY",
+        default_model: "ernie-4.5-turbo-128k",
+        models: &["ernie-4.5-turbo-128k"],
+        browser: BrowserAccess::Proxy,
+        citations: true,
+        search_limit: false,
+        console_url: "https://console.bce.baidu.com/iam/#/iam/apikey/list",
+        temperature: Some([0.0, 1.0]),
+    },
+    EngineSpec {
+        id: EngineId::Hunyuan,
+        name: "Hunyuan",
+        default_base: "https://api.hunyuan.cloud.tencent.com",
+        path: "/v1/chat/completions",
+        auth: Auth::Bearer,
+        key_env: "HUNYUAN_API_KEY",
+        default_model: "hunyuan-turbos-latest",
+        models: &["hunyuan-turbos-latest"],
+        browser: BrowserAccess::Proxy,
+        citations: true,
+        search_limit: false,
+        console_url: "https://console.cloud.tencent.com/hunyuan/start",
+        temperature: Some([0.0, 2.0]),
+    },
 ];
 
 /// The table row of `engine`.
@@ -180,6 +243,10 @@ pub fn spec(engine: EngineId) -> &'static EngineSpec {
         EngineId::Openai => &ENGINES[2],
         EngineId::Gemini => &ENGINES[3],
         EngineId::Perplexity => &ENGINES[4],
+        EngineId::Qwen => &ENGINES[5],
+        EngineId::Doubao => &ENGINES[6],
+        EngineId::Ernie => &ENGINES[7],
+        EngineId::Hunyuan => &ENGINES[8],
     }
 }
 
@@ -285,6 +352,10 @@ pub fn engine_request_body(engine: EngineId, prompt_text: &str, config: &RunConf
         EngineId::Openai => openai::request_body_json(prompt_text, config),
         EngineId::Gemini => gemini::request_body_json(prompt_text, config),
         EngineId::Perplexity => perplexity::request_body_json(prompt_text, config),
+        EngineId::Qwen => qwen::request_body_json(prompt_text, config),
+        EngineId::Doubao => doubao::request_body_json(prompt_text, config),
+        EngineId::Ernie => ernie::request_body_json(prompt_text, config),
+        EngineId::Hunyuan => hunyuan::request_body_json(prompt_text, config),
     }
 }
 
@@ -303,6 +374,10 @@ pub fn parse_engine_response(
         EngineId::Openai => openai::parse_response(body, requested_model),
         EngineId::Gemini => gemini::parse_response(body, requested_model),
         EngineId::Perplexity => perplexity::parse_response(body, requested_model),
+        EngineId::Qwen => qwen::parse_response(body, requested_model),
+        EngineId::Doubao => doubao::parse_response(body, requested_model),
+        EngineId::Ernie => ernie::parse_response(body, requested_model),
+        EngineId::Hunyuan => hunyuan::parse_response(body, requested_model),
     }
 }
 
@@ -332,6 +407,26 @@ impl Wire {
                 parse: perplexity::parse_response,
                 map_error: |status, body| map_engine_http_error(EngineId::Perplexity, status, body),
                 invalid_json: |detail| engine_invalid_json_error(EngineId::Perplexity, detail),
+            },
+            EngineId::Qwen => Wire {
+                parse: qwen::parse_response,
+                map_error: |status, body| map_engine_http_error(EngineId::Qwen, status, body),
+                invalid_json: |detail| engine_invalid_json_error(EngineId::Qwen, detail),
+            },
+            EngineId::Doubao => Wire {
+                parse: doubao::parse_response,
+                map_error: |status, body| map_engine_http_error(EngineId::Doubao, status, body),
+                invalid_json: |detail| engine_invalid_json_error(EngineId::Doubao, detail),
+            },
+            EngineId::Ernie => Wire {
+                parse: ernie::parse_response,
+                map_error: |status, body| map_engine_http_error(EngineId::Ernie, status, body),
+                invalid_json: |detail| engine_invalid_json_error(EngineId::Ernie, detail),
+            },
+            EngineId::Hunyuan => Wire {
+                parse: hunyuan::parse_response,
+                map_error: |status, body| map_engine_http_error(EngineId::Hunyuan, status, body),
+                invalid_json: |detail| engine_invalid_json_error(EngineId::Hunyuan, detail),
             },
         }
     }

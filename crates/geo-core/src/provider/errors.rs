@@ -87,6 +87,12 @@ pub fn parse_error_body(body: &str) -> ProviderErrorBody {
         return ProviderErrorBody { message, ..ProviderErrorBody::default() };
     };
     let mut out = ProviderErrorBody::default();
+    // Tencent Cloud API 3.0 (Hunyuan's native envelope): `{"Response":{"Error":{"Code","Message"}}}`.
+    if let Some(err) = value.pointer("/Response/Error").filter(|e| e.is_object()) {
+        out.code = non_empty(err.get("Code"));
+        out.message = non_empty(err.get("Message")).map(|m| truncate_chars(&m, MAX_PROVIDER_MESSAGE_CHARS));
+        return out;
+    }
     match value.get("error") {
         Some(err @ serde_json::Value::Object(_)) => {
             // Gemini's google.rpc.Status has no `type`; its `status` names the same thing.
@@ -102,6 +108,10 @@ pub fn parse_error_body(body: &str) -> ProviderErrorBody {
     }
     if out.message.is_none() {
         out.message = non_empty(value.get("message"));
+    }
+    // DashScope's native bodies are flat: `{"request_id","code","message"}`.
+    if out.code.is_none() && !value.get("error").is_some_and(serde_json::Value::is_object) {
+        out.code = non_empty(value.get("code"));
     }
     if out.message.is_none() && !value.is_object() {
         out.message = Some(truncate_chars(trimmed, MAX_PROVIDER_MESSAGE_CHARS));
@@ -154,14 +164,19 @@ fn rpc_reasons(body: &str) -> Vec<String> {
 
 /// The kind an engine's own rules give a body, before the status table (engines.md):
 /// OpenAI's `insufficient_quota` (in `code` or `type`) is balance whatever the status;
-/// Gemini's `API_KEY_INVALID` reason is auth although the status is 400.
-fn engine_kind(engine: EngineId, body: &str, parsed: &ProviderErrorBody) -> Option<ErrorKind> {
+/// Gemini's `API_KEY_INVALID` reason is auth although the status is 400; the Chinese
+/// engines' codes are read by their own modules (`status` is 0 for an envelope inside a 2xx).
+fn engine_kind(engine: EngineId, status: u16, body: &str, parsed: &ProviderErrorBody) -> Option<ErrorKind> {
     match engine {
         EngineId::Openai => (parsed.code.as_deref() == Some("insufficient_quota")
             || parsed.error_type.as_deref() == Some("insufficient_quota"))
         .then_some(ErrorKind::Balance),
         EngineId::Gemini => rpc_reasons(body).iter().any(|r| r == "API_KEY_INVALID").then_some(ErrorKind::Auth),
-        _ => None,
+        EngineId::Qwen => super::qwen::error_kind(status, parsed),
+        EngineId::Doubao => super::doubao::error_kind(status, parsed),
+        EngineId::Ernie => super::ernie::error_kind(status, parsed),
+        EngineId::Hunyuan => super::hunyuan::error_kind(status, parsed),
+        EngineId::Deepseek | EngineId::Anthropic | EngineId::Perplexity => None,
     }
 }
 
@@ -196,6 +211,9 @@ fn headline(engine: EngineId, kind: ErrorKind) -> (String, &'static str) {
         _ => "add credit or raise the quota on the engine's platform, then retry",
     };
     match kind {
+        ErrorKind::Auth if engine == EngineId::Qwen => {
+            (format!("{name} rejected the api key"), super::qwen::AUTH_REGION_HINT)
+        }
         ErrorKind::Auth => (format!("{name} rejected the api key"), "check the key in settings"),
         ErrorKind::Balance => (format!("the {name} account balance is insufficient"), balance_todo),
         ErrorKind::Forbidden => {
@@ -216,7 +234,23 @@ fn headline(engine: EngineId, kind: ErrorKind) -> (String, &'static str) {
         }
         ErrorKind::Empty => ("the model returned an empty answer".to_string(), "retry the probe"),
         ErrorKind::Http => ("the request failed".to_string(), "check the model name and the api base url"),
+        ErrorKind::Refused => (
+            format!("refused by the {name} content filter"),
+            "rephrase the prompt if it should be answered; a refusal is not retried",
+        ),
     }
+}
+
+/// A content-filter refusal of `engine` (engines.md, "Chinese engines"): `refused`, never
+/// retried; `status` is the HTTP status it came with (200 when the filter answered inside a
+/// successful reply), `detail` the engine's own words (finish reason, code).
+pub fn refused_error(engine: EngineId, status: Option<u16>, detail: &str) -> ProbeError {
+    let parsed = ProviderErrorBody {
+        message: non_empty(Some(&serde_json::Value::String(detail.to_string())))
+            .map(|m| truncate_chars(&m, MAX_PROVIDER_MESSAGE_CHARS)),
+        ..ProviderErrorBody::default()
+    };
+    compose(engine, ErrorKind::Refused, status, &parsed)
 }
 
 fn compose(engine: EngineId, kind: ErrorKind, status: Option<u16>, parsed: &ProviderErrorBody) -> ProbeError {
@@ -226,7 +260,8 @@ fn compose(engine: EngineId, kind: ErrorKind, status: Option<u16>, parsed: &Prov
         detail.push(format!("http {s}"));
     }
     let mut provider = String::new();
-    if let Some(t) = parsed.error_type.as_deref() {
+    // DashScope's flat bodies and Tencent's envelope name the error by `code` alone.
+    if let Some(t) = parsed.error_type.as_deref().or(parsed.code.as_deref().filter(|c| c.parse::<u16>().is_err())) {
         provider.push_str(t);
     }
     if let Some(m) = parsed.message.as_deref() {
@@ -258,7 +293,7 @@ pub fn map_http_error(status: u16, body: &str) -> ProbeError {
 /// HTML 401 page) is classified by its status alone.
 pub fn map_engine_http_error(engine: EngineId, status: u16, body: &str) -> ProbeError {
     let parsed = parse_error_body(body);
-    let kind = if let Some(kind) = engine_kind(engine, body, &parsed) {
+    let kind = if let Some(kind) = engine_kind(engine, status, body, &parsed) {
         kind
     } else if is_balance_message(&parsed) {
         ErrorKind::Balance
@@ -287,7 +322,7 @@ pub(crate) fn map_error_envelope(body: &str) -> ProbeError {
 /// Maps an error envelope of `engine` that arrived inside a 2xx response (no status known).
 pub(crate) fn map_engine_error_envelope(engine: EngineId, body: &str) -> ProbeError {
     let parsed = parse_error_body(body);
-    let kind = if let Some(kind) = engine_kind(engine, body, &parsed) {
+    let kind = if let Some(kind) = engine_kind(engine, 0, body, &parsed) {
         kind
     } else if is_balance_message(&parsed) {
         ErrorKind::Balance
@@ -366,6 +401,7 @@ pub fn engine_network_error(engine: EngineId, caller: Caller, detail: &str) -> P
         let may = match spec(engine).browser {
             BrowserAccess::Direct => "may block calls from this page (cors)",
             BrowserAccess::IfCorsAllows => "may not allow calls from a browser (cors)",
+            BrowserAccess::Proxy => "does not allow calls from a browser (cors); start geo-probe proxy and use it",
         };
         let detail = truncate_chars(detail.trim(), MAX_PROVIDER_MESSAGE_CHARS);
         let detail = if detail.is_empty() { String::new() } else { format!(" ({detail})") };
@@ -441,6 +477,7 @@ pub fn describe_engine_error(engine: EngineId, err: &ProbeError) -> Localized {
         ErrorKind::Http => {
             ("请求失败，请检查模型名称和 API 地址", "the request failed; check the model name and the api base url")
         }
+        ErrorKind::Refused => ("内容审核拒答", "refused by the engine's content filter"),
     };
     with_status(err, zh.to_string(), en.to_string())
 }
@@ -458,6 +495,10 @@ fn describe_other_engine(engine: EngineId, err: &ProbeError) -> Localized {
     let name = spec(engine).name;
     let lower = lower_name(engine);
     let (zh, en) = match err.kind {
+        ErrorKind::Auth if engine == EngineId::Qwen => (
+            format!("{name} 的 API Key 无效或已失效：{}", super::qwen::AUTH_REGION_HINT_ZH),
+            format!("the {lower} api key is invalid or revoked: {}", super::qwen::AUTH_REGION_HINT),
+        ),
         ErrorKind::Auth => (
             format!("{name} 的 API Key 无效或已失效，请在设置中检查 Key"),
             format!("the {lower} api key is invalid or revoked; check it in settings"),
@@ -494,6 +535,10 @@ fn describe_other_engine(engine: EngineId, err: &ProbeError) -> Localized {
         ErrorKind::Http => (
             format!("{name} 请求失败，请检查模型名称和 API 地址"),
             format!("the {lower} request failed; check the model name and the api base url"),
+        ),
+        ErrorKind::Refused => (
+            format!("内容审核拒答：{name} 的内容审核拒绝回答该 Prompt，不会重试"),
+            format!("refused by the engine's content filter: {lower} declined this prompt; it is not retried"),
         ),
     };
     with_status(err, zh, en)

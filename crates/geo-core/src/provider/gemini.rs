@@ -160,6 +160,7 @@ pub fn parse_response(body: &str, requested_model: &str) -> Result<ParsedRespons
                     title: title.clone(),
                     url: uri.to_string(),
                     page_age: None,
+                    site_name: None,
                 });
                 web.push(Some((uri.to_string(), title)));
             }

@@ -43,9 +43,20 @@ pub fn build_engine_key_test_body(engine: EngineId, model: &str) -> String {
             "contents": [{"role": "user", "parts": [{"text": KEY_TEST_PROMPT}]}],
             "generationConfig": {"maxOutputTokens": 1}
         }),
-        EngineId::Perplexity => serde_json::json!({
+        EngineId::Perplexity | EngineId::Hunyuan => serde_json::json!({
             "model": model, "messages": [{"role": "user", "content": KEY_TEST_PROMPT}], "max_tokens": 1
         }),
+        // Qianfan's max_completion_tokens starts at 2.
+        EngineId::Ernie => serde_json::json!({
+            "model": model, "messages": [{"role": "user", "content": KEY_TEST_PROMPT}], "max_completion_tokens": 2
+        }),
+        EngineId::Qwen => serde_json::json!({
+            "model": model,
+            "input": {"messages": [{"role": "user", "content": KEY_TEST_PROMPT}]},
+            "parameters": {"result_format": "message", "max_tokens": 1, "enable_thinking": false}
+        }),
+        // Ark's Responses API, like OpenAI's, is given 16 output tokens.
+        EngineId::Doubao => serde_json::json!({"model": model, "input": KEY_TEST_PROMPT, "max_output_tokens": 16}),
     };
     value.to_string()
 }
@@ -186,6 +197,10 @@ impl KeyVerdict {
                 let d = if detail.is_empty() { String::new() } else { format!("（{detail}）") };
                 let e = if detail.is_empty() { String::new() } else { format!(" ({detail})") };
                 let (zh, en) = match spec(engine).browser {
+                    super::engine::BrowserAccess::Proxy => (
+                        format!("无法连接 {name}{d}：它不允许浏览器直接调用（CORS），请启动 geo-probe proxy 并在设置中使用本地代理"),
+                        format!("{lower} is unreachable{e}: it does not allow browser calls (cors); start geo-probe proxy and use the local proxy in settings"),
+                    ),
                     super::engine::BrowserAccess::IfCorsAllows => (
                         format!("无法连接 {name}{d}：它可能不允许浏览器直接调用（CORS），请填写代理 API 地址，或检查网络"),
                         format!("{lower} is unreachable{e}: it may not allow browser calls (cors); set a proxy base url, or check the connection"),

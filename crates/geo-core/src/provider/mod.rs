@@ -9,6 +9,8 @@
 //! - [`request`], [`response`]: the Messages request body (§4.2) and parser (§4.3), shared
 //!   by DeepSeek and Anthropic;
 //! - [`openai`], [`gemini`], [`perplexity`]: the other engines' bodies and parsers;
+//! - [`qwen`], [`doubao`], [`ernie`], [`hunyuan`]: the Chinese engines' bodies and parsers
+//!   (engines.md, "Chinese engines");
 //! - [`errors`]: status/body → [`ProbeError`](crate::model::ProbeError) per engine, UI wording;
 //! - [`interpret`](mod@interpret): a whole HTTP reply → the attempt's outcome, for both
 //!   shells and every engine (the engine's [`Wire`] reads the body);
@@ -20,13 +22,17 @@
 
 pub mod budget;
 pub mod doctor;
+pub mod doubao;
 pub mod engine;
+pub mod ernie;
 pub mod errors;
 pub mod gemini;
+pub mod hunyuan;
 pub mod interpret;
 pub mod keytest;
 pub mod openai;
 pub mod perplexity;
+pub mod qwen;
 pub mod request;
 pub mod response;
 pub mod turn;
@@ -108,12 +114,12 @@ impl ParsedResponse {
 
 /// Whether a failed attempt of this kind is tried again (seed §3.4).
 ///
-/// 401/402/403 are never retried; 408, 429, 5xx, network errors, timeouts, invalid JSON
+/// 401/402/403 and a content-filter refusal are never retried; 408, 429, 5xx, network errors, timeouts, invalid JSON
 /// and empty answers are. Any other HTTP status (400, 404, 422 …) is a deterministic
 /// client error and is not retried either.
 pub fn is_retryable(kind: ErrorKind) -> bool {
     match kind {
-        ErrorKind::Auth | ErrorKind::Balance | ErrorKind::Forbidden | ErrorKind::Http => false,
+        ErrorKind::Auth | ErrorKind::Balance | ErrorKind::Forbidden | ErrorKind::Http | ErrorKind::Refused => false,
         ErrorKind::RateLimit
         | ErrorKind::Server
         | ErrorKind::Timeout

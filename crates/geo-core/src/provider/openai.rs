@@ -165,6 +165,7 @@ pub fn parse_response(body: &str, requested_model: &str) -> Result<ParsedRespons
                         title: String::new(),
                         url: url.to_string(),
                         page_age: None,
+                        site_name: None,
                     });
                 }
             }

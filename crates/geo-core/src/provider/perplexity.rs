@@ -51,12 +51,15 @@ pub struct ChatMessage<'a> {
 pub fn build_request<'a>(prompt_text: &'a str, config: &'a RunConfig) -> ChatRequest<'a> {
     ChatRequest {
         model: super::engine::model_or_default(EngineId::Perplexity, &config.model),
-        messages: [
-            ChatMessage { role: "system", content: SYSTEM_PROMPT },
-            ChatMessage { role: "user", content: prompt_text },
-        ],
+        messages: probe_messages(prompt_text),
         max_tokens: config.max_tokens,
     }
+}
+
+/// The seed's neutral system prompt, then `prompt_text`: the messages of every chat-shaped
+/// probe request (Perplexity, Qwen, ERNIE, Hunyuan).
+pub fn probe_messages(prompt_text: &str) -> [ChatMessage<'_>; 2] {
+    [ChatMessage { role: "system", content: SYSTEM_PROMPT }, ChatMessage { role: "user", content: prompt_text }]
 }
 
 /// The request body as sent.
@@ -65,7 +68,7 @@ pub fn request_body_json(prompt_text: &str, config: &RunConfig) -> String {
 }
 
 /// The text of a message `content`: a string, or the `text` of its parts joined.
-fn content_text(content: Option<&Value>) -> String {
+pub(crate) fn content_text(content: Option<&Value>) -> String {
     match content {
         Some(Value::String(s)) => s.clone(),
         Some(Value::Array(parts)) => {
@@ -130,6 +133,7 @@ impl Sources {
             title: title.to_string(),
             url: url.to_string(),
             page_age: date.map(str::to_string),
+            site_name: None,
         });
     }
 }

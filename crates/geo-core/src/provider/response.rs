@@ -152,6 +152,7 @@ fn push_results(book: &mut QueryBook, slot: usize, content: Option<&Value>, sour
                     title: str_field(item, "title").unwrap_or("").to_string(),
                     url: url.to_string(),
                     page_age: str_field(item, "page_age").map(str::trim).filter(|p| !p.is_empty()).map(str::to_string),
+                    site_name: None,
                 });
             }
         }

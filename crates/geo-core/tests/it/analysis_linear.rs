@@ -415,7 +415,7 @@ fn error_envelope(n: usize) -> String {
 }
 
 /// One call per engine over a reply, in [`EngineId::ALL`] order.
-type EngineRuns = [(EngineId, fn(&String)); 5];
+type EngineRuns = [(EngineId, fn(&String)); 9];
 
 /// Every engine's error mapper (and the settings page's key test) over `make`'s replies:
 /// `runs` gives each engine's call, in [`EngineId::ALL`] order.
@@ -436,6 +436,10 @@ fn html_error_pages_of_every_engine() {
         (EngineId::Openai, |b| reply_of(EngineId::Openai, 502, b)),
         (EngineId::Gemini, |b| reply_of(EngineId::Gemini, 502, b)),
         (EngineId::Perplexity, |b| reply_of(EngineId::Perplexity, 401, b)),
+        (EngineId::Qwen, |b| reply_of(EngineId::Qwen, 502, b)),
+        (EngineId::Doubao, |b| reply_of(EngineId::Doubao, 403, b)),
+        (EngineId::Ernie, |b| reply_of(EngineId::Ernie, 500, b)),
+        (EngineId::Hunyuan, |b| reply_of(EngineId::Hunyuan, 401, b)),
     ];
     every_engine_linear("html error page", html_page, runs, |b| {
         std::hint::black_box(interpret_engine_key_test(EngineId::Perplexity, 401, b));
@@ -451,6 +455,10 @@ fn error_envelopes_of_every_engine() {
         (EngineId::Openai, |b| reply_of(EngineId::Openai, 200, b)),
         (EngineId::Gemini, |b| reply_of(EngineId::Gemini, 400, b)),
         (EngineId::Perplexity, |b| reply_of(EngineId::Perplexity, 200, b)),
+        (EngineId::Qwen, |b| reply_of(EngineId::Qwen, 400, b)),
+        (EngineId::Doubao, |b| reply_of(EngineId::Doubao, 200, b)),
+        (EngineId::Ernie, |b| reply_of(EngineId::Ernie, 200, b)),
+        (EngineId::Hunyuan, |b| reply_of(EngineId::Hunyuan, 400, b)),
     ];
     every_engine_linear("error envelope", error_envelope, runs, |b| {
         std::hint::black_box(interpret_engine_key_test(EngineId::Gemini, 200, b));

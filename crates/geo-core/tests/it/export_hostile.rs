@@ -99,6 +99,7 @@ pub(crate) fn everything() -> ExportEnvelope {
             title: "t".into(),
             url: "https://a.example/".into(),
             page_age: Some("2 days".into()),
+            site_name: None,
         }],
         raw_citations: Some(vec![RawCitation {
             url: "https://a.example/".into(),

@@ -197,8 +197,10 @@ fn probe() -> impl Strategy<Value = Probe> {
         internal,
         error,
     });
-    let raw_source = (any::<u32>(), any::<u32>(), s(), s(), of(s()))
-        .prop_map(|(query_index, rank, title, url, page_age)| RawSource { query_index, rank, title, url, page_age });
+    let raw_source =
+        (any::<u32>(), any::<u32>(), s(), s(), of(s())).prop_map(|(query_index, rank, title, url, page_age)| {
+            RawSource { query_index, rank, title, url, page_age, site_name: None }
+        });
     (
         (s(), s(), s(), s(), any::<u32>(), status, s(), s()),
         (any::<u32>(), any::<u64>(), error, of(s()), of(s()), usage, s()),

@@ -164,7 +164,14 @@ fn q(index: u32, words: Option<&str>, internal: bool) -> Query {
 }
 
 fn raw(query_index: u32, rank: u32, title: &str, url: &str, page_age: Option<&str>) -> RawSource {
-    RawSource { query_index, rank, title: title.into(), url: url.into(), page_age: page_age.map(str::to_string) }
+    RawSource {
+        query_index,
+        rank,
+        title: title.into(),
+        url: url.into(),
+        page_age: page_age.map(str::to_string),
+        site_name: None,
+    }
 }
 
 #[test]

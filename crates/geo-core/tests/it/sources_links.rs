@@ -125,6 +125,7 @@ fn in_sources_compares_canonical_urls() {
         title: "百科".into(),
         url: "https://baike.baidu.com/item/GEO?fr=aladdin".into(),
         page_age: None,
+        site_name: None,
     }];
     let queries = vec![Query { index: 1, query: Some("geo".into()), internal: false, error: None }];
     let sources: Vec<SearchSource> = normalize_sources(&queries, &raws, &[]);

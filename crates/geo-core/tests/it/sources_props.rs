@@ -233,7 +233,7 @@ proptest! {
             .collect();
         let raw: Vec<RawSource> = raws
             .into_iter()
-            .map(|(query_index, rank, title, url, page_age)| RawSource { query_index, rank, title, url, page_age })
+            .map(|(query_index, rank, title, url, page_age)| RawSource { query_index, rank, title, url, page_age, site_name: None })
             .collect();
         let sources = normalize_sources(&queries, &raw, &targets());
         let accepted = raw.iter().filter(|r| normalize_url(&r.url).is_some()).count();

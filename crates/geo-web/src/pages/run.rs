@@ -473,7 +473,7 @@ fn engine_choices(form: &RunForm, plan: &Plan, with_transport: &[EngineId], lang
             <legend>{ t(lang, "run.engines") }</legend>
             <p class="muted">{ t(lang, "run.engines_help") }</p>
             <ul class="plain">
-                { for EngineId::ALL.iter().map(|engine| {
+                { for EngineId::ALL.iter().filter(|e| offered_in_browser(**e)).map(|engine| {
                     let engine = *engine;
                     let id = engine.as_str();
                     let on = ticked.contains(&engine);
@@ -702,6 +702,13 @@ pub fn RunPage() -> Html {
             { live_cards(&live_here, lang) }
         </section>
     }
+}
+
+/// Whether the run page offers `engine`: every engine a page may call, directly or through a
+/// base URL set in Settings; not those that refuse browser calls altogether (the Chinese
+/// engines, reached only through `geo-probe proxy`, which Settings does not offer yet).
+fn offered_in_browser(engine: EngineId) -> bool {
+    spec(engine).browser != BrowserAccess::Proxy
 }
 
 #[cfg(test)]

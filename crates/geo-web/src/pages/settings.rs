@@ -510,6 +510,7 @@ fn EngineFields(p: &EngineFieldsProps) -> Html {
     let browser = match spec.browser {
         BrowserAccess::Direct => "settings.browser_direct",
         BrowserAccess::IfCorsAllows => "settings.browser_cors",
+        BrowserAccess::Proxy => "settings.browser_proxy",
     };
     let testing = matches!(p.test, Some(None));
     html! {

@@ -178,6 +178,7 @@ pub fn sample_store() -> ExportEnvelope {
             title: "十大 GEO 工具，\"权威\"榜单".into(),
             url: "https://www.zhihu.com/q/1".into(),
             page_age: Some("2026-11-01".into()),
+            site_name: None,
         },
         RawSource {
             query_index: 1,
@@ -185,6 +186,7 @@ pub fn sample_store() -> ExportEnvelope {
             title: "=cmd|' /C calc'!A0".into(),
             url: "https://acme.example/blog".into(),
             page_age: None,
+            site_name: None,
         },
         RawSource {
             query_index: 2,
@@ -192,6 +194,7 @@ pub fn sample_store() -> ExportEnvelope {
             title: "十大 GEO 工具".into(),
             url: "https://zhihu.com/q/1".into(),
             page_age: None,
+            site_name: None,
         },
     ];
     let mut s1 = source(
