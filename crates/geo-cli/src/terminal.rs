@@ -15,8 +15,19 @@ use std::sync::{Mutex, OnceLock};
 use geo_core::safe::{terminal_text, Redactor};
 
 /// The environment variables that hold an engine's key (`shared/spec/engines.md`).
-pub const KEY_VARS: &[&str] =
-    &["DEEPSEEK_API_KEY", "ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "PERPLEXITY_API_KEY"];
+pub const KEY_VARS: &[&str] = &[
+    "DEEPSEEK_API_KEY",
+    "ANTHROPIC_API_KEY",
+    "OPENAI_API_KEY",
+    "GEMINI_API_KEY",
+    "PERPLEXITY_API_KEY",
+    "DASHSCOPE_API_KEY",
+    "ARK_API_KEY",
+    "QIANFAN_API_KEY",
+    "HUNYUAN_API_KEY",
+    // `geo-probe proxy`'s token (docs/adr/0020-local-proxy-threat-model.md).
+    "GEO_PROBE_PROXY_TOKEN",
+];
 
 fn global() -> &'static Mutex<Redactor> {
     static REDACTOR: OnceLock<Mutex<Redactor>> = OnceLock::new();

@@ -21,7 +21,8 @@ use std::io::Read;
 use std::time::Duration;
 
 use geo_core::limits::MAX_REPLY_BYTES;
-use geo_core::provider::{self, Endpoint};
+use geo_core::model::RunConfig;
+use geo_core::provider::{self, Caller, Endpoint};
 use geo_core::runner::AttemptOutcome;
 use geo_core::safe::Redactor;
 
@@ -37,6 +38,22 @@ fn capped_body(response: ureq::Response) -> std::io::Result<Option<String>> {
     let mut bytes = Vec::new();
     response.into_reader().take(MAX_REPLY_BYTES as u64 + 1).read_to_end(&mut bytes)?;
     Ok((bytes.len() <= MAX_REPLY_BYTES).then(|| String::from_utf8_lossy(&bytes).into_owned()))
+}
+
+/// The variable holding `geo-probe proxy`'s token (cli.md).
+pub const PROXY_TOKEN_VAR: &str = "GEO_PROBE_PROXY_TOKEN";
+
+/// The endpoint of a run of `config` for the CLI: [`Endpoint::new`], and in proxy mode (no
+/// key header) `geo-probe proxy`'s token in `x-geo-probe-proxy-token` when
+/// `GEO_PROBE_PROXY_TOKEN` is set (never printed: it is one of the redactor's secrets). With
+/// a key the request goes to the engine itself, which must not see the token.
+pub fn endpoint(config: &RunConfig, base: Option<&str>, key: Option<&str>) -> Endpoint {
+    let mut endpoint = Endpoint::new(config, base, key, Caller::Native);
+    let token = std::env::var(PROXY_TOKEN_VAR).ok().map(|t| t.trim().to_string()).filter(|t| !t.is_empty());
+    if let (true, Some(token)) = (endpoint.is_proxy_mode(), token) {
+        endpoint.headers.push((crate::cmd::proxy::TOKEN_HEADER, token));
+    }
+    endpoint
 }
 
 /// POSTs `body_json` to the endpoint's URL with its headers, giving up after `timeout_ms`

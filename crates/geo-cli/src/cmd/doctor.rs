@@ -15,7 +15,7 @@ use std::time::Instant;
 use anyhow::Result;
 use geo_core::model::EngineId;
 use geo_core::provider::doctor::{doctor_check, doctor_config, DoctorCheck, DOCTOR_PROMPT};
-use geo_core::provider::{self, BaseUrl, Caller, Endpoint};
+use geo_core::provider::{self, BaseUrl};
 
 use crate::args::{Args, Arity};
 use crate::io::input_error;
@@ -31,17 +31,11 @@ fn engines_to_check(args: &Args) -> Result<Vec<EngineId>> {
     if args.value("engine").is_some() {
         return super::probe::engines_flag(args);
     }
-    let mut keyed = Vec::new();
-    for engine in EngineId::ALL {
-        if super::probe::key_from_env(provider::spec(engine).key_env)?.is_some_and(|k| !k.trim().is_empty()) {
-            keyed.push(engine);
-        }
-    }
+    let keyed = super::probe::keyed_engines()?;
     if keyed.is_empty() {
-        let vars: Vec<&str> = EngineId::ALL.iter().map(|e| provider::spec(*e).key_env).collect();
         return Err(input_error(format!(
             "no engine can be checked: set one of {} (or name engines with --engine and pass --base-url for a proxy)",
-            vars.join(", ")
+            super::probe::key_vars()
         )));
     }
     Ok(keyed)
@@ -67,7 +61,7 @@ pub fn doctor(rest: &[String]) -> Result<ExitCode> {
         let base = bases.for_engine(engine);
         let mode = super::probe::checked_key(spec.key_env, spec.name, base)?;
         let config = doctor_config(engine, "");
-        let endpoint = Endpoint::new(&config, base.map(BaseUrl::as_str), mode.key(), Caller::Native);
+        let endpoint = crate::transport::endpoint(&config, base.map(BaseUrl::as_str), mode.key());
         endpoints.push((config, endpoint));
     }
     let agent = crate::transport::agent();

@@ -8,6 +8,7 @@ pub mod export;
 pub mod links;
 pub mod mcp;
 pub mod probe;
+pub mod proxy;
 pub mod warehouse;
 
 use crate::args::Args;

@@ -26,7 +26,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use anyhow::{anyhow, Context, Result};
 use geo_core::model::{EngineId, ExportEnvelope, Probe, ProbeStatus, ReasoningEffort, Run, RunConfig, RunStatus};
 use geo_core::prng::SplitMix64;
-use geo_core::provider::{self, auth_mode, budget, parse_base_url, BaseUrl, Caller, Endpoint, KeyError, KeyMode};
+use geo_core::provider::{self, auth_mode, budget, parse_base_url, BaseUrl, Endpoint, KeyError, KeyMode};
 use geo_core::runner::{
     iso_timestamp, start_run, Action, AttemptOutcome, Engine, EngineOptions, Mode, Progress, Slot, DEFAULT_TIMEOUT_MS,
 };
@@ -133,6 +133,23 @@ fn transport_settings(args: &Args) -> Result<TransportSettings> {
     Ok(TransportSettings { bases, timeout_ms })
 }
 
+/// Every engine whose key variable holds something, in engines.md's order (`doctor` and
+/// `proxy` without `--engine`).
+pub(crate) fn keyed_engines() -> Result<Vec<EngineId>> {
+    let mut keyed = Vec::new();
+    for engine in EngineId::ALL {
+        if key_from_env(provider::spec(engine).key_env)?.is_some_and(|k| !k.trim().is_empty()) {
+            keyed.push(engine);
+        }
+    }
+    Ok(keyed)
+}
+
+/// Every engine's key variable, comma-separated, for messages.
+pub(crate) fn key_vars() -> String {
+    EngineId::ALL.iter().map(|e| provider::spec(*e).key_env).collect::<Vec<_>>().join(", ")
+}
+
 /// The endpoint of a run of `config`: its engine's key (checked before any request), else
 /// proxy mode with `--base-url`.
 fn endpoint_for(config: &RunConfig, transport: &TransportSettings) -> Result<Endpoint> {
@@ -140,7 +157,7 @@ fn endpoint_for(config: &RunConfig, transport: &TransportSettings) -> Result<End
     let base = transport.bases.for_engine(config.engine);
     let mode = checked_key(spec.key_env, spec.name, base)?;
     let base = base.map(BaseUrl::as_str);
-    Ok(Endpoint::new(config, base, mode.key(), Caller::Native))
+    Ok(crate::transport::endpoint(config, base, mode.key()))
 }
 
 fn required<'a>(args: &'a Args, name: &str, what: &str) -> Result<&'a str> {
