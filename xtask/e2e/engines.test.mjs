@@ -10,14 +10,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { launch, freshPage, open, byId, dumpDb, until, cli, buildCli } from './helpers.mjs';
-import { startMock, exportWithPrompts, importEnvelope, saveBases, storedRuns } from './run-helpers.mjs';
+import { startMock, exportWithPrompts, importEnvelope, saveBases, storedRuns, ENGINE_PROMPTS } from './run-helpers.mjs';
 
 const FIXTURES = process.env.FIXTURES_DIR ?? path.resolve('fixtures');
-// Prompts with a recorded answer from every engine (fixtures/engines/*/p01_…, p09_…).
-const PROMPTS = [
-  { id: 'p01', text: '2026年国内有哪些靠谱的GEO（生成式引擎优化）服务商？' },
-  { id: 'p09', text: 'What are the best GEO (generative engine optimization) agencies in 2026?' },
-];
+// Prompts with a recorded answer from every engine.
+const PROMPTS = ENGINE_PROMPTS;
 
 let browser;
 before(async () => {
@@ -44,7 +41,7 @@ test('one click runs two engines; labels, cited marks and the Engines page agree
     await saveBases(page, mock.url, ['openai']);
 
     await byId(page, 'nav-run').click();
-    await until(async () => (await byId(page, 'run-engine').count()) === 5, 5000, 'five engine boxes');
+    await until(async () => (await byId(page, 'run-engine').count()) === 9, 5000, 'nine engine boxes');
     const box = (e) => page.locator(`[data-testid="run-engine"][data-engine="${e}"]`);
     assert.ok(await box('deepseek').isChecked(), 'DeepSeek is ticked by default');
     assert.ok(!(await box('openai').isChecked()));

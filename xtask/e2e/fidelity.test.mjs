@@ -49,7 +49,7 @@ test('budgets, the temperature note, one attempt at 8,000 tokens of thinking, pa
 
     // What each engine is asked with the default config.
     await byId(page, 'nav-run').click();
-    await until(async () => (await byId(page, 'run-engine').count()) === 5, 5000, 'five engine boxes');
+    await until(async () => (await byId(page, 'run-engine').count()) === 9, 5000, 'nine engine boxes');
     for (const e of ENGINES) if (!(await box(page, e).isChecked())) await box(page, e).check();
     await until(async () => (await byId(page, 'run-budget').count()) === 5, 5000, 'a budget per engine');
     assert.equal(await budgetOf(page, 'openai').getAttribute('data-max-tokens'), '16384');
@@ -88,7 +88,7 @@ test('budgets, the temperature note, one attempt at 8,000 tokens of thinking, pa
 
     // A small budget: the answer of a model thinking 2,800 tokens is cut off.
     await byId(page, 'nav-run').click();
-    await until(async () => (await byId(page, 'run-engine').count()) === 5, 5000, 'engine boxes');
+    await until(async () => (await byId(page, 'run-engine').count()) === 9, 5000, 'engine boxes');
     for (const e of ENGINES) {
       if ((e === 'openai') !== (await box(page, e).isChecked())) await box(page, e).click();
     }

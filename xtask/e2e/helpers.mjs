@@ -178,11 +178,15 @@ export function buildCli() {
   assert.equal(build.status, 0, 'building geo-probe failed');
 }
 
+/** Every engine's key variable (engines.md) and the proxy's token: no test passes one on. */
+export const KEY_VARS = ['DEEPSEEK_API_KEY', 'ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'GEMINI_API_KEY', 'PERPLEXITY_API_KEY',
+  'DASHSCOPE_API_KEY', 'ARK_API_KEY', 'QIANFAN_API_KEY', 'HUNYUAN_API_KEY', 'GEO_PROBE_PROXY_TOKEN'];
+
 /** Runs `geo-probe ARGS` with no engine's API key in its environment (a test never uses a
  * key) and returns its standard output; a non-zero exit fails the test with its stderr. */
 export function cli(args) {
   const env = { ...process.env };
-  for (const e of ['DEEPSEEK', 'ANTHROPIC', 'OPENAI', 'GEMINI', 'PERPLEXITY']) delete env[`${e}_API_KEY`];
+  for (const v of KEY_VARS) delete env[v];
   const r = spawnSync(CLI, args, { encoding: 'utf8', env, maxBuffer: 64 << 20 });
   assert.equal(r.status, 0, `geo-probe ${args.join(' ')} failed: ${r.stderr}`);
   return r.stdout;

@@ -2,13 +2,14 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { byId, open, until, dumpDb, DEADLINE_MS } from './helpers.mjs';
+import { byId, open, until, dumpDb, DEADLINE_MS, CLI, KEY_VARS } from './helpers.mjs';
 
 /** Starts geo-mock on a free port with `args`; resolves to { url, stop }. */
 export async function startMock(args = []) {
   const bin = process.env.GEO_MOCK_BIN;
   if (!bin) throw new Error('GEO_MOCK_BIN is not set: run through `cargo xtask e2e`');
   const child = spawn(bin, ['--port', '0', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let deadline;
   const url = await new Promise((resolve, reject) => {
     let buf = '';
     child.stdout.on('data', (d) => {
@@ -17,10 +18,47 @@ export async function startMock(args = []) {
       if (m) resolve(m[1]);
     });
     child.on('exit', (code) => reject(new Error(`geo-mock exited with ${code}`)));
-    setTimeout(() => reject(new Error('geo-mock did not start')), DEADLINE_MS);
-  });
+    deadline = setTimeout(() => reject(new Error('geo-mock did not start')), DEADLINE_MS);
+  }).finally(() => clearTimeout(deadline));
   return { url, stop: () => child.kill() };
 }
+
+/** Starts `geo-probe proxy` ([`CLI`]: build it first with `buildCli`) on a free port in front
+ * of `base` (a geo-mock URL) for `engines`, each with `key` in its key variable, allowing the
+ * page's `origin`; resolves to { url, token, stderr: () => what it wrote, stop }. */
+export async function startProxy({ engines, base, key, origin }) {
+  const env = { ...process.env };
+  for (const v of KEY_VARS) delete env[v];
+  const vars = { qwen: 'DASHSCOPE_API_KEY', doubao: 'ARK_API_KEY', ernie: 'QIANFAN_API_KEY', hunyuan: 'HUNYUAN_API_KEY',
+    deepseek: 'DEEPSEEK_API_KEY', anthropic: 'ANTHROPIC_API_KEY', openai: 'OPENAI_API_KEY', gemini: 'GEMINI_API_KEY',
+    perplexity: 'PERPLEXITY_API_KEY' };
+  const args = ['proxy', '--port', '0', '--engine', engines.join(','), '--allow-origin', origin];
+  for (const e of engines) {
+    env[vars[e]] = key;
+    args.push('--base-url', `${e}=${base}`);
+  }
+  const child = spawn(CLI, args, { stdio: ['ignore', 'ignore', 'pipe'], env });
+  let err = '';
+  let deadline;
+  const ready = new Promise((resolve, reject) => {
+    child.stderr.on('data', (d) => {
+      err += d;
+      const url = err.match(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
+      const token = err.match(/^token: (\S+)$/m);
+      if (url && token) resolve({ url: url[1], token: token[1] });
+    });
+    child.on('exit', (code) => reject(new Error(`geo-probe proxy exited with ${code}: ${err}`)));
+    deadline = setTimeout(() => reject(new Error(`geo-probe proxy did not start: ${err}`)), DEADLINE_MS);
+  }).finally(() => clearTimeout(deadline));
+  const { url, token } = await ready;
+  return { url, token, stderr: () => err, stop: () => child.kill() };
+}
+
+/** Prompts with a recorded answer from every engine (fixtures/engines/*/p01_…, p09_…). */
+export const ENGINE_PROMPTS = [
+  { id: 'p01', text: '2026年国内有哪些靠谱的GEO（生成式引擎优化）服务商？' },
+  { id: 'p09', text: 'What are the best GEO (generative engine optimization) agencies in 2026?' },
+];
 
 /** fixtures/project.json. */
 export function fixtureProject() {

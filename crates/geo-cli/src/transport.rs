@@ -49,10 +49,7 @@ pub const PROXY_TOKEN_VAR: &str = "GEO_PROBE_PROXY_TOKEN";
 /// a key the request goes to the engine itself, which must not see the token.
 pub fn endpoint(config: &RunConfig, base: Option<&str>, key: Option<&str>) -> Endpoint {
     let mut endpoint = Endpoint::new(config, base, key, Caller::Native);
-    let token = std::env::var(PROXY_TOKEN_VAR).ok().map(|t| t.trim().to_string()).filter(|t| !t.is_empty());
-    if let (true, Some(token)) = (endpoint.is_proxy_mode(), token) {
-        endpoint.headers.push((crate::cmd::proxy::TOKEN_HEADER, token));
-    }
+    endpoint.add_proxy_token(&std::env::var(PROXY_TOKEN_VAR).unwrap_or_default());
     endpoint
 }
 

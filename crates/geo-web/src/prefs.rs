@@ -151,11 +151,41 @@ pub fn api_key() -> Option<String> {
 
 /// `engine`'s API key from session storage first, then local storage; `None` when unset or blank.
 pub fn api_key_for(engine: EngineId) -> Option<String> {
-    let name = key_name(engine);
+    read_secret(&key_name(engine))
+}
+
+/// The Web Storage name of `geo-probe proxy`'s token, kept like the keys.
+pub const PROXY_TOKEN: &str = "geo-probe.proxyToken";
+
+/// `geo-probe proxy`'s token, session storage first; `None` when unset or blank.
+pub fn proxy_token() -> Option<String> {
+    read_secret(PROXY_TOKEN)
+}
+
+/// Saves (or, when blank, removes) the proxy's token in `storage`, the keys' choice, and
+/// removes it from the other storage.
+pub fn save_proxy_token(token: &str, storage: KeyStorage) -> Result<(), String> {
+    let (keep, other) = match storage {
+        KeyStorage::Local => (local_storage(), session_storage()),
+        KeyStorage::Session => (session_storage(), local_storage()),
+    };
+    if let Some(other) = other {
+        let _ = other.remove_item(PROXY_TOKEN);
+    }
+    let token = token.trim();
+    let Some(keep) = keep else {
+        return if token.is_empty() { Ok(()) } else { Err("web storage is not available in this browser".into()) };
+    };
+    let result = if token.is_empty() { keep.remove_item(PROXY_TOKEN) } else { keep.set_item(PROXY_TOKEN, token) };
+    result.map_err(|_| "the browser refused to store the proxy token: check its storage settings".to_string())
+}
+
+/// A secret kept in Web Storage under `name`, session storage first; `None` when unset or blank.
+fn read_secret(name: &str) -> Option<String> {
     [session_storage(), local_storage()]
         .into_iter()
         .flatten()
-        .find_map(|s| s.get_item(&name).ok().flatten())
+        .find_map(|s| s.get_item(name).ok().flatten())
         .filter(|k| !k.trim().is_empty())
 }
 
@@ -185,7 +215,8 @@ pub fn save_api_key_for(engine: EngineId, key: &str, storage: KeyStorage) -> Res
     Ok(())
 }
 
-/// Removes every engine's API key, every secret base URL and the key-storage choice from
+/// Removes every engine's API key, every secret base URL, the proxy's token and the
+/// key-storage choice from
 /// both storages.
 pub fn forget_api_key() {
     for s in [local_storage(), session_storage()].into_iter().flatten() {
@@ -193,6 +224,7 @@ pub fn forget_api_key() {
             let _ = s.remove_item(&key_name(engine));
             let _ = s.remove_item(&secret_base_name(engine));
         }
+        let _ = s.remove_item(PROXY_TOKEN);
         let _ = s.remove_item(KEY_STORAGE_KEY);
     }
 }
@@ -206,12 +238,7 @@ pub fn secret_base_name(engine: EngineId) -> String {
 
 /// `engine`'s secret-bearing base URL, session storage first; `None` when there is none.
 pub fn secret_base_url_for(engine: EngineId) -> Option<String> {
-    let name = secret_base_name(engine);
-    [session_storage(), local_storage()]
-        .into_iter()
-        .flatten()
-        .find_map(|s| s.get_item(&name).ok().flatten())
-        .filter(|v| !v.trim().is_empty())
+    read_secret(&secret_base_name(engine))
 }
 
 /// Keeps (or, for `None`, removes) `engine`'s secret-bearing base URL in `storage`, and

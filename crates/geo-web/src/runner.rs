@@ -17,14 +17,16 @@
 //!
 //! Each engine's API key is read from Web Storage only ([`crate::prefs::api_key_for`]); its
 //! custom base URL (the `baseUrl` setting for DeepSeek, `baseUrl.ENGINE` for the others)
-//! without a key is proxy mode and sends no key header, for a fresh run, a continue and a
-//! retry of failures alike. Every request goes through the run's [`Endpoint`].
+//! without a key is proxy mode and sends no key header; with neither, and "use a local
+//! proxy" on, the requests go to `geo-probe proxy` with its token and no key — for a fresh
+//! run, a continue and a retry of failures alike. Every request goes through the run's
+//! [`Endpoint`].
 
 use crate::prefs;
 use crate::provider::{outcome_of, post};
 use crate::repo::idb::IdbRepo;
 use crate::repo::Repository;
-use crate::settings_store::read_base_url;
+use crate::settings_store::engine_route;
 use crate::web::{new_id, now_iso};
 use geo_core::model::{EngineId, Lang, Probe, Project, Prompt, Run, RunConfig, RunStatus};
 use geo_core::provider::{self, Caller, Endpoint};
@@ -132,29 +134,17 @@ fn random_u32() -> u32 {
     (js_sys::Math::random() * 4_294_967_296.0) as u32
 }
 
-/// `engine`'s custom base URL from the settings, if one is set.
-pub async fn base_url(repo: &IdbRepo, engine: EngineId, lang: Lang) -> Result<Option<String>, String> {
-    read_base_url(repo, engine).await.map_err(|e| e.message(lang))
-}
-
-/// Where the requests of a run of `config` go: its engine's endpoint with the saved key or
-/// base URL. Errors (in `lang`, naming the engine) when neither is set.
+/// Where the requests of a run of `config` go: its engine's endpoint with the saved key, the
+/// engine's own base URL, or the local proxy (`settings_store::engine_route`, geo-core's one
+/// rule). Errors (in `lang`, naming the engine) when none is set.
 ///
 /// geo-core's one base-URL rule and key-or-proxy rule are checked here, before any request
 /// and for every engine: a base URL with a user name or password is refused, and a key with
 /// a character no header can carry never reaches `fetch` (whose error would quote it).
 pub async fn transport(repo: &IdbRepo, config: &RunConfig, lang: Lang) -> Result<Endpoint, String> {
-    let name = provider::spec(config.engine).name;
-    let base = base_url(repo, config.engine, lang).await?;
-    let checked = geo_core::provider::url::parse_base_url(base.as_deref().unwrap_or(""))
-        .map_err(|e| format!("{name}: {}", e.localized().get(lang)))?;
     let key = prefs::api_key_for(config.engine);
-    let mode = geo_core::provider::url::auth_mode(key.as_deref(), checked.as_ref()).map_err(|e| match e {
-        geo_core::provider::url::KeyError::Missing => crate::i18n::tf(lang, "run.need_key_engine", &[("engine", name)]),
-        e => format!("{name}: {}", e.localized().get(lang)),
-    })?;
-    let base = checked.as_ref().map(|b| b.as_str());
-    Ok(Endpoint::new(config, base, mode.key(), Caller::Browser))
+    let route = engine_route(repo, config.engine, key.as_deref(), lang).await?;
+    Ok(Endpoint::for_route(config, &route, Caller::Browser))
 }
 
 fn reserve(lang: Lang) -> Result<(), String> {

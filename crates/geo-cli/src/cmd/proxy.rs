@@ -68,15 +68,10 @@ use crate::terminal;
 const FLAGS: &[(&str, Arity)] =
     &[("port", Arity::One), ("engine", Arity::One), ("allow-origin", Arity::One), ("base-url", Arity::One)];
 
-/// The port without `--port`.
-pub const DEFAULT_PORT: u16 = 8788;
-
-/// The origin allowed without `--allow-origin`: `cargo xtask serve` on its default port
-/// (`xtask/src/serve.rs`).
-pub const DEFAULT_ORIGIN: &str = "http://127.0.0.1:8080";
-
-/// The header that must carry the per-start token.
-pub const TOKEN_HEADER: &str = "x-geo-probe-proxy-token";
+/// The port without `--port`, the origin allowed without `--allow-origin` (`cargo xtask
+/// serve` on its default port, `xtask/src/serve.rs`) and the header that must carry the
+/// per-start token: geo-core's, which the web app uses too.
+pub use geo_core::provider::local_proxy::{DEFAULT_ORIGIN, DEFAULT_PORT, TOKEN_HEADER};
 
 /// Largest request body forwarded (the probe bodies are a few kilobytes).
 pub const MAX_BODY_BYTES: usize = 1024 * 1024;
@@ -616,7 +611,8 @@ fn cors(head: &mut String, origin: Option<&str>) {
 
 /// A whole answer of the proxy itself: a short JSON error.
 fn respond_json(mut stream: &TcpStream, status: u16, origin: Option<&str>, message: &str) -> io::Result<()> {
-    let body = json!({ "error": { "type": "geo_probe_proxy", "message": message } }).to_string();
+    let body = json!({ "error": { "type": geo_core::provider::errors::LOCAL_PROXY_ERROR_TYPE, "message": message } })
+        .to_string();
     let mut head = format!("HTTP/1.1 {status} {}\r\nContent-Type: application/json\r\n", reason(status));
     cors(&mut head, origin);
     head.push_str(&format!("Cache-Control: no-store\r\nContent-Length: {}\r\nConnection: close\r\n\r\n", body.len()));

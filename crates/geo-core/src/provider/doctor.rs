@@ -55,6 +55,10 @@ pub struct DoctorCheck {
     /// The key test's verdict (the settings page's words), not serialised.
     #[serde(skip)]
     pub verdict: KeyVerdict,
+    /// When `geo-probe proxy` itself refused or did not answer: its words, which the
+    /// settings page shows instead of the verdict's (the engine's key was never tried).
+    #[serde(skip)]
+    pub proxy_words: Option<Localized>,
 }
 
 /// The verdict of a failed request (its error kind), as the key test names it.
@@ -91,6 +95,8 @@ pub fn doctor_check(
                 ErrorKind::Balance => format!("the account has no credit left: add credit at {}", s.console_url),
                 _ => e.message.clone(),
             };
+            let proxy_words = super::errors::describe_local_proxy(engine, e);
+            let fix = proxy_words.as_ref().map_or(fix, |w| w.en.clone());
             return DoctorCheck {
                 engine,
                 ok: false,
@@ -103,6 +109,7 @@ pub fn doctor_check(
                 cost_usd: None,
                 error: Some(fix),
                 verdict,
+                proxy_words,
             };
         }
     };
@@ -138,6 +145,7 @@ pub fn doctor_check(
         cost_usd,
         error,
         verdict: KeyVerdict::Valid,
+        proxy_words: None,
     }
 }
 
@@ -173,6 +181,9 @@ impl DoctorCheck {
     /// What the settings page shows: the key test's verdict, then (once the key works) what
     /// the search did.
     pub fn describe(&self) -> Localized {
+        if let Some(words) = &self.proxy_words {
+            return words.clone();
+        }
         let verdict = self.verdict.describe_for(self.engine);
         if !self.key_accepted || !matches!(self.verdict, KeyVerdict::Valid) {
             return verdict;
@@ -213,6 +224,19 @@ mod tests {
             model: "gpt-5-mini-2025-08-07".into(),
             ..ParsedResponse::default()
         }
+    }
+
+    /// The proxy's own refusal is told as the proxy's, in the settings page and the terminal.
+    #[test]
+    fn a_check_refused_by_the_local_proxy_says_so() {
+        let body = r#"{"error":{"type":"geo_probe_proxy","message":"geo-probe proxy: missing or wrong x-geo-probe-proxy-token"}}"#;
+        let e = super::super::errors::map_engine_http_error(EngineId::Qwen, 401, body);
+        let c = doctor_check(EngineId::Qwen, "", &Err(e), 3);
+        assert_eq!(c.verdict, KeyVerdict::InvalidKey);
+        assert!(c.describe().en.starts_with("geo-probe proxy refused the request"), "{:?}", c.describe());
+        assert!(c.error.as_deref().unwrap().contains("token"), "{:?}", c.error);
+        let own = super::super::errors::map_engine_http_error(EngineId::Qwen, 401, r#"{"code":"InvalidApiKey"}"#);
+        assert!(doctor_check(EngineId::Qwen, "", &Err(own), 3).proxy_words.is_none());
     }
 
     #[test]

@@ -18,6 +18,7 @@ use crate::model::{EngineId, ProbeError, RunConfig};
 
 use super::errors::{engine_invalid_json_error, engine_network_error, map_engine_http_error};
 use super::interpret::{Interpret, Reply, Wire};
+use super::local_proxy::Route;
 use super::{doubao, ernie, gemini, hunyuan, openai, perplexity, qwen, request, response};
 
 /// How an engine takes its API key.
@@ -448,6 +449,9 @@ pub struct Endpoint {
     pub model: String,
     /// Who sends: a browser reports a failed request differently.
     pub caller: Caller,
+    /// True when the requests go to `geo-probe proxy` ([`Endpoint::for_route`] of a
+    /// [`Route::LocalProxy`]): a request that gets no answer then says that the proxy did not.
+    pub local_proxy: bool,
 }
 
 impl std::fmt::Debug for Endpoint {
@@ -459,6 +463,7 @@ impl std::fmt::Debug for Endpoint {
             .field("headers", &names)
             .field("model", &self.model)
             .field("caller", &self.caller)
+            .field("local_proxy", &self.local_proxy)
             .finish()
     }
 }
@@ -475,6 +480,30 @@ impl Endpoint {
             headers: engine_headers(engine, api_key, caller),
             model,
             caller,
+            local_proxy: false,
+        }
+    }
+
+    /// The endpoint of a run of `config` sent the way `route` says (`local_proxy::route`):
+    /// through the local proxy the token travels in
+    /// [`TOKEN_HEADER`](super::local_proxy::TOKEN_HEADER) (when one was given) and nowhere
+    /// else.
+    pub fn for_route(config: &RunConfig, route: &Route, caller: Caller) -> Endpoint {
+        let mut endpoint = Endpoint::new(config, route.base(), route.key(), caller);
+        if let Route::LocalProxy { token, .. } = route {
+            endpoint.local_proxy = true;
+            endpoint.add_proxy_token(token);
+        }
+        endpoint
+    }
+
+    /// Adds `geo-probe proxy`'s token to a request without a key header (proxy mode); a
+    /// blank token, or an endpoint that sends a key (to the engine itself, which must not see
+    /// the token), gets nothing.
+    pub fn add_proxy_token(&mut self, token: &str) {
+        let token = token.trim();
+        if self.is_proxy_mode() && !token.is_empty() {
+            self.headers.push((super::local_proxy::TOKEN_HEADER, token.to_string()));
         }
     }
 
@@ -531,6 +560,9 @@ impl Endpoint {
     /// a browser the message says that the engine may not allow browser calls and that a
     /// proxy base URL is the way round.
     pub fn network_error(&self, detail: &str) -> ProbeError {
+        if self.local_proxy {
+            return super::errors::local_proxy_network_error(self.engine, &self.host_for_messages(), detail);
+        }
         engine_network_error(self.engine, self.caller, detail)
     }
 }
@@ -549,6 +581,37 @@ mod tests {
         }
         assert_eq!(spec(EngineId::Deepseek).default_model, crate::model::DEFAULT_MODEL);
         assert_eq!(spec(EngineId::Deepseek).models, crate::model::MODEL_OPTIONS);
+    }
+
+    /// The token goes to the local proxy only; its silence is the proxy's, not the engine's.
+    #[test]
+    fn through_the_local_proxy_the_token_travels_and_no_key() {
+        use super::super::local_proxy::{route, LocalProxy, TOKEN_HEADER};
+        let config = RunConfig { engine: EngineId::Qwen, ..RunConfig::default() };
+        let proxy = LocalProxy { url: "http://127.0.0.1:8788".into(), token: "tok-9".into() };
+        let via =
+            Endpoint::for_route(&config, &route(EngineId::Qwen, None, None, Some(&proxy)).unwrap(), Caller::Browser);
+        assert_eq!(via.url, "http://127.0.0.1:8788/qwen/api/v1/services/aigc/text-generation/generation");
+        assert!(via.local_proxy && via.is_proxy_mode());
+        assert!(via.headers.contains(&(TOKEN_HEADER, "tok-9".to_string())));
+        assert!(!via.headers.iter().any(|(n, _)| *n == "authorization"));
+        assert!(via
+            .network_error("Failed to fetch")
+            .message
+            .starts_with("no response from geo-probe proxy at http://127.0.0.1:8788"));
+        let direct = Endpoint::for_route(
+            &config,
+            &route(EngineId::Qwen, Some("sk-1"), None, Some(&proxy)).unwrap(),
+            Caller::Browser,
+        );
+        assert!(!direct.local_proxy && !direct.headers.iter().any(|(n, _)| *n == TOKEN_HEADER));
+        let mut keyed = direct.clone();
+        keyed.add_proxy_token("tok-9");
+        assert_eq!(keyed, direct, "a request with a key never carries the token");
+        let blank = LocalProxy { token: "  ".into(), ..proxy };
+        let none =
+            Endpoint::for_route(&config, &route(EngineId::Qwen, None, None, Some(&blank)).unwrap(), Caller::Browser);
+        assert!(none.local_proxy && !none.headers.iter().any(|(n, _)| *n == TOKEN_HEADER));
     }
 
     #[track_caller]

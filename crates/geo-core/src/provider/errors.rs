@@ -401,15 +401,66 @@ pub fn engine_network_error(engine: EngineId, caller: Caller, detail: &str) -> P
         let may = match spec(engine).browser {
             BrowserAccess::Direct => "may block calls from this page (cors)",
             BrowserAccess::IfCorsAllows => "may not allow calls from a browser (cors)",
-            BrowserAccess::Proxy => "does not allow calls from a browser (cors); start geo-probe proxy and use it",
+            BrowserAccess::Proxy => "does not allow calls from a browser (cors)",
         };
         let detail = truncate_chars(detail.trim(), MAX_PROVIDER_MESSAGE_CHARS);
         let detail = if detail.is_empty() { String::new() } else { format!(" ({detail})") };
         err.message = format!(
-            "no response from {name}{detail}: {name} {may}, or the connection failed; set a proxy base url for {name} in settings, or check the connection"
+            "no response from {name}{detail}: {name} {may}, or the connection failed; start geo-probe proxy and turn on the local proxy in settings, or set a proxy base url for {name}, or check the connection"
         );
     }
     err
+}
+
+/// A request to `geo-probe proxy` (at `host`, for `engine`) that got no HTTP status: the
+/// proxy is not running, or it refused this page's origin at the CORS preflight (the browser
+/// hides which).
+pub fn local_proxy_network_error(engine: EngineId, host: &str, detail: &str) -> ProbeError {
+    let mut err = network_error(detail);
+    let detail = truncate_chars(detail.trim(), MAX_PROVIDER_MESSAGE_CHARS);
+    let detail = if detail.is_empty() { String::new() } else { format!(" ({detail})") };
+    err.message = format!(
+        "{LOCAL_PROXY_SILENT} {host} for {}{detail}: it is not running, or it was started without --allow-origin for this page; start it with the command settings shows",
+        lower_name(engine)
+    );
+    err
+}
+
+/// How [`local_proxy_network_error`]'s message starts.
+const LOCAL_PROXY_SILENT: &str = "no response from geo-probe proxy at";
+
+/// The `error.type` of the bodies `geo-probe proxy` answers itself (401 token, 403 origin or
+/// host, 404 path, 413 body, 502/504 upstream unreachable).
+pub const LOCAL_PROXY_ERROR_TYPE: &str = "geo_probe_proxy";
+
+/// What [`describe_engine_error`] says of an error that `geo-probe proxy` itself caused, or
+/// `None` for any other.
+pub(crate) fn describe_local_proxy(engine: EngineId, err: &ProbeError) -> Option<Localized> {
+    let name = spec(engine).name;
+    if err.kind == ErrorKind::Network && err.message.starts_with(LOCAL_PROXY_SILENT) {
+        return Some(Localized::new(
+            "本地代理 geo-probe proxy 没有响应：它没有运行，或启动时没有用 --allow-origin 允许本页面；请用设置页给出的命令启动它",
+            "geo-probe proxy did not answer: it is not running, or it was started without --allow-origin for this page; start it with the command settings shows",
+        ));
+    }
+    if !err.message.contains(LOCAL_PROXY_ERROR_TYPE) {
+        return None;
+    }
+    let (zh, en) = match err.http_status {
+        Some(401) => (
+            "本地代理 geo-probe proxy 拒绝了请求：口令缺失或错误。请把它启动时打印的 token 粘贴到设置中".to_string(),
+            "geo-probe proxy refused the request: its token is missing or wrong; paste the token it printed at start into settings".to_string(),
+        ),
+        Some(404) => (
+            format!("本地代理 geo-probe proxy 不转发 {name}：请设置 {} 后重新启动它", spec(engine).key_env),
+            format!("geo-probe proxy does not serve {}: set {} and start it again", lower_name(engine), spec(engine).key_env),
+        ),
+        _ => (
+            "本地代理 geo-probe proxy 未能完成请求，详见它的终端输出".to_string(),
+            "geo-probe proxy could not complete the request; see its terminal".to_string(),
+        ),
+    };
+    Some(with_status(err, zh, en))
 }
 
 /// True when a network error's message is the browser one of [`engine_network_error`].
@@ -443,6 +494,9 @@ pub fn describe_error(err: &ProbeError) -> Localized {
 /// [`describe_error`] for a probe of `engine`: the engine is named where the wording
 /// depends on it, and a browser's blocked request points to the proxy base URL.
 pub fn describe_engine_error(engine: EngineId, err: &ProbeError) -> Localized {
+    if let Some(words) = describe_local_proxy(engine, err) {
+        return words;
+    }
     if engine != EngineId::Deepseek || (err.kind == ErrorKind::Network && is_browser_block_message(&err.message)) {
         return describe_other_engine(engine, err);
     }
@@ -520,8 +574,8 @@ fn describe_other_engine(engine: EngineId, err: &ProbeError) -> Localized {
         }
         ErrorKind::Timeout => ("请求超时，请稍后重试".to_string(), "the request timed out; retry in a moment".to_string()),
         ErrorKind::Network if is_browser_block_message(&err.message) => (
-            format!("无法从浏览器连接 {name}：它可能不允许浏览器直接调用（CORS），请在设置中为 {name} 填写代理 API 地址，或检查网络"),
-            format!("{lower} could not be reached from the browser: it may not allow browser calls (cors); set a proxy base url for {lower} in settings, or check the connection"),
+            format!("无法从浏览器连接 {name}：它可能不允许浏览器直接调用（CORS）。请启动 geo-probe proxy 并在设置中开启“使用本地代理”，或为 {name} 填写代理 API 地址，或检查网络"),
+            format!("{lower} could not be reached from the browser: it may not allow browser calls (cors); start geo-probe proxy and turn on the local proxy in settings, or set a proxy base url for {lower}, or check the connection"),
         ),
         ErrorKind::Network => (
             format!("网络错误，无法连接 {name}，请检查网络或 API 地址"),
@@ -762,6 +816,37 @@ mod tests {
         );
     }
 
+    /// What `geo-probe proxy` itself answers (its own `geo_probe_proxy` bodies) and its
+    /// silence are told as the proxy's, not as the engine's key or network.
+    #[test]
+    fn the_local_proxys_own_refusals_and_silence_name_it() {
+        let body = |m: &str| format!(r#"{{"error":{{"type":"geo_probe_proxy","message":"geo-probe proxy: {m}"}}}}"#);
+        let token = map_engine_http_error(EngineId::Qwen, 401, &body("missing or wrong x-geo-probe-proxy-token"));
+        assert_eq!(token.kind, ErrorKind::Auth);
+        let d = describe_engine_error(EngineId::Qwen, &token);
+        assert!(
+            d.en.starts_with("geo-probe proxy refused the request: its token") && d.en.ends_with("(http 401)"),
+            "{}",
+            d.en
+        );
+        assert!(d.zh.contains("token"), "{}", d.zh);
+        let unserved = map_engine_http_error(EngineId::Doubao, 404, &body("only POST on an engine's own path"));
+        let d = describe_engine_error(EngineId::Doubao, &unserved);
+        assert!(d.en.contains("ARK_API_KEY") && d.zh.contains("ARK_API_KEY"), "{}", d.en);
+        let upstream = map_engine_http_error(EngineId::Ernie, 502, &body("qianfan.baidubce.com did not answer"));
+        assert!(describe_engine_error(EngineId::Ernie, &upstream).en.contains("see its terminal"));
+        // The engine's own 401 is still the key's.
+        let own = map_engine_http_error(EngineId::Qwen, 401, r#"{"code":"InvalidApiKey","message":"Invalid API-key"}"#);
+        assert!(!describe_engine_error(EngineId::Qwen, &own).en.contains("geo-probe proxy"));
+        let silent = local_proxy_network_error(EngineId::Qwen, "http://127.0.0.1:8788", "Failed to fetch");
+        assert_eq!((silent.kind, silent.http_status), (ErrorKind::Network, None));
+        assert!(silent.message.contains("http://127.0.0.1:8788") && silent.message.contains("Failed to fetch"));
+        for engine in EngineId::ALL {
+            let d = describe_engine_error(engine, &silent);
+            assert!(d.en.starts_with("geo-probe proxy did not answer") && d.zh.contains("--allow-origin"), "{}", d.en);
+        }
+    }
+
     #[test]
     fn a_browser_network_error_points_to_the_proxy_base_url() {
         for engine in EngineId::ALL {
@@ -771,7 +856,8 @@ mod tests {
             assert!(e.message.contains("Failed to fetch"));
             let d = describe_engine_error(engine, &e);
             assert!(d.zh.contains("CORS") && d.zh.contains("代理"), "{}", d.zh);
-            assert!(d.en.contains("proxy base url"), "{}", d.en);
+            assert!(d.en.contains("proxy base url") && d.en.contains("geo-probe proxy"), "{}", d.en);
+            assert!(d.zh.contains("geo-probe proxy"), "{}", d.zh);
             let native = engine_network_error(engine, Caller::Native, "refused");
             assert!(!native.message.contains("cors"), "{}", native.message);
         }

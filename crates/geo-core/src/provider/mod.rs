@@ -30,6 +30,7 @@ pub mod gemini;
 pub mod hunyuan;
 pub mod interpret;
 pub mod keytest;
+pub mod local_proxy;
 pub mod openai;
 pub mod perplexity;
 pub mod qwen;

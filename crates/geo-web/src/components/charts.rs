@@ -1,7 +1,7 @@
 //! Small hand-written SVG charts: [`LineChart`] for trends across runs and [`BarChart`] for
 //! shares (share of voice, channels). Each SVG has `<title>`/`<desc>` and `role="img"`, and
 //! a visually hidden table repeats the numbers for screen readers. Colours come from CSS
-//! classes (`series-0`…) defined for light and dark themes.
+//! classes (`series-0`…`series-8`, one per engine) defined for light and dark themes.
 
 use yew::prelude::*;
 
@@ -31,6 +31,9 @@ pub struct LineChartProps {
     /// The lines.
     pub series: Vec<Series>,
 }
+
+/// Colour classes in `web/styles.css` (`series-0`…`series-8`): one per engine, so nine bars never share one.
+const SERIES: usize = 9;
 
 const W: f64 = 600.0;
 const H: f64 = 220.0;
@@ -144,7 +147,7 @@ pub fn LineChart(p: &LineChartProps) -> Html {
                     <text class="axis" x={format!("{:.1}", x_at(i, n))} y={(H - 8.0).to_string()} text-anchor="middle">{ l.clone() }</text>
                 }) }
                 { for p.series.iter().enumerate().map(|(k, s)| html! {
-                    <g class={format!("series series-{}", k % 4)}
+                    <g class={format!("series series-{}", k % SERIES)}
                         data-band-points={s.band.iter().filter(|b| b.is_some()).count().to_string()}>
                         { for band_paths(&s.band).into_iter().map(|d| html! { <path class="band" {d} /> }) }
                         <path class="line" d={line_path(&s.values)} fill="none" />
@@ -158,7 +161,7 @@ pub fn LineChart(p: &LineChartProps) -> Html {
             </svg>
             <ul class="legend">
                 { for p.series.iter().enumerate().map(|(k, s)| html! {
-                    <li><span class={format!("swatch series-{}", k % 4)} aria-hidden="true"></span>{ s.label.clone() }</li>
+                    <li><span class={format!("swatch series-{}", k % SERIES)} aria-hidden="true"></span>{ s.label.clone() }</li>
                 }) }
             </ul>
             // Hidden in a clipped block: a table keeps its content's width whatever its own
@@ -232,7 +235,7 @@ pub fn BarChart(p: &BarChartProps) -> Html {
                                 <title>{ format!("{}: {}", b.label, b.display) }</title>
                                 <desc>{ b.title.clone() }</desc>
                                 <rect class="track" x="0" y="0" width="100" height="10" />
-                                <rect class={format!("bar series-{}", k % 4)} x="0" y="0" width={format!("{w:.2}")} height="10" />
+                                <rect class={format!("bar series-{}", k % SERIES)} x="0" y="0" width={format!("{w:.2}")} height="10" />
                             </svg>
                             <span class="bar-value">{ b.display.clone() }</span>
                         </li>

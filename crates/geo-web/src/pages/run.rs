@@ -13,7 +13,7 @@ use crate::prefs;
 use crate::repo::idb::IdbRepo;
 use crate::repo::{RepoError, Repository};
 use crate::runner::{self, use_live_run};
-use crate::settings_store::read_base_url;
+use crate::settings_store::{read_base_url, read_local_proxy};
 use crate::state::{AppHandle, ToastKind};
 use geo_core::compare;
 use geo_core::metrics::cost::{estimate_engine_run, EstimateBasis, RunEstimate};
@@ -40,10 +40,15 @@ pub fn batch_estimate(estimates: &[(EngineId, RunEstimate)]) -> (Option<f64>, u6
 }
 
 /// What the page reads: the project, its prompts and runs (newest first), per engine the
-/// probes of its newest run (the estimate's history), and which engines have a key or a
-/// custom base URL.
-type RunData =
-    (geo_core::model::Project, Vec<geo_core::model::Prompt>, Vec<Run>, Vec<(EngineId, Vec<Probe>)>, Vec<EngineId>);
+/// probes of its newest run (the estimate's history), and which engines the page can reach
+/// and how (a key or a custom base URL, or the local proxy).
+type RunData = (
+    geo_core::model::Project,
+    Vec<geo_core::model::Prompt>,
+    Vec<Run>,
+    Vec<(EngineId, Vec<Probe>)>,
+    Vec<(EngineId, Reach)>,
+);
 
 /// How precise the planned run will be (`run-precision`): the 95 % half-width at p = 0.5 for
 /// `prompts × repeats` probes, and the repeats that would bring it to ±10 points.
@@ -176,13 +181,16 @@ async fn read_run_data(repo: IdbRepo, project: Option<String>) -> Result<Option<
     let runs = repo.runs_by_project(&id).await?;
     let mut last_probes = Vec::new();
     let mut ready = Vec::new();
+    let proxy = read_local_proxy(&repo).await?;
     for engine in EngineId::ALL {
         if let Some(r) = runs.iter().find(|r| r.config.engine == engine) {
             last_probes.push((engine, repo.probes_by_run(&r.id).await?));
         }
         let has_base = read_base_url(&repo, engine).await?.is_some();
         if has_base || prefs::api_key_for(engine).is_some() {
-            ready.push(engine);
+            ready.push((engine, Reach::Own));
+        } else if proxy.is_some() {
+            ready.push((engine, Reach::LocalProxy));
         }
     }
     Ok(project.map(|p| (p, prompts, runs, last_probes, ready)))
@@ -328,7 +336,12 @@ impl Plan {
         } else if self.ticked.is_empty() {
             Some(t(lang, "run.reason_no_engine").to_string())
         } else if let Some(engine) = missing_transport {
-            Some(tf(lang, "run.need_key_engine", &[("engine", spec(engine).name)]))
+            let key = if spec(engine).browser == BrowserAccess::Proxy {
+                "run.need_proxy_engine"
+            } else {
+                "run.need_key_engine"
+            };
+            Some(tf(lang, key, &[("engine", spec(engine).name)]))
         } else if self.repeats.is_none() || self.concurrency.is_none() || self.searches.is_none() {
             Some(t(lang, "run.reason_numbers").to_string())
         } else if let Some(why) = self.budgets.iter().find_map(|(_, b)| b.as_ref().err()) {
@@ -453,7 +466,7 @@ fn prompt_choices(
 /// The engine checkboxes (`run-engine`), each with its model select (`run-model` for
 /// DeepSeek, `run-model-ENGINE` for the others) and whether it lacks a key or may be
 /// blocked by the browser.
-fn engine_choices(form: &RunForm, plan: &Plan, with_transport: &[EngineId], lang: Lang) -> Html {
+fn engine_choices(form: &RunForm, plan: &Plan, with_transport: &[(EngineId, Reach)], lang: Lang) -> Html {
     let ticked = &plan.ticked[..];
     let toggle_engine = {
         let engines = form.engines.clone();
@@ -473,11 +486,11 @@ fn engine_choices(form: &RunForm, plan: &Plan, with_transport: &[EngineId], lang
             <legend>{ t(lang, "run.engines") }</legend>
             <p class="muted">{ t(lang, "run.engines_help") }</p>
             <ul class="plain">
-                { for EngineId::ALL.iter().filter(|e| offered_in_browser(**e)).map(|engine| {
+                { for EngineId::ALL.iter().map(|engine| {
                     let engine = *engine;
                     let id = engine.as_str();
                     let on = ticked.contains(&engine);
-                    let has = with_transport.contains(&engine);
+                    let reach = with_transport.iter().find(|(e, _)| *e == engine).map(|(_, r)| *r);
                     let toggle = toggle_engine.clone();
                     let on_model = {
                         let models = form.models.clone();
@@ -501,8 +514,12 @@ fn engine_choices(form: &RunForm, plan: &Plan, with_transport: &[EngineId], lang
                                 <select data-testid={model_testid} onchange={on_model} disabled={!on}>
                                     { for spec(engine).models.iter().map(|m| html! { <option value={*m} selected={current == *m}>{ *m }</option> }) }
                                 </select></label>
-                            if !has {
+                            if reach.is_none() && spec(engine).browser == BrowserAccess::Proxy {
+                                <span class="muted" data-testid="run-engine-missing" data-engine={id}>{ t(lang, "run.engine_needs_proxy") }</span>
+                            } else if reach.is_none() {
                                 <span class="muted" data-testid="run-engine-missing" data-engine={id}>{ t(lang, "run.engine_no_key") }</span>
+                            } else if reach == Some(Reach::LocalProxy) {
+                                <span class="muted" data-testid="run-engine-proxy" data-engine={id}>{ t(lang, "run.engine_via_proxy") }</span>
                             } else if spec(engine).browser == BrowserAccess::IfCorsAllows {
                                 <span class="muted">{ t(lang, "run.engine_cors") }</span>
                             }
@@ -669,7 +686,7 @@ pub fn RunPage() -> Html {
     let Some(Some(run_data)) = data.ready() else { return html! {} };
     let (project, prompts, _, _, with_transport) = run_data;
     let plan = Plan::of(&form, run_data);
-    let missing_transport = plan.ticked.iter().find(|e| !with_transport.contains(e)).copied();
+    let missing_transport = plan.ticked.iter().find(|e| !with_transport.iter().any(|(w, _)| w == *e)).copied();
     let busy = live.iter().any(|l| l.running) || runner::is_busy() || *starting;
     let reason = plan.reason(busy, missing_transport, lang);
     let on_start = start_handler(&app, run_data, plan.chosen.clone(), plan.configs(&form.models), &starting);
@@ -704,11 +721,12 @@ pub fn RunPage() -> Html {
     }
 }
 
-/// Whether the run page offers `engine`: every engine a page may call, directly or through a
-/// base URL set in Settings; not those that refuse browser calls altogether (the Chinese
-/// engines, reached only through `geo-probe proxy`, which Settings does not offer yet).
-fn offered_in_browser(engine: EngineId) -> bool {
-    spec(engine).browser != BrowserAccess::Proxy
+/// How the page can reach an engine it may start: with what Settings holds for the engine
+/// itself (its key or its base URL), or through `geo-probe proxy`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Reach {
+    Own,
+    LocalProxy,
 }
 
 #[cfg(test)]

@@ -8,10 +8,13 @@ use crate::i18n::{t, tf};
 pub use crate::import_worker::parse_import;
 use crate::prefs::{self, KeyStorage};
 use crate::repo::Repository;
-use crate::settings_store::{parse_base_url, read_base_url, save_base_url};
+use crate::settings_store::{
+    parse_base_url, read_base_url, read_proxy_settings, route_of, save_base_url, save_proxy_settings, ProxySettings,
+};
 use crate::state::{Action, AppHandle, ToastKind};
 use geo_core::model::{EngineId, Lang};
 use geo_core::provider::doctor::DoctorCheck;
+use geo_core::provider::local_proxy::{self, LocalProxy, Route};
 use geo_core::provider::{spec, BrowserAccess};
 use std::collections::HashMap;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
@@ -71,6 +74,10 @@ struct EngineForm {
     other_bases: UseStateHandle<HashMap<EngineId, String>>,
     /// By engine: `None` while testing, `Some(v)` the verdict; absent: never tested.
     other_tests: UseStateHandle<HashMap<EngineId, Option<DoctorCheck>>>,
+    /// "Use a local proxy" (`settings-proxy`), its address and token as typed.
+    proxy_on: UseStateHandle<bool>,
+    proxy_url: UseStateHandle<String>,
+    proxy_token: UseStateHandle<String>,
 }
 
 impl EngineForm {
@@ -90,6 +97,21 @@ impl EngineForm {
         }
     }
 
+    /// The local proxy as typed, when "use a local proxy" is ticked and its address is
+    /// valid (an invalid one is refused when saving).
+    fn proxy(&self) -> Option<LocalProxy> {
+        let url = local_proxy::parse_proxy_url(&self.proxy_url).ok()?;
+        self.proxy_on.then(|| LocalProxy { url, token: self.proxy_token.trim().to_string() })
+    }
+
+    /// Where `engine`'s requests would go with what is typed now: its key (else the saved
+    /// one), its base URL and the local proxy.
+    fn route(&self, engine: EngineId, lang: Lang) -> Result<Route, String> {
+        let typed = self.key_of(engine).trim().to_string();
+        let key = if typed.is_empty() { prefs::api_key_for(engine) } else { Some(typed) };
+        route_of(engine, key.as_deref(), Some(self.base_of(engine).as_str()), self.proxy().as_ref(), lang)
+    }
+
     /// Empties every field after all data was cleared.
     fn forget(&self) {
         self.key.set(String::new());
@@ -97,6 +119,9 @@ impl EngineForm {
         self.base_url.set(String::new());
         self.other_keys.set(HashMap::new());
         self.other_bases.set(HashMap::new());
+        self.proxy_on.set(false);
+        self.proxy_url.set(String::new());
+        self.proxy_token.set(String::new());
     }
 }
 
@@ -115,7 +140,23 @@ fn use_engine_form() -> EngineForm {
         }),
         other_bases: use_state(HashMap::<EngineId, String>::new),
         other_tests: use_state(HashMap::<EngineId, Option<DoctorCheck>>::new),
+        proxy_on: use_state(|| false),
+        proxy_url: use_state(String::new),
+        proxy_token: use_state(|| prefs::proxy_token().unwrap_or_default()),
     };
+    let stored_proxy = use_query((), |repo, _| async move { read_proxy_settings(&repo).await });
+    {
+        let (on, url) = (form.proxy_on.clone(), form.proxy_url.clone());
+        let loaded = stored_proxy.ready().cloned();
+        use_effect_with(loaded, move |loaded| {
+            if let Some(saved) = loaded {
+                on.set(saved.enabled);
+                if url.is_empty() {
+                    url.set(saved.url.clone());
+                }
+            }
+        });
+    }
     let stored_base = use_query((), |repo, _| async move {
         let mut all = Vec::new();
         for engine in EngineId::ALL {
@@ -151,19 +192,14 @@ fn use_engine_form() -> EngineForm {
 fn test_deepseek_key(app: &AppHandle, form: &EngineForm) -> Callback<MouseEvent> {
     let (app, form) = (app.clone(), form.clone());
     Callback::from(move |_: MouseEvent| {
-        let base = match parse_base_url(&form.base_url, app.lang) {
-            Ok(b) => b,
+        let route = match form.route(EngineId::Deepseek, app.lang) {
+            Ok(r) => r,
             Err(msg) => return toast(&app, ToastKind::Error, msg),
         };
-        let typed = form.key.trim().to_string();
-        let key = if typed.is_empty() { prefs::api_key() } else { Some(typed) };
-        if let Err(e) = geo_core::provider::url::check_key(key.as_deref().unwrap_or("")) {
-            return toast(&app, ToastKind::Error, e.localized().get(app.lang).to_string());
-        }
         let (key_test, key_testing) = (form.key_test.clone(), form.key_testing.clone());
         key_testing.set(true);
         wasm_bindgen_futures::spawn_local(async move {
-            let verdict = crate::provider::test_key(EngineId::Deepseek, base.as_deref(), key.as_deref()).await;
+            let verdict = crate::provider::test_key(EngineId::Deepseek, &route).await;
             key_testing.set(false);
             key_test.set(Some(verdict));
         });
@@ -174,23 +210,17 @@ fn test_deepseek_key(app: &AppHandle, form: &EngineForm) -> Callback<MouseEvent>
 fn test_other_key(app: &AppHandle, form: &EngineForm) -> Callback<EngineId> {
     let (app, form) = (app.clone(), form.clone());
     Callback::from(move |engine: EngineId| {
-        let base = match parse_base_url(form.other_bases.get(&engine).map_or("", String::as_str), app.lang) {
-            Ok(b) => b,
+        // The same checks as every request's: a bad character never reaches `fetch`.
+        let route = match form.route(engine, app.lang) {
+            Ok(r) => r,
             Err(msg) => return toast(&app, ToastKind::Error, msg),
         };
-        let typed = form.other_keys.get(&engine).map(|k| k.trim().to_string()).filter(|k| !k.is_empty());
-        let key = typed.or_else(|| prefs::api_key_for(engine));
-        // The same key check as every request's: a bad character never reaches `fetch`.
-        if let Err(e) = geo_core::provider::url::check_key(key.as_deref().unwrap_or("")) {
-            let msg = format!("{}: {}", spec(engine).name, e.localized().get(app.lang));
-            return toast(&app, ToastKind::Error, msg);
-        }
         let mut testing = (*form.other_tests).clone();
         testing.insert(engine, None);
         form.other_tests.set(testing.clone());
         let other_tests = form.other_tests.clone();
         wasm_bindgen_futures::spawn_local(async move {
-            let verdict = crate::provider::test_key(engine, base.as_deref(), key.as_deref()).await;
+            let verdict = crate::provider::test_key(engine, &route).await;
             testing.insert(engine, Some(verdict));
             other_tests.set(testing);
         });
@@ -217,8 +247,16 @@ fn save_engines(app: &AppHandle, form: &EngineForm) -> Callback<SubmitEvent> {
                 return toast(&app, ToastKind::Error, msg);
             }
         }
+        let proxy = match local_proxy::parse_proxy_url(&form.proxy_url) {
+            Ok(url) => ProxySettings { enabled: *form.proxy_on, url },
+            Err(e) => return toast(&app, ToastKind::Error, e.localized().get(app.lang).to_string()),
+        };
+        if let Err(e) = geo_core::provider::url::check_key(&form.proxy_token) {
+            let msg = format!("{}: {}", t(app.lang, "settings.proxy_token"), e.localized().get(app.lang));
+            return toast(&app, ToastKind::Error, msg);
+        }
         let mut saved = prefs::save_api_key(&form.key, *form.storage);
-        for engine in OTHER_ENGINES {
+        for &engine in OTHER_ENGINES {
             saved = saved.and_then(|_| prefs::save_api_key_for(engine, &form.key_of(engine), *form.storage));
         }
         if let Err(msg) = saved {
@@ -226,9 +264,10 @@ fn save_engines(app: &AppHandle, form: &EngineForm) -> Callback<SubmitEvent> {
         }
         form.key_saved.set(prefs::api_key().is_some());
         let Some(repo) = app.repo().cloned() else { return };
-        let (app, storage) = (app.clone(), *form.storage);
+        let (app, storage, token) = (app.clone(), *form.storage, (*form.proxy_token).clone());
+        form.proxy_url.set(proxy.url.clone());
         wasm_bindgen_futures::spawn_local(async move {
-            let mut result = Ok(());
+            let mut result = save_proxy_settings(&repo, &proxy, &token, storage).await;
             for (engine, base) in bases {
                 if result.is_ok() {
                     result = save_base_url(&repo, engine, base, storage).await;
@@ -338,6 +377,54 @@ fn deepseek_fields(app: &AppHandle, form: &EngineForm) -> Html {
     }
 }
 
+/// The local proxy's fields (`settings-proxy`, `settings-proxy-url`, `settings-proxy-token`)
+/// and the command that starts it (`settings-proxy-command`), for this page's origin.
+fn proxy_fields(app: &AppHandle, form: &EngineForm) -> Html {
+    let lang = app.lang;
+    let on_toggle = {
+        let on = form.proxy_on.clone();
+        Callback::from(move |e: Event| on.set(e.target_unchecked_into::<HtmlInputElement>().checked()))
+    };
+    let text = |field: &UseStateHandle<String>| {
+        let field = field.clone();
+        Callback::from(move |e: InputEvent| field.set(e.target_unchecked_into::<HtmlInputElement>().value()))
+    };
+    let url = local_proxy::parse_proxy_url(&form.proxy_url).unwrap_or_else(|_| local_proxy::DEFAULT_URL.to_string());
+    let origin = web_sys::window().and_then(|w| w.location().origin().ok()).unwrap_or_default();
+    let command = local_proxy::start_command(&url, &origin);
+    let mut vars = String::new();
+    for engine in EngineId::ALL {
+        if !vars.is_empty() {
+            vars.push_str(", ");
+        }
+        vars.push_str(spec(engine).key_env);
+    }
+    html! {
+        <fieldset class="engine-fields proxy-fields" data-testid="settings-proxy-section" data-on={form.proxy_on.to_string()}>
+            <legend id="proxy-heading">{ t(lang, "settings.proxy_section") }</legend>
+            <p class="muted">{ t(lang, "settings.proxy_help") }</p>
+            <label class="check">
+                <input type="checkbox" data-testid="settings-proxy" checked={*form.proxy_on} onchange={on_toggle}
+                    aria-describedby="proxy-command-help" />
+                <span>{ t(lang, "settings.proxy_use") }</span>
+            </label>
+            <label class="field">
+                <span class="label-text">{ t(lang, "settings.proxy_url") }</span>
+                <input type="url" data-testid="settings-proxy-url" inputmode="url" spellcheck="false"
+                    placeholder={local_proxy::DEFAULT_URL} value={(*form.proxy_url).clone()} oninput={text(&form.proxy_url)} />
+            </label>
+            <label class="field">
+                <span class="label-text">{ t(lang, "settings.proxy_token") }</span>
+                <input type="password" data-testid="settings-proxy-token" autocomplete="off" spellcheck="false"
+                    value={(*form.proxy_token).clone()} oninput={text(&form.proxy_token)} aria-describedby="proxy-token-help" />
+            </label>
+            <p id="proxy-token-help" class="muted">{ t(lang, "settings.proxy_token_help") }</p>
+            <p id="proxy-command-help" class="muted">{ tf(lang, "settings.proxy_command", &[("vars", vars.as_str())]) }</p>
+            <pre class="command"><code data-testid="settings-proxy-command" data-value={command.clone()}>{ command }</code></pre>
+        </fieldset>
+    }
+}
+
 /// The other engines' fields, one [`EngineFields`] each, and their save button.
 fn other_engine_fields(app: &AppHandle, form: &EngineForm) -> Html {
     let lang = app.lang;
@@ -398,6 +485,7 @@ pub fn SettingsPage() -> Html {
             <h1>{ t(lang, "settings.title") }</h1>
             <form class="card" onsubmit={on_save} aria-labelledby="key-heading">
                 { deepseek_fields(&app, &form) }
+                { proxy_fields(&app, &form) }
                 { other_engine_fields(&app, &form) }
             </form>
             <DataCard on_clear={open_clear} />
@@ -483,8 +571,12 @@ fn import_file(app: &AppHandle, file: web_sys::File, import_result: &UseStateHan
     });
 }
 
-/// Every engine but DeepSeek, whose fields keep the original test ids.
-const OTHER_ENGINES: [EngineId; 4] = [EngineId::Anthropic, EngineId::Openai, EngineId::Gemini, EngineId::Perplexity];
+/// Every engine but DeepSeek (the first of `EngineId::ALL`), whose fields keep the original
+/// test ids.
+const OTHER_ENGINES: &[EngineId] = match EngineId::ALL.split_first() {
+    Some((_, rest)) => rest,
+    None => &[],
+};
 
 #[derive(Properties, PartialEq)]
 struct EngineFieldsProps {
@@ -534,7 +626,7 @@ fn EngineFields(p: &EngineFieldsProps) -> Html {
                     aria-describedby={format!("base-help-{id}")} />
             </label>
             <p id={format!("base-help-{id}")} class="muted" data-testid={format!("settings-browser-{id}")}
-                data-value={if spec.browser == BrowserAccess::Direct { "direct" } else { "cors" }}>
+                data-value={match spec.browser { BrowserAccess::Direct => "direct", BrowserAccess::IfCorsAllows => "cors", BrowserAccess::Proxy => "proxy" }}>
                 { tf(lang, browser, &[("engine", spec.name)]) }</p>
             <div class="actions">
                 <button type="button" class="secondary" data-testid={format!("settings-test-key-{id}")} onclick={p.on_test.clone()} disabled={testing}>

@@ -24,6 +24,7 @@
 
 use geo_core::model::EngineId;
 use geo_core::provider::doctor::{doctor_check, doctor_config, DoctorCheck, DOCTOR_PROMPT};
+use geo_core::provider::local_proxy::Route;
 use geo_core::provider::{self, Caller, Endpoint};
 use geo_core::runner::AttemptOutcome;
 
@@ -209,11 +210,11 @@ const CHECK_TIMEOUT_MS: u64 = 120_000;
 
 /// Sends the settings page's key test of `engine`: the check of `geo-probe doctor`
 /// (`provider::doctor`: one short question that needs a web search, with the engine's run
-/// request) to its endpoint for `base` with `key`, and what it found (key accepted, searched,
-/// sources …). Every message is free of the key.
-pub async fn test_key(engine: EngineId, base: Option<&str>, key: Option<&str>) -> DoctorCheck {
+/// request) the way `route` says (its key, its base URL or the local proxy), and what it
+/// found (key accepted, searched, sources …). Every message is free of the key and the token.
+pub async fn test_key(engine: EngineId, route: &Route) -> DoctorCheck {
     let config = doctor_config(engine, "");
-    let endpoint = Endpoint::new(&config, base, key, Caller::Browser);
+    let endpoint = Endpoint::for_route(&config, route, Caller::Browser);
     let body = endpoint.body(DOCTOR_PROMPT, &config);
     let outcome = match web_sys::AbortController::new() {
         Ok(controller) => {

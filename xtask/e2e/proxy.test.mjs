@@ -1,0 +1,136 @@
+// The web app through `geo-probe proxy` (engines.md "The local proxy"): Settings turns the
+// local proxy on with its address and token and shows the command that starts it; the run
+// page offers the engines that refuse browser calls (Qwen, Doubao …) once it is on; a Qwen and
+// a Doubao run go through the proxy in front of geo-mock, which answers only with the key
+// (`--require-key`), so they succeed only when the proxy added it; and no request the page
+// made carried the key. Without the token the proxy refuses, and the probe says so.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, freshPage, open, byId, until, buildCli, BASE_URL } from './helpers.mjs';
+import { startMock, startProxy, exportWithPrompts, importEnvelope, storedRuns, ENGINE_PROMPTS } from './run-helpers.mjs';
+
+const KEY = 'sk-proxy-e2e-7f3a9c0d1e2b';
+// Prompts with a recorded answer from every engine.
+const PROMPTS = ENGINE_PROMPTS;
+
+let browser;
+before(async () => {
+  buildCli();
+  browser = await launch();
+});
+after(async () => { await browser?.close(); });
+
+const box = (page, e) => page.locator(`[data-testid="run-engine"][data-engine="${e}"]`);
+
+/** Turns the local proxy on in Settings with `url` and `token`, and saves. */
+async function useProxy(page, url, token) {
+  await open(page, 'settings');
+  const on = byId(page, 'settings-proxy');
+  await on.waitFor();
+  if (!(await on.isChecked())) await on.check();
+  await byId(page, 'settings-proxy-url').fill(url);
+  await byId(page, 'settings-proxy-token').fill(token);
+  await byId(page, 'settings-save').click();
+  await page.locator('[data-testid="toast"][data-kind="ok"]').first().waitFor();
+}
+
+test('Qwen and Doubao run through geo-probe proxy with no key in any request of the page', async () => {
+  const mock = await startMock(['--latency-ms', '30', '--require-key', KEY]);
+  const origin = new URL(BASE_URL).origin;
+  const proxy = await startProxy({ engines: ['qwen', 'doubao'], base: mock.url, key: KEY, origin });
+  try {
+    const page = await freshPage(browser);
+    const sent = [];
+    page.on('request', (r) => sent.push({ url: r.url(), headers: r.headers(), body: r.postData() ?? '' }));
+    await importEnvelope(page, exportWithPrompts(PROMPTS));
+
+    // Without the proxy the run page offers Qwen but cannot start it, and says why.
+    await byId(page, 'nav-run').click();
+    await until(async () => (await byId(page, 'run-engine').count()) === 9, 5000, 'nine engine boxes');
+    assert.match(await page.locator('[data-testid="run-engine-missing"][data-engine="qwen"]').textContent(), /geo-probe proxy/);
+    if (await box(page, 'deepseek').isChecked()) await box(page, 'deepseek').uncheck();
+    await box(page, 'qwen').check();
+    await until(async () => await byId(page, 'run-start').isDisabled(), 5000, 'start disabled without the proxy');
+    assert.match(await byId(page, 'run-start-reason').textContent(), /Qwen|通义/);
+    assert.match(await byId(page, 'run-start-reason').textContent(), /geo-probe proxy/);
+
+    // Settings: the command names the port and this page's origin when they differ from the defaults.
+    await open(page, 'settings');
+    assert.equal(await byId(page, 'settings-browser-qwen').getAttribute('data-value'), 'proxy');
+    await byId(page, 'settings-proxy-url').fill('http://proxy.example.com:8788');
+    await byId(page, 'settings-proxy').check();
+    await byId(page, 'settings-save').click();
+    await page.locator('[data-testid="toast"][data-kind="error"]').first().waitFor();
+    await useProxy(page, proxy.url, proxy.token);
+    const port = new URL(proxy.url).port;
+    const expected = `geo-probe proxy --port ${port}${origin === 'http://127.0.0.1:8080' ? '' : ` --allow-origin ${origin}`}`;
+    assert.equal(await byId(page, 'settings-proxy-command').getAttribute('data-value'), expected);
+    // The saved token is kept like a key: in Web Storage, never in IndexedDB.
+    const stored = await page.evaluate(() => sessionStorage.getItem('geo-probe.proxyToken'));
+    assert.equal(stored, proxy.token);
+    // Qwen's key test goes through the proxy: a search ran and sources came back.
+    await byId(page, 'settings-test-key-qwen').click();
+    const check = byId(page, 'settings-key-test-qwen');
+    await check.waitFor();
+    assert.equal(await byId(page, 'settings-key-verdict-qwen').getAttribute('data-verdict'), 'valid');
+    assert.equal(await check.getAttribute('data-searched'), 'true');
+
+    // The run page: Qwen and Doubao through the proxy, DeepSeek (no key, no base URL) too.
+    await byId(page, 'nav-run').click();
+    await until(async () => (await page.locator('[data-testid="run-engine-proxy"][data-engine="doubao"]').count()) === 1, 5000, 'doubao through the proxy');
+    if (await box(page, 'deepseek').isChecked()) await box(page, 'deepseek').uncheck();
+    for (const e of ['qwen', 'doubao']) if (!(await box(page, e).isChecked())) await box(page, e).check();
+    await byId(page, 'run-repeats').fill('2');
+    await until(async () => (await byId(page, 'run-estimate').getAttribute('data-engines')) === '2', 5000, 'estimate of two engines');
+    await until(async () => !(await byId(page, 'run-start').isDisabled()), 5000, 'start enabled');
+    await byId(page, 'run-start').click();
+    const db = await storedRuns(page, 2);
+    assert.deepEqual(db.stores.runs.map((r) => r.config.engine).sort(), ['doubao', 'qwen']);
+    for (const r of db.stores.runs) {
+      const probes = db.stores.probes.filter((p) => p.runId === r.id);
+      assert.equal(r.status, 'completed', r.config.engine);
+      assert.equal(probes.length, 4, r.config.engine);
+      assert.ok(probes.every((p) => p.status === 'success'), `${r.config.engine}: ${JSON.stringify(probes.map((p) => p.error))}`);
+      assert.ok(probes.some((p) => p.sources.some((s) => s.cited === true)), `${r.config.engine}: cited sources`);
+    }
+    // The Engines page compares them.
+    await byId(page, 'nav-engines').click();
+    await page.locator('[data-testid="engines-page"][data-state="ready"]').waitFor();
+    await until(async () => (await byId(page, 'engine-row').count()) === 2, 5000, 'two engine rows');
+
+    // No request of the page carried the key; every request to the proxy carried its token.
+    assert.ok(!JSON.stringify(db).includes(KEY), 'the key in IndexedDB');
+    const toProxy = sent.filter((r) => r.url.startsWith(proxy.url));
+    assert.ok(toProxy.length >= 8, `requests through the proxy: ${toProxy.length}`);
+    for (const r of sent) {
+      assert.ok(!r.url.includes(KEY) && !r.body.includes(KEY) && !Object.values(r.headers).some((v) => v.includes(KEY)), `the key in ${r.url}`);
+      for (const h of ['authorization', 'x-api-key', 'x-goog-api-key']) assert.ok(!(h in r.headers), `${h} sent to ${r.url}`);
+    }
+    for (const r of toProxy) assert.equal(r.headers['x-geo-probe-proxy-token'], proxy.token, r.url);
+    assert.ok(!proxy.stderr().includes(KEY), 'the key in the proxy log');
+    assert.deepEqual(page.errors.filter((e) => !/Failed to load resource/.test(e)), []);
+  } finally {
+    proxy.stop();
+    mock.stop();
+  }
+});
+
+test('a wrong token: the proxy refuses and the probe says which token to paste', async () => {
+  const mock = await startMock(['--require-key', KEY]);
+  const proxy = await startProxy({ engines: ['qwen'], base: mock.url, key: KEY, origin: new URL(BASE_URL).origin });
+  try {
+    const page = await freshPage(browser);
+    await importEnvelope(page, exportWithPrompts([PROMPTS[0]]));
+    await useProxy(page, proxy.url, 'not-the-token');
+    await byId(page, 'settings-test-key-qwen').click();
+    const verdict = byId(page, 'settings-key-verdict-qwen');
+    await verdict.waitFor();
+    assert.equal(await verdict.getAttribute('data-verdict'), 'invalid-key');
+    assert.match(await verdict.textContent(), /geo-probe proxy/);
+    assert.match(await verdict.textContent(), /token/);
+    assert.ok(!(await verdict.textContent()).includes('not-the-token'), 'the token is never shown');
+  } finally {
+    proxy.stop();
+    mock.stop();
+  }
+});
