@@ -54,7 +54,7 @@ export async function startProxy({ engines, base, key, origin }) {
   return { url, token, stderr: () => err, stop: () => child.kill() };
 }
 
-/** Prompts with a recorded answer from every engine (fixtures/engines/*/p01_…, p09_…). */
+// Prompts with a recorded answer from every engine (fixtures/engines/*/p01_…, p09_…).
 export const ENGINE_PROMPTS = [
   { id: 'p01', text: '2026年国内有哪些靠谱的GEO（生成式引擎优化）服务商？' },
   { id: 'p09', text: 'What are the best GEO (generative engine optimization) agencies in 2026?' },
