@@ -31,6 +31,32 @@ pub const MAX_MARKER_DIGITS: usize = 3;
 /// Most `[n]` groups between the carets of one `^[n][m]…^` marker.
 pub const MAX_CARET_GROUPS: usize = 16;
 
+/// The positive numbers of the `[n]` markers of `answer` (1–3 digits) and, with `carets`, of the
+/// `[^n]` markers (1–9 digits), in order of first appearance, once each: which search results
+/// an answer cites (Perplexity `[n]`; Hunyuan both forms).
+pub fn bracket_numbers(answer: &str, carets: bool) -> Vec<u32> {
+    let mut out: Vec<u32> = Vec::new();
+    let bytes = answer.as_bytes();
+    let mut i = 0;
+    while let Some(open) = bytes[i..].iter().position(|b| *b == b'[').map(|p| p + i) {
+        let caret = carets && bytes.get(open + 1) == Some(&b'^');
+        let start = open + 1 + usize::from(caret);
+        let digits = bytes[start..].iter().take_while(|b| b.is_ascii_digit()).count();
+        let close = start + digits;
+        let max_digits = if caret { 9 } else { MAX_MARKER_DIGITS };
+        if (1..=max_digits).contains(&digits) && bytes.get(close) == Some(&b']') {
+            let n: u32 = answer[start..close].parse().unwrap_or(0);
+            if n > 0 && !out.contains(&n) {
+                out.push(n);
+            }
+            i = close + 1;
+        } else {
+            i = open + 1;
+        }
+    }
+    out
+}
+
 /// `text` without its citation markers (see the module documentation).
 pub fn strip_citation_markers(text: &str) -> Cow<'_, str> {
     let b = text.as_bytes();
@@ -129,6 +155,14 @@ fn needs_space(before: Option<char>, after: Option<char>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bracket_numbers_read_carets_only_when_asked() {
+        let text = "元构场[2]领先[^1]，[2][^10] [2024] [0] [x] [^1234567890]";
+        assert_eq!(bracket_numbers(text, false), [2]);
+        assert_eq!(bracket_numbers(text, true), [2, 1, 10]);
+        assert_eq!(bracket_numbers("没有角标", true), Vec::<u32>::new());
+    }
 
     #[track_caller]
     fn check(input: &str, expect: &str) {

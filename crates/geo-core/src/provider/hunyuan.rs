@@ -88,28 +88,9 @@ fn field<'a>(obj: &'a Map<String, Value>, snake: &str, pascal: &str) -> Option<&
 }
 
 /// The numbers of the `[n]` (1–3 digits) and `[^n]` (1–9 digits) markers of `answer`, in order
-/// of first appearance, once each.
+/// of first appearance, once each ([`crate::analysis::markers::bracket_numbers`] with carets).
 pub fn cited_numbers(answer: &str) -> Vec<u32> {
-    let mut out: Vec<u32> = Vec::new();
-    let bytes = answer.as_bytes();
-    let mut i = 0;
-    while let Some(open) = bytes[i..].iter().position(|b| *b == b'[').map(|p| p + i) {
-        let caret = bytes.get(open + 1) == Some(&b'^');
-        let start = open + 1 + usize::from(caret);
-        let digits = bytes[start..].iter().take_while(|b| b.is_ascii_digit()).count();
-        let close = start + digits;
-        let max_digits = if caret { 9 } else { 3 };
-        if (1..=max_digits).contains(&digits) && bytes.get(close) == Some(&b']') {
-            let n: u32 = answer[start..close].parse().unwrap_or(0);
-            if n > 0 && !out.contains(&n) {
-                out.push(n);
-            }
-            i = close + 1;
-        } else {
-            i = open + 1;
-        }
-    }
-    out
+    crate::analysis::markers::bracket_numbers(answer, true)
 }
 
 /// A search result's `index` when it is a positive integer (a number, or a string of digits).

@@ -88,25 +88,10 @@ pub fn strip_think(content: &str) -> (&str, bool) {
     }
 }
 
-/// The 1-based numbers of the `[n]` markers of `answer`, in order of first appearance, once each.
+/// The 1-based numbers of the `[n]` markers of `answer`, in order of first appearance, once each
+/// ([`crate::analysis::markers::bracket_numbers`] without carets).
 pub fn cited_numbers(answer: &str) -> Vec<usize> {
-    let mut out: Vec<usize> = Vec::new();
-    let bytes = answer.as_bytes();
-    let mut i = 0;
-    while let Some(open) = bytes[i..].iter().position(|b| *b == b'[').map(|p| p + i) {
-        let digits = bytes[open + 1..].iter().take_while(|b| b.is_ascii_digit()).count();
-        let close = open + 1 + digits;
-        if (1..=3).contains(&digits) && bytes.get(close) == Some(&b']') {
-            let n: usize = answer[open + 1..close].parse().unwrap_or(0);
-            if n > 0 && !out.contains(&n) {
-                out.push(n);
-            }
-            i = close + 1;
-        } else {
-            i = open + 1;
-        }
-    }
-    out
+    crate::analysis::markers::bracket_numbers(answer, false).into_iter().map(|n| n as usize).collect()
 }
 
 /// One search result: `(url, title, date)`.
