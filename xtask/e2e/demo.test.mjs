@@ -3,13 +3,20 @@
 // keeps it gone); demo-restore brings it back; a broken file shows a toast and changes nothing.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, freshPage, open, byId, dumpDb, until, headerReady, newContext } from './helpers.mjs';
+import path from 'node:path';
+import { launch, freshPage, open, byId, dumpDb, until, headerReady, newContext, cli, buildCli, ROOT } from './helpers.mjs';
 
 const PROJECT = 'proj_demo';
 const RUN1 = 'run_20261122T020000_demo';
+const RUN2 = 'run_20261129T020000_demo';
+// The other engines' runs of the newest week (`cargo xtask demo`), started together.
+const ENGINES = ['anthropic', 'openai', 'gemini', 'perplexity', 'qwen', 'doubao', 'ernie', 'hunyuan'];
+const ENGINE_RUNS = ENGINES.map((e) => `run_20261128T020000_${e}_demo`);
+// Two DeepSeek weeks and eight engine runs, 7 prompts × 3 repeats each.
+const COUNTS = { projects: 1, prompts: 7, runs: 10, probes: 210 };
 const BRAND = 'tgt_demo_yuangouchang';
 let browser;
-before(async () => { browser = await launch(); });
+before(async () => { buildCli(); browser = await launch(); });
 after(async () => { await browser?.close(); });
 
 const counts = (db) => Object.fromEntries(['projects', 'prompts', 'runs', 'probes'].map((n) => [n, db.stores[n].length]));
@@ -18,20 +25,20 @@ const setting = (db, key) => db.stores.settings.find((s) => s.key === key)?.valu
 async function seeded(page) {
   return until(async () => {
     const db = await dumpDb(page);
-    return db.stores.probes.length >= 30 && setting(db, 'demoSeeded') === true ? db : null;
+    return db.stores.probes.length >= COUNTS.probes && setting(db, 'demoSeeded') === true ? db : null;
   }, 15000, 'demo seeded');
 }
 
 test('the first visit seeds the demo project with analysed probes; a reload does not duplicate it', async () => {
   const page = await freshPage(browser, '', { demo: true });
   const db = await seeded(page);
-  assert.deepEqual(counts(db), { projects: 1, prompts: 7, runs: 2, probes: 42 });
+  assert.deepEqual(counts(db), COUNTS);
   const [project] = db.stores.projects;
   assert.equal(project.id, PROJECT);
   assert.equal(project.isDemo, true);
   const byStatus = {};
   for (const p of db.stores.probes) byStatus[p.status] = (byStatus[p.status] ?? 0) + 1;
-  assert.deepEqual(byStatus, { success: 40, error: 1, empty: 1 });
+  assert.deepEqual(byStatus, { success: 208, error: 1, empty: 1 });
 
   // Derived fields were recomputed on seeding (the file holds raw results only).
   const prose = db.stores.probes.find((p) => p.id === `${RUN1}__prm_demo_05__0`);
@@ -46,22 +53,28 @@ test('the first visit seeds the demo project with analysed probes; a reload does
   const generic = db.stores.probes.find((p) => p.id === `${RUN1}__prm_demo_01__0`);
   assert.ok(generic.mentions.length > 0 && !generic.mentions.some((m) => m.targetId === BRAND), 'a generic answer without the brand');
   const ok = db.stores.probes.filter((p) => p.status === 'success');
-  assert.ok(ok.every((p) => p.mentions.length > 0 && p.sources.length > 0), 'every successful probe analysed');
-  // Recorded latencies are those of web-search answers: tens of seconds.
-  assert.ok(ok.every((p) => p.latencyMs >= 15000 && p.latencyMs <= 90000), 'latencies of tens of seconds');
+  assert.ok(ok.every((p) => p.answer.length > 0 && p.mentions.length > 0), 'every successful probe analysed');
+  assert.ok(ok.every((p) => p.sources.length === 0 || p.rawSources.length > 0), 'sources only from raw sources');
+  assert.ok(ok.filter((p) => p.rawSources.length > 0).every((p) => p.sources.length > 0), 'every raw source normalised');
+  // Recorded latencies of DeepSeek's web-search answers: tens of seconds.
+  const weeks = ok.filter((p) => p.runId === RUN1 || p.runId === RUN2);
+  assert.equal(weeks.length, 40);
+  assert.ok(weeks.every((p) => p.latencyMs >= 15000 && p.latencyMs <= 90000), 'latencies of tens of seconds');
 
   // The header lists the project and its runs.
   await until(async () => (await byId(page, 'project-select').inputValue()) === PROJECT, 5000, 'demo project selected');
   await headerReady(page);
   const runs = await byId(page, 'run-select').locator('option').evaluateAll((os) => os.map((o) => o.value));
-  assert.deepEqual(runs.sort(), [RUN1, 'run_20261129T020000_demo']);
+  assert.deepEqual(runs.sort(), [RUN1, ...ENGINE_RUNS, RUN2].sort());
+  // The newest run is DeepSeek's week two: the header opens on it.
+  assert.equal(await byId(page, 'run-select').inputValue(), RUN2);
 
   await page.reload();
   await byId(page, 'nav-projects').waitFor();
   await until(async () => (await byId(page, 'project-select').inputValue()) === PROJECT, 5000, 'selected after reload');
   // Settled: the start-up check of the demo has ended and the header lists what is stored.
   await headerReady(page);
-  assert.deepEqual(counts(await dumpDb(page)), { projects: 1, prompts: 7, runs: 2, probes: 42 }, 'no duplicates');
+  assert.deepEqual(counts(await dumpDb(page)), COUNTS, 'no duplicates');
   const options = await byId(page, 'project-select').locator('option').count();
   assert.equal(options, 1);
   assert.deepEqual(page.errors, []);
@@ -90,9 +103,9 @@ test('demo-delete removes it and a reload keeps it gone; demo-restore brings it 
   // Restored: the records are back and the deleted flag is cleared.
   const back = await until(async () => {
     const db = await dumpDb(page);
-    return db.stores.probes.length === 42 && setting(db, 'demoDeleted') === undefined ? db : null;
+    return db.stores.probes.length === COUNTS.probes && setting(db, 'demoDeleted') === undefined ? db : null;
   }, 15000, 'demo restored');
-  assert.deepEqual(counts(back), { projects: 1, prompts: 7, runs: 2, probes: 42 });
+  assert.deepEqual(counts(back), COUNTS);
   assert.equal(setting(back, 'demoSeeded'), true);
   await until(async () => (await byId(page, 'project-select').inputValue()) === PROJECT, 5000, 'restored project selected');
   await page.locator('[data-testid="toast"][data-kind="ok"]').first().waitFor();
@@ -101,7 +114,7 @@ test('demo-delete removes it and a reload keeps it gone; demo-restore brings it 
   const done = Number(await byId(page, 'demo-card').getAttribute('data-done'));
   await byId(page, 'demo-restore').click();
   await page.locator(`[data-testid="demo-card"][data-state="idle"][data-done="${done + 1}"]`).waitFor();
-  assert.deepEqual(counts(await dumpDb(page)), { projects: 1, prompts: 7, runs: 2, probes: 42 });
+  assert.deepEqual(counts(await dumpDb(page)), COUNTS);
   assert.deepEqual(page.errors, []);
 });
 
@@ -137,5 +150,52 @@ test('the run page estimates the demo\'s next run from its last one: tens of sec
   assert.match(basis, /上一批次 19 次成功探测/);
   assert.match(basis, /3 个同时进行，共 7 轮/);
   assert.match(await est.textContent(), /约 \d+ 分/);
+  assert.deepEqual(page.errors, []);
+});
+
+test('a first visit compares all nine engines: the Engines page equals geo-probe engines and shows Gemini leaving the brand out', async () => {
+  const want = JSON.parse(cli(['engines', path.join(ROOT, 'demo/demo-data.json'), '--project', PROJECT]));
+  assert.deepEqual(want.engines.map((e) => e.engine), ['deepseek', ...ENGINES]);
+  const page = await freshPage(browser, '', { demo: true });
+  await seeded(page);
+  await until(async () => (await byId(page, 'project-select').inputValue()) === PROJECT, 5000, 'demo selected');
+  await headerReady(page);
+
+  // The dashboard opens on DeepSeek's week two; its trend is DeepSeek's two weeks and says
+  // where the other engines' runs are.
+  await byId(page, 'trend-chart').waitFor();
+  assert.equal(await byId(page, 'trend-chart').getAttribute('data-points'), '2');
+  const note = byId(page, 'trend-engine-note');
+  assert.equal(await note.getAttribute('data-engine'), 'deepseek');
+  assert.equal(await note.getAttribute('data-other-runs'), '8');
+
+  await byId(page, 'nav-engines').click();
+  await page.locator('[data-testid="engines-page"][data-state="ready"]').waitFor();
+  const rows = await byId(page, 'engine-row').evaluateAll((els) => els.map((e) => ({
+    engine: e.dataset.engine, run: e.dataset.run, rate: Number(e.dataset.mentionRate) })));
+  assert.deepEqual(rows.map((r) => r.engine), want.engines.map((e) => e.engine));
+  for (const e of want.engines) {
+    const row = rows.find((r) => r.engine === e.engine);
+    assert.equal(row.run, e.runId);
+    assert.equal(row.rate, e.mentionRate, `${e.engine} mention rate`);
+  }
+  // Gemini leaves the brand out: the lowest mention rate, and no mention on either generic
+  // prompt (the prompt × engine matrix).
+  const lowest = rows.reduce((a, b) => (b.rate < a.rate ? b : a));
+  assert.equal(lowest.engine, 'gemini');
+  for (const prompt of ['prm_demo_01', 'prm_demo_02']) {
+    const cell = page.locator(`[data-testid="engine-prompt-cell"][data-engine="gemini"][data-prompt="${prompt}"]`);
+    assert.equal(await cell.getAttribute('data-value'), '0', `gemini × ${prompt}`);
+    const qwen = page.locator(`[data-testid="engine-prompt-cell"][data-engine="qwen"][data-prompt="${prompt}"]`);
+    assert.equal(await qwen.getAttribute('data-value'), '1', `qwen × ${prompt}`);
+  }
+  assert.equal(await byId(page, 'engine-prompt-cell').count(), want.prompts.length * want.engines.length);
+
+  // A Qwen answer's drawer marks the sources its [ref_n] markers cite.
+  await byId(page, 'run-select').selectOption('run_20261128T020000_qwen_demo');
+  await open(page, 'runs/run_20261128T020000_qwen_demo?probe=run_20261128T020000_qwen_demo__prm_demo_01__0');
+  await byId(page, 'probe-drawer').waitFor();
+  const cited = await byId(page, 'probe-source').evaluateAll((els) => els.map((e) => e.dataset.cited));
+  assert.ok(cited.includes('true') && cited.every((c) => c === 'true' || c === 'false'), `cited marks ${cited}`);
   assert.deepEqual(page.errors, []);
 });

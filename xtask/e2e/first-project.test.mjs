@@ -99,7 +99,7 @@ test('a first project, its pasted prompts and its run land in it, not in the dem
     }, 10000, 'run stored');
     const run = db.stores.runs.find((r) => r.projectId === mine.id);
     assert.equal(db.stores.probes.filter((p) => p.runId === run.id && p.status === 'success').length, 6);
-    assert.equal(db.stores.runs.filter((r) => r.projectId === DEMO).length, 2, 'the demo has its two runs only');
+    assert.equal(db.stores.runs.filter((r) => r.projectId === DEMO).length, 10, 'the demo has its ten runs only');
 
     // Dashboard: that run's figures. p01 names the brand first, p05 names 智谱营销 first.
     await byId(page, 'nav-dashboard').click();

@@ -11,12 +11,18 @@
 //!    outcome does not depend on thread timing; the second run's prompts carry `[mock:…]`
 //!    scripts (a retried 500, a search error, a rate-limited probe, an empty answer) that are
 //!    removed from the stored texts afterwards;
-//! 3. ids and times are moved to fixed values (run 1 on 2026-11-22, run 2 on 2026-11-29,
-//!    offsets inside a run kept), and every derived probe field is dropped, so the file holds
-//!    raw results only and the app re-analyses them with the live code.
+//! 3. in the newest week every other engine of `geo-probe run --engine` answers the same
+//!    prompts on week one's output, one `geo-probe run` per engine against the same mock, each
+//!    in its own recorded shape ([`ENGINE_RUNS`]: which fixture each prompt gets), so the
+//!    Engines page, the prompt × engine matrix and the cited marks have something to compare;
+//! 4. ids and times are moved to fixed values (run 1 on 2026-11-22, the engine runs side by
+//!    side on 2026-11-28 sharing one `groupId`, run 2 on 2026-11-29, offsets inside a run
+//!    kept), and every derived probe field is dropped, so the file holds raw results only and
+//!    the app re-analyses them with the live code.
 //!
-//! `--real` does the same against the DeepSeek API with `DEEPSEEK_API_KEY` (no scripts, the
-//! default concurrency), and reminds you to check the answers for personal data first.
+//! `--real` does the same against the real APIs: DeepSeek with `DEEPSEEK_API_KEY` (no
+//! scripts, the default concurrency), and each other engine whose key variable is set; it
+//! reminds you to check the answers for personal data first.
 
 use anyhow::{bail, Context, Result};
 use serde_json::{json, Value};
@@ -32,8 +38,78 @@ pub const PROJECT_ID: &str = "proj_demo";
 pub const OUT: &str = "demo/demo-data.json";
 /// Probe fields derived from the raw result; the demo file does not keep them.
 pub const DERIVED: &[&str] = &["answer", "sources", "mentions", "listItems", "otherEntities", "answerLinks"];
-/// Fixed creation times of the two runs (ISO 8601 UTC).
+/// Fixed creation times of the two DeepSeek runs (ISO 8601 UTC).
 const RUN_TIMES: [&str; 2] = ["2026-11-22T02:00:00.000Z", "2026-11-29T02:00:00.000Z"];
+/// When the other engines' runs start, side by side: in the newest week, before DeepSeek's
+/// week-two run, so the dashboard still opens on that run (the newest of any engine) and
+/// each week-two DeepSeek figure keeps comparing with week one (`previousRunId` is per engine).
+const ENGINE_RUN_TIME: &str = "2026-11-28T02:00:00.000Z";
+/// The `groupId` the engine runs share, as runs started together do.
+pub const ENGINE_GROUP_ID: &str = "grp_20261128T020000_demo";
+
+/// One engine's demo run: the engine id of `geo-probe run --engine` and, per prompt of
+/// [`PROMPTS`] in order, the `[mock:…]` script that picks its recorded answers
+/// (`ok=N` is that engine's `fixtures/engines/<engine>/pNN_…`).
+pub struct EngineRun {
+    /// Engine id.
+    pub engine: &'static str,
+    /// The variable `geo-probe` reads the engine's key from (removed for the mock).
+    pub key_var: &'static str,
+    /// Mock script per prompt, in [`PROMPTS`] order.
+    pub scripts: [&'static str; 7],
+}
+
+/// The story of the engines (week two): every engine answers the generic, scenario and
+/// comparison prompts with its Chinese list (`p01`: the brand first, in the engine's own
+/// citation shape: Claude's and ChatGPT's citations, Gemini's redirect domains, Qwen's
+/// `[ref_n]`, Doubao's annotations, ERNIE's `^[n]^`, Hunyuan's `[n]`), the brand prompt
+/// without a search (`p08`) and the report prompt with a search that partly failed (`p10`);
+/// the product prompt gets `p03` where the engine has one (one of three cut off by the length
+/// limit on ChatGPT, Qwen and Doubao). **Gemini leaves the brand out**: on both generic prompts
+/// and the scenario prompt it answers with `p22`, a list of the competitors drawn from
+/// zhipu-marketing.com, geoboost.io and media pages, without 元构场 or its site.
+pub const ENGINE_RUNS: &[EngineRun] = &[
+    EngineRun {
+        engine: "anthropic",
+        key_var: "ANTHROPIC_API_KEY",
+        scripts: ["ok=01", "ok=01", "ok=01", "ok=01", "ok=08", "ok=10", "ok=01"],
+    },
+    EngineRun {
+        engine: "openai",
+        key_var: "OPENAI_API_KEY",
+        scripts: ["ok=01", "ok=01", "ok=01,ok=03,ok=01", "ok=01", "ok=08", "ok=10", "ok=01"],
+    },
+    EngineRun {
+        engine: "gemini",
+        key_var: "GEMINI_API_KEY",
+        scripts: ["ok=22", "ok=22", "ok=01", "ok=22", "ok=08", "ok=10", "ok=01"],
+    },
+    EngineRun {
+        engine: "perplexity",
+        key_var: "PERPLEXITY_API_KEY",
+        scripts: ["ok=01", "ok=01", "ok=03", "ok=01", "ok=08", "ok=10", "ok=01"],
+    },
+    EngineRun {
+        engine: "qwen",
+        key_var: "DASHSCOPE_API_KEY",
+        scripts: ["ok=01", "ok=01", "ok=01,ok=03,ok=01", "ok=01", "ok=08", "ok=10", "ok=01"],
+    },
+    EngineRun {
+        engine: "doubao",
+        key_var: "ARK_API_KEY",
+        scripts: ["ok=01", "ok=01", "ok=01,ok=03,ok=01", "ok=01", "ok=08", "ok=10", "ok=01"],
+    },
+    EngineRun {
+        engine: "ernie",
+        key_var: "QIANFAN_API_KEY",
+        scripts: ["ok=01", "ok=01", "ok=03", "ok=01", "ok=08", "ok=10", "ok=01"],
+    },
+    EngineRun {
+        engine: "hunyuan",
+        key_var: "HUNYUAN_API_KEY",
+        scripts: ["ok=01", "ok=01", "ok=01", "ok=01", "ok=08", "ok=10", "ok=01"],
+    },
+];
 const PROJECT_TIME: &str = "2026-11-20T08:00:00.000Z";
 const EXPORTED_AT: &str = "2026-11-29T03:00:00.000Z";
 
@@ -255,9 +331,29 @@ fn generate(bin: &Path, work: &Path, real: bool) -> Result<Value> {
     std::fs::write(&file2_in, serde_json::to_vec_pretty(&second)?)?;
     let file2 = work.join("run2.json");
     probe_run(bin, &file2_in, &file2, base.as_deref(), real)?;
+
+    // The other engines on week one's output (their runs have no previous run of their own),
+    // each run adding to the last one's file; week two's DeepSeek run is added afterwards.
+    let week_two: Value = read(&file2)?;
+    let mut engines: Value = read(&file1)?;
+    for run in ENGINE_RUNS {
+        if real && std::env::var(run.key_var).map(|k| k.trim().is_empty()).unwrap_or(true) {
+            println!("{} skipped: {} is not set", run.engine, run.key_var);
+            continue;
+        }
+        engines["prompts"] = original_prompts.clone();
+        if !real {
+            engines = with_engine_scripts(&engines, run);
+        }
+        let input = work.join(format!("{}-input.json", run.engine));
+        std::fs::write(&input, serde_json::to_vec_pretty(&engines)?)?;
+        let out = work.join(format!("{}.json", run.engine));
+        engine_run(bin, &input, &out, base.as_deref(), run)?;
+        engines = read(&out)?;
+    }
     drop(mock);
 
-    let mut env = read(&file2)?;
+    let mut env = merge_week_two(engines, &week_two)?;
     env["prompts"] = original_prompts;
     finish(&mut env, !real)?;
     Ok(env)
@@ -286,6 +382,49 @@ fn probe_run(bin: &Path, input: &Path, out: &Path, base: Option<&str>, real: boo
         bail!("geo-probe run exited with {status}");
     }
     Ok(())
+}
+
+/// `input` with each prompt's text prefixed by `run`'s script for it (the mock only).
+fn with_engine_scripts(input: &Value, run: &EngineRun) -> Value {
+    let mut out = input.clone();
+    for p in out["prompts"].as_array_mut().into_iter().flatten() {
+        if let Some(i) = PROMPTS.iter().position(|d| p["id"] == d.id) {
+            p["text"] = json!(format!("[mock:{}] {}", run.scripts[i], PROMPTS[i].text));
+        }
+    }
+    out
+}
+
+/// One `geo-probe run --engine ENGINE` of the whole demo project: against the mock in proxy
+/// mode (every key variable removed, one request at a time), or the real API with the key.
+fn engine_run(bin: &Path, input: &Path, out: &Path, base: Option<&str>, run: &EngineRun) -> Result<()> {
+    let mut cmd = Command::new(bin.join("geo-probe"));
+    cmd.arg("run").arg(input).args(["--project", PROJECT_ID, "--engine", run.engine, "--repeats", "3"]);
+    cmd.arg("--out").arg(out);
+    if let Some(url) = base {
+        cmd.args(["--base-url", url, "--concurrency", "1"]).env_remove("GEO_PROBE_PROXY_TOKEN");
+        for r in ENGINE_RUNS {
+            cmd.env_remove(r.key_var);
+        }
+    }
+    let status = cmd.status().context("cannot start geo-probe")?;
+    if !status.success() {
+        bail!("geo-probe run --engine {} exited with {status}", run.engine);
+    }
+    Ok(())
+}
+
+/// `engines` (week one and the engine runs) plus week two's DeepSeek run and its probes.
+fn merge_week_two(mut engines: Value, week_two: &Value) -> Result<Value> {
+    let known: Vec<Value> = engines["runs"].as_array().context("no runs")?.iter().map(|r| r["id"].clone()).collect();
+    let new_runs: Vec<Value> =
+        week_two["runs"].as_array().context("no runs")?.iter().filter(|r| !known.contains(&r["id"])).cloned().collect();
+    let ids: Vec<Value> = new_runs.iter().map(|r| r["id"].clone()).collect();
+    let probes = week_two["probes"].as_array().context("no probes")?.iter().filter(|p| ids.contains(&p["runId"]));
+    let probes: Vec<Value> = probes.cloned().collect();
+    engines["runs"].as_array_mut().context("no runs")?.extend(new_runs);
+    engines["probes"].as_array_mut().context("no probes")?.extend(probes);
+    Ok(engines)
 }
 
 /// Strips the `[mock:…]` marker from a prompt text.
@@ -372,20 +511,28 @@ pub fn finish(env: &mut Value, model_latency: bool) -> Result<()> {
     }
     env["exportedAt"] = json!(EXPORTED_AT);
     let runs = env["runs"].as_array_mut().context("the output has no runs")?;
-    if runs.len() != 2 {
-        bail!("expected two runs, found {}", runs.len());
+    let engine_of = |run: &Value| run["config"]["engine"].as_str().unwrap_or("deepseek").to_string();
+    let deepseek_runs = runs.iter().filter(|r| engine_of(r) == "deepseek").count();
+    if deepseek_runs != 2 {
+        bail!("expected two DeepSeek runs, found {deepseek_runs}");
     }
     runs.sort_by(|a, b| a["createdAt"].as_str().cmp(&b["createdAt"].as_str()));
     // old id → (new id, shift in ms)
     let mut moves: Vec<(String, String, i64)> = Vec::new();
-    for (i, run) in runs.iter_mut().enumerate() {
+    let stamp = |at: &str| at.chars().take(19).filter(|c| *c != '-' && *c != ':').collect::<String>();
+    let mut week = 0;
+    for run in runs.iter_mut() {
         let old = run["id"].as_str().unwrap_or_default().to_string();
         let start = parse_iso(run["createdAt"].as_str().unwrap_or_default()).context("a run has a bad createdAt")?;
-        let target = parse_iso(RUN_TIMES[i]).expect("fixed times parse");
-        let new_id = format!(
-            "run_{}_demo",
-            RUN_TIMES[i].chars().take(19).filter(|c| *c != '-' && *c != ':').collect::<String>()
-        );
+        let engine = engine_of(run);
+        let (at, new_id) = if engine == "deepseek" {
+            week += 1;
+            (RUN_TIMES[week - 1], format!("run_{}_demo", stamp(RUN_TIMES[week - 1])))
+        } else {
+            run["groupId"] = json!(ENGINE_GROUP_ID);
+            (ENGINE_RUN_TIME, format!("run_{}_{engine}_demo", stamp(ENGINE_RUN_TIME)))
+        };
+        let target = parse_iso(at).expect("fixed times parse");
         moves.push((old, new_id, target - start));
     }
     let moved = |id: &str| moves.iter().find(|(old, ..)| old == id).cloned();
@@ -407,6 +554,7 @@ pub fn finish(env: &mut Value, model_latency: bool) -> Result<()> {
             p["text"] = json!(text);
         }
     }
+    runs.sort_by(|a, b| (a["createdAt"].as_str(), a["id"].as_str()).cmp(&(b["createdAt"].as_str(), b["id"].as_str())));
     for probe in env["probes"].as_array_mut().into_iter().flatten() {
         let (_, new_id, by) =
             moved(probe["runId"].as_str().unwrap_or_default()).context("a probe of an unknown run")?;
@@ -526,6 +674,8 @@ mod tests {
                 { "id": "run_b", "createdAt": "2026-12-01T10:00:05.000Z", "previousRunId": "run_a",
                   "promptSnapshot": [{ "text": "[mock:429,ok] 问题" }] },
                 { "id": "run_a", "createdAt": "2026-12-01T10:00:00.000Z", "finishedAt": "2026-12-01T10:00:03.500Z", "promptSnapshot": [] },
+                { "id": "run_q", "createdAt": "2026-12-01T10:00:09.000Z", "config": { "engine": "qwen" },
+                  "promptSnapshot": [{ "text": "[mock:ok=01] 问题" }] },
             ],
             "probes": [{ "id": "run_a__p__0", "runId": "run_a", "promptId": "p", "repeatIndex": 0,
                          "createdAt": "2026-12-01T10:00:01.250Z", "rawAnswer": "x", "answer": "x", "mentions": [] }],
@@ -533,8 +683,15 @@ mod tests {
         finish(&mut env, false).unwrap();
         assert_eq!(env["runs"][0]["id"], "run_20261122T020000_demo");
         assert_eq!(env["runs"][0]["finishedAt"], "2026-11-22T02:00:03.500Z");
-        assert_eq!(env["runs"][1]["previousRunId"], "run_20261122T020000_demo");
+        // In time order: week one, the engine runs of the newest week, week two.
+        assert_eq!(env["runs"][1]["id"], "run_20261128T020000_qwen_demo");
+        assert_eq!(env["runs"][1]["groupId"], ENGINE_GROUP_ID);
+        assert_eq!(env["runs"][1]["createdAt"], ENGINE_RUN_TIME);
         assert_eq!(env["runs"][1]["promptSnapshot"][0]["text"], "问题");
+        assert_eq!(env["runs"][2]["id"], "run_20261129T020000_demo");
+        assert_eq!(env["runs"][2]["previousRunId"], "run_20261122T020000_demo");
+        assert_eq!(env["runs"][2]["promptSnapshot"][0]["text"], "问题");
+        assert!(env["runs"][0].get("groupId").is_none() && env["runs"][2].get("groupId").is_none());
         let probe = &env["probes"][0];
         assert_eq!(probe["id"], "run_20261122T020000_demo__p__0");
         assert_eq!(probe["createdAt"], "2026-11-22T02:00:01.250Z");
@@ -574,9 +731,16 @@ mod tests {
         assert_eq!(env["format"], "geo-probe-export");
         assert_eq!(env["projects"][0]["isDemo"], true);
         assert_eq!(env["prompts"].as_array().unwrap().len(), PROMPTS.len());
-        assert_eq!(env["runs"].as_array().unwrap().len(), 2);
+        let runs = env["runs"].as_array().unwrap();
+        let engines: Vec<&str> = runs.iter().map(|r| r["config"]["engine"].as_str().unwrap()).collect();
+        let mut expected = vec!["deepseek"];
+        let mut others: Vec<&str> = ENGINE_RUNS.iter().map(|r| r.engine).collect();
+        others.sort_unstable(); // same start: by id
+        expected.extend(others);
+        expected.push("deepseek");
+        assert_eq!(engines, expected, "week one, every other engine, week two");
         let probes = env["probes"].as_array().unwrap();
-        assert!(probes.len() >= 30, "{}", probes.len());
+        assert_eq!(probes.len(), runs.len() * PROMPTS.len() * 3);
         for p in probes {
             for field in DERIVED {
                 assert!(p.get(*field).is_none(), "{} keeps {field}", p["id"]);

@@ -103,11 +103,19 @@ fn the_demo_makes_one_file_per_run_and_table_and_says_so() {
             .sum();
         assert_eq!(rows, read.to_string(), "{table}: the rows printed are the files'");
     }
-    assert!(stdout.starts_with("runs: 2 rows, ") && stdout.contains("\nprobes: 42 rows, "), "{stdout}");
+    // Two DeepSeek weeks and the eight other engines' runs of 2026-11-28, 21 probes each.
+    assert!(stdout.starts_with("runs: 10 rows, ") && stdout.contains("\nprobes: 210 rows, "), "{stdout}");
+    let mut runs = vec![
+        ("deepseek", "2026-11-22", "run_20261122T020000_demo".to_string()),
+        ("deepseek", "2026-11-29", "run_20261129T020000_demo".to_string()),
+    ];
+    for engine in ["anthropic", "openai", "gemini", "perplexity", "qwen", "doubao", "ernie", "hunyuan"] {
+        runs.push((engine, "2026-11-28", format!("run_20261128T020000_{engine}_demo")));
+    }
     let mut expected: Vec<String> = Vec::new();
-    for (date, run) in [("2026-11-22", "run_20261122T020000_demo"), ("2026-11-29", "run_20261129T020000_demo")] {
+    for (engine, date, run) in &runs {
         for table in TABLES {
-            expected.push(format!("{table}/engine=deepseek/run_date={date}/{run}.parquet"));
+            expected.push(format!("{table}/engine={engine}/run_date={date}/{run}.parquet"));
         }
     }
     expected.sort();

@@ -86,6 +86,7 @@ pub const GEMINI_RESPONSES: &[(&str, &str)] = &[
     ("p15_preamble_only", include_str!("../../../fixtures/engines/gemini/p15_preamble_only.json")),
     ("p17_page_title_chunk_cached", include_str!("../../../fixtures/engines/gemini/p17_page_title_chunk_cached.json")),
     ("p19_prompt_blocked", include_str!("../../../fixtures/engines/gemini/p19_prompt_blocked.json")),
+    ("p22_zh_generic_brand_absent", include_str!("../../../fixtures/engines/gemini/p22_zh_generic_brand_absent.json")),
     (
         "t01_max_tokens_thoughts_only",
         include_str!("../../../fixtures/engines/gemini/t01_max_tokens_thoughts_only.json"),

@@ -22,11 +22,16 @@ pub fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-/// The demo export plus a third run: the demo's second run asked of another engine, so the
-/// file has a previous run to diff against and two engines to compare.
+/// The demo export's two DeepSeek runs (its other engines' runs left out) plus a third run:
+/// the demo's second run asked of another engine, so the file has a previous run to diff
+/// against and two engines to compare.
 pub fn sample_export() -> Value {
     let text = std::fs::read_to_string(root().join("demo/demo-data.json")).unwrap();
     let mut env: Value = serde_json::from_str(&text).unwrap();
+    env["runs"].as_array_mut().unwrap().retain(|r| r["config"]["engine"] == "deepseek");
+    let kept: Vec<Value> = env["runs"].as_array().unwrap().iter().map(|r| r["id"].clone()).collect();
+    env["probes"].as_array_mut().unwrap().retain(|p| kept.contains(&p["runId"]));
+    assert_eq!(kept.len(), 2, "the demo has two DeepSeek runs");
     let runs = env["runs"].as_array().unwrap().clone();
     let last = runs.iter().max_by_key(|r| r["createdAt"].as_str().unwrap().to_string()).unwrap();
     let old_id = last["id"].as_str().unwrap().to_string();

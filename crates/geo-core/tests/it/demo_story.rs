@@ -2,11 +2,14 @@
 //! newcomer should see: every dashboard card has a value, the insights differ between the
 //! weeks, the second week gains and loses source domains, competitors leave an outreach gap,
 //! one probe failed and one stayed empty, and the recorded latencies are those of web-search
-//! answers (tens of seconds), so the run page's estimate is realistic.
+//! answers (tens of seconds), so the run page's estimate is realistic; and in the newest
+//! week the eight other engines answer the same prompts in their own shapes, so the Engines
+//! page has something to compare, and Gemini is the one that leaves the brand out.
 
+use geo_core::compare::engines_for_export;
 use geo_core::metrics::cost::estimate_run;
 use geo_core::metrics::{metrics_for_export, RunMetrics};
-use geo_core::model::{ExportEnvelope, ProbeStatus};
+use geo_core::model::{EngineId, ExportEnvelope, ProbeStatus};
 
 fn demo() -> ExportEnvelope {
     let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../demo/demo-data.json"))
@@ -14,6 +17,14 @@ fn demo() -> ExportEnvelope {
     let mut env = geo_core::export::import::parse_export(&text, &Default::default()).expect("the demo export parses");
     geo_core::analysis::analyze_envelope(&mut env);
     env
+}
+
+/// The metrics of the DeepSeek runs (week one, week two).
+fn deepseek_weeks(env: &ExportEnvelope) -> Vec<RunMetrics> {
+    let all = metrics_for_export(env, None).unwrap();
+    all.into_iter()
+        .filter(|m| env.runs.iter().any(|r| r.id == m.run_id && r.config.engine == EngineId::Deepseek))
+        .collect()
 }
 
 fn kinds(m: &RunMetrics) -> Vec<&str> {
@@ -29,8 +40,8 @@ fn between(what: &str, v: Option<f64>, low: f64, high: f64) {
 #[test]
 fn every_card_has_a_value_and_the_weeks_differ() {
     let env = demo();
-    let all = metrics_for_export(&env, None).unwrap();
-    let [week1, week2] = &all[..] else { panic!("two runs, got {}", all.len()) };
+    let all = deepseek_weeks(&env);
+    let [week1, week2] = &all[..] else { panic!("two DeepSeek runs, got {}", all.len()) };
     for m in [week1, week2] {
         // Neither always nor never mentioned; first on some prompts only.
         between("mention rate", m.mention_rate, 0.2, 0.8);
@@ -63,6 +74,7 @@ fn every_card_has_a_value_and_the_weeks_differ() {
     between("week-two list stability", week2.list_stability, 0.0, 1.0);
     assert_ne!(week1.outreach_gap.domains, week2.outreach_gap.domains);
     assert_eq!((week1.failed_count, week2.failed_count), (0, 2));
+    // Those are the demo's only failures: every other engine answered every probe.
     let failed: Vec<ProbeStatus> =
         env.probes.iter().filter(|p| p.status != ProbeStatus::Success).map(|p| p.status).collect();
     assert_eq!(failed, [ProbeStatus::Error, ProbeStatus::Empty]);
@@ -80,6 +92,7 @@ fn every_card_has_a_value_and_the_weeks_differ() {
 fn recorded_latencies_give_a_realistic_estimate() {
     let env = demo();
     let last = env.runs.iter().max_by(|a, b| a.created_at.cmp(&b.created_at)).unwrap();
+    assert_eq!(last.config.engine, EngineId::Deepseek, "the newest run is DeepSeek's week two");
     let ok: Vec<u64> = env
         .probes
         .iter()
@@ -93,4 +106,72 @@ fn recorded_latencies_give_a_realistic_estimate() {
     assert!((20_000.0..=60_000.0).contains(&e.profile.latency_ms), "{}", e.profile.latency_ms);
     assert!((120..=900).contains(&e.seconds), "{} s", e.seconds);
     assert_eq!(e.history_probes as usize, ok.len());
+}
+
+/// Every engine has one run in the newest week, between DeepSeek's two weeks (so the
+/// dashboard opens on DeepSeek's week two and compares it with week one), started together,
+/// each analysed in its own shape; the Engines page compares all nine, and Gemini is the
+/// engine that leaves the brand out.
+#[test]
+fn the_newest_week_compares_every_engine_and_gemini_leaves_the_brand_out() {
+    let env = demo();
+    let by_engine = |e: EngineId| env.runs.iter().filter(|r| r.config.engine == e).collect::<Vec<_>>();
+    let (week1, week2) = {
+        let ds = by_engine(EngineId::Deepseek);
+        (ds[0].created_at.clone(), ds[1].created_at.clone())
+    };
+    for engine in EngineId::ALL {
+        let runs = by_engine(engine);
+        if engine == EngineId::Deepseek {
+            assert_eq!(runs.len(), 2);
+            continue;
+        }
+        let [run] = &runs[..] else { panic!("{engine:?}: one run, got {}", runs.len()) };
+        assert!(run.created_at > week1 && run.created_at < week2, "{engine:?} runs in the newest week");
+        assert!(run.previous_run_id.is_none(), "{engine:?}: no earlier run of its own");
+        assert_eq!(run.group_id.as_deref(), Some("grp_20261128T020000_demo"), "started together");
+        assert_eq!(run.prompt_snapshot.len(), env.prompts.len());
+    }
+
+    let cmp = engines_for_export(&env, Some("proj_demo")).unwrap();
+    let engines: Vec<EngineId> = cmp.engines.iter().map(|e| e.engine).collect();
+    assert_eq!(engines.len(), 9, "{engines:?}");
+    let rate = |e: EngineId| cmp.engines.iter().find(|x| x.engine == e).and_then(|x| x.mention_rate).unwrap();
+    // Gemini leaves the brand out: its lowest mention rate, below DeepSeek's.
+    let lowest = cmp.engines.iter().min_by(|a, b| a.mention_rate.partial_cmp(&b.mention_rate).unwrap()).unwrap();
+    assert_eq!(lowest.engine, EngineId::Gemini);
+    assert!(rate(EngineId::Gemini) < rate(EngineId::Deepseek) && rate(EngineId::Gemini) < 0.6);
+    // ... on both generic prompts and the scenario prompt, every repeat.
+    let gemini = &by_engine(EngineId::Gemini)[0].id;
+    let brand = "tgt_demo_yuangouchang";
+    for prompt in ["prm_demo_01", "prm_demo_02", "prm_demo_04"] {
+        let probes: Vec<_> = env.probes.iter().filter(|p| &p.run_id == gemini && p.prompt_id == prompt).collect();
+        assert_eq!(probes.len(), 3);
+        for p in probes {
+            assert!(!p.mentions.is_empty() && p.mentions.iter().all(|m| m.target_id != brand), "{}", p.id);
+            assert!(p.sources.iter().all(|s| s.domain != "yuangouchang.com"), "{}: no own page", p.id);
+        }
+    }
+
+    // Each engine's own shape: cited sources (Gemini's through its redirects, by domain),
+    // the Chinese engines' markers kept as citations, a search and none.
+    for e in &cmp.engines {
+        let run = &by_engine(e.engine).last().unwrap().id;
+        let probes: Vec<_> = env.probes.iter().filter(|p| &p.run_id == run).collect();
+        let cited = probes.iter().flat_map(|p| &p.sources).filter(|s| s.cited == Some(true)).count();
+        if e.engine == EngineId::Deepseek {
+            assert_eq!(cited, 0, "DeepSeek marks nothing cited");
+        } else {
+            assert!(cited > 0, "{:?} marks cited sources", e.engine);
+        }
+        assert!(probes.iter().any(|p| p.queries.is_empty()), "{:?}: the brand prompt needs no search", e.engine);
+    }
+    // Qwen writes 「**元构场**[ref_1]」: the marker is not part of the name.
+    let qwen = &by_engine(EngineId::Qwen)[0].id;
+    let marked =
+        env.probes.iter().find(|p| &p.run_id == qwen && p.raw_answer.contains("[ref_")).expect("Qwen's [ref_n]");
+    assert!(marked.mentions.iter().any(|m| m.target_id == brand && m.list_position == Some(1)), "{}", marked.id);
+    let gemini_domains: Vec<&str> =
+        env.probes.iter().filter(|p| &p.run_id == gemini).flat_map(|p| &p.sources).map(|s| s.domain.as_str()).collect();
+    assert!(!gemini_domains.iter().any(|d| d.contains("vertexaisearch")), "redirects shown by their domain");
 }

@@ -16,7 +16,7 @@ use crate::repo::{RepoError, Repository};
 use geo_core::compare::{diff_runs, RunDiff};
 use geo_core::export::full_export_with_checks;
 use geo_core::metrics::{RunMetrics, RunSummary, SeriesPoint};
-use geo_core::model::{ExportEnvelope, Probe, Project, Run};
+use geo_core::model::{EngineId, ExportEnvelope, Probe, Project, Run};
 use std::ops::Deref;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -32,8 +32,11 @@ pub struct RunData {
     pub has_probes: bool,
     /// The selected run's metrics (`None` while the project has no run).
     pub metrics: Option<RunMetrics>,
-    /// The project's trend across runs (computed for [`Figures::Dashboard`] only).
+    /// The project's trend across the runs of the selected run's engine (computed for
+    /// [`Figures::Dashboard`] only).
     pub trend: Vec<SeriesPoint>,
+    /// How many of the project's runs the trend leaves out: those of other engines.
+    pub trend_other_runs: usize,
     /// The selected run against its previous run (`previousRunId`), as `geo-probe diff`
     /// computes it (for [`Figures::Dashboard`] only; `None` without a previous run).
     pub diff: Option<RunDiff>,
@@ -124,9 +127,11 @@ pub fn pick_run<'a>(runs: &'a [RunSummary], selected: Option<&str>) -> Option<&'
 }
 
 /// The trend of a project from its runs' summaries: one point per run, in `createdAt`
-/// order (ties by id), as `project_series` computes it from the probes.
-pub fn trend_of(summaries: &[RunSummary]) -> Vec<SeriesPoint> {
-    let mut points: Vec<&RunSummary> = summaries.iter().collect();
+/// order (ties by id), as `project_series` computes it from the probes; with `engine`, the
+/// runs of that engine only (the dashboard's run's engine: one engine's figures over time,
+/// never a line that jumps between assistants).
+pub fn trend_of(summaries: &[RunSummary], engine: Option<EngineId>) -> Vec<SeriesPoint> {
+    let mut points: Vec<&RunSummary> = summaries.iter().filter(|s| engine.is_none_or(|e| s.engine == e)).collect();
     geo_core::sort::sort_by(&mut points, |a, b| a.created_at.cmp(&b.created_at).then_with(|| a.id.cmp(&b.id)));
     points.into_iter().map(|s| s.point.clone()).collect()
 }
@@ -200,9 +205,18 @@ async fn read(
     }
     let env = Rc::new(full_export_with_checks(vec![project], prompts, runs, probes, checks, ""));
     span.end();
-    let mut data = RunData { env, has_probes: figures.needs_probes(), metrics, trend: Vec::new(), diff: None };
+    let mut data = RunData {
+        env,
+        has_probes: figures.needs_probes(),
+        metrics,
+        trend: Vec::new(),
+        trend_other_runs: 0,
+        diff: None,
+    };
     if figures == Figures::Dashboard {
-        data.trend = crate::web::measure("geo:trend", || trend_of(summaries));
+        let engine = data.run().map(|r| r.config.engine);
+        data.trend = crate::web::measure("geo:trend", || trend_of(summaries, engine));
+        data.trend_other_runs = summaries.len() - data.trend.len();
         data.diff = crate::web::measure("geo:diff", || {
             let (run, m) = (data.run()?, data.metrics.as_ref()?);
             let prev = data.env.runs.iter().find(|r| Some(&r.id) == run.previous_run_id.as_ref())?;
@@ -273,5 +287,16 @@ mod tests {
         assert_eq!(pick_run(&runs, Some("zz")).map(|r| r.id.as_str()), Some("b"));
         assert_eq!(pick_run(&runs, None).map(|r| r.id.as_str()), Some("b"));
         assert!(pick_run(&[], None).is_none());
+    }
+
+    #[test]
+    fn the_trend_follows_one_engine_in_time_order() {
+        let mut qwen = run("q", "2026-01-02");
+        qwen.engine = EngineId::Qwen;
+        let runs = vec![run("b", "2026-01-03"), qwen, run("a", "2026-01-01")];
+        let at = |points: Vec<SeriesPoint>| points.into_iter().map(|p| p.created_at).collect::<Vec<_>>();
+        assert_eq!(at(trend_of(&runs, Some(EngineId::Deepseek))), ["2026-01-01", "2026-01-03"]);
+        assert_eq!(at(trend_of(&runs, Some(EngineId::Qwen))), ["2026-01-02"]);
+        assert_eq!(at(trend_of(&runs, None)), ["2026-01-01", "2026-01-02", "2026-01-03"]);
     }
 }

@@ -503,6 +503,7 @@ mod tests {
             has_probes: true,
             metrics: Some(geo_core::metrics::metrics_for_export(&env, Some(&run.id)).unwrap().remove(0)),
             trend: vec![],
+            trend_other_runs: 0,
             diff: None,
         };
         let page = actions_of(&data).unwrap();

@@ -240,7 +240,9 @@ fn trend(d: &RunData, lang: Lang) -> Html {
             band: Vec::new(),
         },
     ];
-    let desc = tf(lang, "dash.trend_desc", &[("n", &points.len().to_string())]);
+    // The trend is that of the run's engine (`trend_of`).
+    let engine = d.run().map_or("", |r| geo_core::provider::spec(r.config.engine).name);
+    let desc = tf(lang, "dash.trend_desc", &[("n", &points.len().to_string()), ("engine", engine)]);
     // A year of daily runs draws hundreds of points: after the cards are on screen.
     let placeholder = html! { <p class="muted" aria-busy="true">{ t(lang, "common.loading") }</p> };
     html! {
@@ -249,6 +251,13 @@ fn trend(d: &RunData, lang: Lang) -> Html {
                 <LineChart testid="trend-chart" title={t(lang, "dash.trend")} {desc} x_labels={labels} {series} />
             </Deferred>
             if points.len() < 2 { <p class="muted">{ t(lang, "dash.trend_one") }</p> }
+            if d.trend_other_runs > 0 {
+                <p class="muted" data-testid="trend-engine-note" data-engine={d.run().map(|r| r.config.engine.as_str())}
+                   data-other-runs={d.trend_other_runs.to_string()}>
+                    { tf(lang, "dash.trend_engine_note", &[("engine", engine), ("n", &d.trend_other_runs.to_string())]) }
+                    { " " }<NavLink to={Route::Engines}>{ t(lang, "nav.engines") }</NavLink>
+                </p>
+            }
         </section>
     }
 }

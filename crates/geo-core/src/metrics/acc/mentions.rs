@@ -81,7 +81,8 @@ impl<'a> MentionsAcc<'a> {
         }
         // The position-adjusted word count, only for the targets the probe names: the score
         // the analysis stored in the mention, else (exports from before it was stored, or a
-        // value outside [0, 1]) computed here, scanning the answer at most once.
+        // value outside [0, 1]) computed here, scanning the answer at most once, without its
+        // citation markers as the analysis reads it (a `[ref_1]` is not a word).
         let mut scanned = false;
         for (i, m) in ctx.mention_of.iter().enumerate() {
             let Some(m) = m else { continue };
@@ -90,7 +91,12 @@ impl<'a> MentionsAcc<'a> {
                 Some(score) => score,
                 None => {
                     if !scanned {
-                        self.prepared.reset(&probe.answer);
+                        match crate::analysis::markers::strip_citation_markers(&probe.answer) {
+                            std::borrow::Cow::Borrowed(_) => self.prepared.reset(&probe.answer),
+                            std::borrow::Cow::Owned(text) => {
+                                self.prepared.reset_normalised(&crate::text::normalize_for_match(&text))
+                            }
+                        }
                         scanned = true;
                     }
                     self.prepared.score_with(&self.aliases[i], &mut self.scratch)
