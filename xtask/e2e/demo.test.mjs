@@ -185,11 +185,19 @@ test('a first visit compares all nine engines: the Engines page equals geo-probe
   assert.equal(lowest.engine, 'gemini');
   for (const prompt of ['prm_demo_01', 'prm_demo_02']) {
     const cell = page.locator(`[data-testid="engine-prompt-cell"][data-engine="gemini"][data-prompt="${prompt}"]`);
-    assert.equal(await cell.getAttribute('data-value'), '0', `gemini × ${prompt}`);
+    assert.equal(Number(await cell.getAttribute('data-value')), 0, `gemini × ${prompt}`);
     const qwen = page.locator(`[data-testid="engine-prompt-cell"][data-engine="qwen"][data-prompt="${prompt}"]`);
-    assert.equal(await qwen.getAttribute('data-value'), '1', `qwen × ${prompt}`);
+    assert.equal(Number(await qwen.getAttribute('data-value')), 1, `qwen × ${prompt}`);
   }
   assert.equal(await byId(page, 'engine-prompt-cell').count(), want.prompts.length * want.engines.length);
+  // The page says who leaves the brand out, as geo-probe engines' brandGaps: Gemini on three
+  // prompts, clearly below seven engines; DeepSeek on one, within the noise.
+  const gaps = await byId(page, 'engine-gap').evaluateAll((els) => els.map((e) => ({
+    engine: e.dataset.engine, prompts: Number(e.dataset.prompts), below: e.dataset.clearlyBelow })));
+  assert.deepEqual(gaps, want.brandGaps.map((g) => ({ engine: g.engine, prompts: g.promptIds.length, below: g.clearlyBelow.join(',') })));
+  assert.equal(gaps[0].engine, 'gemini');
+  assert.equal(gaps[0].prompts, 3);
+  assert.match(await byId(page, 'engine-gaps').textContent(), /谁漏掉了元构场[\s\S]*Gemini[\s\S]*这不是随机波动/);
 
   // A Qwen answer's drawer marks the sources its [ref_n] markers cite.
   await byId(page, 'run-select').selectOption('run_20261128T020000_qwen_demo');

@@ -35,7 +35,8 @@ usage:
                 [--max-tokens N] [--reasoning-effort low|medium|high]
                                           start a new run per engine (one groupId when several)
                                           and write FILE + the runs to OUT; engines: deepseek,
-                                          anthropic, openai, gemini, perplexity
+                                          anthropic, openai, gemini, perplexity, qwen, doubao,
+                                          ernie, hunyuan
   geo-probe resume FILE --run ID --out OUT [transport flags]
                                           continue a run with its own engine, skipping successes
   geo-probe retry-failed FILE --run ID --out OUT [transport flags]

@@ -110,6 +110,10 @@ const TABLE: &[(&str, &str, &str)] = &[
     ("engines.help", "每个引擎取本项目最新一次完成（或部分完成）的批次并排比较。数字与 geo-probe engines 输出一致。", "Each engine's newest completed (or partial) run of this project, side by side. The figures are those of geo-probe engines."),
     ("engines.no_project", "还没有项目——先创建品牌、竞品和提示词。", "No project yet — create a brand, its competitors and prompts."),
     ("engines.empty", "还没有可比较的批次——在“运行探测”页勾选一个或多个引擎开始运行。", "No runs to compare yet — tick one or more engines on the New run page and start."),
+    ("engines.gaps", "谁漏掉了{brand}", "Who leaves {brand} out"),
+    ("engines.gap_line", "在 {n} 条提示词上从未提到{brand}，而其他引擎至少一半的回答提到了：", "never names {brand} on {n} prompt(s) that another engine names it on in at least half of its answers:"),
+    ("engines.gap_real", "它的提及率 95% 区间整体低于 {engines}：这不是随机波动。", "Its mention rate's 95% interval lies wholly below that of {engines}: this is not noise."),
+    ("engines.gap_noise", "它的提及率区间与其他引擎重叠：可能只是随机波动，增加重复次数再看。", "Its mention rate's interval overlaps the other engines': it may be noise; run more repeats to tell."),
     ("engines.chart", "各引擎的品牌提及率（95% 区间）", "Brand mention rate per engine (95% interval)"),
     ("engines.chart_desc", "每个引擎最新批次中提到品牌的成功探测占比，括号内为 Wilson 95% 置信区间。", "Share of each engine's newest run's successful probes that mention the brand, with the 95% Wilson interval."),
     ("engines.bar_title", "分母：{n} 次成功探测", "denominator: {n} successful probes"),
@@ -515,7 +519,7 @@ const TABLE: &[(&str, &str, &str)] = &[
     //
     // ---- demo data and settings additions: rows added by that work go below this line ----
     ("demo.section", "示例数据", "Demo data"),
-    ("demo.help", "首次访问时会自动载入示例项目（由录制的回答生成，分析口径与真实探测相同）。删除后刷新也不会再出现，可随时恢复。", "On a first visit the example project is loaded (built from recorded answers, analysed like a live probe). Once deleted it stays away after a reload; restore it at any time."),
+    ("demo.help", "首次访问时会自动载入示例项目：两周的 DeepSeek 批次，以及最新一周其他 8 个引擎各一个批次（由录制的回答生成，分析口径与真实探测相同；引擎对比页可以看到 Gemini 漏掉了品牌）。删除后刷新也不会再出现，可随时恢复。", "On a first visit the example project is loaded: two weekly DeepSeek runs and, in the newest week, one run of each of the eight other engines (built from recorded answers, analysed like a live probe; the Engines page shows Gemini leaving the brand out). Once deleted it stays away after a reload; restore it at any time."),
     ("demo.restore", "恢复示例数据", "Restore demo data"),
     ("demo.delete", "删除示例数据", "Delete demo data"),
     ("demo.restored", "已恢复示例数据", "Demo data restored"),

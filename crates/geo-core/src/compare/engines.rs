@@ -27,6 +27,57 @@ pub struct EngineComparison {
     pub engines: Vec<EngineColumn>,
     /// The project's prompts that any of those runs asked, in the project's order.
     pub prompts: Vec<EnginePromptRow>,
+    /// Extra: the engines that leave the brand out where another engine names it, most
+    /// prompts first (then in engines.md order); empty when none does ([`brand_gaps`]).
+    pub brand_gaps: Vec<BrandGap>,
+}
+
+/// Least mention rate on a prompt for another engine to count as naming the brand there.
+pub const GAP_OTHER_RATE: f64 = 0.5;
+
+/// One engine leaving the brand out (`brandGaps`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BrandGap {
+    /// The engine.
+    pub engine: EngineId,
+    /// The prompts on which none of its run's successful probes names the brand while some
+    /// other engine's run names it in at least [`GAP_OTHER_RATE`] of its successful probes
+    /// of that prompt, in the order of `prompts`.
+    pub prompt_ids: Vec<String>,
+    /// The engines whose mention rate's 95 % Wilson interval lies wholly above this engine's
+    /// (engines.md order): there the gap is beyond noise; empty when every interval overlaps.
+    pub clearly_below: Vec<EngineId>,
+}
+
+/// The [`BrandGap`]s of a comparison's columns and prompt rows.
+pub fn brand_gaps(engines: &[EngineColumn], prompts: &[EnginePromptRow]) -> Vec<BrandGap> {
+    let mut gaps: Vec<BrandGap> = engines
+        .iter()
+        .filter_map(|col| {
+            let prompt_ids: Vec<String> = prompts
+                .iter()
+                .filter(|row| row.mention_rate.get(col.engine).copied().flatten() == Some(0.0))
+                .filter(|row| {
+                    row.mention_rate.0.iter().any(|(e, r)| *e != col.engine && r.is_some_and(|r| r >= GAP_OTHER_RATE))
+                })
+                .map(|row| row.prompt_id.clone())
+                .collect();
+            if prompt_ids.is_empty() {
+                return None;
+            }
+            let clearly_below = engines
+                .iter()
+                .filter(|other| other.engine != col.engine)
+                .filter(|other| matches!((col.mention_rate_high, other.mention_rate_low), (Some(h), Some(l)) if l > h))
+                .map(|other| other.engine)
+                .collect();
+            Some(BrandGap { engine: col.engine, prompt_ids, clearly_below })
+        })
+        .collect();
+    // Stable: engines.md order among equal counts.
+    gaps.sort_by_key(|g| std::cmp::Reverse(g.prompt_ids.len()));
+    gaps
 }
 
 /// One engine's newest run.
@@ -147,7 +198,7 @@ pub fn compare_engines(project_id: &str, project_prompts: &[Prompt], runs: &[Eng
             chosen.push(*r);
         }
     }
-    let engines = chosen.iter().map(column).collect();
+    let engines: Vec<EngineColumn> = chosen.iter().map(column).collect();
     // Sets and maps by prompt id, so `limits::MAX_SNAPSHOT_PROMPTS` prompts compare in linear
     // time (security review II, finding 5): the prompts some chosen run asked, and each
     // run's rate per prompt (the first row of an id).
@@ -178,8 +229,9 @@ pub fn compare_engines(project_id: &str, project_prompts: &[Prompt], runs: &[Eng
                     .collect(),
             ),
         })
-        .collect();
-    EngineComparison { project_id: project_id.to_string(), engines, prompts }
+        .collect::<Vec<_>>();
+    let brand_gaps = brand_gaps(&engines, &prompts);
+    EngineComparison { project_id: project_id.to_string(), engines, prompts, brand_gaps }
 }
 
 fn column(r: &EngineRun<'_>) -> EngineColumn {
@@ -238,4 +290,58 @@ pub fn engines_for_export(env: &ExportEnvelope, project_id: Option<&str>) -> Res
     let inputs: Vec<EngineRun<'_>> =
         runs.iter().zip(&metrics).map(|(run, metrics)| EngineRun { run, metrics }).collect();
     Ok(compare_engines(&project_id, &env.prompts, &inputs))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn col(engine: EngineId, low: f64, high: f64) -> EngineColumn {
+        EngineColumn {
+            engine,
+            run_id: format!("run_{}", engine.as_str()),
+            model: "m".into(),
+            created_at: "2026-12-01T00:00:00Z".into(),
+            success_count: 9,
+            mention_rate: Some((low + high) / 2.0),
+            mention_rate_low: Some(low),
+            mention_rate_high: Some(high),
+            first_mention_rate: None,
+            owned_visibility: None,
+            owned_citation_rate: None,
+            share_of_voice: TargetMap(Vec::new()),
+            top_domains: Vec::new(),
+            truncated_count: 0,
+            estimated_cost_usd: None,
+            answer_link_check: None,
+        }
+    }
+
+    fn row(id: &str, rates: &[(EngineId, Option<f64>)]) -> EnginePromptRow {
+        EnginePromptRow { prompt_id: id.into(), text: id.into(), mention_rate: EngineMap(rates.to_vec()) }
+    }
+
+    #[test]
+    fn an_engine_leaves_the_brand_out_where_another_names_it() {
+        use EngineId::{Deepseek as D, Gemini as G, Qwen as Q};
+        let engines = [col(D, 0.4, 0.9), col(G, 0.1, 0.5), col(Q, 0.7, 1.0)];
+        let prompts = [
+            // Gemini never names it, Qwen always: a gap.
+            row("p1", &[(D, Some(0.0)), (G, Some(0.0)), (Q, Some(1.0))]),
+            // Nobody names it: not a gap of anyone.
+            row("p2", &[(D, Some(0.0)), (G, Some(0.0)), (Q, Some(0.0))]),
+            // Another engine below GAP_OTHER_RATE does not count; no answer (null) is no gap.
+            row("p3", &[(D, Some(0.4)), (G, Some(0.0)), (Q, None)]),
+            // Exactly GAP_OTHER_RATE counts.
+            row("p4", &[(D, Some(0.5)), (G, Some(0.0)), (Q, Some(0.0))]),
+        ];
+        let gaps = brand_gaps(&engines, &prompts);
+        let got: Vec<(EngineId, Vec<&str>, Vec<EngineId>)> = gaps
+            .iter()
+            .map(|g| (g.engine, g.prompt_ids.iter().map(String::as_str).collect(), g.clearly_below.clone()))
+            .collect();
+        // Gemini (two prompts) first; its interval [0.1, 0.5] lies below Qwen's [0.7, 1.0] only.
+        assert_eq!(got, [(G, vec!["p1", "p4"], vec![Q]), (D, vec!["p1"], vec![]), (Q, vec!["p4"], vec![])]);
+        assert!(brand_gaps(&engines, &prompts[1..3]).is_empty());
+    }
 }

@@ -22,8 +22,8 @@ mod markdown;
 mod runs;
 
 pub use engines::{
-    compare_engines, engines_for_export, newest_run_per_engine, EngineColumn, EngineComparison, EngineMap,
-    EnginePromptRow, EngineRun, TopDomain, TOP_DOMAINS,
+    brand_gaps, compare_engines, engines_for_export, newest_run_per_engine, BrandGap, EngineColumn, EngineComparison,
+    EngineMap, EnginePromptRow, EngineRun, TopDomain, GAP_OTHER_RATE, TOP_DOMAINS,
 };
 pub use interval::{half_width_at_half, newcombe_interval, repeats_for_half_width, Change, Direction};
 pub use markdown::{

@@ -141,6 +141,16 @@ fn the_newest_week_compares_every_engine_and_gemini_leaves_the_brand_out() {
     let lowest = cmp.engines.iter().min_by(|a, b| a.mention_rate.partial_cmp(&b.mention_rate).unwrap()).unwrap();
     assert_eq!(lowest.engine, EngineId::Gemini);
     assert!(rate(EngineId::Gemini) < rate(EngineId::Deepseek) && rate(EngineId::Gemini) < 0.6);
+    // The comparison says so: Gemini leaves the brand out on those three prompts, and its
+    // interval lies wholly below those of the seven engines that always name it; DeepSeek
+    // still leaves it out of the second generic prompt, within the noise.
+    let [gap, deepseek] = &cmp.brand_gaps[..] else { panic!("two engines leave the brand out: {:?}", cmp.brand_gaps) };
+    assert_eq!(gap.engine, EngineId::Gemini);
+    assert_eq!(gap.prompt_ids, ["prm_demo_01", "prm_demo_02", "prm_demo_04"]);
+    assert_eq!(gap.clearly_below.len(), 7);
+    assert!(!gap.clearly_below.contains(&EngineId::Deepseek));
+    assert_eq!((deepseek.engine, &deepseek.prompt_ids[..]), (EngineId::Deepseek, &["prm_demo_02".to_string()][..]));
+    assert!(deepseek.clearly_below.is_empty());
     // ... on both generic prompts and the scenario prompt, every repeat.
     let gemini = &by_engine(EngineId::Gemini)[0].id;
     let brand = "tgt_demo_yuangouchang";

@@ -89,6 +89,45 @@ pub fn EnginesPage() -> Html {
     }
 }
 
+/// Who leaves the brand out (`brandGaps`): each engine that never names the brand on prompts
+/// where another engine does, those prompts, and whether its mention rate is clearly below
+/// other engines' or within the noise. Nothing when no engine does.
+fn gaps(c: &EngineComparison, targets: &[Target], lang: Lang) -> Html {
+    if c.brand_gaps.is_empty() {
+        return html! {};
+    }
+    let brand = targets.first().map(|t| t.label.as_str()).unwrap_or_default();
+    let name = |e: geo_core::model::EngineId| geo_core::provider::spec(e).name;
+    let sep = if lang == Lang::Zh { "、" } else { ", " };
+    html! {
+        <div class="card engine-gaps" data-testid="engine-gaps">
+            <h2>{ tf(lang, "engines.gaps", &[("brand", brand)]) }</h2>
+            <ul class="gap-list">
+                { for c.brand_gaps.iter().map(|g| {
+                    let below: Vec<&str> = g.clearly_below.iter().map(|e| e.as_str()).collect();
+                    let below_names: Vec<&str> = g.clearly_below.iter().map(|e| name(*e)).collect();
+                    let texts = g.prompt_ids.iter().filter_map(|id| c.prompts.iter().find(|p| &p.prompt_id == id));
+                    html! {
+                        <li key={g.engine.as_str()} data-testid="engine-gap" data-engine={g.engine.as_str()}
+                            data-prompts={g.prompt_ids.len().to_string()} data-clearly-below={below.join(",")}>
+                            <strong>{ name(g.engine) }</strong>{ " " }
+                            { tf(lang, "engines.gap_line", &[("brand", brand), ("n", &g.prompt_ids.len().to_string())]) }
+                            <ul>{ for texts.map(|p| html! { <li data-prompt={p.prompt_id.clone()}>{ p.text.clone() }</li> }) }</ul>
+                            <p class="muted">
+                                { if below_names.is_empty() {
+                                    t(lang, "engines.gap_noise").to_string()
+                                } else {
+                                    tf(lang, "engines.gap_real", &[("engines", &below_names.join(sep))])
+                                } }
+                            </p>
+                        </li>
+                    }
+                }) }
+            </ul>
+        </div>
+    }
+}
+
 fn view(c: &EngineComparison, targets: &[Target], lang: Lang) -> Html {
     let brand = targets.first().map(|t| t.id.clone()).unwrap_or_default();
     let bars: Vec<Bar> = c
@@ -106,6 +145,7 @@ fn view(c: &EngineComparison, targets: &[Target], lang: Lang) -> Html {
         .collect();
     html! {
         <>
+            { gaps(c, targets, lang) }
             <div class="card engines-chart">
                 <BarChart testid="engines-chart" title={t(lang, "engines.chart")} desc={t(lang, "engines.chart_desc")} {bars} />
             </div>
