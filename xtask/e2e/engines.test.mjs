@@ -10,7 +10,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { launch, freshPage, open, byId, dumpDb, until, cli, buildCli } from './helpers.mjs';
-import { startMock, exportWithPrompts, importEnvelope, saveBases, storedRuns, ENGINE_PROMPTS } from './run-helpers.mjs';
+import { startMock, exportWithPrompts, importEnvelope, saveBases, storedRuns, envelopeOf, ENGINE_PROMPTS } from './run-helpers.mjs';
 
 const FIXTURES = process.env.FIXTURES_DIR ?? path.resolve('fixtures');
 // Prompts with a recorded answer from every engine.
@@ -22,14 +22,6 @@ before(async () => {
   browser = await launch();
 });
 after(async () => { await browser?.close(); });
-
-/** The IndexedDB content as a full export, for `geo-probe`. */
-function envelopeOf(db) {
-  return {
-    format: 'geo-probe-export', version: 1, exportedAt: '2026-11-29T08:00:00.000Z', appVersion: '0.1.0',
-    projects: db.stores.projects, prompts: db.stores.prompts, runs: db.stores.runs, probes: db.stores.probes,
-  };
-}
 
 const num = (v) => (v === '' || v == null ? null : Number(v));
 

@@ -1,17 +1,24 @@
 // The web app through `geo-probe proxy` (engines.md "The local proxy"): Settings turns the
 // local proxy on with its address and token and shows the command that starts it; the run
-// page offers the engines that refuse browser calls (Qwen, Doubao …) once it is on; a Qwen and
-// a Doubao run go through the proxy in front of geo-mock, which answers only with the key
-// (`--require-key`), so they succeed only when the proxy added it; and no request the page
-// made carried the key. Without the token the proxy refuses, and the probe says so.
+// page offers the engines that refuse browser calls (Qwen, Doubao …) once it is on; DeepSeek
+// and the four Chinese engines run the same Chinese prompts as `geo-probe run --engine
+// deepseek,qwen,doubao,ernie,hunyuan` (issue 25's "done when") through the proxy in front of
+// geo-mock, which answers only with the key (`--require-key`), so they succeed only when the
+// proxy added it; the Engines page equals `geo-probe engines` on what the page stored; and no
+// request the page made carried the key. Without the token the proxy refuses, and the probe
+// says so.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, freshPage, open, byId, until, buildCli, BASE_URL } from './helpers.mjs';
-import { startMock, startProxy, exportWithPrompts, importEnvelope, storedRuns, ENGINE_PROMPTS } from './run-helpers.mjs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { launch, freshPage, open, byId, dumpDb, until, cli, buildCli, BASE_URL } from './helpers.mjs';
+import { startMock, startProxy, exportWithPrompts, importEnvelope, storedRuns, envelopeOf, CN_PROMPTS } from './run-helpers.mjs';
 
 const KEY = 'sk-proxy-e2e-7f3a9c0d1e2b';
-// Prompts with a recorded answer from every engine.
-const PROMPTS = ENGINE_PROMPTS;
+const PROMPTS = CN_PROMPTS;
+const ENGINES = ['deepseek', 'qwen', 'doubao', 'ernie', 'hunyuan'];
+const num = (v) => (v === '' || v == null ? null : Number(v));
 
 let browser;
 before(async () => {
@@ -34,10 +41,10 @@ async function useProxy(page, url, token) {
   await page.locator('[data-testid="toast"][data-kind="ok"]').first().waitFor();
 }
 
-test('Qwen and Doubao run through geo-probe proxy with no key in any request of the page', async () => {
+test('DeepSeek and the Chinese engines run through geo-probe proxy with no key in any request of the page', async () => {
   const mock = await startMock(['--latency-ms', '30', '--require-key', KEY]);
   const origin = new URL(BASE_URL).origin;
-  const proxy = await startProxy({ engines: ['qwen', 'doubao'], base: mock.url, key: KEY, origin });
+  const proxy = await startProxy({ engines: ENGINES, base: mock.url, key: KEY, origin });
   try {
     const page = await freshPage(browser);
     const sent = [];
@@ -75,33 +82,46 @@ test('Qwen and Doubao run through geo-probe proxy with no key in any request of 
     assert.equal(await byId(page, 'settings-key-verdict-qwen').getAttribute('data-verdict'), 'valid');
     assert.equal(await check.getAttribute('data-searched'), 'true');
 
-    // The run page: Qwen and Doubao through the proxy, DeepSeek (no key, no base URL) too.
+    // The run page: the Chinese engines through the proxy, DeepSeek (no key, no base URL) too.
     await byId(page, 'nav-run').click();
-    await until(async () => (await page.locator('[data-testid="run-engine-proxy"][data-engine="doubao"]').count()) === 1, 5000, 'doubao through the proxy');
-    if (await box(page, 'deepseek').isChecked()) await box(page, 'deepseek').uncheck();
-    for (const e of ['qwen', 'doubao']) if (!(await box(page, e).isChecked())) await box(page, e).check();
-    await byId(page, 'run-repeats').fill('2');
-    await until(async () => (await byId(page, 'run-estimate').getAttribute('data-engines')) === '2', 5000, 'estimate of two engines');
+    for (const e of ENGINES) {
+      await until(async () => (await page.locator(`[data-testid="run-engine-proxy"][data-engine="${e}"]`).count()) === 1, 5000, `${e} through the proxy`);
+      if (!(await box(page, e).isChecked())) await box(page, e).check();
+    }
+    await byId(page, 'run-repeats').fill('1');
+    await until(async () => (await byId(page, 'run-estimate').getAttribute('data-engines')) === '5', 5000, 'estimate of five engines');
     await until(async () => !(await byId(page, 'run-start').isDisabled()), 5000, 'start enabled');
     await byId(page, 'run-start').click();
-    const db = await storedRuns(page, 2);
-    assert.deepEqual(db.stores.runs.map((r) => r.config.engine).sort(), ['doubao', 'qwen']);
+    const db = await storedRuns(page, ENGINES.length);
+    assert.deepEqual(db.stores.runs.map((r) => r.config.engine).sort(), [...ENGINES].sort());
     for (const r of db.stores.runs) {
       const probes = db.stores.probes.filter((p) => p.runId === r.id);
       assert.equal(r.status, 'completed', r.config.engine);
-      assert.equal(probes.length, 4, r.config.engine);
+      assert.equal(probes.length, PROMPTS.length, r.config.engine);
       assert.ok(probes.every((p) => p.status === 'success'), `${r.config.engine}: ${JSON.stringify(probes.map((p) => p.error))}`);
+      if (r.config.engine === 'deepseek') continue; // DeepSeek returns no citation data
       assert.ok(probes.some((p) => p.sources.some((s) => s.cited === true)), `${r.config.engine}: cited sources`);
     }
-    // The Engines page compares them.
+    // The Engines page equals geo-probe engines on what the page stored.
+    const dir = mkdtempSync(path.join(tmpdir(), 'geo-proxy-'));
+    const file = path.join(dir, 'export.json');
+    writeFileSync(file, JSON.stringify(envelopeOf(await dumpDb(page))));
+    const want = JSON.parse(cli(['engines', file]));
+    assert.deepEqual(want.engines.map((e) => e.engine), ENGINES);
     await byId(page, 'nav-engines').click();
     await page.locator('[data-testid="engines-page"][data-state="ready"]').waitFor();
-    await until(async () => (await byId(page, 'engine-row').count()) === 2, 5000, 'two engine rows');
+    await until(async () => (await byId(page, 'engine-row').count()) === ENGINES.length, 5000, 'five engine rows');
+    for (const e of want.engines) {
+      const row = page.locator(`[data-testid="engine-row"][data-engine="${e.engine}"]`);
+      assert.equal(await row.getAttribute('data-run'), e.runId);
+      assert.equal(num(await row.getAttribute('data-mention-rate')), e.mentionRate, `${e.engine} mention rate`);
+      assert.equal(num(await row.getAttribute('data-owned-citation-rate')), e.ownedCitationRate, `${e.engine} owned citation rate`);
+    }
 
     // No request of the page carried the key; every request to the proxy carried its token.
     assert.ok(!JSON.stringify(db).includes(KEY), 'the key in IndexedDB');
     const toProxy = sent.filter((r) => r.url.startsWith(proxy.url));
-    assert.ok(toProxy.length >= 8, `requests through the proxy: ${toProxy.length}`);
+    assert.ok(toProxy.length >= ENGINES.length * PROMPTS.length, `requests through the proxy: ${toProxy.length}`);
     for (const r of sent) {
       assert.ok(!r.url.includes(KEY) && !r.body.includes(KEY) && !Object.values(r.headers).some((v) => v.includes(KEY)), `the key in ${r.url}`);
       for (const h of ['authorization', 'x-api-key', 'x-goog-api-key']) assert.ok(!(h in r.headers), `${h} sent to ${r.url}`);

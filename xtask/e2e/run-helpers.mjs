@@ -54,6 +54,23 @@ export async function startProxy({ engines, base, key, origin }) {
   return { url, token, stderr: () => err, stop: () => child.kill() };
 }
 
+/** The IndexedDB content (`dumpDb`) as a full export, for `geo-probe`. */
+export function envelopeOf(db) {
+  return {
+    format: 'geo-probe-export', version: 1, exportedAt: '2026-11-29T08:00:00.000Z', appVersion: '0.1.0',
+    projects: db.stores.projects, prompts: db.stores.prompts, runs: db.stores.runs, probes: db.stores.probes,
+  };
+}
+
+// Chinese prompts with a recorded answer from DeepSeek and every Chinese engine
+// (fixtures/responses/01_…, 08_…, 10_… and fixtures/engines/*/p01_…, p08_…, p10_…): a list with
+// citations, a brand question answered without a search, a search that partly failed.
+export const CN_PROMPTS = [
+  { id: 'p01', text: '2026年国内有哪些靠谱的GEO（生成式引擎优化）服务商？' },
+  { id: 'p08', text: '元构场智能科技是一家什么样的公司？' },
+  { id: 'p10', text: 'GEO和SEO有什么区别？元构场提供哪些GEO服务？' },
+];
+
 // Prompts with a recorded answer from every engine (fixtures/engines/*/p01_…, p09_…).
 export const ENGINE_PROMPTS = [
   { id: 'p01', text: '2026年国内有哪些靠谱的GEO（生成式引擎优化）服务商？' },

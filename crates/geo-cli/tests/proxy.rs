@@ -19,6 +19,8 @@ use geo_core::provider::{self, Caller, Endpoint, Reply as EngineReply};
 use geo_mock::{MockConfig, MockServer};
 use serde_json::{json, Value};
 
+mod support;
+
 const BIN: &str = env!("CARGO_BIN_EXE_geo-probe");
 /// A safety net only: no test waits this long unless something is broken.
 const DEADLINE: Duration = Duration::from_secs(60);
@@ -474,21 +476,7 @@ fn a_stream_is_passed_on_before_it_ends() {
     let (got_first, first_arrived) = mpsc::channel::<()>();
     let upstream = std::thread::spawn(move || {
         let (mut s, _) = listener.accept().unwrap();
-        let mut head = String::new();
-        let mut reader = BufReader::new(s.try_clone().unwrap());
-        let mut length = 0usize;
-        loop {
-            let mut line = String::new();
-            if reader.read_line(&mut line).unwrap() == 0 || line == "\r\n" {
-                break;
-            }
-            if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
-                length = v.trim().parse().unwrap();
-            }
-            head.push_str(&line);
-        }
-        let mut body = vec![0u8; length];
-        reader.read_exact(&mut body).unwrap();
+        let (head, _body) = support::read_request(&s);
         s.write_all(
             b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\nConnection: close\r\n\r\ndata: {\"n\":1}\n\n",
         )
@@ -583,21 +571,7 @@ fn redirects_pass_through_and_dead_upstreams_are_502() {
         std::thread::spawn(move || {
             for conn in listener.incoming() {
                 let Ok(mut s) = conn else { continue };
-                let mut reader = BufReader::new(s.try_clone().unwrap());
-                let mut head = String::new();
-                let mut length = 0usize;
-                loop {
-                    let mut line = String::new();
-                    if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
-                        break;
-                    }
-                    if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
-                        length = v.trim().parse().unwrap();
-                    }
-                    head.push_str(&line);
-                }
-                let mut body = vec![0u8; length];
-                let _ = reader.read_exact(&mut body);
+                let (head, _body) = support::read_request(&s);
                 heads.lock().unwrap().push(head);
                 count.fetch_add(1, Ordering::SeqCst);
                 let answer = format!(

@@ -34,6 +34,14 @@ fn non_empty(v: Option<&serde_json::Value>) -> Option<String> {
     v.and_then(serde_json::Value::as_str).map(str::trim).filter(|s| !s.is_empty()).map(str::to_string)
 }
 
+/// An error code as text: a number as written (`429`, Tencent's `4001`), else a non-empty string.
+fn code_text(v: Option<&serde_json::Value>) -> Option<String> {
+    match v {
+        Some(serde_json::Value::Number(n)) => Some(n.to_string()),
+        other => non_empty(other),
+    }
+}
+
 fn truncate_chars(text: &str, max: usize) -> String {
     match text.char_indices().nth(max) {
         Some((cut, _)) => format!("{}…", &text[..cut]),
@@ -89,7 +97,7 @@ pub fn parse_error_body(body: &str) -> ProviderErrorBody {
     let mut out = ProviderErrorBody::default();
     // Tencent Cloud API 3.0 (Hunyuan's native envelope): `{"Response":{"Error":{"Code","Message"}}}`.
     if let Some(err) = value.pointer("/Response/Error").filter(|e| e.is_object()) {
-        out.code = non_empty(err.get("Code"));
+        out.code = code_text(err.get("Code"));
         out.message = non_empty(err.get("Message")).map(|m| truncate_chars(&m, MAX_PROVIDER_MESSAGE_CHARS));
         return out;
     }
@@ -98,10 +106,7 @@ pub fn parse_error_body(body: &str) -> ProviderErrorBody {
             // Gemini's google.rpc.Status has no `type`; its `status` names the same thing.
             out.error_type = non_empty(err.get("type")).or_else(|| non_empty(err.get("status")));
             out.message = non_empty(err.get("message"));
-            out.code = match err.get("code") {
-                Some(serde_json::Value::Number(n)) => Some(n.to_string()),
-                other => non_empty(other),
-            };
+            out.code = code_text(err.get("code"));
         }
         Some(serde_json::Value::String(s)) if !s.trim().is_empty() => out.message = Some(s.trim().to_string()),
         _ => {}

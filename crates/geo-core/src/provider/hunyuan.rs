@@ -151,17 +151,10 @@ fn search_results<'a>(obj: &'a Map<String, Value>, message: Option<&'a Value>) -
     results.map_or(&[][..], |r| &r[..])
 }
 
-/// A Tencent Cloud API 3.0 error envelope (`{"Response":{"Error":{"Code","Message"}}}`),
-/// rewritten as the `{"error":{"code","message"}}` body the shared error mapping reads.
-fn native_error(obj: &Map<String, Value>) -> Option<String> {
-    let error = obj.get("Response")?.get("Error")?.as_object()?;
-    let code = match error.get("Code") {
-        Some(Value::Number(n)) => Value::String(n.to_string()),
-        Some(v @ Value::String(_)) => v.clone(),
-        _ => Value::Null,
-    };
-    let message = error.get("Message").cloned().unwrap_or(Value::Null);
-    Some(serde_json::json!({"error": {"code": code, "message": message}}).to_string())
+/// True for a Tencent Cloud API 3.0 error envelope (`{"Response":{"Error":{"Code","Message"}}}`),
+/// which the shared error mapping (`errors::parse_error_body`) reads as it is.
+fn is_native_error(obj: &Map<String, Value>) -> bool {
+    obj.get("Response").and_then(|r| r.get("Error")).is_some_and(Value::is_object)
 }
 
 /// Parses the body of a successful chat completions call (see the module documentation).
@@ -171,8 +164,8 @@ fn native_error(obj: &Map<String, Value>) -> Option<String> {
 pub fn parse_response(body: &str, requested_model: &str) -> Result<ParsedResponse, ProbeError> {
     let obj = response_object(EngineId::Hunyuan, body, "choices")?;
     let Some(Value::Array(choices)) = obj.get("choices") else {
-        if let Some(envelope) = native_error(&obj) {
-            return Err(map_engine_error_envelope(EngineId::Hunyuan, &envelope));
+        if is_native_error(&obj) {
+            return Err(map_engine_error_envelope(EngineId::Hunyuan, body));
         }
         return Err(engine_invalid_json_error(EngineId::Hunyuan, "the body has no choices array"));
     };

@@ -205,7 +205,9 @@ fn view(c: &EngineComparison, targets: &[Target], lang: Lang) -> Html {
             </div>
             <div class="card">
             <h2>{ t(lang, "engines.sov") }</h2>
-            <div class="table-wrap">
+            // Nine engines scroll sideways on a narrow screen: the region takes the focus, so
+            // the keyboard can scroll it too.
+            <div class="table-wrap" tabindex="0" role="region" aria-label={t(lang, "engines.sov")}>
                 <table class="sov-matrix">
                     <thead><tr>
                         <th scope="col">{ t(lang, "engines.target") }</th>
@@ -228,7 +230,7 @@ fn view(c: &EngineComparison, targets: &[Target], lang: Lang) -> Html {
             <div class="card">
             <h2>{ t(lang, "engines.matrix") }</h2>
             <p class="muted">{ t(lang, "engines.matrix_help") }</p>
-            <div class="table-wrap">
+            <div class="table-wrap" tabindex="0" role="region" aria-label={t(lang, "engines.matrix")}>
                 <table class="engine-matrix">
                     <thead><tr>
                         <th scope="col">{ t(lang, "engines.prompt") }</th>
