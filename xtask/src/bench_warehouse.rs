@@ -254,7 +254,8 @@ fn mix(mut z: u64) -> u64 {
 struct Templates {
     project: Value,
     brand: String,
-    /// Successful probes' raw results.
+    /// The raw results of the successful probes of the demo's DeepSeek runs (the other
+    /// engines' runs, added later, are left out so the figures of ADR 0018 stay comparable).
     probes: Vec<Value>,
     /// The demo's prompts (text, tags), cycled into [`PROMPTS`] prompts.
     prompts: Vec<Value>,
@@ -269,8 +270,20 @@ impl Templates {
         let demo: Value = serde_json::from_str(&std::fs::read_to_string(root.join("demo/demo-data.json"))?)?;
         let project = demo["projects"][0].clone();
         let brand = project["brand"]["label"].as_str().context("the demo's brand")?.to_string();
-        let probes: Vec<Value> =
-            demo["probes"].as_array().context("probes")?.iter().filter(|p| p["status"] == "success").cloned().collect();
+        let deepseek: Vec<&Value> = demo["runs"]
+            .as_array()
+            .context("runs")?
+            .iter()
+            .filter(|r| r["config"]["engine"] == "deepseek")
+            .map(|r| &r["id"])
+            .collect();
+        let probes: Vec<Value> = demo["probes"]
+            .as_array()
+            .context("probes")?
+            .iter()
+            .filter(|p| p["status"] == "success" && deepseek.contains(&&p["runId"]))
+            .cloned()
+            .collect();
         let prompts = demo["prompts"].as_array().context("prompts")?.clone();
         if probes.is_empty() || prompts.is_empty() {
             bail!("the demo has no successful probe or no prompt");
