@@ -115,6 +115,16 @@ pub fn newest_summary_per_engine<'a>(summaries: &'a [RunSummary], project_id: &s
         .collect()
 }
 
+/// The trend of a project from its runs' summaries: one point per run, in `createdAt` order
+/// (ties by id), as [`project_series`](crate::metrics::project_series) computes it from the
+/// probes; with `engine`, the runs of that engine only (the dashboard draws the shown run's
+/// engine: one engine's figures over time, never a line that jumps between assistants).
+pub fn trend_of(summaries: &[RunSummary], engine: Option<EngineId>) -> Vec<SeriesPoint> {
+    let mut points: Vec<&RunSummary> = summaries.iter().filter(|s| engine.is_none_or(|e| s.engine == e)).collect();
+    crate::sort::sort_by(&mut points, |a, b| a.created_at.cmp(&b.created_at).then_with(|| a.id.cmp(&b.id)));
+    points.into_iter().map(|s| s.point.clone()).collect()
+}
+
 /// Sets the figures of `metrics` that compare its run with its previous run, from that
 /// run's metrics (`None`: no previous run, or not stored), and rebuilds the insights.
 ///

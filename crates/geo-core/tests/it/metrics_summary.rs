@@ -10,9 +10,9 @@ use geo_core::compare::{
 use geo_core::export::{parse_export, ImportLimits};
 use geo_core::metrics::{
     against_previous, compute_run_metrics, metrics_for_export, newest_summary_per_engine, project_series, summarize,
-    RunMetrics, RunSummary, SeriesPoint, SUMMARY_FORMAT,
+    trend_of, RunMetrics, RunSummary, SeriesPoint, SUMMARY_FORMAT,
 };
-use geo_core::model::{ExportEnvelope, Probe, Run};
+use geo_core::model::{EngineId, ExportEnvelope, Probe, Run};
 use proptest::prelude::*;
 
 use crate::metrics_oracle::{envelope, run_strategy};
@@ -63,9 +63,44 @@ fn check(env: &ExportEnvelope) -> Result<(), TestCaseError> {
             .filter(|(r, _)| r.project_id == project)
             .map(|(r, m)| SeriesPoint::from_metrics(r, m))
             .collect();
-        prop_assert_eq!(series, points);
+        prop_assert_eq!(&series, &points);
+        // The light summaries give the same trend, and per engine the series of that
+        // engine's runs only.
+        let light: Vec<RunSummary> =
+            from_summaries.iter().filter(|(r, _)| r.project_id == project).map(|(r, m)| RunSummary::of(r, m)).collect();
+        prop_assert_eq!(&trend_of(&light, None), &series);
+        for engine in EngineId::ALL {
+            let runs: Vec<_> = env.runs.iter().filter(|r| r.config.engine == engine).cloned().collect();
+            prop_assert_eq!(trend_of(&light, Some(engine)), project_series(&runs, &env.probes, project));
+        }
     }
     Ok(())
+}
+
+#[test]
+fn the_trend_follows_one_engine_in_time_order() {
+    let run = |id: &str, at: &str, engine: EngineId| {
+        let mut r: Run = serde_json::from_value(serde_json::json!({
+            "id": id, "projectId": "p", "status": "completed", "createdAt": at,
+            "appVersion": "0", "schemaVersion": 1,
+            "config": { "model": "m", "repeats": 1, "concurrency": 1, "maxSearches": 1, "maxTokens": 1,
+                        "temperature": 0.0, "systemPromptVersion": "v" },
+            "aliasSnapshot": [], "promptSnapshot": [], "plannedProbeCount": 0
+        }))
+        .expect("valid run");
+        r.config.engine = engine;
+        let m = geo_core::metrics::compute_run_metrics(&r, &[], None);
+        RunSummary::of(&r, &m)
+    };
+    let runs = vec![
+        run("b", "2026-01-03", EngineId::Deepseek),
+        run("q", "2026-01-02", EngineId::Qwen),
+        run("a", "2026-01-01", EngineId::Deepseek),
+    ];
+    let at = |points: Vec<SeriesPoint>| points.into_iter().map(|p| p.created_at).collect::<Vec<_>>();
+    assert_eq!(at(trend_of(&runs, Some(EngineId::Deepseek))), ["2026-01-01", "2026-01-03"]);
+    assert_eq!(at(trend_of(&runs, Some(EngineId::Qwen))), ["2026-01-02"]);
+    assert_eq!(at(trend_of(&runs, None)), ["2026-01-01", "2026-01-02", "2026-01-03"]);
 }
 
 proptest! {

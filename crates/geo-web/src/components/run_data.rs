@@ -15,8 +15,8 @@ use crate::repo::idb::IdbRepo;
 use crate::repo::{RepoError, Repository};
 use geo_core::compare::{diff_runs, RunDiff};
 use geo_core::export::full_export_with_checks;
-use geo_core::metrics::{RunMetrics, RunSummary, SeriesPoint};
-use geo_core::model::{EngineId, ExportEnvelope, Probe, Project, Run};
+use geo_core::metrics::{trend_of, RunMetrics, RunSummary, SeriesPoint};
+use geo_core::model::{ExportEnvelope, Probe, Project, Run};
 use std::ops::Deref;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -124,16 +124,6 @@ pub fn pick_run<'a>(runs: &'a [RunSummary], selected: Option<&str>) -> Option<&'
     selected
         .and_then(|id| runs.iter().find(|r| r.id == id))
         .or_else(|| runs.iter().max_by(|a, b| a.created_at.cmp(&b.created_at).then_with(|| a.id.cmp(&b.id))))
-}
-
-/// The trend of a project from its runs' summaries: one point per run, in `createdAt`
-/// order (ties by id), as `project_series` computes it from the probes; with `engine`, the
-/// runs of that engine only (the dashboard's run's engine: one engine's figures over time,
-/// never a line that jumps between assistants).
-pub fn trend_of(summaries: &[RunSummary], engine: Option<EngineId>) -> Vec<SeriesPoint> {
-    let mut points: Vec<&RunSummary> = summaries.iter().filter(|s| engine.is_none_or(|e| s.engine == e)).collect();
-    geo_core::sort::sort_by(&mut points, |a, b| a.created_at.cmp(&b.created_at).then_with(|| a.id.cmp(&b.id)));
-    points.into_iter().map(|s| s.point.clone()).collect()
 }
 
 /// What a kept read was made for: project, chosen run, data version, and whether it holds
@@ -287,16 +277,5 @@ mod tests {
         assert_eq!(pick_run(&runs, Some("zz")).map(|r| r.id.as_str()), Some("b"));
         assert_eq!(pick_run(&runs, None).map(|r| r.id.as_str()), Some("b"));
         assert!(pick_run(&[], None).is_none());
-    }
-
-    #[test]
-    fn the_trend_follows_one_engine_in_time_order() {
-        let mut qwen = run("q", "2026-01-02");
-        qwen.engine = EngineId::Qwen;
-        let runs = vec![run("b", "2026-01-03"), qwen, run("a", "2026-01-01")];
-        let at = |points: Vec<SeriesPoint>| points.into_iter().map(|p| p.created_at).collect::<Vec<_>>();
-        assert_eq!(at(trend_of(&runs, Some(EngineId::Deepseek))), ["2026-01-01", "2026-01-03"]);
-        assert_eq!(at(trend_of(&runs, Some(EngineId::Qwen))), ["2026-01-02"]);
-        assert_eq!(at(trend_of(&runs, None)), ["2026-01-01", "2026-01-02", "2026-01-03"]);
     }
 }

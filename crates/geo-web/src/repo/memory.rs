@@ -494,7 +494,7 @@ mod tests {
         }
         for project in &snap.projects {
             let list = block_on(repo.run_summaries(&project.id)).unwrap();
-            let trend = crate::components::run_data::trend_of(&list, None);
+            let trend = geo_core::metrics::trend_of(&list, None);
             assert_eq!(trend, geo_core::metrics::project_series(&snap.runs, &snap.probes, &project.id), "{step}");
             assert!(list.windows(2).all(|w| w[0].created_at >= w[1].created_at), "newest first");
         }
