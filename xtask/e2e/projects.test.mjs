@@ -8,6 +8,14 @@ let browser;
 before(async () => { browser = await launch(); });
 after(async () => { await browser?.close(); });
 
+/** Adds competitor row `i` and waits until the app has moved the focus to its label (it does so
+ * after the render): filling another field before that would have the late focus take the
+ * typing (seen on a busy machine: 'RivalA' landed in the label). */
+async function addCompetitor(page, i) {
+  await byId(page, 'competitor-add').click();
+  await page.waitForFunction((id) => document.activeElement?.dataset?.testid === id, `competitor-label-${i}`);
+}
+
 async function createProject(page) {
   await open(page, 'projects');
   await byId(page, 'empty-state').waitFor();
@@ -16,11 +24,11 @@ async function createProject(page) {
   await byId(page, 'brand-label').fill('元构场');
   await byId(page, 'brand-aliases').fill('元构场智能科技\nyuangouchang\n\n');
   await byId(page, 'brand-domains').fill('https://www.yuangouchang.com/\nyuangouchang.cn');
-  await byId(page, 'competitor-add').click();
+  await addCompetitor(page, 0);
   await byId(page, 'competitor-label-0').fill('对手甲');
   await byId(page, 'competitor-aliases-0').fill('RivalA');
   await byId(page, 'competitor-domains-0').fill('rival-a.com');
-  await byId(page, 'competitor-add').click();
+  await addCompetitor(page, 1);
   await byId(page, 'competitor-label-1').fill('对手乙');
   await byId(page, 'competitor-domains-1').fill('rival-b.cn');
   await byId(page, 'project-save').click();
