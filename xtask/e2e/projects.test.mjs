@@ -8,9 +8,9 @@ let browser;
 before(async () => { browser = await launch(); });
 after(async () => { await browser?.close(); });
 
-/** Adds competitor row `i` and waits until the app has moved the focus to its label (it does so
- * after the render): filling another field before that would have the late focus take the
- * typing (seen on a busy machine: 'RivalA' landed in the label). */
+/** Adds competitor row `i` and waits until the app has moved the focus to its label. The app
+ * does so right after the render (the last test below); when it used a timer, the late focus
+ * took typing meant for another field on a busy machine ('RivalA' landed in the label). */
 async function addCompetitor(page, i) {
   await byId(page, 'competitor-add').click();
   await page.waitForFunction((id) => document.activeElement?.dataset?.testid === id, `competitor-label-${i}`);
@@ -135,4 +135,24 @@ test('another tab sees a new project without reloading (BroadcastChannel)', asyn
   await byId(other, 'empty-state').waitFor();
   await createProject(page);
   await until(async () => (await byId(other, 'project-row').count()) === 1, 5000, 'project in the other tab');
+});
+
+test('a new competitor row has the focus on its label before the browser runs its next task', async () => {
+  // The focus moves in the effect that follows the render (the same scheduler pass), so a key
+  // pressed right after the click lands in the new label. A timer that focused "later" fired
+  // after the next task and, on a slow machine, after the user had moved to another field.
+  const page = await freshPage(browser);
+  await open(page, 'projects');
+  await byId(page, 'empty-state').waitFor();
+  await byId(page, 'project-new').click();
+  await byId(page, 'brand-label').fill('元构场');
+  for (const i of [0, 1]) {
+    const focused = await page.evaluate(() => new Promise((resolve) => {
+      document.querySelector('[data-testid="competitor-add"]').click();
+      // The next task after the click's own: a timer set now runs before any set later.
+      setTimeout(() => resolve(document.activeElement?.dataset?.testid ?? null), 0);
+    }));
+    assert.equal(focused, `competitor-label-${i}`);
+  }
+  assert.deepEqual(page.errors, []);
 });

@@ -72,9 +72,10 @@ pub fn ProjectsPage() -> Html {
             draft.set(ProjectDraft::default());
         })
     };
+    let focus_next = use_focus_after_render();
     let on_save = {
         let (app, draft, creating, selected) = (app.clone(), draft.clone(), creating.clone(), selected.clone());
-        let just_saved = just_saved.clone();
+        let (just_saved, focus_next) = (just_saved.clone(), focus_next.clone());
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
             let existing = if *creating { None } else { selected.clone() };
@@ -84,10 +85,15 @@ pub fn ProjectsPage() -> Html {
             };
             let Some(repo) = app.repo().cloned() else { return };
             let (app, creating, draft, just_saved) = (app.clone(), creating.clone(), draft.clone(), just_saved.clone());
+            let focus_next = focus_next.clone();
             let was_new = existing.is_none();
             wasm_bindgen_futures::spawn_local(async move {
                 let result = repo.put_project(&project).await;
                 if result.is_ok() {
+                    if was_new {
+                        // A new project's next step: its first prompt, focused once rendered.
+                        *focus_next.borrow_mut() = Some("[data-testid=\"prompt-text\"]".to_string());
+                    }
                     creating.set(false);
                     draft.set(ProjectDraft::from_project(&project));
                     just_saved.set(Some(project.clone()));
@@ -95,10 +101,6 @@ pub fn ProjectsPage() -> Html {
                     // run page); the prompts typed next belong to it.
                     prefs::save_project(Some(&project.id));
                     app.dispatch(Action::SelectProject(Some(project.id.clone())));
-                    if was_new {
-                        // A new project's next step: its first prompt.
-                        focus_later("[data-testid=\"prompt-text\"]");
-                    }
                 }
                 report(&app, &result, Some(t(app.lang, "projects.saved").to_string()));
             });
@@ -262,6 +264,7 @@ fn set_field(t: &mut TargetDraft, field: Field, value: String) {
 fn ProjectEditor(props: &ProjectEditorProps) -> Html {
     let lang = use_app().lang;
     let draft = &props.draft;
+    let focus_next = use_focus_after_render();
     let edit = |f: fn(&mut ProjectDraft, String)| {
         let (draft, on_change) = (draft.clone(), props.on_change.clone());
         Callback::from(move |e: InputEvent| {
@@ -292,8 +295,8 @@ fn ProjectEditor(props: &ProjectEditorProps) -> Html {
             let mut next = draft.clone();
             next.competitors.push(TargetDraft::default());
             let index = next.competitors.len() - 1;
+            *focus_next.borrow_mut() = Some(format!("[data-testid=\"competitor-label-{index}\"]"));
             on_change.emit(next);
-            focus_later(&format!("[data-testid=\"competitor-label-{index}\"]"));
         })
     };
     let heading = t(lang, if props.creating { "projects.creating" } else { "projects.editing" });
@@ -373,19 +376,38 @@ fn ProjectEditor(props: &ProjectEditorProps) -> Html {
     }
 }
 
-/// Focuses the element matching `selector` after the next render.
-fn focus_later(selector: &str) {
-    let selector = selector.to_string();
-    wasm_bindgen_futures::spawn_local(async move {
-        yew::platform::time::sleep(std::time::Duration::from_millis(0)).await;
-        let el = web_sys::window()
-            .and_then(|w| w.document())
-            .and_then(|d| d.query_selector(&selector).ok().flatten())
-            .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok());
-        if let Some(el) = el {
-            let _ = el.focus();
-        }
-    });
+/// Focuses the element matching `selector`; false when there is none (yet).
+fn focus(selector: &str) -> bool {
+    let el = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.query_selector(selector).ok().flatten())
+        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok());
+    el.is_some_and(|el| el.focus().is_ok())
+}
+
+/// A selector to focus as soon as the component's next render is in the DOM: a callback
+/// stores it, and the effect that follows that render (in the same scheduler pass, before the
+/// browser handles the next key press) focuses it. A timer would fire later, and on a slow
+/// device could take the focus away from a field the user had already moved on to.
+#[hook]
+fn use_focus_after_render() -> std::rc::Rc<std::cell::RefCell<Option<String>>> {
+    let pending = use_mut_ref(|| None::<String>);
+    {
+        let pending = pending.clone();
+        use_effect(move || {
+            let selector = pending.borrow_mut().take();
+            if let Some(selector) = selector {
+                if !focus(&selector) {
+                    // A child component that renders in a later pass: try once after it.
+                    wasm_bindgen_futures::spawn_local(async move {
+                        yew::platform::time::sleep(std::time::Duration::from_millis(0)).await;
+                        focus(&selector);
+                    });
+                }
+            }
+        });
+    }
+    pending
 }
 
 #[derive(Properties, PartialEq)]
