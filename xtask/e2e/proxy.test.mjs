@@ -154,3 +154,37 @@ test('a wrong token: the proxy refuses and the probe says which token to paste',
     mock.stop();
   }
 });
+
+test('the docs chat goes through geo-probe proxy when it is on: a streamed answer, no key in the page', async () => {
+  // The mock answers the docs chat only with DeepSeek's key as Bearer (`--require-key`), so
+  // the answer arrives only when the proxy added it.
+  const mock = await startMock(['--require-key', KEY]);
+  const proxy = await startProxy({ engines: ['deepseek'], base: mock.url, key: KEY, origin: new URL(BASE_URL).origin });
+  try {
+    const page = await freshPage(browser);
+    const sent = [];
+    page.on('request', (r) => sent.push({ url: r.url(), headers: r.headers(), body: r.postData() ?? '' }));
+    await useProxy(page, proxy.url, proxy.token);
+    await byId(page, 'nav-chat').click();
+    await byId(page, 'chat-load-sample').click();
+    await until(async () => (await byId(page, 'chat-doc-row').count()) === 2, 5000, 'sample rows');
+    assert.equal(await byId(page, 'chat-via-proxy').getAttribute('data-value'), proxy.url);
+    await byId(page, 'chat-question').fill('RAG 分块和检索有什么关系？');
+    await byId(page, 'chat-send').click();
+    const answer = byId(page, 'chat-answer').last();
+    await until(async () => (await answer.getAttribute('data-state')) === 'done', 15000, 'the answer done');
+    assert.ok((await answer.innerText()).includes('[S1]'));
+    const chats = sent.filter((r) => r.url === `${proxy.url}/deepseek/chat/completions`);
+    assert.equal(chats.length, 1, JSON.stringify(sent.map((r) => r.url)));
+    assert.equal(chats[0].headers['x-geo-probe-proxy-token'], proxy.token);
+    for (const r of sent) {
+      assert.ok(!('authorization' in r.headers), `authorization sent to ${r.url}`);
+      assert.ok(!JSON.stringify(r).includes(KEY), `the key in ${r.url}`);
+    }
+    assert.ok(!proxy.stderr().includes(KEY), 'the key in the proxy log');
+    assert.deepEqual(page.errors.filter((e) => !/Failed to load resource/.test(e)), []);
+  } finally {
+    proxy.stop();
+    mock.stop();
+  }
+});

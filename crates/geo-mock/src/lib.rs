@@ -359,6 +359,23 @@ fn handle(shared: &Shared, stream: TcpStream) {
                 }
                 None => shared.config.chat,
             };
+            // DeepSeek answers a chat without its key (`authorization: Bearer KEY`) with 401,
+            // as it does a probe: `--require-key` holds here too, `--proxy` lets a keyless one in.
+            let bearer = req.header("authorization").and_then(|v| v.strip_prefix("Bearer ")).map(str::trim);
+            let key_ok = match (&shared.config.require_key, bearer) {
+                (None, _) => true,
+                (Some(want), Some(got)) => want == got,
+                (Some(_), None) => shared.config.proxy,
+            };
+            if shared.config.require_key.is_some() {
+                entry["keyOk"] = json!(key_ok);
+            }
+            if !key_ok {
+                entry["outcome"] = json!("401");
+                record(shared, entry);
+                let _ = http::respond(&stream, 401, "application/json", fixtures::error_body(401));
+                return;
+            }
             entry["outcome"] = json!(scenario.to_string());
             record(shared, entry);
             chat::serve(

@@ -194,6 +194,25 @@ fn key_check_and_proxy_mode() {
     assert_eq!(send(&proxy, "POST", PATH, &[("x-api-key", "sk-bad")], &body).status, 401);
 }
 
+/// The docs chat wants DeepSeek's key as `authorization: Bearer` under `--require-key`, like
+/// the real endpoint (401 with DeepSeek's body), and takes a keyless one with `--proxy`.
+#[test]
+fn the_docs_chat_requires_the_key_too() {
+    let body = chat_body("GEO Probe 在哪里分析？");
+    let strict = start(&["--require-key", "sk-good"]);
+    let refused = send(&strict, "POST", "/chat/completions", &[], &body);
+    assert_eq!(refused.status, 401);
+    assert_eq!(refused.json()["error"]["type"], "authentication_error");
+    assert_eq!(send(&strict, "POST", "/chat/completions", &[("authorization", "Bearer sk-bad")], &body).status, 401);
+    assert_eq!(send(&strict, "POST", "/chat/completions", &[("x-api-key", "sk-good")], &body).status, 401);
+    let ok = send(&strict, "POST", "/chat/completions", &[("authorization", "Bearer sk-good")], &body);
+    assert_eq!(ok.status, 200);
+    assert_eq!(sse_content(&ok.body).0, geo_mock::chat::ANSWER);
+    assert_eq!(strict.log()[0]["keyOk"], false);
+    let proxy = start(&["--require-key", "sk-good", "--proxy"]);
+    assert_eq!(send(&proxy, "POST", "/chat/completions", &[], &body).status, 200);
+}
+
 #[test]
 fn log_file_holds_every_request_with_headers_and_body() {
     let dir = std::env::temp_dir().join(format!("geo-mock-log-{}", std::process::id()));

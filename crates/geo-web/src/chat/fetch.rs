@@ -21,6 +21,9 @@ pub struct ChatRequest {
     pub url: String,
     /// The API key, sent as `Authorization: Bearer …` when present.
     pub key: Option<String>,
+    /// `geo-probe proxy`'s token, sent in its header when the chat goes through the local
+    /// proxy (which adds the key).
+    pub proxy_token: Option<String>,
     /// The JSON body (`geo_core::chat::build_request_body`).
     pub body: String,
     /// The time limit in milliseconds.
@@ -32,6 +35,7 @@ impl std::fmt::Debug for ChatRequest {
         f.debug_struct("ChatRequest")
             .field("url", &self.url)
             .field("key", &self.key.as_ref().map(|_| geo_core::safe::REDACTED))
+            .field("proxy_token", &self.proxy_token.as_ref().map(|_| geo_core::safe::REDACTED))
             .field("body", &self.body)
             .field("timeout_ms", &self.timeout_ms)
             .finish()
@@ -111,8 +115,8 @@ pub async fn stream_chat(req: ChatRequest, handle: StreamHandle, mut on_text: im
     let end = transfer(&window, &req, &handle, &mut stream, &mut on_text).await;
     // The browser's words and a provider's error body never carry the key.
     let mut redactor = geo_core::safe::Redactor::new();
-    if let Some(key) = &req.key {
-        redactor.add(key);
+    for secret in [&req.key, &req.proxy_token].into_iter().flatten() {
+        redactor.add(secret);
     }
     let end = match end {
         Transfer::Ended(StreamEnd::NetworkError(m)) => {
@@ -163,6 +167,9 @@ async fn transfer(
     let _ = headers.set("accept", "text/event-stream");
     if let Some(key) = req.key.as_deref().map(str::trim).filter(|k| !k.is_empty()) {
         let _ = headers.set("authorization", &format!("Bearer {key}"));
+    }
+    if let Some(token) = &req.proxy_token {
+        let _ = headers.set(geo_core::provider::local_proxy::TOKEN_HEADER, token);
     }
     init.set_headers(&headers);
     if let Some(c) = &handle.controller {
@@ -231,10 +238,12 @@ mod tests {
         let r = ChatRequest {
             url: "https://api.deepseek.com/chat/completions".into(),
             key: Some("sk-secret-debug-1".into()),
+            proxy_token: Some("tok-secret-debug-2".into()),
             body: "{}".into(),
             timeout_ms: CHAT_TIMEOUT_MS,
         };
         let text = format!("{r:?}");
         assert!(!text.contains("sk-secret-debug-1") && text.contains("[redacted]"), "{text}");
+        assert!(!text.contains("tok-secret-debug-2"), "{text}");
     }
 }

@@ -18,14 +18,16 @@ use crate::chat::files::{check_file, looks_binary};
 use crate::chat::samples::fetch_samples;
 use crate::hooks::{toast, use_app};
 use crate::i18n::{t, tf};
-use crate::settings_store::parse_base_url;
+use crate::settings_store::{parse_base_url, read_local_proxy};
 use crate::state::{AppHandle, ToastKind};
 use crate::web::download;
 use geo_core::chat::{
     build_messages, build_request_body, chat_url, export_conversation_markdown, load_document,
     messages::validate_question, AnswerState, Document, ExportTurn, Hit, Index, Turn, TOP_K,
 };
-use geo_core::model::{Lang, DEFAULT_MODEL, MODEL_OPTIONS};
+use geo_core::model::{EngineId, Lang, DEFAULT_MODEL, MODEL_OPTIONS};
+use geo_core::provider::local_proxy::{self, LocalProxy};
+use geo_core::provider::url::KeyError;
 use std::cell::RefCell;
 use std::rc::Rc;
 use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
@@ -419,6 +421,8 @@ struct Session {
     key: UseStateHandle<String>,
     model: UseStateHandle<String>,
     base_url: UseStateHandle<String>,
+    /// The local proxy when Settings turned it on (read when the page opens).
+    proxy: UseStateHandle<Option<LocalProxy>>,
     next_id: Rc<RefCell<u32>>,
     live: Rc<RefCell<Option<StreamHandle>>>,
 }
@@ -426,7 +430,7 @@ struct Session {
 /// Asks the question: checks it, the base URL and the key, retrieves the top passages,
 /// starts a streamed turn and feeds its text into the log until it ends.
 fn send(s: &Session, timeout_ms: u32, lang: Lang) {
-    let Session { docs, log, question, problem, running, key, model, base_url, next_id, live } = s.clone();
+    let Session { docs, log, question, problem, running, key, model, base_url, proxy, next_id, live } = s.clone();
     if running.is_some() {
         return;
     }
@@ -444,9 +448,14 @@ fn send(s: &Session, timeout_ms: u32, lang: Lang) {
     if let Err(e) = geo_core::provider::url::check_key(key.as_deref().unwrap_or("")) {
         return problem.set(Some(e.localized().get(lang).to_string()));
     }
-    if key.is_none() && base.is_none() {
-        return problem.set(Some(t(lang, "chat.need_key").to_string()));
-    }
+    // geo-core's one routing rule, as for a probe of DeepSeek: the key typed here, else the base
+    // URL typed here (a proxy that adds the key), else `geo-probe proxy` when Settings has it on.
+    let own_base = base.as_deref().and_then(|b| geo_core::provider::url::parse_base_url(b).ok().flatten());
+    let route = match local_proxy::route(EngineId::Deepseek, key.as_deref(), own_base.as_ref(), proxy.as_ref()) {
+        Ok(route) => route,
+        Err(KeyError::Missing) => return problem.set(Some(t(lang, "chat.need_key").to_string())),
+        Err(e) => return problem.set(Some(e.localized().get(lang).to_string())),
+    };
     let hits = docs.index.search(&q, TOP_K);
     let history: Vec<Turn> = log
         .turns
@@ -464,8 +473,9 @@ fn send(s: &Session, timeout_ms: u32, lang: Lang) {
         *n
     };
     let request = ChatRequest {
-        url: chat_url(base.as_deref()),
-        key,
+        url: chat_url(route.base()),
+        key: route.key().map(str::to_string),
+        proxy_token: route.token().filter(|t| !t.is_empty()).map(str::to_string),
         body: build_request_body(&model, &messages).to_string(),
         timeout_ms,
     };
@@ -559,6 +569,20 @@ pub fn ChatPage() -> Html {
     let key = use_state(String::new);
     let model = use_state(|| DEFAULT_MODEL.to_string());
     let base_url = use_state(String::new);
+    let proxy = use_state(|| None::<LocalProxy>);
+    {
+        let (proxy, repo) = (proxy.clone(), app.repo().cloned());
+        use_effect_with((), move |_| {
+            if let Some(repo) = repo {
+                wasm_bindgen_futures::spawn_local(async move {
+                    // Unreadable settings leave the proxy off: the chat then asks for a key.
+                    if let Ok(found) = read_local_proxy(&repo).await {
+                        proxy.set(found);
+                    }
+                });
+            }
+        });
+    }
     let question = use_state(String::new);
     let docs = use_reducer(Docs::default);
     let log = use_reducer(Log::default);
@@ -614,6 +638,7 @@ pub fn ChatPage() -> Html {
             key: key.clone(),
             model: model.clone(),
             base_url: base_url.clone(),
+            proxy: proxy.clone(),
             next_id: next_id.clone(),
             live: live.clone(),
         };
@@ -657,6 +682,11 @@ pub fn ChatPage() -> Html {
                         value={(*key).clone()} oninput={on_key} aria-describedby="chat-key-help" />
                 </label>
                 <p id="chat-key-help" class="muted">{ t(lang, "chat.key_help") }</p>
+                if let Some(p) = &*proxy {
+                    <p class="muted" data-testid="chat-via-proxy" data-value={p.url.clone()}>
+                        { tf(lang, "chat.via_proxy", &[("url", &p.url)]) }
+                    </p>
+                }
                 <label class="field">
                     <span class="label-text">{ t(lang, "chat.model") }</span>
                     <select data-testid="chat-model" onchange={on_model}>
