@@ -561,6 +561,36 @@ fn hit_label(lang: Lang, hit: &Hit) -> String {
     )
 }
 
+/// The local proxy when Settings has it on, read once when the page opens (unreadable
+/// settings leave it off: the chat then asks for a key).
+#[hook]
+fn use_local_proxy(app: &AppHandle) -> UseStateHandle<Option<LocalProxy>> {
+    let proxy = use_state(|| None::<LocalProxy>);
+    {
+        let (proxy, repo) = (proxy.clone(), app.repo().cloned());
+        use_effect_with((), move |_| {
+            if let Some(repo) = repo {
+                wasm_bindgen_futures::spawn_local(async move {
+                    if let Ok(found) = read_local_proxy(&repo).await {
+                        proxy.set(found);
+                    }
+                });
+            }
+        });
+    }
+    proxy
+}
+
+/// The line under the key field while the local proxy is on.
+fn via_proxy_note(proxy: Option<&LocalProxy>, lang: Lang) -> Html {
+    let Some(p) = proxy else { return Html::default() };
+    html! {
+        <p class="muted" data-testid="chat-via-proxy" data-value={p.url.clone()}>
+            { tf(lang, "chat.via_proxy", &[("url", &p.url)]) }
+        </p>
+    }
+}
+
 /// The page.
 #[function_component]
 pub fn ChatPage() -> Html {
@@ -569,20 +599,7 @@ pub fn ChatPage() -> Html {
     let key = use_state(String::new);
     let model = use_state(|| DEFAULT_MODEL.to_string());
     let base_url = use_state(String::new);
-    let proxy = use_state(|| None::<LocalProxy>);
-    {
-        let (proxy, repo) = (proxy.clone(), app.repo().cloned());
-        use_effect_with((), move |_| {
-            if let Some(repo) = repo {
-                wasm_bindgen_futures::spawn_local(async move {
-                    // Unreadable settings leave the proxy off: the chat then asks for a key.
-                    if let Ok(found) = read_local_proxy(&repo).await {
-                        proxy.set(found);
-                    }
-                });
-            }
-        });
-    }
+    let proxy = use_local_proxy(&app);
     let question = use_state(String::new);
     let docs = use_reducer(Docs::default);
     let log = use_reducer(Log::default);
@@ -682,11 +699,7 @@ pub fn ChatPage() -> Html {
                         value={(*key).clone()} oninput={on_key} aria-describedby="chat-key-help" />
                 </label>
                 <p id="chat-key-help" class="muted">{ t(lang, "chat.key_help") }</p>
-                if let Some(p) = &*proxy {
-                    <p class="muted" data-testid="chat-via-proxy" data-value={p.url.clone()}>
-                        { tf(lang, "chat.via_proxy", &[("url", &p.url)]) }
-                    </p>
-                }
+                { via_proxy_note(proxy.as_ref(), lang) }
                 <label class="field">
                     <span class="label-text">{ t(lang, "chat.model") }</span>
                     <select data-testid="chat-model" onchange={on_model}>
