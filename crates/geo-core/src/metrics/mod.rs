@@ -29,7 +29,9 @@ pub use insights::{build_insights, Insight};
 pub use run::{compute_run_metrics, compute_run_metrics_refs};
 pub use series::{project_series, SeriesPoint};
 pub use stats::{jaccard, rbo, wilson_interval};
-pub use summary::{against_previous, newest_summary_per_engine, summarize, trend_of, RunSummary, SUMMARY_FORMAT};
+pub use summary::{
+    against_previous, newest_summary_per_engine, pick_summary, summarize, trend_of, RunSummary, SUMMARY_FORMAT,
+};
 
 use crate::model::{EngineId, ExportEnvelope, Ownership, Probe, Run};
 use serde::ser::{Serialize, SerializeMap, Serializer};

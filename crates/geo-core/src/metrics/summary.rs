@@ -115,6 +115,14 @@ pub fn newest_summary_per_engine<'a>(summaries: &'a [RunSummary], project_id: &s
         .collect()
 }
 
+/// The run a page shows: `selected` when it is among `summaries`, else the newest
+/// (`createdAt`, ties by id); `None` when there is no run.
+pub fn pick_summary<'a>(summaries: &'a [RunSummary], selected: Option<&str>) -> Option<&'a RunSummary> {
+    selected
+        .and_then(|id| summaries.iter().find(|r| r.id == id))
+        .or_else(|| summaries.iter().max_by(|a, b| a.created_at.cmp(&b.created_at).then_with(|| a.id.cmp(&b.id))))
+}
+
 /// The trend of a project from its runs' summaries: one point per run, in `createdAt` order
 /// (ties by id), as [`project_series`](crate::metrics::project_series) computes it from the
 /// probes; with `engine`, the runs of that engine only (the dashboard draws the shown run's

@@ -9,8 +9,8 @@ use geo_core::compare::{
 };
 use geo_core::export::{parse_export, ImportLimits};
 use geo_core::metrics::{
-    against_previous, compute_run_metrics, metrics_for_export, newest_summary_per_engine, project_series, summarize,
-    trend_of, RunMetrics, RunSummary, SeriesPoint, SUMMARY_FORMAT,
+    against_previous, compute_run_metrics, metrics_for_export, newest_summary_per_engine, pick_summary, project_series,
+    summarize, trend_of, RunMetrics, RunSummary, SeriesPoint, SUMMARY_FORMAT,
 };
 use geo_core::model::{EngineId, ExportEnvelope, Probe, Run};
 use proptest::prelude::*;
@@ -77,21 +77,36 @@ fn check(env: &ExportEnvelope) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// The summary of an empty run `id` of `engine`, created `at`.
+fn run(id: &str, at: &str, engine: EngineId) -> RunSummary {
+    let mut r: Run = serde_json::from_value(serde_json::json!({
+        "id": id, "projectId": "p", "status": "completed", "createdAt": at,
+        "appVersion": "0", "schemaVersion": 1,
+        "config": { "model": "m", "repeats": 1, "concurrency": 1, "maxSearches": 1, "maxTokens": 1,
+                    "temperature": 0.0, "systemPromptVersion": "v" },
+        "aliasSnapshot": [], "promptSnapshot": [], "plannedProbeCount": 0
+    }))
+    .expect("valid run");
+    r.config.engine = engine;
+    let m = geo_core::metrics::compute_run_metrics(&r, &[], None);
+    RunSummary::of(&r, &m)
+}
+
+#[test]
+fn a_page_shows_the_selected_run_or_the_newest() {
+    let d = EngineId::Deepseek;
+    let runs = vec![run("a", "2026-01-02", d), run("b", "2026-01-03", d), run("c", "2026-01-01", d)];
+    let id = |r: Option<&RunSummary>| r.map(|r| r.id.clone());
+    assert_eq!(id(pick_summary(&runs, Some("c"))).as_deref(), Some("c"));
+    assert_eq!(id(pick_summary(&runs, Some("zz"))).as_deref(), Some("b"), "an unknown id: the newest");
+    assert_eq!(id(pick_summary(&runs, None)).as_deref(), Some("b"));
+    let tie = vec![run("x", "2026-01-03", d), run("y", "2026-01-03", d)];
+    assert_eq!(id(pick_summary(&tie, None)).as_deref(), Some("y"), "a tie: the larger id");
+    assert!(pick_summary(&[], None).is_none());
+}
+
 #[test]
 fn the_trend_follows_one_engine_in_time_order() {
-    let run = |id: &str, at: &str, engine: EngineId| {
-        let mut r: Run = serde_json::from_value(serde_json::json!({
-            "id": id, "projectId": "p", "status": "completed", "createdAt": at,
-            "appVersion": "0", "schemaVersion": 1,
-            "config": { "model": "m", "repeats": 1, "concurrency": 1, "maxSearches": 1, "maxTokens": 1,
-                        "temperature": 0.0, "systemPromptVersion": "v" },
-            "aliasSnapshot": [], "promptSnapshot": [], "plannedProbeCount": 0
-        }))
-        .expect("valid run");
-        r.config.engine = engine;
-        let m = geo_core::metrics::compute_run_metrics(&r, &[], None);
-        RunSummary::of(&r, &m)
-    };
     let runs = vec![
         run("b", "2026-01-03", EngineId::Deepseek),
         run("q", "2026-01-02", EngineId::Qwen),

@@ -15,7 +15,7 @@ use crate::repo::idb::IdbRepo;
 use crate::repo::{RepoError, Repository};
 use geo_core::compare::{diff_runs, RunDiff};
 use geo_core::export::full_export_with_checks;
-use geo_core::metrics::{trend_of, RunMetrics, RunSummary, SeriesPoint};
+use geo_core::metrics::{pick_summary, trend_of, RunMetrics, RunSummary, SeriesPoint};
 use geo_core::model::{ExportEnvelope, Probe, Project, Run};
 use std::ops::Deref;
 use std::rc::Rc;
@@ -117,13 +117,6 @@ impl RunData {
     pub fn run_date(&self) -> String {
         self.run().map_or_else(String::new, |r| r.created_at.get(..10).unwrap_or(&r.created_at).to_string())
     }
-}
-
-/// Picks the run to show: `selected` when the project has it, else the newest.
-pub fn pick_run<'a>(runs: &'a [RunSummary], selected: Option<&str>) -> Option<&'a RunSummary> {
-    selected
-        .and_then(|id| runs.iter().find(|r| r.id == id))
-        .or_else(|| runs.iter().max_by(|a, b| a.created_at.cmp(&b.created_at).then_with(|| a.id.cmp(&b.id))))
 }
 
 /// What a kept read was made for: project, chosen run, data version, and whether it holds
@@ -228,7 +221,7 @@ pub fn use_run_data(figures: Figures) -> Fetch<Option<SharedRunData>> {
         let Some(project_id) = project else { return Ok(None) };
         let Some(project) = repo.get_project(&project_id).await? else { return Ok(None) };
         let summaries = run_summaries(&repo, &project_id, version).await?;
-        let chosen = pick_run(&summaries, run.as_deref()).map(|r| r.id.clone());
+        let chosen = pick_summary(&summaries, run.as_deref()).map(|r| r.id.clone());
         let key: FiguresKey = (project_id, chosen.clone(), version, figures.needs_probes());
         let shared = FIGURES.with(|f| f[usize::from(figures.needs_probes())].clone());
         let data = shared
@@ -247,20 +240,6 @@ pub fn use_run_data(figures: Figures) -> Fetch<Option<SharedRunData>> {
 mod tests {
     use super::*;
 
-    fn run(id: &str, at: &str) -> RunSummary {
-        let mut r: Run = serde_json::from_value(serde_json::json!({
-            "id": id, "projectId": "p", "status": "completed", "createdAt": at,
-            "appVersion": "0", "schemaVersion": 1,
-            "config": { "model": "m", "repeats": 1, "concurrency": 1, "maxSearches": 1, "maxTokens": 1,
-                        "temperature": 0.0, "systemPromptVersion": "v" },
-            "aliasSnapshot": [], "promptSnapshot": [], "plannedProbeCount": 0
-        }))
-        .expect("valid run");
-        r.id = id.to_string();
-        let m = geo_core::metrics::compute_run_metrics(&r, &[], None);
-        RunSummary::of(&r, &m)
-    }
-
     #[test]
     fn the_pages_that_show_probes_share_their_reads() {
         use Figures::*;
@@ -268,14 +247,5 @@ mod tests {
         for f in [Sources, Lists, Export, Actions] {
             assert!(f.needs_probes(), "{f:?}");
         }
-    }
-
-    #[test]
-    fn picks_the_selected_run_or_the_newest() {
-        let runs = vec![run("a", "2026-01-02"), run("b", "2026-01-03"), run("c", "2026-01-01")];
-        assert_eq!(pick_run(&runs, Some("c")).map(|r| r.id.as_str()), Some("c"));
-        assert_eq!(pick_run(&runs, Some("zz")).map(|r| r.id.as_str()), Some("b"));
-        assert_eq!(pick_run(&runs, None).map(|r| r.id.as_str()), Some("b"));
-        assert!(pick_run(&[], None).is_none());
     }
 }
