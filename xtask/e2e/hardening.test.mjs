@@ -262,7 +262,7 @@ test('keys are kept for the session only by default, and the page says which ori
   assert.equal(await byId(page, 'settings-key-storage').inputValue(), 'session');
   const note = byId(page, 'settings-key-origin');
   assert.equal(await note.getAttribute('data-origin'), new URL(BASE_URL).origin);
-  assert.equal(await note.getAttribute('data-shared'), 'own', 'served at / on its own origin');
+  assert.equal(await note.getAttribute('data-shared'), 'loopback', 'served on this machine, where other local pages may share the origin');
   await byId(page, 'settings-api-key').fill(KEY);
   await byId(page, 'settings-save').click();
   await page.locator('[data-testid="toast"][data-kind="ok"]').first().waitFor();

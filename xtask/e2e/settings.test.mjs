@@ -2,7 +2,7 @@
 // base URL is an IndexedDB setting; "clear all data" asks first and empties everything.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, freshPage, open, byId, dumpDb, until } from './helpers.mjs';
+import { launch, freshPage, open, byId, dumpDb, until, newContext, BASE_URL } from './helpers.mjs';
 
 const KEY = 'sk-test-0123456789abcdef';
 let browser;
@@ -158,4 +158,44 @@ test('a crafted file cannot plant analysis: derived fields are recomputed, an or
   assert.match(await byId(page, 'import-result').textContent(), /probes\[0\]\.runId/);
   assert.equal((await dumpDb(page)).stores.probes.length, before.stores.probes.length);
   assert.deepEqual(page.errors.filter((e) => !/Failed to load resource/.test(e)), []);
+});
+
+/** A page of the app served as if from `origin` (a GitHub Pages user site, plain http on a
+ * network host): every request to it is answered by the local server. */
+async function pageAt(origin, path) {
+  const context = await newContext(browser);
+  await context.route(`${origin}/**`, async (route) => {
+    const u = new URL(route.request().url());
+    const response = await route.fetch({ url: new URL(u.pathname.slice(1) + u.search, BASE_URL).href });
+    await route.fulfill({ response });
+  });
+  const page = await context.newPage();
+  page.errors = [];
+  page.on('pageerror', (e) => page.errors.push(String(e)));
+  await page.goto(`${origin}/${path}`);
+  await byId(page, 'nav-projects').waitFor();
+  return page;
+}
+
+test('the proxy token is warned about before it is saved where other content shares the origin', async () => {
+  // security-3 L6 / issue 35 deliver 5: *.github.io and plain http:// away from this machine.
+  for (const [origin, shared] of [['https://octo.github.io', 'github-pages'], ['http://geo.example', 'plain-http']]) {
+    const page = await pageAt(origin, 'settings');
+    const warning = byId(page, 'settings-proxy-origin-warning');
+    await warning.waitFor();
+    assert.equal(await warning.getAttribute('data-shared'), shared, origin);
+    assert.equal(await byId(page, 'settings-key-origin').getAttribute('data-shared'), shared, origin);
+    // Nothing typed or saved yet: the warning comes first, beside the token field it is about.
+    assert.equal(await page.evaluate(() => sessionStorage.getItem('geo-probe.proxyToken') ?? localStorage.getItem('geo-probe.proxyToken')), null);
+    const describedBy = await byId(page, 'settings-proxy-token').getAttribute('aria-describedby');
+    assert.ok(describedBy.split(' ').includes('proxy-origin-warning'), describedBy);
+    if (shared === 'github-pages') assert.match(await warning.textContent(), /octo/);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
+  // Served on this machine: no warning; the origin note says who else may serve there.
+  const page = await freshPage(browser, 'settings');
+  await byId(page, 'settings-proxy-token').waitFor();
+  assert.equal(await byId(page, 'settings-proxy-origin-warning').count(), 0);
+  assert.equal(await byId(page, 'settings-key-origin').getAttribute('data-shared'), 'loopback');
 });

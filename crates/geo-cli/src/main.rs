@@ -65,14 +65,16 @@ usage:
   geo-probe chat --docs FILE... --query TEXT [--base-url URL] [--model M]
                                           stream a docs-chat answer citing [S#]
   geo-probe proxy [--port N] [--engine E,...] [--allow-origin ORIGIN]... [--base-url E=URL]...
-                                          local proxy on 127.0.0.1 (default port 8788) that adds
-                                          each engine's key for the web app; prints a token
+                                          local proxy on 127.0.0.1 and [::1] (default port 8788)
+                                          that adds each engine's key for the web app, and
+                                          removes it from what comes back; prints a token
 
 FILE may be `-` for standard input. Each engine's API key is read from its own variable
 only: DEEPSEEK_API_KEY, ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY, PERPLEXITY_API_KEY,
 DASHSCOPE_API_KEY (qwen), ARK_API_KEY (doubao), QIANFAN_API_KEY (ernie), HUNYUAN_API_KEY (hunyuan);
 with --base-url and no key an engine runs through that proxy without a key (proxy mode), sending
-GEO_PROBE_PROXY_TOKEN as x-geo-probe-proxy-token when it is set (geo-probe proxy).
+GEO_PROBE_PROXY_TOKEN as x-geo-probe-proxy-token when it is set and the base URL is on this
+machine (127.0.0.0/8, [::1], localhost: geo-probe proxy), never to another host.
 --base-url E=URL (repeatable) gives engine E its own proxy; one bare --base-url for several
 engines that each have a key is refused, since that proxy would receive every key.";
 

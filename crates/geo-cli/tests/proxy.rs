@@ -722,3 +722,302 @@ fn the_cli_runs_qwen_and_doubao_through_the_proxy_with_its_token() {
     assert_eq!(m.log().len(), 4, "nothing reached the mock without the token");
     proxy.finish_clean(&[secret.to_string()], 8);
 }
+
+// ------------------------------------------------------------------ hardening III (security-3)
+
+/// The probe request of `engine` for `prompt` (a prompt may carry a `[mock:…]` script).
+fn probe_request_for(engine: EngineId, prompt: &str) -> (String, String) {
+    let config = RunConfig { engine, model: provider::spec(engine).default_model.to_string(), ..RunConfig::default() };
+    let path = format!("/{engine}{}", provider::engine_path(engine, &config.model));
+    (path, provider::engine_request_body(engine, prompt, &config))
+}
+
+/// security-3 M1: an upstream that echoes the request (its auth header and path) in a 401, a
+/// 400 and in an SSE event split across two network writes inside the key hands no key, and
+/// no secret of the base URL's query, back through the proxy; what it said apart from them
+/// arrives unchanged, `[redacted]` in their place.
+#[test]
+fn an_echoing_upstream_hands_no_key_back() {
+    let engines = [EngineId::Deepseek, EngineId::Qwen, EngineId::Gemini];
+    let m = mock(&[]);
+    let query_secret = "QUERY-SECRET-4242";
+    let mut args = vec!["--engine".to_string(), "deepseek,qwen,gemini".to_string()];
+    for e in engines {
+        let base = if e == EngineId::Qwen { format!("{}/?token={query_secret}", m.url()) } else { m.url() };
+        args.extend(["--base-url".to_string(), format!("{e}={base}")]);
+    }
+    let keys: Vec<(EngineId, String)> = engines.iter().map(|e| (*e, key_of(*e))).collect();
+    let mut proxy = Proxy::start(&args, &keys);
+    let mut requests = 0;
+    for (engine, key) in &keys {
+        for status in [401u16, 400] {
+            let (path, body) = probe_request_for(*engine, &format!("echo {status} [mock:echo={status}]"));
+            let r = proxy.send(
+                "POST",
+                &path,
+                &[proxy.token_header(), ("Content-Type", "application/json"), ("Origin", SERVE_ORIGIN)],
+                body.as_bytes(),
+            );
+            requests += 1;
+            let text = r.text();
+            assert_eq!(r.status, status, "{engine}: {text}");
+            assert!(r.complete, "{engine} {status}");
+            assert!(!text.contains(key.as_str()), "{engine} {status}: the key came back: {text}");
+            assert!(!text.contains(query_secret), "{engine} {status}: the base's secret came back: {text}");
+            assert!(text.contains("echo: ") && text.contains("[redacted]"), "{engine} {status}: {text}");
+            // Only the secret went: the rest of the echo (the path) is as the upstream wrote it.
+            assert!(text.contains(&provider::engine_path(*engine, provider::spec(*engine).default_model)), "{text}");
+        }
+    }
+    // The docs chat's stream: the key whole in one event, written in two pieces inside it.
+    let chat = json!({
+        "model": "deepseek-v4-flash", "stream": true,
+        "messages": [{ "role": "user", "content": "echo [chat:echo]" }]
+    })
+    .to_string();
+    let mut s = open_chat(&proxy, &chat);
+    let mut raw = Vec::new();
+    s.read_to_end(&mut raw).unwrap();
+    requests += 1;
+    let reply = parse_reply(&raw);
+    assert!(reply.complete);
+    let answer = streamed_answer(&reply.text());
+    let deepseek_key = key_of(EngineId::Deepseek);
+    assert!(!String::from_utf8_lossy(&raw).contains(&deepseek_key), "{answer}");
+    assert!(answer.starts_with(geo_mock::chat::ANSWER) && answer.ends_with(" [echo: authorization=Bearer [redacted]]"));
+    let mut secrets: Vec<String> = keys.iter().map(|(_, k)| k.clone()).collect();
+    secrets.push(query_secret.to_string());
+    proxy.finish_clean(&secrets, requests);
+}
+
+/// A `geo-probe` command in proxy mode: no key variable set, the token from the environment.
+fn cli_through(proxy: &Proxy, args: &[String]) -> std::process::Output {
+    let mut c = Command::new(BIN);
+    c.args(args);
+    for e in EngineId::ALL {
+        c.env_remove(provider::spec(e).key_env);
+    }
+    c.env("GEO_PROBE_PROXY_TOKEN", &proxy.token);
+    c.output().unwrap()
+}
+
+/// security-3 M1 from the CLI's side: `run` and `doctor` through the proxy in front of an
+/// upstream that echoes the key in every error leave it in neither OUT, standard error nor
+/// standard output (the CLI does not know the key: only the proxy could remove it).
+#[test]
+fn run_and_doctor_through_the_proxy_print_and_keep_no_echoed_key() {
+    let secret = "sk-echoed-SECRET-31";
+    for fault in ["echo=401:1", "echo=400:1"] {
+        let m = mock(&["--fault", fault]);
+        let args =
+            vec!["--engine".to_string(), "qwen".to_string(), "--base-url".to_string(), format!("qwen={}", m.url())];
+        let mut proxy = Proxy::start(&args, &[(EngineId::Qwen, secret.to_string())]);
+        let base = format!("qwen=http://127.0.0.1:{}/qwen", proxy.port);
+        let dir = std::env::temp_dir().join(format!("geo-cli-proxy-{}-echo-{}", std::process::id(), &fault[5..8]));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let out = dir.join("run.json");
+        let run: Vec<String> =
+            ["run", "../../fixtures/project.json", "--project", "proj_yuangouchang", "--engine", "qwen"]
+                .iter()
+                .map(|s| s.to_string())
+                .chain(["--prompts".into(), "p01".into(), "--repeats".into(), "1".into(), "--out".into()])
+                .chain([out.to_str().unwrap().to_string(), "--base-url".into(), base.clone()])
+                .collect();
+        let o = cli_through(&proxy, &run);
+        let file = std::fs::read_to_string(&out).unwrap();
+        let text = format!("{}{}{file}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+        assert!(!text.contains(secret), "{fault}: the key reached run's output:\n{text}");
+        let v: Value = serde_json::from_str(&file).unwrap();
+        let error = v["probes"][0]["error"]["message"].as_str().unwrap_or_default().to_string();
+        assert!(error.contains("[redacted]"), "{fault}: the echo reached the probe, without the key: {error}");
+        let doctor: Vec<String> =
+            ["doctor", "--engine", "qwen", "--base-url", &base].iter().map(|s| s.to_string()).collect();
+        let o = cli_through(&proxy, &doctor);
+        let text = format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+        assert!(!text.contains(secret), "{fault}: the key reached doctor's output:\n{text}");
+        // A refused key is said in doctor's own words; any other error quotes the reply.
+        assert!(fault.starts_with("echo=401") || text.contains("[redacted]"), "{fault}: doctor shows the echo: {text}");
+        assert!(m.log().len() >= 2, "both commands reached the upstream");
+        let _ = std::fs::remove_dir_all(&dir);
+        let lines = proxy.finish();
+        assert!(!lines.join("\n").contains(secret));
+    }
+}
+
+/// security-3 L2: connections that send nothing (or half a request line) never keep a real
+/// request out: all [`MAX_CONNECTIONS`](64) slots held idle, the next request is still served.
+#[test]
+fn idle_connections_do_not_keep_a_request_out() {
+    let m = mock(&[]);
+    let key = key_of(EngineId::Qwen);
+    let args = vec!["--engine".to_string(), "qwen".to_string(), "--base-url".to_string(), format!("qwen={}", m.url())];
+    let mut proxy = Proxy::start(&args, &[(EngineId::Qwen, key.clone())]);
+    let idle: Vec<TcpStream> = (0..64)
+        .map(|i| {
+            let mut s = TcpStream::connect(("127.0.0.1", proxy.port)).unwrap();
+            if i % 2 == 0 {
+                s.write_all(b"POST ").unwrap();
+            }
+            s
+        })
+        .collect();
+    for round in 0..3 {
+        let (path, _, body) = probe_request(EngineId::Qwen);
+        let r =
+            proxy.send("POST", &path, &[proxy.token_header(), ("Content-Type", "application/json")], body.as_bytes());
+        assert_eq!(r.status, 200, "round {round}: {}", r.text());
+    }
+    assert_eq!(m.log().len(), 3);
+    drop(idle);
+    // The idle connections that sent half a line are logged as bad requests (400) when closed.
+    let lines = proxy.finish();
+    assert_eq!(lines.iter().filter(|l| l.contains(" qwen 200 ")).count(), 3, "{lines:?}");
+    assert!(!lines.join("\n").contains(&key));
+}
+
+/// security-3 L2: when every slot serves a request (64 requests waiting on a slow upstream),
+/// one more connection is answered 503 at once, and the 64 are answered when the upstream is.
+#[test]
+fn a_connection_over_the_limit_is_answered_503_at_once() {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let (release_tx, release_rx) = mpsc::channel::<()>();
+    let arrived = Arc::new(AtomicUsize::new(0));
+    {
+        let arrived = Arc::clone(&arrived);
+        std::thread::spawn(move || {
+            let mut held = Vec::new();
+            for conn in listener.incoming() {
+                let Ok(s) = conn else { continue };
+                let _ = support::read_request(&s);
+                held.push(s);
+                if arrived.fetch_add(1, Ordering::SeqCst) + 1 == 64 {
+                    break;
+                }
+            }
+            // Safety net only: the test releases the upstream once the 65th connection is answered.
+            let _ = release_rx.recv_timeout(DEADLINE);
+            for mut s in held {
+                let _ =
+                    s.write_all(b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{}");
+            }
+        });
+    }
+    let key = key_of(EngineId::Openai);
+    let args = vec!["--engine".into(), "openai".into(), "--base-url".into(), format!("openai=http://127.0.0.1:{port}")];
+    let mut proxy = Proxy::start(&args, &[(EngineId::Openai, key.clone())]);
+    let (path, _, body) = probe_request(EngineId::Openai);
+    let token = proxy.token.clone();
+    let proxy_port = proxy.port;
+    let busy: Vec<_> = (0..64)
+        .map(|_| {
+            let (path, body, token) = (path.clone(), body.clone(), token.clone());
+            std::thread::spawn(move || {
+                send(
+                    proxy_port,
+                    "POST",
+                    &path,
+                    &[(TOKEN_HEADER, token.as_str()), ("Content-Type", "application/json")],
+                    body.as_bytes(),
+                )
+            })
+        })
+        .collect();
+    while arrived.load(Ordering::SeqCst) < 64 {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let over =
+        proxy.send("POST", &path, &[proxy.token_header(), ("Content-Type", "application/json")], body.as_bytes());
+    assert_eq!(over.status, 503, "{}", over.text());
+    release_tx.send(()).unwrap();
+    for t in busy {
+        assert_eq!(t.join().unwrap().status, 200);
+    }
+    proxy.wait_for_requests(65);
+    let lines = proxy.finish_clean(&[key], 65);
+    assert_eq!(lines.iter().filter(|l| l.contains(" 503 ")).count(), 1, "{lines:?}");
+}
+
+/// security-3 L2: a client that sends its request line slower than the first-line deadline
+/// (5 s) gets 408, although the whole request would have arrived within the 30 s budget.
+#[test]
+fn a_request_line_must_arrive_within_five_seconds() {
+    let m = mock(&[]);
+    let key = key_of(EngineId::Qwen);
+    let args = vec!["--engine".to_string(), "qwen".to_string(), "--base-url".to_string(), format!("qwen={}", m.url())];
+    let mut proxy = Proxy::start(&args, &[(EngineId::Qwen, key.clone())]);
+    let (path, _, _) = probe_request(EngineId::Qwen);
+    let mut s = TcpStream::connect(("127.0.0.1", proxy.port)).unwrap();
+    s.set_read_timeout(Some(DEADLINE)).unwrap();
+    let mut w = s.try_clone().unwrap();
+    let port = proxy.port;
+    // About 12 s for the line, one byte at a time; then the rest at once. The answer is read
+    // meanwhile, so it is in before the writing stops.
+    let writer = std::thread::spawn(move || {
+        let line = format!("POST {path} HTTP/1.1\r\n");
+        let step = Duration::from_millis(12_000 / line.len() as u64);
+        for b in line.bytes() {
+            if w.write_all(&[b]).is_err() {
+                return; // the proxy gave up on the line and closed
+            }
+            std::thread::sleep(step);
+        }
+        let _ = w.write_all(format!("Host: 127.0.0.1:{port}\r\nContent-Length: 0\r\n\r\n").as_bytes());
+    });
+    let mut raw = Vec::new();
+    let _ = s.read_to_end(&mut raw);
+    writer.join().unwrap();
+    assert_eq!(parse_reply(&raw).status, 408, "{}", String::from_utf8_lossy(&raw));
+    assert!(m.log().is_empty());
+    proxy.wait_for_requests(1);
+    proxy.finish_clean(&[key], 1);
+}
+
+/// security-3 L1: the proxy answers on `[::1]` too (so `localhost` reaches it whichever
+/// loopback a browser tries first) and will not start when another program holds `[::1]` at
+/// its port, where it could take the token.
+#[test]
+fn both_loopbacks_are_the_proxys_or_it_does_not_start() {
+    if TcpListener::bind("[::1]:0").is_err() {
+        return; // no IPv6 loopback on this machine: nobody can listen there either
+    }
+    let m = mock(&[]);
+    let key = key_of(EngineId::Qwen);
+    let base = format!("qwen={}", m.url());
+    let args = vec!["--engine".to_string(), "qwen".to_string(), "--base-url".to_string(), base.clone()];
+    let mut proxy = Proxy::start(&args, &[(EngineId::Qwen, key.clone())]);
+    let (path, _, body) = probe_request(EngineId::Qwen);
+    let mut s = TcpStream::connect(("::1", proxy.port)).unwrap();
+    s.set_read_timeout(Some(DEADLINE)).unwrap();
+    let head = format!(
+        "POST {path} HTTP/1.1\r\nHost: [::1]:{}\r\n{TOKEN_HEADER}: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+        proxy.port,
+        proxy.token,
+        body.len()
+    );
+    s.write_all(head.as_bytes()).unwrap();
+    s.write_all(body.as_bytes()).unwrap();
+    let mut raw = Vec::new();
+    s.read_to_end(&mut raw).unwrap();
+    assert_eq!(parse_reply(&raw).status, 200, "{}", String::from_utf8_lossy(&raw));
+    proxy.wait_for_requests(1);
+    proxy.finish_clean(std::slice::from_ref(&key), 1);
+
+    // Another program on [::1] at the port: the proxy refuses to start.
+    let squatter = TcpListener::bind("[::1]:0").unwrap();
+    let port = squatter.local_addr().unwrap().port();
+    if TcpListener::bind(("127.0.0.1", port)).is_err() {
+        return; // the port is taken on 127.0.0.1 as well: nothing to learn
+    }
+    let mut c = Command::new(BIN);
+    c.args(["proxy", "--port", &port.to_string(), "--engine", "qwen", "--base-url", &base]);
+    for e in EngineId::ALL {
+        c.env_remove(provider::spec(e).key_env);
+    }
+    let o = c.env(provider::spec(EngineId::Qwen).key_env, &key).output().unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{stderr}");
+    assert!(stderr.starts_with("error: cannot listen on [::1]:"), "{stderr}");
+    assert!(!stderr.contains("token:") && !stderr.contains(&key), "{stderr}");
+}

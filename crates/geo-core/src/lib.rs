@@ -86,6 +86,7 @@ pub mod json;
 pub mod limits;
 pub mod metrics;
 pub mod model;
+pub mod origin;
 pub mod prng;
 pub mod project;
 pub mod provider;

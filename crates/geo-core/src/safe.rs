@@ -17,8 +17,10 @@ use std::borrow::Cow;
 use crate::model::ProbeError;
 use crate::provider::url::{BaseUrl, KeyMode};
 
-/// Request headers whose values are secrets.
-pub const SECRET_HEADERS: &[&str] = &["x-api-key", "x-goog-api-key", "authorization", "api-key"];
+/// Request headers whose values are secrets (`x-geo-probe-proxy-token`: security review 3,
+/// finding I1, so a session through the local proxy redacts its token too).
+pub const SECRET_HEADERS: &[&str] =
+    &["x-api-key", "x-goog-api-key", "authorization", "api-key", crate::provider::local_proxy::TOKEN_HEADER];
 
 /// What a secret is replaced with.
 pub const REDACTED: &str = "[redacted]";
@@ -146,11 +148,6 @@ impl Redactor {
         self.needles.is_empty()
     }
 
-    /// Length in bytes of the longest spelling of a secret (0 when none).
-    pub fn longest(&self) -> usize {
-        self.needles.first().map_or(0, String::len)
-    }
-
     /// `text` with every secret replaced by [`REDACTED`].
     pub fn redact<'a>(&self, text: &'a str) -> Cow<'a, str> {
         let mut out = Cow::Borrowed(text);
@@ -160,6 +157,42 @@ impl Redactor {
             }
         }
         out
+    }
+
+    /// `bytes` with every secret replaced by [`REDACTED`] (a reply body, which need not be
+    /// text).
+    pub fn redact_bytes<'a>(&self, bytes: &'a [u8]) -> Cow<'a, [u8]> {
+        let mut out = Cow::Borrowed(bytes);
+        for needle in self.needles.iter().map(String::as_bytes) {
+            let Some(mut at) = find_bytes(&out, needle, 0) else { continue };
+            let mut clean = Vec::with_capacity(out.len());
+            let mut done = 0;
+            loop {
+                clean.extend_from_slice(&out[done..at]);
+                clean.extend_from_slice(REDACTED.as_bytes());
+                done = at + needle.len();
+                match find_bytes(&out, needle, done) {
+                    Some(next) => at = next,
+                    None => break,
+                }
+            }
+            clean.extend_from_slice(&out[done..]);
+            out = Cow::Owned(clean);
+        }
+        out
+    }
+
+    /// The length of the longest end of `bytes` that is the start of a secret but not all of
+    /// it: what a stream must hold back until its next piece.
+    pub fn secret_start_at_end(&self, bytes: &[u8]) -> usize {
+        let mut best = 0;
+        for needle in self.needles.iter().map(String::as_bytes) {
+            let longest = (needle.len() - 1).min(bytes.len());
+            if let Some(k) = (best + 1..=longest).rev().find(|&k| bytes.ends_with(&needle[..k])) {
+                best = k;
+            }
+        }
+        best
     }
 
     /// `value` with every secret removed from every string in it (a record before it is
@@ -231,43 +264,76 @@ impl std::fmt::Display for Unredactable {
 }
 
 /// A [`Redactor`] over text that arrives in pieces: it holds back just enough of the end
-/// that a secret split across two pieces is still found.
+/// that a secret split across two pieces is still found ([`ByteStreamRedactor`] on the
+/// text's bytes).
 #[derive(Debug, Clone, Default)]
 pub struct StreamRedactor {
-    redactor: Redactor,
-    held: String,
+    bytes: ByteStreamRedactor,
 }
 
 impl StreamRedactor {
     /// A stream redactor with `redactor`'s secrets.
     pub fn new(redactor: Redactor) -> Self {
-        StreamRedactor { redactor, held: String::new() }
+        StreamRedactor { bytes: ByteStreamRedactor::new(redactor) }
     }
 
     /// Takes the next piece; returns the text that is safe to show now.
     pub fn push(&mut self, piece: &str) -> String {
-        if self.redactor.is_empty() {
-            return piece.to_string();
-        }
-        self.held.push_str(piece);
-        if let Cow::Owned(r) = self.redactor.redact(&self.held) {
-            self.held = r;
-        }
-        // A secret that starts before `cut` ends inside what is held, so it was replaced.
-        let keep = self.redactor.longest().saturating_sub(1);
-        let mut cut = self.held.len().saturating_sub(keep);
-        while !self.held.is_char_boundary(cut) {
-            cut -= 1;
-        }
-        let rest = self.held.split_off(cut);
-        std::mem::replace(&mut self.held, rest)
+        // What is held back is the start of a secret, which starts on a character boundary,
+        // so what comes out is whole characters.
+        String::from_utf8_lossy(&self.bytes.push(piece.as_bytes())).into_owned()
     }
 
     /// Ends the stream; returns what was held back.
     pub fn finish(&mut self) -> String {
-        let held = std::mem::take(&mut self.held);
-        self.redactor.redact(&held).into_owned()
+        String::from_utf8_lossy(&self.bytes.finish()).into_owned()
     }
+}
+
+/// A [`Redactor`] over bytes that arrive in pieces (a reply `geo-probe proxy` passes on as it
+/// streams in): each piece comes out redacted at once, except its end when that end could be
+/// the start of a secret; that end waits for the next piece. A secret split across pieces is
+/// replaced whole, and a stream without a secret is delayed by nothing but such an end.
+#[derive(Debug, Clone, Default)]
+pub struct ByteStreamRedactor {
+    redactor: Redactor,
+    held: Vec<u8>,
+}
+
+impl ByteStreamRedactor {
+    /// A stream redactor with `redactor`'s secrets.
+    pub fn new(redactor: Redactor) -> Self {
+        ByteStreamRedactor { redactor, held: Vec::new() }
+    }
+
+    /// Takes the next piece; returns the bytes that are safe to pass on now.
+    pub fn push(&mut self, piece: &[u8]) -> Vec<u8> {
+        if self.redactor.is_empty() {
+            return piece.to_vec();
+        }
+        self.held.extend_from_slice(piece);
+        if let Cow::Owned(clean) = self.redactor.redact_bytes(&self.held) {
+            self.held = clean;
+        }
+        // Every secret wholly inside `held` is gone; one that starts in what goes out now
+        // would make a longer end of `held` the start of a secret than the end kept.
+        let keep = self.redactor.secret_start_at_end(&self.held);
+        let rest = self.held.split_off(self.held.len() - keep);
+        std::mem::replace(&mut self.held, rest)
+    }
+
+    /// Ends the stream; returns what was held back (never a secret: it is incomplete).
+    pub fn finish(&mut self) -> Vec<u8> {
+        let held = std::mem::take(&mut self.held);
+        self.redactor.redact_bytes(&held).into_owned()
+    }
+}
+
+/// The first index at or after `from` where `needle` (not empty) starts in `hay`.
+fn find_bytes(hay: &[u8], needle: &[u8], from: usize) -> Option<usize> {
+    let first = *needle.first()?;
+    let last = hay.len().checked_sub(needle.len())?;
+    (from..=last).find(|&i| hay[i] == first && hay[i..i + needle.len()] == *needle)
 }
 
 /// Whether `c` must not reach a terminal: C0 and C1 controls (and DEL), and the
@@ -390,6 +456,9 @@ mod tests {
         assert_eq!(r.redact("bad header sk-secret-1 application/json"), "bad header [redacted] application/json");
         let r = Redactor::for_headers(&[("X-Api-Key", " sk-other\u{200b}")]);
         assert_eq!(r.redact("'x-api-key: sk-other\u{200b}'"), "'x-api-key: [redacted]'");
+        // security-3 I1: the local proxy's token is a secret header too.
+        let r = Redactor::for_headers(&[("x-geo-probe-proxy-token", "tok-PROXY-1")]);
+        assert_eq!(r.redact("echo tok-PROXY-1"), "echo [redacted]");
     }
 
     #[test]
@@ -455,6 +524,48 @@ mod tests {
             out.push_str(&s.finish());
             assert_eq!(out, "answer: [redacted] and more text, 元构场 [redacted] end", "pieces of {size}");
         }
+    }
+
+    #[test]
+    fn byte_streams_lose_a_secret_split_anywhere_and_keep_everything_else() {
+        // security-3 M1: what geo-probe proxy passes back, split as the network splits it.
+        let mut r = Redactor::new();
+        r.add("sk-PROXYKEY-0123");
+        r.add("T0KEN/9");
+        let body: Vec<u8> = [
+            &b"HTTP echo \xff\xfe auth=Bearer sk-PROXYKEY-0123; q=T0KEN%2F9 "[..],
+            "元构场 sk-PROXYKEY-0".as_bytes(),
+            b" sk-PROXYKEY-0123sk-PROXYKEY-0123 end T0KEN/9",
+        ]
+        .concat();
+        let whole = r.redact_bytes(&body).into_owned();
+        assert!(find_bytes(&whole, b"PROXYKEY-0123", 0).is_none() && find_bytes(&whole, b"T0KEN", 0).is_none());
+        assert_eq!(whole.windows(REDACTED.len()).filter(|w| *w == REDACTED.as_bytes()).count(), 5);
+        assert!(find_bytes(&whole, "元构场 sk-PROXYKEY-0 ".as_bytes(), 0).is_some(), "an unfinished key stays");
+        for size in 1..body.len() {
+            let mut s = ByteStreamRedactor::new(r.clone());
+            let mut out = Vec::new();
+            for piece in body.chunks(size) {
+                out.extend(s.push(piece));
+            }
+            out.extend(s.finish());
+            assert_eq!(out, whole, "pieces of {size}");
+        }
+    }
+
+    #[test]
+    fn a_byte_stream_holds_back_only_what_could_start_a_secret() {
+        let mut r = Redactor::new();
+        r.add("sk-HELD-KEY");
+        let mut s = ByteStreamRedactor::new(r);
+        // An event that cannot be the start of the key goes out at once (SSE keeps flowing).
+        assert_eq!(s.push(b"data: {\"a\":1}\n\n"), b"data: {\"a\":1}\n\n");
+        assert_eq!(s.push(b"data: sk-HE"), b"data: ");
+        assert_eq!(s.push(b"LD-KEY!"), b"[redacted]!");
+        assert_eq!(s.push(b"x sk"), b"x ");
+        assert_eq!(s.finish(), b"sk");
+        let mut none = ByteStreamRedactor::new(Redactor::new());
+        assert_eq!(none.push(b"sk"), b"sk");
     }
 
     #[test]

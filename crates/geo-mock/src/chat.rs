@@ -29,10 +29,14 @@ pub enum ChatScenario {
     /// A hostile proxy: an answer that echoes the request's `authorization` value and holds
     /// terminal escapes (clear screen, a fake prompt line, a carriage return).
     Hostile,
+    /// A gateway that echoes the request: the answer with one more content event holding
+    /// `authorization=<the request's value>` whole, sent in two writes split inside the key
+    /// (what `geo-probe proxy` must redact across network chunks: security review 3, M1).
+    Echo,
 }
 
 impl ChatScenario {
-    /// Parses `normal`, `error`, `cut`, `slow` or `hostile`.
+    /// Parses `normal`, `error`, `cut`, `slow`, `hostile` or `echo`.
     pub fn parse(text: &str) -> Result<ChatScenario, String> {
         match text.trim().to_ascii_lowercase().as_str() {
             "normal" | "ok" => Ok(ChatScenario::Normal),
@@ -40,7 +44,8 @@ impl ChatScenario {
             "cut" => Ok(ChatScenario::Cut),
             "slow" => Ok(ChatScenario::Slow),
             "hostile" => Ok(ChatScenario::Hostile),
-            other => Err(format!("unknown chat scenario {other:?}; use normal, error, cut, slow or hostile")),
+            "echo" => Ok(ChatScenario::Echo),
+            other => Err(format!("unknown chat scenario {other:?}; use normal, error, cut, slow, hostile or echo")),
         }
     }
 
@@ -60,6 +65,7 @@ impl fmt::Display for ChatScenario {
             ChatScenario::Cut => "cut",
             ChatScenario::Slow => "slow",
             ChatScenario::Hostile => "hostile",
+            ChatScenario::Echo => "echo",
         })
     }
 }
@@ -128,6 +134,23 @@ pub fn split_writes(events: &[String]) -> Vec<Vec<u8>> {
     writes
 }
 
+/// `writes` with each write that holds `secret` split in two in the middle of it.
+pub fn split_inside(writes: Vec<Vec<u8>>, secret: &[u8]) -> Vec<Vec<u8>> {
+    let mut out = Vec::with_capacity(writes.len() + 1);
+    for w in writes {
+        let at = (secret.len() > 1).then(|| w.windows(secret.len()).position(|x| x == secret)).flatten();
+        match at {
+            Some(i) => {
+                let cut = i + secret.len() / 2;
+                out.push(w[..cut].to_vec());
+                out.push(w[cut..].to_vec());
+            }
+            None => out.push(w),
+        }
+    }
+    out
+}
+
 /// Answers one chat request on `stream`; `authorization` is the request's header value (the
 /// hostile scenario echoes it).
 pub fn serve(
@@ -160,13 +183,22 @@ pub fn serve(
     if scenario == ChatScenario::Slow {
         evs = evs.into_iter().flat_map(|e| [": keep-alive\n\n".to_string(), e]).collect();
     }
+    let echoed = authorization.unwrap_or("(no authorization)");
+    if scenario == ChatScenario::Echo {
+        let at = evs.len() - 2; // before the final chunk and [DONE]
+        evs.insert(at, chunk(&model, json!({ "content": format!(" [echo: authorization={echoed}]") }), None, None));
+    }
     stream.set_nodelay(true)?;
     stream.write_all(
         http::head(200, "text/event-stream; charset=utf-8", None, &[("Cache-Control", "no-cache")]).as_bytes(),
     )?;
     stream.flush()?;
     let gap = if scenario == ChatScenario::Slow { slow_delay } else { Duration::from_millis(4) };
-    for w in split_writes(&evs) {
+    let mut writes = split_writes(&evs);
+    if scenario == ChatScenario::Echo {
+        writes = split_inside(writes, echoed.as_bytes());
+    }
+    for w in writes {
         stream.write_all(&w)?;
         stream.flush()?;
         std::thread::sleep(gap);
@@ -205,6 +237,16 @@ mod tests {
         assert!(text.contains("[S1]"));
         assert_eq!(evs.last().unwrap(), "data: [DONE]\n\n");
         assert!(evs[0].starts_with(": keep-alive"));
+    }
+
+    #[test]
+    fn an_echo_is_split_inside_the_secret() {
+        let writes = vec![b"data: a=Bearer sk-123456 end".to_vec(), b"other".to_vec()];
+        let split = split_inside(writes.clone(), b"Bearer sk-123456");
+        assert_eq!(split.len(), 3);
+        assert_eq!(split.concat(), writes.concat());
+        assert!(!split.iter().any(|w| w.windows(9).any(|x| x == b"sk-123456")));
+        assert_eq!(ChatScenario::parse("echo"), Ok(ChatScenario::Echo));
     }
 
     #[test]

@@ -100,11 +100,15 @@ flags:
                       Bearer, x-goog-api-key) is KEY
   --proxy             with --require-key: a request without a key is allowed
   --log FILE          append every request as a JSON line to FILE
-  --chat SCENARIO     chat stream: normal, error, cut, slow or hostile (default normal)
+  --chat SCENARIO     chat stream: normal, error, cut, slow, hostile or echo (default normal)
   --chat-delay-ms N   pause between events of the slow chat stream (default 400)
 
 KIND: 401 402 403 408 429 500 503 invalid_json empty preamble hang search_error hostile refused
-(hostile: a 500 whose message echoes the key and holds terminal escapes)
+echo echo=STATUS
+(hostile: a 500 whose message echoes the key and holds terminal escapes; echo=STATUS: the
+engine's error body for STATUS, its messages quoting the request's auth header and path, as
+a gateway that echoes the request; chat echo: the key whole in one event, sent in two writes
+split inside it)
 Reasoning models spend their thinking inside the request's output budget; [think:N] in a
 prompt makes them think N tokens. [mock:pause] (pause=N) pauses a DeepSeek or Claude turn
 N times with pause_turn until the paused content is sent back.
@@ -415,6 +419,39 @@ fn error_json(kind: &str, message: &str) -> String {
     json!({ "type": "error", "error": { "type": kind, "message": message } }).to_string()
 }
 
+/// The engine's recorded error body for `status` (or the generic one) with every `message`
+/// (`msg`, `Message`) string replaced by `echo`: a gateway that quotes the request.
+fn echo_body(engine: MockEngine, status: u16, echo: &str) -> String {
+    fn replace(v: &mut Value, echo: &str) -> bool {
+        match v {
+            Value::Object(map) => {
+                let mut any = false;
+                for (k, v) in map.iter_mut() {
+                    if matches!(k.as_str(), "message" | "msg" | "Message") && v.is_string() {
+                        *v = json!(echo);
+                        any = true;
+                    } else {
+                        any |= replace(v, echo);
+                    }
+                }
+                any
+            }
+            Value::Array(items) => items.iter_mut().fold(false, |any, x| replace(x, echo) | any),
+            _ => false,
+        }
+    }
+    match serde_json::from_str::<Value>(fixtures::engine_error_body(engine, status)) {
+        Ok(mut v) => {
+            if replace(&mut v, echo) {
+                v.to_string()
+            } else {
+                error_json("invalid_request_error", echo)
+            }
+        }
+        Err(_) => error_json("invalid_request_error", echo),
+    }
+}
+
 /// Answers one probe request of `engine`: the key check, the scripted or drawn outcome, then
 /// the engine's recorded answer or error body.
 fn probe(
@@ -538,6 +575,11 @@ fn probe(
                 key.unwrap_or("(none)")
             );
             http::respond(stream, 500, "application/json", &error_json("api_error", &message))
+        }
+        Outcome::Echo(status) => {
+            let (name, _) = engine.auth_header();
+            let echo = format!("echo: {name}={} path={}", req.header(name).unwrap_or("(none)"), req.path);
+            http::respond(stream, status, "application/json", &echo_body(engine, status, &echo))
         }
         Outcome::Refused => match fixtures::refusal(engine) {
             Some((status, body)) => http::respond(stream, status, "application/json", body),

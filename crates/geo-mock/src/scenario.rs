@@ -37,6 +37,10 @@ pub enum Outcome {
     /// A hostile proxy: HTTP 500 whose error message echoes the request's key and carries
     /// terminal escapes (clear screen, a fake success line) and a carriage return.
     Hostile,
+    /// A gateway that echoes the request (`echo=STATUS`, `echo` = 400): HTTP STATUS with the
+    /// engine's error body for it, every `message` of which quotes the request's auth header
+    /// value and path (security review 3, M1: what `geo-probe proxy` must hand back redacted).
+    Echo(u16),
     /// HTTP 200 with fixture number N (`ok=N`, e.g. `ok=23` for `23_…`) instead of the
     /// prompt's own: a later answer to the same question (the demo's second week).
     Answer(u16),
@@ -56,8 +60,8 @@ pub const STATUSES: &[u16] = &[401, 402, 403, 408, 429, 500, 503];
 
 impl Outcome {
     /// Parses one outcome name: `ok`, `ok=N` (fixture N), a status of [`STATUSES`],
-    /// `invalid_json` (or `json`), `empty`, `preamble`, `hang`, `search_error`, `hostile` or
-    /// `refused`.
+    /// `invalid_json` (or `json`), `empty`, `preamble`, `hang`, `search_error`, `hostile`,
+    /// `echo`, `echo=STATUS` or `refused`.
     pub fn parse(text: &str) -> Result<Outcome, String> {
         let t = text.trim().to_ascii_lowercase();
         if let Some(n) = t.strip_prefix("pause=") {
@@ -68,6 +72,15 @@ impl Outcome {
                 .filter(|n| *n > 0)
                 .map(Outcome::Pause)
                 .ok_or_else(|| format!("mock outcome {text:?}: pause= takes a number of pauses such as pause=5"));
+        }
+        if let Some(n) = t.strip_prefix("echo=") {
+            return n
+                .trim()
+                .parse::<u16>()
+                .ok()
+                .filter(|s| (400..=599).contains(s))
+                .map(Outcome::Echo)
+                .ok_or_else(|| format!("mock outcome {text:?}: echo= takes an error status such as echo=401"));
         }
         if let Some(n) = t.strip_prefix("ok=") {
             return n
@@ -86,11 +99,12 @@ impl Outcome {
             "search_error" => Outcome::SearchError,
             "refused" => Outcome::Refused,
             "hostile" => Outcome::Hostile,
+            "echo" => Outcome::Echo(400),
             _ => match t.parse::<u16>() {
                 Ok(s) if STATUSES.contains(&s) => Outcome::Status(s),
                 _ => {
                     return Err(format!(
-                        "unknown mock outcome {text:?}; use ok, ok=N, pause, pause=N, 401, 402, 403, 408, 429, 500, 503, invalid_json, empty, preamble, hang, search_error or hostile"
+                        "unknown mock outcome {text:?}; use ok, ok=N, pause, pause=N, 401, 402, 403, 408, 429, 500, 503, invalid_json, empty, preamble, hang, search_error, hostile, echo or echo=STATUS"
                     ))
                 }
             },
@@ -116,6 +130,7 @@ impl fmt::Display for Outcome {
             Outcome::Hang => f.write_str("hang"),
             Outcome::SearchError => f.write_str("search_error"),
             Outcome::Hostile => f.write_str("hostile"),
+            Outcome::Echo(s) => write!(f, "echo={s}"),
             Outcome::Answer(n) => write!(f, "ok={n}"),
             Outcome::Pause(n) => write!(f, "pause={n}"),
             Outcome::Refused => f.write_str("refused"),

@@ -180,6 +180,8 @@ const TABLE: &[(&str, &str, &str)] = &[
     ("settings.storage_session", "仅本次会话", "This session only"),
     ("settings.origin_own", "Key 保存在本浏览器中 {origin} 的存储里，只有这个来源的页面能读取。", "Keys are kept in this browser's storage for {origin}; only pages of this origin can read them."),
     ("settings.origin_pages", "Key 保存在 {origin} 的存储里，而 {owner} 的每个 GitHub Pages 站点都使用这个来源，都能读取这些 Key。请只在本次会话保存（默认），或把本应用部署到自己的域名。", "Keys are kept in the storage of {origin}, which every GitHub Pages site of {owner} shares: any of them can read these keys. Keep them for this session only (the default), or deploy the app on a domain of its own."),
+    ("settings.origin_plain_http", "Key 保存在 {origin} 的存储里，而这个页面通过不加密的 http:// 提供：网络上的任何人都能改写页面并读取它们。请通过 https:// 或本机地址打开本应用。", "Keys are kept in the storage of {origin}, and this page is served over plain http://: anyone on the network can change the page and read them. Open the app over https:// or on this machine."),
+    ("settings.origin_loopback", "Key 保存在本机地址 {origin} 的存储里：以后在这个地址上提供的任何页面（另一个开发服务器、用本地服务器打开的下载网页）都能读取它们。", "Keys are kept in the storage of {origin}, an address on this machine: any page served on it later (another development server, downloaded HTML opened through a local server) can read them."),
     ("settings.origin_path", "Key 保存在 {origin} 的存储里；这个来源下的其他页面（不只是本应用）也能读取它们。", "Keys are kept in the storage of {origin}; every other page this origin serves, not only this app, can read them."),
     ("settings.base_url", "自定义 API 地址（可选）", "Custom API base URL (optional)"),
     ("settings.base_url_help", "留空则直连 DeepSeek。填写代理地址后可以不填 Key（代理模式），请求经过代理，请自行评估其可信度。", "Leave empty to call DeepSeek directly. With a proxy URL the key may stay empty (proxy mode); requests then pass through the proxy, so trust it first."),

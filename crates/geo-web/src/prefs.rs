@@ -85,53 +85,12 @@ pub fn key_storage() -> KeyStorage {
     }
 }
 
-/// Who else can read the keys of an origin, from the page's URL.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum SharedOrigin {
-    /// A GitHub Pages user site (`OWNER.github.io`): every Pages site of the owner is served
-    /// on it.
-    GithubPages {
-        /// The account whose sites share the origin.
-        owner: String,
-    },
-    /// The app is served under a path (`/REPO/`): whatever else the host serves on the same
-    /// origin shares its storage.
-    Path,
-    /// The app has its origin to itself (a custom domain, or served at `/`).
-    Own,
-}
-
-impl SharedOrigin {
-    /// The `data-shared` value: `github-pages`, `path` or `own`.
-    pub fn as_str(&self) -> &'static str {
-        match self {
-            SharedOrigin::GithubPages { .. } => "github-pages",
-            SharedOrigin::Path => "path",
-            SharedOrigin::Own => "own",
-        }
-    }
-}
-
-/// Who shares the storage of `host` when the app is served at `base_path` (`/` or `/REPO/`).
-pub fn shared_origin(host: &str, base_path: &str) -> SharedOrigin {
-    let host = host.to_ascii_lowercase();
-    let host = host.split(':').next().unwrap_or("");
-    if let Some(owner) = host.strip_suffix(".github.io").filter(|o| !o.is_empty() && !o.contains('.')) {
-        return SharedOrigin::GithubPages { owner: owner.to_string() };
-    }
-    if base_path.trim_matches('/').is_empty() {
-        SharedOrigin::Own
-    } else {
-        SharedOrigin::Path
-    }
-}
+pub use geo_core::origin::SharedOrigin;
 
 /// The origin the keys live on (`https://host[:port]`) and who shares it, for this page.
 pub fn key_origin() -> (String, SharedOrigin) {
-    let location = web_sys::window().map(|w| w.location());
-    let origin = location.as_ref().and_then(|l| l.origin().ok()).unwrap_or_default();
-    let host = location.as_ref().and_then(|l| l.host().ok()).unwrap_or_default();
-    let shared = shared_origin(&host, &crate::web::base_path());
+    let origin = web_sys::window().and_then(|w| w.location().origin().ok()).unwrap_or_default();
+    let shared = geo_core::origin::shared_origin(&origin, &crate::web::base_path());
     (origin, shared)
 }
 
@@ -280,18 +239,6 @@ pub fn save_project(id: Option<&str>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn who_shares_the_origin_of_the_keys() {
-        let pages = SharedOrigin::GithubPages { owner: "acme".into() };
-        assert_eq!(shared_origin("acme.github.io", "/geo-probe"), pages);
-        assert_eq!(shared_origin("ACME.GitHub.io", ""), pages);
-        assert_eq!(shared_origin("geo.acme.example", ""), SharedOrigin::Own);
-        assert_eq!(shared_origin("127.0.0.1:8080", "/"), SharedOrigin::Own);
-        assert_eq!(shared_origin("intranet.example", "/tools/geo-probe"), SharedOrigin::Path);
-        assert_eq!(shared_origin("github.io", "/x"), SharedOrigin::Path);
-        assert_eq!(pages.as_str(), "github-pages");
-    }
 
     #[test]
     fn an_unknown_storage_choice_keeps_keys_for_the_session_only() {

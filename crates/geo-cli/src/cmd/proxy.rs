@@ -5,15 +5,20 @@
 //!
 //! # Design
 //!
-//! A plain `std::net::TcpListener` bound to `127.0.0.1` only (there is no host flag) and one
-//! thread per connection (at most [`MAX_CONNECTIONS`] at once), no async runtime: the proxy
-//! serves one person's browser tab. Each connection carries exactly one request (every answer
-//! says `Connection: close`), read by a minimal HTTP/1.1 parser: the request line, headers up
-//! to [`MAX_HEAD_BYTES`], a `Content-Length` body (a chunked request body is refused, 411),
-//! the whole request within [`REQUEST_READ_TIME`] (408 for a client that stalls).
+//! Two plain `std::net::TcpListener`s, on `127.0.0.1` and `[::1]` at the same port (there is
+//! no host flag; it refuses to start when either is taken, so that no other user of the
+//! machine can own the loopback a browser tries first for `localhost`), and one thread per
+//! connection, no async runtime: the proxy serves one person's browser tab. At most
+//! [`MAX_CONNECTIONS`] connections are open at once; one still sending its head, or being
+//! drained after its answer, is closed to make room for a new one, and a connection beyond
+//! those serving requests is answered 503 on the accepting thread ([`Slots`]). Each connection
+//! carries exactly one request (every answer says `Connection: close`), read by a minimal
+//! HTTP/1.1 parser: the request line within [`FIRST_LINE_TIME`], headers up to
+//! [`MAX_HEAD_BYTES`], a `Content-Length` body (a chunked request body is refused, 411), the
+//! whole request within [`REQUEST_READ_TIME`] (408 for a client that stalls).
 //!
 //! The checks run in this order, and nothing goes upstream before all of them passed:
-//! 1. the `Host` header names the proxy (`127.0.0.1:PORT` or `localhost:PORT`), else 403
+//! 1. the `Host` header names the proxy (`127.0.0.1:PORT`, `localhost:PORT` or `[::1]:PORT`), else 403
 //!    (a DNS-rebinding page sends its own host name);
 //! 2. an `OPTIONS` preflight is answered here: 204 with the CORS headers for an origin given
 //!    with `--allow-origin` (default the `cargo xtask serve` origin), 403 for any other;
@@ -32,8 +37,12 @@
 //! `anthropic-version` and `anthropic-beta`. The upstream agent follows no redirect: a 3xx goes
 //! back as it came (status and `Location`). The reply is passed on chunk by chunk as it
 //! arrives (HTTP/1.1 chunked encoding, so the docs chat's SSE stream reaches the page as it is
-//! written), at most [`MAX_REPLY_BYTES`] of it (a longer declared length is a 502, a longer
-//! body is cut off without its last chunk, so the client sees it incomplete). Each upstream
+//! written), at most [`MAX_REPLY_BYTES`] of it ([`MAX_ERROR_REPLY_BYTES`] for an error status;
+//! a longer declared length is a 502, a longer body is cut off without its last chunk, so the
+//! client sees it incomplete), with the upstream's key and base-URL secrets replaced by
+//! `[redacted]` in its header values and body, a secret split across chunks included: the page
+//! and the CLI in proxy mode do not know the key, so only the proxy can remove it when an
+//! upstream echoes the request (security review 3, finding M1). Each upstream
 //! request has geo-core's `REQUEST_TIMEOUT_MS` (180 s) for the whole exchange; no answer at all
 //! is a 502 (504 after the timeout) whose short JSON body names the engine and the upstream
 //! host only. After answering, the proxy stops writing and reads what the client still sends
@@ -44,10 +53,10 @@
 //! value, a key, the token or a query string.
 
 use std::io::{self, BufRead, BufReader, Read, Write};
-use std::net::{Shutdown, TcpListener, TcpStream};
+use std::net::{Ipv4Addr, Ipv6Addr, Shutdown, TcpListener, TcpStream};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use anyhow::{anyhow, Result};
@@ -57,7 +66,7 @@ use geo_core::model::EngineId;
 use geo_core::provider::engine::endpoint_url_for;
 use geo_core::provider::{self, check_key, parse_base_url, ApiKey, BaseUrl, Caller, REQUEST_TIMEOUT_MS};
 use geo_core::runner::iso_timestamp;
-use geo_core::safe::Redactor;
+use geo_core::safe::{ByteStreamRedactor, Redactor};
 use serde_json::json;
 
 use crate::args::{Args, Arity};
@@ -76,14 +85,23 @@ pub use geo_core::provider::local_proxy::{DEFAULT_ORIGIN, DEFAULT_PORT, TOKEN_HE
 /// Largest request body forwarded (the probe bodies are a few kilobytes).
 pub const MAX_BODY_BYTES: usize = 1024 * 1024;
 
+/// Largest error reply (status 400 and up) passed back: an error body is a short JSON
+/// message; a longer one is cut off like a reply over [`MAX_REPLY_BYTES`].
+pub const MAX_ERROR_REPLY_BYTES: usize = 1024 * 1024;
+
 /// Largest request line plus headers read.
 const MAX_HEAD_BYTES: usize = 64 * 1024;
 
-/// Connections served at once; more are answered 503 at once.
-const MAX_CONNECTIONS: usize = 64;
+/// Connections open at once ([`Slots`]): an idle one is closed for a new one; when all of
+/// them serve requests, a new connection is answered 503 at once.
+pub const MAX_CONNECTIONS: usize = 64;
 
 /// How long a client may take to send its whole request (head and body).
 const REQUEST_READ_TIME: Duration = Duration::from_secs(30);
+
+/// How long a client may take to send its request line (security-3 L2: a connection that
+/// sends nothing is closed after this, and before it whenever its slot is wanted).
+pub const FIRST_LINE_TIME: Duration = Duration::from_secs(5);
 
 /// After answering: how much of what the client still sends is read and dropped, and for how
 /// long, so that closing the socket does not reset the answer away (a refused 5 MB body).
@@ -111,6 +129,9 @@ struct Upstream {
     base: Option<BaseUrl>,
     /// From the engine's key variable; `None` only with a base (a proxy or mock in front).
     key: Option<ApiKey>,
+    /// This upstream's secrets (its key, its base URL's secret query values): removed from
+    /// everything passed back, since the page and the CLI in proxy mode know neither.
+    secrets: Redactor,
 }
 
 /// Everything a connection thread needs, fixed at start.
@@ -120,7 +141,7 @@ struct Proxy {
     origins: Vec<String>,
     upstreams: Vec<Upstream>,
     agent: ureq::Agent,
-    open: AtomicUsize,
+    slots: Arc<Slots>,
 }
 
 /// `geo-probe proxy`.
@@ -131,13 +152,8 @@ pub fn proxy(rest: &[String]) -> Result<ExitCode> {
     let origins = allowed_origins(&args)?;
     let upstreams = upstreams(&args)?;
     let token = new_token()?;
-    let listener = TcpListener::bind(("127.0.0.1", port)).map_err(|e| {
-        anyhow!(
-            "cannot listen on 127.0.0.1:{port} ({}); stop what uses it or pick another port with --port N",
-            e.kind()
-        )
-    })?;
-    let port = listener.local_addr()?.port();
+    let (v4, v6) = listen(port)?;
+    let port = v4.local_addr()?.port();
     let names: Vec<&str> = upstreams.iter().map(|u| u.engine.as_str()).collect();
     terminal::eprint_line(&format!(
         "geo-probe proxy: listening on http://127.0.0.1:{port} (engines: {})",
@@ -145,20 +161,73 @@ pub fn proxy(rest: &[String]) -> Result<ExitCode> {
     ));
     terminal::eprint_line(&format!("token: {token}"));
     terminal::eprint_line(&format!("geo-probe proxy: pages allowed from {}; Ctrl-C stops it", origins.join(", ")));
+    if v6.is_none() {
+        terminal::eprint_line("geo-probe proxy: this machine has no IPv6 loopback, so [::1] is not listened on (nobody else can listen there either)");
+    }
+    for origin in &origins {
+        if let Some(warning) = geo_core::origin::shared_origin(origin, "/").token_warning() {
+            terminal::eprint_line(&format!("warning: {}", warning.en));
+        }
+    }
     let _ = ctrlc::set_handler(|| std::process::exit(130));
     let agent = crate::transport::agent();
-    let proxy = Arc::new(Proxy { port, token, origins, upstreams, agent, open: AtomicUsize::new(0) });
+    let proxy = Arc::new(Proxy { port, token, origins, upstreams, agent, slots: Arc::default() });
+    if let Some(v6) = v6 {
+        let proxy = Arc::clone(&proxy);
+        std::thread::Builder::new().spawn(move || accept_all(&proxy, &v6))?;
+    }
+    accept_all(&proxy, &v4);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Binds `127.0.0.1:port` and `[::1]` at the same port, so that no other user of the machine
+/// can listen on the loopback a browser tries first for `localhost` and take the token
+/// (security-3 L1). Refuses to start when either is taken; `[::1]` is `None` only on a machine
+/// without an IPv6 loopback, where nobody can listen on it. With `--port 0` the system's
+/// free port for 127.0.0.1 is tried on `[::1]` too, a few times.
+fn listen(port: u16) -> Result<(TcpListener, Option<TcpListener>)> {
+    let taken = |host: &str, port: u16, e: io::Error| {
+        anyhow!("cannot listen on {host}:{port} ({}); stop what uses it or pick another port with --port N", e.kind())
+    };
+    let tries = if port == 0 { 20 } else { 1 };
+    for attempt in 1..=tries {
+        let v4 = TcpListener::bind((Ipv4Addr::LOCALHOST, port)).map_err(|e| taken("127.0.0.1", port, e))?;
+        let bound = v4.local_addr()?.port();
+        match TcpListener::bind((Ipv6Addr::LOCALHOST, bound)) {
+            Ok(v6) => return Ok((v4, Some(v6))),
+            Err(e) if e.kind() == io::ErrorKind::AddrNotAvailable => return Ok((v4, None)),
+            Err(e) if attempt == tries => return Err(taken("[::1]", bound, e)),
+            Err(_) => {}
+        }
+    }
+    unreachable!("the last attempt returns")
+}
+
+/// Accepts connections on one listener until the process ends; each gets a slot
+/// ([`Slots::take`]) and a thread, or a 503 written on this thread.
+fn accept_all(proxy: &Arc<Proxy>, listener: &TcpListener) {
     for conn in listener.incoming() {
         let Ok(stream) = conn else {
             // Out of file descriptors or similar: let the other connections finish.
             std::thread::sleep(Duration::from_millis(50));
             continue;
         };
-        let proxy = Arc::clone(&proxy);
+        let Some(slot) = proxy.slots.take(&stream) else {
+            refuse_over_limit(stream);
+            continue;
+        };
+        let proxy = Arc::clone(proxy);
         // A thread that cannot be started drops its connection, not the proxy.
-        let _ = std::thread::Builder::new().spawn(move || serve_connection(&proxy, stream));
+        let _ = std::thread::Builder::new().spawn(move || serve_connection(&proxy, stream, slot));
     }
-    Ok(ExitCode::SUCCESS)
+}
+
+/// The answer to a connection over the limit: a 503 written at once on the accepting thread
+/// (a short write timeout, no thread, nothing read), then the connection is closed.
+fn refuse_over_limit(stream: TcpStream) {
+    let _ = stream.set_write_timeout(Some(Duration::from_millis(100)));
+    let _ = respond_json(&stream, 503, None, "geo-probe proxy: too many requests at once; try again");
+    log_request(None, 503, Duration::ZERO);
 }
 
 // ------------------------------------------------------------------ start-up
@@ -226,7 +295,7 @@ fn upstreams(args: &Args) -> Result<Vec<Upstream>> {
     let engines = if named { super::probe::engines_flag(args)? } else { keyed_engines()? };
     let what = if named { "in --engine" } else { "an engine whose key variable is set (name it with --engine)" };
     bases.check(&engines, what, |_| true)?;
-    let mut secrets = Redactor::new();
+    let mut all = Redactor::new();
     let mut out = Vec::new();
     for engine in engines {
         let spec = provider::spec(engine);
@@ -239,15 +308,17 @@ fn upstreams(args: &Args) -> Result<Vec<Upstream>> {
                 spec.key_env
             )));
         }
+        let mut secrets = Redactor::new();
         if let Some(k) = &key {
             secrets.add(k.expose());
         }
         for s in base.iter().flat_map(BaseUrl::secrets) {
             secrets.add(&s);
         }
-        out.push(Upstream { engine, base, key });
+        all.extend(&secrets);
+        out.push(Upstream { engine, base, key, secrets });
     }
-    terminal::register(&secrets);
+    terminal::register(&all);
     Ok(out)
 }
 
@@ -326,28 +397,85 @@ struct Served {
     status: u16,
 }
 
-/// Counts an open connection while alive.
-struct OpenGuard<'a>(&'a AtomicUsize);
+/// The proxy's connection slots: at most [`MAX_CONNECTIONS`] at once. A connection is
+/// *idle* while it has not sent a whole request head yet and again once it is answered (its
+/// drain); an idle one is closed to make room for a new connection when every slot is taken,
+/// the one idle longest first. So idle connections never keep a request from being served
+/// (security-3 L2), and only requests being forwarded (which carried the token) can fill the
+/// proxy; a connection beyond those is answered 503 at once ([`refuse_over_limit`]).
+#[derive(Default)]
+struct Slots {
+    open: Mutex<Vec<Slot>>,
+    next: AtomicU64,
+}
 
-impl Drop for OpenGuard<'_> {
-    fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::SeqCst);
+/// One open connection: a handle to close it and whether it may be closed for another.
+struct Slot {
+    id: u64,
+    stream: TcpStream,
+    idle_since: Option<Instant>,
+}
+
+impl Slots {
+    /// A slot for a new connection (idle until its head is read), closing the longest-idle
+    /// connection when all are taken; `None` when every slot serves a request.
+    fn take(self: &Arc<Self>, stream: &TcpStream) -> Option<SlotGuard> {
+        let handle = stream.try_clone().ok()?;
+        let mut open = self.open.lock().ok()?;
+        if open.len() >= MAX_CONNECTIONS {
+            let oldest =
+                open.iter().enumerate().filter_map(|(i, s)| s.idle_since.map(|t| (t, i))).min().map(|(_, i)| i)?;
+            let evicted = open.swap_remove(oldest);
+            let _ = evicted.stream.shutdown(Shutdown::Both);
+        }
+        let id = self.next.fetch_add(1, Ordering::Relaxed);
+        open.push(Slot { id, stream: handle, idle_since: Some(Instant::now()) });
+        Some(SlotGuard { slots: Arc::clone(self), id })
+    }
+
+    fn set_idle(&self, id: u64, idle: bool) {
+        if let Ok(mut open) = self.open.lock() {
+            if let Some(slot) = open.iter_mut().find(|s| s.id == id) {
+                slot.idle_since = idle.then(Instant::now);
+            }
+        }
     }
 }
 
-fn serve_connection(proxy: &Proxy, stream: TcpStream) {
+/// A connection's slot, given back when the connection ends.
+struct SlotGuard {
+    slots: Arc<Slots>,
+    id: u64,
+}
+
+impl SlotGuard {
+    /// The request head is in: this connection is serving a request and is not closed for
+    /// another.
+    fn busy(&self) {
+        self.slots.set_idle(self.id, false);
+    }
+
+    /// The answer is written: the drain that follows may be closed for another connection.
+    fn idle(&self) {
+        self.slots.set_idle(self.id, true);
+    }
+}
+
+impl Drop for SlotGuard {
+    fn drop(&mut self) {
+        if let Ok(mut open) = self.slots.open.lock() {
+            open.retain(|s| s.id != self.id);
+        }
+    }
+}
+
+fn serve_connection(proxy: &Proxy, stream: TcpStream, slot: SlotGuard) {
     let started = Instant::now();
     let _ = stream.set_write_timeout(Some(Duration::from_millis(REQUEST_TIMEOUT_MS)));
-    let _guard = OpenGuard(&proxy.open);
-    let served = if proxy.open.fetch_add(1, Ordering::SeqCst) >= MAX_CONNECTIONS {
-        let _ = respond_json(&stream, 503, None, "geo-probe proxy: too many connections at once; try again");
-        Some(Served { engine: None, status: 503 })
-    } else {
-        handle(proxy, &stream)
-    };
-    if let Some(s) = served {
+    if let Some(s) = handle(proxy, &stream, &slot) {
         log_request(s.engine, s.status, started.elapsed());
     }
+    slot.idle();
     close_gently(&stream);
 }
 
@@ -375,11 +503,15 @@ fn close_gently(stream: &TcpStream) {
 }
 
 /// Reads one request and answers it; `None` when the client sent no request at all.
-fn handle(proxy: &Proxy, stream: &TcpStream) -> Option<Served> {
+fn handle(proxy: &Proxy, stream: &TcpStream, slot: &SlotGuard) -> Option<Served> {
     let mut reader = BufReader::new(stream);
-    let deadline = Instant::now() + REQUEST_READ_TIME;
-    let head = match read_head(&mut reader, deadline) {
-        Ok(Some(head)) => head,
+    let now = Instant::now();
+    let deadline = now + REQUEST_READ_TIME;
+    let head = match read_head(&mut reader, now + FIRST_LINE_TIME, deadline) {
+        Ok(Some(head)) => {
+            slot.busy();
+            head
+        }
         Ok(None) => return None,
         Err(status) => {
             let _ = respond_json(stream, status, None, "geo-probe proxy: malformed or oversized request");
@@ -429,36 +561,20 @@ fn handle(proxy: &Proxy, stream: &TcpStream) -> Option<Served> {
     Some(Served { engine: Some(upstream.engine), status })
 }
 
-/// Reads the request line and headers: `Ok(None)` when the connection closed before any byte,
-/// `Err(status)` for a request that cannot be read (400, 431 over [`MAX_HEAD_BYTES`], 408 when
-/// the client stalls).
-fn read_head(reader: &mut BufReader<&TcpStream>, deadline: Instant) -> Result<Option<Head>, u16> {
+/// Reads the request line (by `first_line`) and headers (by `deadline`): `Ok(None)` when the
+/// connection closed before any byte, `Err(status)` for a request that cannot be read (400,
+/// 431 over [`MAX_HEAD_BYTES`], 408 when the client stalls).
+fn read_head(reader: &mut BufReader<&TcpStream>, first_line: Instant, deadline: Instant) -> Result<Option<Head>, u16> {
     let mut lines: Vec<String> = Vec::new();
     let mut total = 0usize;
     loop {
-        if !arm(reader.get_ref(), deadline) {
-            return Err(408);
-        }
-        let mut line = Vec::new();
-        let limit = (MAX_HEAD_BYTES + 1 - total) as u64;
-        let n = match reader.by_ref().take(limit).read_until(b'\n', &mut line) {
-            Ok(n) => n,
-            Err(e) if matches!(e.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut) => return Err(408),
-            Err(_) => return if total == 0 { Ok(None) } else { Err(400) },
+        let by = if lines.is_empty() { first_line.min(deadline) } else { deadline };
+        let line = match read_line(reader, &mut total, by) {
+            Ok(line) => line,
+            Err(LineError::Closed) if total == 0 => return Ok(None),
+            Err(LineError::Closed) => return Err(400),
+            Err(LineError::Status(status)) => return Err(status),
         };
-        if n == 0 {
-            return if total == 0 { Ok(None) } else { Err(400) };
-        }
-        total += n;
-        if total > MAX_HEAD_BYTES {
-            return Err(431);
-        }
-        if !line.ends_with(b"\n") {
-            return Err(400);
-        }
-        while line.last().is_some_and(|c| *c == b'\n' || *c == b'\r') {
-            line.pop();
-        }
         if line.is_empty() {
             if lines.is_empty() {
                 continue; // a stray line break before the request line
@@ -468,6 +584,51 @@ fn read_head(reader: &mut BufReader<&TcpStream>, deadline: Instant) -> Result<Op
         lines.push(String::from_utf8(line).map_err(|_| 400u16)?);
     }
     parse_head(&lines).map(Some).ok_or(400)
+}
+
+/// Why [`read_line`] read no line.
+enum LineError {
+    /// The connection ended (or failed) before the line did.
+    Closed,
+    /// 408 when `by` passed, 431 past [`MAX_HEAD_BYTES`].
+    Status(u16),
+}
+
+/// One line of the head without its line break, all of it before `by`: the deadline is
+/// checked before every read, so a client that sends a byte at a time cannot stretch it.
+/// `total` counts the head's bytes.
+fn read_line(reader: &mut BufReader<&TcpStream>, total: &mut usize, by: Instant) -> Result<Vec<u8>, LineError> {
+    let mut line = Vec::new();
+    loop {
+        if !arm(reader.get_ref(), by) {
+            return Err(LineError::Status(408));
+        }
+        let buf = match reader.fill_buf() {
+            Ok([]) => return Err(LineError::Closed),
+            Ok(buf) => buf,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) if matches!(e.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut) => {
+                return Err(LineError::Status(408))
+            }
+            Err(_) => return Err(LineError::Closed),
+        };
+        let (take, done) = match buf.iter().position(|b| *b == b'\n') {
+            Some(i) => (i + 1, true),
+            None => (buf.len(), false),
+        };
+        *total += take;
+        if *total > MAX_HEAD_BYTES {
+            return Err(LineError::Status(431));
+        }
+        line.extend_from_slice(&buf[..take]);
+        reader.consume(take);
+        if done {
+            while line.last().is_some_and(|c| *c == b'\n' || *c == b'\r') {
+                line.pop();
+            }
+            return Ok(line);
+        }
+    }
 }
 
 /// Sets the socket's read timeout to what is left until `deadline`; false when nothing is.
@@ -519,11 +680,12 @@ fn parse_head(lines: &[String]) -> Option<Head> {
     Some(Head { method: method.to_string(), target: target.to_string(), http10, headers })
 }
 
-/// Exactly one `Host` header, naming this proxy.
+/// Exactly one `Host` header, naming this proxy (`127.0.0.1`, `localhost` or `[::1]` with
+/// its port).
 fn host_ok(proxy: &Proxy, head: &Head) -> bool {
     let Some(host) = head.header("host").filter(|_| head.count("host") == 1) else { return false };
     let host = host.to_ascii_lowercase();
-    host == format!("127.0.0.1:{}", proxy.port) || host == format!("localhost:{}", proxy.port)
+    ["127.0.0.1", "localhost", "[::1]"].iter().any(|name| host == format!("{name}:{}", proxy.port))
 }
 
 /// The body length: 0 without the header, `None` when the values disagree or are not numbers.
@@ -684,7 +846,7 @@ fn forward(
         request = request.set(name, value);
     }
     match request.send_bytes(body) {
-        Ok(reply) | Err(ureq::Error::Status(_, reply)) => relay(reply, stream, origin, head.http10),
+        Ok(reply) | Err(ureq::Error::Status(_, reply)) => relay(reply, upstream, stream, origin, head.http10),
         Err(ureq::Error::Transport(t)) => {
             let host = match &upstream.base {
                 Some(b) => b.host_for_messages(),
@@ -714,12 +876,22 @@ fn timed_out(t: &ureq::Transport) -> bool {
 }
 
 /// Passes an upstream reply on: its status and [`RETURNED_HEADERS`], then the body chunk by
-/// chunk as it arrives, cut off (without the last chunk) past [`MAX_REPLY_BYTES`].
-fn relay(reply: ureq::Response, mut stream: &TcpStream, origin: Option<&str>, http10: bool) -> u16 {
+/// chunk as it arrives, cut off (without the last chunk) past [`MAX_REPLY_BYTES`] (an error
+/// status: [`MAX_ERROR_REPLY_BYTES`]). The upstream's secrets are replaced by `[redacted]` in
+/// every header value and in the body as it streams ([`ByteStreamRedactor`]: a secret split
+/// across chunks is still caught), so an upstream that echoes the request hands no key back.
+fn relay(
+    reply: ureq::Response,
+    upstream: &Upstream,
+    mut stream: &TcpStream,
+    origin: Option<&str>,
+    http10: bool,
+) -> u16 {
     let status = reply.status();
+    let cap = if status >= 400 { MAX_ERROR_REPLY_BYTES } else { MAX_REPLY_BYTES };
     let declared = reply.header("content-length").and_then(|v| v.trim().parse::<u64>().ok());
-    if declared.is_some_and(|n| n > MAX_REPLY_BYTES as u64) {
-        let message = format!("geo-probe proxy: the reply is larger than {} MiB", MAX_REPLY_BYTES / (1024 * 1024));
+    if declared.is_some_and(|n| n > cap as u64) {
+        let message = format!("geo-probe proxy: the reply is larger than {} MiB", cap / (1024 * 1024));
         let _ = respond_json(stream, 502, origin, &message);
         return 502;
     }
@@ -728,7 +900,7 @@ fn relay(reply: ureq::Response, mut stream: &TcpStream, origin: Option<&str>, ht
     let mut head = format!("HTTP/1.1 {status} {}\r\n", reason(status));
     for name in RETURNED_HEADERS {
         if let Some(value) = reply.header(name).filter(|v| plain_value(v)) {
-            head.push_str(&format!("{name}: {value}\r\n"));
+            head.push_str(&format!("{name}: {}\r\n", upstream.secrets.redact(value)));
         }
     }
     cors(&mut head, origin);
@@ -741,6 +913,7 @@ fn relay(reply: ureq::Response, mut stream: &TcpStream, origin: Option<&str>, ht
     }
     let _ = stream.set_nodelay(true);
     let mut body = reply.into_reader();
+    let mut clean = ByteStreamRedactor::new(upstream.secrets.clone());
     let mut buf = vec![0u8; 16 * 1024];
     let mut total = 0usize;
     loop {
@@ -751,25 +924,33 @@ fn relay(reply: ureq::Response, mut stream: &TcpStream, origin: Option<&str>, ht
             Err(_) => return status, // cut off upstream: the client sees no last chunk
         };
         total += n;
-        if total > MAX_REPLY_BYTES {
+        if total > cap {
             return status;
         }
-        let written = if chunked {
-            stream
-                .write_all(format!("{n:x}\r\n").as_bytes())
-                .and_then(|()| stream.write_all(&buf[..n]))
-                .and_then(|()| stream.write_all(b"\r\n"))
-        } else {
-            stream.write_all(&buf[..n])
-        };
-        if written.and_then(|()| stream.flush()).is_err() {
+        if write_piece(stream, &clean.push(&buf[..n]), chunked).is_err() {
             return status;
         }
     }
-    if chunked {
+    if write_piece(stream, &clean.finish(), chunked).is_ok() && chunked {
         let _ = stream.write_all(b"0\r\n\r\n");
     }
     status
+}
+
+/// Writes one piece of a relayed body (nothing when it is empty: an empty chunk would end a
+/// chunked body) and flushes it.
+fn write_piece(mut stream: &TcpStream, piece: &[u8], chunked: bool) -> io::Result<()> {
+    if piece.is_empty() {
+        return Ok(());
+    }
+    if chunked {
+        stream.write_all(format!("{:x}\r\n", piece.len()).as_bytes())?;
+        stream.write_all(piece)?;
+        stream.write_all(b"\r\n")?;
+    } else {
+        stream.write_all(piece)?;
+    }
+    stream.flush()
 }
 
 #[cfg(test)]
@@ -827,14 +1008,14 @@ mod tests {
 
     #[test]
     fn routes_are_the_engines_own_paths_only() {
-        let upstream = |engine| Upstream { engine, base: None, key: None };
+        let upstream = |engine| Upstream { engine, base: None, key: None, secrets: Redactor::new() };
         let proxy = Proxy {
             port: 1,
             token: String::new(),
             origins: Vec::new(),
             upstreams: vec![upstream(EngineId::Deepseek), upstream(EngineId::Gemini)],
             agent: ureq::agent(),
-            open: AtomicUsize::new(0),
+            slots: Arc::default(),
         };
         let probe = |path: &str| match route(&proxy, path) {
             Some((u, Target::Probe { model })) => Some((u.engine, model)),

@@ -497,12 +497,18 @@ impl Endpoint {
         endpoint
     }
 
-    /// Adds `geo-probe proxy`'s token to a request without a key header (proxy mode); a
-    /// blank token, or an endpoint that sends a key (to the engine itself, which must not see
-    /// the token), gets nothing.
+    /// Adds `geo-probe proxy`'s token to a request without a key header (proxy mode) to this
+    /// machine (a loopback host: `127.0.0.0/8`, `[::1]`, `localhost`), where the proxy
+    /// listens. A blank token, an endpoint that sends a key (to the engine itself, which must
+    /// not see the token) and one on any other host (a remote gateway: security review 3,
+    /// finding L3) get nothing.
     pub fn add_proxy_token(&mut self, token: &str) {
         let token = token.trim();
-        if self.is_proxy_mode() && !token.is_empty() {
+        let loopback = super::url::Url::parse(&self.url)
+            .ok()
+            .and_then(|u| u.host_str().map(|h| crate::origin::is_loopback_host(&h.to_ascii_lowercase())))
+            .unwrap_or(false);
+        if self.is_proxy_mode() && loopback && !token.is_empty() {
             self.headers.push((super::local_proxy::TOKEN_HEADER, token.to_string()));
         }
     }
@@ -612,6 +618,39 @@ mod tests {
         let none =
             Endpoint::for_route(&config, &route(EngineId::Qwen, None, None, Some(&blank)).unwrap(), Caller::Browser);
         assert!(none.local_proxy && !none.headers.iter().any(|(n, _)| *n == TOKEN_HEADER));
+    }
+
+    /// security-3 L3: a keyless custom base on another host (a remote gateway) never gets the
+    /// local proxy's token; a loopback base in any spelling does.
+    #[test]
+    fn the_proxy_token_goes_to_loopback_hosts_only() {
+        use super::super::local_proxy::TOKEN_HEADER;
+        let config = RunConfig { engine: EngineId::Qwen, ..RunConfig::default() };
+        let carries = |base: &str| {
+            let mut e = Endpoint::new(&config, Some(base), None, Caller::Native);
+            e.add_proxy_token("tok-9");
+            e.headers.iter().any(|(n, _)| *n == TOKEN_HEADER)
+        };
+        for base in [
+            "http://127.0.0.1:8788/qwen",
+            "http://localhost:8788/qwen",
+            "http://LOCALHOST:8788/qwen",
+            "http://[::1]:8788/qwen",
+            "http://127.1:8788/qwen",
+            "http://2130706433:8788/qwen",
+            "http://127.8.0.1:9/qwen",
+        ] {
+            assert!(carries(base), "{base}");
+        }
+        for base in [
+            "http://127.0.0.1.nip.io:8788/qwen",
+            "https://gw.example/qwen?token=abcd",
+            "http://10.0.0.1:8788/qwen",
+            "http://localhost.example:8788/qwen",
+            "http://[::2]:8788/qwen",
+        ] {
+            assert!(!carries(base), "{base}");
+        }
     }
 
     #[track_caller]

@@ -55,8 +55,9 @@ pub fn engine_base(proxy_url: &str, engine: EngineId) -> String {
 pub enum ProxyUrlError {
     /// Not an `http://` URL with a host (or it holds a user name, spaces …).
     Invalid,
-    /// A host other than `127.0.0.1` or `localhost`: the proxy listens only there, and the
-    /// token must not travel anywhere else.
+    /// A host other than `127.0.0.1`, `[::1]` or `localhost`: the proxy listens only there
+    /// (on both loopbacks, so `localhost` reaches it whichever a browser tries first), and
+    /// the token must not travel anywhere else.
     NotLoopback,
     /// A path, query or fragment: the address is `http://127.0.0.1:PORT`, the app adds the
     /// engine's prefix itself.
@@ -72,8 +73,8 @@ impl ProxyUrlError {
                 "the local proxy address is not valid; give one like http://127.0.0.1:8788",
             ),
             ProxyUrlError::NotLoopback => Localized::new(
-                "本地代理地址只能是本机（127.0.0.1 或 localhost）：geo-probe proxy 只监听本机，口令不应发往别处",
-                "the local proxy address must be this machine (127.0.0.1 or localhost): geo-probe proxy listens only there, and its token must go nowhere else",
+                "本地代理地址只能是本机（127.0.0.1、[::1] 或 localhost）：geo-probe proxy 只监听本机，口令不应发往别处",
+                "the local proxy address must be this machine (127.0.0.1, [::1] or localhost): geo-probe proxy listens only there, and its token must go nowhere else",
             ),
             ProxyUrlError::HasPath => Localized::new(
                 "本地代理地址不带路径：请填写形如 http://127.0.0.1:8788 的地址，引擎的前缀由应用添加",
@@ -84,7 +85,7 @@ impl ProxyUrlError {
 }
 
 /// Checks a proxy address as typed: blank → [`DEFAULT_URL`]; otherwise `http://` with host
-/// `127.0.0.1` or `localhost`, an optional port, and nothing after it (a trailing `/` is
+/// `127.0.0.1`, `[::1]` or `localhost`, an optional port, and nothing after it (a trailing `/` is
 /// dropped). Returns `scheme://host[:port]`.
 pub fn parse_proxy_url(input: &str) -> Result<String, ProxyUrlError> {
     let input = input.trim();
@@ -97,7 +98,7 @@ pub fn parse_proxy_url(input: &str) -> Result<String, ProxyUrlError> {
         return Err(ProxyUrlError::Invalid);
     }
     let host = url.host_str().unwrap_or_default();
-    if host != "127.0.0.1" && !host.eq_ignore_ascii_case("localhost") {
+    if host != "127.0.0.1" && host != "[::1]" && !host.eq_ignore_ascii_case("localhost") {
         return Err(ProxyUrlError::NotLoopback);
     }
     if (url.path() != "/" && !url.path().is_empty()) || url.query().is_some() || url.fragment().is_some() {
@@ -211,6 +212,7 @@ mod tests {
         assert_eq!(parse_proxy_url(" http://127.0.0.1:9000/ ").unwrap(), "http://127.0.0.1:9000");
         assert_eq!(parse_proxy_url("http://LOCALHOST:8788").unwrap(), "http://localhost:8788");
         assert_eq!(parse_proxy_url("http://127.0.0.1").unwrap(), "http://127.0.0.1");
+        assert_eq!(parse_proxy_url("http://[::1]:8788").unwrap(), "http://[::1]:8788");
         assert_eq!(parse_proxy_url("https://127.0.0.1:8788"), Err(ProxyUrlError::Invalid));
         assert_eq!(parse_proxy_url("127.0.0.1:8788"), Err(ProxyUrlError::Invalid));
         assert_eq!(parse_proxy_url("http://u:p@127.0.0.1:8788"), Err(ProxyUrlError::Invalid));

@@ -308,9 +308,12 @@ fn key_origin_note(lang: Lang) -> Html {
             tf(lang, "settings.origin_pages", &[("origin", origin.as_str()), ("owner", owner.as_str())])
         }
         prefs::SharedOrigin::Path => tf(lang, "settings.origin_path", &[("origin", origin.as_str())]),
+        prefs::SharedOrigin::PlainHttp => tf(lang, "settings.origin_plain_http", &[("origin", origin.as_str())]),
+        prefs::SharedOrigin::Loopback => tf(lang, "settings.origin_loopback", &[("origin", origin.as_str())]),
         prefs::SharedOrigin::Own => tf(lang, "settings.origin_own", &[("origin", origin.as_str())]),
     };
-    let class = if shared == prefs::SharedOrigin::Own { "muted" } else { "error-box" };
+    let calm = matches!(shared, prefs::SharedOrigin::Own | prefs::SharedOrigin::Loopback);
+    let class = if calm { "muted" } else { "error-box" };
     html! {
         <p id="key-origin" data-testid="settings-key-origin" data-origin={origin} data-shared={shared.as_str()}
             class={class}>{ text }</p>
@@ -390,8 +393,11 @@ fn proxy_fields(app: &AppHandle, form: &EngineForm) -> Html {
         Callback::from(move |e: InputEvent| field.set(e.target_unchecked_into::<HtmlInputElement>().value()))
     };
     let url = local_proxy::parse_proxy_url(&form.proxy_url).unwrap_or_else(|_| local_proxy::DEFAULT_URL.to_string());
-    let origin = web_sys::window().and_then(|w| w.location().origin().ok()).unwrap_or_default();
+    let (origin, shared) = prefs::key_origin();
     let command = local_proxy::start_command(&url, &origin);
+    // Shown before the token is saved: other content on this origin could read it (security-3 L6).
+    let warning = shared.token_warning();
+    let token_help = if warning.is_some() { "proxy-token-help proxy-origin-warning" } else { "proxy-token-help" };
     let mut vars = String::new();
     for engine in EngineId::ALL {
         if !vars.is_empty() {
@@ -416,8 +422,12 @@ fn proxy_fields(app: &AppHandle, form: &EngineForm) -> Html {
             <label class="field">
                 <span class="label-text">{ t(lang, "settings.proxy_token") }</span>
                 <input type="password" data-testid="settings-proxy-token" autocomplete="off" spellcheck="false"
-                    value={(*form.proxy_token).clone()} oninput={text(&form.proxy_token)} aria-describedby="proxy-token-help" />
+                    value={(*form.proxy_token).clone()} oninput={text(&form.proxy_token)} aria-describedby={token_help} />
             </label>
+            if let Some(warning) = warning {
+                <p id="proxy-origin-warning" data-testid="settings-proxy-origin-warning" data-shared={shared.as_str()}
+                    class="error-box">{ warning.get(lang).to_string() }</p>
+            }
             <p id="proxy-token-help" class="muted">{ t(lang, "settings.proxy_token_help") }</p>
             <p id="proxy-command-help" class="muted">{ tf(lang, "settings.proxy_command", &[("vars", vars.as_str())]) }</p>
             <pre class="command"><code data-testid="settings-proxy-command" data-value={command.clone()}>{ command }</code></pre>
