@@ -39,9 +39,16 @@ fn ok(o: &Output) -> String {
     String::from_utf8(o.stdout.clone()).unwrap()
 }
 
+/// Exit 2 and one line `error: …` holding `needle` (bad input).
 #[track_caller]
 fn refused(o: &Output, needle: &str) {
-    assert_eq!(o.status.code(), Some(2), "{}", String::from_utf8_lossy(&o.stderr));
+    error_line(o, 2, needle);
+}
+
+/// Exit `code`, one line `error: …` holding `needle` and nothing on standard output.
+#[track_caller]
+fn error_line(o: &Output, code: i32, needle: &str) {
+    assert_eq!(o.status.code(), Some(code), "{}", String::from_utf8_lossy(&o.stderr));
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(err.lines().count(), 1, "one line: {err}");
     assert!(err.starts_with("error: ") && err.contains(needle), "{err}");
@@ -262,15 +269,6 @@ fn same_listing(after: &BTreeMap<String, String>, before: &BTreeMap<String, Stri
     assert!(changed.is_empty(), "{what}: {changed:#?}");
 }
 
-#[track_caller]
-fn failed(o: &Output, needle: &str) {
-    assert_eq!(o.status.code(), Some(1), "{}", String::from_utf8_lossy(&o.stderr));
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(err.lines().count(), 1, "one line: {err}");
-    assert!(err.starts_with("error: ") && err.contains(needle), "{err}");
-    assert!(o.stdout.is_empty());
-}
-
 /// Security review 3, L4: a symbolic link planted as a table folder, an `engine=` or a
 /// `run_date=` folder, or a file of a run being written, in a new folder or over a written
 /// one, is refused (exit 2) with one line naming it; nothing is written or removed in the
@@ -340,8 +338,9 @@ fn a_failed_table_leaves_every_table_as_it_was() {
     std::fs::create_dir_all(fresh.join("sources")).unwrap();
     std::fs::write(fresh.join("sources/engine=deepseek"), "not a folder").unwrap();
     let before = listing(&fresh);
-    failed(
+    error_line(
         &geo_probe(&["warehouse", file, "--out", fresh.to_str().unwrap()]),
+        1,
         "none of the 10 runs was written (every table is as it was): ",
     );
     same_listing(&listing(&fresh), &before, "no table, partition, file or staging folder is left");
@@ -363,7 +362,7 @@ fn a_failed_table_leaves_every_table_as_it_was() {
     let last = "answer_links/engine=openai/run_date=2026-12-01/run_20261129T020000_demo.parquet";
     std::fs::create_dir_all(dir.join(last).join("a folder")).unwrap();
     let before = listing(&dir);
-    failed(&geo_probe(&["warehouse", &changed, "--out", out]), "is a folder where a table file must be");
+    error_line(&geo_probe(&["warehouse", &changed, "--out", out]), 1, "is a folder where a table file must be");
     same_listing(&listing(&dir), &before, "every table is as it was, the moved run's old files too");
 
     std::fs::remove_dir_all(dir.join(last)).unwrap();

@@ -325,14 +325,8 @@ fn sync_folders(folders: HashSet<&Path>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::io::tests::scratch;
     use std::collections::BTreeMap;
-
-    fn scratch(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("geo-cli-staging-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        dir
-    }
 
     /// Every entry under `dir` (links not followed) with a file's text.
     fn listing(dir: &Path) -> BTreeMap<String, String> {
@@ -356,7 +350,7 @@ mod tests {
     /// A folder with a file to replace and two older files in other partitions, and a staging
     /// folder holding a replacement and a file for a new partition.
     fn planted(name: &str) -> (PathBuf, Staging, Vec<Placement>, Vec<PathBuf>) {
-        let dir = scratch(name);
+        let dir = scratch(&format!("staging-{name}"));
         let file = |rel: &str, text: &str| {
             let path = dir.join(rel);
             std::fs::create_dir_all(path.parent().unwrap()).unwrap();
@@ -424,7 +418,7 @@ mod tests {
     /// What cannot be undone is named with where it is kept.
     #[test]
     fn what_cannot_be_undone_is_named() {
-        let dir = scratch("left");
+        let dir = scratch("staging-left");
         let staging = Staging::new(&dir).unwrap();
         let path = dir.join("runs/engine=e/run_date=d/a.parquet");
         let backup = staging.root.join("0.old");
