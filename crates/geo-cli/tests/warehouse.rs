@@ -272,7 +272,7 @@ fn same_listing(after: &BTreeMap<String, String>, before: &BTreeMap<String, Stri
 /// Security review 3, L4: a symbolic link planted as a table folder, an `engine=` or a
 /// `run_date=` folder, or a file of a run being written, in a new folder or over a written
 /// one, is refused (exit 2) with one line naming it; nothing is written or removed in the
-/// folder or through the link, and no staging folder is left.
+/// folder or through the link, and no staging folder is left. `--out` itself may be a link.
 #[cfg(unix)]
 #[test]
 fn a_planted_link_at_any_level_is_refused_and_never_written_through() {
@@ -289,6 +289,13 @@ fn a_planted_link_at_any_level_is_refused_and_never_written_through() {
     refused(&geo_probe(&["warehouse", file, "--out", fresh.to_str().unwrap()]), "fresh/sources is a symbolic link");
     same_listing(&listing(&fresh), &before, "the new folder is as it was");
     assert!(listing(&elsewhere).is_empty(), "nothing is written through the link");
+
+    // `--out` itself may be a link: the user named it.
+    let real = work.join("real");
+    std::fs::create_dir_all(&real).unwrap();
+    std::os::unix::fs::symlink(&real, work.join("linked")).unwrap();
+    ok(&geo_probe(&["warehouse", file, "--out", work.join("linked").to_str().unwrap()]));
+    assert_eq!(tree(&real).len(), 80, "the tables are written into the folder --out links to");
 
     // Over a written folder: each level in turn, pointing at a copy holding a victim file.
     let written = work.join("written");
