@@ -135,10 +135,11 @@ fn create_temp(dir: &Path, name: &str) -> Result<(PathBuf, std::fs::File)> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn scratch(name: &str) -> PathBuf {
+    /// A new, empty folder for one unit test of the binary.
+    pub(crate) fn scratch(name: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("geo-cli-io-{}-{name}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();

@@ -3,7 +3,10 @@
 //! wherever they are (its engine or date changed) while other runs' files stay untouched, an
 //! unknown `--run` or an unreadable `createdAt` writing nothing (exit 2), a hostile run id
 //! kept inside the folder, and the Parquet files' own metadata (zstd, statistics, UTC
-//! microsecond timestamps) read back with the `parquet` crate.
+//! microsecond timestamps) read back with the `parquet` crate. Security review 3: a planted
+//! symbolic link at any level is refused (exit 2) and never written through (L4), a failed
+//! table leaves every table as it was, byte for byte (L4), and ids differing only in case get
+//! files of their own (I3).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -36,9 +39,16 @@ fn ok(o: &Output) -> String {
     String::from_utf8(o.stdout.clone()).unwrap()
 }
 
+/// Exit 2 and one line `error: …` holding `needle` (bad input).
 #[track_caller]
 fn refused(o: &Output, needle: &str) {
-    assert_eq!(o.status.code(), Some(2), "{}", String::from_utf8_lossy(&o.stderr));
+    error_line(o, 2, needle);
+}
+
+/// Exit `code`, one line `error: …` holding `needle` and nothing on standard output.
+#[track_caller]
+fn error_line(o: &Output, code: i32, needle: &str) {
+    assert_eq!(o.status.code(), Some(code), "{}", String::from_utf8_lossy(&o.stderr));
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(err.lines().count(), 1, "one line: {err}");
     assert!(err.starts_with("error: ") && err.contains(needle), "{err}");
@@ -221,21 +231,204 @@ fn a_hostile_run_id_stays_inside_the_folder() {
     assert!(names.iter().any(|n| n.ends_with("/%2E.%2F..%2Fescaped%2F..%5Cx.parquet")), "{names:?}");
 }
 
-/// A partition folder planted as a symbolic link is not followed: a file of the same name
-/// outside the folder is never removed as one of the run's older files.
+/// Every entry under `dir`, links never followed: a folder, a file's bytes or a link's target.
+fn listing(dir: &Path) -> BTreeMap<String, String> {
+    fn walk(base: &Path, dir: &Path, out: &mut BTreeMap<String, String>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            let rel = path.strip_prefix(base).unwrap().to_string_lossy().replace('\\', "/");
+            let kind = std::fs::symlink_metadata(&path).unwrap().file_type();
+            if kind.is_symlink() {
+                out.insert(rel, format!("link to {}", std::fs::read_link(&path).unwrap().display()));
+            } else if kind.is_dir() {
+                out.insert(rel, "folder".into());
+                walk(base, &path, out);
+            } else {
+                let bytes = std::fs::read(&path).unwrap();
+                let hash = bytes
+                    .iter()
+                    .fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(*b)).wrapping_mul(0x100_0000_01b3));
+                out.insert(rel, format!("{} bytes, {hash:016x}", bytes.len()));
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(dir, dir, &mut out);
+    out
+}
+
+/// Asserts that two listings are equal, naming only the entries that differ.
+#[track_caller]
+fn same_listing(after: &BTreeMap<String, String>, before: &BTreeMap<String, String>, what: &str) {
+    let keys: std::collections::BTreeSet<&String> = after.keys().chain(before.keys()).collect();
+    let changed: Vec<String> = keys
+        .into_iter()
+        .filter(|k| after.get(*k) != before.get(*k))
+        .map(|k| format!("{k}: {:?} -> {:?}", before.get(k), after.get(k)))
+        .collect();
+    assert!(changed.is_empty(), "{what}: {changed:#?}");
+}
+
+/// Security review 3, L4: a symbolic link planted as a table folder, an `engine=` or a
+/// `run_date=` folder, or a file of a run being written, in a new folder or over a written
+/// one, is refused (exit 2) with one line naming it; nothing is written or removed in the
+/// folder or through the link, and no staging folder is left. `--out` itself may be a link.
 #[cfg(unix)]
 #[test]
-fn a_planted_link_is_not_followed_when_older_files_are_removed() {
-    let work = scratch("link");
-    let outside = work.join("outside/run_date=2026-11-29");
-    std::fs::create_dir_all(&outside).unwrap();
-    let victim = outside.join("run_20261129T020000_demo.parquet");
-    std::fs::write(&victim, "precious").unwrap();
-    let dir = work.join("out");
-    std::fs::create_dir_all(dir.join("probes")).unwrap();
-    std::os::unix::fs::symlink(work.join("outside"), dir.join("probes/engine=openai")).unwrap();
+fn a_planted_link_at_any_level_is_refused_and_never_written_through() {
+    let work = scratch("links");
     let file = root().join("demo/demo-data.json");
-    ok(&geo_probe(&["warehouse", file.to_str().unwrap(), "--out", dir.to_str().unwrap()]));
-    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
-    assert!(dir.join("probes/engine=deepseek/run_date=2026-11-29/run_20261129T020000_demo.parquet").is_file());
+    let file = file.to_str().unwrap();
+    // The review's case: a table folder of a new output folder links elsewhere.
+    let elsewhere = work.join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let fresh = work.join("fresh");
+    std::fs::create_dir_all(&fresh).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, fresh.join("sources")).unwrap();
+    let before = listing(&fresh);
+    refused(&geo_probe(&["warehouse", file, "--out", fresh.to_str().unwrap()]), "fresh/sources is a symbolic link");
+    same_listing(&listing(&fresh), &before, "the new folder is as it was");
+    assert!(listing(&elsewhere).is_empty(), "nothing is written through the link");
+
+    // `--out` itself may be a link: the user named it.
+    let real = work.join("real");
+    std::fs::create_dir_all(&real).unwrap();
+    std::os::unix::fs::symlink(&real, work.join("linked")).unwrap();
+    ok(&geo_probe(&["warehouse", file, "--out", work.join("linked").to_str().unwrap()]));
+    assert_eq!(tree(&real).len(), 80, "the tables are written into the folder --out links to");
+
+    // Over a written folder: each level in turn, pointing at a copy holding a victim file.
+    let written = work.join("written");
+    ok(&geo_probe(&["warehouse", file, "--out", written.to_str().unwrap()]));
+    let levels = [
+        "probes",
+        "probes/engine=openai",
+        "mentions/engine=deepseek/run_date=2026-11-22",
+        "runs/engine=deepseek/run_date=2026-11-29/run_20261129T020000_demo.parquet",
+    ];
+    for (i, level) in levels.iter().enumerate() {
+        let dir = work.join(format!("out{i}"));
+        copy_tree(&written, &dir);
+        let planted = dir.join(level);
+        let target = work.join(format!("target{i}"));
+        std::fs::rename(&planted, &target).unwrap();
+        std::os::unix::fs::symlink(&target, &planted).unwrap();
+        let inside = listing(&dir);
+        let outside = if target.is_dir() { listing(&target) } else { BTreeMap::new() };
+        let o = geo_probe(&["warehouse", file, "--out", dir.to_str().unwrap()]);
+        refused(&o, &format!("out{i}/{level} is a symbolic link"));
+        same_listing(&listing(&dir), &inside, &format!("{level}: the folder is as it was"));
+        if target.is_dir() {
+            same_listing(
+                &listing(&target),
+                &outside,
+                &format!("{level}: nothing is written or removed through the link"),
+            );
+        } else {
+            assert_eq!(std::fs::read(&target).unwrap(), std::fs::read(written.join(level)).unwrap(), "{level}");
+        }
+    }
+}
+
+/// Security review 3, L4: a table that cannot be written fails the whole command (exit 1, one
+/// line saying no run was written) and leaves every table as it was, byte for byte — in a new
+/// folder (a file where a partition folder must go: the review's case) and over a written one
+/// where the runs are being replaced and one moves to another partition (a folder where the
+/// last table file must go, so every other file was already in place and is put back). Once
+/// the obstacle is gone, the same command writes the folder a fresh write makes.
+#[test]
+fn a_failed_table_leaves_every_table_as_it_was() {
+    let work = scratch("failed");
+    let file = root().join("demo/demo-data.json");
+    let file = file.to_str().unwrap();
+    let fresh = work.join("fresh");
+    std::fs::create_dir_all(fresh.join("sources")).unwrap();
+    std::fs::write(fresh.join("sources/engine=deepseek"), "not a folder").unwrap();
+    let before = listing(&fresh);
+    error_line(
+        &geo_probe(&["warehouse", file, "--out", fresh.to_str().unwrap()]),
+        1,
+        "none of the 10 runs was written (every table is as it was): ",
+    );
+    same_listing(&listing(&fresh), &before, "no table, partition, file or staging folder is left");
+
+    let dir = work.join("out");
+    let out = dir.to_str().unwrap();
+    ok(&geo_probe(&["warehouse", file, "--out", out]));
+    // The runs change (another model each), and the newer DeepSeek run moves to another
+    // engine and day: its old files are removed only once the new ones are in place.
+    let mut env = demo();
+    for run in env["runs"].as_array_mut().unwrap() {
+        run["config"]["model"] = "another-model".into();
+    }
+    let moved = "run_20261129T020000_demo";
+    let run = env["runs"].as_array_mut().unwrap().iter_mut().find(|r| r["id"] == moved).unwrap();
+    run["config"]["engine"] = "openai".into();
+    run["createdAt"] = "2026-12-01T02:00:00.000Z".into();
+    let changed = write(&work.join("changed.json"), &env);
+    let last = "answer_links/engine=openai/run_date=2026-12-01/run_20261129T020000_demo.parquet";
+    std::fs::create_dir_all(dir.join(last).join("a folder")).unwrap();
+    let before = listing(&dir);
+    error_line(&geo_probe(&["warehouse", &changed, "--out", out]), 1, "is a folder where a table file must be");
+    same_listing(&listing(&dir), &before, "every table is as it was, the moved run's old files too");
+
+    std::fs::remove_dir_all(dir.join(last)).unwrap();
+    ok(&geo_probe(&["warehouse", &changed, "--out", out]));
+    let again = work.join("again");
+    ok(&geo_probe(&["warehouse", &changed, "--out", again.to_str().unwrap()]));
+    let expected = listing(&again);
+    let after = listing(&dir);
+    let empty: Vec<&String> = after.keys().filter(|k| !expected.contains_key(*k)).collect();
+    assert!(empty.iter().all(|k| after[*k] == "folder"), "only emptied folders differ: {empty:?}");
+    let files = |l: &BTreeMap<String, String>| -> BTreeMap<String, String> {
+        l.iter().filter(|(_, v)| *v != "folder").map(|(k, v)| (k.clone(), v.clone())).collect()
+    };
+    same_listing(&files(&after), &files(&expected), "the runs are written whole, the moved run's old files gone");
+}
+
+/// Security review 3, I3: two runs whose ids differ only in case get files whose names differ
+/// once case is folded (macOS and Windows fold it), the ids geo-probe makes keep their names,
+/// and a file a run had under its former name is replaced, not left beside the new one.
+#[test]
+fn runs_differing_only_in_case_get_files_of_their_own() {
+    let work = scratch("case");
+    let mut env = demo();
+    let renames = [("run_20261122T020000_demo", "Run_A"), ("run_20261128T020000_openai_demo", "run_a")];
+    for (old, new) in renames {
+        env["runs"].as_array_mut().unwrap().iter_mut().find(|r| r["id"] == old).unwrap()["id"] = new.into();
+        for p in env["probes"].as_array_mut().unwrap().iter_mut().filter(|p| p["runId"] == old) {
+            p["runId"] = new.into();
+            p["id"] = p["id"].as_str().unwrap().replace(old, new).into();
+        }
+    }
+    let file = write(&work.join("case.json"), &env);
+    let dir = work.join("out");
+    // A file of `Run_A` under the name it had before names told case apart.
+    let former = dir.join("probes/engine=deepseek/run_date=2026-11-22/Run_A.parquet");
+    std::fs::create_dir_all(former.parent().unwrap()).unwrap();
+    std::fs::write(&former, "written by an older geo-probe").unwrap();
+    ok(&geo_probe(&["warehouse", &file, "--out", dir.to_str().unwrap()]));
+    let names: Vec<String> = tree(&dir).into_keys().collect();
+    assert_eq!(names.len(), 80, "{names:?}");
+    let folded: std::collections::BTreeSet<String> = names.iter().map(|n| n.to_lowercase()).collect();
+    assert_eq!(folded.len(), names.len(), "{names:?}");
+    assert!(names.contains(&"runs/engine=openai/run_date=2026-11-28/run_a.parquet".to_string()), "{names:?}");
+    assert!(names.contains(&"runs/engine=deepseek/run_date=2026-11-29/run_20261129T020000_demo.parquet".to_string()));
+    let upper: Vec<&String> = names.iter().filter(|n| n.contains("/Run_A~")).collect();
+    assert_eq!(upper.len(), 8, "{names:?}");
+    assert!(!former.exists(), "the former name's file is replaced");
+}
+
+/// A copy of the folder `from` at `to` (files and folders; the output holds no links).
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let path = entry.unwrap().path();
+        let dest = to.join(path.file_name().unwrap());
+        if path.is_dir() {
+            copy_tree(&path, &dest);
+        } else {
+            std::fs::copy(&path, &dest).unwrap();
+        }
+    }
 }

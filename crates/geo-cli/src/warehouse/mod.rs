@@ -2,20 +2,24 @@
 //! table, Hive partitions `engine=E/run_date=YYYY-MM-DD/`, one file `RUN.parquet` per run
 //! and table.
 //!
-//! A run is written whole, file by file, each file atomically (a temp file beside it, then a
-//! rename: a reader never sees half a file), and only then are its older files in other
-//! partitions removed (its engine or date changed), so a crash leaves the old or the new
-//! files, never none. Other runs' files are never touched, so daily jobs can append to one
-//! folder; the folder is never read beyond its directory names, so memory stays flat as it
-//! grows.
+//! A command's files appear together or not at all ([`staging`]): they are written into a
+//! hidden staging folder inside the folder and put in place only once every table's file of
+//! every run is there, and a failure leaves every table as it was. A run's older files in other
+//! partitions (its engine or date changed) are removed only after its new files are in place.
+//! Other runs' files are never touched, so daily jobs can append to one folder; the folder is
+//! never read beyond its directory names, so memory stays flat as it grows.
+//!
+//! Nothing is written or removed through a symbolic link: a link as a table folder, a partition
+//! folder or a file of a run being written is refused (exit 2). The folder named by `--out` may
+//! itself be a link: the user named it, as they name every other path of every command.
 
 pub mod parquet;
+pub mod staging;
 
-use crate::io::write_atomic_with;
-use anyhow::{bail, Context, Result};
-use geo_core::export::warehouse::{Row, RunTables, TABLES};
-use std::collections::{HashMap, HashSet};
-use std::io::Write;
+use crate::io::input_error;
+use anyhow::{Context, Result};
+use geo_core::export::warehouse::TABLES;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// The extension of every table file.
@@ -30,18 +34,27 @@ pub struct TableStat {
     pub bytes: u64,
 }
 
-/// The files already in `dir` of the runs whose file stems are `stems`, in any partition of
-/// any table (the folder's other files are not looked at).
-pub fn existing_files(dir: &Path, stems: &HashSet<String>) -> Result<HashMap<String, Vec<PathBuf>>> {
+/// The files already in `dir`, in any partition of any table, of the runs whose file stems
+/// (current or former) are the keys of `stems`, gathered under the run's current stem (the
+/// value). The folder's other files are not looked at.
+///
+/// A symbolic link as a table folder, an `engine=` or `run_date=` folder, or one of those
+/// files is refused (exit 2) before anything is written: nothing is ever removed through one.
+pub fn existing_files(dir: &Path, stems: &HashMap<String, String>) -> Result<HashMap<String, Vec<PathBuf>>> {
     let mut found: HashMap<String, Vec<PathBuf>> = HashMap::new();
     for table in TABLES {
         for engine in partitions(&dir.join(table), "engine=")? {
             for date in partitions(&engine, "run_date=")? {
                 for entry in read_dir(&date)? {
                     let name = entry.file_name();
-                    let Some(stem) = name.to_str().and_then(|n| n.strip_suffix(".parquet")) else { continue };
-                    if stems.contains(stem) {
-                        found.entry(stem.to_string()).or_default().push(entry.path());
+                    let stem = name.to_str().and_then(|n| n.strip_suffix(".parquet"));
+                    let Some(run) = stem.and_then(|s| stems.get(s)) else { continue };
+                    let kind = entry.file_type().with_context(|| format!("cannot read {}", entry.path().display()))?;
+                    if kind.is_symlink() {
+                        return Err(link_refused(&entry.path()));
+                    }
+                    if kind.is_file() {
+                        found.entry(run.clone()).or_default().push(entry.path());
                     }
                 }
             }
@@ -50,19 +63,30 @@ pub fn existing_files(dir: &Path, stems: &HashSet<String>) -> Result<HashMap<Str
     Ok(found)
 }
 
-/// The sub-folders of `dir` named `KEY=…` (none when `dir` is absent); a symbolic link is not
-/// followed, so no file outside the folder is ever removed as a run's older file.
+/// The sub-folders of `dir` named `KEY=…` (none when `dir` is absent or not a folder); `dir`
+/// or one of them being a symbolic link is refused.
 fn partitions(dir: &Path, key: &str) -> Result<Vec<PathBuf>> {
-    if !dir.is_dir() {
-        return Ok(Vec::new());
+    match std::fs::symlink_metadata(dir) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(e).with_context(|| format!("cannot read {}", dir.display())),
+        Ok(m) if m.file_type().is_symlink() => return Err(link_refused(dir)),
+        Ok(m) if !m.is_dir() => return Ok(Vec::new()),
+        Ok(_) => {}
     }
-    Ok(read_dir(dir)?
-        .into_iter()
-        .filter(|e| {
-            e.file_name().to_str().is_some_and(|n| n.starts_with(key)) && e.file_type().is_ok_and(|t| t.is_dir())
-        })
-        .map(|e| e.path())
-        .collect())
+    let mut out = Vec::new();
+    for entry in read_dir(dir)? {
+        if !entry.file_name().to_str().is_some_and(|n| n.starts_with(key)) {
+            continue;
+        }
+        let kind = entry.file_type().with_context(|| format!("cannot read {}", entry.path().display()))?;
+        if kind.is_symlink() {
+            return Err(link_refused(&entry.path()));
+        }
+        if kind.is_dir() {
+            out.push(entry.path());
+        }
+    }
+    Ok(out)
 }
 
 fn read_dir(dir: &Path) -> Result<Vec<std::fs::DirEntry>> {
@@ -72,54 +96,11 @@ fn read_dir(dir: &Path) -> Result<Vec<std::fs::DirEntry>> {
         .with_context(|| format!("cannot list {}", dir.display()))
 }
 
-/// Writes every table of one run under `dir`, then removes `stale` files of the run that the
-/// new ones did not replace; returns the rows and bytes of each table, in [`TABLES`] order.
-///
-/// The eight files are encoded and written on eight threads: most of a file's time is its
-/// fsync, which the threads wait for side by side (docs/adr/0018-warehouse-parquet.md).
-pub fn write_run(dir: &Path, t: &RunTables<'_>, stale: &[PathBuf]) -> Result<[TableStat; 8]> {
-    let partition = t.partition();
-    let file = |table: &str| dir.join(table).join(&partition).join(format!("{}.{EXTENSION}", t.file_stem));
-    let results: Vec<Result<TableStat>> = std::thread::scope(|s| {
-        let handles = [
-            s.spawn(|| put(&file("runs"), &t.runs)),
-            s.spawn(|| put(&file("targets"), &t.targets)),
-            s.spawn(|| put(&file("prompts"), &t.prompts)),
-            s.spawn(|| put(&file("probes"), &t.probes)),
-            s.spawn(|| put(&file("mentions"), &t.mentions)),
-            s.spawn(|| put(&file("queries"), &t.queries)),
-            s.spawn(|| put(&file("sources"), &t.sources)),
-            s.spawn(|| put(&file("answer_links"), &t.answer_links)),
-        ];
-        handles
-            .into_iter()
-            .map(|h| h.join().unwrap_or_else(|_| Err(anyhow::anyhow!("a writer thread failed"))))
-            .collect()
-    });
-    let mut stats = [TableStat::default(); 8];
-    for (stat, result) in stats.iter_mut().zip(results) {
-        *stat = result?;
-    }
-    let written: Vec<PathBuf> = TABLES.iter().map(|table| file(table)).collect();
-    for old in stale.iter().filter(|p| !written.contains(p)) {
-        match std::fs::remove_file(old) {
-            Ok(()) => {}
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => bail!("cannot remove {}, an older file of the run: {e}", old.display()),
-        }
-    }
-    Ok(stats)
-}
-
-/// Encodes `rows` and replaces `path` with them atomically.
-fn put<R: Row + Sync>(path: &Path, rows: &[R]) -> Result<TableStat> {
-    debug_assert_eq!(
-        path.parent().and_then(Path::parent).and_then(Path::parent).and_then(Path::file_name),
-        Some(std::ffi::OsStr::new(R::TABLE))
-    );
-    let bytes = parquet::encode(rows)?;
-    let folder = path.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(folder).with_context(|| format!("cannot create {}", folder.display()))?;
-    write_atomic_with(path, |w: &mut dyn Write| w.write_all(&bytes))?;
-    Ok(TableStat { rows: rows.len() as u64, bytes: bytes.len() as u64 })
+/// The refusal of a symbolic link below `--out` (exit 2).
+pub(crate) fn link_refused(path: &Path) -> anyhow::Error {
+    input_error(format!(
+        "{} is a symbolic link, and geo-probe warehouse writes and removes nothing through one: \
+         replace it with the folder or file itself and run the command again",
+        path.display()
+    ))
 }

@@ -653,9 +653,40 @@ pub const MAX_FILE_STEM_BYTES: usize = 200;
 
 /// The file name (without extension) of a run's files: the run id with every byte outside
 /// `A-Z a-z 0-9 - _ .` (and a leading `.`) written as `%XX`, so different ids never share a
-/// name and no id can name a path; an id longer than [`MAX_FILE_STEM_BYTES`] once encoded is
-/// cut and ends in `~` and the 64-bit FNV-1a hash of the whole id (`~` never appears otherwise).
+/// name and no id can name a path. It ends in `~` and the 64-bit FNV-1a hash of the whole id
+/// (`~` never appears otherwise) when the id is longer than [`MAX_FILE_STEM_BYTES`] once
+/// encoded, where it is cut, and when the id is not [case-plain](is_case_plain), so that two
+/// ids differing only in case (`Run_A`, `run_a`) never share a file where the file system
+/// folds case (macOS, Windows; security review 3, I3). Ids such as `run_20261129T020000_4f2a`,
+/// the shape geo-probe makes, keep their name as it is.
 pub fn file_stem(run_id: &str) -> String {
+    stem(run_id, !is_case_plain(run_id))
+}
+
+/// The stem a run's files had before [`file_stem`] told ids apart by case (up to issue 35),
+/// where it differs: its older files, to be replaced when the run is written again.
+pub fn former_file_stem(run_id: &str) -> Option<String> {
+    let former = stem(run_id, false);
+    (former != file_stem(run_id)).then_some(former)
+}
+
+/// True when every ASCII letter of `run_id` is lower-case, except that a `t` between two
+/// digits is an upper-case `T` (the date-time separator of the ids geo-probe makes). No two
+/// case-plain ids differ only in case, so their stems stay distinct when case is folded.
+pub fn is_case_plain(run_id: &str) -> bool {
+    let b = run_id.as_bytes();
+    b.iter().enumerate().all(|(i, &c)| {
+        let between_digits = i > 0 && b[i - 1].is_ascii_digit() && b.get(i + 1).is_some_and(u8::is_ascii_digit);
+        match c {
+            b'T' => between_digits,
+            b't' => !between_digits,
+            _ => !c.is_ascii_uppercase(),
+        }
+    })
+}
+
+/// The `%XX`-escaped id, ending in `~` and its hash when `hashed` or when it is too long.
+fn stem(run_id: &str, hashed: bool) -> String {
     let mut out = String::with_capacity(run_id.len());
     for (i, b) in run_id.bytes().enumerate() {
         if b.is_ascii_alphanumeric() || b == b'-' || b == b'_' || (b == b'.' && i > 0) {
@@ -664,14 +695,16 @@ pub fn file_stem(run_id: &str) -> String {
             out.push_str(&format!("%{b:02X}"));
         }
     }
-    if out.len() <= MAX_FILE_STEM_BYTES {
+    if !hashed && out.len() <= MAX_FILE_STEM_BYTES {
         return out;
     }
     let hash = run_id.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3));
-    let mut cut = MAX_FILE_STEM_BYTES - 17;
+    let mut cut = out.len().min(MAX_FILE_STEM_BYTES - 17);
     // Never end inside a `%XX`.
-    if let Some(pct) = out[cut.saturating_sub(2)..cut].rfind('%') {
-        cut = cut - 2 + pct;
+    if cut < out.len() {
+        if let Some(pct) = out[cut.saturating_sub(2)..cut].rfind('%') {
+            cut = cut - 2 + pct;
+        }
     }
     format!("{}~{hash:016x}", &out[..cut])
 }
@@ -699,6 +732,40 @@ mod tests {
             let head = s.split('~').next().unwrap();
             assert!(!head.ends_with('%') && !head[head.len() - 2..].starts_with('%'), "{s}");
         }
+    }
+
+    /// Security review 3, I3: where the file system folds case, no two ids share a file. Every
+    /// id of up to four characters over letters of both cases, `t`/`T` beside digits, `%`, `~`
+    /// and `/` gets a stem of its own once case is folded; the ids geo-probe makes keep theirs.
+    #[test]
+    fn file_stems_stay_distinct_when_case_is_folded() {
+        assert_eq!(file_stem("run_20261129T080000_4f2a"), "run_20261129T080000_4f2a");
+        assert_eq!(file_stem("run_a"), "run_a");
+        assert_eq!(former_file_stem("run_20261129T080000_4f2a"), None);
+        let upper = file_stem("Run_A");
+        assert!(upper.starts_with("Run_A~") && upper.len() == "Run_A".len() + 17, "{upper}");
+        assert_eq!(former_file_stem("Run_A").as_deref(), Some("Run_A"));
+        let lower_t = file_stem("run_20261129t080000_4f2a");
+        assert!(lower_t.starts_with("run_20261129t080000_4f2a~"), "{lower_t}");
+        assert!(!is_case_plain("T1") && !is_case_plain("1T") && is_case_plain("1T2") && !is_case_plain("1t2"));
+        let long = "R".repeat(500);
+        assert_eq!(file_stem(&long).len(), MAX_FILE_STEM_BYTES);
+        assert_eq!(former_file_stem(&long), None, "a long id was already cut and hashed");
+
+        let alphabet = ['a', 'A', 't', 'T', '1', '%', '~', '/'];
+        let mut ids = vec![String::new()];
+        let mut level = vec![String::new()];
+        for _ in 0..4 {
+            level = level.iter().flat_map(|id| alphabet.iter().map(move |c| format!("{id}{c}"))).collect();
+            ids.extend(level.iter().cloned());
+        }
+        let mut seen: std::collections::HashMap<String, &str> = std::collections::HashMap::new();
+        for id in &ids {
+            if let Some(other) = seen.insert(file_stem(id).to_ascii_lowercase(), id) {
+                panic!("{id:?} and {other:?} share a file once case is folded");
+            }
+        }
+        assert_eq!(seen.len(), ids.len());
     }
 
     #[test]
