@@ -469,7 +469,7 @@ fn redirect_urls_are_recorded_without_their_query() {
 // and OUT is written.
 #[test]
 fn the_time_budget_ends_the_check_and_out_is_still_written() {
-    let (server, dir, input) = serve_links("budget", &["/hang", "/hang-too", "/ok"]);
+    let (_server, dir, input) = serve_links("budget", &["/hang", "/hang-too", "/ok"]);
     let budget = ["--allow-private", "--host-delay-ms", "0", "--timeout-secs", "120", "--max-secs", "1"];
     let (record, stdout) = check(&input, &dir, &budget);
     let late = ("error".to_string(), "not checked: time budget".to_string());

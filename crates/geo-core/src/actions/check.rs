@@ -201,12 +201,7 @@ fn cut(text: &str) -> String {
 }
 
 /// `raw` as an absolute http(s) URL without userinfo or fragment, or why it cannot be requested.
-pub fn request_url(raw: &str) -> Result<String, String> {
-    requestable(raw).map(Into::into)
-}
-
-/// [`request_url`], parsed.
-fn requestable(raw: &str) -> Result<url::Url, String> {
+pub fn request_url(raw: &str) -> Result<url::Url, String> {
     let mut url = url::Url::parse(raw).map_err(|e| format!("not a valid url ({e})"))?;
     if !matches!(url.scheme(), "http" | "https") {
         return Err(format!("not an http(s) url (scheme {}:), never requested", cut(url.scheme())));
@@ -268,7 +263,7 @@ impl LinkChecker {
         };
         let mut seen = std::collections::BTreeSet::new();
         for raw in urls {
-            let first = requestable(&raw);
+            let first = request_url(&raw);
             // Recorded as the Answer Link's canonical URL (which has no userinfo), so that the
             // record finds the answers that wrote it.
             let url = crate::analysis::urls::normalize_url(&raw).map_or_else(|| cut(&raw), |u| u.canonical);
@@ -426,7 +421,7 @@ impl LinkChecker {
         }
         let next = url::Url::parse(&link.current).and_then(|base| base.join(location.trim()));
         match next.as_ref().map(|u| u.scheme()) {
-            Ok("http" | "https") => match requestable(next.as_ref().map(|u| u.as_str()).unwrap_or_default()) {
+            Ok("http" | "https") => match request_url(next.as_ref().map(|u| u.as_str()).unwrap_or_default()) {
                 Ok(url) if !allow_private && is_private_host(&url) => {
                     self.finish_link(id, LinkClass::Error, Some(PRIVATE_ADDRESS.into()))
                 }
