@@ -53,8 +53,11 @@ usage:
                                           what to do next: prompts you lose, the searches the
                                           engine ran, the pages to be on, answer-link health
   geo-probe links FILE --out OUT [--run ID] [--concurrency N] [--timeout-secs S]
-                [--host-delay-ms MS]      check that the run's answer links exist (HEAD, then
-                                          GET) and write FILE + the check to OUT
+                [--max-secs S] [--allow-private] [--host-delay-ms MS]
+                                          check that the run's answer links exist (HEAD, then
+                                          GET) and write FILE + the check to OUT; never asks
+                                          private addresses without --allow-private, stops
+                                          after --max-secs (600 by default)
   geo-probe mcp FILE                      Model Context Protocol server on stdin/stdout, read-only
                                           over FILE (re-read when it changes)
   geo-probe warehouse FILE --out DIR [--run ID]...

@@ -3,6 +3,11 @@
 //! cookies), the User-Agent, the per-host delay; and a hostile server (an endless redirect
 //! loop, a 10 GB body, a slow-loris reply, a redirect to `file:`) with bounded time and
 //! memory. Then `geo-probe actions` and `metrics` read the check from OUT.
+//!
+//! The servers are on loopback, which `links` never asks unless `--allow-private`
+//! (security-3 M2): without it, not one request reaches them; with it, they are checked like
+//! an intranet's. Then what security-3 asked besides: no query of a redirect's URL in OUT,
+//! and the time budget of the whole check (`--max-secs`).
 
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Write};
@@ -71,6 +76,14 @@ fn serve(stream: TcpStream, base: &str, seen: &Mutex<Vec<Seen>>, sent: &AtomicU6
             write_head(&stream, 302, &format!("location: {with_user}/final\r\n"))
         }
         "/hop1" => write_head(&stream, 302, &format!("location: {base}/final\r\n")),
+        "/to-sso" => {
+            write_head(&stream, 302, &format!("location: {base}/cb?code=INTERNAL-OAUTH-CODE-123&state=s#f\r\n"))
+        }
+        "/cb" => write_head(&stream, 200, ""),
+        "/hang" | "/hang-too" => {
+            // Never answers: holds the connection until the client goes away.
+            let _ = std::io::copy(&mut reader, &mut std::io::sink());
+        }
         "/cookie" => write_head(&stream, 302, "location: /cookie-check\r\nset-cookie: session=abc123; Path=/\r\n"),
         "/loop" => write_head(&stream, 302, "location: /loop\r\n"),
         "/to-file" => write_head(&stream, 302, "location: file:///etc/passwd\r\n"),
@@ -127,6 +140,11 @@ impl Server {
     fn requests(&self) -> Vec<Seen> {
         self.seen.lock().unwrap().clone()
     }
+
+    /// The path (and query) of every request so far.
+    fn paths(&self) -> Vec<String> {
+        self.requests().into_iter().map(|s| s.path).collect()
+    }
 }
 
 fn scratch(name: &str) -> PathBuf {
@@ -160,6 +178,16 @@ fn export_with_links(dir: &Path, links: &[String]) -> PathBuf {
     let path = dir.join("in.json");
     std::fs::write(&path, serde_json::to_string_pretty(&env).unwrap()).unwrap();
     path
+}
+
+/// A local server, a scratch folder `name`, and an export there whose answers write the
+/// server's `paths`.
+fn serve_links(name: &str, paths: &[&str]) -> (Server, PathBuf, PathBuf) {
+    let server = Server::start();
+    let dir = scratch(name);
+    let links: Vec<String> = paths.iter().map(|p| server.url(p)).collect();
+    let input = export_with_links(&dir, &links);
+    (server, dir, input)
 }
 
 fn geo_probe(args: &[&str]) -> Output {
@@ -219,7 +247,7 @@ fn every_class_against_a_local_server() {
     let credentials = server.url("/ok").replace("http://", "http://user:secret@") + "?cred=1";
     links.push(credentials);
     let input = export_with_links(&dir, &links);
-    let (record, stdout) = check(&input, &dir, &["--host-delay-ms", "0", "--concurrency", "3"]);
+    let (record, stdout) = check(&input, &dir, &["--allow-private", "--host-delay-ms", "0", "--concurrency", "3"]);
     assert_eq!(record["runId"], "run_1");
     let class = |path: &str| by_url(&record, &server.url(path))["class"].as_str().unwrap().to_string();
     let table = [
@@ -274,12 +302,10 @@ fn every_class_against_a_local_server() {
 
 #[test]
 fn a_hostile_server_costs_bounded_time_and_memory() {
-    let server = Server::start();
-    let dir = scratch("hostile");
-    let links: Vec<String> = ["/loop", "/huge", "/slowloris", "/to-file"].iter().map(|p| server.url(p)).collect();
-    let input = export_with_links(&dir, &links);
+    let (server, dir, input) = serve_links("hostile", &["/loop", "/huge", "/slowloris", "/to-file"]);
     let started = Instant::now();
-    let (record, _) = check(&input, &dir, &["--host-delay-ms", "0", "--timeout-secs", "2", "--concurrency", "4"]);
+    let (record, _) =
+        check(&input, &dir, &["--allow-private", "--host-delay-ms", "0", "--timeout-secs", "2", "--concurrency", "4"]);
     let took = started.elapsed();
     let looped = by_url(&record, &server.url("/loop"));
     assert_eq!(looped["class"], "error");
@@ -310,11 +336,8 @@ fn a_hostile_server_costs_bounded_time_and_memory() {
 
 #[test]
 fn one_host_is_asked_with_the_delay_between() {
-    let server = Server::start();
-    let dir = scratch("delay");
-    let links: Vec<String> = ["/ok", "/gone", "/forbidden"].iter().map(|p| server.url(p)).collect();
-    let input = export_with_links(&dir, &links);
-    let (record, _) = check(&input, &dir, &["--host-delay-ms", "400", "--concurrency", "8"]);
+    let (server, dir, input) = serve_links("delay", &["/ok", "/gone", "/forbidden"]);
+    let (record, _) = check(&input, &dir, &["--allow-private", "--host-delay-ms", "400", "--concurrency", "8"]);
     assert_eq!(record["links"].as_array().unwrap().len(), 3);
     let mut at: Vec<Instant> = server.requests().iter().map(|s| s.at).collect();
     at.sort();
@@ -329,11 +352,8 @@ fn one_host_is_asked_with_the_delay_between() {
 
 #[test]
 fn the_check_travels_into_actions_and_metrics_and_replaces_itself() {
-    let server = Server::start();
-    let dir = scratch("travel");
-    let links: Vec<String> = ["/ok", "/gone", "/moved"].iter().map(|p| server.url(p)).collect();
-    let input = export_with_links(&dir, &links);
-    let (record, _) = check(&input, &dir, &["--host-delay-ms", "0"]);
+    let (server, dir, input) = serve_links("travel", &["/ok", "/gone", "/moved"]);
+    let (record, _) = check(&input, &dir, &["--allow-private", "--host-delay-ms", "0"]);
     assert_eq!(record["links"].as_array().unwrap().len(), 3);
     let out = dir.join("out.json");
     let out = out.to_str().unwrap();
@@ -349,7 +369,7 @@ fn the_check_travels_into_actions_and_metrics_and_replaces_itself() {
     assert!(report.contains("answer links that do not exist: 1 of 3"), "{report}");
     // Checking again replaces the run's record; validate and analyze keep it.
     let again = dir.join("again.json");
-    ok(&geo_probe(&["links", out, "--out", again.to_str().unwrap(), "--host-delay-ms", "0"]));
+    ok(&geo_probe(&["links", out, "--out", again.to_str().unwrap(), "--allow-private", "--host-delay-ms", "0"]));
     let env: Value = serde_json::from_str(&std::fs::read_to_string(&again).unwrap()).unwrap();
     assert_eq!(env["linkChecks"].as_array().unwrap().len(), 1);
     assert!(ok(&geo_probe(&["validate", again.to_str().unwrap()])).contains("1 run"));
@@ -370,6 +390,9 @@ fn bad_flags_and_runs_exit_2_and_write_nothing() {
         vec!["links", input, "--out", out_s, "--concurrency", "99"],
         vec!["links", input, "--out", out_s, "--timeout-secs", "0"],
         vec!["links", input, "--out", out_s, "--host-delay-ms", "5000"],
+        vec!["links", input, "--out", out_s, "--max-secs", "0"],
+        vec!["links", input, "--out", out_s, "--max-secs", "86401"],
+        vec!["links", input, "--out", out_s, "--allow-private=yes"],
         vec!["links", input, "--out", out_s, "--run", "nope"],
         vec!["actions", input, "--run", "nope"],
         vec!["actions", input, "--format", "html"],
@@ -380,4 +403,76 @@ fn bad_flags_and_runs_exit_2_and_write_nothing() {
         assert!(err.starts_with("error: ") && err.lines().count() == 1, "{args:?}: {err}");
         assert!(!out.exists(), "{args:?} wrote OUT");
     }
+}
+
+/// Every record of `record` as `(class, error)`.
+fn outcomes(record: &Value) -> Vec<(String, String)> {
+    let text = |v: &Value| v.as_str().unwrap_or_default().to_string();
+    record["links"].as_array().unwrap().iter().map(|l| (text(&l["class"]), text(&l["error"]))).collect()
+}
+
+// security-3 M2: the review's spellings of one loopback server. Without --allow-private the
+// server logs no request at all; with it, it is checked like an intranet server.
+#[test]
+fn private_addresses_are_never_asked_without_allow_private() {
+    let server = Server::start();
+    let dir = scratch("private");
+    let port = server.base.rsplit(':').next().unwrap().to_string();
+    let links: Vec<String> = [
+        "127.0.0.1:{P}/admin/direct",
+        "2130706433:{P}/decimal",
+        "0x7f000001:{P}/hex",
+        "127.1:{P}/short",
+        "[::ffff:127.0.0.1]:{P}/mapped",
+        "localhost:{P}/name",
+        "0.0.0.0:{P}/zero",
+    ]
+    .iter()
+    .map(|l| format!("[看这里](http://{})", l.replace("{P}", &port)))
+    .collect();
+    let input = export_with_links(&dir, &links);
+    let (record, stdout) = check(&input, &dir, &["--host-delay-ms", "0"]);
+    let refused = ("error".to_string(), "private address".to_string());
+    assert_eq!(outcomes(&record), vec![refused; links.len()], "{record}");
+    assert!(server.requests().is_empty(), "not one request: {:?}", server.requests());
+    assert!(stdout.starts_with(&format!("answer links that do not exist: 0 of {}", links.len())), "{stdout}");
+
+    let (record, _) = check(&input, &dir, &["--allow-private", "--host-delay-ms", "0"]);
+    let paths = server.paths();
+    for path in ["/admin/direct", "/decimal", "/hex", "/short", "/name", "/zero"] {
+        assert!(paths.iter().any(|p| p == path), "{path} asked with --allow-private: {paths:?}");
+    }
+    // The IPv4-mapped form is asked too; whether it connects depends on the machine's IPv6.
+    assert!(outcomes(&record).iter().all(|(_, error)| error != "private address"), "{record}");
+}
+
+// security-3 M2: an internal Location with a code in its query is requested whole, and OUT
+// keeps it without the query (the hop's location, finalUrl).
+#[test]
+fn redirect_urls_are_recorded_without_their_query() {
+    let server = Server::start();
+    let dir = scratch("query");
+    let input = export_with_links(&dir, &[server.url("/to-sso"), server.url("/ok")]);
+    let (record, _) = check(&input, &dir, &["--allow-private", "--host-delay-ms", "0"]);
+    let sso = by_url(&record, &server.url("/to-sso"));
+    assert_eq!(sso["class"], "redirect");
+    assert_eq!(sso["hops"][0]["location"], server.url("/cb"));
+    assert_eq!(sso["finalUrl"], server.url("/cb"));
+    let out = std::fs::read_to_string(dir.join("out.json")).unwrap();
+    assert!(!out.contains("INTERNAL-OAUTH-CODE") && !out.contains("state=s"), "OUT keeps no redirect query");
+    let paths = server.paths();
+    assert!(paths.iter().any(|p| p == "/cb?code=INTERNAL-OAUTH-CODE-123&state=s"), "requested whole: {paths:?}");
+}
+
+// security-3 L5: the whole check stops at --max-secs; the link in flight (to a server that
+// never answers, with a 120 s request deadline) and the links queued behind it are errors,
+// and OUT is written.
+#[test]
+fn the_time_budget_ends_the_check_and_out_is_still_written() {
+    let (_server, dir, input) = serve_links("budget", &["/hang", "/hang-too", "/ok"]);
+    let budget = ["--allow-private", "--host-delay-ms", "0", "--timeout-secs", "120", "--max-secs", "1"];
+    let (record, stdout) = check(&input, &dir, &budget);
+    let late = ("error".to_string(), "not checked: time budget".to_string());
+    assert_eq!(outcomes(&record), vec![late; 3], "{record}");
+    assert!(stdout.starts_with("answer links that do not exist: 0 of 3"), "{stdout}");
 }

@@ -79,3 +79,12 @@ pub const MAX_LINK_CONCURRENCY: usize = 16;
 
 /// Longest time one request of `geo-probe links` may take, in seconds (`--timeout-secs`).
 pub const MAX_LINK_TIMEOUT_SECS: u64 = 120;
+
+/// The time budget of a whole `geo-probe links` check by default, in seconds (`--max-secs`):
+/// the links not checked by then are recorded as `error: "not checked: time budget"`
+/// (security-3 L5).
+pub const DEFAULT_LINK_CHECK_SECS: u64 = 600;
+
+/// The longest time budget `--max-secs` may give a whole `geo-probe links` check, in seconds
+/// (a day).
+pub const MAX_LINK_CHECK_SECS: u64 = 86_400;

@@ -17,11 +17,36 @@
 //! - 2xx → `ok` (or `redirect` after a redirect), 404/410 → `not_found`, 401/403/429 →
 //!   `blocked`, any other status and any failure without a reply → `error`;
 //! - at most `concurrency` requests are in flight, at most one per host, and a host is asked
-//!   again no sooner than `host_delay_ms` after its previous reply.
+//!   again no sooner than `host_delay_ms` after its previous reply; a "host" here is the
+//!   registrable domain (`analysis::urls::registrable_domain`: `a.example.com` and
+//!   `b.example.com` are one host), so a wildcard DNS name cannot multiply one server into
+//!   many hosts (security-3 L5; pacing on the resolved address as well would need the shell
+//!   to resolve before the core decides, and the address is only known inside the request);
+//! - a destination that is not a public address ([`address`](super::address)) is never
+//!   requested unless `allow_private`: an IP literal or a loopback name is refused here, at
+//!   the first request and at every redirect, and the shell refuses every other name whose
+//!   addresses are not public ([`Reply::PrivateAddress`]); either way the link is an `error`
+//!   with `error: "private address"` (security-3 M2);
+//! - no URL learned from a redirect (a hop's `location`, the next hop's `url`, `finalUrl`) is
+//!   recorded with its query or fragment, since an internal `Location` may carry a code or a
+//!   token; the request still goes to the whole URL (security-3 M2);
+//! - the whole check has a time budget (`budget_ms`, counted from the first poll): once it is
+//!   spent, every link not yet checked, in flight or queued, is an `error` with
+//!   `error: "not checked: time budget"` and the check is done (security-3 L5).
 
-use crate::limits::{MAX_LINK_CONCURRENCY, MAX_LINK_HOST_DELAY_MS, MAX_LINK_REDIRECTS, MAX_LINK_URL_CHARS};
+use super::address::is_private_host;
+use crate::limits::{
+    DEFAULT_LINK_CHECK_SECS, MAX_LINK_CONCURRENCY, MAX_LINK_HOST_DELAY_MS, MAX_LINK_REDIRECTS, MAX_LINK_URL_CHARS,
+};
 use crate::model::{LinkCheck, LinkClass, LinkHop, LinkResult};
-use std::collections::VecDeque;
+use rustc_hash::FxHashMap;
+use std::collections::{BTreeSet, VecDeque};
+
+/// The `error` of a link whose destination is not a public address.
+pub const PRIVATE_ADDRESS: &str = "private address";
+
+/// The `error` of a link the time budget left unchecked.
+pub const NOT_CHECKED: &str = "not checked: time budget";
 
 /// The HTTP method of a check request.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -69,6 +94,9 @@ pub enum Reply {
         /// What failed, for the record (lowercase, no secrets: the URL has no userinfo).
         error: String,
     },
+    /// Nothing sent: every address the host resolved to is not public (the shell's resolver
+    /// checks each with [`is_public`](super::address::is_public) unless `allow_private`).
+    PrivateAddress,
 }
 
 /// What the shell does next.
@@ -76,9 +104,9 @@ pub enum Reply {
 pub enum Poll {
     /// Perform this request (then poll again: more may be ready).
     Start(CheckRequest),
-    /// Nothing can start now: wait for a reply, or until this time (ms) when a host's delay
-    /// ends, whichever comes first (`None`: only a reply can change anything).
-    Wait(Option<u64>),
+    /// Nothing can start now: wait for a reply, or until this time (ms), when a host's delay
+    /// ends or the time budget is spent, whichever comes first.
+    Wait(u64),
     /// Every link is checked.
     Done,
 }
@@ -90,11 +118,21 @@ pub struct CheckConfig {
     pub concurrency: usize,
     /// The politeness delay per host in ms (at most [`MAX_LINK_HOST_DELAY_MS`]).
     pub host_delay_ms: u64,
+    /// The time budget of the whole check in ms, from the first [`LinkChecker::poll`].
+    pub budget_ms: u64,
+    /// Whether destinations that are not public addresses are requested too
+    /// (`--allow-private`, for an intranet).
+    pub allow_private: bool,
 }
 
 impl Default for CheckConfig {
     fn default() -> Self {
-        CheckConfig { concurrency: 4, host_delay_ms: MAX_LINK_HOST_DELAY_MS }
+        CheckConfig {
+            concurrency: 4,
+            host_delay_ms: MAX_LINK_HOST_DELAY_MS,
+            budget_ms: DEFAULT_LINK_CHECK_SECS * 1_000,
+            allow_private: false,
+        }
     }
 }
 
@@ -119,16 +157,17 @@ struct Link {
     hops: Vec<LinkHop>,
     /// The last response's status.
     status: Option<u16>,
-    /// Redirects followed (requested at their target).
-    followed: usize,
+    /// Whether `current` came from a redirect.
+    redirected: bool,
+    /// The last URL requested after a redirect, as recorded (the record's `finalUrl`).
+    final_url: Option<String>,
     /// Index of its host in `hosts`.
     host: usize,
     state: State,
 }
 
-#[derive(Debug)]
+#[derive(Debug, Default)]
 struct Host {
-    name: String,
     queue: VecDeque<usize>,
     busy: bool,
     /// No request to this host starts before this time (ms).
@@ -140,7 +179,16 @@ struct Host {
 pub struct LinkChecker {
     links: Vec<Link>,
     hosts: Vec<Host>,
+    /// Each host's index in `hosts`, by the key pacing is done on ([`pace_key`]).
+    host_index: FxHashMap<String, usize>,
+    /// The hosts that are idle and have a link queued, as `(ready_at, index)`: the first
+    /// one is the next to ask, or the time to wait for.
+    ready: BTreeSet<(u64, usize)>,
     in_flight: usize,
+    /// Links checked so far.
+    done: usize,
+    /// When the time budget is spent (ms), fixed by the first poll.
+    deadline: Option<u64>,
     config: CheckConfig,
 }
 
@@ -153,7 +201,7 @@ fn cut(text: &str) -> String {
 }
 
 /// `raw` as an absolute http(s) URL without userinfo or fragment, or why it cannot be requested.
-pub fn request_url(raw: &str) -> Result<String, String> {
+pub fn request_url(raw: &str) -> Result<url::Url, String> {
     let mut url = url::Url::parse(raw).map_err(|e| format!("not a valid url ({e})"))?;
     if !matches!(url.scheme(), "http" | "https") {
         return Err(format!("not an http(s) url (scheme {}:), never requested", cut(url.scheme())));
@@ -164,7 +212,7 @@ pub fn request_url(raw: &str) -> Result<String, String> {
     let _ = url.set_username("");
     let _ = url.set_password(None);
     url.set_fragment(None);
-    Ok(url.into())
+    Ok(url)
 }
 
 /// A `Location` as recorded: as sent, but an absolute URL loses its userinfo (a record never
@@ -180,9 +228,19 @@ fn without_userinfo(location: &str) -> String {
     }
 }
 
-/// The host name pacing is keyed on (lower case, without the port).
-fn host_of(url: &str) -> String {
-    url::Url::parse(url).ok().and_then(|u| u.host_str().map(str::to_ascii_lowercase)).unwrap_or_default()
+/// A URL learned from a redirect (a `Location`, or a request URL that came from one) as
+/// recorded: without its query and fragment, without userinfo, cut. Userinfo cannot hold a
+/// raw `?` or `#`, so the first one ends the part that is kept in every form of URL.
+fn learned(url: &str) -> String {
+    let end = url.find(['?', '#']).unwrap_or(url.len());
+    cut(&without_userinfo(&url[..end]))
+}
+
+/// The key pacing is done on: the registrable domain of the URL's host (an IP address is
+/// its own key; the port does not count).
+fn pace_key(url: &str) -> String {
+    let host = url::Url::parse(url).ok().and_then(|u| u.host_str().map(str::to_string)).unwrap_or_default();
+    crate::analysis::urls::registrable_domain(&host)
 }
 
 impl LinkChecker {
@@ -191,8 +249,18 @@ impl LinkChecker {
         let config = CheckConfig {
             concurrency: config.concurrency.clamp(1, MAX_LINK_CONCURRENCY),
             host_delay_ms: config.host_delay_ms.min(MAX_LINK_HOST_DELAY_MS),
+            ..config
         };
-        let mut checker = LinkChecker { links: Vec::new(), hosts: Vec::new(), in_flight: 0, config };
+        let mut checker = LinkChecker {
+            links: Vec::new(),
+            hosts: Vec::new(),
+            host_index: FxHashMap::default(),
+            ready: BTreeSet::new(),
+            in_flight: 0,
+            done: 0,
+            deadline: None,
+            config,
+        };
         let mut seen = std::collections::BTreeSet::new();
         for raw in urls {
             let first = request_url(&raw);
@@ -205,15 +273,19 @@ impl LinkChecker {
             let id = checker.links.len();
             checker.links.push(Link {
                 url,
-                current: first.clone().unwrap_or_default(),
+                current: first.as_ref().map(url::Url::to_string).unwrap_or_default(),
                 method: Method::Head,
                 hops: Vec::new(),
                 status: None,
-                followed: 0,
+                redirected: false,
+                final_url: None,
                 host: 0,
                 state: State::Queued,
             });
             match first {
+                Ok(url) if !checker.config.allow_private && is_private_host(&url) => {
+                    checker.finish_link(id, LinkClass::Error, Some(PRIVATE_ADDRESS.into()))
+                }
                 Ok(_) => checker.enqueue(id),
                 Err(error) => checker.finish_link(id, LinkClass::Error, Some(error)),
             }
@@ -228,48 +300,64 @@ impl LinkChecker {
 
     /// Links checked so far.
     pub fn done(&self) -> usize {
-        self.links.iter().filter(|l| matches!(l.state, State::Done(_))).count()
+        self.done
     }
 
     /// Puts link `id` in the queue of the host of its current URL.
     fn enqueue(&mut self, id: usize) {
-        let name = host_of(&self.links[id].current);
-        let host = match self.hosts.iter().position(|h| h.name == name) {
-            Some(h) => h,
-            None => {
-                self.hosts.push(Host { name, queue: VecDeque::new(), busy: false, ready_at: 0 });
-                self.hosts.len() - 1
-            }
-        };
-        self.hosts[host].queue.push_back(id);
+        let next = self.hosts.len();
+        let h = *self.host_index.entry(pace_key(&self.links[id].current)).or_insert(next);
+        if h == next {
+            self.hosts.push(Host::default());
+        }
+        let host = &mut self.hosts[h];
+        if !host.busy && host.queue.is_empty() {
+            self.ready.insert((host.ready_at, h));
+        }
+        host.queue.push_back(id);
         let link = &mut self.links[id];
-        link.host = host;
+        link.host = h;
         link.state = State::Queued;
     }
 
     /// The next thing the shell should do at time `now_ms`.
     pub fn poll(&mut self, now_ms: u64) -> Poll {
-        if self.in_flight < self.config.concurrency {
-            // The first host (in order of first use) that is idle, past its delay and has work.
-            let ready = self.hosts.iter().position(|h| !h.busy && h.ready_at <= now_ms && !h.queue.is_empty());
-            if let Some(h) = ready {
-                let host = &mut self.hosts[h];
-                let id = host.queue.pop_front().expect("the host has work");
-                host.busy = true;
-                self.in_flight += 1;
-                let link = &mut self.links[id];
-                link.state = State::InFlight;
-                return Poll::Start(CheckRequest { id, method: link.method, url: link.current.clone() });
-            }
+        let deadline = *self.deadline.get_or_insert(now_ms.saturating_add(self.config.budget_ms));
+        if self.done == self.links.len() {
+            return Poll::Done;
         }
-        let queued = self.hosts.iter().any(|h| !h.queue.is_empty());
-        if !queued && self.in_flight == 0 {
+        if now_ms >= deadline {
+            self.out_of_time();
             return Poll::Done;
         }
         if self.in_flight >= self.config.concurrency {
-            return Poll::Wait(None);
+            return Poll::Wait(deadline);
         }
-        Poll::Wait(self.hosts.iter().filter(|h| !h.busy && !h.queue.is_empty()).map(|h| h.ready_at).min())
+        // The idle host with work whose delay ended first (then the first one used).
+        let Some(&(ready_at, h)) = self.ready.first() else { return Poll::Wait(deadline) };
+        if ready_at > now_ms {
+            return Poll::Wait(ready_at.min(deadline));
+        }
+        self.ready.remove(&(ready_at, h));
+        let host = &mut self.hosts[h];
+        let Some(id) = host.queue.pop_front() else { return Poll::Wait(deadline) };
+        host.busy = true;
+        self.in_flight += 1;
+        let link = &mut self.links[id];
+        link.state = State::InFlight;
+        Poll::Start(CheckRequest { id, method: link.method, url: link.current.clone() })
+    }
+
+    /// The time budget is spent: every link not checked yet, in flight or queued, is an
+    /// error, and a late reply for one of them is ignored.
+    fn out_of_time(&mut self) {
+        for id in 0..self.links.len() {
+            if !matches!(self.links[id].state, State::Done(_)) {
+                self.finish_link(id, LinkClass::Error, Some(NOT_CHECKED.into()));
+            }
+        }
+        self.ready.clear();
+        self.in_flight = 0;
     }
 
     /// Takes the outcome of link `id`'s request at time `now_ms`. A reply for a link without
@@ -279,11 +367,21 @@ impl LinkChecker {
         if !matches!(link.state, State::InFlight) {
             return;
         }
-        let host = &mut self.hosts[link.host];
+        let h = link.host;
+        let host = &mut self.hosts[h];
         host.busy = false;
         host.ready_at = now_ms.saturating_add(self.config.host_delay_ms);
+        if !host.queue.is_empty() {
+            self.ready.insert((host.ready_at, h));
+        }
         self.in_flight -= 1;
+        let link = &mut self.links[id];
+        if link.redirected && !matches!(reply, Reply::PrivateAddress) {
+            // Requested (a refused address never is), so it is the final URL so far.
+            link.final_url = Some(learned(&link.current));
+        }
         match reply {
+            Reply::PrivateAddress => self.finish_link(id, LinkClass::Error, Some(PRIVATE_ADDRESS.into())),
             Reply::Failed { error } => self.finish_link(id, LinkClass::Error, Some(cut(&error))),
             Reply::Response { status, location } => self.on_response(id, status, location),
         }
@@ -309,9 +407,11 @@ impl LinkChecker {
     }
 
     fn on_redirect(&mut self, id: usize, status: u16, location: Option<String>) {
+        let allow_private = self.config.allow_private;
         let link = &mut self.links[id];
-        let kept = location.as_deref().map(|l| cut(&without_userinfo(l)));
-        link.hops.push(LinkHop { url: link.current.clone(), status, location: kept });
+        // The first request's URL is the answer's own; every later one was learned.
+        let url = if link.redirected { learned(&link.current) } else { link.current.clone() };
+        link.hops.push(LinkHop { url, status, location: location.as_deref().map(learned) });
         let Some(location) = location else {
             return self.finish_link(id, LinkClass::Error, Some("a redirect without a location header".into()));
         };
@@ -322,9 +422,12 @@ impl LinkChecker {
         let next = url::Url::parse(&link.current).and_then(|base| base.join(location.trim()));
         match next.as_ref().map(|u| u.scheme()) {
             Ok("http" | "https") => match request_url(next.as_ref().map(|u| u.as_str()).unwrap_or_default()) {
+                Ok(url) if !allow_private && is_private_host(&url) => {
+                    self.finish_link(id, LinkClass::Error, Some(PRIVATE_ADDRESS.into()))
+                }
                 Ok(url) => {
-                    link.current = url;
-                    link.followed += 1;
+                    link.current = url.into();
+                    link.redirected = true;
                     self.enqueue(id);
                 }
                 Err(error) => self.finish_link(id, LinkClass::Error, Some(format!("a redirect to {error}"))),
@@ -341,13 +444,14 @@ impl LinkChecker {
 
     fn finish_link(&mut self, id: usize, class: LinkClass, error: Option<String>) {
         let link = &mut self.links[id];
-        // The URL of the last request, once a redirect was followed.
-        let final_url = (link.followed > 0).then(|| link.current.clone());
+        if !matches!(link.state, State::Done(_)) {
+            self.done += 1;
+        }
         link.state = State::Done(LinkResult {
             url: link.url.clone(),
             class,
             status: link.status,
-            final_url,
+            final_url: link.final_url.take(),
             hops: std::mem::take(&mut link.hops),
             error,
         });

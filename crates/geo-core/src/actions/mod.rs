@@ -15,11 +15,13 @@
 //! - `status`: against another run (by default the run's `previousRunId`), whether each
 //!   item is new, still open or solved.
 //! - [`check`]: the link checker's decisions (which request next, what a reply means), a
-//!   sans-IO state machine the CLI drives with real HTTP.
+//!   sans-IO state machine the CLI drives with real HTTP; [`address`]: the rule "is this
+//!   address public" it and the CLI's resolver share (no request to a private address).
 //! - [`markdown`]: the sections in Markdown (zh and en), for `--format markdown` and the report.
 //!
 //! Every rule reads successful probes only, like every figure of `metrics`.
 
+pub mod address;
 pub mod check;
 mod lost;
 pub mod markdown;
