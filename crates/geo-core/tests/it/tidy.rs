@@ -6,7 +6,8 @@
 //! - every Rust source file of the workspace opens with a `//!` doc comment;
 //! - no function of product code is over 150 lines;
 //! - no geo-web page imports another page;
-//! - every geo-web module is named on ARCHITECTURE.md's code map.
+//! - every geo-web module is named on ARCHITECTURE.md's code map;
+//! - the copies of the engines' key variables that cannot read the engine table agree with it.
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -722,4 +723,40 @@ fn every_geo_web_module_is_on_the_code_map() {
         missing.is_empty(),
         "ARCHITECTURE.md's geo-web section does not name these modules (as `path`): {missing:?}"
     );
+}
+
+// ------------------------------------------------------------------ key variables
+
+/// Code review 3 found hand copies of the engines' key variables that knew five engines of
+/// nine. The Rust code reads `provider::ENGINES`; three copies cannot: xtask's demo
+/// (xtask does not depend on geo-core, so the first `cargo xtask` stays fast) and the
+/// browser tests' helpers (JavaScript). Each must pair every engine with its variable as the
+/// table does, so an engine added there fails here until they know it.
+#[test]
+fn the_copies_of_the_key_variables_outside_rust_agree_with_the_engine_table() {
+    use geo_core::model::EngineId;
+    use geo_core::provider::spec;
+    let read = |path: &str| std::fs::read_to_string(root().join(path)).unwrap();
+    let folded = |text: String| text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let demo = folded(read("xtask/src/demo.rs"));
+    let helpers = read("xtask/e2e/helpers.mjs");
+    let key_vars = helpers.split("export const KEY_VARS").nth(1).and_then(|t| t.split("];").next()).unwrap_or("");
+    assert!(!key_vars.is_empty(), "xtask/e2e/helpers.mjs has no KEY_VARS list");
+    let run_helpers = read("xtask/e2e/run-helpers.mjs");
+    let mut wrong = Vec::new();
+    for engine in EngineId::ALL {
+        let (name, var) = (engine.as_str(), spec(engine).key_env);
+        if !key_vars.contains(&format!("'{var}'")) {
+            wrong.push(format!("xtask/e2e/helpers.mjs KEY_VARS lacks {var}"));
+        }
+        if !run_helpers.contains(&format!("{name}: '{var}'")) {
+            wrong.push(format!("xtask/e2e/run-helpers.mjs does not pair {name} with {var}"));
+        }
+        // DeepSeek's runs are the demo's own weeks; every other engine has one run.
+        let pair = format!("engine: \"{name}\", key_var: \"{var}\"");
+        if engine != EngineId::Deepseek && !demo.contains(&pair) {
+            wrong.push(format!("xtask/src/demo.rs ENGINE_RUNS does not pair {name} with {var}"));
+        }
+    }
+    assert!(wrong.is_empty(), "key variables out of step with provider::ENGINES:\n{}", wrong.join("\n"));
 }
