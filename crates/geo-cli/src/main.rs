@@ -149,3 +149,22 @@ fn main() -> ExitCode {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::USAGE;
+    use geo_core::model::EngineId;
+    use geo_core::provider::spec;
+
+    /// The usage text is written by hand; it must still name every engine and its key
+    /// variable from geo-core's engine table (code review 3: hand copies of that list drift).
+    #[test]
+    fn the_usage_names_every_engine_and_its_key_variable() {
+        let words: Vec<&str> =
+            USAGE.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).filter(|w| !w.is_empty()).collect();
+        for engine in EngineId::ALL {
+            assert!(words.contains(&engine.as_str()), "the usage does not name {}", engine.as_str());
+            assert!(words.contains(&spec(engine).key_env), "the usage does not name {}", spec(engine).key_env);
+        }
+    }
+}

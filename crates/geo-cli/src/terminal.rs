@@ -12,28 +12,24 @@
 use std::borrow::Cow;
 use std::sync::{Mutex, OnceLock};
 
+use geo_core::provider::ENGINES;
 use geo_core::safe::{terminal_text, Redactor};
 
-/// The environment variables that hold an engine's key (`shared/spec/engines.md`).
-pub const KEY_VARS: &[&str] = &[
-    "DEEPSEEK_API_KEY",
-    "ANTHROPIC_API_KEY",
-    "OPENAI_API_KEY",
-    "GEMINI_API_KEY",
-    "PERPLEXITY_API_KEY",
-    "DASHSCOPE_API_KEY",
-    "ARK_API_KEY",
-    "QIANFAN_API_KEY",
-    "HUNYUAN_API_KEY",
-    // `geo-probe proxy`'s token (docs/adr/0020-local-proxy-threat-model.md).
-    "GEO_PROBE_PROXY_TOKEN",
-];
+/// The environment variables whose values are secrets: every engine's key variable, read
+/// from geo-core's engine table ([`ENGINES`]), then `geo-probe proxy`'s token
+/// (docs/adr/0020-local-proxy-threat-model.md).
+///
+/// Derived, never copied (code review 3 found a hand copy that knew five engines of nine):
+/// an engine added to the table is redacted here without a change to the CLI.
+pub fn secret_vars() -> impl Iterator<Item = &'static str> {
+    ENGINES.iter().map(|spec| spec.key_env).chain([crate::transport::PROXY_TOKEN_VAR])
+}
 
 fn global() -> &'static Mutex<Redactor> {
     static REDACTOR: OnceLock<Mutex<Redactor>> = OnceLock::new();
     REDACTOR.get_or_init(|| {
         let mut r = Redactor::new();
-        for var in KEY_VARS {
+        for var in secret_vars() {
             if let Some(value) = std::env::var_os(var) {
                 r.add(&value.to_string_lossy());
             }
@@ -107,5 +103,17 @@ mod tests {
         register(&r);
         assert_eq!(line("key sk-registered-1\u{1b}[2J\r\nok"), "key [redacted]\u{FFFD}[2J  ok");
         assert_eq!(text("a\nb\tc\u{7}"), "a\nb\tc\u{FFFD}");
+    }
+
+    /// Code review 3: the redaction list was a hand copy of the engines' key variables.
+    #[test]
+    fn every_engine_key_variable_and_the_proxy_token_are_secret() {
+        let vars: Vec<&str> = secret_vars().collect();
+        for engine in geo_core::model::EngineId::ALL {
+            let var = geo_core::provider::spec(engine).key_env;
+            assert!(vars.contains(&var), "{engine:?}: {var} is not redacted");
+        }
+        assert!(vars.contains(&"GEO_PROBE_PROXY_TOKEN"), "{vars:?}");
+        assert_eq!(vars.len(), geo_core::model::EngineId::ALL.len() + 1, "{vars:?}");
     }
 }

@@ -7,13 +7,50 @@
 //! error texts are built here rather than taken from the HTTP client, whose messages name
 //! the full URL. The body holds the comparison and its summary only: no key, no header, no
 //! environment.
+//!
+//! The delivery's timeout is an argument of [`Target::post`], as the engine transport's is:
+//! [`TIMEOUT`] unless [`TIMEOUT_ENV`] asks for less, so a test of a silent receiver waits for
+//! the outcome of a short timeout instead of ten seconds of wall time (code review 3).
 
 use geo_core::compare::RunDiff;
 use geo_core::provider::url::{host_for_messages, Url};
+use std::env::VarError;
 use std::time::Duration;
 
 /// How long one delivery may take, connection to response.
 pub const TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The environment variable that shortens [`TIMEOUT`]: a whole number of milliseconds from 1
+/// to 10,000. Not in the usage text: the tests set it, a user has no need to.
+pub const TIMEOUT_ENV: &str = "GEO_PROBE_WEBHOOK_TIMEOUT_MS";
+
+/// The delivery timeout given the value of [`TIMEOUT_ENV`] (`std::env::var`'s answer).
+pub fn timeout(value: Result<String, VarError>) -> Result<Duration, String> {
+    let most = TIMEOUT.as_millis() as u64;
+    let text = match value {
+        Err(VarError::NotPresent) => return Ok(TIMEOUT),
+        Ok(text) => text,
+        Err(VarError::NotUnicode(_)) => String::new(),
+    };
+    match text.trim().parse::<u64>() {
+        Ok(ms) if (1..=most).contains(&ms) => Ok(Duration::from_millis(ms)),
+        _ => Err(format!("{TIMEOUT_ENV} must be a whole number of milliseconds from 1 to {most}; unset it for {most}")),
+    }
+}
+
+/// The delivery timeout of this process: [`timeout`] of [`TIMEOUT_ENV`].
+pub fn timeout_from_env() -> Result<Duration, String> {
+    timeout(std::env::var(TIMEOUT_ENV))
+}
+
+/// A timeout as a message says it: `10 s`, or `300 ms` when it is not whole seconds.
+fn duration_text(d: Duration) -> String {
+    if d.subsec_millis() == 0 {
+        format!("{} s", d.as_secs())
+    } else {
+        format!("{} ms", d.as_millis())
+    }
+}
 
 /// Discord refuses a `content` longer than 2,000 characters; the summary is far shorter,
 /// but run ids come from the export.
@@ -88,11 +125,12 @@ impl Target {
         &self.redacted
     }
 
-    /// POSTs `body` (JSON); `Err` says what went wrong without the URL's secret parts.
-    pub fn post(&self, body: &str) -> Result<(), String> {
+    /// POSTs `body` (JSON), giving up after `timeout`; `Err` says what went wrong without the
+    /// URL's secret parts.
+    pub fn post(&self, body: &str, timeout: Duration) -> Result<(), String> {
         let agent = ureq::AgentBuilder::new()
             .user_agent(concat!("geo-probe/", env!("CARGO_PKG_VERSION")))
-            .timeout(TIMEOUT)
+            .timeout(timeout)
             // A redirect would send the comparison to a host the user did not name.
             .redirects(0)
             .build();
@@ -106,18 +144,20 @@ impl Target {
             Err(ureq::Error::Status(status, _)) => {
                 Err(failed(format!("it answered HTTP {status}; check that the webhook still exists and try again")))
             }
-            Err(ureq::Error::Transport(t)) => Err(failed(format!("{}; check the URL and the network", describe(&t)))),
+            Err(ureq::Error::Transport(t)) => {
+                Err(failed(format!("{}; check the URL and the network", describe(&t, timeout))))
+            }
         }
     }
 }
 
 /// What went wrong below HTTP, in words that name no URL.
-fn describe(t: &ureq::Transport) -> String {
+fn describe(t: &ureq::Transport, timeout: Duration) -> String {
     let mut cause: Option<&(dyn std::error::Error + 'static)> = std::error::Error::source(t);
     while let Some(c) = cause {
         if let Some(io) = c.downcast_ref::<std::io::Error>() {
             if matches!(io.kind(), std::io::ErrorKind::TimedOut | std::io::ErrorKind::WouldBlock) {
-                return format!("no answer within {} s", TIMEOUT.as_secs());
+                return format!("no answer within {}", duration_text(timeout));
             }
         }
         cause = c.source();
@@ -159,6 +199,36 @@ mod tests {
         {
             assert!(Target::parse(bad).is_err(), "{bad}");
         }
+    }
+
+    /// Code review 3: the timeout is injected, as the transport's is, so a silent receiver is
+    /// a timeout after 300 ms here and the message names no part of the URL's secret.
+    #[test]
+    fn a_silent_receiver_is_a_timeout_that_names_its_length() {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let url = format!("http://{}/services/T000/B000/SECRET-TOKEN", listener.local_addr().unwrap());
+        // Holds the connection until the client gives up and closes it: waits on state.
+        let hold = std::thread::spawn(move || {
+            let (mut s, _) = listener.accept().unwrap();
+            while std::io::Read::read(&mut s, &mut [0; 64]).is_ok_and(|n| n > 0) {}
+        });
+        let err = Target::parse(&url).unwrap().post("{}", Duration::from_millis(300)).unwrap_err();
+        assert!(err.contains("no answer within 300 ms"), "{err}");
+        assert!(!err.contains("SECRET") && !err.contains("/services"), "{err}");
+        hold.join().unwrap();
+    }
+
+    #[test]
+    fn the_timeout_is_ten_seconds_unless_the_variable_asks_for_less() {
+        assert_eq!(timeout(Err(VarError::NotPresent)), Ok(TIMEOUT));
+        assert_eq!(timeout(Ok(" 300 ".into())), Ok(Duration::from_millis(300)));
+        assert_eq!(timeout(Ok("10000".into())), Ok(TIMEOUT));
+        for bad in ["0", "10001", "1.5", "", "-3"] {
+            let err = timeout(Ok(bad.into())).unwrap_err();
+            assert!(err.starts_with("GEO_PROBE_WEBHOOK_TIMEOUT_MS must be a whole number"), "{bad}: {err}");
+        }
+        assert_eq!(duration_text(TIMEOUT), "10 s");
+        assert_eq!(duration_text(Duration::from_millis(1_500)), "1500 ms");
     }
 
     /// Security review II, finding 7: the host shown is the host the URL parser (and so the

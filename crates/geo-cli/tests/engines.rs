@@ -4,27 +4,19 @@
 //! OUT and standard error, several engines in one command (one run each, one `groupId`) and
 //! `geo-probe engines` over the result.
 
+mod support;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use geo_mock::{MockConfig, MockServer};
 use serde_json::{json, Value};
 
-const BIN: &str = env!("CARGO_BIN_EXE_geo-probe");
 const PROJECT: &str = "proj_yuangouchang";
 const ENGINES: [&str; 5] = ["deepseek", "anthropic", "openai", "gemini", "perplexity"];
 /// The Chinese engines (engines.md, "Chinese engines").
 const CN_ENGINES: [&str; 4] = ["qwen", "doubao", "ernie", "hunyuan"];
-
-fn key_var(engine: &str) -> String {
-    match engine {
-        "qwen" => "DASHSCOPE_API_KEY".into(),
-        "doubao" => "ARK_API_KEY".into(),
-        "ernie" => "QIANFAN_API_KEY".into(),
-        other => format!("{}_API_KEY", other.to_uppercase()),
-    }
-}
 
 fn mock(flags: &[&str]) -> MockServer {
     let mut args: Vec<String> = vec!["--port".into(), "0".into()];
@@ -56,13 +48,10 @@ fn input_with(dir: &Path, extra: &[(&str, &str)]) -> PathBuf {
 
 /// Runs geo-probe with exactly the key variables in `keys` set (every other engine's removed).
 fn geo_probe(args: &[&str], keys: &[(&str, &str)]) -> Output {
-    let mut c = Command::new(BIN);
+    let mut c = support::geo_probe();
     c.args(args);
-    for e in ENGINES.into_iter().chain(CN_ENGINES) {
-        c.env_remove(key_var(e));
-    }
     for (engine, key) in keys {
-        c.env(key_var(engine), key);
+        c.env(support::key_var(engine), key);
     }
     c.output().unwrap()
 }
@@ -368,10 +357,10 @@ fn several_engines_one_command_one_group_and_the_engines_comparison() {
     assert_eq!(probes.len(), 5 * 8);
 
     // The metrics and the engines comparison read the same runs.
-    let metrics = Command::new(BIN).args(["metrics", out.to_str().unwrap()]).output().unwrap();
+    let metrics = support::geo_probe().args(["metrics", out.to_str().unwrap()]).output().unwrap();
     ok(&metrics);
     let metrics: Value = serde_json::from_slice(&metrics.stdout).unwrap();
-    let engines = Command::new(BIN).args(["engines", out.to_str().unwrap()]).output().unwrap();
+    let engines = support::geo_probe().args(["engines", out.to_str().unwrap()]).output().unwrap();
     ok(&engines);
     let engines: Value = serde_json::from_slice(&engines.stdout).unwrap();
     let columns = engines["engines"].as_array().unwrap();
@@ -485,10 +474,10 @@ fn the_chinese_engines_run_beside_deepseek_and_refusals_are_not_retried() {
     let runs = out_v["runs"].as_array().unwrap();
     let names: Vec<&str> = runs.iter().map(|r| r["config"]["engine"].as_str().unwrap()).collect();
     assert_eq!(names, ["deepseek", "qwen", "doubao", "ernie", "hunyuan"]);
-    let metrics = Command::new(BIN).args(["metrics", out.to_str().unwrap()]).output().unwrap();
+    let metrics = support::geo_probe().args(["metrics", out.to_str().unwrap()]).output().unwrap();
     ok(&metrics);
     let metrics: Value = serde_json::from_slice(&metrics.stdout).unwrap();
-    let compared = Command::new(BIN).args(["engines", out.to_str().unwrap()]).output().unwrap();
+    let compared = support::geo_probe().args(["engines", out.to_str().unwrap()]).output().unwrap();
     ok(&compared);
     let compared: Value = serde_json::from_slice(&compared.stdout).unwrap();
     let columns = compared["engines"].as_array().unwrap();
@@ -529,7 +518,7 @@ fn the_chinese_engines_run_beside_deepseek_and_refusals_are_not_retried() {
         assert_eq!(f1["attempts"], 1, "{engine}: a refusal is never retried");
         let status = if matches!(engine, "qwen" | "doubao") { 400 } else { 200 };
         assert_eq!(f1["error"]["httpStatus"], status, "{engine}");
-        let counts = Command::new(BIN)
+        let counts = support::geo_probe()
             .args(["metrics", dir.join(format!("refused-{engine}.json")).to_str().unwrap()])
             .output()
             .unwrap();

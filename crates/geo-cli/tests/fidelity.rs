@@ -7,13 +7,14 @@
 //! empty-then-answer and truncated scenarios give the contract's raw results, `billedUsage`
 //! and costs; `doctor` reports each engine truthfully.
 
+mod support;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use geo_mock::{MockConfig, MockServer};
 use serde_json::{json, Value};
 
-const BIN: &str = env!("CARGO_BIN_EXE_geo-probe");
 const PROJECT: &str = "proj_yuangouchang";
 const ENGINES: [&str; 5] = ["deepseek", "anthropic", "openai", "gemini", "perplexity"];
 /// Prompt p01 of the fixture project (every engine has a recorded answer to it).
@@ -43,15 +44,13 @@ fn setup(name: &str, prompts: &[(&str, &str)]) -> (PathBuf, PathBuf) {
     (dir, file)
 }
 
-/// geo-probe with no engine key in its environment but `keys` (engine, key).
+/// geo-probe with no engine key in its environment but `keys` (engine, key): every variable
+/// of the engine table is removed (`support::geo_probe`), not only those of `ENGINES`.
 fn geo_probe(args: &[&str], keys: &[(&str, &str)]) -> Output {
-    let mut c = Command::new(BIN);
+    let mut c = support::geo_probe();
     c.args(args);
-    for e in ENGINES {
-        c.env_remove(format!("{}_API_KEY", e.to_uppercase()));
-    }
     for (engine, key) in keys {
-        c.env(format!("{}_API_KEY", engine.to_uppercase()), key);
+        c.env(support::key_var(engine), key);
     }
     c.output().unwrap()
 }

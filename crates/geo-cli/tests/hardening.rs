@@ -8,15 +8,12 @@ mod support;
 use std::io::Write;
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::{json, Value};
 use support::{Receiver, Reply};
 
-const BIN: &str = env!("CARGO_BIN_EXE_geo-probe");
 const PROJECT: &str = "proj_yuangouchang";
-const KEY_VARS: [&str; 5] =
-    ["DEEPSEEK_API_KEY", "ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "PERPLEXITY_API_KEY"];
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -29,14 +26,11 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-/// `geo-probe ARGS` with exactly the key variables in `keys` (every other one removed) and
-/// the extra environment `env`.
+/// `geo-probe ARGS` with exactly the key variables in `keys` (every engine's other one
+/// removed: `support::geo_probe`) and the extra environment `env`.
 fn geo_probe(args: &[&str], keys: &[(&str, &str)], env: &[(&str, &str)]) -> Output {
-    let mut c = Command::new(BIN);
+    let mut c = support::geo_probe();
     c.args(args).env_remove("GEO_PROBE_WEBHOOK");
-    for var in KEY_VARS {
-        c.env_remove(var);
-    }
     for (k, v) in keys.iter().chain(env) {
         c.env(k, v);
     }

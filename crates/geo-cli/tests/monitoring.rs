@@ -160,7 +160,7 @@ fn schedule(remote: &Path, dir: &Path, base_url: &str, webhook: &str) -> Job {
         }
         let mut command = Command::new("bash");
         command.args(["--noprofile", "--norc", "-e", "-c", script]).current_dir(&work);
-        for key in ["DEEPSEEK_API_KEY", "ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "PERPLEXITY_API_KEY"] {
+        for key in support::key_vars() {
             command.env_remove(key);
         }
         for (k, v) in job_env.iter().chain(&step.env) {

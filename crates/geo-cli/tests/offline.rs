@@ -3,13 +3,13 @@
 //! `csv probes|sources`; and docs chat's `retrieve` and `chat` against the mock's SSE
 //! endpoint. Bad input always exits 2 with one line on stderr.
 
+mod support;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use geo_mock::{MockConfig, MockServer};
 use serde_json::Value;
-
-const BIN: &str = env!("CARGO_BIN_EXE_geo-probe");
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -20,7 +20,7 @@ fn mock() -> MockServer {
 }
 
 fn geo_probe(args: &[&str]) -> Output {
-    Command::new(BIN).args(args).env_remove("DEEPSEEK_API_KEY").output().unwrap()
+    support::geo_probe().args(args).output().unwrap()
 }
 
 fn stdout(o: &Output) -> String {

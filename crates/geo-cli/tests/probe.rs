@@ -2,6 +2,8 @@
 //! sockets: the seed §3.4 retry table, proxy mode and the key path, kill + resume, retrying
 //! failures, Ctrl-C, bad input, and a seeded fault matrix with no lost or duplicated probe.
 
+mod support;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -10,7 +12,6 @@ use std::time::{Duration, Instant};
 use geo_mock::{MockConfig, MockServer};
 use serde_json::{json, Value};
 
-const BIN: &str = env!("CARGO_BIN_EXE_geo-probe");
 const PROJECT: &str = "proj_yuangouchang";
 
 fn mock(flags: &[&str]) -> MockServer {
@@ -47,13 +48,13 @@ fn input_with(dir: &Path, extra: &[(&str, &str)]) -> PathBuf {
     path
 }
 
+/// `geo-probe ARGS` with `key` as DeepSeek's key and no other engine's.
 fn command(args: &[&str], key: Option<&str>) -> Command {
-    let mut c = Command::new(BIN);
+    let mut c = support::geo_probe();
     c.args(args);
-    match key {
-        Some(k) => c.env("DEEPSEEK_API_KEY", k),
-        None => c.env_remove("DEEPSEEK_API_KEY"),
-    };
+    if let Some(k) = key {
+        c.env(support::key_var("deepseek"), k);
+    }
     c
 }
 

@@ -3,13 +3,14 @@
 //! escapes, unbounded reads, atomic writes, crafted run configs, non-UTF-8 arguments.
 //! Every test here failed before its fix.
 
+mod support;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use geo_mock::{MockConfig, MockServer};
 use serde_json::{json, Value};
 
-const BIN: &str = env!("CARGO_BIN_EXE_geo-probe");
 const PROJECT: &str = "proj_yuangouchang";
 
 fn root() -> PathBuf {
@@ -42,13 +43,13 @@ fn input(dir: &Path, prompt: &str) -> PathBuf {
     path
 }
 
+/// `geo-probe ARGS` with `key` as DeepSeek's key and no other engine's.
 fn geo_probe(args: &[&str], key: Option<&str>) -> Output {
-    let mut c = Command::new(BIN);
+    let mut c = support::geo_probe();
     c.args(args);
-    match key {
-        Some(k) => c.env("DEEPSEEK_API_KEY", k),
-        None => c.env_remove("DEEPSEEK_API_KEY"),
-    };
+    if let Some(k) = key {
+        c.env(support::key_var("deepseek"), k);
+    }
     c.output().unwrap()
 }
 
@@ -129,6 +130,39 @@ fn a_hostile_error_body_is_redacted_and_defused() {
     assert!(message.contains("[redacted]"), "{message}");
 }
 
+/// Code review 3, "the redaction list is a hand copy": the CLI's list of secret variables
+/// knew five engines of nine, so a Qwen, Doubao, ERNIE or Hunyuan key that an upstream
+/// echoed reached the terminal. Here every variable of geo-core's engine table holds a key,
+/// a local upstream echoes them all in its error body, and none reaches standard error or OUT.
+#[test]
+fn a_key_in_any_engines_variable_is_redacted_when_an_upstream_echoes_it() {
+    let keys: Vec<(&str, String)> =
+        support::key_vars().enumerate().map(|(i, var)| (var, format!("sk-echoed-{i:02}-Zq8x"))).collect();
+    let echoed: Vec<&str> = keys.iter().map(|(_, key)| key.as_str()).collect();
+    let body = json!({ "error": { "type": "invalid_request_error", "message": format!("keys {}", echoed.join(" ")) } });
+    let upstream = support::Receiver::start(support::Reply::Json(400, body.to_string()));
+    let dir = scratch("echo-keys");
+    let file = input(&dir, "q");
+    let out = dir.join("out.json");
+    let mut c = support::geo_probe();
+    c.args(["run", file.to_str().unwrap(), "--project", PROJECT, "--prompts", "px", "--repeats", "1"]);
+    c.args(["--out", out.to_str().unwrap(), "--base-url", &upstream.origin]);
+    for (var, key) in &keys {
+        c.env(var, key);
+    }
+    let o = c.output().unwrap();
+    let err = stderr(&o);
+    assert_eq!(upstream.requests().len(), 1, "one request, answered 400 and not retried: {err}");
+    let written = std::fs::read_to_string(&out).unwrap();
+    let leaked: Vec<&str> = keys.iter().filter(|(_, key)| err.contains(key.as_str())).map(|(var, _)| *var).collect();
+    assert!(leaked.is_empty(), "the keys of {leaked:?} reached standard error: {err}");
+    let leaked: Vec<&str> =
+        keys.iter().filter(|(_, key)| written.contains(key.as_str())).map(|(var, _)| *var).collect();
+    assert!(leaked.is_empty(), "the keys of {leaked:?} reached OUT");
+    // The echo did reach the terminal, each key replaced.
+    assert!(err.matches("[redacted]").count() >= keys.len(), "{err}");
+}
+
 /// Finding 4: a base URL with credentials is refused, and a query-string secret never
 /// appears in an error message, stderr or OUT; the path goes before the query.
 #[test]
@@ -180,7 +214,7 @@ fn a_hostile_chat_stream_is_redacted_and_defused() {
 fn a_non_utf8_argument_exits_2() {
     use std::os::unix::ffi::OsStrExt;
     let arg = std::ffi::OsStr::from_bytes(b"export-\xff.json");
-    let o = Command::new(BIN).arg("validate").arg(arg).output().unwrap();
+    let o = support::geo_probe().arg("validate").arg(arg).output().unwrap();
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     let err = stderr(&o);
     assert!(err.starts_with("error: argument 2 (export-\u{FFFD}.json) is not valid UTF-8"), "{err}");
@@ -258,17 +292,18 @@ fn crafted_repeats_are_refused() {
 fn every_engine_checks_its_key_and_base_url_before_any_request() {
     let m = mock(&[]);
     let engines = [
-        ("anthropic", "ANTHROPIC_API_KEY", "/gw/v1/messages"),
-        ("openai", "OPENAI_API_KEY", "/gw/v1/responses"),
-        ("gemini", "GEMINI_API_KEY", "/gw/v1beta/models/gemini-2.5-flash:generateContent"),
-        ("perplexity", "PERPLEXITY_API_KEY", "/gw/chat/completions"),
+        ("anthropic", "/gw/v1/messages"),
+        ("openai", "/gw/v1/responses"),
+        ("gemini", "/gw/v1beta/models/gemini-2.5-flash:generateContent"),
+        ("perplexity", "/gw/chat/completions"),
     ];
-    for (engine, var, path) in engines {
+    for (engine, path) in engines {
+        let var = support::key_var(engine);
         let dir = scratch(&format!("engine-{engine}"));
         let file = input(&dir, "q");
         let out = dir.join("out.json");
         let run = |base: &str, key: Option<&str>| {
-            let mut c = Command::new(BIN);
+            let mut c = support::geo_probe();
             c.args([
                 "run",
                 file.to_str().unwrap(),
@@ -285,7 +320,6 @@ fn every_engine_checks_its_key_and_base_url_before_any_request() {
                 "--base-url",
                 base,
             ]);
-            c.env_remove("DEEPSEEK_API_KEY").env_remove(var);
             if let Some(k) = key {
                 c.env(var, k);
             }

@@ -4,14 +4,15 @@
 //! the peak memory of the CLI bounded (a few times the file, read once, never copied whole
 //! per probe).
 
+mod support;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use geo_core::analysis::analyze_envelope;
 use geo_core::model::{ExportEnvelope, Probe, Run};
 use geo_mock::{MockConfig, MockServer};
 
-const BIN: &str = env!("CARGO_BIN_EXE_geo-probe");
 /// Repeats of each of the fixture's 4 prompts per daily run.
 const REPEATS: u32 = 10;
 
@@ -20,7 +21,7 @@ fn root() -> PathBuf {
 }
 
 fn geo_probe(args: &[&str]) -> Output {
-    Command::new(BIN).args(args).env_remove("DEEPSEEK_API_KEY").output().unwrap()
+    support::geo_probe().args(args).output().unwrap()
 }
 
 #[track_caller]

@@ -62,7 +62,9 @@ pub fn chat(raw: &[String]) -> Result<ExitCode> {
     args.expect_positionals(&[]).map_err(input_error)?;
     let docs = load_docs(args.values("docs"))?;
     let q = query(&args)?;
-    let (base, mode) = crate::cmd::probe::checked_endpoint(args.value("base-url"), crate::cmd::probe::KEY_ENV)?;
+    // The docs chat asks DeepSeek, with DeepSeek's key variable from the engine table.
+    let key_env = geo_core::provider::spec(geo_core::model::EngineId::Deepseek).key_env;
+    let (base, mode) = crate::cmd::probe::checked_endpoint(args.value("base-url"), key_env)?;
     let model = args.value("model").unwrap_or(geo_core::model::DEFAULT_MODEL);
     let index = Index::from_documents(docs);
     let hits = index.search(&q, TOP_K);

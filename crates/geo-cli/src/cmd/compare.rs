@@ -14,6 +14,7 @@ use anyhow::Result;
 use geo_core::compare::{self, CompareError, RunDiff, Verdict};
 use geo_core::model::{EngineId, Lang};
 use std::process::ExitCode;
+use std::time::Duration;
 
 /// Exit status when `--fail-on` matches the verdict.
 const EXIT_FAIL_ON: u8 = 1;
@@ -78,6 +79,7 @@ pub fn diff(raw: &[String]) -> Result<ExitCode> {
     // Checked before anything is read, so a mistyped URL is a usage error, not a late warning.
     // `GEO_PROBE_WEBHOOK` stands in for the flag (a flag shows in every process listing).
     let hook = webhook::Target::from_flag_or_env(args.value("webhook")).map_err(input_error)?;
+    let timeout = webhook::timeout_from_env().map_err(input_error)?;
     if let Some(warning) = hook.as_ref().and_then(webhook::Target::insecure_warning) {
         terminal::eprint_line(&format!("warning: {warning}"));
     }
@@ -129,7 +131,7 @@ pub fn diff(raw: &[String]) -> Result<ExitCode> {
     }
 
     if let Some(hook) = hook.filter(|_| diff.verdict != Verdict::Stable) {
-        if let Err(problem) = deliver(&hook, &diff, lang) {
+        if let Err(problem) = deliver(&hook, &diff, lang, timeout) {
             terminal::eprint_line(&format!("warning: {problem}"));
             return Ok(ExitCode::from(EXIT_WEBHOOK));
         }
@@ -144,9 +146,9 @@ pub fn diff(raw: &[String]) -> Result<ExitCode> {
     })
 }
 
-fn deliver(hook: &webhook::Target, diff: &RunDiff, lang: Lang) -> std::result::Result<(), String> {
+fn deliver(hook: &webhook::Target, diff: &RunDiff, lang: Lang, timeout: Duration) -> std::result::Result<(), String> {
     let body = webhook::body(&compare::diff_summary(diff, lang), diff).map_err(|e| e.to_string())?;
-    hook.post(&body)
+    hook.post(&body, timeout)
 }
 
 /// `geo-probe engines FILE [--project ID]`.

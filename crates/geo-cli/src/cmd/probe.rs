@@ -38,10 +38,6 @@ use crate::out_file::FrozenEnvelope;
 use crate::transport;
 use geo_core::safe::Redactor;
 
-/// Environment variable holding the DeepSeek API key (each engine has its own:
-/// `provider::spec(engine).key_env`).
-pub const KEY_ENV: &str = "DEEPSEEK_API_KEY";
-
 /// Exit status of a cancelled run (128 + SIGINT, as shells report Ctrl-C).
 const EXIT_CANCELLED: u8 = 130;
 

@@ -4,7 +4,11 @@
 //! `docs/metrics.md`: plain strings, B-tree maps and sets, one loop per figure, no interning,
 //! no caches, no reuse of the previous run's domains. Only the leaf formulas (Jaccard, RBO,
 //! Wilson, the position-adjusted word count of one answer, a probe's price) are taken from
-//! the library, each checked against its own oracle elsewhere. The real figures come from
+//! the library, each checked against its own oracle elsewhere. The findings (`insights`) are
+//! the oracle's own too: the nine rules of seed §7 and the truncation rule, read from
+//! `docs/metrics.md` and checked on the oracle's figures (code review 3 found them computed
+//! with the library's `build_insights`, so that field could never differ); only their
+//! wording is the library's, restated here. The real figures come from
 //! `metrics_for_export` (so the reuse of a previous run's domains is exercised too) and must
 //! equal the oracle's exactly, floats included.
 //!
@@ -18,8 +22,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use geo_core::analysis::pawc::position_adjusted_word_count;
 use geo_core::metrics::cost::{price_for, ModelPrice, SearchBilling};
 use geo_core::metrics::{
-    build_insights, jaccard, metrics_for_export, rbo, wilson_interval, ChannelMetrics, DomainMetrics, GapDomain,
-    MetricCounts, OutreachGap, PromptMetrics, RunMetrics, TagMetrics, TargetMap, UntrackedEntity,
+    jaccard, metrics_for_export, rbo, wilson_interval, ChannelMetrics, DomainMetrics, GapDomain, Insight, MetricCounts,
+    OutreachGap, PromptMetrics, RunMetrics, TagMetrics, TargetMap, UntrackedEntity,
 };
 use geo_core::model::*;
 use geo_core::text::normalize_for_match;
@@ -501,8 +505,170 @@ fn oracle(run: &Run, probes: &[&Probe], previous: Option<(&Run, Vec<&Probe>)>) -
         answer_link_check: None,
         prompts,
     };
-    m.insights = build_insights(&m);
+    m.insights = insights_of(&m);
     m
+}
+
+/// `v` as a percentage with one decimal, `—` for none.
+fn percent_text(v: Option<f64>) -> String {
+    match v {
+        Some(v) => format!("{:.1}%", v * 100.0),
+        None => "—".to_string(),
+    }
+}
+
+/// The first three of `domains`, then `…` when there are more.
+fn first_three(domains: &[String]) -> String {
+    let mut shown: Vec<&str> = domains.iter().take(3).map(String::as_str).collect();
+    if domains.len() > 3 {
+        shown.push("…");
+    }
+    shown.join(", ")
+}
+
+/// The findings of a run from its figures, the plain way: each rule of `docs/metrics.md`
+/// ("Insights", seed §7) in its order, then the first of each title, then the first five.
+fn insights_of(m: &RunMetrics) -> Vec<Insight> {
+    let mut all: Vec<Insight> = Vec::new();
+    let mut say = |kind: &str, title: [String; 2], detail: [String; 2]| {
+        let [title, title_en] = title;
+        let [detail, detail_en] = detail;
+        all.push(Insight { kind: kind.to_string(), title, detail, title_en, detail_en });
+    };
+    let (n, s) = (m.probe_count, m.success_count);
+    let tag = |name: &str| m.tags.iter().find(|row| row.tag == name);
+
+    // 1. No successful probe.
+    if s == 0 {
+        say(
+            "no_success",
+            ["还没有成功的探测".into(), "No successful probe yet".into()],
+            [
+                format!("本批次 {n} 次探测中没有成功的结果：先运行一个批次（或重试失败项）再看指标。"),
+                format!("None of the run's {n} probes succeeded: run a batch (or retry the failed probes) before reading the metrics."),
+            ],
+        );
+    }
+    // Then: truncated answers are more than 5 % of the probes.
+    if n > 0 && f64::from(m.truncated_count) / f64::from(n) > 0.05 {
+        let (t, share) = (m.truncated_count, percent_text(Some(f64::from(m.truncated_count) / f64::from(n))));
+        say(
+            "truncated_answers",
+            ["回答被长度上限截断".into(), "Answers cut off by the length limit".into()],
+            [
+                format!("{n} 次探测中 {t} 次成功回答被输出上限截断（{share}），提及和列表可能不完整：请调高输出上限或降低推理强度。"),
+                format!("{t} of {n} probes ({share}) were cut off by the output limit, so mentions and lists may be incomplete: raise the max tokens or lower the reasoning effort."),
+            ],
+        );
+    }
+    // 2. Generic prompts have successful probes, and together no brand mention.
+    if let Some(row) = tag("generic").filter(|row| row.success_count > 0 && row.mention_count == 0) {
+        let (p, ok) = (row.prompt_count, row.success_count);
+        say(
+            "generic_not_mentioned",
+            ["通用词没有被提及".into(), "Not mentioned on generic prompts".into()],
+            [
+                format!("{p} 条通用词 Prompt 的 {ok} 次成功探测中，品牌一次也没有被提及。"),
+                format!("The brand was not mentioned in any of the {ok} successful probes of {p} generic prompt(s)."),
+            ],
+        );
+    }
+    // 3. Brand prompts have successful probes, and together a brand mention.
+    if let Some(row) = tag("brand").filter(|row| row.success_count > 0 && row.mention_count > 0) {
+        let (p, ok, k) = (row.prompt_count, row.success_count, row.mention_count);
+        say(
+            "brand_recognized",
+            ["品牌词能被识别".into(), "Recognised on brand prompts".into()],
+            [
+                format!("{p} 条品牌词 Prompt 的 {ok} 次成功探测中，有 {k} 次提及了品牌。"),
+                format!("The brand was mentioned in {k} of the {ok} successful probes of {p} brand prompt(s)."),
+            ],
+        );
+    }
+    // 4. Successful probes, and none retrieved an owned source.
+    if s > 0 && m.counts.owned_probe_count == 0 {
+        say(
+            "no_owned_source",
+            ["官网未进入检索来源".into(), "Own site not among retrieved sources".into()],
+            [
+                format!("{s} 次成功探测的检索来源里都没有品牌自有域名。"),
+                format!("None of the {s} successful probes retrieved a source on the brand's own domains."),
+            ],
+        );
+    }
+    // 5. The top source: its platform, occurrence rate, average rank and occurrences.
+    if let Some(top) = m.domains.first() {
+        let (domain, platform, rate) = (&top.domain, &top.platform, percent_text(top.occurrence_rate));
+        let rank = top.avg_rank.map_or("—".to_string(), |r| format!("{r:.2}"));
+        let (probes, occurrences) = (top.probe_count, top.occurrences);
+        say(
+            "top_source",
+            [format!("Top 来源：{platform}"), format!("Top source: {platform}")],
+            [
+                format!("{domain}（{platform}）出现在 {rate} 的成功探测中（{probes}/{s}），平均位次 {rank}，来源次数 {occurrences}。"),
+                format!("{domain} ({platform}) was retrieved in {rate} of successful probes ({probes}/{s}), average rank {rank}, {occurrences} occurrences."),
+            ],
+        );
+    }
+    // 6. Source stability under 0.4.
+    if let Some(v) = m.source_stability.filter(|v| *v < 0.4) {
+        let over = m.counts.stability_prompt_count;
+        say(
+            "low_stability",
+            ["来源稳定性偏低".into(), "Low source stability".into()],
+            [
+                format!("同一 Prompt 重复提问时，来源域名集合的平均 Jaccard 相似度只有 {v:.2}（{over} 条 Prompt 参与计算）。"),
+                format!("Repeats of the same prompt share few source domains: mean Jaccard {v:.2} over {over} prompt(s)."),
+            ],
+        );
+    }
+    // 7. New or lost domains.
+    let (new, lost) = (&m.new_domains, &m.lost_domains);
+    if !new.is_empty() || !lost.is_empty() {
+        let mut zh = format!("与上一批次相比新增 {} 个域名、流失 {} 个域名。", new.len(), lost.len());
+        let mut en = format!("Compared with the previous run: {} new and {} lost domain(s).", new.len(), lost.len());
+        if !new.is_empty() {
+            zh += &format!("新增：{}。", first_three(new));
+            en += &format!(" New: {}.", first_three(new));
+        }
+        if !lost.is_empty() {
+            zh += &format!("流失：{}。", first_three(lost));
+            en += &format!(" Lost: {}.", first_three(lost));
+        }
+        say("source_change", ["来源发生变化".into(), "Sources changed".into()], [zh, en]);
+    }
+    // 8 and 9. The mention rate at least 0.8, or under 0.2.
+    if let Some(rate) = m.mention_rate {
+        let (k, shown) = (m.counts.mention_count, percent_text(Some(rate)));
+        if rate >= 0.8 {
+            say(
+                "high_mention_rate",
+                ["品牌提及率很高".into(), "High brand mention rate".into()],
+                [
+                    format!("{k}/{s} 次成功探测提及了品牌（{shown}）。"),
+                    format!("{k} of {s} successful probes mentioned the brand ({shown})."),
+                ],
+            );
+        }
+        if rate < 0.2 {
+            say(
+                "low_mention_rate",
+                ["品牌提及率偏低".into(), "Low brand mention rate".into()],
+                [
+                    format!("只有 {k}/{s} 次成功探测提及了品牌（{shown}）。"),
+                    format!("Only {k} of {s} successful probes mentioned the brand ({shown})."),
+                ],
+            );
+        }
+    }
+
+    let mut kept: Vec<Insight> = Vec::new();
+    for insight in all {
+        if kept.len() < 5 && !kept.iter().any(|k| k.title == insight.title) {
+            kept.push(insight);
+        }
+    }
+    kept
 }
 
 /// Asserts equality field by field, naming the first field that differs.
