@@ -40,6 +40,7 @@ fn synthetic_export(probes: usize) -> ExportEnvelope {
         prompt_snapshot: env.prompts.clone(),
         planned_probe_count: probes as u32,
         group_id: None,
+        fact_snapshot: None,
     };
     for i in 0..probes {
         let p = &parsed[i % parsed.len()];
@@ -72,6 +73,8 @@ fn synthetic_export(probes: usize) -> ExportEnvelope {
             list_items: vec![],
             other_entities: vec![],
             answer_links: vec![],
+            claims: Vec::new(),
+            risk_flags: Vec::new(),
         });
     }
     env.runs.push(run);

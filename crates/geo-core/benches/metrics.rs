@@ -62,6 +62,7 @@ fn envelope() -> ExportEnvelope {
             prompt_snapshot: prompts.clone(),
             planned_probe_count: (PROMPTS as u32) * REPEATS,
             group_id: None,
+            fact_snapshot: None,
         });
         for prompt in &prompts {
             for rep in 0..REPEATS {
@@ -183,7 +184,7 @@ fn probe(rng: &mut SplitMix64, run_id: &str, prompt_id: &str, rep: u32) -> Probe
             sources
                 .iter()
                 .filter(|s| s.cited == Some(true))
-                .map(|s| RawCitation { url: s.url.clone(), title: None, cited_text: None })
+                .map(|s| RawCitation { url: s.url.clone(), title: None, cited_text: None, index: None })
                 .collect()
         }),
         answer,
@@ -198,6 +199,8 @@ fn probe(rng: &mut SplitMix64, run_id: &str, prompt_id: &str, rep: u32) -> Probe
             text: None,
             in_sources: rng.below(2) == 0,
         }],
+        claims: Vec::new(),
+        risk_flags: Vec::new(),
     }
 }
 

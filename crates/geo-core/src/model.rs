@@ -45,6 +45,9 @@ macro_rules! wire_names {
     };
 }
 
+mod facts;
+pub use facts::{Claim, Currency, Fact, FactKind, FactSnapshot, RiskFlag, RiskKind, Verdict};
+
 /// Whether a [`Target`] is the monitored brand or one of its competitors.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -95,9 +98,23 @@ pub struct Project {
     pub created_at: String,
     /// ISO 8601 UTC.
     pub updated_at: String,
+    /// The fact sheet: facts about the brand and its competitors that answers are checked
+    /// against (absent = none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub facts: Vec<Fact>,
+    /// Terms flagged wherever a target is discussed (absent = none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub watch_terms: Vec<String>,
 }
 
 impl Project {
+    /// The fact sheet as a run freezes it (`factSnapshot`): `None` when the project has no
+    /// fact and no watch term.
+    pub fn fact_snapshot(&self) -> Option<FactSnapshot> {
+        (!self.facts.is_empty() || !self.watch_terms.is_empty())
+            .then(|| FactSnapshot { facts: self.facts.clone(), watch_terms: self.watch_terms.clone() })
+    }
+
     /// Brand first, then competitors in project order: the shape of a run's `aliasSnapshot`.
     pub fn targets(&self) -> Vec<Target> {
         let mut out = Vec::with_capacity(1 + self.competitors.len());
@@ -371,6 +388,9 @@ pub struct Run {
     /// Shared by the runs started together (one per engine) so they can be compared.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub group_id: Option<String>,
+    /// The project's fact sheet as it was when the run started (absent in older runs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fact_snapshot: Option<FactSnapshot>,
 }
 
 fn default_schema_version() -> u32 {
@@ -560,6 +580,10 @@ pub struct RawCitation {
     /// The cited passage, when given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cited_text: Option<String>,
+    /// For the engines that cite with markers (perplexity, qwen, ernie, hunyuan): the number
+    /// of the search result the answer's markers name (absent in older probes).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub index: Option<u32>,
 }
 
 /// Who a retrieved source belongs to.
@@ -848,6 +872,12 @@ pub struct Probe {
     /// Derived: URLs written in the answer.
     #[serde(default)]
     pub answer_links: Vec<AnswerLink>,
+    /// Derived: sentences on a fact's topic with their verdicts (`[]` unless `success`).
+    #[serde(default)]
+    pub claims: Vec<Claim>,
+    /// Derived: sentences about a target that hold a risk cue (`[]` unless `success`).
+    #[serde(default)]
+    pub risk_flags: Vec<RiskFlag>,
 }
 
 impl Probe {

@@ -121,6 +121,8 @@ impl ProjectDraft {
             is_demo: existing.is_some_and(|p| p.is_demo),
             created_at: existing.map(|p| p.created_at.clone()).unwrap_or_else(|| now.to_string()),
             updated_at: now.to_string(),
+            facts: Vec::new(),
+            watch_terms: Vec::new(),
         })
     }
 }

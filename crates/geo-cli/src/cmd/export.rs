@@ -34,8 +34,7 @@ pub fn load_export(path: &str) -> Result<ExportEnvelope> {
 /// every probe's run is in the export.
 fn analyze_in_parallel(env: &mut ExportEnvelope) {
     let ExportEnvelope { runs, probes, .. } = env;
-    let analyzers: HashMap<&str, RunAnalyzer> =
-        runs.iter().map(|r| (r.id.as_str(), RunAnalyzer::new(&r.alias_snapshot))).collect();
+    let analyzers: HashMap<&str, RunAnalyzer> = runs.iter().map(|r| (r.id.as_str(), RunAnalyzer::for_run(r))).collect();
     probes.par_iter_mut().with_min_len(16).for_each(|probe| {
         if let Some(analyzer) = analyzers.get(probe.run_id.as_str()) {
             analyzer.analyze(probe);

@@ -26,6 +26,7 @@
 
 use std::collections::{HashMap, HashSet};
 
+use crate::analysis::markers::marker_len;
 use crate::analysis::urls::normalize_url;
 use crate::model::{AnswerLink, SearchSource};
 use crate::text::markdown::{markdown_link, LinkIndex};
@@ -168,6 +169,22 @@ fn bare_end_after(s: &str, start: usize, authority_start: usize) -> usize {
         prev = c;
     }
     s.len()
+}
+
+/// End (byte offset in `s`) of the bare URL that starts at byte `start`, if one does: as
+/// [`extract_answer_links`] ends a bare URL (white space, CJK punctuation …, then trailing
+/// punctuation and unmatched closing brackets stripped), also ending at a citation marker.
+/// What "What the answers say" removes from a sentence's text and never cuts.
+pub(crate) fn bare_url_end(s: &str, start: usize) -> Option<usize> {
+    if !starts_with_http(&s[start..]) {
+        return None;
+    }
+    let b = s.as_bytes();
+    let mut end = bare_end(s, start);
+    if let Some(k) = (start..end).find(|&k| matches!(b[k], b'[' | b'^') && marker_len(&b[k..]).is_some()) {
+        end = k;
+    }
+    Some(start + strip_trailing(&s[start..end]).len())
 }
 
 /// Walks `answer` and calls `emit(url, text)` for every candidate link in order.

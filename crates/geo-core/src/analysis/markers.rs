@@ -57,6 +57,100 @@ pub fn bracket_numbers(answer: &str, carets: bool) -> Vec<u32> {
     out
 }
 
+/// The indexes named by Qwen's `[ref_n]` markers of `answer` (1 to 4 digits), in order of first
+/// appearance, once each. `[ref_无]`, `[1]` and anything else are not counted.
+pub fn ref_numbers(answer: &str) -> Vec<u32> {
+    const OPEN: &str = "[ref_";
+    let mut out: Vec<u32> = Vec::new();
+    let mut seen: rustc_hash::FxHashSet<u32> = rustc_hash::FxHashSet::default();
+    let mut rest = answer;
+    while let Some(at) = rest.find(OPEN) {
+        let tail = &rest[at + OPEN.len()..];
+        let digits = tail.bytes().take_while(u8::is_ascii_digit).count();
+        if (1..=4).contains(&digits) && tail.as_bytes().get(digits) == Some(&b']') {
+            if let Ok(n) = tail[..digits].parse::<u32>() {
+                if seen.insert(n) {
+                    out.push(n);
+                }
+            }
+            rest = &tail[digits + 1..];
+        } else {
+            rest = tail;
+        }
+    }
+    out
+}
+
+/// The numbers of ERNIE's `^[n]^` / `^[n][m]…^` markers of `answer` (1 to 4 digits each), in
+/// order of first appearance, once each. A marker's closing `^` may open the next one.
+pub fn caret_numbers(answer: &str) -> Vec<u64> {
+    let bytes = answer.as_bytes();
+    let mut out: Vec<u64> = Vec::new();
+    let mut i = 0;
+    while let Some(open) = bytes[i..].iter().position(|b| *b == b'^').map(|p| p + i) {
+        let mut at = open + 1;
+        let mut numbers: Vec<u64> = Vec::new();
+        while bytes.get(at) == Some(&b'[') {
+            let digits = bytes[at + 1..].iter().take_while(|b| b.is_ascii_digit()).count();
+            let close = at + 1 + digits;
+            if !(1..=4).contains(&digits) || bytes.get(close) != Some(&b']') {
+                break;
+            }
+            numbers.push(answer[at + 1..close].parse().unwrap_or(0));
+            at = close + 1;
+        }
+        if !numbers.is_empty() && bytes.get(at) == Some(&b'^') {
+            for n in numbers {
+                if !out.contains(&n) {
+                    out.push(n);
+                }
+            }
+            i = at;
+        } else {
+            i = open + 1;
+        }
+    }
+    out
+}
+
+/// How an engine's answer names the search results it cites (engines.md): `[n]` and `[^n]`
+/// (Perplexity, Hunyuan), `[ref_n]` (Qwen), `^[n]^` and `^[n][m]^` (ERNIE), or not at all.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MarkerRule {
+    /// `[n]` and `[^n]`.
+    Brackets,
+    /// `[ref_n]`.
+    Ref,
+    /// `^[n]^`, `^[n][m]^`.
+    Caret,
+    /// No markers.
+    None,
+}
+
+impl MarkerRule {
+    /// The rule of `engine`'s answers.
+    pub fn of(engine: crate::model::EngineId) -> MarkerRule {
+        use crate::model::EngineId::*;
+        match engine {
+            Perplexity | Hunyuan => MarkerRule::Brackets,
+            Qwen => MarkerRule::Ref,
+            Ernie => MarkerRule::Caret,
+            Deepseek | Anthropic | Openai | Gemini | Doubao => MarkerRule::None,
+        }
+    }
+
+    /// The numbers the markers of `text` name under this rule, in order of first appearance,
+    /// once each.
+    pub fn numbers(self, text: &str) -> Vec<u32> {
+        match self {
+            MarkerRule::Brackets => bracket_numbers(text, true),
+            MarkerRule::Ref => ref_numbers(text),
+            MarkerRule::Caret => caret_numbers(text).into_iter().filter_map(|n| u32::try_from(n).ok()).collect(),
+            MarkerRule::None => Vec::new(),
+        }
+    }
+}
+
 /// `text` without its citation markers (see the module documentation).
 pub fn strip_citation_markers(text: &str) -> Cow<'_, str> {
     let b = text.as_bytes();
@@ -94,7 +188,7 @@ pub fn strip_citation_markers(text: &str) -> Cow<'_, str> {
 }
 
 /// The length in bytes of the citation marker that starts `s`, if one does.
-fn marker_len(s: &[u8]) -> Option<usize> {
+pub(crate) fn marker_len(s: &[u8]) -> Option<usize> {
     let len = match s.first()? {
         b'[' => bracket_marker(s)?,
         b'^' => caret_marker(s)?,

@@ -8,6 +8,7 @@
 //! read what the analysis derived.
 
 pub(crate) mod alias;
+pub mod claims;
 pub mod clean;
 pub mod links;
 pub mod lists;
@@ -18,7 +19,8 @@ pub mod platforms;
 pub mod sources;
 pub mod urls;
 
-use crate::model::{Probe, Target};
+use crate::model::{EngineId, FactSnapshot, Probe, ProbeStatus, Run, Target};
+use claims::FactRules;
 use mentions::TargetMatcher;
 use sources::TargetDomains;
 
@@ -31,12 +33,28 @@ use sources::TargetDomains;
 pub struct RunAnalyzer<'a> {
     matcher: TargetMatcher<'a>,
     domains: TargetDomains<'a>,
+    facts: FactRules<'a>,
 }
 
 impl<'a> RunAnalyzer<'a> {
-    /// Prepares the run's alias snapshot `targets` (brand first).
+    /// Prepares an alias snapshot `targets` (brand first) without a fact sheet: claims stay
+    /// empty, risk flags come from the built-in cues, and citation markers name no source.
     pub fn new(targets: &'a [Target]) -> Self {
-        RunAnalyzer { matcher: TargetMatcher::new(targets), domains: TargetDomains::new(targets) }
+        Self::with_facts(targets, None, EngineId::Deepseek)
+    }
+
+    /// Prepares `run`: its alias snapshot, its fact snapshot and its engine's marker rule.
+    pub fn for_run(run: &'a Run) -> Self {
+        Self::with_facts(&run.alias_snapshot, run.fact_snapshot.as_ref(), run.config.engine)
+    }
+
+    /// Prepares an alias snapshot with a fact snapshot (or none) for a run of `engine`.
+    pub fn with_facts(targets: &'a [Target], facts: Option<&'a FactSnapshot>, engine: EngineId) -> Self {
+        RunAnalyzer {
+            matcher: TargetMatcher::new(targets),
+            domains: TargetDomains::new(targets),
+            facts: FactRules::new(facts, engine),
+        }
     }
 
     /// Recomputes every derived field of `probe` (a probe of this analyzer's run).
@@ -54,13 +72,28 @@ impl<'a> RunAnalyzer<'a> {
         probe.list_items = parsed.items;
         probe.other_entities = parsed.other_entities;
         probe.answer_links = links::extract_answer_links(&text, &probe.sources);
+        let findings = if probe.status == ProbeStatus::Success {
+            let citations = probe.raw_citations.as_deref();
+            claims::derive(&probe.answer, &self.matcher, &self.facts, &probe.sources, citations)
+        } else {
+            claims::Findings::default()
+        };
+        probe.claims = findings.claims;
+        probe.risk_flags = findings.risk_flags;
     }
 }
 
 /// Recomputes every derived field of `probe` from its raw result and the run's alias
-/// snapshot (brand first). Idempotent: analysing twice gives the same probe.
+/// snapshot (brand first), without a fact sheet (see [`RunAnalyzer::new`]). Idempotent:
+/// analysing twice gives the same probe.
 pub fn analyze_probe(probe: &mut Probe, targets: &[Target]) {
     RunAnalyzer::new(targets).analyze(probe);
+}
+
+/// Recomputes every derived field of `probe`, a probe of `run`, with all of the run's
+/// snapshots (aliases, facts) and its engine.
+pub fn analyze_probe_in_run(probe: &mut Probe, run: &Run) {
+    RunAnalyzer::for_run(run).analyze(probe);
 }
 
 /// Re-analyses every probe of `env` with its run's alias snapshot (prepared once per run).
@@ -77,7 +110,7 @@ pub fn analyze_envelope(env: &mut crate::model::ExportEnvelope) -> Vec<String> {
 pub fn analyze_envelope_with(env: &mut crate::model::ExportEnvelope, stored_runs: &[crate::model::Run]) -> Vec<String> {
     use std::collections::HashMap;
     let analyzers: HashMap<&str, RunAnalyzer> =
-        stored_runs.iter().chain(&env.runs).map(|r| (r.id.as_str(), RunAnalyzer::new(&r.alias_snapshot))).collect();
+        stored_runs.iter().chain(&env.runs).map(|r| (r.id.as_str(), RunAnalyzer::for_run(r))).collect();
     let mut orphans = Vec::new();
     for probe in &mut env.probes {
         match analyzers.get(probe.run_id.as_str()) {

@@ -307,7 +307,7 @@ mod tests {
     }
 
     fn citation(url: &str) -> RawCitation {
-        RawCitation { url: url.into(), title: None, cited_text: None }
+        RawCitation { url: url.into(), title: None, cited_text: None, index: None }
     }
 
     #[test]

@@ -46,12 +46,13 @@ pub fn prompt_overwrite(incoming: &Prompt, stored_project: &str) -> Result<(), P
 }
 
 /// A run written over `stored` (the same id): refused when it moves project; its other
-/// stored probes are analysed again when its alias snapshot changes.
+/// stored probes are analysed again when its alias or fact snapshot changes.
 pub fn run_overwrite(incoming: &Run, stored: &Run) -> Result<Overwrite, Problem> {
     if incoming.project_id != stored.project_id {
         return Err(moved("run", &incoming.id, "project", &stored.project_id, &incoming.project_id));
     }
-    Ok(if incoming.alias_snapshot == stored.alias_snapshot { Overwrite::Keep } else { Overwrite::Reanalyse })
+    let same = incoming.alias_snapshot == stored.alias_snapshot && incoming.fact_snapshot == stored.fact_snapshot;
+    Ok(if same { Overwrite::Keep } else { Overwrite::Reanalyse })
 }
 
 /// A probe written over the stored probe of the same id, which is in run `stored_run` of
@@ -67,9 +68,9 @@ pub fn probe_overwrite(incoming: &Probe, stored_run: &str, stored_project: &str)
 }
 
 /// `stored` (a probe of `run` that the write does not replace) with every derived field
-/// computed again from its raw result and `run`'s alias snapshot.
+/// computed again from its raw result and `run`'s snapshots (aliases and facts).
 pub fn reanalysed(mut stored: Probe, run: &Run) -> Probe {
-    crate::analysis::analyze_probe(&mut stored, &run.alias_snapshot);
+    crate::analysis::analyze_probe_in_run(&mut stored, run);
     stored
 }
 

@@ -264,7 +264,12 @@ impl Annotations {
             page_age: non_blank(str_field(a, "publish_time")).map(str::to_string),
             site_name: site.map(str::to_string),
         });
-        self.citations.push(RawCitation { url: url.to_string(), title: title.map(str::to_string), cited_text: None });
+        self.citations.push(RawCitation {
+            url: url.to_string(),
+            title: title.map(str::to_string),
+            cited_text: None,
+            index: None,
+        });
     }
 }
 

@@ -94,35 +94,9 @@ pub fn request_body_json(prompt_text: &str, config: &RunConfig) -> String {
 }
 
 /// The numbers of the `^[n]^` / `^[n][m]…^` markers of `answer` (1 to 4 digits each), in
-/// order of first appearance, once each. A marker's closing `^` may open the next one.
+/// order of first appearance, once each ([`crate::analysis::markers::caret_numbers`]).
 pub fn cited_indices(answer: &str) -> Vec<u64> {
-    let bytes = answer.as_bytes();
-    let mut out: Vec<u64> = Vec::new();
-    let mut i = 0;
-    while let Some(open) = bytes[i..].iter().position(|b| *b == b'^').map(|p| p + i) {
-        let mut at = open + 1;
-        let mut numbers: Vec<u64> = Vec::new();
-        while bytes.get(at) == Some(&b'[') {
-            let digits = bytes[at + 1..].iter().take_while(|b| b.is_ascii_digit()).count();
-            let close = at + 1 + digits;
-            if !(1..=4).contains(&digits) || bytes.get(close) != Some(&b']') {
-                break;
-            }
-            numbers.push(answer[at + 1..close].parse().unwrap_or(0));
-            at = close + 1;
-        }
-        if !numbers.is_empty() && bytes.get(at) == Some(&b'^') {
-            for n in numbers {
-                if !out.contains(&n) {
-                    out.push(n);
-                }
-            }
-            i = at;
-        } else {
-            i = open + 1;
-        }
-    }
-    out
+    crate::analysis::markers::caret_numbers(answer)
 }
 
 /// A result's `index`: a non-negative integer, integral float or digit string.
@@ -178,17 +152,17 @@ fn entries(results: &[Value]) -> Vec<Entry> {
     out
 }
 
-/// The results the answer's markers name, in order of first citation, once per URL.
+/// The results the answer's markers name, in order of first citation, once per marker
+/// number, each with that number as its `index` (what "What the answers say" finds a
+/// sentence's sources by).
 fn citations(answer: &str, entries: &[Entry]) -> Vec<RawCitation> {
     let mut out: Vec<RawCitation> = Vec::new();
     for n in cited_indices(answer) {
         let Some(entry) = entries.iter().find(|e| e.index == n) else { continue };
         let Some(source) = entry.source.as_ref() else { continue };
-        if out.iter().any(|c| c.url == source.url) {
-            continue;
-        }
         let title = (!source.title.is_empty()).then(|| source.title.clone());
-        out.push(RawCitation { url: source.url.clone(), title, cited_text: None });
+        let index = u32::try_from(n).ok();
+        out.push(RawCitation { url: source.url.clone(), title, cited_text: None, index });
     }
     out
 }
@@ -413,8 +387,12 @@ mod tests {
                                {"index": "9", "url": "https://a.example", "title": "dup"}]});
         let p = parse(&body);
         assert_eq!(ranks(&p), [(2, "https://a.example"), (7, "https://b.example"), (9, "https://a.example")]);
-        assert_eq!(cited(&p), ["https://a.example", "https://b.example"], "[4] has no url, a URL is cited once");
-        assert_eq!(p.raw_citations.as_ref().unwrap()[0].title.as_deref(), Some("dup"), "first citation wins");
+        // One citation per marker number naming a result with a URL, with that number as its
+        // index ([4] has no url): a sentence's sources are found by the number it names.
+        assert_eq!(cited(&p), ["https://a.example", "https://a.example", "https://b.example"]);
+        let indexes: Vec<Option<u32>> = p.raw_citations.as_ref().unwrap().iter().map(|c| c.index).collect();
+        assert_eq!(indexes, [Some(9), Some(2), Some(7)]);
+        assert_eq!(p.raw_citations.as_ref().unwrap()[0].title.as_deref(), Some("dup"));
     }
 
     #[test]
@@ -563,7 +541,8 @@ mod tests {
         );
         let p03 = get(fixture!("p03_zh_index_gaps_empty_url"));
         assert_eq!(p03.raw_sources.iter().map(|s| s.rank).collect::<Vec<_>>(), [1, 4, 7]);
-        assert_eq!(cited(&p03), ["https://zhuanlan.zhihu.com/p/7301288888"]);
+        // Two markers name results with the same URL: one citation each, by index.
+        assert_eq!(cited(&p03), ["https://zhuanlan.zhihu.com/p/7301288888", "https://zhuanlan.zhihu.com/p/7301288888"]);
         let p08 = get(fixture!("p08_zh_no_search"));
         assert_eq!((p08.queries.len(), p08.raw_sources.len(), p08.raw_citations), (0, 0, Some(vec![])));
         let p09 = get(fixture!("p09_en_list"));

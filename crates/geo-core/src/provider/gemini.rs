@@ -188,6 +188,7 @@ pub fn parse_response(body: &str, requested_model: &str) -> Result<ParsedRespons
                     title: (!title.is_empty()).then(|| title.clone()),
                     // The segment of the first support naming the chunk (engines.md, "Fidelity").
                     cited_text: segment.map(str::to_string),
+                    index: None,
                 });
             }
         }

@@ -126,15 +126,16 @@ fn sources_of(results: &[Value]) -> Vec<RawSource> {
     sources
 }
 
-/// The cited sources: for each marker in order, the sources of that rank, each URL once.
+/// The cited sources: for each marker number in order, the sources of that rank (each URL
+/// once per number), with the number as their `index`.
 fn citations_of(answer: &str, sources: &[RawSource]) -> Vec<RawCitation> {
     let mut citations: Vec<RawCitation> = Vec::new();
-    let mut seen: FxHashSet<&str> = FxHashSet::default();
     for n in cited_numbers(answer) {
+        let mut seen: FxHashSet<&str> = FxHashSet::default();
         for s in sources {
             if s.rank == n && seen.insert(s.url.as_str()) {
                 let title = (!s.title.is_empty()).then(|| s.title.clone());
-                citations.push(RawCitation { url: s.url.clone(), title, cited_text: None });
+                citations.push(RawCitation { url: s.url.clone(), title, cited_text: None, index: Some(n) });
             }
         }
     }
@@ -348,14 +349,16 @@ mod tests {
                 (1, 7, "zero", "https://example.com/zero", None),
             ]
         );
-        // [^4] names the same URL as [1]: cited once; [9] names no result.
-        let c: Vec<(&str, Option<&str>)> =
-            p.raw_citations.as_ref().unwrap().iter().map(|c| (c.url.as_str(), c.title.as_deref())).collect();
+        // [^4] names the same URL as [1]: a citation of its own, with its index; [9] names no
+        // result.
+        let c: Vec<(&str, Option<&str>, Option<u32>)> =
+            p.raw_citations.as_ref().unwrap().iter().map(|c| (c.url.as_str(), c.title.as_deref(), c.index)).collect();
         assert_eq!(
             c,
             [
-                ("https://www.yuangouchang.com/geo", Some("元构场 GEO")),
-                ("https://zhipu-marketing.com/", Some("智谱营销"))
+                ("https://www.yuangouchang.com/geo", Some("元构场 GEO"), Some(1)),
+                ("https://www.yuangouchang.com/geo", None, Some(4)),
+                ("https://zhipu-marketing.com/", Some("智谱营销"), Some(2))
             ]
         );
         assert_eq!(
@@ -530,9 +533,10 @@ mod tests {
                 "https://www.yuangouchang.com/solutions/geo",
                 "https://zhipu-marketing.com/cases/appliance-geo",
                 "https://www.36kr.com/p/3012345678901234",
-                "https://geoboost.io/zh/"
+                "https://geoboost.io/zh/",
+                "https://www.yuangouchang.com/solutions/geo"
             ],
-            "[6] repeats [2]'s URL; the uncited result 7 is not a citation"
+            "[6] repeats [2]'s URL under its own index; the uncited result 7 is not a citation"
         );
         assert_eq!((p.usage.input_tokens, p.usage.output_tokens, p.usage.web_search_requests), (3120, 452, 1));
 

@@ -188,6 +188,7 @@ pub fn parse_response(body: &str, requested_model: &str) -> Result<ParsedRespons
                             url: url.to_string(),
                             title: non_blank(str_field(a, "title")).map(str::to_string),
                             cited_text: cited_span(part_text, a.get("start_index"), a.get("end_index")),
+                            index: None,
                         });
                     }
                 }

@@ -185,7 +185,8 @@ pub fn parse_response(body: &str, requested_model: &str) -> Result<ParsedRespons
     for n in cited_numbers(answer) {
         if let Some((url, title, _)) = results.get(n - 1).and_then(result_of) {
             let title = (!title.is_empty()).then(|| title.to_string());
-            citations.push(RawCitation { url: url.to_string(), title, cited_text: None });
+            let index = u32::try_from(n).ok();
+            citations.push(RawCitation { url: url.to_string(), title, cited_text: None, index });
         }
     }
 

@@ -30,7 +30,6 @@
 //!   `Throttling.AllocationQuota`, "exceeded your current quota") is `rate_limit`,
 //!   `InvalidApiKey` is `auth` (keys only work in their own region: [`AUTH_REGION_HINT`]).
 
-use rustc_hash::FxHashSet;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -130,27 +129,9 @@ pub fn request_body_json(prompt_text: &str, config: &RunConfig) -> String {
 }
 
 /// The indexes named by the `[ref_n]` markers of `answer` (1 to 4 digits), in order of first
-/// appearance, once each. `[ref_无]`, `[1]` and anything else are not counted.
+/// appearance, once each ([`crate::analysis::markers::ref_numbers`]).
 pub fn cited_indexes(answer: &str) -> Vec<u32> {
-    const OPEN: &str = "[ref_";
-    let mut out: Vec<u32> = Vec::new();
-    let mut seen: FxHashSet<u32> = FxHashSet::default();
-    let mut rest = answer;
-    while let Some(at) = rest.find(OPEN) {
-        let tail = &rest[at + OPEN.len()..];
-        let digits = tail.bytes().take_while(u8::is_ascii_digit).count();
-        if (1..=4).contains(&digits) && tail.as_bytes().get(digits) == Some(&b']') {
-            if let Ok(n) = tail[..digits].parse::<u32>() {
-                if seen.insert(n) {
-                    out.push(n);
-                }
-            }
-            rest = &tail[digits + 1..];
-        } else {
-            rest = tail;
-        }
-    }
-    out
+    crate::analysis::markers::ref_numbers(answer)
 }
 
 /// A search result's `index`: a positive whole number (or such a string), else `None`.
@@ -189,16 +170,14 @@ fn sources_of(results: &[Value]) -> Vec<RawSource> {
     list
 }
 
-/// The sources the answer's markers name, in order of first citation, once each by URL.
+/// The sources the answer's markers name, in order of first citation, once per marker
+/// number, each with that number as its `index`.
 fn citations_of(answer: &str, sources: &[RawSource]) -> Vec<RawCitation> {
     let mut out: Vec<RawCitation> = Vec::new();
-    let mut urls: FxHashSet<&str> = FxHashSet::default();
     for n in cited_indexes(answer) {
         let Some(source) = sources.iter().find(|s| s.rank == n) else { continue };
-        if urls.insert(source.url.as_str()) {
-            let title = (!source.title.is_empty()).then(|| source.title.clone());
-            out.push(RawCitation { url: source.url.clone(), title, cited_text: None });
-        }
+        let title = (!source.title.is_empty()).then(|| source.title.clone());
+        out.push(RawCitation { url: source.url.clone(), title, cited_text: None, index: Some(n) });
     }
     out
 }
@@ -481,9 +460,11 @@ mod tests {
             c,
             [
                 ("https://www.yuangouchang.com/", None),
+                ("https://www.yuangouchang.com/", Some("重复")),
                 ("https://geoboost.io/zh/", Some("GEOBoost")),
                 ("https://zhuanlan.zhihu.com/p/1", Some("盘点"))
-            ]
+            ],
+            "one citation per marker number naming a result (its index), a URL under two numbers twice"
         );
         assert!(p.raw_citations.unwrap().iter().all(|c| c.cited_text.is_none()));
         // A marker that names no result, with no results at all.

@@ -183,6 +183,7 @@ fn push_citations(block: &Map<String, Value>, out: &mut Vec<RawCitation>) {
             url: url.to_string(),
             title: str_field(c, "title").map(str::trim).filter(|t| !t.is_empty()).map(str::to_string),
             cited_text: str_field(c, "cited_text").filter(|t| !t.trim().is_empty()).map(str::to_string),
+            index: None,
         });
     }
 }

@@ -4,8 +4,8 @@ use std::collections::VecDeque;
 
 use rustc_hash::FxHashMap;
 
-use crate::analysis::analyze_probe;
-use crate::model::{ErrorKind, Probe, ProbeError, ProbeStatus, Run, RunConfig, RunStatus, Target, Usage};
+use crate::analysis::RunAnalyzer;
+use crate::model::{ErrorKind, FactSnapshot, Probe, ProbeError, ProbeStatus, Run, RunConfig, RunStatus, Target, Usage};
 use crate::provider::turn::merge_turn;
 use crate::provider::{Continuation, ParsedResponse, MAX_CONTINUATIONS};
 
@@ -184,6 +184,7 @@ pub struct Engine {
     project_id: String,
     config: RunConfig,
     alias_snapshot: Vec<Target>,
+    fact_snapshot: Option<FactSnapshot>,
     prompt_texts: Vec<String>,
     options: EngineOptions,
     /// The tasks not started yet, produced on demand.
@@ -222,6 +223,7 @@ impl Engine {
             project_id: run.project_id.clone(),
             config: run.config.clone(),
             alias_snapshot: run.alias_snapshot.clone(),
+            fact_snapshot: run.fact_snapshot.clone(),
             prompt_texts: run.prompt_snapshot.iter().map(|p| p.text.clone()).collect(),
             options: EngineOptions { max_attempts: options.max_attempts.max(1), ..options },
             initial_plan: tasks.clone(),
@@ -478,9 +480,12 @@ impl Engine {
             list_items: Vec::new(),
             other_entities: Vec::new(),
             answer_links: Vec::new(),
+            claims: Vec::new(),
+            risk_flags: Vec::new(),
         };
         // Every written probe equals its own re-analysis, whatever its status.
-        analyze_probe(&mut probe, &self.alias_snapshot);
+        RunAnalyzer::with_facts(&self.alias_snapshot, self.fact_snapshot.as_ref(), self.config.engine)
+            .analyze(&mut probe);
         probe
     }
 }

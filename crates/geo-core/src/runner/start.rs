@@ -113,5 +113,6 @@ pub fn start_run(
         prompt_snapshot,
         planned_probe_count,
         group_id: None,
+        fact_snapshot: project.fact_snapshot(),
     })
 }

@@ -25,6 +25,8 @@ pub(crate) fn everything() -> ExportEnvelope {
         is_demo: true,
         created_at: "2026-12-01T00:00:00.000Z".into(),
         updated_at: "2026-12-01T00:00:01.000Z".into(),
+        facts: Vec::new(),
+        watch_terms: Vec::new(),
     };
     let prompt = Prompt {
         id: "p1".into(),
@@ -59,6 +61,7 @@ pub(crate) fn everything() -> ExportEnvelope {
         prompt_snapshot: vec![prompt.clone()],
         planned_probe_count: 2,
         group_id: Some("group1".into()),
+        fact_snapshot: None,
     };
     let probe = Probe {
         id: "run1__p1__0".into(),
@@ -105,6 +108,7 @@ pub(crate) fn everything() -> ExportEnvelope {
             url: "https://a.example/".into(),
             title: Some("t".into()),
             cited_text: Some("c".into()),
+            index: None,
         }]),
         answer: "answer".into(),
         sources: vec![SearchSource {
@@ -147,6 +151,8 @@ pub(crate) fn everything() -> ExportEnvelope {
             text: Some("x".into()),
             in_sources: false,
         }],
+        claims: Vec::new(),
+        risk_flags: Vec::new(),
     };
     ExportEnvelope {
         format: EXPORT_FORMAT.into(),

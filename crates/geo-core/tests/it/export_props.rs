@@ -45,6 +45,8 @@ fn project() -> impl Strategy<Value = Project> {
             is_demo,
             created_at,
             updated_at,
+            facts: Vec::new(),
+            watch_terms: Vec::new(),
         },
     )
 }
@@ -97,6 +99,7 @@ fn run() -> impl Strategy<Value = Run> {
                 prompt_snapshot,
                 planned_probe_count,
                 group_id: None,
+                fact_snapshot: None,
             },
         )
 }
@@ -240,6 +243,8 @@ fn probe() -> impl Strategy<Value = Probe> {
                 list_items,
                 other_entities,
                 answer_links,
+                claims: Vec::new(),
+                risk_flags: Vec::new(),
             },
         )
 }

@@ -844,7 +844,12 @@ fn probe_strategy() -> impl Strategy<Value = Probe> {
                 p.raw_citations = match citations {
                     0 => None,
                     1 => Some(vec![]),
-                    _ => Some(vec![RawCitation { url: "https://acme.com/p".into(), title: None, cited_text: None }]),
+                    _ => Some(vec![RawCitation {
+                        url: "https://acme.com/p".into(),
+                        title: None,
+                        cited_text: None,
+                        index: None,
+                    }]),
                 };
                 p.queries = (0..queries as u32)
                     .map(|i| Query { index: i + 1, query: Some("q".into()), internal: false, error: None })

@@ -390,6 +390,8 @@ pub(crate) mod test_support {
             is_demo: false,
             created_at: format!("2026-01-01T00:00:00.000Z{id}"),
             updated_at: "2026-01-01T00:00:00.000Z".into(),
+            facts: Vec::new(),
+            watch_terms: Vec::new(),
         }
     }
 
@@ -419,6 +421,7 @@ pub(crate) mod test_support {
             prompt_snapshot: vec![],
             planned_probe_count: 1,
             group_id: None,
+            fact_snapshot: None,
         }
     }
 

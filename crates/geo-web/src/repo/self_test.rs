@@ -38,6 +38,8 @@ fn sample_project() -> Project {
         is_demo: false,
         created_at: "2026-11-29T08:00:00.000Z".into(),
         updated_at: "2026-11-29T08:00:00.000Z".into(),
+        facts: Vec::new(),
+        watch_terms: Vec::new(),
     }
 }
 

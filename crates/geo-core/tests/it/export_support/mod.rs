@@ -61,6 +61,8 @@ pub fn bare_probe(run: &Run, prompt_id: &str, repeat: u32, status: ProbeStatus) 
         list_items: Vec::new(),
         other_entities: Vec::new(),
         answer_links: Vec::new(),
+        claims: Vec::new(),
+        risk_flags: Vec::new(),
     }
 }
 
@@ -98,6 +100,8 @@ pub fn sample_store() -> ExportEnvelope {
         is_demo: false,
         created_at: "2026-11-01T00:00:00.000Z".into(),
         updated_at: "2026-11-02T00:00:00.000Z".into(),
+        facts: Vec::new(),
+        watch_terms: Vec::new(),
     };
     let p0 = Project {
         id: "proj_0".into(),
@@ -107,6 +111,8 @@ pub fn sample_store() -> ExportEnvelope {
         is_demo: true,
         created_at: "2026-10-01T00:00:00.000Z".into(),
         updated_at: "2026-10-01T00:00:00.000Z".into(),
+        facts: Vec::new(),
+        watch_terms: Vec::new(),
     };
     let snap_pr1 =
         prompt("pr_1", "proj_1", "推荐几家 GEO 监测工具，哪家\"最好\"？", &["generic"], "2026-11-01T01:00:00.000Z");
@@ -137,6 +143,7 @@ pub fn sample_store() -> ExportEnvelope {
         prompt_snapshot: vec![snap_pr1.clone(), deleted_pr3.clone()],
         planned_probe_count: 4,
         group_id: None,
+        fact_snapshot: None,
     };
     let r0 = Run {
         id: "run_a".into(),
@@ -152,6 +159,7 @@ pub fn sample_store() -> ExportEnvelope {
         prompt_snapshot: vec![snap_pr1.clone()],
         planned_probe_count: 1,
         group_id: None,
+        fact_snapshot: None,
     };
 
     let mut a = bare_probe(&r1, "pr_1", 0, ProbeStatus::Success);

@@ -47,6 +47,7 @@ pub fn run(id: &str, created_at: &str, prompts: Vec<Prompt>, previous: Option<&s
         planned_probe_count: prompts.len() as u32 * 3,
         prompt_snapshot: prompts,
         group_id: None,
+        fact_snapshot: None,
     }
 }
 
@@ -86,6 +87,8 @@ pub fn probe(run: &str, prompt: &str, repeat: u32, status: ProbeStatus) -> Probe
         list_items: vec![],
         other_entities: vec![],
         answer_links: vec![],
+        claims: Vec::new(),
+        risk_flags: Vec::new(),
     }
 }
 
@@ -169,6 +172,8 @@ pub fn project() -> Project {
         is_demo: false,
         created_at: "2026-11-01T00:00:00.000Z".into(),
         updated_at: "2026-11-01T00:00:00.000Z".into(),
+        facts: Vec::new(),
+        watch_terms: Vec::new(),
     }
 }
 

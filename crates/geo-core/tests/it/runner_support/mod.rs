@@ -33,6 +33,8 @@ pub fn project() -> Project {
         is_demo: false,
         created_at: "2026-11-01T00:00:00.000Z".into(),
         updated_at: "2026-11-01T00:00:00.000Z".into(),
+        facts: Vec::new(),
+        watch_terms: Vec::new(),
     }
 }
 
