@@ -92,5 +92,6 @@ pub mod project;
 pub mod provider;
 pub mod runner;
 pub mod safe;
+pub mod said;
 pub mod sort;
 pub mod text;

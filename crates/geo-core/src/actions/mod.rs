@@ -420,7 +420,7 @@ impl fmt::Display for ActionsError {
 
 impl std::error::Error for ActionsError {}
 
-fn find<'a>(env: &'a ExportEnvelope, id: &str) -> Result<&'a Run, ActionsError> {
+pub(crate) fn find<'a>(env: &'a ExportEnvelope, id: &str) -> Result<&'a Run, ActionsError> {
     env.runs.iter().find(|r| r.id == id).ok_or_else(|| {
         let mut runs: Vec<&Run> = env.runs.iter().collect();
         crate::sort::sort_by(&mut runs, |a, b| b.created_at.cmp(&a.created_at).then_with(|| b.id.cmp(&a.id)));

@@ -119,6 +119,9 @@ pub struct EngineColumn {
     /// Extra: the run's answer-link check by class (`notFound` of `checked` answer links do
     /// not exist); null when the run was never checked (`geo-probe links`).
     pub answer_link_check: Option<crate::actions::LinkCounts>,
+    /// The brand's `flaggedRate` (numerator: its mentioning probes with a risk flag on it;
+    /// denominator: its mentioning probes); null when it is not mentioned.
+    pub brand_flagged_rate: Option<f64>,
 }
 
 /// A domain and its probe rate.
@@ -258,6 +261,11 @@ fn column(r: &EngineRun<'_>) -> EngineColumn {
             .map(|d| TopDomain { domain: d.domain.clone(), occurrence_rate: d.occurrence_rate })
             .collect(),
         answer_link_check: m.answer_link_check,
+        brand_flagged_rate: m
+            .brand_id
+            .as_deref()
+            .and_then(|b| m.risk_flags.iter().find(|r| r.target_id == b))
+            .and_then(|r| r.flagged_rate),
     }
 }
 
@@ -314,6 +322,7 @@ mod tests {
             truncated_count: 0,
             estimated_cost_usd: None,
             answer_link_check: None,
+            brand_flagged_rate: None,
         }
     }
 

@@ -284,6 +284,24 @@ pub fn diff_markdown(diff: &RunDiff, lang: Lang) -> String {
         md.push('\n');
     }
 
+    let d = &diff.descriptions;
+    if d.brand_flagged.current_n > 0 || d.brand_flagged.against_n > 0 || !d.facts.is_empty() {
+        md.push_str(&format!(
+            "## {}\n\n",
+            t.t("回答说了什么（不计入结论）", "What the answers say (not in the verdict)")
+        ));
+        md.push_str(&header(&t, t.t("比率", "Rate")));
+        let flagged =
+            t.t("提及品牌的回答中被标记待读的占比", "Brand-mentioning answers with a sentence flagged to read");
+        md.push_str(&row(&t, flagged, &d.brand_flagged));
+        for f in &d.facts {
+            let label = if f.label.is_empty() { &f.fact_id } else { &f.label };
+            let name = format!("{}{}", t.t("与事实矛盾：", "Contradicting: "), escape_cell(label));
+            md.push_str(&row(&t, &name, &f.contradiction));
+        }
+        md.push('\n');
+    }
+
     md.push_str(&format!(
         "> {}\n",
         t.t(

@@ -39,9 +39,68 @@ pub struct RunDiff {
     pub domains: DomainChanges,
     /// What the three headline metrics say together.
     pub verdict: Verdict,
+    /// What the answers say about the brand (data-model.md, "What the answers say"): its
+    /// flagged rate and each shared fact's contradiction rate, compared; not in the verdict.
+    pub descriptions: Descriptions,
     /// What a report shows beside the ids (not in the JSON).
     #[serde(skip)]
     pub context: DiffContext,
+}
+
+/// What the answers say, compared between the two runs.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Descriptions {
+    /// The brand's `flaggedRate` (numerator: its mentioning probes with a flag on it;
+    /// denominator: its mentioning probes) in both runs.
+    pub brand_flagged: Change,
+    /// Each fact of the current run's `factSnapshot` that the other run's has too (by id), in
+    /// the current run's order: its `contradictionRate` (numerator: probes counted
+    /// `contradicts`; denominator: `probesWithClaim`) in both runs.
+    pub facts: Vec<FactChange>,
+}
+
+/// One fact's contradiction rate in both runs.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FactChange {
+    /// The fact.
+    pub fact_id: String,
+    /// Its `contradictionRate`, compared.
+    pub contradiction: Change,
+    /// Its label in the current run (not in the JSON).
+    #[serde(skip)]
+    pub label: String,
+}
+
+/// [`Descriptions`] of `m` against `o`.
+fn descriptions(run: &Run, m: &RunMetrics, other: &Run, o: &RunMetrics) -> Descriptions {
+    let brand_row = |metrics: &RunMetrics| {
+        let brand = metrics.brand_id.as_deref()?;
+        metrics.risk_flags.iter().find(|r| r.target_id == brand).map(|r| (r.flagged_count, r.mentioning_count))
+    };
+    let ((x, n), (y, k)) = (brand_row(m).unwrap_or((0, 0)), brand_row(o).unwrap_or((0, 0)));
+    let ids =
+        |r: &Run| -> HashSet<String> { r.fact_snapshot.iter().flat_map(|s| &s.facts).map(|f| f.id.clone()).collect() };
+    let (here, there) = (ids(run), ids(other));
+    let row = |metrics: &RunMetrics, id: &str| {
+        metrics.facts.iter().find(|f| f.fact_id == id).map_or((0, 0), |f| (f.contradicts, f.probes_with_claim))
+    };
+    let mut seen = HashSet::new();
+    let facts = m
+        .facts
+        .iter()
+        .filter(|f| here.contains(&f.fact_id) && there.contains(&f.fact_id) && seen.insert(f.fact_id.clone()))
+        .map(|f| {
+            let (c, w) = row(o, &f.fact_id);
+            FactChange {
+                fact_id: f.fact_id.clone(),
+                contradiction: Change::new(f.contradicts, f.probes_with_claim, c, w),
+                label: f.label.clone(),
+            }
+        })
+        .collect();
+    Descriptions { brand_flagged: Change::new(x, n, y, k), facts }
 }
 
 /// Labels and dates for rendering a [`RunDiff`]; not part of the contract's JSON.
@@ -222,6 +281,7 @@ pub fn diff_runs(current: (&Run, &RunMetrics), against: (&Run, &RunMetrics)) -> 
         prompts,
         domains: domain_changes(m, o),
         verdict,
+        descriptions: descriptions(run, m, other, o),
         context: DiffContext {
             created_at: run.created_at.clone(),
             against_created_at: other.created_at.clone(),

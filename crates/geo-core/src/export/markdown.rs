@@ -106,7 +106,8 @@ pub fn markdown_report(env: &ExportEnvelope, run_id: &str, lang: Lang) -> Result
         .map_or(target_run.project_id.as_str(), |p| p.name.as_str());
     let actions = crate::actions::actions_for_export(env, Some(&target_run.id), None)
         .map_err(|_| MetricsError::UnknownRun { run_id: target_run.id.clone(), available: Vec::new() })?;
-    let report = Report { m: &m, project, run: target_run, t: Text { lang }, actions: &actions };
+    let said = crate::said::claims_report(target_run, &own, None);
+    let report = Report { m: &m, project, run: target_run, t: Text { lang }, actions: &actions, said: &said };
     let mut md = String::new();
     for section in SECTIONS {
         section(&mut md, &report);
@@ -121,14 +122,28 @@ struct Report<'a> {
     run: &'a Run,
     t: Text,
     actions: &'a crate::actions::Actions,
+    said: &'a crate::said::ClaimsReport,
 }
 
 /// One section: appends its Markdown.
 type Section = fn(&mut String, &Report);
 
 /// The report's sections, in order.
-const SECTIONS: &[Section] =
-    &[title, facts, core, share_of_voice, prompts, tags, top_sources, channels, changes, next_steps, findings, limits];
+const SECTIONS: &[Section] = &[
+    title,
+    facts,
+    core,
+    share_of_voice,
+    prompts,
+    tags,
+    top_sources,
+    channels,
+    changes,
+    next_steps,
+    what_they_say,
+    findings,
+    limits,
+];
 
 /// Column alignment.
 #[derive(Clone, Copy)]
@@ -189,6 +204,12 @@ fn facts(md: &mut String, r: &Report) {
         md.push_str(&format!("- {name}: {} ({why})\n", r.m.truncated_count));
     }
     md.push('\n');
+}
+
+/// What the answers say (`geo-probe claims`): the fact check and the sentences to read.
+fn what_they_say(md: &mut String, r: &Report) {
+    heading(md, "##", r.t.t("回答说了什么", "What the answers say"));
+    crate::said::markdown::sections(md, r.said, r.run, r.t.lang, "###");
 }
 
 pub(crate) fn frac(num: u32, den: u32) -> String {

@@ -26,7 +26,7 @@ pub use cost::{
     RunEstimate, SearchBilling, PRICES, UNPRICED,
 };
 pub use insights::{build_insights, Insight};
-pub use run::{compute_run_metrics, compute_run_metrics_refs};
+pub use run::{claims_tables, compute_run_metrics, compute_run_metrics_refs};
 pub use series::{project_series, SeriesPoint};
 pub use stats::{jaccard, rbo, wilson_interval};
 pub use summary::{
@@ -204,6 +204,14 @@ pub struct RunMetrics {
     pub estimated_cost_usd: Option<f64>,
     /// At most 5 rule-based findings (seed §7).
     pub insights: Vec<Insight>,
+    /// Per fact of the run's `factSnapshot`, in its order (`[]` without one): what the
+    /// successful probes with a claim on it say (data-model.md, "What the answers say").
+    #[serde(default)]
+    pub facts: Vec<FactMetrics>,
+    /// Per target of the `aliasSnapshot`, in its order: the successful probes mentioning it
+    /// that flag a sentence about it.
+    #[serde(default)]
+    pub risk_flags: Vec<RiskFlagMetrics>,
     // ---- extras (additive, not part of the contract) ----
     /// Id of the brand target (first target of kind brand in the alias snapshot).
     pub brand_id: Option<String>,
@@ -232,6 +240,55 @@ pub struct RunMetrics {
     /// [`metrics_for_export`]; `None` when the run has no check (and from the probes alone).
     #[serde(default)]
     pub answer_link_check: Option<crate::actions::LinkCounts>,
+}
+
+/// One row of `facts`: a fact and the successful probes with a claim on it, each counted once
+/// (as `contradicts` when any of its claims on the fact contradicts, else `consistent` when
+/// any is consistent, else `unverified`).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FactMetrics {
+    /// The fact.
+    pub fact_id: String,
+    /// Its target.
+    pub target_id: String,
+    /// Its label.
+    pub label: String,
+    /// Successful probes with at least one claim on the fact.
+    pub probes_with_claim: u32,
+    /// Of those, probes counted `consistent`.
+    pub consistent: u32,
+    /// Of those, probes counted `contradicts`.
+    pub contradicts: u32,
+    /// Of those, probes counted `unverified`.
+    pub unverified: u32,
+    /// Numerator: `contradicts`; denominator: `probesWithClaim` (`None` when 0).
+    pub contradiction_rate: Option<f64>,
+}
+
+/// One row of `riskFlags`: a target and the successful probes mentioning it that flag a
+/// sentence about it.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RiskFlagMetrics {
+    /// The target.
+    pub target_id: String,
+    /// Successful probes mentioning it.
+    pub mentioning_count: u32,
+    /// Of those, probes with at least one flag on it.
+    pub flagged_count: u32,
+    /// Numerator: `flaggedCount`; denominator: `mentioningCount` (`None` when 0).
+    pub flagged_rate: Option<f64>,
+    /// Lower end of the 95 % Wilson interval of `flaggedRate` (`None` when 0 mention it).
+    pub flagged_low: Option<f64>,
+    /// Upper end of that interval.
+    pub flagged_high: Option<f64>,
+    /// Of the mentioning probes, those with a `negative` flag on it.
+    pub negative: u32,
+    /// Of the mentioning probes, those with a `caution` flag on it.
+    pub caution: u32,
+    /// Of the mentioning probes, those with a `watch` flag on it.
+    pub watch: u32,
 }
 
 /// Numerators and denominators of [`RunMetrics`], for tooltips.

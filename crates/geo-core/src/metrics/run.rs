@@ -5,6 +5,7 @@
 //! lists are stored end to end; Jaccard runs on bitsets and RBO on ranks with a weight
 //! table, each giving the very floats of the plain formulas (`stats`' proptests).
 
+use super::acc::claims::ClaimsAcc;
 use super::acc::entities::EntitiesAcc;
 use super::acc::links::LinksAcc;
 use super::acc::lists::ListsAcc;
@@ -40,6 +41,20 @@ pub fn compute_run_metrics_refs(run: &Run, probes: &[&Probe], previous: Option<(
     compute(run, &own, prev.as_ref().map(|(r, ps)| (*r, &ps[..])))
 }
 
+/// The `facts` and `riskFlags` tables of `run` alone (what `geo-probe claims` shows), from
+/// its probes (others ignored): the same figures as [`compute_run_metrics`]'s.
+pub fn claims_tables(run: &Run, probes: &[&Probe]) -> (Vec<super::FactMetrics>, Vec<super::RiskFlagMetrics>) {
+    let mut ctx = Ctx::new(run);
+    let mut claims = ClaimsAcc::new(&ctx);
+    for &probe in probes.iter().filter(|p| p.run_id == run.id) {
+        ctx.observe(probe);
+        if probe.status == ProbeStatus::Success {
+            claims.add(probe, &ctx);
+        }
+    }
+    claims.finish(&ctx)
+}
+
 /// The computation behind [`compute_run_metrics`]; `probes` are the run's own.
 pub(crate) fn compute(run: &Run, probes: &[&Probe], previous: Option<(&Run, &[&Probe])>) -> RunMetrics {
     compute_reusing(run, probes, previous, None).0
@@ -61,6 +76,7 @@ pub(crate) fn compute_reusing<'a>(
     let mut lists = ListsAcc::default();
     let mut entities = EntitiesAcc::default();
     let mut links = LinksAcc::default();
+    let mut claims = ClaimsAcc::new(&ctx);
     for &probe in probes {
         ctx.observe(probe);
         prompts.add(probe, &ctx);
@@ -73,6 +89,7 @@ pub(crate) fn compute_reusing<'a>(
         lists.add(probe, &ctx);
         entities.add(probe, &ctx);
         links.add(probe, &ctx);
+        claims.add(probe, &ctx);
     }
 
     let previous_domains = previous.map(|(prev_run, prev_probes)| match known {
@@ -87,6 +104,7 @@ pub(crate) fn compute_reusing<'a>(
     let prompt = prompts.finish(&ctx, &order, &list.by_prompt);
     let mention = mentions.finish(&ctx);
     let source = sources.finish(&ctx, previous_domains.as_ref());
+    let (facts, risk_flags) = claims.finish(&ctx);
 
     let counts = MetricCounts {
         cancelled_count,
@@ -133,6 +151,8 @@ pub(crate) fn compute_reusing<'a>(
         tags: prompt.tags,
         estimated_cost_usd: cost.finish(),
         insights: Vec::new(),
+        facts,
+        risk_flags,
         brand_id: ctx.brand.map(|b| ctx.target_id(b)),
         mention_rate_ci: wilson_interval(mention.mention_count, success),
         first_mention_rate_ci: wilson_interval(mention.first_mention_count, success),

@@ -22,8 +22,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use geo_core::analysis::pawc::position_adjusted_word_count;
 use geo_core::metrics::cost::{price_for, ModelPrice, SearchBilling};
 use geo_core::metrics::{
-    jaccard, metrics_for_export, rbo, wilson_interval, ChannelMetrics, DomainMetrics, GapDomain, Insight, MetricCounts,
-    OutreachGap, PromptMetrics, RunMetrics, TagMetrics, TargetMap, UntrackedEntity,
+    jaccard, metrics_for_export, rbo, wilson_interval, ChannelMetrics, DomainMetrics, FactMetrics, GapDomain, Insight,
+    MetricCounts, OutreachGap, PromptMetrics, RiskFlagMetrics, RunMetrics, TagMetrics, TargetMap, UntrackedEntity,
 };
 use geo_core::model::*;
 use geo_core::text::normalize_for_match;
@@ -361,6 +361,73 @@ fn domains_of_successes(probes: &[&Probe]) -> BTreeSet<String> {
 }
 
 /// Every figure of `run` from its probes, the plain way.
+/// `facts`: per fact of the snapshot, the successful probes with a claim on it, each once by
+/// its strongest verdict (contradicts, then consistent, then unverified).
+fn fact_rows(run: &Run, ok: &[&Probe]) -> Vec<FactMetrics> {
+    let Some(sheet) = &run.fact_snapshot else { return vec![] };
+    sheet
+        .facts
+        .iter()
+        .map(|f| {
+            let (mut with, mut consistent, mut contradicts, mut unverified) = (0, 0, 0, 0);
+            for p in ok {
+                let verdicts: Vec<Verdict> = p.claims.iter().filter(|c| c.fact_id == f.id).map(|c| c.verdict).collect();
+                if verdicts.is_empty() {
+                    continue;
+                }
+                with += 1;
+                if verdicts.contains(&Verdict::Contradicts) {
+                    contradicts += 1;
+                } else if verdicts.contains(&Verdict::Consistent) {
+                    consistent += 1;
+                } else {
+                    unverified += 1;
+                }
+            }
+            FactMetrics {
+                fact_id: f.id.clone(),
+                target_id: f.target_id.clone(),
+                label: f.label.clone(),
+                probes_with_claim: with,
+                consistent,
+                contradicts,
+                unverified,
+                contradiction_rate: ratio(contradicts, with),
+            }
+        })
+        .collect()
+}
+
+/// `riskFlags`: per target, the successful probes mentioning it, and of those the ones with a
+/// flag on it (any, and of each kind).
+fn risk_rows(t: &Targets, ok: &[&Probe]) -> Vec<RiskFlagMetrics> {
+    t.list
+        .iter()
+        .map(|x| {
+            let mentioning: Vec<&&Probe> = ok.iter().filter(|p| mention_of(p, &x.id).is_some()).collect();
+            let with = |kind: Option<RiskKind>| {
+                mentioning
+                    .iter()
+                    .filter(|p| p.risk_flags.iter().any(|f| f.target_id == x.id && kind.is_none_or(|k| f.kind == k)))
+                    .count() as u32
+            };
+            let (n, flagged) = (mentioning.len() as u32, with(None));
+            let ci = wilson_interval(flagged, n);
+            RiskFlagMetrics {
+                target_id: x.id.clone(),
+                mentioning_count: n,
+                flagged_count: flagged,
+                flagged_rate: ratio(flagged, n),
+                flagged_low: ci.map(|c| c[0]),
+                flagged_high: ci.map(|c| c[1]),
+                negative: with(Some(RiskKind::Negative)),
+                caution: with(Some(RiskKind::Caution)),
+                watch: with(Some(RiskKind::Watch)),
+            }
+        })
+        .collect()
+}
+
 fn oracle(run: &Run, probes: &[&Probe], previous: Option<(&Run, Vec<&Probe>)>) -> RunMetrics {
     let t = targets_of(run);
     let ok = successes(probes);
@@ -465,6 +532,8 @@ fn oracle(run: &Run, probes: &[&Probe], previous: Option<(&Run, Vec<&Probe>)>) -
         tags: tag_figures(run, probes, &t),
         estimated_cost_usd: cost,
         insights: vec![],
+        facts: fact_rows(run, &ok),
+        risk_flags: risk_rows(&t, &ok),
         brand_id: t.brand.clone(),
         counts: MetricCounts {
             cancelled_count: cancelled,
@@ -699,6 +768,7 @@ fn assert_same(got: &RunMetrics, want: &RunMetrics) -> Result<(), TestCaseError>
     }
     same!(domains, prompts, brand_id, mention_rate_ci, first_mention_rate_ci, owned_visibility_ci);
     same!(list_stability, position_adjusted_word_count, outreach_gap, untracked_entities, insights);
+    same!(facts, risk_flags);
     prop_assert_eq!(got, want);
     Ok(())
 }
@@ -706,6 +776,8 @@ fn assert_same(got: &RunMetrics, want: &RunMetrics) -> Result<(), TestCaseError>
 // ------------------------------------------------------------------ generated runs
 
 const TARGET_IDS: [&str; 4] = ["acme", "beta", "gamma", "ghost"];
+/// Fact ids: three of the generated sheets and one no sheet has.
+const FACT_IDS: [&str; 4] = ["founded", "price", "hq", "unknown"];
 const ALIASES: [&str; 4] = ["Acme", "Beta", "甘马", "Ghost"];
 const DOMAINS: [&str; 7] = ["acme.com", "beta.io", "zhihu.com", "csdn.net", "baidu.com", "x.cn", "y.org"];
 const CHANNELS: [&str; 4] = ["official", "qa", "news", "other"];
@@ -778,6 +850,7 @@ fn probe_strategy() -> impl Strategy<Value = Probe> {
         prop::collection::vec(pick(&ENTITIES), 0..3),
         (prop::collection::vec(any::<bool>(), 0..3), 0u8..3, 0usize..3),
         prop::collection::vec(pick(&WORDS), 0..8),
+        (prop::collection::vec((0usize..4, 0u8..3), 0..4), prop::collection::vec((0usize..4, 0u8..3, 0usize..3), 0..4)),
     )
         .prop_map(
             |(
@@ -789,6 +862,7 @@ fn probe_strategy() -> impl Strategy<Value = Probe> {
                 entities,
                 (links, citations, queries),
                 words,
+                (claims, flags),
             )| {
                 let status = match status {
                     0 => ProbeStatus::Error,
@@ -851,6 +925,32 @@ fn probe_strategy() -> impl Strategy<Value = Probe> {
                         index: None,
                     }]),
                 };
+                let verdict = |v: u8| [Verdict::Consistent, Verdict::Contradicts, Verdict::Unverified][v as usize];
+                let kind = |k: u8| [RiskKind::Negative, RiskKind::Caution, RiskKind::Watch][k as usize];
+                p.claims = claims
+                    .into_iter()
+                    .map(|(f, v)| Claim {
+                        fact_id: FACT_IDS[f].into(),
+                        target_id: TARGET_IDS[f].into(),
+                        verdict: verdict(v),
+                        sentence: "s".into(),
+                        start: 0,
+                        end: 1,
+                        values: vec![],
+                        source_ids: vec![],
+                    })
+                    .collect();
+                p.risk_flags = flags
+                    .into_iter()
+                    .map(|(t, k, cue)| RiskFlag {
+                        target_id: TARGET_IDS[t].into(),
+                        kind: kind(k),
+                        cue: ["投诉", "expensive", "事件"][cue].into(),
+                        sentence: "s".into(),
+                        start: 0,
+                        end: 1,
+                    })
+                    .collect();
                 p.queries = (0..queries as u32)
                     .map(|i| Query { index: i + 1, query: Some("q".into()), internal: false, error: None })
                     .collect();
@@ -866,13 +966,33 @@ pub(crate) fn run_strategy(
     let targets = prop::collection::vec((0usize..4, any::<bool>()), 0..5);
     let prompts = prop::collection::vec((0usize..5, prop::collection::vec(pick(&TAGS), 0..3)), 0..5);
     let engines = pick(&EngineId::ALL);
-    (targets, prompts, engines, pick(&MODELS), prop::collection::vec(probe_strategy(), 0..14)).prop_map(
-        move |(targets, prompts, engine, model, probes)| {
+    // A fact sheet or none; its facts drawn from the first three ids, a repeated id allowed.
+    let sheet = prop::option::of(prop::collection::vec(0usize..3, 0..4));
+    (targets, prompts, engines, pick(&MODELS), prop::collection::vec(probe_strategy(), 0..14), sheet).prop_map(
+        move |(targets, prompts, engine, model, probes, sheet)| {
             let prompts =
                 prompts.into_iter().map(|(i, tags)| prompt(&format!("p{i}"), &format!("问题 {i}"), &tags)).collect();
             let mut r = run(id, "2026-11-29T08:00:00.000Z", prompts, previous);
             r.config.engine = engine;
             r.config.model = model.to_string();
+            r.fact_snapshot = sheet.map(|facts| FactSnapshot {
+                facts: facts
+                    .into_iter()
+                    .map(|i| Fact {
+                        id: FACT_IDS[i].into(),
+                        target_id: TARGET_IDS[i].into(),
+                        label: format!("事实 {i}"),
+                        kind: FactKind::Year,
+                        cues: vec!["成立".into()],
+                        value: Some(2015.0),
+                        currency: None,
+                        tolerance: None,
+                        accepted: vec![],
+                        rejected: vec![],
+                    })
+                    .collect(),
+                watch_terms: vec![],
+            });
             r.alias_snapshot = targets
                 .into_iter()
                 .map(|(i, brand)| {

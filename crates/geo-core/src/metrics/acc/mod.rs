@@ -10,6 +10,7 @@
 //! | [`lists::ListsAcc`] | `listStability` (overall and per prompt) |
 //! | [`entities::EntitiesAcc`] | untracked entities |
 //! | [`links::LinksAcc`] | `answerLinkOverlap` |
+//! | [`claims::ClaimsAcc`] | `facts`, `riskFlags` |
 //! | [`CostAcc`] | `estimatedCostUsd` |
 //!
 //! [`Ctx`] is what they share: the run's targets (one per id, brand found once), and the
@@ -24,6 +25,7 @@
 //! successful probes, seed §6.1). The tests compare the composed result with a naive oracle
 //! field by field (`tests/it/metrics_oracle.rs`).
 
+pub(crate) mod claims;
 pub(crate) mod entities;
 pub(crate) mod links;
 pub(crate) mod lists;
@@ -175,6 +177,11 @@ impl<'a> Ctx<'a> {
     /// The brand's first mention in the current (successful) probe.
     pub(crate) fn brand_mention(&self) -> Option<&'a Mention> {
         self.brand.and_then(|b| self.mention_of[b])
+    }
+
+    /// The index in [`Ctx::targets`] of the target with this id.
+    pub(crate) fn target_position(&self, id: &str) -> Option<usize> {
+        self.target_index.get(&Key(id)).copied()
     }
 
     /// The id of target `i`.
