@@ -50,7 +50,7 @@ fn in_v4_block(ip: Ipv4Addr, base: [u8; 4], prefix: u8) -> bool {
     u32::from(ip) & mask == u32::from(Ipv4Addr::from(base)) & mask
 }
 
-/// Whether an IPv4 address is public: in none of the blocks of [`PRIVATE_V4`].
+/// Whether an IPv4 address is public: in none of the blocks of `PRIVATE_V4`.
 pub fn is_public_v4(ip: Ipv4Addr) -> bool {
     !PRIVATE_V4.iter().any(|&(base, prefix)| in_v4_block(ip, base, prefix))
 }

@@ -113,7 +113,7 @@ impl<'a> FactRules<'a> {
     }
 }
 
-/// What one successful probe says ([`derive`]'s result).
+/// What one successful probe says ([`derive_findings`]'s result).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Findings {
     /// Ordered by `start`, then fact-sheet order.
@@ -136,7 +136,7 @@ fn kept_sentence(sentence: &str) -> String {
 
 /// Rules 1–6 over `answer` (a successful probe's cleaned answer) with its `sources` and
 /// `citations`, the run's alias snapshot (`matcher`) and `rules`.
-pub fn derive(
+pub fn derive_findings(
     answer: &str,
     matcher: &TargetMatcher<'_>,
     rules: &FactRules<'_>,
@@ -370,7 +370,7 @@ mod tests {
 
     fn findings(answer: &str) -> Findings {
         let (t, f) = (targets(), sheet());
-        derive(answer, &TargetMatcher::new(&t), &FactRules::new(Some(&f), EngineId::Deepseek), &[], None)
+        derive_findings(answer, &TargetMatcher::new(&t), &FactRules::new(Some(&f), EngineId::Deepseek), &[], None)
     }
 
     /// Each claim as `fact verdict [values] «sentence»`.
@@ -496,12 +496,12 @@ mod tests {
             },
         ];
         let rules = FactRules::new(Some(&f), EngineId::Qwen);
-        let out = derive(answer, &TargetMatcher::new(&t), &rules, &sources, Some(&citations));
+        let out = derive_findings(answer, &TargetMatcher::new(&t), &rules, &sources, Some(&citations));
         let ids: Vec<(&str, &Vec<String>)> = out.claims.iter().map(|c| (c.fact_id.as_str(), &c.source_ids)).collect();
         assert_eq!(ids, [("founded", &vec!["src_2".to_string()]), ("hq", &vec!["src_1".to_string()])]);
         // DeepSeek writes no markers: only the cited text counts.
         let rules = FactRules::new(Some(&f), EngineId::Deepseek);
-        let out = derive(answer, &TargetMatcher::new(&t), &rules, &sources, Some(&citations));
+        let out = derive_findings(answer, &TargetMatcher::new(&t), &rules, &sources, Some(&citations));
         assert!(out.claims[0].source_ids.is_empty());
     }
 
