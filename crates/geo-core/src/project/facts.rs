@@ -480,7 +480,8 @@ impl std::error::Error for FactProblem {}
 /// cue that is not blank and, by kind, `year`: a whole `value` from 1000 to 2999; `number`:
 /// a finite `value`; `money`: a finite `value` and a `currency`; `text`: at least one
 /// accepted value that is not blank; a `tolerance`, where given, from 0 to
-/// [`MAX_FACT_TOLERANCE`]. Returns the first problem, in the order of the list.
+/// [`MAX_FACT_TOLERANCE`]. Returns the first problem: the sheet's own (counts, watch terms)
+/// first, then fact by fact in the order of the list.
 pub fn validate_fact_sheet(facts: &[Fact], watch_terms: &[String], targets: &[Target]) -> Result<(), FactProblem> {
     let ids: FxHashSet<&str> = targets.iter().map(|t| t.id.as_str()).collect();
     match fact_sheet_problems(facts, watch_terms, &ids).into_iter().next() {
