@@ -638,13 +638,12 @@ fn fact_sheets(root: &Value) -> impl Iterator<Item = (String, &Value)> {
     projects.chain(runs)
 }
 
-/// `prefix.path` (`prefix` alone for a problem of the whole sheet).
-fn under(prefix: &str, path: &str) -> String {
-    if path.is_empty() {
-        prefix.to_string()
-    } else {
-        format!("{prefix}.{path}")
-    }
+/// A fact sheet's problem at `prefix.path` (`prefix` alone for a problem of the whole sheet),
+/// in English like every import problem.
+fn push_fact_problem(sink: &mut Sink, prefix: &str, problem: &crate::project::FactProblem) {
+    let path = problem.path();
+    let path = if path.is_empty() { prefix.to_string() } else { format!("{prefix}.{path}") };
+    sink.push_problem(Problem::new(path, problem.localized().en));
 }
 
 /// A missing or unknown fact `kind` and an unknown `currency`, named with the fact's id, in
@@ -656,7 +655,7 @@ pub(crate) fn check_fact_names(root: &Value, sink: &mut Sink) {
         let facts = sheet.get("facts").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
         for (at, fact) in facts.iter().enumerate() {
             for problem in crate::project::json_fact_problems(fact, at) {
-                sink.push_problem(Problem::new(under(&prefix, &problem.path()), problem.localized().en));
+                push_fact_problem(sink, &prefix, &problem);
             }
         }
     }
@@ -666,8 +665,8 @@ pub(crate) fn check_fact_names(root: &Value, sink: &mut Sink) {
 /// `factSnapshot` against its `aliasSnapshot` (`crate::project::validate_fact_sheet`'s rules).
 pub(crate) fn check_fact_sheets(env: &ExportEnvelope, sink: &mut Sink) {
     let mut report = |prefix: String, problems: Vec<crate::project::FactProblem>| {
-        for problem in problems {
-            sink.push_problem(Problem::new(under(&prefix, &problem.path()), problem.localized().en));
+        for problem in &problems {
+            push_fact_problem(sink, &prefix, problem);
         }
     };
     for (i, project) in env.projects.iter().enumerate() {
