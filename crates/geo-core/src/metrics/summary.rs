@@ -23,7 +23,10 @@ use serde::{Deserialize, Serialize};
 /// recomputed when read: a release that changes what the metrics count bumps it, and every
 /// stored summary is then brought up to date from its probes.
 /// Format 2: `truncatedCount`, and cost from `billedUsage` and stated costs.
-pub const SUMMARY_FORMAT: u32 = 2;
+/// Format 3: the `facts` and `riskFlags` rows (what the answers say); a run summarised in an
+/// older format had its probes stored before claims and risk flags existed, so the web app
+/// analyses them again before it recomputes the summary (`docs/adr/0013-stored-run-summaries.md`).
+pub const SUMMARY_FORMAT: u32 = 3;
 
 /// A run's metrics as stored beside it: the metrics of its own `probes` (any probe of
 /// another run is ignored), set against its previous run's metrics (`None`: no previous run,

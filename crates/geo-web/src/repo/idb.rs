@@ -111,32 +111,37 @@ impl IdbRepo {
     }
 
     /// Runs `fill` (which issues requests) inside one read-write transaction and commits it.
-    async fn write<F>(&self, stores: &[&str], fill: F) -> RepoResult<()>
+    async fn write<T, F>(&self, stores: &[&str], fill: F) -> RepoResult<T>
     where
-        F: AsyncFnOnce(&IdbTransaction) -> RepoResult<()>,
+        F: AsyncFnOnce(&IdbTransaction) -> RepoResult<T>,
     {
-        self.write_quietly(stores, fill).await?;
+        let out = self.write_quietly(stores, fill).await?;
         self.notify.changed();
-        Ok(())
+        Ok(out)
     }
 
     /// [`IdbRepo::write`] without the change notice: for derived records (summaries
-    /// computed on read), which change no figure a page shows.
-    async fn write_quietly<F>(&self, stores: &[&str], fill: F) -> RepoResult<()>
+    /// computed on read), which change no figure a page shows. (When such a computation
+    /// rewrites stored probes of an older release, the caller sends the notice itself.)
+    async fn write_quietly<T, F>(&self, stores: &[&str], fill: F) -> RepoResult<T>
     where
-        F: AsyncFnOnce(&IdbTransaction) -> RepoResult<()>,
+        F: AsyncFnOnce(&IdbTransaction) -> RepoResult<T>,
     {
         let tx = self.tx(stores, IdbTransactionMode::Readwrite)?;
         let done = TxDone::new(&tx);
-        if let Err(e) = fill(&tx).await {
-            let _ = tx.abort();
-            let _ = done.wait().await;
-            return Err(e);
-        }
+        let out = match fill(&tx).await {
+            Ok(out) => out,
+            Err(e) => {
+                let _ = tx.abort();
+                let _ = done.wait().await;
+                return Err(e);
+            }
+        };
         // Without an explicit commit a transaction whose last request was awaited could
         // still be active; commit() ends it now and `complete` proves it reached disk.
         let _ = commit(&tx);
-        done.wait().await
+        done.wait().await?;
+        Ok(out)
     }
 
     async fn get_all<T: DeserializeOwned>(&self, store: &str) -> RepoResult<Vec<T>> {
@@ -287,8 +292,10 @@ fn decode_lenient<T: DeserializeOwned>(value: JsValue) -> Vec<T> {
 /// Recomputes run `id`'s summary in `tx` (over [`RUN_STORES`]) from its stored probes — or
 /// from `known`, which the caller knows to be exactly the stored ones — and its previous
 /// run's stored metrics, then sets the runs that follow it against it. A run that no
-/// longer exists loses its summary.
-async fn refresh_in(tx: &IdbTransaction, id: &str, known: Option<Vec<&Probe>>) -> RepoResult<()> {
+/// longer exists loses its summary. Stored probes of a release before claims and risk flags
+/// are analysed again first and written back ([`summaries::needs_analysis`]); true when any
+/// was.
+async fn refresh_in(tx: &IdbTransaction, id: &str, known: Option<Vec<&Probe>>) -> RepoResult<bool> {
     refresh_at(tx, id, known, 0).await
 }
 
@@ -300,25 +307,35 @@ fn refresh_at<'a>(
     id: &'a str,
     known: Option<Vec<&'a Probe>>,
     depth: u32,
-) -> std::pin::Pin<Box<dyn std::future::Future<Output = RepoResult<()>> + 'a>> {
+) -> std::pin::Pin<Box<dyn std::future::Future<Output = RepoResult<bool>> + 'a>> {
     Box::pin(async move { refresh_once(tx, id, known, depth).await })
 }
 
-async fn refresh_once(tx: &IdbTransaction, id: &str, known: Option<Vec<&Probe>>, depth: u32) -> RepoResult<()> {
+async fn refresh_once(tx: &IdbTransaction, id: &str, known: Option<Vec<&Probe>>, depth: u32) -> RepoResult<bool> {
     let run: Option<Run> = tx_get(tx, "runs", id).await?;
+    let mut rewrote = false;
     if let Some(p) = run.as_ref().and_then(|r| r.previous_run_id.as_deref()).filter(|_| depth == 0) {
         let current = tx_get_derived::<RunSummary>(tx, "runSummaries", p).await?.is_some_and(|s| s.is_current());
         if !current && !tx_get_raw(tx, "runs", p).await?.is_undefined() {
-            refresh_at(tx, p, None, 1).await?;
+            rewrote |= refresh_at(tx, p, None, 1).await?;
         }
     }
     let computed = match run {
         Some(run) => {
-            let stored: Vec<Probe>;
+            let mut stored: Vec<Probe>;
             let probes = match known {
                 Some(k) => k,
                 None => {
                     stored = decode_array(tx_by_index(tx, "probes", "runId", id).await?)?;
+                    let summary = tx_get_derived::<RunSummary>(tx, "runSummaries", id).await?;
+                    if summaries::needs_analysis(summary.as_ref()) {
+                        let changed =
+                            crate::web::measure("geo:analyse-stored", || summaries::analyse_again(&run, &mut stored));
+                        for &i in &changed {
+                            put(tx, "probes", &stored[i])?;
+                        }
+                        rewrote |= !changed.is_empty();
+                    }
                     stored.iter().collect()
                 }
             };
@@ -344,15 +361,15 @@ async fn refresh_once(tx: &IdbTransaction, id: &str, known: Option<Vec<&Probe>>,
     match computed {
         Some((summary, metrics)) => {
             put(tx, "runSummaries", &summary)?;
-            put(tx, "runMetrics", &metrics)
+            put(tx, "runMetrics", &metrics)?;
         }
         None => {
             for store in ["runSummaries", "runMetrics"] {
                 object_store(tx, store, RepoError::Write)?.delete(&JsValue::from_str(id)).map_err(write_error)?;
             }
-            Ok(())
         }
     }
+    Ok(rewrote)
 }
 
 /// A run and its stored metrics, as [`IdbRepo::prompts_runs_and_metrics`] reads them.
@@ -429,16 +446,24 @@ impl IdbRepo {
         let total = ids.len() as u32;
         summaries::set_progress(Some((0, total)));
         let span = crate::web::Span::start("geo:summaries-backfill");
+        let mut rewrote = false;
         for (i, id) in ids.iter().enumerate() {
-            let result = self.write_quietly(RUN_STORES, async |tx| refresh_in(tx, id, None).await).await;
-            if let Err(e) = result {
-                summaries::set_progress(None);
-                return Err(e);
+            match self.write_quietly(RUN_STORES, async |tx| refresh_in(tx, id, None).await).await {
+                Ok(r) => rewrote |= r,
+                Err(e) => {
+                    summaries::set_progress(None);
+                    return Err(e);
+                }
             }
             summaries::set_progress(Some((i as u32 + 1, total)));
         }
         span.end();
         summaries::set_progress(None);
+        // Probes of an older release now carry their claims and risk flags: the pages that
+        // show probes (and other tabs) read them again.
+        if rewrote {
+            self.notify.changed();
+        }
         Ok(())
     }
 }
@@ -658,7 +683,7 @@ impl Repository for IdbRepo {
     async fn put_run(&self, run: &Run) -> RepoResult<()> {
         self.write(RUN_STORES, async |tx| {
             put(tx, "runs", run)?;
-            refresh_in(tx, &run.id, None).await
+            refresh_in(tx, &run.id, None).await.map(drop)
         })
         .await
     }
@@ -679,7 +704,7 @@ impl Repository for IdbRepo {
                     }
                     Ok(())
                 }
-                _ => refresh_in(tx, &probe.run_id, None).await,
+                _ => refresh_in(tx, &probe.run_id, None).await.map(drop),
             }
         })
         .await
@@ -721,7 +746,9 @@ impl Repository for IdbRepo {
                 return Ok(Some(m.metrics));
             }
         }
-        self.write_quietly(RUN_STORES, async |tx| refresh_in(tx, run_id, None).await).await?;
+        if self.write_quietly(RUN_STORES, async |tx| refresh_in(tx, run_id, None).await).await? {
+            self.notify.changed();
+        }
         Ok(read().await?.1.map(|m| m.metrics))
     }
 

@@ -4,7 +4,9 @@
 //! A write either applies whole or returns an error: [`MemoryRepo::fail_writes`] makes
 //! every later write fail before touching anything, the way an aborted transaction does.
 
-use super::summaries::{order_summaries, records, runs_of_batch, StoredMetrics, RECOMPUTE_LIMIT};
+use super::summaries::{
+    analyse_again, needs_analysis, order_summaries, records, runs_of_batch, StoredMetrics, RECOMPUTE_LIMIT,
+};
 use super::{
     order_probes, order_projects, order_prompts, order_runs, Batch, RepoError, RepoResult, Repository, StoredLinkCheck,
 };
@@ -39,6 +41,13 @@ impl Tables {
         if let Some(p) = previous.filter(|p| depth == 0 && self.runs.contains_key(p)) {
             if !self.summaries.get(&p).is_some_and(RunSummary::is_current) {
                 self.refresh_at(&p, 1);
+            }
+        }
+        // Probes stored by a release before claims and risk flags: analysed again first.
+        if let Some(run) = self.runs.get(id).filter(|_| needs_analysis(self.summaries.get(id))) {
+            let mut stored: Vec<Probe> = self.probes.values().filter(|p| p.run_id == id).cloned().collect();
+            for i in analyse_again(run, &mut stored) {
+                self.probes.insert(stored[i].id.clone(), stored[i].clone());
             }
         }
         let computed = self.runs.get(id).map(|run| {
@@ -594,6 +603,59 @@ mod tests {
         assert_eq!(m.probe_count, RECOMPUTE_LIMIT + 2);
         assert!(repo.tables.borrow().summaries["big"].is_current());
         summaries_match(&repo, "large run");
+    }
+
+    /// A run and its probes as a release before claims and risk flags stored them: the
+    /// probes' `claims`/`riskFlags` absent (read as empty), the summary of format 2 without
+    /// the `facts`/`riskFlags` rows.
+    fn stored_before_claims(repo: &MemoryRepo) -> (Run, Vec<Probe>) {
+        let mut r = run("old", "a");
+        r.alias_snapshot = project("a").targets();
+        r.fact_snapshot = Some(geo_core::model::FactSnapshot { facts: vec![], watch_terms: vec!["限流".into()] });
+        let mut p = probe("old", "q1", "a");
+        p.raw_answer = "brand 的缺点是价格偏高。brand 曾被用户投诉。\n\nc1 没有限流。".into();
+        let mut q = probe("old", "q2", "a");
+        q.raw_answer = "brand is fine.".into();
+        block_on(repo.put_many(&Batch {
+            projects: vec![project("a")],
+            runs: vec![r.clone()],
+            probes: vec![p, q],
+            ..Batch::default()
+        }))
+        .unwrap();
+        let analysed = block_on(repo.probes_by_run("old")).unwrap();
+        let mut t = repo.tables.borrow_mut();
+        for p in t.probes.values_mut() {
+            p.claims.clear();
+            p.risk_flags.clear();
+        }
+        t.summaries.get_mut("old").unwrap().format = 2;
+        let m = &mut t.metrics.get_mut("old").unwrap().metrics;
+        m.risk_flags.clear();
+        m.facts.clear();
+        (r, analysed)
+    }
+
+    #[test]
+    fn probes_stored_before_claims_get_their_risk_flags_when_the_summary_is_recomputed() {
+        let repo = MemoryRepo::new();
+        let (r, analysed) = stored_before_claims(&repo);
+        assert!(analysed.iter().map(|p| p.risk_flags.len()).sum::<usize>() >= 4, "{analysed:?}");
+        // The read recomputes the older summary and analyses its probes first.
+        let list = block_on(repo.run_summaries("a")).unwrap();
+        assert!(list.iter().all(|s| s.format == geo_core::metrics::SUMMARY_FORMAT));
+        let probes = block_on(repo.probes_by_run("old")).unwrap();
+        assert_eq!(probes, analysed, "the stored probes carry their claims and risk flags again");
+        let m = block_on(repo.run_metrics("old")).unwrap().unwrap();
+        assert_eq!(m, geo_core::metrics::compute_run_metrics(&r, &probes, None));
+        let brand = m.risk_flags.iter().find(|f| f.target_id == "brand").unwrap();
+        assert_eq!((brand.flagged_count, brand.negative, brand.caution), (1, 1, 1));
+        assert_eq!(m.risk_flags.iter().find(|f| f.target_id == "c1").unwrap().watch, 1);
+
+        // A current summary is read as it is: the probes are not analysed on every read.
+        repo.tables.borrow_mut().probes.values_mut().for_each(|p| p.risk_flags.clear());
+        block_on(repo.run_summaries("a")).unwrap();
+        assert!(block_on(repo.probes_by_run("old")).unwrap().iter().all(|p| p.risk_flags.is_empty()));
     }
 
     #[test]

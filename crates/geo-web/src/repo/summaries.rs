@@ -17,6 +17,13 @@
 //! A read ([`Repository::run_summaries`](super::Repository::run_summaries)) first computes
 //! what is missing or stale — every run of a database written before summaries existed, once
 //! — with [`progress`] telling the page how far it is.
+//!
+//! A run without a summary, or with one of a format before [`CLAIMS_FORMAT`], had its probes
+//! stored by a release that derived no claims and no risk flags (their `claims`/`riskFlags`
+//! read as empty): before its summary is computed from its stored probes, those probes are
+//! analysed again with the run's snapshots and the changed ones written back, in the same
+//! transaction ([`needs_analysis`], [`analyse_again`]). Analysing is idempotent, so a run
+//! whose probes were already current only costs the time.
 
 use super::{RepoResult, Repository};
 use geo_core::compare::{compare_engines, EngineComparison, EngineRun};
@@ -28,6 +35,31 @@ use std::rc::Rc;
 /// Runs of more probes than this get their summary marked stale, not recomputed, when one
 /// probe is written (a daily run of 150 probes is recomputed after every probe).
 pub const RECOMPUTE_LIMIT: u32 = 1_000;
+
+/// The first [`geo_core::metrics::SUMMARY_FORMAT`] whose runs' stored probes carry claims
+/// and risk flags.
+pub const CLAIMS_FORMAT: u32 = 3;
+
+/// Whether the stored probes of a run whose stored summary is `stored` (`None`: none, or one
+/// that no longer decodes) must be analysed again before its summary is computed from them.
+pub fn needs_analysis(stored: Option<&RunSummary>) -> bool {
+    stored.is_none_or(|s| s.format < CLAIMS_FORMAT)
+}
+
+/// Analyses `stored` (probes of `run`) again with `run`'s snapshots, in place; returns the
+/// places of those that changed (the ones to write back).
+pub fn analyse_again(run: &Run, stored: &mut [Probe]) -> Vec<usize> {
+    let analyzer = geo_core::analysis::RunAnalyzer::for_run(run);
+    let mut changed = Vec::new();
+    for (i, p) in stored.iter_mut().enumerate() {
+        let before = p.clone();
+        analyzer.analyze(p);
+        if *p != before {
+            changed.push(i);
+        }
+    }
+    changed
+}
 
 /// A record of the `runMetrics` store: one run's full metrics.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
