@@ -20,6 +20,7 @@ export const PAGES = [
   { name: 'engines', path: 'engines', ready: '[data-testid="engines-page"][data-state="ready"] [data-testid="engine-row"]' },
   { name: 'sources', path: 'sources', ready: '[data-testid="source-row"]' },
   { name: 'actions', path: 'actions', ready: '[data-testid="actions"][data-state="ready"] [data-testid="lost-prompt-row"]' },
+  { name: 'claims', path: 'claims', ready: '[data-testid="claims"][data-state="ready"] [data-testid="risk-target-row"]' },
   { name: 'lists', path: 'lists', ready: '[data-testid="list-row"]' },
   { name: 'export', path: 'export', ready: '[data-testid="export-full-json"]' },
   { name: 'settings', path: 'settings', ready: '[data-testid="settings-save"]' },

@@ -69,7 +69,7 @@ async function tabStops(page, n) {
 }
 
 const TAB_ORDER = ['skip', 'project-select', 'run-select', 'lang-toggle', 'nav-dashboard', 'nav-projects', 'nav-run',
-  'nav-runs', 'nav-engines', 'nav-sources', 'nav-actions', 'nav-lists', 'nav-export', 'nav-settings', 'nav-chat'];
+  'nav-runs', 'nav-engines', 'nav-sources', 'nav-actions', 'nav-claims', 'nav-lists', 'nav-export', 'nav-settings', 'nav-chat'];
 
 test('keyboard: Tab order, visible focus ring, Enter activates', async () => {
   const page = await freshPage(browser, '', { demo: true });

@@ -46,6 +46,9 @@ pub enum Route {
     /// What to do next: lost prompts, the searches the engine ran, pages to be on, link health.
     #[at("/actions")]
     Actions,
+    /// What the answers say: facts checked, claims quoted, flagged sentences.
+    #[at("/claims")]
+    Claims,
     /// Recommendation list positions.
     #[at("/lists")]
     Lists,
@@ -96,6 +99,7 @@ pub fn switch(route: Route) -> Html {
         Route::Engines => html! { <pages::engines::EnginesPage /> },
         Route::Sources => html! { <pages::sources::SourcesPage /> },
         Route::Actions => html! { <pages::actions::ActionsPage /> },
+        Route::Claims => html! { <pages::claims::ClaimsPage /> },
         Route::Lists => html! { <pages::lists::ListsPage /> },
         Route::Export => html! { <pages::export::ExportPage /> },
         Route::Settings => html! { <pages::settings::SettingsPage /> },
@@ -164,6 +168,7 @@ const NAV: &[(Route, &str, &str)] = &[
     (Route::Engines, "nav-engines", "nav.engines"),
     (Route::Sources, "nav-sources", "nav.sources"),
     (Route::Actions, "nav-actions", "nav.actions"),
+    (Route::Claims, "nav-claims", "nav.claims"),
     (Route::Lists, "nav-lists", "nav.lists"),
     (Route::Export, "nav-export", "nav.export"),
     (Route::Settings, "nav-settings", "nav.settings"),

@@ -88,8 +88,9 @@ impl ProjectDraft {
     }
 
     /// Builds the project to store. `new_id(prefix)` makes ids for new records; `now` is
-    /// the current time; `existing` is the stored version when editing (keeps `createdAt`
-    /// and `isDemo`). Blank competitor rows are dropped.
+    /// the current time; `existing` is the stored version when editing (keeps `createdAt`,
+    /// `isDemo` and the fact sheet, which the fact editor saves). Blank competitor rows are
+    /// dropped.
     pub fn to_project(
         &self,
         existing: Option<&Project>,
@@ -121,8 +122,8 @@ impl ProjectDraft {
             is_demo: existing.is_some_and(|p| p.is_demo),
             created_at: existing.map(|p| p.created_at.clone()).unwrap_or_else(|| now.to_string()),
             updated_at: now.to_string(),
-            facts: Vec::new(),
-            watch_terms: Vec::new(),
+            facts: existing.map(|p| p.facts.clone()).unwrap_or_default(),
+            watch_terms: existing.map(|p| p.watch_terms.clone()).unwrap_or_default(),
         })
     }
 }
@@ -208,6 +209,10 @@ mod tests {
         assert_eq!(again.competitors[0].id, "tgt_1");
         assert_eq!(again.created_at, p.created_at);
         assert_eq!(again.updated_at, "2026-12-01T00:00:00.000Z");
+        // Saving the brand and competitors keeps the fact sheet saved beside them.
+        let with_sheet = Project { watch_terms: vec!["限流".into()], ..p.clone() };
+        let kept = round.to_project(Some(&with_sheet), "2026-12-02T00:00:00.000Z", ids()).unwrap();
+        assert_eq!(kept.watch_terms, ["限流"]);
     }
 
     #[test]

@@ -17,6 +17,8 @@
 //! - [`repo`]: storage behind the [`repo::Repository`] trait — IndexedDB in the browser, an
 //!   in-memory twin for native tests;
 //! - [`draft`]: pure form logic (project editor, prompt lists, tags), tested natively;
+//! - [`fact_draft`]: pure form logic of the fact editor (a fact sheet as typed, its problems
+//!   by field), tested natively;
 //! - [`i18n`]: the `t(lang, key)` table, Chinese first;
 //! - [`chat`]: the Docs chat's non-rendering parts (citations, file checks, samples, streaming fetch);
 //! - [`prefs`]: the few values kept in Web Storage (language, API key, key storage);
@@ -31,6 +33,7 @@ pub mod chat;
 pub mod components;
 pub mod demo;
 pub mod draft;
+pub mod fact_draft;
 pub mod hooks;
 pub mod i18n;
 pub mod import_worker;

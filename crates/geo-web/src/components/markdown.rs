@@ -21,6 +21,14 @@
 //!    `&lt;a` or `&quot;`).
 //!
 //! Only then does [`Markdown`] put the HTML in its container with `inner_html`.
+//!
+//! A sentence to mark (a claim's or risk flag's `start..end`, in characters of the answer)
+//! is found through the parser's source offsets: two private-use characters go into the text
+//! events at its first and after its last character of text (never into Markdown syntax, so
+//! a list item stays a list item), travel through the rules above as text, and become
+//! `<mark>` elements afterwards ([`mark_sentence`]), closed and reopened around every tag
+//! between them. The answer's own private-use characters of those two code points become
+//! U+FFFD first, so nothing in it can place a mark.
 //! pulldown-cmark replaced comrak to keep the site small (`docs/adr/0014-site-size.md`).
 
 use pulldown_cmark::{CowStr, Event, LinkType, Options, Parser, Tag, TagEnd};
@@ -84,9 +92,91 @@ fn flush_text<'a>(text: &mut String, out: &mut Vec<Event<'a>>) {
     text.clear();
 }
 
+/// Where a marked sentence starts and ends in the text (private use, see the module doc).
+const MARK_START: char = '\u{E000}';
+const MARK_END: char = '\u{E001}';
+/// What the two become.
+const MARK_OPEN: &str = "<mark class=\"sentence\" data-testid=\"probe-marked\">";
+const MARK_CLOSE: &str = "</mark>";
+
+fn options() -> Options {
+    Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH
+}
+
 /// Renders `markdown` to HTML under the module's rules.
 pub fn render_markdown(markdown: &str) -> String {
-    let parser = Parser::new_ext(markdown, Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH);
+    render_events(Parser::new_ext(markdown, options()))
+}
+
+/// [`render_markdown`] with the characters `start..end` of `markdown` marked (see the module
+/// doc); unmarked when no text of the answer lies in that range.
+pub fn render_marked(markdown: &str, start: u32, end: u32) -> String {
+    let clean: String =
+        markdown.chars().map(|c| if c == MARK_START || c == MARK_END { '\u{FFFD}' } else { c }).collect();
+    let byte = |chars: u32| clean.char_indices().nth(chars as usize).map_or(clean.len(), |(b, _)| b);
+    let (from, to) = (byte(start), byte(end));
+    let mut events: Vec<(Event, std::ops::Range<usize>)> =
+        Parser::new_ext(&clean, options()).into_offset_iter().collect();
+    // Text events whose text is their source, letter for letter, can be cut anywhere; the
+    // others (entities, escapes) are marked whole.
+    let verbatim =
+        |e: &Event, r: &std::ops::Range<usize>| matches!(e, Event::Text(t) if clean.get(r.clone()) == Some(&**t));
+    let mut first: Option<(usize, usize)> = None;
+    let mut last: Option<(usize, usize)> = None;
+    for (i, (e, r)) in events.iter().enumerate() {
+        let Event::Text(t) = e else { continue };
+        if r.end <= from || r.start >= to || t.is_empty() {
+            continue;
+        }
+        let exact = verbatim(e, r);
+        if first.is_none() {
+            first = Some((i, if exact { from.saturating_sub(r.start) } else { 0 }));
+        }
+        last = Some((i, if exact { to.min(r.end) - r.start } else { t.len() }));
+    }
+    if let (Some((i, a)), Some((j, b))) = (first, last) {
+        for (k, at, mark) in [(j, b, MARK_END), (i, a, MARK_START)] {
+            if let Event::Text(t) = &mut events[k].0 {
+                let mut text = t.to_string();
+                text.insert(at, mark);
+                *t = text.into();
+            }
+        }
+    }
+    mark_sentence(&render_events(events.into_iter().map(|(e, _)| e)))
+}
+
+/// The two sentinels of `html` as `<mark>` elements, closed before and reopened after every
+/// tag between them; removed when they are not one start before one end, both in text.
+fn mark_sentence(html: &str) -> String {
+    let (Some(a), Some(b)) = (html.find(MARK_START), html.find(MARK_END)) else {
+        return html.replace([MARK_START, MARK_END], "");
+    };
+    let in_tag = |at: usize| html[..at].rfind('<') > html[..at].rfind('>');
+    if b < a || in_tag(a) || in_tag(b) || html.matches([MARK_START, MARK_END]).count() != 2 {
+        return html.replace([MARK_START, MARK_END], "");
+    }
+    let inner = &html[a + MARK_START.len_utf8()..b];
+    let mut out = String::with_capacity(html.len() + 64);
+    out.push_str(&html[..a]);
+    out.push_str(MARK_OPEN);
+    let mut rest = inner;
+    while let Some(open) = rest.find('<') {
+        let close = rest[open..].find('>').map_or(rest.len(), |c| open + c + 1);
+        out.push_str(&rest[..open]);
+        out.push_str(MARK_CLOSE);
+        out.push_str(&rest[open..close]);
+        out.push_str(MARK_OPEN);
+        rest = &rest[close..];
+    }
+    out.push_str(rest);
+    out.push_str(MARK_CLOSE);
+    out.push_str(&html[b + MARK_END.len_utf8()..]);
+    out.replace(&format!("{MARK_OPEN}{MARK_CLOSE}"), "")
+}
+
+/// Renders parsed events under the module's rules.
+fn render_events<'a>(parser: impl Iterator<Item = Event<'a>>) -> String {
     let mut events: Vec<Event> = Vec::new();
     // One entry per open link or image: whether it was kept as a link (so its end is too).
     let mut open: Vec<bool> = Vec::new();
@@ -140,7 +230,7 @@ pub fn render_markdown(markdown: &str) -> String {
         Event::Code(code) => Event::Html(format!("<code>{}</code>", escape(&code)).into()),
         other => other,
     });
-    let mut html = String::with_capacity(markdown.len() * 3 / 2);
+    let mut html = String::new();
     pulldown_cmark::html::push_html(&mut html, events);
     html.replace("<a href=\"", "<a rel=\"noopener noreferrer nofollow\" target=\"_blank\" href=\"")
         .replace(" style=\"text-align: left\"", " align=\"left\"")
@@ -156,6 +246,9 @@ pub struct MarkdownProps {
     /// `data-testid` of the container.
     #[prop_or_default]
     pub testid: Option<AttrValue>,
+    /// The characters `start..end` of `text` to mark ([`render_marked`]), scrolled into view.
+    #[prop_or_default]
+    pub mark: Option<(u32, u32)>,
 }
 
 /// A container holding [`render_markdown`]'s output.
@@ -164,9 +257,17 @@ pub fn Markdown(props: &MarkdownProps) -> Html {
     let node = use_node_ref();
     {
         let node = node.clone();
-        use_effect_with(props.text.clone(), move |text| {
+        use_effect_with((props.text.clone(), props.mark), move |(text, mark)| {
             if let Some(el) = node.cast::<web_sys::Element>() {
-                el.set_inner_html(&render_markdown(text));
+                match mark {
+                    Some((start, end)) => {
+                        el.set_inner_html(&render_marked(text, *start, *end));
+                        if let Ok(Some(first)) = el.query_selector("mark.sentence") {
+                            first.scroll_into_view();
+                        }
+                    }
+                    None => el.set_inner_html(&render_markdown(text)),
+                }
             }
         });
     }
@@ -295,6 +396,58 @@ mod tests {
         // The vendored pulldown-cmark packs the entity table (vendor/pulldown-cmark).
         let html = safe("&AElig; &amp; &AMP; &nvlt; &zwnj;x &Zscr; &#x41; &bogus; &lt;script&gt;");
         assert_eq!(html, "<p>\u{C6} &amp; &amp; &lt;\u{20D2} \u{200C}x \u{1D4B5} A &amp;bogus; &lt;script&gt;</p>\n");
+    }
+
+    /// `text` with the characters of its first occurrence of `sentence` marked.
+    #[track_caller]
+    fn marked(text: &str, sentence: &str) -> String {
+        let at = text.find(sentence).expect("the sentence is in the text");
+        let start = text[..at].chars().count() as u32;
+        let html = render_marked(text, start, start + sentence.chars().count() as u32);
+        let lower = html.to_ascii_lowercase();
+        assert!(!lower.contains("<script") && !lower.contains("<img") && !lower.contains(" onerror"), "{html}");
+        html
+    }
+
+    const OPEN: &str = "<mark class=\"sentence\" data-testid=\"probe-marked\">";
+
+    #[test]
+    fn a_sentence_is_marked_in_the_rendered_answer() {
+        let html = marked("元构场成立于2015年。它总部在杭州。", "元构场成立于2015年。");
+        assert_eq!(html, format!("<p>{OPEN}元构场成立于2015年。</mark>它总部在杭州。</p>\n"));
+        // Markdown syntax stays syntax: the list is still a list, the bold still bold, and
+        // the mark closes and reopens around the tags inside it.
+        let html = marked("介绍：\n\n1. **元构场**成立于2015年[1]。\n2. 其他", "1. **元构场**成立于2015年[1]。");
+        assert!(
+            html.contains(&format!("<li><strong>{OPEN}元构场</mark></strong>{OPEN}成立于2015年[1]。</mark></li>")),
+            "{html}"
+        );
+        assert_eq!(html.matches("<li>").count(), 2, "{html}");
+        // A sentence across table cells, a link inside a sentence.
+        let html = marked("| 公司 | 成立 |\n|---|---|\n| 元构场 | 2015 |\n", "| 元构场 | 2015 |");
+        assert!(html.contains(&format!("<td>{OPEN}元构场</mark></td><td>{OPEN}2015</mark></td>")), "{html}");
+        let html = marked("见 [官网](https://a.example/x) 的说明。下一句。", "见 [官网](https://a.example/x) 的说明。");
+        assert!(html.contains(&format!("{OPEN}见 </mark><a rel=")), "{html}");
+        assert!(html.contains(&format!(">{OPEN}官网</mark></a>{OPEN} 的说明。</mark>下一句。")), "{html}");
+        // Entities are marked whole; the marked text keeps the answer's characters.
+        let html = marked("A &amp; B 成立于2015年。", "A &amp; B 成立于2015年。");
+        assert!(html.contains(&format!("{OPEN}A &amp; B 成立于2015年。</mark>")), "{html}");
+    }
+
+    #[test]
+    fn marks_cannot_be_forged_or_break_the_rules() {
+        // The answer's own private-use characters and raw HTML place no mark and no element.
+        let text = "<b>x</b>\u{E000}<script>alert(1)</script>\u{E001} 成立于2015年。";
+        let html = marked(text, "成立于2015年。");
+        assert_eq!(html.matches("<mark").count(), 1, "{html}");
+        assert!(html.contains("&lt;script&gt;") && html.contains('\u{FFFD}'), "{html}");
+        safe(&html);
+        // Out of range, empty or over syntax only: nothing marked, the rendering unchanged.
+        for (start, end) in [(100, 120), (3, 3), (0, 3)] {
+            assert_eq!(render_marked("## **\n\nabc", start, end), render_markdown("## **\n\nabc"), "{start}..{end}");
+        }
+        assert!(!render_marked("text", 9, 12).contains("<mark"));
+        assert_eq!(mark_sentence("<p>\u{E001}a\u{E000}</p>"), "<p>a</p>");
     }
 
     #[test]

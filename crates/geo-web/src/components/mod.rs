@@ -5,6 +5,7 @@ mod confirm;
 mod deferred;
 mod empty;
 mod engine_label;
+pub mod fact_editor;
 pub mod metric_card;
 mod nav_link;
 pub mod pager;

@@ -1,4 +1,6 @@
-//! The probe drawer: one probe in full — the answer as sanitised Markdown, the tracked
+//! The probe drawer: one probe in full — the answer as sanitised Markdown (with a sentence
+//! marked when a claim or a flagged sentence opened it), what it says against the run's fact
+//! sheet (each claim with its verdict, each flagged sentence), the tracked
 //! mentions with their contexts (aliases highlighted as text, never as HTML), the searches,
 //! the sources with platform, channel, ownership and ranks, the parsed list and the links
 //! written in the answer. It is a modal `<dialog>`: the page behind is inert, Esc or a click
@@ -8,8 +10,9 @@ use crate::components::markdown::Markdown;
 use crate::components::safe_link;
 use crate::i18n::{t, tf};
 use geo_core::analysis::platforms::channel_label;
-use geo_core::model::{EngineId, Lang, Ownership, Probe, ProbeStatus, Run, Target};
+use geo_core::model::{EngineId, Fact, Lang, Ownership, Probe, ProbeStatus, Run, Target};
 use geo_core::provider::describe_engine_error;
+use geo_core::said::markdown::{kind_label, verdict_label};
 use yew::prelude::*;
 
 /// The JSON name of a probe status (`success`, `error`, `empty`, `cancelled`).
@@ -92,6 +95,24 @@ pub fn open_probe_button(
 /// open or the id is unknown. Closing it clears `open` and moves focus back to the button
 /// that opened it (or to the page's main region when that button is no longer shown).
 pub fn drawer_for<'a>(open: &OpenProbe, probes: impl IntoIterator<Item = &'a Probe>, run: &Run, lang: Lang) -> Html {
+    drawer_marked(open, None, probes, run, lang)
+}
+
+/// The value of `data-open-mark` on a button that opens a drawer with the characters
+/// `start..end` of the answer marked: focus comes back to that very button.
+pub fn mark_attr((start, end): (u32, u32)) -> String {
+    format!("{start}-{end}")
+}
+
+/// [`drawer_for`] with the characters `marked` (`start..end`) of the answer marked and
+/// scrolled to; focus comes back to the opener that names them (`data-open-mark`).
+pub fn drawer_marked<'a>(
+    open: &OpenProbe,
+    marked: Option<(u32, u32)>,
+    probes: impl IntoIterator<Item = &'a Probe>,
+    run: &Run,
+    lang: Lang,
+) -> Html {
     let Some(id) = (**open).as_ref() else { return html! {} };
     let Some(p) = probes.into_iter().find(|p| &p.id == id) else { return html! {} };
     let prompt_text = run
@@ -115,8 +136,11 @@ pub fn drawer_for<'a>(open: &OpenProbe, probes: impl IntoIterator<Item = &'a Pro
                 dialog.close();
             }
             let back = doc.as_ref().and_then(|d| {
-                let button =
-                    d.query_selector(&format!("[data-open-probe=\"{}\"]", pid.replace(['"', '\\'], ""))).ok().flatten();
+                let probe = format!("[data-open-probe=\"{}\"]", pid.replace(['"', '\\'], ""));
+                let exact = marked.and_then(|m| {
+                    d.query_selector(&format!("{probe}[data-open-mark=\"{}\"]", mark_attr(m))).ok().flatten()
+                });
+                let button = exact.or_else(|| d.query_selector(&probe).ok().flatten());
                 button.or_else(|| d.get_element_by_id("main"))
             });
             if let Some(el) = back.and_then(|el| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(el).ok()) {
@@ -125,7 +149,8 @@ pub fn drawer_for<'a>(open: &OpenProbe, probes: impl IntoIterator<Item = &'a Pro
         })
     };
     let cost_usd = geo_core::metrics::cost::probe_cost_usd(run, p);
-    html! { <ProbeDrawer probe={p.clone()} prompt_text={AttrValue::from(prompt_text)} targets={run.alias_snapshot.clone()} engine={run.config.engine} {cost_usd} {lang} {on_close} /> }
+    let facts = run.fact_snapshot.as_ref().map(|s| s.facts.clone()).unwrap_or_default();
+    html! { <ProbeDrawer probe={p.clone()} prompt_text={AttrValue::from(prompt_text)} targets={run.alias_snapshot.clone()} engine={run.config.engine} {cost_usd} {facts} {marked} {lang} {on_close} /> }
 }
 
 /// Props of [`ProbeDrawer`].
@@ -142,6 +167,12 @@ pub struct ProbeDrawerProps {
     /// The probe's estimated cost (geo-core's `probe_cost_usd`: stated, else priced from
     /// `billedUsage`); `None` without a price.
     pub cost_usd: Option<f64>,
+    /// The run's fact sheet (the claims' fact labels).
+    #[prop_or_default]
+    pub facts: Vec<Fact>,
+    /// The characters of the answer to mark (`start..end`): the sentence that opened it.
+    #[prop_or_default]
+    pub marked: Option<(u32, u32)>,
     /// Interface language.
     pub lang: Lang,
     /// Closes the drawer.
@@ -219,6 +250,51 @@ fn sources_view(p: &Probe, lang: Lang, label_of: &dyn Fn(&str) -> String) -> Htm
     }
 }
 
+/// What the answer says against the run's fact sheet: a `probe-claim` per claim (its
+/// verdict, fact, sentence and values) and a `probe-risk-flag` per flagged sentence; the one
+/// whose sentence is `marked` stands out. Nothing for a probe with neither.
+fn said_view(
+    p: &Probe,
+    facts: &[Fact],
+    marked: Option<(u32, u32)>,
+    lang: Lang,
+    label_of: &dyn Fn(&str) -> String,
+) -> Html {
+    if p.claims.is_empty() && p.risk_flags.is_empty() {
+        return html! {};
+    }
+    let current = |start: u32, end: u32| (marked == Some((start, end))).then_some("current");
+    let fact_label = |id: &str| facts.iter().find(|f| f.id == id).map_or_else(|| id.to_string(), |f| f.label.clone());
+    html! {
+        <>
+            <h3>{ t(lang, "drawer.said") }</h3>
+            <ul class="plain said">
+                { for p.claims.iter().map(|c| html! {
+                    <li data-testid="probe-claim" data-verdict={c.verdict.as_str()} data-fact={c.fact_id.clone()}
+                        data-start={c.start.to_string()} data-end={c.end.to_string()} class={classes!(current(c.start, c.end))}>
+                        <span class={classes!("chip", format!("verdict-{}", c.verdict.as_str()))}>{ verdict_label(c.verdict, lang) }</span>
+                        { " " }<strong>{ fact_label(&c.fact_id) }</strong>{ " · " }{ label_of(&c.target_id) }
+                        if !c.values.is_empty() {
+                            <span class="muted">{ " · " }{ tf(lang, "drawer.values", &[("v", &c.values.join(", "))]) }</span>
+                        }
+                        <blockquote>{ c.sentence.clone() }</blockquote>
+                    </li>
+                }) }
+                { for p.risk_flags.iter().map(|f| html! {
+                    <li data-testid="probe-risk-flag" data-kind={f.kind.as_str()} data-cue={f.cue.clone()} data-target={f.target_id.clone()}
+                        class={classes!(current(f.start, f.end))}>
+                        <span class={classes!("chip", format!("risk-{}", f.kind.as_str()))}>{ kind_label(f.kind, lang) }</span>
+                        { " " }<strong>{ f.cue.clone() }</strong>{ " · " }{ label_of(&f.target_id) }
+                        <blockquote>{ for highlight_segments(&f.sentence, std::slice::from_ref(&f.cue)).into_iter().map(|(s, hit)| if hit {
+                            html! { <mark>{ s }</mark> }
+                        } else { html! { <>{ s }</> } }) }</blockquote>
+                    </li>
+                }) }
+            </ul>
+        </>
+    }
+}
+
 /// `probe-drawer`: a modal side panel.
 #[function_component]
 pub fn ProbeDrawer(props: &ProbeDrawerProps) -> Html {
@@ -287,8 +363,9 @@ pub fn ProbeDrawer(props: &ProbeDrawerProps) -> Html {
             if answer.trim().is_empty() {
                 <p class="muted" data-testid="probe-answer">{ t(lang, "drawer.no_answer") }</p>
             } else {
-                <Markdown text={AttrValue::from(answer)} testid={AttrValue::from("probe-answer")} />
+                <Markdown text={AttrValue::from(answer)} testid={AttrValue::from("probe-answer")} mark={props.marked.filter(|_| !p.answer.trim().is_empty())} />
             }
+            { said_view(p, &props.facts, props.marked, lang, &label_of) }
             <h3>{ t(lang, "drawer.mentions") }</h3>
             if p.mentions.is_empty() {
                 <p class="muted">{ t(lang, "drawer.no_mentions") }</p>

@@ -4,7 +4,7 @@
 //! The figures come from the run summaries stored beside the runs
 //! ([`crate::repo::summaries`]): the dashboard reads the project's light summaries (its trend),
 //! the shown run and its previous run with their stored metrics (its cards and comparison),
-//! and no probe; the pages that show probes (sources, lists, export, actions) read the probes
+//! and no probe; the pages that show probes (sources, lists, export, actions, claims) read the probes
 //! and the answer-link checks of those two runs only. The figures are read once per project, run and data version, never on a
 //! render, and a page reuses what another page already read for the same run. The work is
 //! timed with the User Timing API under the page's name ([`Figures::measure_name`]).
@@ -55,6 +55,8 @@ pub enum Figures {
     Export,
     /// The actions of the run against its previous run (probes and link checks of both).
     Actions,
+    /// What the run's answers say (its probes).
+    Claims,
 }
 
 impl Figures {
@@ -66,6 +68,7 @@ impl Figures {
             Figures::Lists => "geo:lists-metrics",
             Figures::Export => "geo:export-metrics",
             Figures::Actions => "geo:actions-metrics",
+            Figures::Claims => "geo:claims-metrics",
         }
     }
 }
@@ -244,7 +247,7 @@ mod tests {
     fn the_pages_that_show_probes_share_their_reads() {
         use Figures::*;
         assert!(!Dashboard.needs_probes());
-        for f in [Sources, Lists, Export, Actions] {
+        for f in [Sources, Lists, Export, Actions, Claims] {
             assert!(f.needs_probes(), "{f:?}");
         }
     }

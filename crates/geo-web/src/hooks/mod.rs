@@ -1,5 +1,6 @@
-//! Hooks: [`use_app`] for the shared state and [`use_query`] for live repository reads
-//! ([`shared`]: one read for every component asking the same).
+//! Hooks: [`use_app`] for the shared state, [`use_query`] for live repository reads
+//! ([`shared`]: one read for every component asking the same) and
+//! [`use_focus_after_render`] for moving the focus to what a click just added.
 
 pub mod shared;
 
@@ -129,4 +130,39 @@ pub fn toast(app: &AppHandle, kind: ToastKind, text: String) {
         yew::platform::time::sleep(std::time::Duration::from_secs(seconds)).await;
         dispatcher.dispatch(Action::Dismiss(id));
     });
+}
+
+/// Focuses the element matching `selector`; false when there is none (yet).
+pub fn focus(selector: &str) -> bool {
+    use wasm_bindgen::JsCast;
+    let el = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.query_selector(selector).ok().flatten())
+        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok());
+    el.is_some_and(|el| el.focus().is_ok())
+}
+
+/// A selector to focus as soon as the component's next render is in the DOM: a callback
+/// stores it, and the effect that follows that render (in the same scheduler pass, before the
+/// browser handles the next key press) focuses it. A timer would fire later, and on a slow
+/// device could take the focus away from a field the user had already moved on to.
+#[hook]
+pub fn use_focus_after_render() -> std::rc::Rc<std::cell::RefCell<Option<String>>> {
+    let pending = use_mut_ref(|| None::<String>);
+    {
+        let pending = pending.clone();
+        use_effect(move || {
+            let selector = pending.borrow_mut().take();
+            if let Some(selector) = selector {
+                if !focus(&selector) {
+                    // A child component that renders in a later pass: try once after it.
+                    wasm_bindgen_futures::spawn_local(async move {
+                        yew::platform::time::sleep(std::time::Duration::from_millis(0)).await;
+                        focus(&selector);
+                    });
+                }
+            }
+        });
+    }
+    pending
 }

@@ -4,6 +4,7 @@
 
 pub mod actions;
 pub mod chat;
+pub mod claims;
 pub mod dashboard;
 pub mod engines;
 pub mod export;

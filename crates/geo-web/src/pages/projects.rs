@@ -1,20 +1,22 @@
 //! Projects: create and edit the brand and its competitors (label, aliases and domains one
-//! per line), add prompts with tags one by one or pasted in bulk, delete with confirmation.
+//! per line), its fact sheet and watch terms (`components::fact_editor`), add prompts with
+//! tags one by one or pasted in bulk, delete with confirmation.
 //!
 //! The editor shows the selected project; "new project" switches it to an empty draft.
 //! Saving makes the project the current one everywhere (header, dashboard, run page), keeps
 //! the editor on it and opens its prompt list; deleting the current project selects another
 //! one (the header's selector does that when the list changes).
 
+use crate::components::fact_editor::FactEditor;
 use crate::components::{ConfirmDialog, EmptyState};
 use crate::draft::{new_prompts, tag_label, ProjectDraft, TargetDraft};
-use crate::hooks::{report, toast, use_app, use_query, Fetch};
+use crate::hooks::{report, toast, use_app, use_focus_after_render, use_query, Fetch};
 use crate::i18n::{t, tf};
 use crate::prefs;
 use crate::repo::Repository;
 use crate::state::{Action, AppHandle, ToastKind};
 use crate::web::{new_id, now_iso, now_iso_plus};
-use geo_core::model::{tags, Lang, Project, Prompt};
+use geo_core::model::{tags, FactSnapshot, Lang, Project, Prompt};
 use wasm_bindgen::JsCast;
 use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 use yew::prelude::*;
@@ -50,20 +52,7 @@ pub fn ProjectsPage() -> Html {
         .and_then(|list| list.iter().find(|(p, _)| Some(&p.id) == app.project_id.as_ref()).map(|(p, _)| p.clone()))
         .or_else(|| (*just_saved).clone().filter(|p| Some(&p.id) == app.project_id.as_ref()));
 
-    // Load the selected project into the editor when it changes (not on unrelated writes).
-    {
-        let draft = draft.clone();
-        let creating = creating.clone();
-        let key = selected.as_ref().map(|p| (p.id.clone(), p.updated_at.clone()));
-        let project = selected.clone();
-        use_effect_with(key, move |_| {
-            if let Some(p) = project {
-                if !*creating {
-                    draft.set(ProjectDraft::from_project(&p));
-                }
-            }
-        });
-    }
+    use_load_draft(&draft, selected.as_ref(), *creating);
 
     let on_new = {
         let (creating, draft) = (creating.clone(), draft.clone());
@@ -106,6 +95,7 @@ pub fn ProjectsPage() -> Html {
             });
         })
     };
+    let on_save_facts = save_facts(&app, selected.as_ref(), &just_saved);
     let on_confirm = {
         let (app, pending) = (app.clone(), pending.clone());
         Callback::from(move |_| {
@@ -162,6 +152,9 @@ pub fn ProjectsPage() -> Html {
                 <ProjectEditor draft={(*draft).clone()} creating={*creating}
                     on_change={let d = draft.clone(); Callback::from(move |v| d.set(v))} on_save={on_save} />
                 if let Some(project_id) = editor_project_id {
+                    if let Some(project) = selected.clone() {
+                        <FactEditor {project} on_save={on_save_facts} />
+                    }
                     <PromptsEditor project_id={project_id} on_delete={ask.reform(|id| Pending::DeletePrompt { id })} />
                 } else {
                     <p class="muted">{ t(lang, "projects.save_first") }</p>
@@ -172,6 +165,50 @@ pub fn ProjectsPage() -> Html {
             }
         </section>
     }
+}
+
+/// Loads the selected project into the editor's `draft` when it changes (not on unrelated
+/// writes), keeping edits not saved yet when only the stored copy changed (the fact sheet
+/// saved beside them).
+#[hook]
+fn use_load_draft(draft: &UseStateHandle<ProjectDraft>, selected: Option<&Project>, creating: bool) {
+    let loaded = use_state(|| None::<ProjectDraft>);
+    let draft = draft.clone();
+    let key = selected.map(|p| (p.id.clone(), p.updated_at.clone()));
+    let project = selected.cloned();
+    use_effect_with(key, move |_| {
+        if let Some(p) = project {
+            if !creating {
+                let fresh = ProjectDraft::from_project(&p);
+                let edited = (*loaded).as_ref().is_some_and(|l| l.id == fresh.id && *draft != *l);
+                if !edited {
+                    draft.set(fresh.clone());
+                }
+                loaded.set(Some(fresh));
+            }
+        }
+    });
+}
+
+/// Saves a checked fact sheet into the selected project (one record, one transaction).
+fn save_facts(
+    app: &AppHandle,
+    selected: Option<&Project>,
+    just_saved: &UseStateHandle<Option<Project>>,
+) -> Callback<FactSnapshot> {
+    let (app, selected, just_saved) = (app.clone(), selected.cloned(), just_saved.clone());
+    Callback::from(move |sheet: FactSnapshot| {
+        let (Some(stored), Some(repo)) = (selected.clone(), app.repo().cloned()) else { return };
+        let project = Project { facts: sheet.facts, watch_terms: sheet.watch_terms, updated_at: now_iso(), ..stored };
+        let (app, just_saved) = (app.clone(), just_saved.clone());
+        wasm_bindgen_futures::spawn_local(async move {
+            let result = repo.put_project(&project).await;
+            if result.is_ok() {
+                just_saved.set(Some(project));
+            }
+            report(&app, &result, Some(t(app.lang, "facts.saved").to_string()));
+        });
+    })
 }
 
 /// One project of the list: its name and counts, with edit (make current) and delete.
@@ -374,40 +411,6 @@ fn ProjectEditor(props: &ProjectEditorProps) -> Html {
             <button type="submit" data-testid="project-save">{ t(lang, "projects.save") }</button>
         </form>
     }
-}
-
-/// Focuses the element matching `selector`; false when there is none (yet).
-fn focus(selector: &str) -> bool {
-    let el = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.query_selector(selector).ok().flatten())
-        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok());
-    el.is_some_and(|el| el.focus().is_ok())
-}
-
-/// A selector to focus as soon as the component's next render is in the DOM: a callback
-/// stores it, and the effect that follows that render (in the same scheduler pass, before the
-/// browser handles the next key press) focuses it. A timer would fire later, and on a slow
-/// device could take the focus away from a field the user had already moved on to.
-#[hook]
-fn use_focus_after_render() -> std::rc::Rc<std::cell::RefCell<Option<String>>> {
-    let pending = use_mut_ref(|| None::<String>);
-    {
-        let pending = pending.clone();
-        use_effect(move || {
-            let selector = pending.borrow_mut().take();
-            if let Some(selector) = selector {
-                if !focus(&selector) {
-                    // A child component that renders in a later pass: try once after it.
-                    wasm_bindgen_futures::spawn_local(async move {
-                        yew::platform::time::sleep(std::time::Duration::from_millis(0)).await;
-                        focus(&selector);
-                    });
-                }
-            }
-        });
-    }
-    pending
 }
 
 #[derive(Properties, PartialEq)]
