@@ -75,6 +75,7 @@ const TABLE: &[(&str, &str, &str)] = &[
     ("facts.save", "保存事实表", "Save the fact sheet"),
     ("facts.saved", "事实表已保存：之后开始的批次会据此核对", "Fact sheet saved: runs started from now on are checked against it"),
     ("facts.refused", "事实表有 {n} 处问题，未保存：请修改标出的字段。", "The fact sheet has {n} problems and was not saved: fix the marked fields."),
+    ("facts.refused_one", "事实表有 1 处问题，未保存：请修改标出的字段。", "The fact sheet has a problem and was not saved: fix the marked field."),
     ("facts.unknown_target", "（已不在项目中：{id}）", "(no longer in the project: {id})"),
     ("said.title", "回答说了什么", "What the answers say"),
     ("said.help", "按规则核对回答中关于品牌和竞品的句子：与事实表一致、矛盾还是无法核对，以及哪些句子值得人工复查；与 geo-probe claims 一致。不用任何模型做判断。", "The sentences of the answers about the brand and its competitors, checked by stated rules: consistent with the fact sheet, contradicting it or unverified, and which sentences deserve a read; as geo-probe claims prints it. No language model judges anything."),

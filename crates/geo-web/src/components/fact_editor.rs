@@ -409,7 +409,10 @@ pub fn FactEditor(props: &FactEditorProps) -> Html {
             }) }
             if state.attempted && !problems.is_empty() {
                 <p class="error-box" role="alert" data-testid="fact-refused">
-                    { tf(lang, "facts.refused", &[("n", &problems.len().to_string())]) }</p>
+                    { match problems.len() {
+                        1 => t(lang, "facts.refused_one").to_string(),
+                        n => tf(lang, "facts.refused", &[("n", &n.to_string())]),
+                    } }</p>
             }
             <button type="submit" data-testid="fact-save">{ t(lang, "facts.save") }</button>
         </form>
