@@ -1,5 +1,6 @@
-// What they say (issue 36): runs made by `geo-probe run` against geo-mock from the fixture
-// project with a fact sheet are imported, and the claims page's figures (`claims-fact-row`,
+// What they say (issue 36): on the demo project a first visit shows what its answers say,
+// equal to `geo-probe claims` on the demo file; runs made by `geo-probe run` against geo-mock
+// from the fixture project with a fact sheet of this test's are imported, and the claims page's figures (`claims-fact-row`,
 // `claim-row`, `risk-flag-row`, `risk-target-row`) equal `geo-probe claims` on the page's own
 // IndexedDB; a quote opens the probe drawer with its sentence marked. The fact editor by
 // keyboard (a fact refused beside its field, then saved; the next run freezes it),
@@ -10,9 +11,11 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { launch, freshPage, open, byId, dumpDb, until, headerReady, cli, buildCli } from './helpers.mjs';
+import { launch, freshPage, open, byId, dumpDb, until, headerReady, cli, buildCli, ROOT } from './helpers.mjs';
 import { startMock, importEnvelope, exportWithPrompts, saveBases, startRun, storedRuns, envelopeOf, fixtureProject, CN_PROMPTS } from './run-helpers.mjs';
-import { axeViolations, horizontalOverflow, setLang } from './a11y-helpers.mjs';
+import { axeViolations, demoSeeded, horizontalOverflow, setLang } from './a11y-helpers.mjs';
+
+const DEMO_FILE = path.join(ROOT, 'demo/demo-data.json');
 
 const PROJECT = 'proj_yuangouchang';
 const BRAND = 'tgt_yuangouchang';
@@ -35,10 +38,18 @@ let dir;
 let withSheet;
 let withoutSheet;
 
-/** `geo-probe run` of PROMPTS from the fixture project (with `sheet` when given). */
-function runExport(name, sheet) {
+/** The fixture project with `sheet` as its fact sheet (none when `null`). */
+function fixtureWith(sheet) {
   const env = fixtureProject();
+  delete env.projects[0].facts;
+  delete env.projects[0].watchTerms;
   if (sheet) Object.assign(env.projects[0], sheet);
+  return env;
+}
+
+/** `geo-probe run` of PROMPTS from the fixture project with `sheet` (none when `null`). */
+function runExport(name, sheet) {
+  const env = fixtureWith(sheet);
   const input = path.join(dir, `${name}-in.json`);
   const out = path.join(dir, `${name}.json`);
   writeFileSync(input, JSON.stringify(env));
@@ -158,9 +169,24 @@ test('the page equals geo-probe claims on its own data; a quote opens the drawer
   assert.deepEqual(page.errors, []);
 });
 
+test('the demo project: a first visit shows what the answers say, equal to geo-probe claims on the demo file', async () => {
+  const page = await freshPage(browser, '', { demo: true });
+  await demoSeeded(page);
+  const want = JSON.parse(cli(['claims', DEMO_FILE]));
+  assert.equal(want.factsFrom, 'run', 'the demo runs carry the starter sheet');
+  await openClaims(page, want.runId);
+  assert.ok(want.facts.some((f) => f.probesWithClaim > 0), 'the demo answers speak of its facts');
+  await assertPageEquals(page, want);
+  // The demo's own database says the same as its file.
+  assert.deepEqual((await claimsOfPage(page, want.runId)).want, want);
+  assert.deepEqual(page.errors, []);
+});
+
 test('the fact editor by keyboard: a fact refused beside its field, then saved; the next run freezes it', async () => {
   const page = await freshPage(browser);
-  await importEnvelope(page, exportWithPrompts(CN_PROMPTS.filter((p) => p.id === 'p08')));
+  const start = exportWithPrompts(CN_PROMPTS.filter((p) => p.id === 'p08'));
+  start.projects = fixtureWith(null).projects;
+  await importEnvelope(page, start);
   await saveBases(page, mock.url, []);
   await open(page, 'projects');
   await byId(page, 'fact-empty').waitFor();

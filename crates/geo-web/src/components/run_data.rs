@@ -16,7 +16,7 @@ use crate::repo::{RepoError, Repository};
 use geo_core::compare::{diff_runs, RunDiff};
 use geo_core::export::full_export_with_checks;
 use geo_core::metrics::{pick_summary, trend_of, RunMetrics, RunSummary, SeriesPoint};
-use geo_core::model::{ExportEnvelope, Probe, Project, Run};
+use geo_core::model::{ExportEnvelope, Lang, Probe, Project, Run};
 use std::ops::Deref;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -120,6 +120,26 @@ impl RunData {
     pub fn run_date(&self) -> String {
         self.run().map_or_else(String::new, |r| r.created_at.get(..10).unwrap_or(&r.created_at).to_string())
     }
+}
+
+/// What a page that shows the selected run says while it shows none: loading, a failed read,
+/// or the empty state of a project without runs (start one) or of no project (create one).
+pub fn without_run(data: &Fetch<Option<SharedRunData>>, lang: Lang) -> Html {
+    use crate::app::Route;
+    use crate::components::{EmptyState, NavLink};
+    use crate::i18n::t;
+    data.view(lang, |d| match (**d).as_ref() {
+        Some(_) => html! {
+            <EmptyState text={t(lang, "act.no_run").to_string()}>
+                <NavLink to={Route::Run} class="button">{ t(lang, "nav.run") }</NavLink>
+            </EmptyState>
+        },
+        None => html! {
+            <EmptyState text={t(lang, "act.no_project").to_string()}>
+                <NavLink to={Route::Projects} class="button">{ t(lang, "nav.projects") }</NavLink>
+            </EmptyState>
+        },
+    })
 }
 
 /// What a kept read was made for: project, chosen run, data version, and whether it holds

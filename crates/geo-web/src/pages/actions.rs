@@ -5,12 +5,11 @@
 //! run each item says whether it is new, still open or solved. Every item's evidence opens
 //! the answers behind it in the probe drawer; long tables show 50 rows a page.
 
-use crate::app::Route;
 use crate::components::metric_card::{dec, pct, raw_f64};
 use crate::components::pager::{page_bounds, use_page, Pager, PAGE_SIZE};
 use crate::components::probe_drawer::{drawer_for, open_probe_button, OpenProbe};
-use crate::components::run_data::{use_run_data, Figures, RunData, SharedRunData};
-use crate::components::{safe_link, EmptyState, NavLink};
+use crate::components::run_data::{use_run_data, without_run, Figures, RunData, SharedRunData};
+use crate::components::{safe_link, EmptyState};
 use crate::hooks::use_app;
 use crate::i18n::{t, tf};
 use geo_core::actions::markdown::{links_sentence, status_label};
@@ -89,18 +88,7 @@ pub fn ActionsPage() -> Html {
                 </>
             }
         }
-        _ => data.view(lang, |d| match (**d).as_ref() {
-            Some(_) => html! {
-                <EmptyState text={t(lang, "act.no_run").to_string()}>
-                    <NavLink to={Route::Run} class="button">{ t(lang, "nav.run") }</NavLink>
-                </EmptyState>
-            },
-            None => html! {
-                <EmptyState text={t(lang, "act.no_project").to_string()}>
-                    <NavLink to={Route::Projects} class="button">{ t(lang, "nav.projects") }</NavLink>
-                </EmptyState>
-            },
-        }),
+        _ => without_run(&data, lang),
     };
     html! {
         <section class="analytics" data-testid="actions" data-state={if data.ready().is_some() { "ready" } else { "loading" }}

@@ -15,7 +15,7 @@ use crate::app::Route;
 use crate::components::metric_card::{ci_text, pct, raw_f64};
 use crate::components::pager::{page_bounds, use_page, Pager, PAGE_SIZE};
 use crate::components::probe_drawer::{drawer_marked, mark_attr, OpenProbe};
-use crate::components::run_data::{use_run_data, Figures, RunData, SharedRunData};
+use crate::components::run_data::{use_run_data, without_run, Figures, RunData, SharedRunData};
 use crate::components::{safe_link, EmptyState, NavLink};
 use crate::hooks::{toast, use_app};
 use crate::i18n::{t, tf};
@@ -109,18 +109,7 @@ pub fn ClaimsPage() -> Html {
                 </>
             }
         }
-        _ => data.view(lang, |d| match (**d).as_ref() {
-            Some(_) => html! {
-                <EmptyState text={t(lang, "act.no_run").to_string()}>
-                    <NavLink to={Route::Run} class="button">{ t(lang, "nav.run") }</NavLink>
-                </EmptyState>
-            },
-            None => html! {
-                <EmptyState text={t(lang, "act.no_project").to_string()}>
-                    <NavLink to={Route::Projects} class="button">{ t(lang, "nav.projects") }</NavLink>
-                </EmptyState>
-            },
-        }),
+        _ => without_run(&data, lang),
     };
     html! {
         <section class="analytics" data-testid="claims" data-state={if data.ready().is_some() { "ready" } else { "loading" }}
@@ -455,7 +444,7 @@ mod tests {
     use super::*;
     use crate::repo::memory::MemoryRepo;
     use crate::repo::test_support::block_on;
-    use geo_core::model::{Fact, FactKind, FactSnapshot};
+    use geo_core::model::FactSnapshot;
 
     fn demo() -> geo_core::model::ExportEnvelope {
         let text = include_str!("../../../../demo/demo-data.json");
@@ -466,25 +455,14 @@ mod tests {
 
     /// A sheet about the demo brand: when it was founded and where it is.
     fn sheet(brand: &str) -> FactSnapshot {
-        let fact = |id: &str, kind, cues: &[&str]| Fact {
-            id: id.into(),
-            target_id: brand.into(),
-            label: id.into(),
-            kind,
-            cues: cues.iter().map(|c| c.to_string()).collect(),
-            value: None,
-            currency: None,
-            tolerance: None,
-            accepted: vec![],
-            rejected: vec![],
-        };
-        let founded = Fact { value: Some(2021.0), ..fact("founded", FactKind::Year, &["成立", "founded"]) };
-        let hq = Fact {
-            accepted: vec!["上海".into()],
-            rejected: vec!["杭州".into()],
-            ..fact("hq", FactKind::Text, &["总部"])
-        };
-        FactSnapshot { facts: vec![founded, hq], watch_terms: vec!["价格".into()] }
+        serde_json::from_value(serde_json::json!({
+            "facts": [
+                {"id": "founded", "targetId": brand, "label": "founded", "kind": "year", "cues": ["成立", "founded"], "value": 2021},
+                {"id": "hq", "targetId": brand, "label": "hq", "kind": "text", "cues": ["总部"], "accepted": ["上海"], "rejected": ["杭州"]}
+            ],
+            "watchTerms": ["价格"]
+        }))
+        .unwrap()
     }
 
     #[test]
