@@ -1021,3 +1021,36 @@ fn both_loopbacks_are_the_proxys_or_it_does_not_start() {
     assert!(stderr.starts_with("error: cannot listen on [::1]:"), "{stderr}");
     assert!(!stderr.contains("token:") && !stderr.contains(&key), "{stderr}");
 }
+
+/// security-3 L6: an allowed origin that other content shares (a GitHub Pages user site, plain
+/// `http://` away from this machine) is warned about at start; a loopback origin is not.
+#[test]
+fn origins_that_other_content_shares_are_warned_about_at_start() {
+    let m = mock(&[]);
+    let key = key_of(EngineId::Qwen);
+    let args: Vec<String> = [
+        "--engine",
+        "qwen",
+        "--base-url",
+        &format!("qwen={}", m.url()),
+        "--allow-origin",
+        "https://octo.github.io",
+        "--allow-origin",
+        "http://geo.example:8080",
+        "--allow-origin",
+        "http://127.0.0.1:5173",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let mut proxy = Proxy::start(&args, &[(EngineId::Qwen, key.clone())]);
+    let allowed = proxy.next_line();
+    assert!(allowed.contains("pages allowed from https://octo.github.io, http://geo.example:8080"), "{allowed}");
+    let (pages, plain) = (proxy.next_line(), proxy.next_line());
+    assert!(pages.starts_with("warning: ") && pages.contains("octo"), "{pages}");
+    assert!(plain.starts_with("warning: ") && plain.contains("http://"), "{plain}");
+    let lines = proxy.finish_clean(&[key], 0);
+    assert!(lines.is_empty());
+    let all = proxy.seen.join("\n");
+    assert_eq!(all.matches("warning: ").count(), 2, "no warning for the loopback origin:\n{all}");
+}

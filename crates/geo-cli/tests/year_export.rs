@@ -2,7 +2,8 @@
 //! probes, about 90 MB as `geo-probe run` writes it) is read by `validate`, extended by
 //! `run` (read + atomic rewrite of OUT) against the mock, and the new OUT is read again, with
 //! the peak memory of the CLI bounded (a few times the file, read once, never copied whole
-//! per probe).
+//! per probe). Security review 3's I5 (memory: the ceiling of every command is `load_export`
+//! at the 256 MiB export limit) is this bound: it holds for the largest real history.
 
 mod support;
 

@@ -88,3 +88,38 @@ pub const DEFAULT_LINK_CHECK_SECS: u64 = 600;
 /// The longest time budget `--max-secs` may give a whole `geo-probe links` check, in seconds
 /// (a day).
 pub const MAX_LINK_CHECK_SECS: u64 = 86_400;
+
+/// Most facts in a fact sheet (a project's `facts`, a run's `factSnapshot`, a `--facts`
+/// file): a brand and a dozen competitors with fifteen facts each fit.
+pub const MAX_FACTS: usize = 200;
+
+/// Most cues of one fact: a topic in two languages with its synonyms takes a handful.
+pub const MAX_FACT_CUES: usize = 20;
+
+/// Most `accepted` values of one fact, and again most `rejected` values: the spellings of
+/// one name, a city and its district.
+pub const MAX_FACT_VALUES: usize = 20;
+
+/// Most watch terms of a fact sheet.
+pub const MAX_WATCH_TERMS: usize = 200;
+
+/// Most cues, accepted and rejected values and watch terms of a fact sheet in all. The
+/// claims engine compares every sentence about a target with each of them (a comparison
+/// ends at the first differing character, so at most [`MAX_FACT_TEXT_CHARS`] of them), so
+/// this bounds its work per character of a hostile answer; the per-list limits alone
+/// would allow 12,200.
+pub const MAX_FACT_SHEET_TERMS: usize = 2_000;
+
+/// Longest fact id, label, cue, accepted or rejected value and watch term, in characters:
+/// each is a word or a name, every claim copies its fact's id and every risk flag its cue,
+/// and a cue's length bounds each comparison of [`MAX_FACT_SHEET_TERMS`].
+pub const MAX_FACT_TEXT_CHARS: usize = 100;
+
+/// Largest relative `tolerance` of a fact: 1 = within 100 %, a value from 0 to twice the
+/// fact's. A larger one would take nearly any number for consistent, and it is most often
+/// `10` written for 10 % (which is `0.1`).
+pub const MAX_FACT_TOLERANCE: f64 = 1.0;
+
+/// Largest `--facts` file `geo-probe claims` reads: a sheet at every limit above, each
+/// string written with `\u` escapes, takes under half of it.
+pub const MAX_FACTS_FILE_BYTES: usize = 4 * 1024 * 1024;

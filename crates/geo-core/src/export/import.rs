@@ -4,8 +4,10 @@
 //! size is checked first, then the bracket nesting by a scan that skips strings (before
 //! serde_json, whose own recursion limit is 128), then the JSON is parsed into a
 //! `serde_json::Value`, `format` and `version` are checked, and the record arrays are
-//! validated structurally with JSON paths (see [`crate::export::validate`]). Only a clean
-//! value is turned into an [`ExportEnvelope`].
+//! validated structurally with JSON paths (see [`crate::export::validate`]; a fact's unknown
+//! `kind` or `currency` named with the fact's id). Only a clean value is turned into an
+//! [`ExportEnvelope`], whose ids, snapshot sizes and fact sheets
+//! ([`crate::project::validate_fact_sheet`]) are checked last.
 //!
 //! Exports of the original GEO Probe web app use the same names. When such a probe lacks
 //! the raw result but carries derived fields, the raw result is rebuilt from them so no
@@ -19,8 +21,8 @@ use std::fmt;
 use serde_json::{Map, Value};
 
 use crate::export::validate::{
-    check_duplicates, check_envelope_shape, check_snapshot_sizes, check_string_sizes, describe_value, parse_shaped,
-    quoted, Problem, Seg, Sink, MAX_PROBLEMS,
+    check_duplicates, check_envelope_shape, check_fact_names, check_fact_sheets, check_snapshot_sizes,
+    check_string_sizes, describe_value, parse_shaped, quoted, Problem, Seg, Sink, MAX_PROBLEMS,
 };
 use crate::limits;
 use crate::model::{ExportEnvelope, Localized, ProbeStatus, EXPORT_FORMAT, SCHEMA_VERSION};
@@ -225,7 +227,7 @@ fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
 }
 
 /// Deepest nesting of `[`/`{` outside strings, stopping early once past `limit`.
-fn nesting_exceeds(text: &str, limit: usize) -> bool {
+pub(crate) fn nesting_exceeds(text: &str, limit: usize) -> bool {
     let mut depth = 0usize;
     for (_, b) in crate::export::json::outside_strings(text) {
         match b {
@@ -311,6 +313,9 @@ pub fn parse_export(text: &str, limits: &ImportLimits) -> Result<ExportEnvelope,
     let mut sink = Sink::default();
     check_string_sizes(&root, limits.max_string_chars, &Seg::Root, &mut sink);
     check_envelope_shape(&mut root, &mut sink);
+    if sink.total == 0 {
+        check_fact_names(&root, &mut sink);
+    }
     if sink.total > 0 {
         return Err(ImportError::from_sink(sink));
     }
@@ -333,6 +338,7 @@ pub fn parse_export(text: &str, limits: &ImportLimits) -> Result<ExportEnvelope,
     })?;
     check_duplicates(&env, &mut sink);
     check_snapshot_sizes(&env, &mut sink);
+    check_fact_sheets(&env, &mut sink);
     if sink.total > 0 {
         return Err(ImportError::from_sink(sink));
     }

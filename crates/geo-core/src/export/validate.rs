@@ -247,6 +247,24 @@ const TARGET: Ty = Ty::Obj(&[
     opt("domains", STRS),
 ]);
 
+/// A fact: `kind` and `currency` are read as strings here, so that an unknown one is
+/// named with its fact's id (`check_fact_names`), not only by its path.
+const FACT: Ty = Ty::Obj(&[
+    req("id", Ty::Str),
+    req("targetId", Ty::Str),
+    req("label", Ty::Str),
+    opt("kind", Ty::Str),
+    opt("cues", STRS),
+    opt("value", Ty::Float),
+    opt("currency", Ty::Str),
+    opt("tolerance", Ty::Float),
+    opt("accepted", STRS),
+    opt("rejected", STRS),
+]);
+
+/// A run's `factSnapshot`, and the whole of a `--facts` file.
+const FACT_SNAPSHOT: Ty = Ty::Obj(&[opt("facts", Ty::Arr(&FACT)), opt("watchTerms", STRS)]);
+
 const PROJECT: Ty = Ty::Obj(&[
     req("id", Ty::Str),
     req("name", Ty::Str),
@@ -255,6 +273,8 @@ const PROJECT: Ty = Ty::Obj(&[
     opt("isDemo", Ty::Bool),
     req("createdAt", Ty::Str),
     req("updatedAt", Ty::Str),
+    opt("facts", Ty::Arr(&FACT)),
+    opt("watchTerms", STRS),
 ]);
 
 const PROMPT: Ty = Ty::Obj(&[
@@ -293,6 +313,7 @@ const RUN: Ty = Ty::Obj(&[
     opt("promptSnapshot", Ty::Arr(&PROMPT)),
     opt("plannedProbeCount", U32),
     opt("groupId", Ty::Str),
+    opt("factSnapshot", FACT_SNAPSHOT),
 ]);
 
 const PROBE_ERROR: Ty = Ty::Obj(&[req("kind", Ty::Enum(ERROR_KINDS)), opt("httpStatus", U16), opt("message", Ty::Str)]);
@@ -597,6 +618,68 @@ fn check_object(map: &mut Map<String, Value>, fields: &[Field], path: &Seg<'_>, 
 /// dropped). `root` must be the envelope object.
 pub(crate) fn check_envelope_shape(root: &mut Value, sink: &mut Sink) {
     check(root, &ENVELOPE, &Seg::Root, sink);
+}
+
+/// Checks a `--facts` file's value (`{facts, watchTerms}`, a run's `factSnapshot`) against the
+/// model's shape, normalising it as [`check_envelope_shape`] does.
+pub(crate) fn check_fact_snapshot_shape(root: &mut Value, sink: &mut Sink) {
+    check(root, &FACT_SNAPSHOT, &Seg::Root, sink);
+}
+
+/// The object paths of every fact sheet in an envelope value (or record): each project's
+/// (`projects[i]`, holding `facts` and `watchTerms`) and each run's `factSnapshot`.
+fn fact_sheets(root: &Value) -> impl Iterator<Item = (String, &Value)> {
+    let of = |kind: &'static str| root.get(kind).and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+    let projects = of("projects").iter().enumerate().map(|(i, p)| (format!("projects[{i}]"), p));
+    let runs = of("runs")
+        .iter()
+        .enumerate()
+        .filter_map(|(i, r)| r.get("factSnapshot").map(|s| (format!("runs[{i}].factSnapshot"), s)));
+    projects.chain(runs)
+}
+
+/// A fact sheet's problem at `prefix.path` (`prefix` alone for a problem of the whole sheet),
+/// in English like every import problem.
+fn push_fact_problem(sink: &mut Sink, prefix: &str, problem: &crate::project::FactProblem) {
+    let path = problem.path();
+    let path = if path.is_empty() { prefix.to_string() } else { format!("{prefix}.{path}") };
+    sink.push_problem(Problem::new(path, problem.localized().en));
+}
+
+/// A missing or unknown fact `kind` and an unknown `currency`, named with the fact's id, in
+/// every project and every run's `factSnapshot` (data-model.md: "an invalid fact is named by
+/// its id, in `validate` also inside a run's `factSnapshot`"). Runs after the shape check,
+/// before the typed reading that could not name them.
+pub(crate) fn check_fact_names(root: &Value, sink: &mut Sink) {
+    for (prefix, sheet) in fact_sheets(root) {
+        let facts = sheet.get("facts").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+        for (at, fact) in facts.iter().enumerate() {
+            for problem in crate::project::json_fact_problems(fact, at) {
+                push_fact_problem(sink, &prefix, &problem);
+            }
+        }
+    }
+}
+
+/// Every project's fact sheet against its brand and competitors, and every run's
+/// `factSnapshot` against its `aliasSnapshot` (`crate::project::validate_fact_sheet`'s rules).
+pub(crate) fn check_fact_sheets(env: &ExportEnvelope, sink: &mut Sink) {
+    let mut report = |prefix: String, problems: Vec<crate::project::FactProblem>| {
+        for problem in &problems {
+            push_fact_problem(sink, &prefix, problem);
+        }
+    };
+    for (i, project) in env.projects.iter().enumerate() {
+        let targets = std::iter::once(&project.brand).chain(&project.competitors).map(|t| t.id.as_str()).collect();
+        let problems = crate::project::fact_sheet_problems(&project.facts, &project.watch_terms, &targets);
+        report(format!("projects[{i}]"), problems);
+    }
+    for (i, run) in env.runs.iter().enumerate() {
+        let Some(snapshot) = &run.fact_snapshot else { continue };
+        let targets = run.alias_snapshot.iter().map(|t| t.id.as_str()).collect();
+        let problems = crate::project::fact_sheet_problems(&snapshot.facts, &snapshot.watch_terms, &targets);
+        report(format!("runs[{i}].factSnapshot"), problems);
+    }
 }
 
 /// Reports every string (and object key) longer than `max_chars` characters.

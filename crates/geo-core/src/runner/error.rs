@@ -3,6 +3,7 @@
 use std::fmt;
 
 use crate::model::{EngineId, Localized};
+use crate::project::FactProblem;
 
 use super::Slot;
 
@@ -63,6 +64,12 @@ pub enum RunnerError {
     TooManyTargets {
         /// Brand + competitors.
         targets: usize,
+    },
+    /// The project's fact sheet breaks a rule of [`crate::project::validate_fact_sheet`]:
+    /// a run would freeze it as its `factSnapshot`.
+    InvalidFactSheet {
+        /// The first problem.
+        problem: FactProblem,
     },
 }
 
@@ -132,6 +139,13 @@ impl RunnerError {
                     format!(
                         "the project has {targets} brand and competitor targets, above the limit of {limit}; remove competitors, then start the run"
                     ),
+                )
+            }
+            RunnerError::InvalidFactSheet { problem } => {
+                let why = problem.localized();
+                Localized::new(
+                    format!("项目的事实表有误，无法开始批次：{}", why.zh),
+                    format!("the project's fact sheet cannot be used for a run: {}", why.en),
                 )
             }
         }

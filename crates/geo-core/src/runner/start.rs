@@ -58,6 +58,8 @@ pub fn previous_run_id(project_id: &str, engine: EngineId, runs: &[Run]) -> Opti
 ///   `temperature` outside 0..=[`MAX_TEMPERATURE`] (or not finite) is
 ///   [`RunnerError::InvalidTemperature`], outside the engine's own range
 ///   [`RunnerError::TemperatureOutOfRange`]: none is ever sent.
+/// * a project whose fact sheet breaks a rule of [`crate::project::validate_fact_sheet`] is
+///   [`RunnerError::InvalidFactSheet`]: a run never freezes an invalid `factSnapshot`.
 /// * `aliasSnapshot` is `project.targets()` (brand first); `previousRunId` is
 ///   [`previous_run_id`] over `existing_runs`; `plannedProbeCount` = prompts × repeats.
 pub fn start_run(
@@ -97,6 +99,9 @@ pub fn start_run(
         return Err(RunnerError::TooManyTargets { targets });
     }
     check_temperature(config.engine, config.temperature)?;
+    let alias_snapshot = project.targets();
+    crate::project::validate_fact_sheet(&project.facts, &project.watch_terms, &alias_snapshot)
+        .map_err(|problem| RunnerError::InvalidFactSheet { problem })?;
     let model = crate::provider::model_or_default(config.engine, &config.model).to_string();
     let config = RunConfig { concurrency: clamp_concurrency(config.concurrency), model, ..config };
     Ok(Run {
@@ -109,7 +114,7 @@ pub fn start_run(
         app_version: APP_VERSION.to_string(),
         schema_version: SCHEMA_VERSION,
         config,
-        alias_snapshot: project.targets(),
+        alias_snapshot,
         prompt_snapshot,
         planned_probe_count,
         group_id: None,

@@ -17,6 +17,19 @@ pub(crate) fn everything() -> ExportEnvelope {
         aliases: vec![format!("{id} alias")],
         domains: vec![format!("{id}.example")],
     };
+    // Every field set (fields of other kinds are kept and not read).
+    let fact = Fact {
+        id: "price".into(),
+        target_id: "brand".into(),
+        label: "价格".into(),
+        kind: FactKind::Money,
+        cues: vec!["售价".into()],
+        value: Some(199.5),
+        currency: Some(Currency::Cny),
+        tolerance: Some(0.1),
+        accepted: vec!["199".into()],
+        rejected: vec!["299".into()],
+    };
     let project = Project {
         id: "proj".into(),
         name: "全字段".into(),
@@ -25,8 +38,8 @@ pub(crate) fn everything() -> ExportEnvelope {
         is_demo: true,
         created_at: "2026-12-01T00:00:00.000Z".into(),
         updated_at: "2026-12-01T00:00:01.000Z".into(),
-        facts: Vec::new(),
-        watch_terms: Vec::new(),
+        facts: vec![fact.clone()],
+        watch_terms: vec!["跑路".into()],
     };
     let prompt = Prompt {
         id: "p1".into(),
@@ -61,7 +74,7 @@ pub(crate) fn everything() -> ExportEnvelope {
         prompt_snapshot: vec![prompt.clone()],
         planned_probe_count: 2,
         group_id: Some("group1".into()),
-        fact_snapshot: None,
+        fact_snapshot: Some(FactSnapshot { facts: vec![fact], watch_terms: vec!["跑路".into()] }),
     };
     let probe = Probe {
         id: "run1__p1__0".into(),

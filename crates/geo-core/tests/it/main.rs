@@ -34,6 +34,7 @@ mod engine_goldens;
 mod engine_proptest;
 mod export_catalog;
 mod export_csv;
+mod export_facts;
 mod export_goldens;
 mod export_hostile;
 mod export_import;

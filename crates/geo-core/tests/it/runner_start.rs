@@ -4,8 +4,10 @@
 use crate::runner_support::*;
 use geo_core::limits::MAX_PROBES_PER_RUN;
 use geo_core::model::{
-    EngineId, Probe, ProbeStatus, Run, RunConfig, RunStatus, TargetKind, APP_VERSION, SCHEMA_VERSION,
+    EngineId, Fact, FactKind, Probe, ProbeStatus, Project, Run, RunConfig, RunStatus, TargetKind, APP_VERSION,
+    SCHEMA_VERSION,
 };
+use geo_core::project::FactProblem;
 use geo_core::runner::{final_status, previous_run_id, start_run, Engine, EngineOptions, Mode, RunnerError};
 
 fn start(selected: &[&str], config: RunConfig, runs: &[Run]) -> Result<Run, RunnerError> {
@@ -99,6 +101,7 @@ fn runner_errors_speak_both_languages() {
         RunnerError::EmptySnapshot { run_id: "r".into() },
         RunnerError::PromptNotInSnapshot { probe_id: "r__x__0".into(), prompt_id: "x".into() },
         RunnerError::NoRequestInFlight { slot: geo_core::runner::Slot(1) },
+        RunnerError::InvalidFactSheet { problem: FactProblem::NoCue { at: 0, id: "founded".into() } },
     ];
     for e in errors {
         let text = e.localized();
@@ -109,6 +112,53 @@ fn runner_errors_speak_both_languages() {
         assert!(!text.en.ends_with('.'), "no trailing period: {}", text.en);
     }
     assert_eq!(RunnerError::NoPromptSelected.localized().zh, "请至少选择一条提示词（项目里没有提示词时请先添加）");
+}
+
+/// A run freezes the project's fact sheet, and never an invalid one.
+#[test]
+fn start_run_refuses_an_invalid_fact_sheet() {
+    let mut project = project();
+    project.facts = vec![Fact {
+        id: "founded".into(),
+        target_id: "comp".into(),
+        label: "成立年份".into(),
+        kind: FactKind::Year,
+        cues: vec!["成立".into()],
+        value: Some(2015.0),
+        currency: None,
+        tolerance: None,
+        accepted: vec![],
+        rejected: vec![],
+    }];
+    project.watch_terms = vec!["跑路".into()];
+    let start = |project: &Project| {
+        start_run(project, &prompts(), &ids(&["p1"]), RunConfig::default(), &[], "run9".into(), "t".into())
+    };
+    let run = start(&project).unwrap();
+    assert_eq!(run.fact_snapshot, project.fact_snapshot());
+    assert_eq!(run.fact_snapshot.unwrap().facts[0].id, "founded");
+    project.facts[0].value = Some(3015.0);
+    let e = start(&project).unwrap_err();
+    assert_eq!(
+        e,
+        RunnerError::InvalidFactSheet {
+            problem: FactProblem::BadYear { at: 0, id: "founded".into(), value: "3015".into() }
+        }
+    );
+    assert_eq!(
+        e.to_string(),
+        "the project's fact sheet cannot be used for a run: fact \"founded\" has the year 3015; give a whole number from 1000 to 2999"
+    );
+    assert_eq!(
+        e.localized().zh,
+        "项目的事实表有误，无法开始批次：事实 \"founded\" 的年份为 3015；年份须为 1000 到 2999 之间的整数"
+    );
+    project.facts[0].value = Some(2015.0);
+    project.facts[0].target_id = "gone".into();
+    assert!(matches!(
+        start(&project),
+        Err(RunnerError::InvalidFactSheet { problem: FactProblem::UnknownTarget { .. } })
+    ));
 }
 
 fn run(id: &str, project_id: &str, status: RunStatus, created_at: &str) -> Run {

@@ -760,3 +760,29 @@ fn the_copies_of_the_key_variables_outside_rust_agree_with_the_engine_table() {
     }
     assert!(wrong.is_empty(), "key variables out of step with provider::ENGINES:\n{}", wrong.join("\n"));
 }
+
+/// security-3 I2: a documented command never puts `geo-probe proxy`'s token on a command line
+/// (`GEO_PROBE_PROXY_TOKEN=… cmd`), where the shell's history keeps it; the docs read it with
+/// `read -rs`.
+#[test]
+fn no_documented_command_puts_the_proxy_token_on_a_command_line() {
+    let mut docs = vec![root().join("README.md")];
+    for dir in ["docs", "docs/adr", "demo"] {
+        for entry in std::fs::read_dir(root().join(dir)).unwrap().flatten() {
+            if entry.path().extension().is_some_and(|e| e == "md") {
+                docs.push(entry.path());
+            }
+        }
+    }
+    let mut found = Vec::new();
+    for path in docs {
+        let text = std::fs::read_to_string(&path).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            let assigned = line.find("GEO_PROBE_PROXY_TOKEN=").map(|i| &line[i + "GEO_PROBE_PROXY_TOKEN=".len()..]);
+            if assigned.is_some_and(|rest| !rest.is_empty() && !rest.starts_with(['`', ' ', '"', '\''])) {
+                found.push(format!("{}:{}: {line}", path.display(), n + 1));
+            }
+        }
+    }
+    assert!(found.is_empty(), "the proxy token on a command line:\n{}", found.join("\n"));
+}

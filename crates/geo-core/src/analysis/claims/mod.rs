@@ -19,7 +19,8 @@
 //! sentence to read, not a verdict (`docs/metrics.md`, "What the answers say").
 //! Linear in the answer's length (times the number of cues and aliases), and bounded: at most
 //! [`MAX_CLAIMS_PER_PROBE`] claims and [`MAX_RISK_FLAGS_PER_PROBE`] flags per probe, each
-//! sentence cut to [`MAX_SENTENCE_CHARS`] characters.
+//! sentence cut to [`MAX_SENTENCE_CHARS`] characters, each claim keeping at most
+//! [`MAX_VALUES_PER_CLAIM`] values.
 
 pub mod cues;
 pub mod sentences;
@@ -44,6 +45,9 @@ pub const MAX_SENTENCE_CHARS: usize = 300;
 pub const MAX_CLAIMS_PER_PROBE: usize = 500;
 /// At most this many risk flags per probe (in order); the rest are dropped.
 pub const MAX_RISK_FLAGS_PER_PROBE: usize = 500;
+/// At most this many values are kept per claim, the first ones in order; the verdict reads
+/// every value (a sentence of 100,000 numbers keeps 20 of them).
+pub const MAX_VALUES_PER_CLAIM: usize = 20;
 /// A `citedText` shorter than this (white space collapsed) is not compared with sentences.
 pub const MIN_CITED_TEXT_CHARS: usize = 8;
 /// The relative slack of a numeric match: |x − value| ≤ (tolerance + this) × |value|.
@@ -231,7 +235,7 @@ fn check(f: &PreparedFact<'_>, norm: &str, numbers: &[values::Number]) -> (Vec<S
         } else {
             Verdict::Unverified
         };
-        return (found.into_iter().map(|x| x.3.to_string()).collect(), verdict);
+        return (found.into_iter().take(MAX_VALUES_PER_CLAIM).map(|x| x.3.to_string()).collect(), verdict);
     }
     let wanted = |n: &&values::Number| match fact.kind {
         FactKind::Year => n.year,
@@ -247,7 +251,7 @@ fn check(f: &PreparedFact<'_>, norm: &str, numbers: &[values::Number]) -> (Vec<S
     } else {
         Verdict::Contradicts
     };
-    (chosen.iter().map(|n| norm[n.start..n.end].to_string()).collect(), verdict)
+    (chosen.iter().take(MAX_VALUES_PER_CLAIM).map(|n| norm[n.start..n.end].to_string()).collect(), verdict)
 }
 
 /// Rule 5: the sources behind a sentence, found through the probe's citations.
@@ -503,6 +507,13 @@ mod tests {
         let rules = FactRules::new(Some(&f), EngineId::Deepseek);
         let out = derive_findings(answer, &TargetMatcher::new(&t), &rules, &sources, Some(&citations));
         assert!(out.claims[0].source_ids.is_empty());
+    }
+
+    #[test]
+    fn a_claim_keeps_its_first_values_and_reads_them_all() {
+        let many = format!("元构场员工{}和120人。", "1,".repeat(100));
+        let c = &findings(&many).claims[0];
+        assert_eq!((c.values.len(), c.verdict), (MAX_VALUES_PER_CLAIM, Verdict::Consistent), "{:?}", c.values);
     }
 
     #[test]

@@ -6,7 +6,12 @@
 //! the full-width `ＧＥＯ` are one name, so pasting them yields one alias, and adding `ＧＥＯ`
 //! as a competitor when a target is already called `GEO` changes nothing. A configured
 //! domain is stored as [`normalize_configured_domain`] reads it, so the editor shows exactly
-//! the host that sources are classified against.
+//! the host that sources are classified against. The fact sheet's rules are
+//! [`validate_fact_sheet`] and [`parse_facts_file`] (`project/facts.rs`).
+
+mod facts;
+pub(crate) use facts::{fact_sheet_problems, json_fact_problems};
+pub use facts::{parse_facts_file, validate_fact_sheet, FactField, FactProblem};
 
 use crate::analysis::urls::normalize_configured_domain;
 use crate::model::{Project, Target, TargetKind};
