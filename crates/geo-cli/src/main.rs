@@ -53,10 +53,10 @@ usage:
                                           what to do next: prompts you lose, the searches the
                                           engine ran, the pages to be on, wrong facts and the
                                           pages behind them, answer-link health
-  geo-probe claims FILE [--run ID] [--format json|markdown] [--lang zh|en]
+  geo-probe claims FILE [--run ID] [--facts FACTS.json] [--format json|markdown] [--lang zh|en]
                                           what the answers say: each fact of the run's fact
-                                          sheet checked against the sentences about its
-                                          target, and the sentences flagged for review
+                                          sheet (or of FACTS.json) checked against the sentences
+                                          about its target, and the sentences flagged for review
   geo-probe links FILE --out OUT [--run ID] [--concurrency N] [--timeout-secs S]
                 [--max-secs S] [--allow-private] [--host-delay-ms MS]
                                           check that the run's answer links exist (HEAD, then

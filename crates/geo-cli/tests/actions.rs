@@ -229,7 +229,7 @@ fn claims_prints_what_the_answers_say() {
             ("run_act_b__p01__1", "contradicts", 0),
             ("run_act_b__p02__0", "consistent", 0),
             ("run_act_b__p02__1", "contradicts", 0),
-            ("run_act_b__p02__1", "consistent", 22),
+            ("run_act_b__p02__1", "consistent", 23),
         ]
     );
     // The sources behind each claim's sentence: the cited 36kr page behind the first two, the
@@ -286,6 +286,73 @@ fn claims_refuses_bad_input_with_exit_2() {
     refused(&["claims", f, "--bogus"], &["--bogus"]);
     refused(&["claims"], &["FILE"]);
     refused(&["claims", dir.join("absent.json").to_str().unwrap()], &["cannot read"]);
+
+    // --facts: unreadable, not JSON, too large, not the shape, an invalid fact, a fact about a
+    // target the run does not track; every message names what is wrong, a fact by its id.
+    let facts = |name: &str, text: &str| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let run_b = ["claims", f, "--run", "run_act_b", "--facts"];
+    let with = |path: &str| -> Vec<String> { run_b.iter().map(|s| s.to_string()).chain([path.to_string()]).collect() };
+    let refused_with = |path: &str, needles: &[&str]| {
+        let args = with(path);
+        refused(&args.iter().map(String::as_str).collect::<Vec<_>>(), needles);
+    };
+    refused_with(dir.join("no-such-facts.json").to_str().unwrap(), &["cannot read", "no-such-facts.json"]);
+    refused_with(&facts("not-json.json", "{ facts: "), &["not-json.json", "run `run_act_b`", "not valid json"]);
+    refused_with(&facts("huge.json", &" ".repeat(4 * 1024 * 1024 + 1)), &["huge.json", "larger than 4 MiB", "a facts file"]);
+    refused_with(&facts("shape.json", r#"{ "facts": {} }"#), &["shape.json", "facts"]);
+    let fact = |extra: Value| {
+        let mut f = json!({ "id": "f_bad", "targetId": "tgt_yuangouchang", "label": "x", "kind": "year", "cues": ["成立"], "value": 2015 });
+        f.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+        json!({ "facts": [f] }).to_string()
+    };
+    refused_with(&facts("year.json", &fact(json!({ "value": 3000 }))), &["\"f_bad\"", "3000", "1000 to 2999"]);
+    refused_with(&facts("kind.json", &fact(json!({ "kind": "colour" }))), &["\"f_bad\"", "colour"]);
+    refused_with(&facts("cue.json", &fact(json!({ "cues": [] }))), &["\"f_bad\"", "no cue"]);
+    refused_with(
+        &facts("target.json", &fact(json!({ "targetId": "tgt_not_tracked" }))),
+        &["\"f_bad\"", "tgt_not_tracked", "run `run_act_b`"],
+    );
+    // A bad --format is refused before the file is read.
+    refused(&["claims", f, "--facts", dir.join("no-such-facts.json").to_str().unwrap(), "--format", "csv"], &["csv"]);
+}
+
+#[test]
+fn claims_applies_a_facts_file_instead_of_the_runs_sheet() {
+    let dir = scratch("facts-file");
+    let file = write(&dir.join("claims.json"), &claims_export());
+    // Founded in 2019 after all, and no watch terms (absent means none).
+    let mut sheet = sheet();
+    sheet["facts"][0]["value"] = json!(2019);
+    sheet.as_object_mut().unwrap().remove("watchTerms");
+    let facts = write(&dir.join("facts.json"), &sheet);
+    let report = json_of(&["claims", &file, "--run", "run_act_b", "--facts", &facts]);
+    assert_eq!(report["factsFrom"], "file");
+    let founded = &report["facts"][0];
+    assert_eq!((&founded["consistent"], &founded["contradicts"]), (&json!(2), &json!(2)), "{founded}");
+    let watch = report["riskFlags"].as_array().unwrap().iter().filter(|f| f["kind"] == "watch").count();
+    assert_eq!(watch, 0, "the file's sheet, without the run's watch term");
+    // The run's other figures are the run's own: the file changes what this command reads.
+    let own = json_of(&["claims", &file, "--run", "run_act_b"]);
+    assert_eq!((&own["factsFrom"], &own["facts"][0]["contradicts"]), (&json!("run"), &json!(3)));
+    // A run without a sheet of its own gets one from the file (and from standard input).
+    let gemini = json_of(&["claims", &file, "--run", "run_act_gemini", "--facts", &facts]);
+    assert_eq!(gemini["factsFrom"], "file");
+    assert_eq!(gemini["facts"].as_array().unwrap().len(), 3);
+    let mut piped = Command::new(BIN)
+        .args(["claims", &file, "--run", "run_act_b", "--facts", "-", "--format", "markdown", "--lang", "en"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(&mut piped.stdin.take().unwrap(), &std::fs::read(&facts).unwrap()).unwrap();
+    let out = piped.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let md = String::from_utf8(out.stdout).unwrap();
+    assert!(md.contains("Fact sheet: the file given with --facts"), "{md}");
 }
 
 #[test]

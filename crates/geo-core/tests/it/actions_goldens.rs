@@ -163,7 +163,8 @@ fn unknown_runs_are_named() {
 /// The actions fixture with a fact sheet in runs `run_act_a` and `run_act_b` and answers that
 /// speak to it: in `run_act_b` the founding year is contradicted three times (twice citing
 /// 36kr, once a Zhihu column), the headquarters once without a citation, the founding year of
-/// 智谱营销 (contradicted in `run_act_a`) now stated rightly; a fact no answer speaks to.
+/// 智谱营销 (contradicted in `run_act_a`) now stated rightly; the staff count, contradicted in
+/// `run_act_a`, not spoken of in `run_act_b`.
 fn with_fact_sheet() -> ExportEnvelope {
     let mut env = fixture();
     let sheet: FactSnapshot = serde_json::from_value(serde_json::json!({
@@ -190,8 +191,9 @@ fn with_fact_sheet() -> ExportEnvelope {
         cited_text: Some(text.into()),
         index: None,
     };
-    let answers: [(&str, &str, Vec<RawCitation>); 6] = [
+    let answers: [(&str, &str, Vec<RawCitation>); 7] = [
         ("run_act_a__p01__0", "元构场成立于2019年。", vec![]),
+        ("run_act_a__p01__2", "元构场员工数为 200。", vec![]),
         ("run_act_a__p01__1", "智谱营销成立于2010年。", vec![]),
         ("run_act_b__p01__0", "元构场成立于2019年。元构场总部位于上海。", vec![cite(kr, "元构场成立于2019年。")]),
         ("run_act_b__p01__1", "元构场成立于2019年，团队在杭州。", vec![cite(kr, "元构场成立于2019年")]),
@@ -240,29 +242,29 @@ fn wrong_facts_name_the_pages_behind_the_contradicting_sentences() {
     );
     assert!(a.wrong_facts[1].pages.is_empty() && a.wrong_facts[1].values == ["上海"]);
     let solved = a.solved.as_ref().unwrap();
-    assert_eq!(solved.wrong_facts, ["zp_founded"], "contradicted then, stated rightly now");
+    assert_eq!(solved.wrong_facts, ["zp_founded"], "contradicted then, stated rightly now; silence proves nothing");
 
-    // The JSON names of the item (the Actions page reads them).
+    // The JSON names of the item (the Actions page reads them), sorted.
     let json = serde_json::to_value(&a).unwrap();
     let keys = |v: &serde_json::Value| v.as_object().unwrap().keys().cloned().collect::<Vec<_>>();
     assert_eq!(
         keys(&json["wrongFacts"][0]),
         [
-            "factId",
-            "targetId",
-            "label",
             "claimCount",
-            "probeCount",
-            "values",
-            "unsourcedCount",
+            "factId",
+            "label",
             "pages",
+            "probeCount",
+            "probeIds",
             "status",
-            "probeIds"
+            "targetId",
+            "unsourcedCount",
+            "values"
         ]
     );
     assert_eq!(
         keys(&json["wrongFacts"][0]["pages"][0]),
-        ["url", "domain", "claimCount", "cited", "byDomain", "title", "probeIds"]
+        ["byDomain", "cited", "claimCount", "domain", "probeIds", "title", "url"]
     );
     assert_eq!(json["solved"]["wrongFacts"], serde_json::json!(["zp_founded"]));
 
@@ -287,7 +289,8 @@ fn wrong_facts_name_the_pages_behind_the_contradicting_sentences() {
     // With a sheet and no contradiction: the section says so.
     let first = actions_for_export(&env, Some("run_act_a"), None).unwrap();
     let run = env.runs.iter().find(|r| r.id == "run_act_a").unwrap();
-    assert_eq!(first.wrong_facts.iter().map(|f| f.fact_id.as_str()).collect::<Vec<_>>(), ["founded", "zp_founded"]);
+    let ties: Vec<&str> = first.wrong_facts.iter().map(|f| f.fact_id.as_str()).collect();
+    assert_eq!(ties, ["founded", "zp_founded", "staff"], "ties in the fact sheet's order");
     let mut clean = first.clone();
     clean.wrong_facts.clear();
     assert!(actions_markdown(&clean, run, "x", Lang::En).contains("No sentence contradicts the fact sheet."));
