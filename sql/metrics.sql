@@ -287,9 +287,10 @@ SELECT
     w.k AS flagged_count,
     -- successful probes mentioning the target with a flag on it ÷ those mentioning it
     w.p AS flagged_rate,
-    -- the Wilson bounds within [0, 1], the rate itself always inside them
-    LEAST(LEAST(GREATEST(b.centre - b.half, 0.0), 1.0), w.p) AS flagged_low,
-    GREATEST(LEAST(GREATEST(b.centre + b.half, 0.0), 1.0), w.p) AS flagged_high,
+    -- the Wilson bounds within [0, 1], the rate itself always inside them; NULL without a
+    -- mentioning probe (LEAST and GREATEST skip NULLs, so the CASE says it)
+    CASE WHEN w.n > 0 THEN LEAST(LEAST(GREATEST(b.centre - b.half, 0.0), 1.0), w.p) END AS flagged_low,
+    CASE WHEN w.n > 0 THEN GREATEST(LEAST(GREATEST(b.centre + b.half, 0.0), 1.0), w.p) END AS flagged_high,
     w.negative,
     w.caution,
     w.watch

@@ -124,11 +124,11 @@ fn compare(name: &str, views: &Value, metrics: &[Value]) {
         }
 
         // fact_metrics and risk_flag_metrics: the rows `facts` and `riskFlags`, in their order.
-        let ordered = |rows: Option<&Vec<&Value>>| {
+        fn ordered<'a>(rows: Option<&Vec<&'a Value>>) -> Vec<&'a Value> {
             let mut rows = rows.cloned().unwrap_or_default();
             rows.sort_by_key(|r| r["position"].as_u64().unwrap());
             rows
-        };
+        }
         let want = m["facts"].as_array().unwrap();
         let got = ordered(facts.get(id));
         assert_eq!(got.len(), want.len(), "{}", at("one fact_metrics row per fact"));
