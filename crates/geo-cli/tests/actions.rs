@@ -197,7 +197,10 @@ fn claims_prints_what_the_answers_say() {
     }
 
     let report = json_of(&["claims", &file, "--run", "run_act_b"]);
-    assert_eq!((&report["runId"], &report["engine"], &report["factsFrom"]), (&json!("run_act_b"), &json!("anthropic"), &json!("run")));
+    assert_eq!(
+        (&report["runId"], &report["engine"], &report["factsFrom"]),
+        (&json!("run_act_b"), &json!("anthropic"), &json!("run"))
+    );
     let facts = report["facts"].as_array().unwrap();
     let ids: Vec<&str> = facts.iter().map(|f| f["factId"].as_str().unwrap()).collect();
     assert_eq!(ids, ["founded", "hq", "staff"], "the sheet's order");
@@ -240,7 +243,10 @@ fn claims_prints_what_the_answers_say() {
     assert_eq!(first["sentence"], "元构场成立于2019年。");
     let sources = first["sources"].as_array().unwrap();
     assert_eq!(sources.len(), 1, "{first}");
-    assert_eq!((&sources[0]["url"], &sources[0]["domain"], &sources[0]["cited"]), (&json!(KR), &json!("36kr.com"), &json!(true)));
+    assert_eq!(
+        (&sources[0]["url"], &sources[0]["domain"], &sources[0]["cited"]),
+        (&json!(KR), &json!("36kr.com"), &json!(true))
+    );
     assert_eq!(first["sourceIds"], json!([sources[0]["id"].clone()]));
     assert_eq!(founded["claims"][3]["sources"][0]["url"], ZHIHU);
     assert_eq!(founded["claims"][2]["sources"], json!([]));
@@ -250,7 +256,12 @@ fn claims_prints_what_the_answers_say() {
         .unwrap()
         .iter()
         .map(|f| {
-            (f["probeId"].as_str().unwrap(), f["targetId"].as_str().unwrap(), f["kind"].as_str().unwrap(), f["cue"].as_str().unwrap())
+            (
+                f["probeId"].as_str().unwrap(),
+                f["targetId"].as_str().unwrap(),
+                f["kind"].as_str().unwrap(),
+                f["cue"].as_str().unwrap(),
+            )
         })
         .collect();
     assert_eq!(
@@ -271,7 +282,10 @@ fn claims_prints_what_the_answers_say() {
     assert!(zh.starts_with("# 回答说了什么 · `run_act_b` · anthropic\n") && zh.contains("## 事实核对"), "{zh}");
     assert!(zh.contains("「元构场成立于2019年。」"), "{zh}");
     let en = stdout(&["claims", &file, "--run", "run_act_b", "--format", "markdown", "--lang", "en"]);
-    assert!(en.starts_with("# What the answers say · `run_act_b` · anthropic\n") && en.contains("## Fact check"), "{en}");
+    assert!(
+        en.starts_with("# What the answers say · `run_act_b` · anthropic\n") && en.contains("## Fact check"),
+        "{en}"
+    );
     assert!(en.contains("Fact sheet: the run's own"), "{en}");
 }
 
@@ -302,7 +316,10 @@ fn claims_refuses_bad_input_with_exit_2() {
     };
     refused_with(dir.join("no-such-facts.json").to_str().unwrap(), &["cannot read", "no-such-facts.json"]);
     refused_with(&facts("not-json.json", "{ facts: "), &["not-json.json", "run `run_act_b`", "not valid json"]);
-    refused_with(&facts("huge.json", &" ".repeat(4 * 1024 * 1024 + 1)), &["huge.json", "larger than 4 MiB", "a facts file"]);
+    refused_with(
+        &facts("huge.json", &" ".repeat(4 * 1024 * 1024 + 1)),
+        &["huge.json", "larger than 4 MiB", "a facts file"],
+    );
     refused_with(&facts("shape.json", r#"{ "facts": {} }"#), &["shape.json", "facts"]);
     let fact = |extra: Value| {
         let mut f = json!({ "id": "f_bad", "targetId": "tgt_yuangouchang", "label": "x", "kind": "year", "cues": ["成立"], "value": 2015 });

@@ -421,10 +421,22 @@ fn duckdb_over_the_tables_gives_the_figures_of_geo_probe_metrics() {
     assert!(cases.iter().any(|(_, _, printed, _)| printed["answer_links"] > 0 && printed["mentions"] > 0));
     let printed = &cases.last().unwrap().2;
     assert!(printed["facts"] > 0 && printed["claims"] > 0 && printed["risk_flags"] > 0, "{printed:?}");
-    let verdicts = |field: &str| generated.as_array().unwrap().iter().flat_map(|m| m["facts"].as_array().unwrap()).map(|f| f[field].as_u64().unwrap()).sum::<u64>();
+    let verdicts = |field: &str| {
+        generated
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|m| m["facts"].as_array().unwrap())
+            .map(|f| f[field].as_u64().unwrap())
+            .sum::<u64>()
+    };
     assert!(verdicts("consistent") > 0 && verdicts("contradicts") > 0, "claims of both verdicts");
     assert!(
-        generated[0]["facts"].as_array().unwrap().iter().any(|f| f["factId"] == "acme_staff" && f["probesWithClaim"] == 0),
+        generated[0]["facts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["factId"] == "acme_staff" && f["probesWithClaim"] == 0),
         "a fact without claims has its row"
     );
 }

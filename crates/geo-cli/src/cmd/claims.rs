@@ -52,7 +52,6 @@ fn pick<'a>(env: &'a ExportEnvelope, id: Option<&str>) -> Result<&'a Run> {
 fn facts_file(path: &str, run: &Run) -> Result<FactSnapshot> {
     let text = read_text(path, MAX_FACTS_FILE_BYTES, "a facts file")?;
     let name = if path == "-" { "standard input" } else { path };
-    parse_facts_file(&text, &run.alias_snapshot).map_err(|problem| {
-        input_error(format!("{name} is not a usable fact sheet for run `{}`: {problem}", run.id))
-    })
+    parse_facts_file(&text, &run.alias_snapshot)
+        .map_err(|problem| input_error(format!("{name} is not a usable fact sheet for run `{}`: {problem}", run.id)))
 }

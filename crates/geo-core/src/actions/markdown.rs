@@ -425,7 +425,11 @@ fn solved_section(md: &mut String, a: &Actions, run: &Run, t: &Text) {
     ));
     if a.fact_count > 0 {
         let fact_label = |id: &String| {
-            run.fact_snapshot.iter().flat_map(|s| &s.facts).find(|f| &f.id == id).map_or(id.clone(), |f| f.label.clone())
+            run.fact_snapshot
+                .iter()
+                .flat_map(|s| &s.facts)
+                .find(|f| &f.id == id)
+                .map_or(id.clone(), |f| f.label.clone())
         };
         md.push_str(&format!(
             "- {}: {}\n",

@@ -725,7 +725,8 @@ pub fn run_tables<'a>(run: &'a Run, probes: &[&'a Probe]) -> Result<RunTables<'a
         .map(|(i, prompt)| PromptRow { run_id: &run.id, prompt, position: i as u32 })
         .collect();
     let facts = run.fact_snapshot.as_ref().map_or(&[][..], |s| &s.facts[..]);
-    t.facts = (facts.iter().enumerate()).map(|(i, fact)| FactRow { run_id: &run.id, fact, position: i as u32 }).collect();
+    t.facts =
+        (facts.iter().enumerate()).map(|(i, fact)| FactRow { run_id: &run.id, fact, position: i as u32 }).collect();
     for (probe_index, &probe) in probes.iter().filter(|p| p.run_id == run.id).enumerate() {
         let probe_index = probe_index as u32;
         t.probes.push(ProbeRow { probe, probe_index, created_at: parse_iso_micros(&probe.created_at) });
@@ -752,7 +753,11 @@ pub fn run_tables<'a>(run: &'a Run, probes: &[&'a Probe]) -> Result<RunTables<'a
             });
         }
         t.answer_links.extend(probe.answer_links.iter().map(|link| AnswerLinkRow { probe, link }));
-        t.claims.extend(probe.claims.iter().map(|claim| ClaimRow { probe, claim, source_urls: source_urls(probe, claim) }));
+        t.claims.extend(probe.claims.iter().map(|claim| ClaimRow {
+            probe,
+            claim,
+            source_urls: source_urls(probe, claim),
+        }));
         t.risk_flags.extend(probe.risk_flags.iter().map(|flag| RiskFlagRow { probe, flag }));
     }
     Ok(t)
