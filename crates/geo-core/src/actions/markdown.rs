@@ -181,14 +181,29 @@ fn queries_section(md: &mut String, a: &Actions, run: &Run, t: &Text, limit: usi
     md.push_str(more.as_deref().unwrap_or(""));
 }
 
+/// The first five of `items`, comma-separated, with `…` when there are more.
+fn first_five<'a>(items: impl ExactSizeIterator<Item = &'a str>) -> String {
+    let n = items.len();
+    let mut s = items.take(5).collect::<Vec<_>>().join(", ");
+    if n > 5 {
+        s.push_str(", …");
+    }
+    s
+}
+
+/// A page's cell: its title and URL (its domain for Gemini's redirects, counted by domain).
+fn page_cell(by_domain: bool, domain: &str, title: &str, url: &str, t: &Text) -> String {
+    if by_domain {
+        format!("{domain} ({})", t.t("按域名汇总", "by domain"))
+    } else if title.is_empty() {
+        url.to_string()
+    } else {
+        format!("{title} — {url}")
+    }
+}
+
 fn query_row(q: &QueryRow, a: &Actions, run: &Run, t: &Text) -> Vec<String> {
-    let list = |items: Vec<&str>| {
-        let mut s = items.iter().take(5).copied().collect::<Vec<_>>().join(", ");
-        if items.len() > 5 {
-            s.push_str(", …");
-        }
-        s
-    };
+    let list = |items: Vec<&str>| first_five(items.into_iter());
     let mut row = vec![
         q.query.clone(),
         q.probe_count.to_string(),
@@ -244,15 +259,8 @@ fn pages_section(md: &mut String, a: &Actions, t: &Text, limit: usize) {
 }
 
 fn page_row(p: &PageRow, a: &Actions, t: &Text) -> Vec<String> {
-    let page = if p.by_domain {
-        format!("{} ({})", p.domain, t.t("按域名汇总", "by domain"))
-    } else if p.title.is_empty() {
-        p.url.clone()
-    } else {
-        format!("{} — {}", p.title, p.url)
-    };
     let mut row = vec![
-        page,
+        page_cell(p.by_domain, &p.domain, &p.title, &p.url, t),
         p.domain.clone(),
         p.probe_count.to_string(),
         p.cited_count.to_string(),
@@ -316,13 +324,7 @@ fn wrong_facts_section(md: &mut String, a: &Actions, run: &Run, t: &Text, limit:
         md,
         &head,
         shown_pages.iter().map(|(f, p)| {
-            let page = if p.by_domain {
-                format!("{} ({})", p.domain, t.t("按域名汇总", "by domain"))
-            } else if p.title.is_empty() {
-                p.url.clone()
-            } else {
-                format!("{} — {}", p.title, p.url)
-            };
+            let page = page_cell(p.by_domain, &p.domain, &p.title, &p.url, t);
             vec![f.label.clone(), page, p.domain.clone(), p.claim_count.to_string(), yes(p.cited)]
         }),
     );
@@ -330,10 +332,7 @@ fn wrong_facts_section(md: &mut String, a: &Actions, run: &Run, t: &Text, limit:
 }
 
 fn wrong_fact_row(f: &WrongFact, a: &Actions, run: &Run, t: &Text) -> Vec<String> {
-    let mut values = f.values.iter().take(5).cloned().collect::<Vec<_>>().join(", ");
-    if f.values.len() > 5 {
-        values.push_str(", …");
-    }
+    let values = first_five(f.values.iter().map(String::as_str));
     let mut row = vec![
         f.label.clone(),
         label(run, &f.target_id).to_string(),
