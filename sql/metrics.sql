@@ -4,15 +4,17 @@
 -- Each view equals `geo-probe metrics` on the same runs, column for column (floats within
 -- 1e-9): crates/geo-cli/tests/warehouse_duckdb.rs checks it on the fixtures' runs, the demo
 -- and a generated export. The denominators are the seed's (§6, §6.1; docs/metrics.md):
--- every figure about mentions and sources is over successful probes only (`mentions` and
--- `sources` hold rows of successful probes only), and a ratio is NULL where its
--- denominator is zero (NULLIF).
+-- every figure about mentions, sources, claims and risk flags is over successful probes only
+-- (`mentions`, `sources`, `claims` and `risk_flags` hold rows of successful probes only), and a
+-- ratio is NULL where its denominator is zero (NULLIF).
 --
--- Dialect: DuckDB, kept to standard SQL (CTEs, CASE, NULLIF, COUNT(DISTINCT), ROW_NUMBER).
+-- Dialect: DuckDB, kept to standard SQL (CTEs, CASE, NULLIF, COUNT(DISTINCT), ROW_NUMBER,
+-- SQRT, LEAST, GREATEST).
 -- Name the tables first, then run this file; in DuckDB, with the folder of `--out DIR`:
 --
 --   CREATE VIEW runs AS SELECT * FROM read_parquet('DIR/runs/**/*.parquet', hive_partitioning = true);
---   -- … and the same for targets, prompts, probes, mentions, queries, sources, answer_links
+--   -- … and the same for targets, prompts, probes, mentions, queries, sources, answer_links,
+--   -- facts, claims, risk_flags
 --   .read sql/metrics.sql
 --
 -- BigQuery (external tables over the same files, docs/warehouse.md) needs three changes:
@@ -169,3 +171,128 @@ FROM totals t
 JOIN attribution a ON a.run_id = t.run_id AND a.domain = t.domain
 JOIN success s ON s.run_id = t.run_id
 JOIN run_occurrences ro ON ro.run_id = t.run_id;
+
+-- One row per run and fact of its factSnapshot (the table `facts`, in its order: `position`):
+-- `geo-probe metrics`' `facts` rows. A successful probe counts once per fact, as contradicts
+-- when any of its claims on the fact contradicts, else consistent when any is consistent, else
+-- unverified (shared/spec/data-model.md, "What the answers say"). A fact without claims has
+-- its row, with zeros.
+CREATE OR REPLACE VIEW fact_metrics AS
+WITH
+-- Each probe's strongest verdict on each fact: 3 contradicts, 2 consistent, 1 unverified.
+probe_verdicts AS (
+    SELECT
+        run_id,
+        fact_id,
+        probe_id,
+        MAX(CASE verdict WHEN 'contradicts' THEN 3 WHEN 'consistent' THEN 2 ELSE 1 END) AS outcome
+    FROM claims
+    GROUP BY run_id, fact_id, probe_id
+),
+fact_counts AS (
+    SELECT
+        run_id,
+        fact_id,
+        COUNT(*) AS probes_with_claim,
+        SUM(CASE WHEN outcome = 2 THEN 1 ELSE 0 END) AS consistent,
+        SUM(CASE WHEN outcome = 3 THEN 1 ELSE 0 END) AS contradicts,
+        SUM(CASE WHEN outcome = 1 THEN 1 ELSE 0 END) AS unverified
+    FROM probe_verdicts
+    GROUP BY run_id, fact_id
+)
+SELECT
+    f.run_id,
+    f.fact_id,
+    f.target_id,
+    f.label,
+    f.position,
+    COALESCE(c.probes_with_claim, 0) AS probes_with_claim,
+    COALESCE(c.consistent, 0) AS consistent,
+    COALESCE(c.contradicts, 0) AS contradicts,
+    COALESCE(c.unverified, 0) AS unverified,
+    -- probes counted contradicts ÷ probes with a claim on the fact
+    CAST(c.contradicts AS DOUBLE) / NULLIF(c.probes_with_claim, 0) AS contradiction_rate
+FROM facts f
+LEFT JOIN fact_counts c ON c.run_id = f.run_id AND c.fact_id = f.fact_id;
+
+-- One row per run and target of its aliasSnapshot: `geo-probe metrics`' `riskFlags` rows. Of
+-- the successful probes mentioning the target (its `mentions` rows), those with at least one
+-- risk flag on it, with the 95 % Wilson interval of their share (z = 1.959963984540054), and
+-- those with a flag of each kind.
+CREATE OR REPLACE VIEW risk_flag_metrics AS
+WITH
+flagged AS (
+    SELECT
+        m.run_id,
+        m.target_id,
+        m.probe_id,
+        MAX(CASE WHEN f.kind = 'negative' THEN 1 ELSE 0 END) AS negative,
+        MAX(CASE WHEN f.kind = 'caution' THEN 1 ELSE 0 END) AS caution,
+        MAX(CASE WHEN f.kind = 'watch' THEN 1 ELSE 0 END) AS watch
+    FROM mentions m
+    JOIN risk_flags f ON f.probe_id = m.probe_id AND f.target_id = m.target_id
+    GROUP BY m.run_id, m.target_id, m.probe_id
+),
+mention_counts AS (
+    SELECT run_id, target_id, COUNT(*) AS n
+    FROM mentions
+    GROUP BY run_id, target_id
+),
+flag_counts AS (
+    SELECT
+        run_id,
+        target_id,
+        COUNT(*) AS k,
+        SUM(negative) AS negative,
+        SUM(caution) AS caution,
+        SUM(watch) AS watch
+    FROM flagged
+    GROUP BY run_id, target_id
+),
+counts AS (
+    SELECT
+        t.run_id,
+        t.target_id,
+        t.position,
+        COALESCE(mc.n, 0) AS n,
+        COALESCE(fc.k, 0) AS k,
+        COALESCE(fc.negative, 0) AS negative,
+        COALESCE(fc.caution, 0) AS caution,
+        COALESCE(fc.watch, 0) AS watch
+    FROM targets t
+    LEFT JOIN mention_counts mc ON mc.run_id = t.run_id AND mc.target_id = t.target_id
+    LEFT JOIN flag_counts fc ON fc.run_id = t.run_id AND fc.target_id = t.target_id
+),
+-- The Wilson interval's centre and half-width (metrics::stats::wilson_interval).
+wilson AS (
+    SELECT
+        *,
+        CAST(k AS DOUBLE) / NULLIF(n, 0) AS p,
+        1.959963984540054 * 1.959963984540054 AS z2
+    FROM counts
+),
+bounds AS (
+    SELECT
+        *,
+        (p + z2 / (2.0 * n)) / (1.0 + z2 / n) AS centre,
+        1.959963984540054 * SQRT(p * (1.0 - p) / n + z2 / (4.0 * n * n)) / (1.0 + z2 / n) AS half
+    FROM wilson
+    WHERE n > 0
+)
+SELECT
+    w.run_id,
+    w.target_id,
+    w.position,
+    w.n AS mentioning_count,
+    w.k AS flagged_count,
+    -- successful probes mentioning the target with a flag on it ÷ those mentioning it
+    w.p AS flagged_rate,
+    -- the Wilson bounds within [0, 1], the rate itself always inside them; NULL without a
+    -- mentioning probe (LEAST and GREATEST skip NULLs, so the CASE says it)
+    CASE WHEN w.n > 0 THEN LEAST(LEAST(GREATEST(b.centre - b.half, 0.0), 1.0), w.p) END AS flagged_low,
+    CASE WHEN w.n > 0 THEN GREATEST(LEAST(GREATEST(b.centre + b.half, 0.0), 1.0), w.p) END AS flagged_high,
+    w.negative,
+    w.caution,
+    w.watch
+FROM wilson w
+LEFT JOIN bounds b ON b.run_id = w.run_id AND b.target_id = w.target_id;

@@ -1,4 +1,4 @@
-"""DuckDB over a warehouse folder for `cargo xtask bench-warehouse`: names the eight tables
+"""DuckDB over a warehouse folder for `cargo xtask bench-warehouse`: names the tables
 (Hive-partitioned Parquet), creates the views of sql/metrics.sql and times a full read of each
 view (the first read of run_metrics, then the median of three more); prints JSON.
 Usage: python duckdb_time.py SQL_FILE DIR
@@ -11,7 +11,19 @@ import time
 
 import duckdb
 
-TABLES = ["runs", "targets", "prompts", "probes", "mentions", "queries", "sources", "answer_links"]
+TABLES = [
+    "runs",
+    "targets",
+    "prompts",
+    "probes",
+    "mentions",
+    "queries",
+    "sources",
+    "answer_links",
+    "facts",
+    "claims",
+    "risk_flags",
+]
 
 
 def timed(con, query):

@@ -51,7 +51,12 @@ usage:
                                           a search: key, search, sources, citations, cost
   geo-probe actions FILE [--run ID] [--against ID] [--format json|markdown] [--lang zh|en]
                                           what to do next: prompts you lose, the searches the
-                                          engine ran, the pages to be on, answer-link health
+                                          engine ran, the pages to be on, wrong facts and the
+                                          pages behind them, answer-link health
+  geo-probe claims FILE [--run ID] [--facts FACTS.json] [--format json|markdown] [--lang zh|en]
+                                          what the answers say: each fact of the run's fact
+                                          sheet (or of FACTS.json) checked against the sentences
+                                          about its target, and the sentences flagged for review
   geo-probe links FILE --out OUT [--run ID] [--concurrency N] [--timeout-secs S]
                 [--max-secs S] [--allow-private] [--host-delay-ms MS]
                                           check that the run's answer links exist (HEAD, then
@@ -117,6 +122,7 @@ fn main() -> ExitCode {
         "diff" => cmd::compare::diff(rest),
         "engines" => cmd::compare::engines(rest),
         "actions" => cmd::actions::actions(rest),
+        "claims" => cmd::claims::claims(rest),
         "links" => cmd::links::links(rest),
         "mcp" => cmd::mcp::mcp(rest),
         "warehouse" => cmd::warehouse::warehouse(rest),

@@ -19,7 +19,7 @@ mod mcp_support;
 
 use mcp_support::{cli_json, sample_export, scratch, write_json, BIN};
 
-/// The nine tools of `shared/spec/cli.md`, with their argument names.
+/// The ten tools of `shared/spec/cli.md`, with their argument names.
 const TOOLS: &[(&str, &[&str], &[&str])] = &[
     ("list_projects", &[], &[]),
     ("list_runs", &["projectId"], &[]),
@@ -30,6 +30,7 @@ const TOOLS: &[(&str, &[&str], &[&str])] = &[
     ("search_answers", &["query", "runId", "limit"], &["query"]),
     ("get_probe", &["probeId"], &["probeId"]),
     ("list_actions", &["runId", "againstId"], &[]),
+    ("list_claims", &["runId"], &[]),
 ];
 
 type Client = RunningService<RoleClient, ()>;
@@ -209,6 +210,18 @@ async fn every_tool_answers_with_the_clis_objects() {
     assert_eq!(against, cli_json(&["actions", path, "--run", openai, "--against", first]));
     assert_eq!(ok(&call(&client, "list_actions", json!({})).await), cli_json(&["actions", path]));
 
+    // list_claims: exactly `geo-probe claims`, with each run's own fact sheet.
+    for r in &runs {
+        let id = r["id"].as_str().unwrap();
+        let claims = ok(&call(&client, "list_claims", json!({ "runId": id })).await);
+        assert_eq!(claims, cli_json(&["claims", path, "--run", id]), "list_claims {id}");
+        assert_eq!(claims["factsFrom"], "run", "{id}");
+        let facts = claims["facts"].as_array().unwrap();
+        assert_eq!(facts.len(), 2, "{id}");
+        assert!(facts[0]["claims"].as_array().is_some_and(|c| !c.is_empty()), "the demo states its founding year");
+    }
+    assert_eq!(ok(&call(&client, "list_claims", json!({})).await), cli_json(&["claims", path]));
+
     // top_sources: the metrics' domain rows, filtered, then cut.
     let first_run = runs[0]["id"].as_str().unwrap();
     let metrics = cli_json(&["metrics", path, "--run", first_run]).as_array().unwrap()[0].clone();
@@ -279,6 +292,8 @@ async fn unknown_ids_and_bad_arguments_are_tool_errors() {
         ("top_sources", json!({ "run_id": "x" }), "run_id"),
         ("list_actions", json!({ "runId": "run_nope" }), "run_nope"),
         ("list_actions", json!({ "againstId": "run_gone" }), "run_gone"),
+        ("list_claims", json!({ "runId": "run_nope" }), "run_nope"),
+        ("list_claims", json!({ "facts": [] }), "facts"),
     ] {
         let message = tool_error(&call(&client, tool, args.clone()).await);
         assert!(message.contains(needle), "{tool} {args}: {message}");

@@ -45,6 +45,7 @@ fn the_official_python_sdk_gets_the_clis_figures() {
         { "key": "search", "tool": "search_answers", "arguments": { "query": env["projects"][0]["brand"]["label"], "runId": first } },
         { "key": "probe", "tool": "get_probe", "arguments": { "probeId": probe_id } },
         { "key": "actions", "tool": "list_actions", "arguments": { "runId": second } },
+        { "key": "claims", "tool": "list_claims", "arguments": { "runId": second } },
         { "key": "unknown", "tool": "get_probe", "arguments": { "probeId": "no_such_probe" }, "valid": false },
     ]);
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp_python/client.py");
@@ -64,6 +65,7 @@ fn the_official_python_sdk_gets_the_clis_figures() {
             "diff_runs",
             "get_probe",
             "list_actions",
+            "list_claims",
             "list_projects",
             "list_runs",
             "run_metrics",
@@ -85,6 +87,7 @@ fn the_official_python_sdk_gets_the_clis_figures() {
     assert_eq!(call("diff"), cli_json(&["diff", path, "--run", second]));
     assert_eq!(call("engines"), cli_json(&["engines", path]));
     assert_eq!(call("actions"), cli_json(&["actions", path, "--run", second]));
+    assert_eq!(call("claims"), cli_json(&["claims", path, "--run", second]));
     let third: Vec<Value> = runs[0]["domains"]
         .as_array()
         .unwrap()

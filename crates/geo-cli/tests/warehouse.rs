@@ -16,7 +16,19 @@ use parquet::file::reader::{FileReader, SerializedFileReader};
 use serde_json::Value;
 
 const BIN: &str = env!("CARGO_BIN_EXE_geo-probe");
-const TABLES: [&str; 8] = ["runs", "targets", "prompts", "probes", "mentions", "queries", "sources", "answer_links"];
+const TABLES: [&str; 11] = [
+    "runs",
+    "targets",
+    "prompts",
+    "probes",
+    "mentions",
+    "queries",
+    "sources",
+    "answer_links",
+    "facts",
+    "claims",
+    "risk_flags",
+];
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -295,7 +307,7 @@ fn a_planted_link_at_any_level_is_refused_and_never_written_through() {
     std::fs::create_dir_all(&real).unwrap();
     std::os::unix::fs::symlink(&real, work.join("linked")).unwrap();
     ok(&geo_probe(&["warehouse", file, "--out", work.join("linked").to_str().unwrap()]));
-    assert_eq!(tree(&real).len(), 80, "the tables are written into the folder --out links to");
+    assert_eq!(tree(&real).len(), 10 * TABLES.len(), "the tables are written into the folder --out links to");
 
     // Over a written folder: each level in turn, pointing at a copy holding a victim file.
     let written = work.join("written");
@@ -366,7 +378,7 @@ fn a_failed_table_leaves_every_table_as_it_was() {
     run["config"]["engine"] = "openai".into();
     run["createdAt"] = "2026-12-01T02:00:00.000Z".into();
     let changed = write(&work.join("changed.json"), &env);
-    let last = "answer_links/engine=openai/run_date=2026-12-01/run_20261129T020000_demo.parquet";
+    let last = "risk_flags/engine=openai/run_date=2026-12-01/run_20261129T020000_demo.parquet";
     std::fs::create_dir_all(dir.join(last).join("a folder")).unwrap();
     let before = listing(&dir);
     error_line(&geo_probe(&["warehouse", &changed, "--out", out]), 1, "is a folder where a table file must be");
@@ -409,13 +421,13 @@ fn runs_differing_only_in_case_get_files_of_their_own() {
     std::fs::write(&former, "written by an older geo-probe").unwrap();
     ok(&geo_probe(&["warehouse", &file, "--out", dir.to_str().unwrap()]));
     let names: Vec<String> = tree(&dir).into_keys().collect();
-    assert_eq!(names.len(), 80, "{names:?}");
+    assert_eq!(names.len(), 10 * TABLES.len(), "{names:?}");
     let folded: std::collections::BTreeSet<String> = names.iter().map(|n| n.to_lowercase()).collect();
     assert_eq!(folded.len(), names.len(), "{names:?}");
     assert!(names.contains(&"runs/engine=openai/run_date=2026-11-28/run_a.parquet".to_string()), "{names:?}");
     assert!(names.contains(&"runs/engine=deepseek/run_date=2026-11-29/run_20261129T020000_demo.parquet".to_string()));
     let upper: Vec<&String> = names.iter().filter(|n| n.contains("/Run_A~")).collect();
-    assert_eq!(upper.len(), 8, "{names:?}");
+    assert_eq!(upper.len(), TABLES.len(), "{names:?}");
     assert!(!former.exists(), "the former name's file is replaced");
 }
 

@@ -1,6 +1,7 @@
 //! The proof that the warehouse and the CLI agree: the runs of every fixture export, of the
 //! demo and of a generated export (ties in a domain's attribution, a run without probes, one
-//! without successes, a duplicate target id, no brand, citations, an offset time) are written
+//! without successes, a duplicate target id, no brand, citations, an offset time, a fact sheet
+//! with claims of every verdict, a fact without claims, risk flags) are written
 //! with `geo-probe warehouse`, read by DuckDB (the PyPI wheel, pinned in
 //! `tests/warehouse_duckdb/requirements.txt`, installed into a venv by `python_support`), and
 //! every column of the views of `sql/metrics.sql` is compared with `geo-probe metrics` on the
@@ -54,7 +55,7 @@ fn same_number(what: &str, sql: &Value, cli: &Value) {
     }
 }
 
-/// Every column of the three views against the metrics of the same runs.
+/// Every column of the views against the metrics of the same runs.
 fn compare(name: &str, views: &Value, metrics: &[Value]) {
     let by_run = |view: &str| -> BTreeMap<String, Vec<&Value>> {
         let mut map: BTreeMap<String, Vec<&Value>> = BTreeMap::new();
@@ -64,6 +65,7 @@ fn compare(name: &str, views: &Value, metrics: &[Value]) {
         map
     };
     let (runs, shares, domains) = (by_run("run_metrics"), by_run("share_of_voice"), by_run("domain_metrics"));
+    let (facts, flags) = (by_run("fact_metrics"), by_run("risk_flag_metrics"));
     assert_eq!(runs.len(), metrics.len(), "{name}: one run_metrics row per run");
     for m in metrics {
         let id = m["runId"].as_str().unwrap();
@@ -120,6 +122,52 @@ fn compare(name: &str, views: &Value, metrics: &[Value]) {
             }
             assert_eq!(row.as_object().unwrap().len(), 11, "{}", at("the columns of domain_metrics"));
         }
+
+        // fact_metrics and risk_flag_metrics: the rows `facts` and `riskFlags`, in their order.
+        fn ordered<'a>(rows: Option<&Vec<&'a Value>>) -> Vec<&'a Value> {
+            let mut rows = rows.cloned().unwrap_or_default();
+            rows.sort_by_key(|r| r["position"].as_u64().unwrap());
+            rows
+        }
+        let want = m["facts"].as_array().unwrap();
+        let got = ordered(facts.get(id));
+        assert_eq!(got.len(), want.len(), "{}", at("one fact_metrics row per fact"));
+        for (row, f) in got.iter().zip(want) {
+            let fact = f["factId"].as_str().unwrap();
+            for (column, field) in [("fact_id", "factId"), ("target_id", "targetId"), ("label", "label")] {
+                assert_eq!(row[column], f[field], "{}", at(&format!("{fact}.{column}")));
+            }
+            for (column, field) in [
+                ("probes_with_claim", "probesWithClaim"),
+                ("consistent", "consistent"),
+                ("contradicts", "contradicts"),
+                ("unverified", "unverified"),
+                ("contradiction_rate", "contradictionRate"),
+            ] {
+                same_number(&at(&format!("{fact}.{column}")), &row[column], &f[field]);
+            }
+            assert_eq!(row.as_object().unwrap().len(), 10, "{}", at("the columns of fact_metrics"));
+        }
+        let want = m["riskFlags"].as_array().unwrap();
+        let got = ordered(flags.get(id));
+        assert_eq!(got.len(), want.len(), "{}", at("one risk_flag_metrics row per target"));
+        for (row, f) in got.iter().zip(want) {
+            let target = f["targetId"].as_str().unwrap();
+            assert_eq!(row["target_id"], f["targetId"], "{}", at("risk_flag_metrics order"));
+            for (column, field) in [
+                ("mentioning_count", "mentioningCount"),
+                ("flagged_count", "flaggedCount"),
+                ("flagged_rate", "flaggedRate"),
+                ("flagged_low", "flaggedLow"),
+                ("flagged_high", "flaggedHigh"),
+                ("negative", "negative"),
+                ("caution", "caution"),
+                ("watch", "watch"),
+            ] {
+                same_number(&at(&format!("{target}.{column}")), &row[column], &f[field]);
+            }
+            assert_eq!(row.as_object().unwrap().len(), 11, "{}", at("the columns of risk_flag_metrics"));
+        }
     }
 }
 
@@ -134,6 +182,10 @@ fn check_types(name: &str, types: &Value) {
     assert_eq!(types["mentions"]["order"], "BIGINT", "{name}");
     assert_eq!(types["probes"]["run_date"], "DATE", "{name}: the partition key");
     assert_eq!(types["probes"]["engine"], "VARCHAR", "{name}: the partition key");
+    assert_eq!(types["claims"]["values"], "VARCHAR[]", "{name}");
+    assert_eq!(types["claims"]["source_urls"], "VARCHAR[]", "{name}");
+    assert_eq!(types["risk_flags"]["kind"], "VARCHAR", "{name}");
+    assert_eq!(types["facts"]["value"], "DOUBLE", "{name}");
 }
 
 /// One run of the generated export: its id, engine, `createdAt`, `aliasSnapshot` and the
@@ -170,7 +222,7 @@ fn generated_export(path: &Path) {
         "https://m.example.cn/n2?utm_source=x",
         "https://www.36kr.com/p/3",
     ];
-    const PARTS: [&str; 7] = [
+    const PARTS: [&str; 12] = [
         "1. Acme：监测\n2. Beta：内容\n",
         "推荐 Gamma 和 艾克米。",
         "Beta 是第一。",
@@ -178,7 +230,22 @@ fn generated_export(path: &Path) {
         "没有合适的。",
         "[官网](https://blog.acme.com/a) ",
         "见 https://news.example.cn/n 。",
+        "Acme 成立于2015年，价格 ¥99。",
+        "艾克米成立于2016年，有投诉。",
+        "Beta 成立于2018年，缺点是较贵。",
+        "Acme 的价格不详，曾有数据事件。",
+        "Gamma 总部在上海。",
     ];
+    // The fact sheet: claims of every verdict, a fact no answer speaks to, and a watch term.
+    let sheet = json!({
+        "facts": [
+            { "id": "acme_founded", "targetId": "t_acme", "label": "成立年份", "kind": "year", "cues": ["成立"], "value": 2015 },
+            { "id": "acme_price", "targetId": "t_acme", "label": "价格", "kind": "money", "cues": ["价格"], "value": 99, "currency": "CNY" },
+            { "id": "beta_founded", "targetId": "t_beta", "label": "Beta 成立", "kind": "year", "cues": ["成立"], "value": 2017 },
+            { "id": "acme_staff", "targetId": "t_acme", "label": "员工", "kind": "number", "cues": ["员工"], "value": 50, "tolerance": 0.1 },
+        ],
+        "watchTerms": ["数据事件"],
+    });
     let mut runs = Vec::new();
     let mut probes = Vec::new();
     let spec = |id, engine, created, snapshot: &[&Value], statuses| RunSpec {
@@ -217,6 +284,12 @@ fn generated_export(path: &Path) {
                         "maxTokens": 3000, "temperature": 1.0, "systemPromptVersion": "neutral-zh-v1" },
             "aliasSnapshot": snapshot, "promptSnapshot": prompts, "plannedProbeCount": 4 * repeats,
         }));
+        // run_g4 has no brand, so its sheet names only a competitor's fact; run_g5 has none.
+        match *id {
+            "run_g4" => runs[i]["factSnapshot"] = json!({ "facts": [sheet["facts"][2].clone()] }),
+            "run_g5" => {}
+            _ => runs[i]["factSnapshot"] = sheet.clone(),
+        }
         for p in 1..=4 {
             for r in 0..repeats {
                 let status = statuses[rng.below(statuses.len() as u64) as usize];
@@ -244,7 +317,8 @@ fn generated_export(path: &Path) {
                     probe["error"] = json!({ "kind": "server", "httpStatus": 500, "message": "boom" });
                 }
                 if *engine == "openai" && rng.below(2) == 0 {
-                    probe["rawCitations"] = json!([{ "url": URLS[rng.below(URLS.len() as u64) as usize] }]);
+                    let url = URLS[rng.below(URLS.len() as u64) as usize];
+                    probe["rawCitations"] = json!([{ "url": url, "citedText": "Acme 成立于2015年，价格 ¥99。" }]);
                     probe["costUsd"] = json!(0.0125);
                 }
                 probes.push(probe);
@@ -333,7 +407,7 @@ fn duckdb_over_the_tables_gives_the_figures_of_geo_probe_metrics() {
         assert_eq!(parquet["compressions"], json!(["ZSTD"]), "{name}");
         assert_eq!(parquet["chunks_without_statistics"], 0, "{name}: statistics on every column chunk");
         let files = parquet_files(dir);
-        assert_eq!(files.len(), 8 * metrics.as_array().unwrap().len(), "{name}: one file per run and table");
+        assert_eq!(files.len(), 11 * metrics.as_array().unwrap().len(), "{name}: one file per run and table");
         assert!(parquet["files"].as_u64().unwrap() <= files.len() as u64, "{name}: files with rows have metadata");
         for file in views["files"].as_array().unwrap() {
             assert!(file["row_groups"].as_u64().unwrap() <= 1, "{name}: one row group per file: {file}");
@@ -345,4 +419,24 @@ fn duckdb_over_the_tables_gives_the_figures_of_geo_probe_metrics() {
     let tie = &generated[5]["domains"][0];
     assert_eq!((&tie["domain"], &tie["ownership"]), (&json!("acme.com"), &json!("third_party")), "{tie}");
     assert!(cases.iter().any(|(_, _, printed, _)| printed["answer_links"] > 0 && printed["mentions"] > 0));
+    let printed = &cases.last().unwrap().2;
+    assert!(printed["facts"] > 0 && printed["claims"] > 0 && printed["risk_flags"] > 0, "{printed:?}");
+    let verdicts = |field: &str| {
+        generated
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|m| m["facts"].as_array().unwrap())
+            .map(|f| f[field].as_u64().unwrap())
+            .sum::<u64>()
+    };
+    assert!(verdicts("consistent") > 0 && verdicts("contradicts") > 0, "claims of both verdicts");
+    assert!(
+        generated[0]["facts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["factId"] == "acme_staff" && f["probesWithClaim"] == 0),
+        "a fact without claims has its row"
+    );
 }

@@ -2,6 +2,7 @@
 
 pub mod actions;
 pub mod chat;
+pub mod claims;
 pub mod compare;
 pub mod doctor;
 pub mod export;

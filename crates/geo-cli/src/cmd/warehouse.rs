@@ -14,13 +14,13 @@ use crate::io::{input_error, print};
 use crate::warehouse::staging::{not_written, Placement, Staging};
 use crate::warehouse::{existing_files, TableStat};
 use anyhow::{anyhow, Result};
-use geo_core::export::warehouse::{file_stem, former_file_stem, warehouse_runs, RunTables, TABLES};
+use geo_core::export::warehouse::{file_stem, former_file_stem, warehouse_runs, RunTables, TABLES, TABLE_COUNT};
 use std::collections::HashMap;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-/// Most runs written at the same time (eight files each, on their own threads): their fsyncs
+/// Most runs written at the same time (a file per table each, on their own threads): their fsyncs
 /// overlap, so a day of nine engines is one wait (docs/adr/0018-warehouse-parquet.md).
 const MAX_RUNS_IN_FLIGHT: usize = 12;
 /// A batch takes no further run once it holds this many probes, which bounds its memory.
@@ -73,9 +73,9 @@ fn stage<'a>(
     staging: &Staging,
     runs: impl Iterator<Item = RunTables<'a>>,
     total: usize,
-) -> Result<([TableStat; 8], Vec<Placement>)> {
+) -> Result<([TableStat; TABLE_COUNT], Vec<Placement>)> {
     let progress = std::io::stderr().is_terminal() && total > 1;
-    let mut sums = [TableStat::default(); 8];
+    let mut sums = [TableStat::default(); TABLE_COUNT];
     let mut placements = Vec::new();
     let mut done = 0;
     let mut runs = runs.peekable();

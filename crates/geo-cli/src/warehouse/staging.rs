@@ -21,7 +21,7 @@
 use super::{link_refused, parquet, TableStat, EXTENSION};
 use crate::io::os_random_u64;
 use anyhow::{anyhow, bail, Context, Result};
-use geo_core::export::warehouse::{Row, RunTables, TABLES};
+use geo_core::export::warehouse::{Row, RunTables, TABLES, TABLE_COUNT};
 use std::collections::HashSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -99,9 +99,9 @@ impl Staging {
     /// runs apart); returns the rows and bytes of each table, in [`TABLES`] order, and where
     /// the files go.
     ///
-    /// The eight files are encoded and written on eight threads: most of a file's time is its
+    /// The files are encoded and written on a thread each: most of a file's time is its
     /// fsync, which the threads wait for side by side (docs/adr/0018-warehouse-parquet.md).
-    pub fn stage_run(&self, index: usize, t: &RunTables<'_>) -> Result<([TableStat; 8], Vec<Placement>)> {
+    pub fn stage_run(&self, index: usize, t: &RunTables<'_>) -> Result<([TableStat; TABLE_COUNT], Vec<Placement>)> {
         let name = |table: &str| format!("{index}.{table}.new");
         let results: Vec<Result<TableStat>> = std::thread::scope(|s| {
             let handles = [
@@ -113,10 +113,13 @@ impl Staging {
                 s.spawn(|| self.put(&name("queries"), &t.queries)),
                 s.spawn(|| self.put(&name("sources"), &t.sources)),
                 s.spawn(|| self.put(&name("answer_links"), &t.answer_links)),
+                s.spawn(|| self.put(&name("facts"), &t.facts)),
+                s.spawn(|| self.put(&name("claims"), &t.claims)),
+                s.spawn(|| self.put(&name("risk_flags"), &t.risk_flags)),
             ];
             handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err(anyhow!("a writer thread failed")))).collect()
         });
-        let mut stats = [TableStat::default(); 8];
+        let mut stats = [TableStat::default(); TABLE_COUNT];
         for (stat, result) in stats.iter_mut().zip(results) {
             *stat = result.with_context(|| format!("cannot write run {}", t.file_stem))?;
         }

@@ -24,7 +24,9 @@ pub fn scratch(name: &str) -> PathBuf {
 
 /// The demo export's two DeepSeek runs (its other engines' runs left out) plus a third run:
 /// the demo's second run asked of another engine, so the file has a previous run to diff
-/// against and two engines to compare.
+/// against and two engines to compare. Every run holds a fact sheet the demo's answers speak
+/// to (the brand was founded in 2023 in Hangzhou; the sheet says 2022), so `list_claims` has
+/// claims of every kind to list.
 pub fn sample_export() -> Value {
     let text = std::fs::read_to_string(root().join("demo/demo-data.json")).unwrap();
     let mut env: Value = serde_json::from_str(&text).unwrap();
@@ -32,6 +34,16 @@ pub fn sample_export() -> Value {
     let kept: Vec<Value> = env["runs"].as_array().unwrap().iter().map(|r| r["id"].clone()).collect();
     env["probes"].as_array_mut().unwrap().retain(|p| kept.contains(&p["runId"]));
     assert_eq!(kept.len(), 2, "the demo has two DeepSeek runs");
+    let brand = env["projects"][0]["brand"]["id"].clone();
+    for run in env["runs"].as_array_mut().unwrap() {
+        run["factSnapshot"] = json!({
+            "facts": [
+                { "id": "founded", "targetId": brand, "label": "成立年份", "kind": "year", "cues": ["成立"], "value": 2022 },
+                { "id": "hq", "targetId": brand, "label": "总部", "kind": "text", "cues": ["总部"], "accepted": ["杭州"] },
+            ],
+            "watchTerms": ["官网"],
+        });
+    }
     let runs = env["runs"].as_array().unwrap().clone();
     let last = runs.iter().max_by_key(|r| r["createdAt"].as_str().unwrap().to_string()).unwrap();
     let old_id = last["id"].as_str().unwrap().to_string();

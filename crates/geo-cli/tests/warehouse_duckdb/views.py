@@ -1,5 +1,5 @@
 """Reads the warehouse folders of `geo-probe warehouse` in DuckDB, creates the views of
-sql/metrics.sql over them and prints, per folder, every row of the three views, the row count
+sql/metrics.sql over them and prints, per folder, every row of the views, the row count
 of every table, the columns' types and the Parquet metadata that matters (compression, row
 groups, statistics) as one JSON object: `python views.py SQL_FILE DIR...`.
 """
@@ -9,8 +9,20 @@ import sys
 
 import duckdb
 
-TABLES = ["runs", "targets", "prompts", "probes", "mentions", "queries", "sources", "answer_links"]
-VIEWS = ["run_metrics", "share_of_voice", "domain_metrics"]
+TABLES = [
+    "runs",
+    "targets",
+    "prompts",
+    "probes",
+    "mentions",
+    "queries",
+    "sources",
+    "answer_links",
+    "facts",
+    "claims",
+    "risk_flags",
+]
+VIEWS = ["run_metrics", "share_of_voice", "domain_metrics", "fact_metrics", "risk_flag_metrics"]
 
 
 def literal(text):

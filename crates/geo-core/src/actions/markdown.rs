@@ -2,7 +2,7 @@
 //! and the "what to do next" sections of the run report. Every piece of text from the user,
 //! the model or a web page goes through the report's cell escaping.
 
-use super::{Actions, ItemStatus, LostPrompt, PageRow, QueryRow};
+use super::{Actions, ItemStatus, LostPrompt, PageRow, QueryRow, WrongFact};
 use crate::export::markdown::{escape_cell, frac, heading, table, Align, Text};
 use crate::metrics::insights::{decimal, percent};
 use crate::model::{Lang, Run};
@@ -66,6 +66,7 @@ pub(crate) fn sections(md: &mut String, a: &Actions, run: &Run, lang: Lang, limi
     lost_section(md, a, run, &t, limit);
     queries_section(md, a, run, &t, limit);
     pages_section(md, a, &t, limit);
+    wrong_facts_section(md, a, run, &t, limit);
     links_section(md, a, &t, limit);
     solved_section(md, a, run, &t);
 }
@@ -180,14 +181,29 @@ fn queries_section(md: &mut String, a: &Actions, run: &Run, t: &Text, limit: usi
     md.push_str(more.as_deref().unwrap_or(""));
 }
 
+/// The first five of `items`, comma-separated, with `…` when there are more.
+fn first_five<'a>(items: impl ExactSizeIterator<Item = &'a str>) -> String {
+    let n = items.len();
+    let mut s = items.take(5).collect::<Vec<_>>().join(", ");
+    if n > 5 {
+        s.push_str(", …");
+    }
+    s
+}
+
+/// A page's cell: its title and URL (its domain for Gemini's redirects, counted by domain).
+fn page_cell(by_domain: bool, domain: &str, title: &str, url: &str, t: &Text) -> String {
+    if by_domain {
+        format!("{domain} ({})", t.t("按域名汇总", "by domain"))
+    } else if title.is_empty() {
+        url.to_string()
+    } else {
+        format!("{title} — {url}")
+    }
+}
+
 fn query_row(q: &QueryRow, a: &Actions, run: &Run, t: &Text) -> Vec<String> {
-    let list = |items: Vec<&str>| {
-        let mut s = items.iter().take(5).copied().collect::<Vec<_>>().join(", ");
-        if items.len() > 5 {
-            s.push_str(", …");
-        }
-        s
-    };
+    let list = |items: Vec<&str>| first_five(items.into_iter());
     let mut row = vec![
         q.query.clone(),
         q.probe_count.to_string(),
@@ -243,15 +259,8 @@ fn pages_section(md: &mut String, a: &Actions, t: &Text, limit: usize) {
 }
 
 fn page_row(p: &PageRow, a: &Actions, t: &Text) -> Vec<String> {
-    let page = if p.by_domain {
-        format!("{} ({})", p.domain, t.t("按域名汇总", "by domain"))
-    } else if p.title.is_empty() {
-        p.url.clone()
-    } else {
-        format!("{} — {}", p.title, p.url)
-    };
     let mut row = vec![
-        page,
+        page_cell(p.by_domain, &p.domain, &p.title, &p.url, t),
         p.domain.clone(),
         p.probe_count.to_string(),
         p.cited_count.to_string(),
@@ -260,6 +269,80 @@ fn page_row(p: &PageRow, a: &Actions, t: &Text) -> Vec<String> {
     ];
     if a.against_id.is_some() {
         row.push(status_label(p.status, t.lang).to_string());
+    }
+    row
+}
+
+/// The wrong facts: one table of the facts, one of the pages behind them. Only for a run
+/// with a fact sheet, so a report of a run without one is as it was.
+fn wrong_facts_section(md: &mut String, a: &Actions, run: &Run, t: &Text, limit: usize) {
+    if a.fact_count == 0 {
+        return;
+    }
+    heading(md, "##", t.t("说错的事实及其背后的页面", "Wrong facts and the pages behind them"));
+    md.push_str(t.t(
+        "回答中与事实表矛盾的陈述，按矛盾的句子数排序；页面是这些句子引用的来源：请它们更正，或在引擎读到的地方发布正确的信息。\n\n",
+        "The facts of the fact sheet that answers contradict, by the contradicting sentences; the pages are the sources those sentences cite: ask them for a correction, or publish the right figure where the engines read.\n\n",
+    ));
+    if a.wrong_facts.is_empty() {
+        md.push_str(t.t("没有与事实表矛盾的句子。\n\n", "No sentence contradicts the fact sheet.\n\n"));
+        return;
+    }
+    let head = with_status(
+        vec![
+            (t.t("事实", "Fact"), Align::Left),
+            (t.t("对象", "Target"), Align::Left),
+            (t.t("矛盾的句子", "Contradicting sentences"), Align::Right),
+            (t.t("回答", "Answers"), Align::Right),
+            (t.t("说出的值", "Values stated"), Align::Left),
+            (t.t("无来源的句子", "Without a source"), Align::Right),
+        ],
+        a,
+        t,
+    );
+    let (rows, more) = shown(&a.wrong_facts, limit, t);
+    table(md, &head, rows.iter().map(|f| wrong_fact_row(f, a, run, t)));
+    md.push_str(more.as_deref().unwrap_or(""));
+    let pages: Vec<(&WrongFact, &super::WrongFactPage)> =
+        rows.iter().flat_map(|f| f.pages.iter().map(move |p| (f, p))).collect();
+    if pages.is_empty() {
+        md.push_str(t.t(
+            "这些句子没有引用任何来源页面（引擎没有给出它们的引用）。\n\n",
+            "No source page is behind these sentences (the engine gave no citation for them).\n\n",
+        ));
+        return;
+    }
+    let head = [
+        (t.t("事实", "Fact"), Align::Left),
+        (t.t("页面", "Page"), Align::Left),
+        (t.t("域名", "Domain"), Align::Left),
+        (t.t("矛盾的句子", "Contradicting sentences"), Align::Right),
+        (t.t("被引用", "Cited"), Align::Left),
+    ];
+    let (shown_pages, more) = shown(&pages, limit, t);
+    table(
+        md,
+        &head,
+        shown_pages.iter().map(|(f, p)| {
+            let page = page_cell(p.by_domain, &p.domain, &p.title, &p.url, t);
+            vec![f.label.clone(), page, p.domain.clone(), p.claim_count.to_string(), yes(p.cited)]
+        }),
+    );
+    md.push_str(more.as_deref().unwrap_or(""));
+}
+
+fn wrong_fact_row(f: &WrongFact, a: &Actions, run: &Run, t: &Text) -> Vec<String> {
+    let values = first_five(f.values.iter().map(String::as_str));
+    let mut row = vec![
+        f.label.clone(),
+        label(run, &f.target_id).to_string(),
+        f.claim_count.to_string(),
+        f.probe_count.to_string(),
+        if values.is_empty() { "—".to_string() } else { values },
+        f.unsourced_count.to_string(),
+    ];
+    if a.against_id.is_some() {
+        row.push(status_label(f.status, t.lang).to_string());
     }
     row
 }
@@ -331,7 +414,7 @@ fn solved_section(md: &mut String, a: &Actions, run: &Run, t: &Text) {
         }
     };
     md.push_str(&format!(
-        "- {}: {}\n- {}: {}\n- {}: {}\n\n",
+        "- {}: {}\n- {}: {}\n- {}: {}\n",
         t.t("不再失分的提示词", "Prompts no longer lost"),
         list(solved.lost_prompts.iter().map(|p| prompt_text(run, p).to_string()).collect()),
         t.t("现在带回自有页面的搜索", "Searches that now bring back an owned page"),
@@ -339,4 +422,19 @@ fn solved_section(md: &mut String, a: &Actions, run: &Run, t: &Text) {
         t.t("不再需要争取的页面", "Pages no longer to be on"),
         list(solved.pages.clone()),
     ));
+    if a.fact_count > 0 {
+        let fact_label = |id: &String| {
+            run.fact_snapshot
+                .iter()
+                .flat_map(|s| &s.facts)
+                .find(|f| &f.id == id)
+                .map_or(id.clone(), |f| f.label.clone())
+        };
+        md.push_str(&format!(
+            "- {}: {}\n",
+            t.t("不再被说错的事实", "Facts no longer stated wrongly"),
+            list(solved.wrong_facts.iter().map(fact_label).collect()),
+        ));
+    }
+    md.push('\n');
 }

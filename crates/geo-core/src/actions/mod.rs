@@ -12,6 +12,8 @@
 //! - `pages`: the third-party pages retrieved for the lost prompts (`pages`).
 //! - `links`: the counts of the run's answer-link check (`geo-probe links`), with the
 //!   answer links that do not exist and the probes that wrote them.
+//! - `wrong_facts`: the facts of the run's fact sheet that answers contradict, with the
+//!   pages behind the contradicting sentences (`wrongFacts`).
 //! - `status`: against another run (by default the run's `previousRunId`), whether each
 //!   item is new, still open or solved.
 //! - [`check`]: the link checker's decisions (which request next, what a reply means), a
@@ -28,6 +30,7 @@ pub mod markdown;
 mod pages;
 mod queries;
 mod status;
+mod wrong_facts;
 
 pub use markdown::actions_markdown;
 pub use queries::fold_query;
@@ -65,6 +68,14 @@ pub struct Actions {
     pub source_probe_count: u32,
     /// The answer links that do not exist (`not_found`), with the probes that wrote them.
     pub not_found_links: Vec<BrokenLink>,
+    /// The facts in the run's fact sheet (`factSnapshot`; 0 without one): with none, no
+    /// answer can be checked and `wrongFacts` is empty.
+    #[serde(default)]
+    pub fact_count: u32,
+    /// The facts the answers state wrongly, with the pages behind those sentences, by
+    /// `claimCount` descending, then fact-sheet order.
+    #[serde(default)]
+    pub wrong_facts: Vec<WrongFact>,
     /// What the compared run listed that this run no longer does (`None` without a
     /// comparison).
     pub solved: Option<Solved>,
@@ -173,6 +184,56 @@ pub struct PageRow {
     pub probe_ids: Vec<String>,
 }
 
+/// A fact of the run's fact sheet that some answers contradict (data-model.md, "What the
+/// answers say": a claim with the verdict `contradicts`), with the pages behind those
+/// sentences: the pages to get corrected.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WrongFact {
+    /// The fact.
+    pub fact_id: String,
+    /// Its target (the brand or a competitor).
+    pub target_id: String,
+    /// Its label.
+    pub label: String,
+    /// Contradicting claims on it in the run's successful probes (one per sentence).
+    pub claim_count: u32,
+    /// Successful probes with at least one of them.
+    pub probe_count: u32,
+    /// The values those sentences state, as written, each once, in order of appearance.
+    pub values: Vec<String>,
+    /// Contradicting claims with no source behind their sentence (no citation names it).
+    pub unsourced_count: u32,
+    /// The pages behind the contradicting sentences, by `claimCount` descending, then `url`.
+    pub pages: Vec<WrongFactPage>,
+    /// New or still open against the compared run (`None` without a comparison).
+    pub status: Option<ItemStatus>,
+    /// The evidence: the probes with a contradicting claim on it, in probe order.
+    pub probe_ids: Vec<String>,
+}
+
+/// A page behind contradicting sentences about one fact.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WrongFactPage {
+    /// The canonical URL (for a Gemini grounding redirect: the publisher's domain).
+    pub url: String,
+    /// Registrable domain.
+    pub domain: String,
+    /// Contradicting claims on the fact whose sentence this page is behind.
+    pub claim_count: u32,
+    /// Whether the answers cite it (one of its sources behind those claims is a Cited
+    /// Source).
+    pub cited: bool,
+    /// True for Gemini's grounding redirects, grouped by the publisher's domain (`url` is
+    /// then that domain).
+    pub by_domain: bool,
+    /// The longest title seen (ties: the first in code-point order).
+    pub title: String,
+    /// The evidence: the probes of those claims, in probe order.
+    pub probe_ids: Vec<String>,
+}
+
 /// The run's answer-link check, counted by class.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -267,6 +328,10 @@ pub struct Solved {
     pub queries: Vec<String>,
     /// Pages to be on then that are not now.
     pub pages: Vec<String>,
+    /// Facts contradicted then that this run's answers speak to (with a claim on them)
+    /// without contradicting them.
+    #[serde(default)]
+    pub wrong_facts: Vec<String>,
 }
 
 /// One run as the rules read it: the run, its probes (any order, any status; probes of other
@@ -337,6 +402,7 @@ pub fn compute_actions(current: RunInput<'_>, against: Option<RunInput<'_>>) -> 
         })
         .count() as u32;
     let source_probe_count = prepared.probes.iter().filter(|p| !p.sources.is_empty()).count() as u32;
+    let fact_count = current.run.fact_snapshot.as_ref().map_or(0, |s| s.facts.len()) as u32;
     let mut actions = Actions {
         run_id: current.run.id.clone(),
         engine: current.run.config.engine,
@@ -349,6 +415,8 @@ pub fn compute_actions(current: RunInput<'_>, against: Option<RunInput<'_>>) -> 
         query_probe_count,
         source_probe_count,
         not_found_links,
+        fact_count,
+        wrong_facts: wrong_facts::wrong_facts(&prepared),
         solved: None,
     };
     if let Some(other) = against {
@@ -358,6 +426,7 @@ pub fn compute_actions(current: RunInput<'_>, against: Option<RunInput<'_>>) -> 
             lost_before.iter().map(|l| l.prompt_id.clone()).collect(),
             queries::queries(&before).into_iter().filter(|q| !q.owned).map(|q| q.query).collect(),
             pages::pages(&before, &lost_before).into_iter().map(|p| p.url).collect(),
+            wrong_facts::wrong_facts(&before).into_iter().map(|f| f.fact_id).collect(),
         );
         status::mark(&mut actions, &prepared, &previous);
         actions.against_id = Some(other.run.id.clone());

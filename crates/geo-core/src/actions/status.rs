@@ -9,6 +9,10 @@
 //!   is neither: the engine's searches vary, so its absence proves nothing.
 //! - A page to be on is `open` when it was one then too, else `new`; a page to be on then
 //!   that is not one now is solved.
+//! - A wrong fact is `open` when the other run's answers contradicted it too, else `new`; a
+//!   fact contradicted then that this run's answers speak to (a claim on it) without
+//!   contradicting it is solved. A fact no answer speaks to now is neither: silence proves
+//!   nothing.
 
 use super::{Actions, ItemStatus, Prepared, Solved};
 
@@ -21,16 +25,23 @@ pub(crate) struct Previous {
     pub(crate) unowned_queries: Vec<String>,
     /// Its pages to be on (their `url`).
     pub(crate) pages: Vec<String>,
+    /// Its wrong facts (their `factId`).
+    pub(crate) wrong_facts: Vec<String>,
 }
 
 impl Previous {
     /// The compared run's items from its lists (sorted here).
-    pub(crate) fn new(mut lost: Vec<String>, mut unowned_queries: Vec<String>, mut pages: Vec<String>) -> Previous {
-        for list in [&mut lost, &mut unowned_queries, &mut pages] {
+    pub(crate) fn new(
+        mut lost: Vec<String>,
+        mut unowned_queries: Vec<String>,
+        mut pages: Vec<String>,
+        mut wrong_facts: Vec<String>,
+    ) -> Previous {
+        for list in [&mut lost, &mut unowned_queries, &mut pages, &mut wrong_facts] {
             crate::sort::sort(list);
             list.dedup();
         }
-        Previous { lost, unowned_queries, pages }
+        Previous { lost, unowned_queries, pages, wrong_facts }
     }
 }
 
@@ -71,5 +82,15 @@ pub(crate) fn mark(actions: &mut Actions, run: &Prepared<'_>, previous: &Previou
         .cloned()
         .collect();
     solved.pages = previous.pages.iter().filter(|u| actions.pages.iter().all(|p| &p.url != *u)).cloned().collect();
+    for f in &mut actions.wrong_facts {
+        f.status = new_or_open(has(&previous.wrong_facts, &f.fact_id));
+    }
+    solved.wrong_facts = previous
+        .wrong_facts
+        .iter()
+        .filter(|id| actions.wrong_facts.iter().all(|f| &f.fact_id != *id))
+        .filter(|id| run.probes.iter().any(|p| p.claims.iter().any(|c| &c.fact_id == *id)))
+        .cloned()
+        .collect();
     actions.solved = Some(solved);
 }

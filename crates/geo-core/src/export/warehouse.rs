@@ -1,7 +1,8 @@
-//! The warehouse tables (`shared/spec/data-model.md`, "Warehouse tables"): every run of an
-//! analysed export as rows of eight flat tables — `runs`, `targets`, `prompts`, `probes`,
-//! `mentions`, `queries`, `sources`, `answer_links` — that `geo-probe warehouse` writes as
-//! Parquet and the web app could offer as CSV.
+//! The warehouse tables (`shared/spec/data-model.md`, "Warehouse tables" and "What the answers
+//! say"): every run of an analysed export as rows of eleven flat tables — `runs`, `targets`,
+//! `prompts`, `probes`, `mentions`, `queries`, `sources`, `answer_links`, `facts` (an extra: the
+//! run's `factSnapshot`), `claims`, `risk_flags` — that `geo-probe warehouse` writes as Parquet
+//! and the web app could offer as CSV.
 //!
 //! The one decision: the rows are a pure function of one run and its analysed probes
 //! ([`run_tables`]), built one run at a time ([`warehouse_runs`]), so a shell streams an export
@@ -9,8 +10,10 @@
 //! their order live here once ([`Row::COLUMNS`]), so every file format agrees on them.
 //!
 //! The rows carry exactly what the metrics read, so that the views of `sql/metrics.sql` equal
-//! `geo-probe metrics`: `mentions`, `sources` and `answer_links` hold the rows of successful
-//! probes only (`queries` those of every probe); `targets` holds one row per target id of the
+//! `geo-probe metrics`: `mentions`, `sources`, `answer_links`, `claims` and `risk_flags` hold
+//! the rows of successful probes only (`queries` those of every probe); `facts` holds one row
+//! per fact of the `factSnapshot`, in its order, so that a fact without claims still has its
+//! row of counts; `targets` holds one row per target id of the
 //! `aliasSnapshot` (the first target of an id, as the metrics count it), `runs.brand_id` the
 //! first of kind brand among them, and `mentions` one row per probe and target (the probe's
 //! first Mention of that id); a source's `occurrences`,
@@ -21,13 +24,28 @@
 
 use super::validate::quoted;
 use crate::metrics::{source_tally, MetricsError};
-use crate::model::{ExportEnvelope, Probe, ProbeStatus, Run, TargetKind};
+use crate::model::{Claim, ExportEnvelope, Fact, Probe, ProbeStatus, RiskFlag, Run, TargetKind};
 use crate::runner::{parse_iso_micros, utc_date};
 use std::fmt;
 
-/// The table names, in the order of the contract (and of `geo-probe warehouse`'s output).
-pub const TABLES: [&str; 8] =
-    ["runs", "targets", "prompts", "probes", "mentions", "queries", "sources", "answer_links"];
+/// The table names, in the order of the contract (and of `geo-probe warehouse`'s output);
+/// `facts` is an extra, the run's fact sheet, beside `targets` and `prompts`.
+pub const TABLES: [&str; TABLE_COUNT] = [
+    "runs",
+    "targets",
+    "prompts",
+    "probes",
+    "mentions",
+    "queries",
+    "sources",
+    "answer_links",
+    "facts",
+    "claims",
+    "risk_flags",
+];
+
+/// How many tables there are.
+pub const TABLE_COUNT: usize = 11;
 
 /// The type of a column.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -459,6 +477,134 @@ impl Row for AnswerLinkRow<'_> {
     }
 }
 
+/// A row of `facts` (an extra table): one per fact of the run's `factSnapshot`, in its order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FactRow<'a> {
+    /// The run.
+    pub run_id: &'a str,
+    /// The fact as frozen into the run.
+    pub fact: &'a Fact,
+    /// 0-based place in the `factSnapshot`.
+    pub position: u32,
+}
+
+impl Row for FactRow<'_> {
+    const TABLE: &'static str = "facts";
+    const COLUMNS: &'static [Column] = &[
+        col("run_id", ColumnType::Str),
+        col("fact_id", ColumnType::Str),
+        col("target_id", ColumnType::Str),
+        col("label", ColumnType::Str),
+        col("kind", ColumnType::Str),
+        col("position", ColumnType::Int),
+        col("cues", ColumnType::StrList),
+        opt("value", ColumnType::Float),
+        opt("currency", ColumnType::Str),
+        opt("tolerance", ColumnType::Float),
+        col("accepted", ColumnType::StrList),
+        col("rejected", ColumnType::StrList),
+    ];
+
+    fn value(&self, column: usize) -> Value<'_> {
+        let f = self.fact;
+        match column {
+            0 => Value::Str(self.run_id),
+            1 => Value::Str(&f.id),
+            2 => Value::Str(&f.target_id),
+            3 => Value::Str(&f.label),
+            4 => Value::Str(f.kind.as_str()),
+            5 => Value::int(self.position),
+            6 => Value::StrList(&f.cues),
+            7 => f.value.map_or(Value::Null, Value::Float),
+            8 => f.currency.map_or(Value::Null, |c| Value::Str(c.as_str())),
+            9 => f.tolerance.map_or(Value::Null, Value::Float),
+            10 => Value::StrList(&f.accepted),
+            11 => Value::StrList(&f.rejected),
+            _ => Value::Null,
+        }
+    }
+}
+
+/// A row of `claims`: one per Claim of a successful probe.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClaimRow<'a> {
+    /// The probe.
+    pub probe: &'a Probe,
+    /// The claim.
+    pub claim: &'a Claim,
+    /// The canonical URLs of its `sourceIds`, in that order.
+    pub source_urls: Vec<String>,
+}
+
+impl Row for ClaimRow<'_> {
+    const TABLE: &'static str = "claims";
+    const COLUMNS: &'static [Column] = &[
+        col("probe_id", ColumnType::Str),
+        col("run_id", ColumnType::Str),
+        col("fact_id", ColumnType::Str),
+        col("target_id", ColumnType::Str),
+        col("verdict", ColumnType::Str),
+        col("sentence", ColumnType::Str),
+        col("values", ColumnType::StrList),
+        col("source_urls", ColumnType::StrList),
+    ];
+
+    fn value(&self, column: usize) -> Value<'_> {
+        let c = self.claim;
+        match column {
+            0 => Value::Str(&self.probe.id),
+            1 => Value::Str(&self.probe.run_id),
+            2 => Value::Str(&c.fact_id),
+            3 => Value::Str(&c.target_id),
+            4 => Value::Str(c.verdict.as_str()),
+            5 => Value::Str(&c.sentence),
+            6 => Value::StrList(&c.values),
+            7 => Value::StrList(&self.source_urls),
+            _ => Value::Null,
+        }
+    }
+}
+
+/// A row of `risk_flags`: one per RiskFlag of a successful probe.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RiskFlagRow<'a> {
+    /// The probe.
+    pub probe: &'a Probe,
+    /// The flag.
+    pub flag: &'a RiskFlag,
+}
+
+impl Row for RiskFlagRow<'_> {
+    const TABLE: &'static str = "risk_flags";
+    const COLUMNS: &'static [Column] = &[
+        col("probe_id", ColumnType::Str),
+        col("run_id", ColumnType::Str),
+        col("target_id", ColumnType::Str),
+        col("kind", ColumnType::Str),
+        col("cue", ColumnType::Str),
+        col("sentence", ColumnType::Str),
+    ];
+
+    fn value(&self, column: usize) -> Value<'_> {
+        let f = self.flag;
+        match column {
+            0 => Value::Str(&self.probe.id),
+            1 => Value::Str(&self.probe.run_id),
+            2 => Value::Str(&f.target_id),
+            3 => Value::Str(f.kind.as_str()),
+            4 => Value::Str(&f.cue),
+            5 => Value::Str(&f.sentence),
+            _ => Value::Null,
+        }
+    }
+}
+
+/// The canonical URLs of `claim`'s sources, in `sourceIds` order (an id the probe does not
+/// hold is skipped).
+fn source_urls(probe: &Probe, claim: &Claim) -> Vec<String> {
+    claim.source_ids.iter().filter_map(|id| probe.sources.iter().find(|s| &s.id == id)).map(|s| s.url.clone()).collect()
+}
+
 /// The rows of one run in every table, with where its files go.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RunTables<'a> {
@@ -484,6 +630,12 @@ pub struct RunTables<'a> {
     pub sources: Vec<SourceRow<'a>>,
     /// `answer_links`.
     pub answer_links: Vec<AnswerLinkRow<'a>>,
+    /// `facts`.
+    pub facts: Vec<FactRow<'a>>,
+    /// `claims`.
+    pub claims: Vec<ClaimRow<'a>>,
+    /// `risk_flags`.
+    pub risk_flags: Vec<RiskFlagRow<'a>>,
 }
 
 impl RunTables<'_> {
@@ -494,7 +646,7 @@ impl RunTables<'_> {
     }
 
     /// The number of rows of each table, in [`TABLES`] order.
-    pub fn row_counts(&self) -> [usize; 8] {
+    pub fn row_counts(&self) -> [usize; TABLE_COUNT] {
         [
             self.runs.len(),
             self.targets.len(),
@@ -504,6 +656,9 @@ impl RunTables<'_> {
             self.queries.len(),
             self.sources.len(),
             self.answer_links.len(),
+            self.facts.len(),
+            self.claims.len(),
+            self.risk_flags.len(),
         ]
     }
 }
@@ -556,6 +711,9 @@ pub fn run_tables<'a>(run: &'a Run, probes: &[&'a Probe]) -> Result<RunTables<'a
         queries: Vec::new(),
         sources: Vec::new(),
         answer_links: Vec::new(),
+        facts: Vec::new(),
+        claims: Vec::new(),
+        risk_flags: Vec::new(),
     };
     for target in &run.alias_snapshot {
         if !t.targets.iter().any(|seen| seen.target.id == target.id) {
@@ -566,6 +724,9 @@ pub fn run_tables<'a>(run: &'a Run, probes: &[&'a Probe]) -> Result<RunTables<'a
     t.prompts = (run.prompt_snapshot.iter().enumerate())
         .map(|(i, prompt)| PromptRow { run_id: &run.id, prompt, position: i as u32 })
         .collect();
+    let facts = run.fact_snapshot.as_ref().map_or(&[][..], |s| &s.facts[..]);
+    t.facts =
+        (facts.iter().enumerate()).map(|(i, fact)| FactRow { run_id: &run.id, fact, position: i as u32 }).collect();
     for (probe_index, &probe) in probes.iter().filter(|p| p.run_id == run.id).enumerate() {
         let probe_index = probe_index as u32;
         t.probes.push(ProbeRow { probe, probe_index, created_at: parse_iso_micros(&probe.created_at) });
@@ -592,6 +753,12 @@ pub fn run_tables<'a>(run: &'a Run, probes: &[&'a Probe]) -> Result<RunTables<'a
             });
         }
         t.answer_links.extend(probe.answer_links.iter().map(|link| AnswerLinkRow { probe, link }));
+        t.claims.extend(probe.claims.iter().map(|claim| ClaimRow {
+            probe,
+            claim,
+            source_urls: source_urls(probe, claim),
+        }));
+        t.risk_flags.extend(probe.risk_flags.iter().map(|flag| RiskFlagRow { probe, flag }));
     }
     Ok(t)
 }
@@ -790,8 +957,20 @@ mod tests {
         }
         let text = include_str!("../../../../demo/demo-data.json");
         let mut env: ExportEnvelope = serde_json::from_str(text).unwrap();
+        // A fact sheet the demo's answers speak to (founded in 2023, headquartered in Hangzhou).
+        let sheet: crate::model::FactSnapshot = serde_json::from_value(serde_json::json!({
+            "facts": [
+                { "id": "founded", "targetId": "tgt_demo_yuangouchang", "label": "成立年份", "kind": "year",
+                  "cues": ["成立"], "value": 2022 },
+                { "id": "hq", "targetId": "tgt_demo_yuangouchang", "label": "总部", "kind": "text",
+                  "cues": ["总部"], "accepted": ["杭州"], "rejected": ["上海"] },
+            ],
+            "watchTerms": ["官网"],
+        }))
+        .unwrap();
+        env.runs.iter_mut().for_each(|r| r.fact_snapshot = Some(sheet.clone()));
         crate::analysis::analyze_envelope(&mut env);
-        let mut seen = [0usize; 8];
+        let mut seen = [0usize; TABLE_COUNT];
         for t in warehouse_runs(&env, &[]).unwrap() {
             t.runs.iter().for_each(check);
             t.targets.iter().for_each(check);
@@ -801,6 +980,9 @@ mod tests {
             t.queries.iter().for_each(check);
             t.sources.iter().for_each(check);
             t.answer_links.iter().for_each(check);
+            t.facts.iter().for_each(check);
+            t.claims.iter().for_each(check);
+            t.risk_flags.iter().for_each(check);
             for (s, n) in seen.iter_mut().zip(t.row_counts()) {
                 *s += n;
             }

@@ -6,7 +6,7 @@ use geo_core::actions::{actions_for_export, actions_markdown, Actions, ActionsEr
 use geo_core::analysis::analyze_envelope;
 use geo_core::export::markdown::markdown_report;
 use geo_core::export::{parse_export, validate_against, ImportLimits};
-use geo_core::model::{ExportEnvelope, Lang};
+use geo_core::model::{ExportEnvelope, FactSnapshot, Lang, RawCitation};
 
 fn load_text(text: &str) -> ExportEnvelope {
     let mut env = parse_export(text, &ImportLimits::default()).unwrap();
@@ -158,4 +158,140 @@ fn unknown_runs_are_named() {
     let err = actions_for_export(&env, Some("run_act_b"), Some("gone")).unwrap_err();
     assert!(err.to_string().starts_with("run `gone` is not in the export"), "{err}");
     assert_eq!(actions_for_export(&ExportEnvelope::new(""), None, None).unwrap_err(), ActionsError::NoRuns);
+}
+
+/// The actions fixture with a fact sheet in runs `run_act_a` and `run_act_b` and answers that
+/// speak to it: in `run_act_b` the founding year is contradicted three times (twice citing
+/// 36kr, once a Zhihu column), the headquarters once without a citation, the founding year of
+/// 智谱营销 (contradicted in `run_act_a`) now stated rightly; the staff count, contradicted in
+/// `run_act_a`, not spoken of in `run_act_b`.
+fn with_fact_sheet() -> ExportEnvelope {
+    let mut env = fixture();
+    let sheet: FactSnapshot = serde_json::from_value(serde_json::json!({
+        "facts": [
+            { "id": "hq", "targetId": "tgt_yuangouchang", "label": "总部", "kind": "text", "cues": ["总部"],
+              "accepted": ["杭州"], "rejected": ["上海"] },
+            { "id": "founded", "targetId": "tgt_yuangouchang", "label": "成立年份", "kind": "year", "cues": ["成立"],
+              "value": 2021 },
+            { "id": "zp_founded", "targetId": "tgt_zhipu_marketing", "label": "智谱营销成立", "kind": "year",
+              "cues": ["成立"], "value": 2015 },
+            { "id": "staff", "targetId": "tgt_yuangouchang", "label": "员工", "kind": "number", "cues": ["员工"],
+              "value": 80 },
+        ],
+    }))
+    .unwrap();
+    for run in env.runs.iter_mut().filter(|r| r.id == "run_act_a" || r.id == "run_act_b") {
+        run.fact_snapshot = Some(sheet.clone());
+    }
+    let kr = "https://www.36kr.com/p/geo-review";
+    let zhihu = "https://zhuanlan.zhihu.com/p/730";
+    let cite = |url: &str, text: &str| RawCitation {
+        url: url.into(),
+        title: None,
+        cited_text: Some(text.into()),
+        index: None,
+    };
+    let answers: [(&str, &str, Vec<RawCitation>); 7] = [
+        ("run_act_a__p01__0", "元构场成立于2019年。", vec![]),
+        ("run_act_a__p01__2", "元构场员工数为 200。", vec![]),
+        ("run_act_a__p01__1", "智谱营销成立于2010年。", vec![]),
+        ("run_act_b__p01__0", "元构场成立于2019年。元构场总部位于上海。", vec![cite(kr, "元构场成立于2019年。")]),
+        ("run_act_b__p01__1", "元构场成立于2019年，团队在杭州。", vec![cite(kr, "元构场成立于2019年")]),
+        ("run_act_b__p02__1", "元构场成立于2018年。智谱营销成立于2015年。", vec![cite(zhihu, "元构场成立于2018年。")]),
+        ("run_act_b__p02__0", "元构场成立于2021年。", vec![]),
+    ];
+    for (id, answer, citations) in answers {
+        let p = env.probes.iter_mut().find(|p| p.id == id).unwrap();
+        p.raw_answer = answer.into();
+        p.raw_citations = Some(citations);
+    }
+    assert!(analyze_envelope(&mut env).is_empty());
+    env
+}
+
+#[test]
+fn wrong_facts_name_the_pages_behind_the_contradicting_sentences() {
+    let env = with_fact_sheet();
+    let a = actions_for_export(&env, Some("run_act_b"), None).unwrap();
+    assert_eq!(a.fact_count, 4);
+    let rows: Vec<(&str, u32, u32, u32, Option<ItemStatus>)> = a
+        .wrong_facts
+        .iter()
+        .map(|f| (f.fact_id.as_str(), f.claim_count, f.probe_count, f.unsourced_count, f.status))
+        .collect();
+    assert_eq!(
+        rows,
+        [("founded", 3, 3, 0, Some(ItemStatus::Open)), ("hq", 1, 1, 1, Some(ItemStatus::New))],
+        "by contradicting sentences; a fact stated rightly or not at all is not listed"
+    );
+    let founded = &a.wrong_facts[0];
+    assert_eq!((founded.label.as_str(), founded.target_id.as_str()), ("成立年份", "tgt_yuangouchang"));
+    assert_eq!(founded.values, ["2019", "2018"], "each value once, in order of appearance");
+    assert_eq!(founded.probe_ids, ids(["run_act_b__p01__0", "run_act_b__p01__1", "run_act_b__p02__1"]));
+    let pages: Vec<(&str, &str, u32, bool, Vec<String>)> = founded
+        .pages
+        .iter()
+        .map(|p| (p.url.as_str(), p.domain.as_str(), p.claim_count, p.cited, p.probe_ids.clone()))
+        .collect();
+    assert_eq!(
+        pages,
+        [
+            ("https://www.36kr.com/p/geo-review", "36kr.com", 2, true, ids(["run_act_b__p01__0", "run_act_b__p01__1"])),
+            ("https://zhuanlan.zhihu.com/p/730", "zhihu.com", 1, true, ids(["run_act_b__p02__1"])),
+        ]
+    );
+    assert!(a.wrong_facts[1].pages.is_empty() && a.wrong_facts[1].values == ["上海"]);
+    let solved = a.solved.as_ref().unwrap();
+    assert_eq!(solved.wrong_facts, ["zp_founded"], "contradicted then, stated rightly now; silence proves nothing");
+
+    // The JSON names of the item (the Actions page reads them), sorted.
+    let json = serde_json::to_value(&a).unwrap();
+    let keys = |v: &serde_json::Value| v.as_object().unwrap().keys().cloned().collect::<Vec<_>>();
+    assert_eq!(
+        keys(&json["wrongFacts"][0]),
+        [
+            "claimCount",
+            "factId",
+            "label",
+            "pages",
+            "probeCount",
+            "probeIds",
+            "status",
+            "targetId",
+            "unsourcedCount",
+            "values"
+        ]
+    );
+    assert_eq!(
+        keys(&json["wrongFacts"][0]["pages"][0]),
+        ["byDomain", "cited", "claimCount", "domain", "probeIds", "title", "url"]
+    );
+    assert_eq!(json["solved"]["wrongFacts"], serde_json::json!(["zp_founded"]));
+
+    let run = env.runs.iter().find(|r| r.id == "run_act_b").unwrap();
+    let en = actions_markdown(&a, run, "x", Lang::En);
+    let section = &en[en.find("## Wrong facts and the pages behind them").expect("the section")..];
+    let section = &section[..section.find("\n## ").unwrap()];
+    assert!(section.contains("| 成立年份 | 元构场 | 3 | 3 | 2019, 2018 | 0 | still open |"), "{section}");
+    assert!(section.contains("| 总部 | 元构场 | 1 | 1 | 上海 | 1 | new |"), "{section}");
+    assert!(section.contains("https://www.36kr.com/p/geo-review | 36kr.com | 2 | ✓ |"), "{section}");
+    assert!(en.contains("- Facts no longer stated wrongly: 智谱营销成立\n"), "{en}");
+    let zh = actions_markdown(&a, run, "x", Lang::Zh);
+    assert!(zh.contains("## 说错的事实及其背后的页面") && zh.contains("- 不再被说错的事实: 智谱营销成立\n"), "{zh}");
+    let report = markdown_report(&env, "run_act_b", Lang::En).unwrap();
+    assert!(report.contains(section), "the report carries the section");
+
+    // A run without a fact sheet has no such section (its report is as it was).
+    let gemini = actions_for_export(&env, Some("run_act_gemini"), None).unwrap();
+    assert_eq!((gemini.fact_count, gemini.wrong_facts.len()), (0, 0));
+    let run = env.runs.iter().find(|r| r.id == "run_act_gemini").unwrap();
+    assert!(!actions_markdown(&gemini, run, "x", Lang::En).contains("Wrong facts"));
+    // With a sheet and no contradiction: the section says so.
+    let first = actions_for_export(&env, Some("run_act_a"), None).unwrap();
+    let run = env.runs.iter().find(|r| r.id == "run_act_a").unwrap();
+    let ties: Vec<&str> = first.wrong_facts.iter().map(|f| f.fact_id.as_str()).collect();
+    assert_eq!(ties, ["founded", "zp_founded", "staff"], "ties in the fact sheet's order");
+    let mut clean = first.clone();
+    clean.wrong_facts.clear();
+    assert!(actions_markdown(&clean, run, "x", Lang::En).contains("No sentence contradicts the fact sheet."));
 }

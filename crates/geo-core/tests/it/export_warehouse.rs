@@ -1,7 +1,8 @@
 //! The warehouse rows (`export::warehouse`) on generated runs: every table holds as many rows
 //! as the export has records of its kind, and the rows carry what the metrics read — the
 //! views of `sql/metrics.sql`, evaluated here over the rows the way the SQL does (group, count,
-//! sum, the first-seen tie of a domain's attribution), equal `metrics_for_export`.
+//! sum, the first-seen tie of a domain's attribution, a probe once per fact with its strongest
+//! verdict, a flag counted where the probe mentions its target), equal `metrics_for_export`.
 //!
 //! The generated runs (`metrics_oracle::run_strategy`) mix every status, duplicate and unknown
 //! target ids, a probe naming a target twice, sources with and without occurrences and with
@@ -11,15 +12,15 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use geo_core::export::warehouse::{run_tables, warehouse_runs, RunTables, WarehouseError, TABLES};
-use geo_core::metrics::{metrics_for_export, RunMetrics};
+use geo_core::export::warehouse::{run_tables, warehouse_runs, RunTables, WarehouseError, TABLES, TABLE_COUNT};
+use geo_core::metrics::{metrics_for_export, wilson_interval, FactMetrics, RiskFlagMetrics, RunMetrics};
 use geo_core::model::*;
 use proptest::prelude::*;
 
 use crate::metrics_oracle::{envelope, run_strategy};
 
 /// The row counts the export itself gives for `run`, in `TABLES` order.
-fn export_counts(run: &Run, probes: &[&Probe]) -> [usize; 8] {
+fn export_counts(run: &Run, probes: &[&Probe]) -> [usize; TABLE_COUNT] {
     let own: Vec<&Probe> = probes.iter().copied().filter(|p| p.run_id == run.id).collect();
     let ok: Vec<&Probe> = own.iter().copied().filter(|p| p.status == ProbeStatus::Success).collect();
     let targets: BTreeSet<&str> = run.alias_snapshot.iter().map(|t| t.id.as_str()).collect();
@@ -35,6 +36,9 @@ fn export_counts(run: &Run, probes: &[&Probe]) -> [usize; 8] {
         own.iter().map(|p| p.queries.len()).sum(),
         ok.iter().map(|p| p.sources.len()).sum(),
         ok.iter().map(|p| p.answer_links.len()).sum(),
+        run.fact_snapshot.as_ref().map_or(0, |s| s.facts.len()),
+        ok.iter().map(|p| p.claims.len()).sum(),
+        ok.iter().map(|p| p.risk_flags.len()).sum(),
     ]
 }
 
@@ -157,6 +161,78 @@ fn metrics_domains(m: &RunMetrics) -> Vec<DomainView> {
         .collect()
 }
 
+/// `fact_metrics` of `sql/metrics.sql`, over one run's rows: per `facts` row, its claims
+/// grouped by probe, each probe counted once with its strongest verdict.
+fn fact_view(t: &RunTables<'_>) -> Vec<FactMetrics> {
+    let mut rows: Vec<_> = t.facts.iter().collect();
+    rows.sort_by_key(|r| r.position);
+    rows.iter()
+        .map(|r| {
+            let mut per_probe: BTreeMap<&str, u8> = BTreeMap::new();
+            for c in t.claims.iter().filter(|c| c.claim.fact_id == r.fact.id) {
+                let rank = match c.claim.verdict {
+                    Verdict::Contradicts => 3,
+                    Verdict::Consistent => 2,
+                    Verdict::Unverified => 1,
+                };
+                let e = per_probe.entry(c.probe.id.as_str()).or_insert(0);
+                *e = (*e).max(rank);
+            }
+            let count = |rank: u8| per_probe.values().filter(|&&v| v == rank).count() as u32;
+            let with_claim = per_probe.len() as u32;
+            FactMetrics {
+                fact_id: r.fact.id.clone(),
+                target_id: r.fact.target_id.clone(),
+                label: r.fact.label.clone(),
+                probes_with_claim: with_claim,
+                consistent: count(2),
+                contradicts: count(3),
+                unverified: count(1),
+                contradiction_rate: ratio(count(3) as usize, with_claim as usize),
+            }
+        })
+        .collect()
+}
+
+/// `risk_flag_metrics` of `sql/metrics.sql`, over one run's rows: per `targets` row, the
+/// probes of its `mentions` rows, and of those the ones with a `risk_flags` row on it.
+fn risk_flag_view(t: &RunTables<'_>) -> Vec<RiskFlagMetrics> {
+    t.targets
+        .iter()
+        .map(|r| {
+            let id = r.target.id.as_str();
+            let mentioning: BTreeSet<&str> =
+                t.mentions.iter().filter(|m| m.mention.target_id == id).map(|m| m.probe.id.as_str()).collect();
+            let flags: Vec<_> = t
+                .risk_flags
+                .iter()
+                .filter(|f| f.flag.target_id == id && mentioning.contains(f.probe.id.as_str()))
+                .collect();
+            let probes = |kind: Option<RiskKind>| {
+                flags
+                    .iter()
+                    .filter(|f| kind.is_none_or(|k| f.flag.kind == k))
+                    .map(|f| f.probe.id.as_str())
+                    .collect::<BTreeSet<_>>()
+                    .len() as u32
+            };
+            let (n, k) = (mentioning.len() as u32, probes(None));
+            let ci = wilson_interval(k, n);
+            RiskFlagMetrics {
+                target_id: id.to_string(),
+                mentioning_count: n,
+                flagged_count: k,
+                flagged_rate: ratio(k as usize, n as usize),
+                flagged_low: ci.map(|c| c[0]),
+                flagged_high: ci.map(|c| c[1]),
+                negative: probes(Some(RiskKind::Negative)),
+                caution: probes(Some(RiskKind::Caution)),
+                watch: probes(Some(RiskKind::Watch)),
+            }
+        })
+        .collect()
+}
+
 fn check(env: &ExportEnvelope) -> Result<(), TestCaseError> {
     let metrics = metrics_for_export(env, None).unwrap();
     let probes: Vec<&Probe> = env.probes.iter().collect();
@@ -168,6 +244,18 @@ fn check(env: &ExportEnvelope) -> Result<(), TestCaseError> {
         prop_assert_eq!(t.row_counts(), export_counts(run, &probes), "{:?}", TABLES);
         check_run_view(t, m)?;
         prop_assert_eq!(domain_view(t), metrics_domains(m));
+        prop_assert_eq!(&fact_view(t), &m.facts);
+        prop_assert_eq!(&risk_flag_view(t), &m.risk_flags);
+        for c in &t.claims {
+            let urls: Vec<&str> = c
+                .claim
+                .source_ids
+                .iter()
+                .filter_map(|id| c.probe.sources.iter().find(|s| &s.id == id))
+                .map(|s| s.url.as_str())
+                .collect();
+            prop_assert_eq!(&c.source_urls, &urls, "canonical URLs in sourceIds order");
+        }
         prop_assert_eq!(
             t.partition(),
             format!("engine={}/run_date={}", run.config.engine.as_str(), &run.created_at[..10])
@@ -192,13 +280,32 @@ proptest! {
 #[test]
 fn the_demo_fills_every_table_and_equals_its_metrics() {
     let mut env: ExportEnvelope = serde_json::from_str(include_str!("../../../../demo/demo-data.json")).unwrap();
+    // A fact sheet the demo's answers speak to (the brand was founded in 2023 in Hangzhou; the
+    // sheet says 2022, so some claims contradict it) and a watch term they hold.
+    let sheet: FactSnapshot = serde_json::from_value(serde_json::json!({
+        "facts": [
+            { "id": "founded", "targetId": "tgt_demo_yuangouchang", "label": "成立年份", "kind": "year",
+              "cues": ["成立"], "value": 2022 },
+            { "id": "hq", "targetId": "tgt_demo_yuangouchang", "label": "总部", "kind": "text",
+              "cues": ["总部"], "accepted": ["杭州"] },
+            { "id": "unsaid", "targetId": "tgt_demo_geoboost", "label": "员工", "kind": "number",
+              "cues": ["员工"], "value": 80 },
+        ],
+        "watchTerms": ["官网"],
+    }))
+    .unwrap();
+    env.runs.iter_mut().for_each(|r| r.fact_snapshot = Some(sheet.clone()));
     assert!(geo_core::analysis::analyze_envelope(&mut env).is_empty());
     check(&env).unwrap();
-    let counts = warehouse_runs(&env, &[]).unwrap().map(|t| t.row_counts()).fold([0; 8], |mut sum, c| {
+    let counts = warehouse_runs(&env, &[]).unwrap().map(|t| t.row_counts()).fold([0; TABLE_COUNT], |mut sum, c| {
         sum.iter_mut().zip(c).for_each(|(s, n)| *s += n);
         sum
     });
     assert!(counts.iter().all(|&n| n > 0), "{counts:?}");
+    let metrics = metrics_for_export(&env, None).unwrap();
+    let founded = metrics.iter().flat_map(|m| &m.facts).filter(|f| f.fact_id == "founded");
+    assert!(founded.clone().any(|f| f.contradicts > 0), "the demo's answers contradict the sheet");
+    assert!(metrics.iter().flat_map(|m| &m.facts).any(|f| f.fact_id == "unsaid" && f.probes_with_claim == 0));
 }
 
 #[test]
@@ -232,4 +339,46 @@ fn times_and_partitions_follow_utc() {
     assert_eq!(t.partition(), "engine=gemini/run_date=2026-11-29");
     assert_eq!(t.runs[0].created_at, geo_core::runner::parse_iso_micros("2026-11-29T17:30:00Z").unwrap());
     assert_eq!(t.runs[0].finished_at, None, "an unreadable finishedAt is NULL");
+}
+
+#[test]
+fn claim_rows_name_their_sources_by_canonical_url_in_source_ids_order() {
+    let mut env = crate::metrics_support::sample_envelope();
+    let probe = env
+        .probes
+        .iter_mut()
+        .find(|p| p.status == ProbeStatus::Success && p.sources.len() >= 2)
+        .expect("a successful probe with two sources");
+    let (first, second) = (probe.sources[0].clone(), probe.sources[1].clone());
+    probe.claims = vec![Claim {
+        fact_id: "f".into(),
+        target_id: "t".into(),
+        verdict: Verdict::Contradicts,
+        sentence: "s".into(),
+        start: 0,
+        end: 1,
+        values: vec!["2019".into(), "2020".into()],
+        source_ids: vec![second.id.clone(), "src_gone".into(), first.id.clone()],
+    }];
+    probe.risk_flags = vec![RiskFlag {
+        target_id: "t".into(),
+        kind: RiskKind::Watch,
+        cue: "事件".into(),
+        sentence: "s".into(),
+        start: 0,
+        end: 1,
+    }];
+    let (run_id, probe_id) = (probe.run_id.clone(), probe.id.clone());
+    let mut failed = env.probes.iter().find(|p| p.run_id == run_id && p.id == probe_id).unwrap().clone();
+    failed.id = format!("{probe_id}_failed");
+    failed.status = ProbeStatus::Error;
+    env.probes.push(failed);
+    let run = env.runs.iter().find(|r| r.id == run_id).unwrap();
+    let probes: Vec<&Probe> = env.probes.iter().collect();
+    let t = run_tables(run, &probes).unwrap();
+    assert_eq!(t.claims.len(), 1, "a failed probe's claims are no rows");
+    assert_eq!(t.claims[0].source_urls, [second.url, first.url]);
+    assert_eq!(t.claims[0].probe.id, probe_id);
+    assert_eq!(t.risk_flags.len(), 1);
+    assert_eq!((t.risk_flags[0].flag.kind, t.risk_flags[0].probe.id.as_str()), (RiskKind::Watch, probe_id.as_str()));
 }
