@@ -4,7 +4,7 @@
 // `claim-row`, `risk-flag-row`, `risk-target-row`) equal `geo-probe claims` on the page's own
 // IndexedDB; a quote opens the probe drawer with its sentence marked. The fact editor by
 // keyboard (a fact refused beside its field, then saved; the next run freezes it),
-// `claims-apply-facts` on a run that has no sheet, probes stored before claims existed getting
+// `claims-apply-facts` on a run that has no sheet (and the full export carrying both sheets), probes stored before claims existed getting
 // their flags, both languages, 390 px without sideways scroll and axe-core.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -278,6 +278,18 @@ test('claims-apply-facts freezes the current sheet into a run that has none and 
   assert.deepEqual(stored.facts, metrics.facts);
   assert.deepEqual(stored.riskFlags, metrics.riskFlags);
   assert.equal(await byId(page, 'claims-apply-facts').count(), 0, 'a run with a sheet keeps it');
+
+  // The full export carries the project's sheet and the run's frozen copy, and passes
+  // `geo-probe validate`.
+  await open(page, 'export');
+  const [download] = await Promise.all([page.waitForEvent('download'), byId(page, 'export-full-json').click()]);
+  const exported = path.join(dir, 'exported.json');
+  await download.saveAs(exported);
+  const back = JSON.parse(readFileSync(exported, 'utf8'));
+  const project = back.projects.find((p) => p.id === PROJECT);
+  assert.deepEqual([project.facts, project.watchTerms], [FACTS, WATCH]);
+  assert.deepEqual(back.runs.find((r) => r.id === runId).factSnapshot, { facts: FACTS, watchTerms: WATCH });
+  cli(['validate', exported]);
   assert.deepEqual(page.errors, []);
 });
 
