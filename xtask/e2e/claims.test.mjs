@@ -234,6 +234,14 @@ test('the fact editor by keyboard: a fact refused beside its field, then saved; 
   assert.match(project.facts[0].id, /^fact_/);
   assert.deepEqual({ ...project.facts[0], id: 'x' }, { id: 'x', targetId: BRAND, label: '成立年份', kind: 'year', cues: ['成立', 'founded'], value: 2023 });
   assert.deepEqual(project.watchTerms, ['百人以内']);
+  // A fact added by mistake goes by keyboard too, and the focus lands on "add".
+  await byId(page, 'fact-add').focus();
+  await page.keyboard.press('Enter');
+  await until(async () => (await active()) === 'fact-label', 5000, 'the second fact\'s label has the focus');
+  await byId(page, 'fact-remove').nth(1).focus();
+  await page.keyboard.press('Enter');
+  await until(async () => (await byId(page, 'fact-row').count()) === 1, 5000, 'the second fact removed');
+  await until(async () => (await active()) === 'fact-add', 5000, 'the focus on add');
 
   // The next run freezes the sheet, and the page shows what it says.
   await startRun(page, { repeats: '1', concurrency: '1' });

@@ -98,7 +98,7 @@ const TABLE: &[(&str, &str, &str)] = &[
     ("said.n_of", "{n} / {d}", "{n} of {d}"),
     ("said.quotes_of", "「{f}」：矛盾和无法核对的句子", "“{f}”: contradicting and unverified sentences"),
     ("said.show_all", "显示全部 {n} 句", "Show all {n} sentences"),
-    ("said.open_quote", "在回答中查看这句话：{s}", "Show this sentence in its answer: {s}"),
+    ("said.open_quote", "「{s}」：在回答中查看这句话", "「{s}」: show this sentence in its answer"),
     ("said.sources", "这句话背后的网页", "The pages behind this sentence"),
     ("said.queue", "待复查的句子", "Sentences to review"),
     ("said.queue_help", "谈到某个品牌或竞品、且含有风险词（内置的负面词、谨慎词或项目的关注词）的句子，按对象和类型排列。这是需要人读的句子，不是结论：规则不理解否定（「没有投诉」也会被标出）。", "Sentences about a target that hold a risk cue (a built-in negative or caution cue, or one of the project's watch terms), by target and kind. A sentence to read, not a verdict: the rules do not read negation (“no complaints” is flagged)."),

@@ -170,6 +170,8 @@ struct Row<'a> {
     targets: &'a [Target],
     problems: &'a [FieldProblem],
     dispatch: &'a UseReducerDispatcher<EditorState>,
+    /// Where the focus goes after the next render (a removed fact's button is gone).
+    focus_next: &'a Rc<std::cell::RefCell<Option<String>>>,
 }
 
 impl Row<'_> {
@@ -274,8 +276,11 @@ impl Row<'_> {
                 d.dispatch(Edit::Currency(i, c));
             }
         });
-        let d = self.dispatch.clone();
-        let remove = Callback::from(move |_: MouseEvent| d.dispatch(Edit::Remove(i)));
+        let (d, focus_next) = (self.dispatch.clone(), self.focus_next.clone());
+        let remove = Callback::from(move |_: MouseEvent| {
+            *focus_next.borrow_mut() = Some("[data-testid=\"fact-add\"]".to_string());
+            d.dispatch(Edit::Remove(i));
+        });
         let value_label = match f.kind {
             FactKind::Year => "facts.value_year",
             FactKind::Money => "facts.value_money",
@@ -384,7 +389,7 @@ pub fn FactEditor(props: &FactEditorProps) -> Html {
         Callback::from(move |e: InputEvent| dispatch.dispatch(Edit::Watch(value_of(&e))))
     };
     let dispatch = state.dispatcher();
-    let row = Row { lang, targets: &targets, problems: &shown, dispatch: &dispatch };
+    let row = Row { lang, targets: &targets, problems: &shown, dispatch: &dispatch, focus_next: &focus_next };
     let sheet_problems: Vec<&FieldProblem> = shown.iter().filter(|p| p.fact.is_none()).collect();
     let watch_problem = sheet_problems.iter().find(|p| p.field == Field::WatchTerms);
     html! {

@@ -165,6 +165,7 @@ impl View<'_> {
             marked.set(Some(span));
             open.set(Some(id.clone()));
         });
+        // The accessible name starts with the visible text (WCAG 2.5.3).
         let name = tf(self.lang, "said.open_quote", &[("s", sentence)]);
         html! {
             <button type="button" class="link quote" data-testid={testid} data-open-probe={probe.to_string()}
