@@ -171,7 +171,7 @@ pub fn derive(
                 continue;
             }
             let numbers = numbers.get_or_insert_with(|| values::numbers(&norm));
-            let (values, verdict) = check(f, &norm, numbers);
+            let (values, verdict) = check(f, &s.text, &norm, numbers);
             out.claims.push(Claim {
                 fact_id: f.fact.id.clone(),
                 target_id: target.to_string(),
@@ -208,9 +208,43 @@ fn matches_value(fact: &Fact, x: f64) -> bool {
     }
 }
 
-/// Rule 4 for one fact and one sentence (`norm`, its text in the matching normal form, and
-/// its `numbers`): the values found, as written, and the verdict.
-fn check(f: &PreparedFact<'_>, norm: &str, numbers: &[values::Number]) -> (Vec<String>, Verdict) {
+/// The ranges `ranges` of `norm` (the matching normal form of `text`) as written in `text`:
+/// from the character the range's first folded character comes from to the last one's
+/// (`２０１５` stays `２０１５`, `5000 RMB` stays upper case). Values are read in the normal form
+/// and reported as the answer writes them.
+fn as_written(text: &str, norm: &str, ranges: &[(usize, usize)]) -> Vec<String> {
+    if ranges.is_empty() {
+        return Vec::new();
+    }
+    if text.is_ascii() {
+        // ASCII folds by lower-casing alone, byte for byte.
+        return ranges.iter().map(|&(s, e)| text[s..e].to_string()).collect();
+    }
+    // Each character folded on its own, with (its first byte in the fold, its bytes in `text`).
+    let mut spans: Vec<(usize, usize, usize)> = Vec::with_capacity(text.len());
+    let mut folded = String::with_capacity(norm.len());
+    let mut buf = [0u8; 4];
+    for (i, c) in text.char_indices() {
+        spans.push((folded.len(), i, i + c.len_utf8()));
+        match crate::text::fold::fold_safe(c) {
+            Some(f) => folded.push(f),
+            None => folded.push_str(&normalize_for_match(c.encode_utf8(&mut buf))),
+        }
+    }
+    let written = |s: usize, e: usize| {
+        let first = spans[..spans.partition_point(|x| x.0 <= s)].last()?;
+        let last = spans[..spans.partition_point(|x| x.0 < e)].last()?;
+        text.get(first.1..last.2).map(str::to_string)
+    };
+    // Characters that compose with their neighbours fold differently together: then the
+    // normal form is kept.
+    let same = folded == norm;
+    ranges.iter().map(|&(s, e)| written(s, e).filter(|_| same).unwrap_or_else(|| norm[s..e].to_string())).collect()
+}
+
+/// Rule 4 for one fact and one sentence (`text`, `norm` its matching normal form, and its
+/// `numbers`): the values found, as written, and the verdict.
+fn check(f: &PreparedFact<'_>, text: &str, norm: &str, numbers: &[values::Number]) -> (Vec<String>, Verdict) {
     let fact = f.fact;
     if fact.kind == FactKind::Text {
         let mut found: Vec<(usize, usize, bool, &str)> = Vec::new();
@@ -247,7 +281,8 @@ fn check(f: &PreparedFact<'_>, norm: &str, numbers: &[values::Number]) -> (Vec<S
     } else {
         Verdict::Contradicts
     };
-    (chosen.iter().map(|n| norm[n.start..n.end].to_string()).collect(), verdict)
+    let ranges: Vec<(usize, usize)> = chosen.iter().map(|n| (n.start, n.end)).collect();
+    (as_written(text, norm, &ranges), verdict)
 }
 
 /// Rule 5: the sources behind a sentence, found through the probe's citations.
@@ -404,12 +439,18 @@ mod tests {
         );
         check("元构场的成立时间不详。", &[r#"founded unverified [] «元构场的成立时间不详。»"#]);
         check("Yuangou was founded in 2015.", &[r#"founded consistent ["2015"] «Yuangou was founded in 2015.»"#]);
+        // Values as written, not in the matching normal form (tests/it/claims_oracle.rs).
+        check("元构场成立于２０１５年。", &[r#"founded consistent ["２０１５"] «元构场成立于２０１５年。»"#]);
     }
 
     #[test]
     fn money_numbers_and_text() {
         check("元构场的价格是¥4,999/年。", &[r#"price consistent ["¥4,999"] «元构场的价格是¥4,999/年。»"#]);
         check("元构场收费 $699 或 5000元。", &[r#"price contradicts ["5000元"] «元构场收费 $699 或 5000元。»"#]);
+        check(
+            "Yuangou price: ￥4,999 or 5000 RMB.",
+            &[r#"price consistent ["￥4,999", "5000 RMB"] «Yuangou price: ￥4,999 or 5000 RMB.»"#],
+        );
         check("元构场员工约130人。", &[r#"staff consistent ["130"] «元构场员工约130人。»"#]);
         check("元构场员工超过1.5万人。", &[r#"staff contradicts ["1.5万"] «元构场员工超过1.5万人。»"#]);
         check("元构场总部位于杭州。", &[r#"hq consistent ["杭州"] «元构场总部位于杭州。»"#]);
