@@ -251,6 +251,23 @@ fn fold_with_map(text: &str) -> (String, Vec<(usize, usize, usize)>) {
     (norm, map)
 }
 
+/// [`fold_with_map`] for reading values: a character other than `,` that folds to `,` (the
+/// full-width `，`, the small `﹐`) stays itself, since "groups use `,` only (a full-width `，`
+/// ends the number)".
+fn fold_for_values(text: &str) -> (String, Vec<(usize, usize, usize)>) {
+    let mut norm = String::new();
+    let mut map = Vec::new();
+    for (i, c) in text.char_indices() {
+        let folded = fold(&c.to_string());
+        let kept = if folded == "," && c != ',' { c.to_string() } else { folded };
+        for n in kept.chars() {
+            map.push((norm.len(), i, i + c.len_utf8()));
+            norm.push(n);
+        }
+    }
+    (norm, map)
+}
+
 fn fold(text: &str) -> String {
     text.nfkc().flat_map(char::to_lowercase).collect()
 }
@@ -397,8 +414,8 @@ fn o_numbers(t: &str) -> Vec<ONumber> {
 
 /// Rule 4 for one fact and one sentence: the values as written in `text` and the verdict.
 fn o_check(fact: &Fact, text: &str) -> (Vec<String>, Verdict) {
-    let (norm, map) = fold_with_map(text);
     if fact.kind == FactKind::Text {
+        let norm = fold(text);
         let mut found: Vec<(usize, usize, usize, bool, &str)> = Vec::new();
         for (rank, list) in [&fact.accepted, &fact.rejected].into_iter().enumerate() {
             for (k, listed) in list.iter().enumerate() {
@@ -415,6 +432,7 @@ fn o_check(fact: &Fact, text: &str) -> (Vec<String>, Verdict) {
         };
         return (found.iter().map(|f| f.4.to_string()).collect(), verdict);
     }
+    let (norm, map) = fold_for_values(text);
     let value = fact.value.unwrap();
     let chosen: Vec<ONumber> = o_numbers(&norm)
         .into_iter()
@@ -608,12 +626,13 @@ const WATCH: &[&str] = &["数据泄露事件", "融资", "Scam", "投诉", " 较
 #[rustfmt::skip]
 const NUMBERS: &[&str] = &[
     "2015", "2016", "1998", "２０１５", "4,999", "4999", "5000", "1.5", "120", "130", "0999", "3000", "2,015", "12",
-    "15000", "699", "3.5", "1,2345",
+    "15000", "699", "3.5", "1,2345", "4，999", "2015，2016",
 ];
 /// What may follow a number directly: multipliers, and what is not one.
 #[rustfmt::skip]
 const AFTER_NUMBER: &[&str] = &[
-    "万", "亿", "千", "k", "K", " million", " billion", "million", "km", " known", "x", "5", "%", " %", ",", ".5",
+    "万", "亿", "千", "k", "K", " million", " billion", "million", "km", " known", "x", "5", "%", " %", ",", ".5", "，",
+    ",000", "，000", "﹐000",
 ];
 /// Currency words, and words that are not one.
 #[rustfmt::skip]
@@ -978,7 +997,7 @@ fn what_the_oracle_found_stays_fixed() {
     let staff = Fact { value: Some(120.0), ..fact("f_staff", BRAND, FactKind::Number, &["员工"]) };
     let founded = Fact { value: Some(2015.0), ..fact("f_founded", BRAND, FactKind::Year, &["成立", "founded"]) };
     #[rustfmt::skip]
-    let cases: [(&str, &Fact, &[&str]); 8] = [
+    let cases: [(&str, &Fact, &[&str]); 10] = [
         // Values as written, not in the matching normal form.
         ("元构场员工２０１５人。", &staff, &["２０１５"]),
         ("Yuangouchang price: 4999 RMB.", &price, &["4999 RMB"]),
@@ -991,6 +1010,9 @@ fn what_the_oracle_found_stays_fixed() {
         ("元构场价格99元Pro版。", &price, &["99元"]),
         ("元构场员工5万2人。", &staff, &["5万", "2"]),
         ("元构场员工5k2。", &staff, &["5k"]),
+        // A full-width comma ends a number, though NFKC folds it to `,`.
+        ("元构场的价格是¥4，999元。", &price, &["¥4", "999元"]),
+        ("元构场成立于2015，2016年融资。", &founded, &["2015", "2016"]),
     ];
     for (answer, fact, values) in cases {
         let case = Case {

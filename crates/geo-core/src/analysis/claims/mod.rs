@@ -165,13 +165,13 @@ pub fn derive(
         let Some(target) = subject else { continue };
         let raw = &answer[s.start..s.end];
         let kept = kept_sentence(raw);
-        let mut numbers: Option<Vec<values::Number>> = None;
+        let mut numbers: Option<values::SentenceNumbers<'_>> = None;
         for f in rules.facts.iter().filter(|f| f.fact.target_id == target) {
             if out.claims.len() >= MAX_CLAIMS_PER_PROBE || !f.cues.iter().any(|c| c.hits(&norm).next().is_some()) {
                 continue;
             }
-            let numbers = numbers.get_or_insert_with(|| values::numbers(&norm));
-            let (values, verdict) = check(f, &s.text, &norm, numbers);
+            let numbers = numbers.get_or_insert_with(|| values::sentence_numbers(&s.text, &norm));
+            let (values, verdict) = check(f, &norm, numbers);
             out.claims.push(Claim {
                 fact_id: f.fact.id.clone(),
                 target_id: target.to_string(),
@@ -242,9 +242,9 @@ fn as_written(text: &str, norm: &str, ranges: &[(usize, usize)]) -> Vec<String> 
     ranges.iter().map(|&(s, e)| written(s, e).filter(|_| same).unwrap_or_else(|| norm[s..e].to_string())).collect()
 }
 
-/// Rule 4 for one fact and one sentence (`text`, `norm` its matching normal form, and its
+/// Rule 4 for one fact and one sentence (`norm`, its text in the matching normal form, and its
 /// `numbers`): the values found, as written, and the verdict.
-fn check(f: &PreparedFact<'_>, text: &str, norm: &str, numbers: &[values::Number]) -> (Vec<String>, Verdict) {
+fn check(f: &PreparedFact<'_>, norm: &str, numbers: &values::SentenceNumbers<'_>) -> (Vec<String>, Verdict) {
     let fact = f.fact;
     if fact.kind == FactKind::Text {
         let mut found: Vec<(usize, usize, bool, &str)> = Vec::new();
@@ -273,7 +273,7 @@ fn check(f: &PreparedFact<'_>, text: &str, norm: &str, numbers: &[values::Number
         FactKind::Money => fact.currency.is_some_and(|c| n.money == Some(Money::Known(c))),
         FactKind::Text => false,
     };
-    let chosen: Vec<&values::Number> = numbers.iter().filter(wanted).collect();
+    let chosen: Vec<&values::Number> = numbers.numbers.iter().filter(wanted).collect();
     let verdict = if chosen.iter().any(|n| matches_value(fact, n.value)) {
         Verdict::Consistent
     } else if chosen.is_empty() {
@@ -282,7 +282,7 @@ fn check(f: &PreparedFact<'_>, text: &str, norm: &str, numbers: &[values::Number
         Verdict::Contradicts
     };
     let ranges: Vec<(usize, usize)> = chosen.iter().map(|n| (n.start, n.end)).collect();
-    (as_written(text, norm, &ranges), verdict)
+    (as_written(&numbers.text, &numbers.norm, &ranges), verdict)
 }
 
 /// Rule 5: the sources behind a sentence, found through the probe's citations.

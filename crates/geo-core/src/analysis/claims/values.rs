@@ -19,7 +19,40 @@
 //! after it) after it (spaces allowed).
 //! One pass; each position looks at most a few bytes ahead.
 
+use std::borrow::Cow;
+
 use crate::model::Currency;
+use crate::text::normalize_for_match;
+
+/// Characters other than `,` that NFKC folds to `,` (the full-width `，`, the small and the
+/// vertical comma): they do not group digits (data-model.md: "groups use `,` only (a full-width
+/// `，` ends the number)"), so values are read with each one as `、`, which folds to itself and
+/// has the same length in UTF-8 (offsets stay those of the text).
+pub const OTHER_COMMAS: [char; 3] = ['，', '﹐', '︐'];
+
+/// The numbers of a sentence's text and the text and normal form they were read in.
+#[derive(Debug, Clone)]
+pub struct SentenceNumbers<'t> {
+    /// The text, with [`OTHER_COMMAS`] as `、`: byte for byte where the text's are.
+    pub text: Cow<'t, str>,
+    /// Its matching normal form, in which [`Number`]'s offsets are.
+    pub norm: Cow<'t, str>,
+    /// Every number, in order.
+    pub numbers: Vec<Number>,
+}
+
+/// The numbers of `text`, a sentence's text whose matching normal form is `norm`.
+pub fn sentence_numbers<'t>(text: &'t str, norm: &'t str) -> SentenceNumbers<'t> {
+    let (text, norm) = if text.contains(OTHER_COMMAS) {
+        let text = text.replace(OTHER_COMMAS, "、");
+        let norm = normalize_for_match(&text);
+        (Cow::Owned(text), Cow::Owned(norm))
+    } else {
+        (Cow::Borrowed(text), Cow::Borrowed(norm))
+    };
+    let numbers = numbers(&norm);
+    SentenceNumbers { text, norm, numbers }
+}
 
 /// The currency of a money value: one of the three a fact can hold, or another one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -242,6 +275,9 @@ mod tests {
         check("１２３ 个", &[]);
         // What follows a number's multiplier or currency word is not read; a digit or letter
         // right after the number is (found by tests/it/claims_oracle.rs).
+        let full_width = sentence_numbers("4，999元 2015，2016", "4,999元 2015,2016");
+        let read: Vec<&str> = full_width.numbers.iter().map(|n| &full_width.norm[n.start..n.end]).collect();
+        assert_eq!(read, ["4", "999元", "2015", "2016"], "a full-width comma ends the number");
         check("99元pro版 5万2 5k2 5usd 5usdx", &["99元=99 CNY", "5万=50000 n", "2=2 n", "5k=5000 n", "5usd=5 USD"]);
     }
 
