@@ -20,7 +20,6 @@ use std::time::Instant;
 
 use criterion::Criterion;
 use geo_core::analysis::claims::{derive, FactRules};
-use geo_core::analysis::mentions::TargetMatcher;
 use geo_core::analysis::RunAnalyzer;
 use geo_core::model::{EngineId, ExportEnvelope, FactSnapshot, Probe, ProbeStatus, Target};
 use geo_core::provider::parse_response;
@@ -108,10 +107,10 @@ fn analyze_all(analyzer: &RunAnalyzer<'_>, probes: &mut [Probe]) {
 
 /// The claims step alone over every (analysed) probe, as `analyze` runs it: successful probes
 /// only. Returns the number of claims and flags, so nothing is optimised away.
-fn claims_all(matcher: &TargetMatcher<'_>, rules: &FactRules<'_>, probes: &[Probe]) -> usize {
+fn claims_all(rules: &FactRules<'_>, probes: &[Probe]) -> usize {
     let mut found = 0;
     for p in probes.iter().filter(|p| p.status == ProbeStatus::Success) {
-        let f = derive(black_box(&p.answer), matcher, rules, &p.sources, p.raw_citations.as_deref());
+        let f = derive(black_box(&p.answer), rules, &p.sources, p.raw_citations.as_deref());
         found += f.claims.len() + f.risk_flags.len();
     }
     found
@@ -131,7 +130,7 @@ fn main() {
     let (targets, sheet, mut probes) = bench_probes();
     let with_sheet = RunAnalyzer::with_facts(&targets, Some(&sheet), EngineId::Deepseek);
     let without = RunAnalyzer::with_facts(&targets, None, EngineId::Deepseek);
-    let (matcher, rules) = (TargetMatcher::new(&targets), FactRules::new(Some(&sheet), EngineId::Deepseek));
+    let rules = FactRules::new(&targets, Some(&sheet), EngineId::Deepseek);
     analyze_all(&with_sheet, &mut probes);
     let successes = probes.iter().filter(|p| p.status == ProbeStatus::Success).count();
     let claims: usize = probes.iter().map(|p| p.claims.len()).sum();
@@ -144,7 +143,7 @@ fn main() {
     group.bench_function("analyze_with_fact_sheet", |b| b.iter(|| analyze_all(&with_sheet, &mut probes)));
     group.bench_function("analyze_without_fact_sheet", |b| b.iter(|| analyze_all(&without, &mut probes)));
     analyze_all(&with_sheet, &mut probes);
-    group.bench_function("claims_step", |b| b.iter(|| claims_all(&matcher, &rules, &probes)));
+    group.bench_function("claims_step", |b| b.iter(|| claims_all(&rules, &probes)));
     group.finish();
 
     // The ratio, measured in one run: rounds interleaved so that a machine that speeds up or
@@ -155,7 +154,7 @@ fn main() {
         analyze_all(&with_sheet, &mut probes);
         analyze.push(t.elapsed().as_secs_f64());
         let t = Instant::now();
-        black_box(claims_all(&matcher, &rules, &probes));
+        black_box(claims_all(&rules, &probes));
         step.push(t.elapsed().as_secs_f64());
     }
     let ratios: Vec<f64> = step.iter().zip(&analyze).map(|(s, a)| s / a).collect();
