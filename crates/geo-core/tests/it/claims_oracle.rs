@@ -107,8 +107,7 @@ fn url_at(s: &str, i: usize) -> Option<usize> {
         prev = c;
     }
     let mut url = &s[i..end];
-    loop {
-        let Some(c) = url.chars().next_back() else { break };
+    while let Some(c) = url.chars().next_back() {
         let opener = match c {
             ')' => '(',
             ']' => '[',
