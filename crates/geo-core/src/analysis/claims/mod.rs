@@ -68,7 +68,7 @@ struct RiskCue<'a> {
 }
 
 /// A run's alias snapshot and fact snapshot (or none) prepared once for all its probes, with
-/// the built-in risk cues: every alias and cue is one pattern of [`Patterns`], which finds
+/// the built-in risk cues: every alias and cue is one pattern of `scan::Patterns`, which finds
 /// them all in one pass over a sentence.
 #[derive(Debug, Clone)]
 pub struct FactRules<'a> {
@@ -150,7 +150,7 @@ impl<'a> FactRules<'a> {
     }
 }
 
-/// What one successful probe says ([`derive`]'s result).
+/// What one successful probe says ([`derive()`]'s result).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Findings {
     /// Ordered by `start`, then fact-sheet order.
