@@ -4,7 +4,8 @@
 //! The file is made by the real probing path, `geo-probe run`, never by hand:
 //!
 //! 1. an input envelope holds the demo project (`proj_demo`, `isDemo: true`, brand 元构场 vs
-//!    智谱营销 and GEOBoost as in `fixtures/project.json`) and six prompts whose texts are
+//!    智谱营销 and GEOBoost as in `fixtures/project.json`, with that project's starter fact
+//!    sheet, which every run freezes as its `factSnapshot`) and seven prompts whose texts are
 //!    fixture prompts, so the mock answers each with its recorded response;
 //! 2. `geo-probe run` runs it twice (6 prompts × 3 repeats = 18 probes per run, 36 in all)
 //!    against the mock DeepSeek server (`geo-mock --port 0`), one request at a time so the
@@ -37,7 +38,10 @@ pub const PROJECT_ID: &str = "proj_demo";
 /// Where the demo lands (copied into `dist/demo/` by `cargo xtask dist`).
 pub const OUT: &str = "demo/demo-data.json";
 /// Probe fields derived from the raw result; the demo file does not keep them.
-pub const DERIVED: &[&str] = &["answer", "sources", "mentions", "listItems", "otherEntities", "answerLinks"];
+pub const DERIVED: &[&str] =
+    &["answer", "sources", "mentions", "listItems", "otherEntities", "answerLinks", "claims", "riskFlags"];
+/// The fixture project, whose starter fact sheet the demo project carries.
+pub const FIXTURE_PROJECT: &str = "fixtures/project.json";
 /// Fixed creation times of the two DeepSeek runs (ISO 8601 UTC).
 const RUN_TIMES: [&str; 2] = ["2026-11-22T02:00:00.000Z", "2026-11-29T02:00:00.000Z"];
 /// When the other engines' runs start, side by side: in the newest week, before DeepSeek's
@@ -264,8 +268,32 @@ pub(crate) fn start_mock(bin: &Path, args: &[&str]) -> Result<Mock> {
     Ok(mock)
 }
 
-/// The input envelope: the demo project and its prompts, no runs.
-pub fn input_envelope() -> Value {
+/// The demo project's fact sheet (`facts`, `watchTerms`): the fixture project's starter sheet,
+/// written from what the recorded answers say (`fixtures/project.json`), with the demo's target
+/// ids (`tgt_yuangouchang` → `tgt_demo_yuangouchang`).
+pub fn fact_sheet(fixture_project: &Value) -> Result<(Value, Value)> {
+    let project = &fixture_project["projects"][0];
+    let mut facts = project["facts"].clone();
+    for fact in facts.as_array_mut().context("the fixture project has no facts")? {
+        let target = fact["targetId"].as_str().context("a fact without targetId")?;
+        let demo = target.strip_prefix("tgt_").context("a fact's target is not a tgt_ id")?;
+        fact["targetId"] = json!(format!("tgt_demo_{demo}"));
+    }
+    let watch_terms = project["watchTerms"].clone();
+    if !watch_terms.is_array() {
+        bail!("the fixture project has no watchTerms");
+    }
+    Ok((facts, watch_terms))
+}
+
+/// The input envelope: the demo project (with the starter fact sheet [`fact_sheet`], which
+/// every run freezes as its `factSnapshot`) and its prompts, no runs.
+pub fn input_envelope() -> Result<Value> {
+    let path = workspace_root().join(FIXTURE_PROJECT);
+    let fixture: Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).context("cannot read fixtures/project.json")?)
+            .context("fixtures/project.json is not json")?;
+    let (facts, watch_terms) = fact_sheet(&fixture)?;
     let target = |id: &str, kind: &str, label: &str, aliases: &[&str], domains: &[&str]| json!({ "id": id, "kind": kind, "label": label, "aliases": aliases, "domains": domains });
     let prompts: Vec<Value> = PROMPTS
         .iter()
@@ -274,7 +302,7 @@ pub fn input_envelope() -> Value {
                     "createdAt": PROJECT_TIME, "updatedAt": PROJECT_TIME })
         })
         .collect();
-    json!({
+    Ok(json!({
         "format": "geo-probe-export",
         "version": 1,
         "exportedAt": PROJECT_TIME,
@@ -290,11 +318,13 @@ pub fn input_envelope() -> Value {
             "isDemo": true,
             "createdAt": PROJECT_TIME,
             "updatedAt": PROJECT_TIME,
+            "facts": facts,
+            "watchTerms": watch_terms,
         }],
         "prompts": prompts,
         "runs": [],
         "probes": [],
-    })
+    }))
 }
 
 /// `input` with each prompt's text prefixed by its script of that run (the mock only).
@@ -310,7 +340,7 @@ fn with_scripts(input: &Value, script: impl Fn(&DemoPrompt) -> &'static str) -> 
 }
 
 fn generate(bin: &Path, work: &Path, real: bool) -> Result<Value> {
-    let input = input_envelope();
+    let input = input_envelope()?;
     let original_prompts = input["prompts"].clone();
     let mock = if real { None } else { Some(start_mock(bin, &["--latency-ms", &MOCK_LATENCY_MS.to_string()])?) };
     let base = mock.as_ref().map(|m| m.url.clone());
@@ -355,8 +385,25 @@ fn generate(bin: &Path, work: &Path, real: bool) -> Result<Value> {
 
     let mut env = merge_week_two(engines, &week_two)?;
     env["prompts"] = original_prompts;
+    carry_fact_sheet(&mut env, &input["projects"][0])?;
     finish(&mut env, !real)?;
     Ok(env)
+}
+
+/// The demo project's fact sheet on the project and, as each run's `factSnapshot`, on every
+/// run: what `geo-probe run` freezes when a run starts. `geo-probe run` reads its input through
+/// the import, which keeps only the fields its schema names; the sheet is set here from the
+/// input project, so the file holds it however the input was read (the project's sheet never
+/// changes between the demo's runs).
+pub fn carry_fact_sheet(env: &mut Value, input_project: &Value) -> Result<()> {
+    let (facts, watch_terms) = (input_project["facts"].clone(), input_project["watchTerms"].clone());
+    let project = env["projects"].get_mut(0).context("the output has no project")?;
+    project["facts"] = facts.clone();
+    project["watchTerms"] = watch_terms.clone();
+    for run in env["runs"].as_array_mut().context("the output has no runs")? {
+        run["factSnapshot"] = json!({ "facts": facts, "watchTerms": watch_terms });
+    }
+    Ok(())
 }
 
 fn read(path: &Path) -> Result<Value> {
@@ -747,5 +794,29 @@ mod tests {
             }
         }
         assert!(!env.to_string().contains("[mock:"));
+    }
+
+    /// The demo project carries the fixture project's starter fact sheet under its own target
+    /// ids, and every run froze it as its `factSnapshot`, so "What the answers say" has claims
+    /// on a first visit.
+    #[test]
+    fn committed_demo_file_carries_the_starter_fact_sheet() {
+        let read = |p: &str| -> Value {
+            serde_json::from_str(&std::fs::read_to_string(workspace_root().join(p)).unwrap()).unwrap()
+        };
+        let (env, fixture) = (read(OUT), read(FIXTURE_PROJECT));
+        let (facts, watch_terms) = fact_sheet(&fixture).unwrap();
+        let project = &env["projects"][0];
+        assert_eq!((&project["facts"], &project["watchTerms"]), (&facts, &watch_terms));
+        assert_eq!(facts.as_array().unwrap().len(), fixture["projects"][0]["facts"].as_array().unwrap().len());
+        let targets: Vec<&Value> =
+            [&project["brand"]].into_iter().chain(project["competitors"].as_array().unwrap()).collect();
+        for fact in facts.as_array().unwrap() {
+            assert!(targets.iter().any(|t| t["id"] == fact["targetId"]), "{fact} names no demo target");
+        }
+        for run in env["runs"].as_array().unwrap() {
+            let snapshot = &run["factSnapshot"];
+            assert_eq!((&snapshot["facts"], &snapshot["watchTerms"]), (&facts, &watch_terms), "{}", run["id"]);
+        }
     }
 }

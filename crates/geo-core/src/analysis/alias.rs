@@ -59,6 +59,11 @@ impl PreparedAlias {
         })
     }
 
+    /// The normalised alias.
+    pub(crate) fn norm(&self) -> &str {
+        &self.norm
+    }
+
     /// The first byte of the normalised alias: every hit starts with it.
     pub(crate) fn first_byte(&self) -> u8 {
         self.norm.as_bytes()[0]

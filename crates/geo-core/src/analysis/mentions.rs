@@ -168,22 +168,6 @@ impl<'a> TargetMatcher<'a> {
         firsts.into_iter().map(|(_, i)| i).collect()
     }
 
-    /// The distinct ids of the targets with an alias hit in `normalised` (a text in the
-    /// matching normal form), in snapshot order, at most `limit` of them (a caller that only
-    /// needs to know whether one or several targets are named passes 2).
-    pub(crate) fn ids_in(&self, normalised: &str, limit: usize) -> Vec<&'a str> {
-        let mut out: Vec<&'a str> = Vec::new();
-        for (target, aliases) in self.targets.iter().zip(&self.aliases) {
-            if out.len() >= limit {
-                break;
-            }
-            if !out.contains(&target.id.as_str()) && aliases.iter().any(|a| a.hits(normalised).next().is_some()) {
-                out.push(target.id.as_str());
-            }
-        }
-        out
-    }
-
     /// Ids of the targets named in `text`, in snapshot order.
     pub fn mentioned_ids(&self, text: &str) -> Vec<String> {
         let named = self.named_targets(text, &mut String::new());

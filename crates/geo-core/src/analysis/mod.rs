@@ -53,7 +53,7 @@ impl<'a> RunAnalyzer<'a> {
         RunAnalyzer {
             matcher: TargetMatcher::new(targets),
             domains: TargetDomains::new(targets),
-            facts: FactRules::new(facts, engine),
+            facts: FactRules::new(targets, facts, engine),
         }
     }
 
@@ -74,7 +74,7 @@ impl<'a> RunAnalyzer<'a> {
         probe.answer_links = links::extract_answer_links(&text, &probe.sources);
         let findings = if probe.status == ProbeStatus::Success {
             let citations = probe.raw_citations.as_deref();
-            claims::derive_findings(&probe.answer, &self.matcher, &self.facts, &probe.sources, citations)
+            claims::derive(&probe.answer, &self.facts, &probe.sources, citations)
         } else {
             claims::Findings::default()
         };

@@ -337,7 +337,8 @@ const RAW_SOURCE: Ty = Ty::Obj(&[
     opt("pageAge", Ty::Str),
 ]);
 
-const RAW_CITATION: Ty = Ty::Obj(&[req("url", Ty::Str), opt("title", Ty::Str), opt("citedText", Ty::Str)]);
+const RAW_CITATION: Ty =
+    Ty::Obj(&[req("url", Ty::Str), opt("title", Ty::Str), opt("citedText", Ty::Str), opt("index", U32)]);
 
 const OCCURRENCE: Ty = Ty::Obj(&[req("queryIndex", U32), opt("query", Ty::Str), req("rank", U32)]);
 

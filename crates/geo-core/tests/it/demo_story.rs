@@ -4,12 +4,13 @@
 //! one probe failed and one stayed empty, and the recorded latencies are those of web-search
 //! answers (tens of seconds), so the run page's estimate is realistic; and in the newest
 //! week the eight other engines answer the same prompts in their own shapes, so the Engines
-//! page has something to compare, and Gemini is the one that leaves the brand out.
+//! page has something to compare, and Gemini is the one that leaves the brand out; and "What
+//! the answers say" has claims of every verdict and watch flags to show.
 
 use geo_core::compare::engines_for_export;
 use geo_core::metrics::cost::estimate_run;
 use geo_core::metrics::{metrics_for_export, RunMetrics};
-use geo_core::model::{EngineId, ExportEnvelope, ProbeStatus};
+use geo_core::model::{EngineId, ExportEnvelope, ProbeStatus, RiskKind, Verdict};
 
 fn demo() -> ExportEnvelope {
     let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../demo/demo-data.json"))
@@ -184,4 +185,42 @@ fn the_newest_week_compares_every_engine_and_gemini_leaves_the_brand_out() {
     let gemini_domains: Vec<&str> =
         env.probes.iter().filter(|p| &p.run_id == gemini).flat_map(|p| &p.sources).map(|s| s.domain.as_str()).collect();
     assert!(!gemini_domains.iter().any(|d| d.contains("vertexaisearch")), "redirects shown by their domain");
+}
+
+/// "What the answers say" has something to show on a first visit: every run froze the project's
+/// starter fact sheet; DeepSeek's newest week confirms the founding year and the headquarters,
+/// leaves the prices unverified (no amount in the answers) and flags watch terms; of the other
+/// engines, ERNIE and Hunyuan contradict the report cadence (monthly, where the sheet says weekly).
+#[test]
+fn what_the_answers_say_has_something_to_show() {
+    // Read as the model stores it, so this story rests on the demo file, not on the import.
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../demo/demo-data.json")).unwrap();
+    let mut env: ExportEnvelope = serde_json::from_str(&text).expect("the demo file is an export");
+    geo_core::analysis::analyze_envelope(&mut env);
+    let sheet = env.projects[0].fact_snapshot().expect("the demo project has a fact sheet");
+    assert!(env.runs.iter().all(|r| r.fact_snapshot.as_ref() == Some(&sheet)), "every run froze the sheet");
+    let claims = |run: &str, verdict: Verdict| -> Vec<String> {
+        let probes = env.probes.iter().filter(|p| p.run_id == run);
+        probes.flat_map(|p| &p.claims).filter(|c| c.verdict == verdict).map(|c| c.fact_id.clone()).collect()
+    };
+    let newest = env.runs.iter().max_by_key(|r| &r.created_at).unwrap();
+    assert_eq!(newest.config.engine, EngineId::Deepseek);
+    let confirmed = claims(&newest.id, Verdict::Consistent);
+    assert!(confirmed.contains(&"fact_founded".into()) && confirmed.contains(&"fact_hq".into()), "{confirmed:?}");
+    assert!(claims(&newest.id, Verdict::Unverified).contains(&"fact_price".into()));
+    assert!(claims(&newest.id, Verdict::Contradicts).is_empty());
+    let watched: Vec<&str> = env
+        .probes
+        .iter()
+        .filter(|p| p.run_id == newest.id)
+        .flat_map(|p| &p.risk_flags)
+        .filter(|f| f.kind == RiskKind::Watch)
+        .map(|f| f.cue.as_str())
+        .collect();
+    assert!(watched.contains(&"免费") && watched.contains(&"融资"), "{watched:?}");
+    for run in env.runs.iter().filter(|r| r.config.engine != EngineId::Deepseek) {
+        let contradicted = claims(&run.id, Verdict::Contradicts);
+        let expected = matches!(run.config.engine, EngineId::Ernie | EngineId::Hunyuan);
+        assert_eq!(contradicted.iter().any(|f| f == "fact_report_cadence"), expected, "{}: {contradicted:?}", run.id);
+    }
 }

@@ -121,7 +121,7 @@ pub(crate) fn everything() -> ExportEnvelope {
             url: "https://a.example/".into(),
             title: Some("t".into()),
             cited_text: Some("c".into()),
-            index: None,
+            index: Some(3),
         }]),
         answer: "answer".into(),
         sources: vec![SearchSource {

@@ -26,6 +26,8 @@ mod analysis_markers;
 mod chat_answers;
 mod chat_goldens;
 mod chat_props;
+mod claims_goldens;
+mod claims_oracle;
 mod compare_interval;
 mod compare_runs;
 mod demo_story;

@@ -45,6 +45,14 @@ pub fn fixture_targets() -> Vec<Target> {
     env.projects[0].targets()
 }
 
+/// The fact sheet of the fixture project (`fixtures/project.json`: its `facts` and
+/// `watchTerms`), as a run started on it freezes it.
+pub fn fixture_fact_snapshot() -> geo_core::model::FactSnapshot {
+    let text = std::fs::read_to_string(fixtures_dir().join("project.json")).expect("fixtures/project.json");
+    let env: ExportEnvelope = serde_json::from_str(&text).expect("the fixture project parses");
+    env.projects[0].fact_snapshot().expect("the fixture project has a fact sheet")
+}
+
 /// A successful probe holding `parsed` as its raw result (derived fields empty): what the
 /// analysis goldens analyse.
 pub fn golden_probe(parsed: ParsedResponse) -> Probe {

@@ -23,6 +23,7 @@
 //! [`MAX_VALUES_PER_CLAIM`] values.
 
 pub mod cues;
+mod scan;
 pub mod sentences;
 pub mod values;
 
@@ -30,12 +31,12 @@ use rustc_hash::FxHashSet;
 
 use super::alias::PreparedAlias;
 use super::markers::MarkerRule;
-use super::mentions::TargetMatcher;
 use super::urls::normalize_url;
 use crate::model::{
-    Claim, EngineId, Fact, FactKind, FactSnapshot, RawCitation, RiskFlag, RiskKind, SearchSource, Verdict,
+    Claim, EngineId, Fact, FactKind, FactSnapshot, RawCitation, RiskFlag, RiskKind, SearchSource, Target, Verdict,
 };
 use crate::text::normalize_for_match;
+use scan::Patterns;
 use values::Money;
 
 /// The longest sentence a claim or flag keeps, in characters: longer ones keep their first
@@ -53,29 +54,33 @@ pub const MIN_CITED_TEXT_CHARS: usize = 8;
 /// The relative slack of a numeric match: |x − value| ≤ (tolerance + this) × |value|.
 pub const MATCH_SLACK: f64 = 1e-9;
 
-/// One fact with its cues and text values prepared.
+/// One fact with its cues (pattern ids) and text values prepared.
 #[derive(Debug, Clone)]
 struct PreparedFact<'a> {
     fact: &'a Fact,
-    cues: Vec<PreparedAlias>,
+    cues: Vec<u32>,
     accepted: Vec<PreparedAlias>,
     rejected: Vec<PreparedAlias>,
 }
 
-/// A risk cue: its kind, the cue as listed, prepared.
+/// A risk cue: its kind, the cue as listed, its pattern id.
 #[derive(Debug, Clone)]
 struct RiskCue<'a> {
     kind: RiskKind,
     cue: &'a str,
-    alias: PreparedAlias,
+    pattern: u32,
 }
 
-/// A run's fact snapshot (or none) prepared once for all its probes, with the built-in risk
-/// cues.
+/// A run's alias snapshot and fact snapshot (or none) prepared once for all its probes, with
+/// the built-in risk cues: every alias and cue is one pattern of `scan::Patterns`, which finds
+/// them all in one pass over a sentence.
 #[derive(Debug, Clone)]
 pub struct FactRules<'a> {
+    /// Per target of the alias snapshot (in its order): its id and its aliases' patterns.
+    targets: Vec<(&'a str, Vec<u32>)>,
     facts: Vec<PreparedFact<'a>>,
     risk: Vec<RiskCue<'a>>,
+    patterns: Patterns,
     markers: MarkerRule,
 }
 
@@ -83,17 +88,32 @@ fn prepare(list: &[String]) -> Vec<PreparedAlias> {
     list.iter().enumerate().filter_map(|(i, s)| PreparedAlias::new(i, s)).collect()
 }
 
+/// Whom a sentence names (rule 2).
+enum Named<'a> {
+    /// No target.
+    Nobody,
+    /// Exactly one target: its id.
+    One(&'a str),
+    /// Two or more.
+    Several,
+}
+
 impl<'a> FactRules<'a> {
-    /// The rules of a run of `engine` with `snapshot` (its `factSnapshot`; `None` for a run
-    /// without one: only the built-in risk cues apply).
-    pub fn new(snapshot: Option<&'a FactSnapshot>, engine: EngineId) -> Self {
+    /// The rules of a run of `engine` with the alias snapshot `targets` and `snapshot` (its
+    /// `factSnapshot`; `None` for a run without one: only the built-in risk cues apply).
+    pub fn new(targets: &'a [Target], snapshot: Option<&'a FactSnapshot>, engine: EngineId) -> Self {
+        let mut patterns = Patterns::new();
+        let targets = targets
+            .iter()
+            .map(|t| (t.id.as_str(), t.aliases.iter().filter_map(|a| patterns.add(a)).collect()))
+            .collect();
         let facts = snapshot
             .map(|s| {
                 s.facts
                     .iter()
                     .map(|fact| PreparedFact {
                         fact,
-                        cues: prepare(&fact.cues),
+                        cues: fact.cues.iter().filter_map(|c| patterns.add(c)).collect(),
                         accepted: prepare(&fact.accepted),
                         rejected: prepare(&fact.rejected),
                     })
@@ -101,23 +121,40 @@ impl<'a> FactRules<'a> {
             })
             .unwrap_or_default();
         let mut risk: Vec<RiskCue<'a>> = Vec::new();
-        let mut seen: FxHashSet<String> = FxHashSet::default();
+        let mut seen: FxHashSet<u32> = FxHashSet::default();
         let built_in = cues::NEGATIVE
             .iter()
             .map(|c| (RiskKind::Negative, *c))
             .chain(cues::CAUTION.iter().map(|c| (RiskKind::Caution, *c)));
         let watch = snapshot.into_iter().flat_map(|s| &s.watch_terms).map(|c| (RiskKind::Watch, c.as_str()));
         for (kind, cue) in built_in.chain(watch) {
-            // A watch term equal to a built-in cue flags once, as its built-in kind.
-            if let Some(alias) = PreparedAlias::new(0, cue).filter(|_| seen.insert(normalize_for_match(cue.trim()))) {
-                risk.push(RiskCue { kind, cue, alias });
+            // A watch term equal to a built-in cue (the same pattern) flags once, as its
+            // built-in kind.
+            if let Some(pattern) = patterns.add(cue).filter(|p| seen.insert(*p)) {
+                risk.push(RiskCue { kind, cue, pattern });
             }
         }
-        FactRules { facts, risk, markers: MarkerRule::of(engine) }
+        FactRules { targets, facts, risk, patterns, markers: MarkerRule::of(engine) }
+    }
+
+    /// Whom a sentence whose patterns are `found` names.
+    fn named(&self, found: &[bool]) -> Named<'a> {
+        let mut named = Named::Nobody;
+        for (id, aliases) in &self.targets {
+            if !aliases.iter().any(|p| found[*p as usize]) {
+                continue;
+            }
+            named = match named {
+                Named::Nobody => Named::One(id),
+                Named::One(first) if first == *id => Named::One(first),
+                _ => return Named::Several,
+            };
+        }
+        named
     }
 }
 
-/// What one successful probe says ([`derive_findings`]'s result).
+/// What one successful probe says ([`derive()`]'s result).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Findings {
     /// Ordered by `start`, then fact-sheet order.
@@ -139,10 +176,9 @@ fn kept_sentence(sentence: &str) -> String {
 }
 
 /// Rules 1–6 over `answer` (a successful probe's cleaned answer) with its `sources` and
-/// `citations`, the run's alias snapshot (`matcher`) and `rules`.
-pub fn derive_findings(
+/// `citations`, and the run's `rules` (its alias snapshot and fact snapshot).
+pub fn derive(
     answer: &str,
-    matcher: &TargetMatcher<'_>,
     rules: &FactRules<'_>,
     sources: &[SearchSource],
     citations: Option<&[RawCitation]>,
@@ -150,6 +186,8 @@ pub fn derive_findings(
     let mut out = Findings::default();
     let behind = SourcesBehind::new(sources, citations, rules.markers);
     let mut subject: Option<&str> = None;
+    let mut found = vec![false; rules.patterns.len()];
+    let mut norm = String::new();
     // Character offsets, counted once along the answer.
     let (mut chars_done, mut bytes_done) = (0usize, 0usize);
     let mut char_at = |byte: usize| {
@@ -158,29 +196,30 @@ pub fn derive_findings(
         chars_done as u32
     };
     for s in sentences::split_sentences(answer) {
-        let norm = normalize_for_match(&s.text);
-        let named = matcher.ids_in(&norm, 2);
-        subject = match named.as_slice() {
-            [one] => Some(*one),
-            [] if !s.after_blank_line => subject,
+        crate::text::normalize_for_match_into(&s.text, &mut norm);
+        found.fill(false);
+        rules.patterns.scan(&norm, &mut found);
+        subject = match rules.named(&found) {
+            Named::One(id) => Some(id),
+            Named::Nobody if !s.after_blank_line => subject,
             _ => None,
         };
         let (start, end) = (char_at(s.start), char_at(s.end));
         let Some(target) = subject else { continue };
         let raw = &answer[s.start..s.end];
-        let kept = kept_sentence(raw);
-        let mut numbers: Option<Vec<values::Number>> = None;
+        let mut kept: Option<String> = None;
+        let mut numbers: Option<values::SentenceNumbers<'_>> = None;
         for f in rules.facts.iter().filter(|f| f.fact.target_id == target) {
-            if out.claims.len() >= MAX_CLAIMS_PER_PROBE || !f.cues.iter().any(|c| c.hits(&norm).next().is_some()) {
+            if out.claims.len() >= MAX_CLAIMS_PER_PROBE || !f.cues.iter().any(|p| found[*p as usize]) {
                 continue;
             }
-            let numbers = numbers.get_or_insert_with(|| values::numbers(&norm));
+            let numbers = numbers.get_or_insert_with(|| values::sentence_numbers(&s.text, &norm));
             let (values, verdict) = check(f, &norm, numbers);
             out.claims.push(Claim {
                 fact_id: f.fact.id.clone(),
                 target_id: target.to_string(),
                 verdict,
-                sentence: kept.clone(),
+                sentence: kept.get_or_insert_with(|| kept_sentence(raw)).clone(),
                 start,
                 end,
                 values,
@@ -188,12 +227,12 @@ pub fn derive_findings(
             });
         }
         for r in rules.risk.iter() {
-            if out.risk_flags.len() < MAX_RISK_FLAGS_PER_PROBE && r.alias.hits(&norm).next().is_some() {
+            if out.risk_flags.len() < MAX_RISK_FLAGS_PER_PROBE && found[r.pattern as usize] {
                 out.risk_flags.push(RiskFlag {
                     target_id: target.to_string(),
                     kind: r.kind,
                     cue: r.cue.to_string(),
-                    sentence: kept.clone(),
+                    sentence: kept.get_or_insert_with(|| kept_sentence(raw)).clone(),
                     start,
                     end,
                 });
@@ -212,9 +251,43 @@ fn matches_value(fact: &Fact, x: f64) -> bool {
     }
 }
 
-/// Rule 4 for one fact and one sentence (`norm`, its text in the matching normal form, and
-/// its `numbers`): the values found, as written, and the verdict.
-fn check(f: &PreparedFact<'_>, norm: &str, numbers: &[values::Number]) -> (Vec<String>, Verdict) {
+/// The ranges `ranges` of `norm` (the matching normal form of `text`) as written in `text`:
+/// from the character the range's first folded character comes from to the last one's
+/// (`２０１５` stays `２０１５`, `5000 RMB` stays upper case). Values are read in the normal form
+/// and reported as the answer writes them.
+fn as_written(text: &str, norm: &str, ranges: &[(usize, usize)]) -> Vec<String> {
+    if ranges.is_empty() {
+        return Vec::new();
+    }
+    if text.is_ascii() {
+        // ASCII folds by lower-casing alone, byte for byte.
+        return ranges.iter().map(|&(s, e)| text[s..e].to_string()).collect();
+    }
+    // Each character folded on its own, with (its first byte in the fold, its bytes in `text`).
+    let mut spans: Vec<(usize, usize, usize)> = Vec::with_capacity(text.len());
+    let mut folded = String::with_capacity(norm.len());
+    let mut buf = [0u8; 4];
+    for (i, c) in text.char_indices() {
+        spans.push((folded.len(), i, i + c.len_utf8()));
+        match crate::text::fold::fold_safe(c) {
+            Some(f) => folded.push(f),
+            None => folded.push_str(&normalize_for_match(c.encode_utf8(&mut buf))),
+        }
+    }
+    let written = |s: usize, e: usize| {
+        let first = spans[..spans.partition_point(|x| x.0 <= s)].last()?;
+        let last = spans[..spans.partition_point(|x| x.0 < e)].last()?;
+        text.get(first.1..last.2).map(str::to_string)
+    };
+    // Characters that compose with their neighbours fold differently together: then the
+    // normal form is kept.
+    let same = folded == norm;
+    ranges.iter().map(|&(s, e)| written(s, e).filter(|_| same).unwrap_or_else(|| norm[s..e].to_string())).collect()
+}
+
+/// Rule 4 for one fact and one sentence (`norm`, its text in the matching normal form, and its
+/// `numbers`): the values found, as written, and the verdict.
+fn check(f: &PreparedFact<'_>, norm: &str, numbers: &values::SentenceNumbers<'_>) -> (Vec<String>, Verdict) {
     let fact = f.fact;
     if fact.kind == FactKind::Text {
         let mut found: Vec<(usize, usize, bool, &str)> = Vec::new();
@@ -243,7 +316,7 @@ fn check(f: &PreparedFact<'_>, norm: &str, numbers: &[values::Number]) -> (Vec<S
         FactKind::Money => fact.currency.is_some_and(|c| n.money == Some(Money::Known(c))),
         FactKind::Text => false,
     };
-    let chosen: Vec<&values::Number> = numbers.iter().filter(wanted).collect();
+    let chosen: Vec<&values::Number> = numbers.numbers.iter().filter(wanted).collect();
     let verdict = if chosen.iter().any(|n| matches_value(fact, n.value)) {
         Verdict::Consistent
     } else if chosen.is_empty() {
@@ -251,7 +324,8 @@ fn check(f: &PreparedFact<'_>, norm: &str, numbers: &[values::Number]) -> (Vec<S
     } else {
         Verdict::Contradicts
     };
-    (chosen.iter().take(MAX_VALUES_PER_CLAIM).map(|n| norm[n.start..n.end].to_string()).collect(), verdict)
+    let ranges: Vec<(usize, usize)> = chosen.iter().take(MAX_VALUES_PER_CLAIM).map(|n| (n.start, n.end)).collect();
+    (as_written(&numbers.text, &numbers.norm, &ranges), verdict)
 }
 
 /// Rule 5: the sources behind a sentence, found through the probe's citations.
@@ -374,7 +448,7 @@ mod tests {
 
     fn findings(answer: &str) -> Findings {
         let (t, f) = (targets(), sheet());
-        derive_findings(answer, &TargetMatcher::new(&t), &FactRules::new(Some(&f), EngineId::Deepseek), &[], None)
+        derive(answer, &FactRules::new(&t, Some(&f), EngineId::Deepseek), &[], None)
     }
 
     /// Each claim as `fact verdict [values] «sentence»`.
@@ -408,12 +482,18 @@ mod tests {
         );
         check("元构场的成立时间不详。", &[r#"founded unverified [] «元构场的成立时间不详。»"#]);
         check("Yuangou was founded in 2015.", &[r#"founded consistent ["2015"] «Yuangou was founded in 2015.»"#]);
+        // Values as written, not in the matching normal form (tests/it/claims_oracle.rs).
+        check("元构场成立于２０１５年。", &[r#"founded consistent ["２０１５"] «元构场成立于２０１５年。»"#]);
     }
 
     #[test]
     fn money_numbers_and_text() {
         check("元构场的价格是¥4,999/年。", &[r#"price consistent ["¥4,999"] «元构场的价格是¥4,999/年。»"#]);
         check("元构场收费 $699 或 5000元。", &[r#"price contradicts ["5000元"] «元构场收费 $699 或 5000元。»"#]);
+        check(
+            "Yuangou price: ￥4,999 or 5000 RMB.",
+            &[r#"price consistent ["￥4,999", "5000 RMB"] «Yuangou price: ￥4,999 or 5000 RMB.»"#],
+        );
         check("元构场员工约130人。", &[r#"staff consistent ["130"] «元构场员工约130人。»"#]);
         check("元构场员工超过1.5万人。", &[r#"staff contradicts ["1.5万"] «元构场员工超过1.5万人。»"#]);
         check("元构场总部位于杭州。", &[r#"hq consistent ["杭州"] «元构场总部位于杭州。»"#]);
@@ -499,13 +579,13 @@ mod tests {
                 index: Some(1),
             },
         ];
-        let rules = FactRules::new(Some(&f), EngineId::Qwen);
-        let out = derive_findings(answer, &TargetMatcher::new(&t), &rules, &sources, Some(&citations));
+        let rules = FactRules::new(&t, Some(&f), EngineId::Qwen);
+        let out = derive(answer, &rules, &sources, Some(&citations));
         let ids: Vec<(&str, &Vec<String>)> = out.claims.iter().map(|c| (c.fact_id.as_str(), &c.source_ids)).collect();
         assert_eq!(ids, [("founded", &vec!["src_2".to_string()]), ("hq", &vec!["src_1".to_string()])]);
         // DeepSeek writes no markers: only the cited text counts.
-        let rules = FactRules::new(Some(&f), EngineId::Deepseek);
-        let out = derive_findings(answer, &TargetMatcher::new(&t), &rules, &sources, Some(&citations));
+        let rules = FactRules::new(&t, Some(&f), EngineId::Deepseek);
+        let out = derive(answer, &rules, &sources, Some(&citations));
         assert!(out.claims[0].source_ids.is_empty());
     }
 

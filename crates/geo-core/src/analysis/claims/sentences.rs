@@ -52,11 +52,12 @@ fn cut_len(s: &str, i: usize, c: char) -> Option<usize> {
     is_cut.then_some(c.len_utf8())
 }
 
-/// Where the sentence cut at byte `i` (a cut character of `len` bytes) ends: after the cut
-/// characters directly following it, then every marker and white space.
-fn absorb(s: &str, mut i: usize) -> usize {
+/// Where the sentence whose cut character ends at byte `i` ends: after the cut characters
+/// directly following it (not after a newline: a line break is no punctuation to repeat, and
+/// a sentence does not reach into the next line for one), then every marker and white space.
+fn absorb(s: &str, mut i: usize, after_newline: bool) -> usize {
     let b = s.as_bytes();
-    while let Some(c) = s[i..].chars().next().filter(|c| is_cut_char(*c) || *c == '.') {
+    while let Some(c) = s[i..].chars().next().filter(|c| !after_newline && (is_cut_char(*c) || *c == '.')) {
         i += c.len_utf8();
     }
     loop {
@@ -84,7 +85,7 @@ pub fn split_sentences(answer: &str) -> Vec<Sentence> {
         let c = answer[i..].chars().next().unwrap_or('\0');
         match cut_len(answer, i, c) {
             Some(n) => {
-                let end = absorb(answer, i + n);
+                let end = absorb(answer, i + n, c == '\n');
                 spans.push((start, end));
                 start = end;
                 i = end;
@@ -116,8 +117,8 @@ pub fn split_sentences(answer: &str) -> Vec<Sentence> {
     out
 }
 
-/// A sentence's text: each citation marker (a run of them) and each URL replaced by one
-/// space.
+/// A sentence's text: each citation marker and each URL replaced by one space (a run of
+/// three markers is three spaces: the contract's "each removed marker … becomes one space").
 pub fn sentence_text(sentence: &str) -> String {
     let b = sentence.as_bytes();
     let mut out = String::with_capacity(sentence.len());
@@ -125,13 +126,7 @@ pub fn sentence_text(sentence: &str) -> String {
     let mut i = 0;
     while i < b.len() {
         let skip = match b[i] {
-            b'[' | b'^' => {
-                let mut end = i;
-                while let Some(n) = marker_len(&b[end..]) {
-                    end += n;
-                }
-                end - i
-            }
+            b'[' | b'^' => marker_len(&b[i..]).unwrap_or(0),
             b'h' | b'H' => url_at(sentence, i).unwrap_or(0),
             _ => 0,
         };
@@ -184,6 +179,10 @@ mod tests {
         check("Wait... what? Yes", &["Wait...", "what?", "Yes"]);
         check("第一行\n第二行", &["第一行", "第二行"]);
         check("a; b", &["a;", "b"]);
+        // After a newline no cut character joins: `！` on the next line is its own sentence
+        // (found by tests/it/claims_oracle.rs).
+        check("元构场不推荐\n！好", &["元构场不推荐", "！", "好"]);
+        check("A。\n。B", &["A。", "。", "B"]);
     }
 
     #[test]
@@ -202,6 +201,9 @@ mod tests {
         check("See https://a.example/x. Next", &["See https://a.example/x.", "Next"]);
         // A sentence that is only a URL or markers is dropped.
         check("好。\nhttps://a.example/\n[1]\n再见", &["好。", "再见"]);
+        // Each marker is one space (data-model.md: "each removed marker and URL becomes one
+        // space"), so `5[1][2]million` is not `5 million`.
+        assert_eq!(sentence_text("5[1][2]million^[3][4]^。"), "5  million 。");
     }
 
     #[test]

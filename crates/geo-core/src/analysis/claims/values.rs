@@ -10,13 +10,49 @@
 //!   `$` after the whole word `HK`, `C`, `A`, `S`, `NT`, `NZ`, `R` or `MX` is another dollar)
 //!   or a currency word follows it (spaces allowed, after its multiplier: `元`, `块`, `人民币`,
 //!   `RMB`, `CNY`; `美元`, `USD`, `dollar(s)`; `欧元`, `EUR`, `euro(s)`), the sign winning;
-//! * no number at all when an ASCII letter or digit follows the whole value (`5km`, `1,2345`).
+//! * no number at all when a digit follows it, or an ASCII letter that does not start its
+//!   multiplier or currency word (`5km`, `1,2345`); what follows those is not read
+//!   (`99元Pro版` is 99 yuan).
 //!
 //! A year is a number of exactly four digits from 1000 to 2999 with no group, decimals,
-//! multiplier, sign or currency word, and no `%`, `万`, `亿` or `k` after it (spaces allowed).
+//! multiplier, sign or currency word, and no `%`, `万`, `亿` or `k` (the multiplier: no letter
+//! after it) after it (spaces allowed).
 //! One pass; each position looks at most a few bytes ahead.
 
+use std::borrow::Cow;
+
 use crate::model::Currency;
+use crate::text::normalize_for_match;
+
+/// Characters other than `,` that NFKC folds to `,` (the full-width `，`, the small and the
+/// vertical comma): they do not group digits (data-model.md: "groups use `,` only (a full-width
+/// `，` ends the number)"), so values are read with each one as `、`, which folds to itself and
+/// has the same length in UTF-8 (offsets stay those of the text).
+pub const OTHER_COMMAS: [char; 3] = ['，', '﹐', '︐'];
+
+/// The numbers of a sentence's text and the text and normal form they were read in.
+#[derive(Debug, Clone)]
+pub struct SentenceNumbers<'t> {
+    /// The text, with [`OTHER_COMMAS`] as `、`: byte for byte where the text's are.
+    pub text: Cow<'t, str>,
+    /// Its matching normal form, in which [`Number`]'s offsets are.
+    pub norm: Cow<'t, str>,
+    /// Every number, in order.
+    pub numbers: Vec<Number>,
+}
+
+/// The numbers of `text`, a sentence's text whose matching normal form is `norm`.
+pub fn sentence_numbers<'t>(text: &'t str, norm: &'t str) -> SentenceNumbers<'t> {
+    let (text, norm) = if text.contains(OTHER_COMMAS) {
+        let text = text.replace(OTHER_COMMAS, "、");
+        let norm = normalize_for_match(&text);
+        (Cow::Owned(text), Cow::Owned(norm))
+    } else {
+        (Cow::Borrowed(text), Cow::Borrowed(norm))
+    };
+    let numbers = numbers(&norm);
+    SentenceNumbers { text, norm, numbers }
+}
 
 /// The currency of a money value: one of the three a fact can hold, or another one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -110,14 +146,14 @@ fn multiplier(t: &str, j: usize) -> (usize, f64) {
     (j, 1.0)
 }
 
-/// A currency word at `i` (after optional spaces): (its end, currency).
-fn currency_word(t: &str, i: usize) -> Option<(usize, Currency)> {
+/// A currency word at `i` (after optional spaces): (its start, its end, currency).
+fn currency_word(t: &str, i: usize) -> Option<(usize, usize, Currency)> {
     let at = i + spaces(t, i);
     let b = t.as_bytes();
     CURRENCY_WORDS.iter().find_map(|(word, currency)| {
         let end = at + word.len();
         let whole = !word.is_ascii() || !is_letter(b.get(end));
-        (t[at..].starts_with(word) && whole).then_some((end, *currency))
+        (t[at..].starts_with(word) && whole).then_some((at, end, *currency))
     })
 }
 
@@ -145,10 +181,13 @@ fn currency_sign(t: &str, i: usize) -> Option<(usize, Money)> {
 /// Whether the plain number `token` (digits only) ending at `end` of `t` is a year.
 fn is_year(t: &str, token: &str, end: usize) -> bool {
     let after = &t[end + spaces(t, end)..];
+    // `k` is the multiplier only with no letter after it: "2015 known as" states a year.
+    let k = after.starts_with('k') && !is_letter(after.as_bytes().get(1));
     token.len() == 4
         && token.bytes().all(|c| c.is_ascii_digit())
         && matches!(token.as_bytes()[0], b'1' | b'2')
-        && !["%", "万", "亿", "k"].iter().any(|w| after.starts_with(w))
+        && !k
+        && !["%", "万", "亿"].iter().any(|w| after.starts_with(w))
 }
 
 /// Every number of `t` (a text in the matching normal form), in order.
@@ -164,15 +203,23 @@ pub fn numbers(t: &str) -> Vec<Number> {
         let j = token_end(b, i);
         let (m_end, factor) = multiplier(t, j);
         let word = currency_word(t, m_end);
-        let end = word.map_or(m_end, |(e, _)| e);
-        if is_alnum(b.get(end)) {
+        let end = word.map_or(m_end, |(_, e, _)| e);
+        // The number is followed by no digit, and by a letter only where its multiplier or
+        // currency word starts (`5k`, `5usd`; not `5km`); what follows those does not matter
+        // (`99元Pro版` states 99元).
+        let follows = match b.get(j) {
+            Some(c) if c.is_ascii_digit() => false,
+            Some(c) if c.is_ascii_alphabetic() => m_end > j || word.is_some_and(|(at, _, _)| at == j),
+            _ => true,
+        };
+        if !follows {
             i = j;
             continue;
         }
         let sign = currency_sign(t, i);
         let digits: String = t[i..j].chars().filter(|c| *c != ',').collect();
         let value = digits.parse::<f64>().unwrap_or(f64::NAN) * factor;
-        let money = sign.map(|(_, m)| m).or(word.map(|(_, c)| Money::Known(c)));
+        let money = sign.map(|(_, m)| m).or(word.map(|(_, _, c)| Money::Known(c)));
         let year = money.is_none() && m_end == j && is_year(t, &t[i..j], j);
         out.push(Number { start: sign.map_or(i, |(s, _)| s), end, value, money, year });
         i = end.max(j);
@@ -214,6 +261,9 @@ mod tests {
             &["2015万=20150000 n", "2015=2015 n", "2015=2015 n", "2,015=2015 n", "2015.5=2015.5 n"],
         );
         check("¥2015 2015元", &["¥2015=2015 CNY", "2015元=2015 CNY"]);
+        // `k` excludes a year only as the multiplier (no letter after it).
+        check("founded in 2015 known as", &["2015=2015 y"]);
+        check("2015 k", &["2015=2015 n"]);
     }
 
     #[test]
@@ -223,6 +273,12 @@ mod tests {
         check("30% 和 4千", &["30=30 n", "4千=4000 n"]);
         check("3 millions", &["3=3 n"]);
         check("１２３ 个", &[]);
+        // What follows a number's multiplier or currency word is not read; a digit or letter
+        // right after the number is (found by tests/it/claims_oracle.rs).
+        let full_width = sentence_numbers("4，999元 2015，2016", "4,999元 2015,2016");
+        let read: Vec<&str> = full_width.numbers.iter().map(|n| &full_width.norm[n.start..n.end]).collect();
+        assert_eq!(read, ["4", "999元", "2015", "2016"], "a full-width comma ends the number");
+        check("99元pro版 5万2 5k2 5usd 5usdx", &["99元=99 CNY", "5万=50000 n", "2=2 n", "5k=5000 n", "5usd=5 USD"]);
     }
 
     #[test]
