@@ -467,14 +467,9 @@ mod tests {
     }
 
     #[test]
-    fn the_page_shows_the_cli_object_for_the_demo_with_a_sheet() {
-        let mut env = demo();
+    fn the_page_shows_the_cli_object_for_the_demo() {
+        let env = demo();
         let run_id = geo_core::export::default_run(&env).unwrap().id.clone();
-        let brand = env.projects[0].brand.id.clone();
-        for run in env.runs.iter_mut().filter(|r| r.id == run_id) {
-            run.fact_snapshot = Some(sheet(&brand));
-        }
-        assert!(geo_core::analysis::analyze_envelope(&mut env).is_empty());
         let data = RunData {
             env: std::rc::Rc::new(env.clone()),
             has_probes: true,
@@ -485,14 +480,18 @@ mod tests {
         };
         let page = report_of(&data).unwrap();
         assert_eq!(page, geo_core::said::claims_for_export(&env, Some(&run_id), None).unwrap());
-        assert_eq!(page.facts_from, FactsFrom::Run);
-        assert!(page.facts.iter().all(|f| f.row.probes_with_claim > 0), "the demo's answers speak of both facts");
-        assert!(!page.risk_flags.is_empty());
+        assert_eq!(page.facts_from, FactsFrom::Run, "the demo's runs carry its starter sheet");
+        assert!(page.facts.iter().any(|f| f.row.probes_with_claim > 0), "the demo's answers speak of its facts");
     }
 
     #[test]
     fn applying_the_sheet_reanalyses_the_run_and_its_summary_in_one_write() {
-        let env = demo();
+        // The demo as it was before it had a fact sheet.
+        let mut env = demo();
+        env.projects[0].facts.clear();
+        env.projects[0].watch_terms.clear();
+        env.runs.iter_mut().for_each(|r| r.fact_snapshot = None);
+        assert!(geo_core::analysis::analyze_envelope(&mut env).is_empty());
         let repo = MemoryRepo::new();
         let mut project = env.projects[0].clone();
         let run = env.runs.iter().find(|r| r.project_id == project.id).unwrap().clone();
