@@ -106,6 +106,35 @@ test('the demo project: every item equals geo-probe actions, evidence opens the 
   assert.deepEqual(page.errors, []);
 });
 
+test('wrong facts: the demo ERNIE run\'s contradicted facts and the pages behind them equal geo-probe actions; the Engines page shows the brand\'s flagged rate of geo-probe engines', async () => {
+  const page = await freshPage(browser, '', { demo: true });
+  await demoSeeded(page);
+  const demo = JSON.parse(readFileSync(DEMO_FILE, 'utf8'));
+  const ernie = demo.runs.find((r) => r.config.engine === 'ernie');
+  const want = JSON.parse(cli(['actions', DEMO_FILE, '--run', ernie.id]));
+  assert.ok(want.wrongFacts.length > 0, 'ERNIE contradicts the demo fact sheet');
+  await until(async () => (await byId(page, 'run-select').locator(`option[value="${ernie.id}"]`).count()) > 0, 5000, 'the ERNIE run listed');
+  await byId(page, 'run-select').selectOption(ernie.id);
+  await openActions(page, ernie.id);
+  const got = await byId(page, 'wrong-fact-row').evaluateAll((els) => els.map((e) => ({
+    fact: e.dataset.fact, claims: Number(e.dataset.claims), probes: Number(e.dataset.probes),
+    pages: [...e.querySelectorAll('[data-testid="wrong-fact-page"]')].map((p) => [p.dataset.url, Number(p.dataset.value)]),
+  })));
+  assert.deepEqual(got, want.wrongFacts.map((f) => ({
+    fact: f.factId, claims: f.claimCount, probes: f.probeCount, pages: f.pages.slice(0, 5).map((p) => [p.url, p.claimCount]),
+  })));
+  // The Engines page: each engine's brand flagged rate is geo-probe engines'.
+  const engines = JSON.parse(cli(['engines', DEMO_FILE]));
+  await byId(page, 'nav-engines').click();
+  await page.locator('[data-testid="engines-page"][data-state="ready"]').waitFor();
+  await until(async () => (await byId(page, 'engine-row').count()) === engines.engines.length, 5000, 'every engine row');
+  for (const e of engines.engines) {
+    const row = page.locator(`[data-testid="engine-row"][data-engine="${e.engine}"]`);
+    assert.equal(num(await row.getAttribute('data-brand-flagged-rate')), e.brandFlaggedRate ?? null, e.engine);
+  }
+  assert.deepEqual(page.errors, []);
+});
+
 /** `geo-probe ARGS` without blocking this process (the link server below answers from it),
  * with no engine key in its environment. */
 function cliAsync(args) {

@@ -82,6 +82,7 @@ pub fn ActionsPage() -> Html {
                     { lost_section(&v) }
                     { queries_section(&v, *unowned_only, on_unowned, query_page, set_query_page) }
                     { pages_section(&v, page_page, set_page_page) }
+                    { wrong_facts_section(&v) }
                     { links_section(&v) }
                     { solved_section(&v) }
                     { drawer_for(&open, d.run_probes(), run, lang) }
@@ -157,6 +158,15 @@ fn probe_parts(run: &Run, id: &str) -> (String, String) {
         }
         None => (rest.to_string(), String::new()),
     }
+}
+
+/// The label of a fact of the run's sheet (its id when unknown).
+fn fact_label(run: &Run, id: &str) -> String {
+    run.fact_snapshot
+        .iter()
+        .flat_map(|s| &s.facts)
+        .find(|f| f.id == id)
+        .map_or_else(|| id.to_string(), |f| f.label.clone())
 }
 
 /// One row of an actions table: its attributes (`data-testid` and the `data-*` values of
@@ -411,6 +421,58 @@ fn pages_section(v: &View<'_>, page: usize, set_page: Callback<usize>) -> Html {
     section("pages-h", title, help, body)
 }
 
+/// The facts the answers contradict and the pages behind those sentences (`wrong-fact-row`).
+fn wrong_facts_section(v: &View<'_>) -> Html {
+    let (a, lang) = (v.a, v.lang);
+    let title = tf(lang, "act.wrong_facts", &[("n", &a.wrong_facts.len().to_string())]);
+    let help = Some(t(lang, "act.wrong_facts_help"));
+    if a.fact_count == 0 || a.wrong_facts.is_empty() {
+        let why = if a.fact_count == 0 { "act.wrong_facts_no_sheet" } else { "act.wrong_facts_none" };
+        return section("wrong-facts-h", title, help, note("wrong-facts-none", t(lang, why)));
+    }
+    let rows = a.wrong_facts.iter().map(|f| Row {
+        attrs: vec![
+            ("data-testid", "wrong-fact-row".into()),
+            ("data-fact", f.fact_id.clone()),
+            ("data-claims", f.claim_count.to_string()),
+            ("data-probes", f.probe_count.to_string()),
+            status_attr(f.status),
+        ],
+        head: html! { <>{ format!("{} · {} ", f.label, v.label(&f.target_id)) }{ v.status(f.status) }</> },
+        cells: vec![
+            text(f.claim_count.to_string()),
+            text(f.values.join(lang.pick("、", ", "))),
+            html! {
+                <ul class="plain">
+                    { for f.pages.iter().take(5).map(|pg| html! {
+                        <li data-testid="wrong-fact-page" data-url={pg.url.clone()} data-value={pg.claim_count.to_string()}>
+                            if pg.by_domain { { pg.domain.clone() } } else { { safe_link(&pg.url, if pg.title.is_empty() { &pg.url } else { &pg.title }) } }
+                            { format!(" ({}{})", pg.claim_count, if pg.cited { lang.pick("，已引用", ", cited") } else { "" }) }
+                        </li>
+                    }) }
+                    if f.unsourced_count > 0 {
+                        <li class="muted">{ tf(lang, "act.unsourced", &[("n", &f.unsourced_count.to_string())]) }</li>
+                    }
+                </ul>
+            },
+            v.evidence(&f.probe_ids),
+        ],
+    });
+    let cols = [
+        ("act.fact", false),
+        ("act.claims", true),
+        ("act.values", false),
+        ("act.pages_behind", false),
+        ("act.evidence", false),
+    ];
+    section(
+        "wrong-facts-h",
+        title,
+        help,
+        table(lang, "wrong-facts-table", "act.wrong_facts_caption", &cols, rows.collect()),
+    )
+}
+
 fn links_section(v: &View<'_>) -> Html {
     let (a, lang) = (v.a, v.lang);
     let Some(c) = a.links else {
@@ -455,7 +517,7 @@ fn links_section(v: &View<'_>) -> Html {
 fn solved_section(v: &View<'_>) -> Html {
     let lang = v.lang;
     let Some(s) = v.a.solved.as_ref() else { return html! {} };
-    if s.lost_prompts.is_empty() && s.queries.is_empty() && s.pages.is_empty() {
+    if s.lost_prompts.is_empty() && s.queries.is_empty() && s.pages.is_empty() && s.wrong_facts.is_empty() {
         return html! { <p class="muted" data-testid="solved-none">{ t(lang, "act.solved_none") }</p> };
     }
     let list = |key: &'static str, items: Vec<String>| {
@@ -472,6 +534,7 @@ fn solved_section(v: &View<'_>) -> Html {
             { list("act.solved_lost", s.lost_prompts.iter().map(|id| v.prompt(id)).collect()) }
             { list("act.solved_queries", s.queries.clone()) }
             { list("act.solved_pages", s.pages.clone()) }
+            { list("act.solved_facts", s.wrong_facts.iter().map(|id| fact_label(v.run, id)).collect()) }
         </section>
     }
 }

@@ -159,6 +159,7 @@ fn view(c: &EngineComparison, targets: &[Target], lang: Lang) -> Html {
                         <th scope="col" class="num">{ t(lang, "engines.owned_visibility") }</th>
                         <th scope="col" class="num">{ t(lang, "engines.owned_citation") }</th>
                         <th scope="col" class="num">{ t(lang, "engines.sov_brand") }</th>
+                        <th scope="col" class="num">{ t(lang, "engines.brand_flagged") }</th>
                         <th scope="col">{ t(lang, "engines.top_domains") }</th>
                         <th scope="col" class="num">{ t(lang, "detail.cost") }</th>
                         <th scope="col" class="num">{ t(lang, "engines.links") }</th>
@@ -171,7 +172,7 @@ fn view(c: &EngineComparison, targets: &[Target], lang: Lang) -> Html {
                                     data-mention-rate={raw_f64(e.mention_rate)} data-first-mention-rate={raw_f64(e.first_mention_rate)}
                                     data-owned-visibility={raw_f64(e.owned_visibility)} data-owned-citation-rate={raw_f64(e.owned_citation_rate)}
                                     data-success={e.success_count.to_string()} data-cost-usd={raw_f64(e.estimated_cost_usd)}
-                                    data-truncated={e.truncated_count.to_string()}>
+                                    data-truncated={e.truncated_count.to_string()} data-brand-flagged-rate={raw_f64(e.brand_flagged_rate)}>
                                     <th scope="row">
                                         <EngineLabel engine={e.engine} /><br />
                                         <small class="muted">{ e.model.clone() }{ " · " }
@@ -186,6 +187,7 @@ fn view(c: &EngineComparison, targets: &[Target], lang: Lang) -> Html {
                                     <td class="num" data-label={t(lang, "engines.owned_citation")} title={if e.owned_citation_rate.is_none() { t(lang, "engines.no_citations") } else { "" }}>
                                         { if e.owned_citation_rate.is_some() { pct(e.owned_citation_rate) } else { t(lang, "engines.no_citation_data").to_string() } }</td>
                                     <td class="num" data-label={t(lang, "engines.sov_brand")}>{ pct(sov) }</td>
+                                    <td class="num" data-label={t(lang, "engines.brand_flagged")} title={t(lang, "engines.brand_flagged_title")}>{ pct(e.brand_flagged_rate) }</td>
                                     <td data-label={t(lang, "engines.top_domains")}>
                                         <ol class="plain top-domains">
                                             { for e.top_domains.iter().map(|d| html! {
