@@ -58,7 +58,7 @@
 //!     usage: parsed.usage, truncated: false, billed_usage: Some(parsed.usage), continuations: 0, cost_usd: None,
 //!     raw_answer: parsed.raw_answer, queries: parsed.queries,
 //!     raw_sources: parsed.raw_sources, raw_citations: None, answer: String::new(), sources: vec![], mentions: vec![],
-//!     list_items: vec![], other_entities: vec![], answer_links: vec![],
+//!     list_items: vec![], other_entities: vec![], answer_links: vec![], claims: vec![], risk_flags: vec![],
 //! };
 //! analyze_probe(&mut probe, &targets);
 //!
