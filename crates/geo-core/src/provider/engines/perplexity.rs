@@ -20,11 +20,19 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use serde::Serialize;
 use serde_json::Value;
 
-use super::errors::engine_invalid_json_error;
-use super::request::SYSTEM_PROMPT;
-use super::wire::{count, non_blank, response_object, str_field};
-use super::ParsedResponse;
 use crate::model::{EngineId, ProbeError, Query, RawCitation, RawSource, RunConfig, SearchContextSize, Usage};
+use crate::provider::dialect::chat::{self, content_text, probe_messages, ChatMessage, LENGTH_FINISH};
+use crate::provider::error::kind::{invalid_json, no_own_codes, reply_object};
+use crate::provider::parsed::ParsedResponse;
+use crate::provider::read::{non_blank, str_field};
+use crate::provider::spec::model_or_default;
+use crate::provider::wire::Wire;
+
+/// This engine.
+const ENGINE: EngineId = EngineId::Perplexity;
+
+/// Perplexity's wire format (no codes of its own: a 401 is an HTML page, the status decides).
+pub(crate) const WIRE: Wire = Wire::new(ENGINE, request_body_json, parse_response, no_own_codes, chat::key_test_body);
 
 /// The chat completions request body, fields in the documented order.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -37,45 +45,19 @@ pub struct ChatRequest<'a> {
     pub max_tokens: u32,
 }
 
-/// `{"role","content"}`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ChatMessage<'a> {
-    /// `system` or `user`.
-    pub role: &'static str,
-    /// The text.
-    pub content: &'a str,
-}
-
 /// The probe request for `prompt_text` under `config` (Perplexity always searches and has
 /// no search-count limit).
 pub fn build_request<'a>(prompt_text: &'a str, config: &'a RunConfig) -> ChatRequest<'a> {
     ChatRequest {
-        model: super::engine::model_or_default(EngineId::Perplexity, &config.model),
+        model: model_or_default(ENGINE, &config.model),
         messages: probe_messages(prompt_text),
         max_tokens: config.max_tokens,
     }
 }
 
-/// The seed's neutral system prompt, then `prompt_text`: the messages of every chat-shaped
-/// probe request (Perplexity, Qwen, ERNIE, Hunyuan).
-pub fn probe_messages(prompt_text: &str) -> [ChatMessage<'_>; 2] {
-    [ChatMessage { role: "system", content: SYSTEM_PROMPT }, ChatMessage { role: "user", content: prompt_text }]
-}
-
 /// The request body as sent.
 pub fn request_body_json(prompt_text: &str, config: &RunConfig) -> String {
     serde_json::to_string(&build_request(prompt_text, config)).unwrap_or_default()
-}
-
-/// The text of a message `content`: a string, or the `text` of its parts joined.
-pub(crate) fn content_text(content: Option<&Value>) -> String {
-    match content {
-        Some(Value::String(s)) => s.clone(),
-        Some(Value::Array(parts)) => {
-            parts.iter().filter_map(|p| p.get("text").and_then(Value::as_str)).collect::<Vec<_>>().join("")
-        }
-        _ => String::new(),
-    }
 }
 
 /// The answer without a leading `<think>…</think>` section and the whitespace after it, and
@@ -169,8 +151,8 @@ fn queries_and_sources(message: Option<&Value>, results: &[Value]) -> (Vec<Query
 /// Errors: not JSON, not an object, or no `choices` array → `invalid_json`; an error
 /// envelope → the mapped Perplexity error.
 pub fn parse_response(body: &str, requested_model: &str) -> Result<ParsedResponse, ProbeError> {
-    let invalid = |d: &str| engine_invalid_json_error(EngineId::Perplexity, d);
-    let obj = response_object(EngineId::Perplexity, body, "choices")?;
+    let invalid = |d: &str| invalid_json(ENGINE, d);
+    let obj = reply_object(ENGINE, no_own_codes, body, "choices")?;
     let Some(Value::Array(choices)) = obj.get("choices") else {
         return Err(invalid("the body has no choices array"));
     };
@@ -197,13 +179,7 @@ pub fn parse_response(body: &str, requested_model: &str) -> Result<ParsedRespons
     let finish = choice.and_then(|c| non_blank(str_field(c, "finish_reason")));
     Ok(ParsedResponse {
         raw_answer: answer.to_string(),
-        usage: Usage {
-            input_tokens: count(usage.and_then(|u| u.get("prompt_tokens"))),
-            output_tokens: count(usage.and_then(|u| u.get("completion_tokens"))),
-            cache_read_input_tokens: 0,
-            web_search_requests: queries.len() as u64,
-            search_context_size: context,
-        },
+        usage: Usage { search_context_size: context, ..chat::usage(usage, queries.len() as u64) },
         queries,
         raw_sources: sources,
         raw_citations: Some(citations),
@@ -216,13 +192,11 @@ pub fn parse_response(body: &str, requested_model: &str) -> Result<ParsedRespons
     })
 }
 
-/// `finish_reason` of a reply cut off by `max_tokens`.
-pub const LENGTH_FINISH: &str = "length";
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::model::ErrorKind;
+    use crate::provider::spec::SYSTEM_PROMPT;
     use serde_json::json;
 
     #[test]

@@ -17,11 +17,20 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use super::errors::engine_invalid_json_error;
-use super::request::SYSTEM_PROMPT;
-use super::wire::{count, non_blank, response_object, str_field};
-use super::ParsedResponse;
-use crate::model::{EngineId, ProbeError, Query, RawCitation, RawSource, RunConfig, Usage};
+use crate::model::{EngineId, ErrorKind, ProbeError, Query, RawCitation, RawSource, RunConfig, Usage};
+use crate::provider::budget::{row_for, ReasoningParam};
+use crate::provider::error::body::ProviderErrorBody;
+use crate::provider::error::kind::{invalid_json, reply_object};
+use crate::provider::parsed::ParsedResponse;
+use crate::provider::read::{count, non_blank, str_field};
+use crate::provider::spec::{KEY_TEST_PROMPT, SYSTEM_PROMPT};
+use crate::provider::wire::Wire;
+
+/// This engine.
+const ENGINE: EngineId = EngineId::Gemini;
+
+/// Gemini's wire format (the model goes in the URL, the key in `x-goog-api-key`).
+pub(crate) const WIRE: Wire = Wire::new(ENGINE, request_body_json, parse_response, error_kind, key_test_body);
 
 /// The `generateContent` request body, fields in the documented order.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -88,8 +97,8 @@ pub struct ThinkingConfig {
 
 /// The probe request for `prompt_text` under `config` (the model goes in the URL).
 pub fn build_request<'a>(prompt_text: &'a str, config: &RunConfig) -> GenerateContentRequest<'a> {
-    let thinking = match super::budget::row_for(EngineId::Gemini, &config.model).param {
-        super::budget::ReasoningParam::GeminiThinkingBudget => config.thinking_budget,
+    let thinking = match row_for(ENGINE, &config.model).param {
+        ReasoningParam::GeminiThinkingBudget => config.thinking_budget,
         _ => None,
     };
     GenerateContentRequest {
@@ -114,8 +123,8 @@ pub fn request_body_json(prompt_text: &str, config: &RunConfig) -> String {
 /// Errors: not JSON, not an object, or neither `candidates` nor `promptFeedback` →
 /// `invalid_json`; an error envelope → the mapped Gemini error.
 pub fn parse_response(body: &str, requested_model: &str) -> Result<ParsedResponse, ProbeError> {
-    let invalid = |d: &str| engine_invalid_json_error(EngineId::Gemini, d);
-    let obj = response_object(EngineId::Gemini, body, "candidates")?;
+    let invalid = |d: &str| invalid_json(ENGINE, d);
+    let obj = reply_object(ENGINE, error_kind, body, "candidates")?;
     let candidate = match obj.get("candidates") {
         Some(Value::Array(c)) => c.first().and_then(Value::as_object),
         _ if obj.get("promptFeedback").is_some_and(Value::is_object) => None,
@@ -231,10 +240,30 @@ pub fn parse_response(body: &str, requested_model: &str) -> Result<ParsedRespons
 /// `finishReason` of a reply cut off by `maxOutputTokens`.
 pub const MAX_TOKENS_FINISH: &str = "MAX_TOKENS";
 
+/// The key test's body: one user turn, one output token (the model goes in the URL).
+fn key_test_body(_model: &str) -> Value {
+    serde_json::json!({
+        "contents": [{"role": "user", "parts": [{"text": KEY_TEST_PROMPT}]}],
+        "generationConfig": {"maxOutputTokens": 1}
+    })
+}
+
+/// Gemini's own error rule, before the status table (engines.md, "Errors and retries"): a bad
+/// key is 400 `INVALID_ARGUMENT` with the reason `API_KEY_INVALID`, which is auth.
+fn error_kind(_status: u16, body: &str, _parsed: &ProviderErrorBody) -> Option<ErrorKind> {
+    rpc_reasons(body).iter().any(|r| r == "API_KEY_INVALID").then_some(ErrorKind::Auth)
+}
+
+/// The `details[].reason` values of a google.rpc error body, in order.
+fn rpc_reasons(body: &str) -> Vec<String> {
+    let Ok(value) = serde_json::from_str::<Value>(body.trim()) else { return Vec::new() };
+    let details = value.get("error").and_then(|e| e.get("details")).and_then(Value::as_array);
+    details.into_iter().flatten().filter_map(|d| d.get("reason").and_then(Value::as_str)).map(str::to_string).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::ErrorKind;
     use serde_json::json;
 
     #[test]
