@@ -41,8 +41,9 @@ pub fn engine_path(engine: EngineId, model: &str) -> String {
 /// path ends with the engine's path, or, for a path that names the model (`…/{model}:action`),
 /// contains what follows the model (Gemini: `:generateContent`), whatever model it names.
 fn names_endpoint(engine: EngineId, base: &Url, model: &str) -> bool {
-    match spec(engine).path.split_once("{model}") {
-        Some((_, action)) if !action.is_empty() => base.path().contains(action),
+    let path = spec(engine).path;
+    match path.find("{model}").map(|at| &path[at + "{model}".len()..]) {
+        Some(action) if !action.is_empty() => base.path().contains(action),
         _ => base.path().ends_with(&engine_path(engine, model)),
     }
 }
@@ -73,9 +74,14 @@ pub fn endpoint_url_for(engine: EngineId, base: Option<&BaseUrl>, model: &str) -
 pub fn engine_headers(engine: EngineId, api_key: Option<&str>, caller: Caller) -> Vec<(&'static str, String)> {
     let w = wire(engine);
     let mut headers = vec![("content-type", "application/json".to_string())];
-    headers.extend(w.headers.iter().map(|(n, v)| (*n, v.to_string())));
+    // Plain loops: an iterator chain is code of its own in the web app's module (ADR 0014).
+    for &(name, value) in w.headers {
+        headers.push((name, value.to_string()));
+    }
     if caller == Caller::Browser {
-        headers.extend(w.browser_headers.iter().map(|(n, v)| (*n, v.to_string())));
+        for &(name, value) in w.browser_headers {
+            headers.push((name, value.to_string()));
+        }
     }
     if let Some(key) = api_key.map(str::trim).filter(|k| !k.is_empty()) {
         let auth = spec(engine).auth;

@@ -6,17 +6,21 @@
 //! test now asks the doctor's question instead ([`super::doctor`]: did a search run, how many
 //! sources came back), and reports its verdict in these words.
 
-use super::engines::wire;
+use super::engines::{key_test_body, wire};
 use super::error::body::parse_error_body;
 use super::error::kind::is_balance_message;
-use super::spec::{model_or_default, spec, BrowserAccess, Wording};
+use super::spec::{model_or_default, spec, BrowserAccess, Wording, KEY_TEST_PROMPT};
 use crate::model::{EngineId, ErrorKind, Localized};
 
 /// The key-test body of `engine` for `model` (blank: the engine's default), serialised: the
-/// cheapest request each API accepts, without tools (its [`Wire`](super::wire::Wire)'s
-/// `key_test_body`; Perplexity always searches, so its test costs one request fee).
+/// cheapest request each API accepts, without tools (the engine's key-test template with the
+/// model and the prompt written in as JSON strings; Perplexity always searches, so its test
+/// costs one request fee).
 pub fn build_engine_key_test_body(engine: EngineId, model: &str) -> String {
-    (wire(engine).key_test_body)(model_or_default(engine, model)).to_string()
+    let quoted = |s: &str| serde_json::Value::from(s).to_string();
+    // The prompt first: a model name holding `{prompt}` stays as it is.
+    let body = key_test_body(engine).replace("{prompt}", &quoted(KEY_TEST_PROMPT));
+    body.replace("{model}", &quoted(model_or_default(engine, model)))
 }
 
 /// What the key test found out.
@@ -97,9 +101,10 @@ impl KeyVerdict {
                 format!("{name} 的 Key 无效或已失效，请检查后重新输入"),
                 format!("the {lower} key is invalid or revoked; check it and enter it again"),
             ),
+            // The seed's sentences name its engine, DeepSeek, as they always did.
             KeyVerdict::NoBalance if seed => Localized::new(
-                format!("Key 有效但账户余额不足，请前往 {name} 开放平台充值"),
-                format!("the key is valid but the balance is insufficient; top up on the {lower} platform"),
+                "Key 有效但账户余额不足，请前往 DeepSeek 开放平台充值",
+                "the key is valid but the balance is insufficient; top up on the deepseek platform",
             ),
             KeyVerdict::NoBalance => Localized::new(
                 format!("Key 有效但 {name} 账户余额或额度不足，请在其平台充值"),
@@ -116,13 +121,13 @@ impl KeyVerdict {
             KeyVerdict::Unreachable(detail) if seed => {
                 let (zh, en) = if detail.is_empty() {
                     (
-                        format!("无法连接 {name}，请检查网络或 API 地址"),
-                        format!("{lower} is unreachable; check the connection or the api base url"),
+                        "无法连接 DeepSeek，请检查网络或 API 地址".to_string(),
+                        "deepseek is unreachable; check the connection or the api base url".to_string(),
                     )
                 } else {
                     (
-                        format!("无法连接 {name}（{detail}），请检查网络或 API 地址"),
-                        format!("{lower} is unreachable ({detail}); check the connection or the api base url"),
+                        format!("无法连接 DeepSeek（{detail}），请检查网络或 API 地址"),
+                        format!("deepseek is unreachable ({detail}); check the connection or the api base url"),
                     )
                 };
                 Localized::new(zh, en)
@@ -190,6 +195,22 @@ mod tests {
         assert_eq!(body(EngineId::Hunyuan, "h")["max_tokens"], 1);
         assert_eq!(body(EngineId::Gemini, "g")["generationConfig"], json!({"maxOutputTokens": 1}));
         assert_eq!(body(EngineId::Qwen, "")["parameters"]["enable_thinking"], false);
+        // Compact, keys sorted, the model escaped as a JSON string: what `json!(…).to_string()`
+        // wrote before the bodies became templates.
+        let hostile = "m\"{prompt}\\";
+        assert_eq!(
+            build_engine_key_test_body(EngineId::Qwen, hostile),
+            r#"{"input":{"messages":[{"content":"ping","role":"user"}]},"model":"m\"{prompt}\\","parameters":{"enable_thinking":false,"max_tokens":1,"result_format":"message"}}"#
+        );
+        for engine in EngineId::ALL {
+            let text = build_engine_key_test_body(engine, hostile);
+            let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+            assert_eq!(v.to_string(), text, "{engine}: compact and sorted");
+            assert!(
+                !text.contains(":{model}") && !text.contains(":{prompt}") && text.contains(r#""ping""#),
+                "{engine}"
+            );
+        }
     }
 
     #[test]

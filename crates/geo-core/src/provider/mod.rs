@@ -4,14 +4,14 @@
 //!
 //! # The one decision: engines are data
 //!
-//! An engine is a row of facts ([`spec`](mod@spec): URLs, key variable, models, temperatures, browser
-//! access, citation markers, the words its errors are told in) and a row of functions (its
-//! [`Wire`]: request body, continuation, reply parser, own error codes, key-test body, extra
-//! headers), each row in its own file under `engines/`, and one table (`engines/mod.rs`, the
-//! only file that names those files). Everything else reads the rows: [`Endpoint`] (what the
-//! shells use), [`interpret`](mod@interpret) (a reply → the attempt's outcome), [`keytest`],
-//! [`doctor`]. What several engines share is a dialect ([`dialect`]: Messages, chat
-//! completions, Responses), so an engine's file holds only what that engine does.
+//! An engine is a row of facts ([`spec`](mod@spec): URLs, key variable, models, temperatures,
+//! browser access, citation markers, the words its errors are told in) and a row of functions
+//! (its [`Wire`]: request body, continuation, reply parser, own error codes, extra headers; and
+//! a key-test body), each row in its own file under `engines/`, and one table
+//! (`engines/mod.rs`, the only file that names those files). Everything else reads the rows:
+//! [`Endpoint`] (what the shells use), [`interpret`](mod@interpret) (a reply → the attempt's
+//! outcome), [`keytest`], [`doctor`]. What several engines share is a dialect ([`dialect`]:
+//! Messages, chat completions, Responses), so an engine's file holds only what that engine does.
 //!
 //! **Architecture Invariant:** an engine or dialect module imports only the spec, the parsed
 //! result, the JSON readers, the error body and kinds, the budget (and, an engine, its dialect

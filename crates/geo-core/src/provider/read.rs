@@ -31,3 +31,13 @@ pub(crate) fn count(v: Option<&Value>) -> u64 {
 pub(crate) fn is_error_envelope(obj: &Map<String, Value>, payload: &str) -> bool {
     obj.get("error").is_some_and(Value::is_object) && !obj.get(payload).is_some_and(Value::is_array)
 }
+
+/// `obj[key]` trimmed and owned, unless absent or blank (a reply's id).
+pub(crate) fn text(obj: &Map<String, Value>, key: &str) -> Option<String> {
+    non_blank(str_field(obj, key)).map(str::to_string)
+}
+
+/// The model that answered: `obj.model` trimmed, else the requested one.
+pub(crate) fn model_of(obj: &Map<String, Value>, requested_model: &str) -> String {
+    non_blank(str_field(obj, "model")).unwrap_or(requested_model).to_string()
+}

@@ -147,7 +147,7 @@ pub struct EngineSpec {
     /// Which words its errors and key verdicts are told in.
     pub wording: Wording,
     /// What a rejected key should make the user check besides the key itself.
-    pub auth_hint: Option<AuthHint>,
+    pub auth_hint: Option<&'static AuthHint>,
 }
 
 /// Every engine, in the order of engines.md ([`EngineId::ALL`]).
@@ -258,7 +258,7 @@ pub const ENGINES: [EngineSpec; 9] = [
         temperature: Some([0.0, 2.0]),
         markers: MarkerRule::Ref,
         wording: Wording::Named,
-        auth_hint: Some(DASHSCOPE_REGION_HINT),
+        auth_hint: Some(&DASHSCOPE_REGION_HINT),
     },
     EngineSpec {
         id: EngineId::Doubao,

@@ -1,6 +1,8 @@
 //! [`Wire`]: one engine's wire format as a row of functions — its request body, its
-//! continuation, its reply parser, its own error codes, its key-test body and its extra
-//! headers — with the engine's id.
+//! continuation, its reply parser, its own error codes and its extra headers — with the
+//! engine's id. (Its key-test body is a constant of its file, read through the table's
+//! `key_test_body`: only the key test needs it, and a field here would put nine request
+//! templates into the web app, which never runs the key test.)
 //!
 //! # The one decision: a table of functions, not a trait
 //!
@@ -35,8 +37,6 @@ pub struct Wire {
     pub parse: fn(&str, &str) -> Result<ParsedResponse, ProbeError>,
     /// The engine's own error codes, read before the shared status table.
     pub error_kind: OwnKind,
-    /// The key test's body for a model: the cheapest request the API accepts, without tools.
-    pub key_test_body: fn(&str) -> serde_json::Value,
     /// Headers every request carries besides `content-type` and the key.
     pub headers: Headers,
     /// Headers a browser's request carries besides those.
@@ -45,15 +45,14 @@ pub struct Wire {
 
 impl Wire {
     /// The row of an engine that never pauses and sends no header of its own: its id, request
-    /// body, reply parser, own error codes and key-test body.
+    /// body, reply parser and own error codes.
     pub const fn new(
         engine: EngineId,
         body: fn(&str, &RunConfig) -> String,
         parse: fn(&str, &str) -> Result<ParsedResponse, ProbeError>,
         error_kind: OwnKind,
-        key_test_body: fn(&str) -> serde_json::Value,
     ) -> Wire {
-        Wire { engine, body, continuation: None, parse, error_kind, key_test_body, headers: &[], browser_headers: &[] }
+        Wire { engine, body, continuation: None, parse, error_kind, headers: &[], browser_headers: &[] }
     }
 
     /// This row with a `pause_turn` continuation's body.

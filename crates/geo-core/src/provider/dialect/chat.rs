@@ -12,8 +12,8 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::model::{RawCitation, RawSource, Usage};
-use crate::provider::read::count;
-use crate::provider::spec::{KEY_TEST_PROMPT, SYSTEM_PROMPT};
+use crate::provider::read::{count, non_blank, str_field};
+use crate::provider::spec::SYSTEM_PROMPT;
 
 /// `finish_reason` of a reply cut off by its output budget.
 pub const LENGTH_FINISH: &str = "length";
@@ -41,6 +41,28 @@ pub fn content_text(content: Option<&Value>) -> String {
             parts.iter().filter_map(|p| p.get("text").and_then(Value::as_str)).collect::<Vec<_>>().join("")
         }
         _ => String::new(),
+    }
+}
+
+/// A chat completion's first choice (`choices[0]`, an object), its `message` and its
+/// `finish_reason` (non-blank).
+#[derive(Debug, Clone, Copy)]
+pub struct Choice<'a> {
+    /// `choices[0]`.
+    pub choice: Option<&'a Map<String, Value>>,
+    /// `choices[0].message`.
+    pub message: Option<&'a Value>,
+    /// `choices[0].finish_reason`, trimmed.
+    pub finish: Option<&'a str>,
+}
+
+/// The first of `choices` ([`Choice`]).
+pub fn first_choice(choices: &[Value]) -> Choice<'_> {
+    let choice = choices.first().and_then(Value::as_object);
+    Choice {
+        choice,
+        message: choice.and_then(|c| c.get("message")),
+        finish: choice.and_then(|c| non_blank(str_field(c, "finish_reason"))),
     }
 }
 
@@ -113,12 +135,9 @@ pub fn usage(usage: Option<&Map<String, Value>>, searches: u64) -> Usage {
     }
 }
 
-/// The key test's body for `model`: one user message, one output token (Perplexity, Hunyuan).
-pub fn key_test_body(model: &str) -> Value {
-    serde_json::json!({
-        "model": model, "messages": [{"role": "user", "content": KEY_TEST_PROMPT}], "max_tokens": 1
-    })
-}
+/// The key test's body (`Wire::key_test_body`): one user message, one output token
+/// (Perplexity, Hunyuan).
+pub const KEY_TEST_BODY: &str = r#"{"max_tokens":1,"messages":[{"content":{prompt},"role":"user"}],"model":{model}}"#;
 
 #[cfg(test)]
 mod tests {

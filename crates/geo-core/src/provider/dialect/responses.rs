@@ -13,7 +13,6 @@ use serde_json::{Map, Value};
 
 use crate::model::Usage;
 use crate::provider::read::{count, non_blank, str_field};
-use crate::provider::spec::KEY_TEST_PROMPT;
 
 /// `incomplete_details.reason` of a reply cut off by `max_output_tokens`.
 pub const MAX_OUTPUT_TOKENS_REASON: &str = "max_output_tokens";
@@ -102,8 +101,6 @@ pub fn usage(obj: &Map<String, Value>, searches: u64) -> Usage {
     }
 }
 
-/// The key test's body for `model`: the prompt as the input, 16 output tokens (the Responses
-/// API refuses fewer).
-pub fn key_test_body(model: &str) -> Value {
-    serde_json::json!({"model": model, "input": KEY_TEST_PROMPT, "max_output_tokens": 16})
-}
+/// The key test's body (`Wire::key_test_body`): the prompt as the input, 16 output tokens (the
+/// Responses API refuses fewer).
+pub const KEY_TEST_BODY: &str = r#"{"input":{prompt},"max_output_tokens":16,"model":{model}}"#;

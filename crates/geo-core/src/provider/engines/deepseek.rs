@@ -5,16 +5,19 @@
 //! Everything else DeepSeek does is the dialect's or a fact of its spec row.
 
 use crate::model::{EngineId, ProbeError};
-use crate::provider::dialect::messages::request::{continuation_body_json, key_test_body, request_body_json, HEADERS};
+use crate::provider::dialect::messages::request::{self, continuation_body_json, request_body_json, HEADERS};
 use crate::provider::dialect::messages::response::{parse_messages, Citations};
 use crate::provider::error::kind::no_own_codes;
 use crate::provider::parsed::ParsedResponse;
 use crate::provider::wire::Wire;
 
 /// DeepSeek's wire format.
-pub(crate) const WIRE: Wire = Wire::new(EngineId::Deepseek, request_body_json, parse, no_own_codes, key_test_body)
+pub(crate) const WIRE: Wire = Wire::new(EngineId::Deepseek, request_body_json, parse, no_own_codes)
     .continued(continuation_body_json)
     .with_headers(HEADERS, &[]);
+
+/// The key test's body: the Messages dialect's.
+pub(crate) const KEY_TEST_BODY: &str = request::KEY_TEST_BODY;
 
 /// A Messages reply, citations kept only when present.
 fn parse(body: &str, requested_model: &str) -> Result<ParsedResponse, ProbeError> {

@@ -50,7 +50,7 @@ use crate::provider::dialect::responses::{
 use crate::provider::error::body::{parse_error_body, ProviderErrorBody};
 use crate::provider::error::kind::{invalid_json, map_envelope, refused_error, reply_object};
 use crate::provider::parsed::ParsedResponse;
-use crate::provider::read::{count, non_blank, str_field};
+use crate::provider::read::{count, model_of, non_blank, str_field, text};
 use crate::provider::spec::{model_or_default, SYSTEM_PROMPT};
 use crate::provider::wire::Wire;
 
@@ -58,8 +58,7 @@ use crate::provider::wire::Wire;
 const ENGINE: EngineId = EngineId::Doubao;
 
 /// Doubao's wire format.
-pub(crate) const WIRE: Wire =
-    Wire::new(ENGINE, request_body_json, parse_response, error_kind, responses::key_test_body);
+pub(crate) const WIRE: Wire = Wire::new(ENGINE, request_body_json, parse_response, error_kind);
 
 /// The largest `max_tool_calls` Ark accepts (documented range 1–10).
 pub const MAX_TOOL_CALLS: u32 = 10;
@@ -355,14 +354,17 @@ pub fn parse_response(body: &str, requested_model: &str) -> Result<ParsedRespons
         raw_citations: Some(annotations.citations),
         // Like OpenAI's, Ark's input_tokens include the cached ones; the snapshot keeps them apart.
         usage: responses::usage(&obj, billed.map_or(searches, |v| count(Some(v)))),
-        request_id: non_blank(str_field(&obj, "id")).map(str::to_string),
+        request_id: text(&obj, "id"),
         stop_reason: status.stop_reason().map(str::to_string),
-        model: non_blank(str_field(&obj, "model")).unwrap_or(requested_model).to_string(),
+        model: model_of(&obj, requested_model),
         truncated,
         cost_usd: None,
         content: None,
     })
 }
+
+/// The key test's body: the Responses dialect's.
+pub(crate) const KEY_TEST_BODY: &str = responses::KEY_TEST_BODY;
 
 #[cfg(test)]
 mod tests {

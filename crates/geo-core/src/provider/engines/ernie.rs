@@ -31,19 +31,21 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::model::{EngineId, ErrorKind, ProbeError, Query, RawCitation, RawSource, RunConfig, Usage};
-use crate::provider::dialect::chat::{content_text, index_of, probe_messages, ChatMessage, Numbering, LENGTH_FINISH};
+use crate::provider::dialect::chat::{
+    content_text, first_choice, index_of, probe_messages, ChatMessage, Choice, Numbering, LENGTH_FINISH,
+};
 use crate::provider::error::body::ProviderErrorBody;
 use crate::provider::error::kind::{invalid_json, refused_error, reply_object};
 use crate::provider::parsed::ParsedResponse;
-use crate::provider::read::{count, non_blank, str_field};
-use crate::provider::spec::{model_or_default, KEY_TEST_PROMPT};
+use crate::provider::read::{count, model_of, non_blank, str_field, text};
+use crate::provider::spec::model_or_default;
 use crate::provider::wire::Wire;
 
 /// This engine.
 const ENGINE: EngineId = EngineId::Ernie;
 
 /// ERNIE's wire format.
-pub(crate) const WIRE: Wire = Wire::new(ENGINE, request_body_json, parse_response, error_kind, key_test_body);
+pub(crate) const WIRE: Wire = Wire::new(ENGINE, request_body_json, parse_response, error_kind);
 
 /// `web_search.search_mode`: the model decides (the only mode ERNIE models take).
 pub const SEARCH_MODE: &str = "auto";
@@ -196,11 +198,11 @@ pub fn parse_response(body: &str, requested_model: &str) -> Result<ParsedRespons
     let Some(Value::Array(choices)) = obj.get("choices") else {
         return Err(invalid_json(ENGINE, "the body has no choices array"));
     };
-    let choice = choices.first().and_then(Value::as_object);
+    let Choice { choice, message, finish } = first_choice(choices);
     if let Some(detail) = refusal(&obj, choice) {
         return Err(refused_error(ENGINE, Some(200), &detail));
     }
-    let answer = content_text(choice.and_then(|c| c.get("message")).and_then(|m| m.get("content")));
+    let answer = content_text(message.and_then(|m| m.get("content")));
 
     let results: &[Value] = obj.get("search_results").and_then(Value::as_array).map_or(&[], |v| &v[..]);
     let usage = obj.get("usage").and_then(Value::as_object);
@@ -217,7 +219,6 @@ pub fn parse_response(body: &str, requested_model: &str) -> Result<ParsedRespons
 
     let prompt = count(usage.and_then(|u| u.get("prompt_tokens")));
     let cached = count(details.and_then(|d| d.get("cached_tokens")));
-    let finish = choice.and_then(|c| non_blank(str_field(c, "finish_reason")));
     Ok(ParsedResponse {
         raw_answer: answer,
         usage: Usage {
@@ -230,21 +231,18 @@ pub fn parse_response(body: &str, requested_model: &str) -> Result<ParsedRespons
         queries,
         raw_sources,
         raw_citations: Some(raw_citations),
-        request_id: non_blank(str_field(&obj, "id")).map(str::to_string),
+        request_id: text(&obj, "id"),
         truncated: finish == Some(LENGTH_FINISH),
         stop_reason: finish.map(str::to_string),
-        model: non_blank(str_field(&obj, "model")).unwrap_or(requested_model).to_string(),
+        model: model_of(&obj, requested_model),
         cost_usd: None,
         content: None,
     })
 }
 
-/// The key test's body: one user message; Qianfan's `max_completion_tokens` starts at 2.
-fn key_test_body(model: &str) -> Value {
-    serde_json::json!({
-        "model": model, "messages": [{"role": "user", "content": KEY_TEST_PROMPT}], "max_completion_tokens": 2
-    })
-}
+/// The key test's body (the table's `key_test_body`): one user message; Qianfan's `max_completion_tokens` starts at 2.
+pub(crate) const KEY_TEST_BODY: &str =
+    r#"{"max_completion_tokens":2,"messages":[{"content":{prompt},"role":"user"}],"model":{model}}"#;
 
 /// Qianfan's own error codes, before the status table (`status` is 0 for an error envelope
 /// inside a 2xx): see the module documentation. `None`: the status decides.

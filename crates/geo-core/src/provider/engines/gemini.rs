@@ -22,15 +22,15 @@ use crate::provider::budget::{row_for, ReasoningParam};
 use crate::provider::error::body::ProviderErrorBody;
 use crate::provider::error::kind::{invalid_json, reply_object};
 use crate::provider::parsed::ParsedResponse;
-use crate::provider::read::{count, non_blank, str_field};
-use crate::provider::spec::{KEY_TEST_PROMPT, SYSTEM_PROMPT};
+use crate::provider::read::{count, non_blank, str_field, text};
+use crate::provider::spec::SYSTEM_PROMPT;
 use crate::provider::wire::Wire;
 
 /// This engine.
 const ENGINE: EngineId = EngineId::Gemini;
 
 /// Gemini's wire format (the model goes in the URL, the key in `x-goog-api-key`).
-pub(crate) const WIRE: Wire = Wire::new(ENGINE, request_body_json, parse_response, error_kind, key_test_body);
+pub(crate) const WIRE: Wire = Wire::new(ENGINE, request_body_json, parse_response, error_kind);
 
 /// The `generateContent` request body, fields in the documented order.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -231,7 +231,7 @@ pub fn parse_response(body: &str, requested_model: &str) -> Result<ParsedRespons
             search_context_size: None,
         },
         queries,
-        request_id: non_blank(str_field(&obj, "responseId")).map(str::to_string),
+        request_id: text(&obj, "responseId"),
         stop_reason,
         model: non_blank(str_field(&obj, "modelVersion")).unwrap_or(requested_model).to_string(),
     })
@@ -240,25 +240,18 @@ pub fn parse_response(body: &str, requested_model: &str) -> Result<ParsedRespons
 /// `finishReason` of a reply cut off by `maxOutputTokens`.
 pub const MAX_TOKENS_FINISH: &str = "MAX_TOKENS";
 
-/// The key test's body: one user turn, one output token (the model goes in the URL).
-fn key_test_body(_model: &str) -> Value {
-    serde_json::json!({
-        "contents": [{"role": "user", "parts": [{"text": KEY_TEST_PROMPT}]}],
-        "generationConfig": {"maxOutputTokens": 1}
-    })
-}
+/// The key test's body (the table's `key_test_body`): one user turn, one output token (the model goes in the URL).
+pub(crate) const KEY_TEST_BODY: &str =
+    r#"{"contents":[{"parts":[{"text":{prompt}}],"role":"user"}],"generationConfig":{"maxOutputTokens":1}}"#;
 
 /// Gemini's own error rule, before the status table (engines.md, "Errors and retries"): a bad
 /// key is 400 `INVALID_ARGUMENT` with the reason `API_KEY_INVALID`, which is auth.
+/// The reason is one of the google.rpc body's `error.details[].reason`.
 fn error_kind(_status: u16, body: &str, _parsed: &ProviderErrorBody) -> Option<ErrorKind> {
-    rpc_reasons(body).iter().any(|r| r == "API_KEY_INVALID").then_some(ErrorKind::Auth)
-}
-
-/// The `details[].reason` values of a google.rpc error body, in order.
-fn rpc_reasons(body: &str) -> Vec<String> {
-    let Ok(value) = serde_json::from_str::<Value>(body.trim()) else { return Vec::new() };
-    let details = value.get("error").and_then(|e| e.get("details")).and_then(Value::as_array);
-    details.into_iter().flatten().filter_map(|d| d.get("reason").and_then(Value::as_str)).map(str::to_string).collect()
+    let value = serde_json::from_str::<Value>(body.trim()).ok()?;
+    let details = value.get("error").and_then(|e| e.get("details")).and_then(Value::as_array)?;
+    let bad_key = details.iter().any(|d| d.get("reason").and_then(Value::as_str) == Some("API_KEY_INVALID"));
+    bad_key.then_some(ErrorKind::Auth)
 }
 
 #[cfg(test)]

@@ -27,12 +27,13 @@ use serde_json::{Map, Value};
 
 use crate::model::{EngineId, ErrorKind, ProbeError, Query, RawSource, RunConfig};
 use crate::provider::dialect::chat::{
-    self, citations_by_rank, content_text, index_of, probe_messages, ChatMessage, Numbering, Take, LENGTH_FINISH,
+    self, citations_by_rank, content_text, first_choice, index_of, probe_messages, ChatMessage, Choice, Numbering,
+    Take, LENGTH_FINISH,
 };
 use crate::provider::error::body::ProviderErrorBody;
 use crate::provider::error::kind::{invalid_json, map_envelope, refused_error, reply_object};
 use crate::provider::parsed::ParsedResponse;
-use crate::provider::read::{non_blank, str_field};
+use crate::provider::read::{model_of, non_blank, str_field};
 use crate::provider::spec::model_or_default;
 use crate::provider::wire::Wire;
 
@@ -40,7 +41,7 @@ use crate::provider::wire::Wire;
 const ENGINE: EngineId = EngineId::Hunyuan;
 
 /// Hunyuan's wire format.
-pub(crate) const WIRE: Wire = Wire::new(ENGINE, request_body_json, parse_response, error_kind, chat::key_test_body);
+pub(crate) const WIRE: Wire = Wire::new(ENGINE, request_body_json, parse_response, error_kind);
 
 /// `finish_reason` of a reply the content filter stopped.
 pub const SENSITIVE_FINISH: &str = "sensitive";
@@ -150,10 +151,8 @@ pub fn parse_response(body: &str, requested_model: &str) -> Result<ParsedRespons
         }
         return Err(invalid_json(ENGINE, "the body has no choices array"));
     };
-    let choice = choices.first().and_then(Value::as_object);
-    let message = choice.and_then(|c| c.get("message"));
+    let Choice { message, finish, .. } = first_choice(choices);
     let answer = content_text(message.and_then(|m| m.get("content")));
-    let finish = choice.and_then(|c| non_blank(str_field(c, "finish_reason")));
     if finish.is_some_and(|f| f.eq_ignore_ascii_case(SENSITIVE_FINISH)) {
         let words = non_blank(Some(&answer)).map(|a| format!(": {a}")).unwrap_or_default();
         return Err(refused_error(ENGINE, Some(200), &format!("finish_reason sensitive{words}")));
@@ -177,7 +176,7 @@ pub fn parse_response(body: &str, requested_model: &str) -> Result<ParsedRespons
         request_id: request_id.map(str::to_string),
         truncated: finish.is_some_and(|f| f.eq_ignore_ascii_case(LENGTH_FINISH)),
         stop_reason: finish.map(str::to_string),
-        model: non_blank(str_field(&obj, "model")).unwrap_or(requested_model).to_string(),
+        model: model_of(&obj, requested_model),
         cost_usd: None,
         content: None,
     })
@@ -235,6 +234,9 @@ fn kind_of_code(code: &str) -> Option<ErrorKind> {
 fn error_kind(_status: u16, _body: &str, parsed: &ProviderErrorBody) -> Option<ErrorKind> {
     parsed.code.as_deref().and_then(kind_of_code).or_else(|| parsed.error_type.as_deref().and_then(kind_of_code))
 }
+
+/// The key test's body: the chat-completions dialect's.
+pub(crate) const KEY_TEST_BODY: &str = chat::KEY_TEST_BODY;
 
 #[cfg(test)]
 mod tests {

@@ -30,7 +30,7 @@ use crate::provider::dialect::responses::{
 use crate::provider::error::body::ProviderErrorBody;
 use crate::provider::error::kind::{invalid_json, reply_object};
 use crate::provider::parsed::ParsedResponse;
-use crate::provider::read::{non_blank, str_field};
+use crate::provider::read::{model_of, non_blank, str_field, text};
 use crate::provider::spec::{model_or_default, SYSTEM_PROMPT};
 use crate::provider::wire::Wire;
 
@@ -38,8 +38,7 @@ use crate::provider::wire::Wire;
 const ENGINE: EngineId = EngineId::Openai;
 
 /// OpenAI's wire format.
-pub(crate) const WIRE: Wire =
-    Wire::new(ENGINE, request_body_json, parse_response, error_kind, responses::key_test_body);
+pub(crate) const WIRE: Wire = Wire::new(ENGINE, request_body_json, parse_response, error_kind);
 
 /// The Responses request body, fields in the documented order.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -224,9 +223,9 @@ pub fn parse_response(body: &str, requested_model: &str) -> Result<ParsedRespons
         raw_citations: Some(out.citations),
         // OpenAI counts cached tokens inside input_tokens; the snapshot keeps them apart.
         usage: responses::usage(&obj, out.searches),
-        request_id: non_blank(str_field(&obj, "id")).map(str::to_string),
+        request_id: text(&obj, "id"),
         stop_reason: status.stop_reason().map(str::to_string),
-        model: non_blank(str_field(&obj, "model")).unwrap_or(requested_model).to_string(),
+        model: model_of(&obj, requested_model),
         truncated: status.incomplete_for(&[MAX_OUTPUT_TOKENS_REASON]),
         cost_usd: None,
         content: None,
@@ -269,6 +268,9 @@ fn name_sources(sources: &mut [RawSource], citations: &[RawCitation]) {
         }
     }
 }
+
+/// The key test's body: the Responses dialect's.
+pub(crate) const KEY_TEST_BODY: &str = responses::KEY_TEST_BODY;
 
 #[cfg(test)]
 mod tests {

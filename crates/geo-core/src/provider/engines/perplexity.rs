@@ -21,10 +21,12 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::model::{EngineId, ProbeError, Query, RawCitation, RawSource, RunConfig, SearchContextSize, Usage};
-use crate::provider::dialect::chat::{self, content_text, probe_messages, ChatMessage, LENGTH_FINISH};
+use crate::provider::dialect::chat::{
+    self, content_text, first_choice, probe_messages, ChatMessage, Choice, LENGTH_FINISH,
+};
 use crate::provider::error::kind::{invalid_json, no_own_codes, reply_object};
 use crate::provider::parsed::ParsedResponse;
-use crate::provider::read::{non_blank, str_field};
+use crate::provider::read::{model_of, non_blank, str_field, text};
 use crate::provider::spec::model_or_default;
 use crate::provider::wire::Wire;
 
@@ -32,7 +34,7 @@ use crate::provider::wire::Wire;
 const ENGINE: EngineId = EngineId::Perplexity;
 
 /// Perplexity's wire format (no codes of its own: a 401 is an HTML page, the status decides).
-pub(crate) const WIRE: Wire = Wire::new(ENGINE, request_body_json, parse_response, no_own_codes, chat::key_test_body);
+pub(crate) const WIRE: Wire = Wire::new(ENGINE, request_body_json, parse_response, no_own_codes);
 
 /// The chat completions request body, fields in the documented order.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -156,8 +158,7 @@ pub fn parse_response(body: &str, requested_model: &str) -> Result<ParsedRespons
     let Some(Value::Array(choices)) = obj.get("choices") else {
         return Err(invalid("the body has no choices array"));
     };
-    let choice = choices.first().and_then(Value::as_object);
-    let message = choice.and_then(|c| c.get("message"));
+    let Choice { message, finish, .. } = first_choice(choices);
     let content = content_text(message.and_then(|m| m.get("content")));
     let (answer, unclosed_think) = strip_think(&content);
 
@@ -176,21 +177,23 @@ pub fn parse_response(body: &str, requested_model: &str) -> Result<ParsedRespons
     let context =
         usage.and_then(|u| str_field(u, "search_context_size")).and_then(|s| SearchContextSize::parse(s.trim()));
     let cost = usage.and_then(|u| u.get("cost")).and_then(|c| c.get("total_cost")).and_then(Value::as_f64);
-    let finish = choice.and_then(|c| non_blank(str_field(c, "finish_reason")));
     Ok(ParsedResponse {
         raw_answer: answer.to_string(),
         usage: Usage { search_context_size: context, ..chat::usage(usage, queries.len() as u64) },
         queries,
         raw_sources: sources,
         raw_citations: Some(citations),
-        request_id: non_blank(str_field(&obj, "id")).map(str::to_string),
+        request_id: text(&obj, "id"),
         truncated: finish == Some(LENGTH_FINISH) || unclosed_think,
         stop_reason: finish.map(str::to_string),
-        model: non_blank(str_field(&obj, "model")).unwrap_or(requested_model).to_string(),
+        model: model_of(&obj, requested_model),
         cost_usd: cost.filter(|c| c.is_finite() && *c >= 0.0),
         content: None,
     })
 }
+
+/// The key test's body: the chat-completions dialect's.
+pub(crate) const KEY_TEST_BODY: &str = chat::KEY_TEST_BODY;
 
 #[cfg(test)]
 mod tests {

@@ -35,20 +35,21 @@ use serde_json::{Map, Value};
 
 use crate::model::{EngineId, ErrorKind, ProbeError, Query, RawSource, RunConfig, Usage};
 use crate::provider::dialect::chat::{
-    citations_by_rank, content_text, index_of, probe_messages, ChatMessage, Numbering, Take, LENGTH_FINISH,
+    citations_by_rank, content_text, first_choice, index_of, probe_messages, ChatMessage, Choice, Numbering, Take,
+    LENGTH_FINISH,
 };
 use crate::provider::error::body::{parse_error_body, ProviderErrorBody};
 use crate::provider::error::kind::{invalid_json, map_envelope, refused_error};
 use crate::provider::parsed::ParsedResponse;
-use crate::provider::read::{count, non_blank, str_field};
-use crate::provider::spec::{model_or_default, KEY_TEST_PROMPT};
+use crate::provider::read::{count, model_of, non_blank, str_field};
+use crate::provider::spec::model_or_default;
 use crate::provider::wire::Wire;
 
 /// This engine.
 const ENGINE: EngineId = EngineId::Qwen;
 
 /// Qwen's wire format.
-pub(crate) const WIRE: Wire = Wire::new(ENGINE, request_body_json, parse_response, error_kind, key_test_body);
+pub(crate) const WIRE: Wire = Wire::new(ENGINE, request_body_json, parse_response, error_kind);
 
 /// The citation marker format asked for: `[ref_1]` (the default `[1]` collides with ordinary
 /// bracketed numbers).
@@ -168,10 +169,9 @@ fn finish_of(v: Option<&str>) -> Option<&str> {
 /// (`None`: neither is there).
 fn answer_of(output: &Map<String, Value>) -> Option<(String, Option<&str>)> {
     if let Some(Value::Array(choices)) = output.get("choices") {
-        let choice = choices.first().and_then(Value::as_object);
-        let message = choice.and_then(|c| c.get("message"));
+        let Choice { message, finish, .. } = first_choice(choices);
         let text = content_text(message.and_then(|m| m.get("content")));
-        return Some((text, choice.and_then(|c| finish_of(str_field(c, "finish_reason")))));
+        return Some((text, finish.filter(|f| *f != "null")));
     }
     let text = str_field(output, "text")?;
     Some((text.to_string(), finish_of(str_field(output, "finish_reason"))))
@@ -249,20 +249,14 @@ pub fn parse_response(body: &str, requested_model: &str) -> Result<ParsedRespons
         request_id: request_id.map(str::to_string),
         truncated: finish == Some(LENGTH_FINISH),
         stop_reason: finish.map(str::to_string),
-        model: non_blank(str_field(&obj, "model")).unwrap_or(requested_model).to_string(),
+        model: model_of(&obj, requested_model),
         cost_usd: None,
         content: None,
     })
 }
 
-/// The key test's body: DashScope's native shape, one output token, no thinking.
-fn key_test_body(model: &str) -> Value {
-    serde_json::json!({
-        "model": model,
-        "input": {"messages": [{"role": "user", "content": KEY_TEST_PROMPT}]},
-        "parameters": {"result_format": "message", "max_tokens": 1, "enable_thinking": false}
-    })
-}
+/// The key test's body (the table's `key_test_body`): DashScope's native shape, one output token, no thinking.
+pub(crate) const KEY_TEST_BODY: &str = r#"{"input":{"messages":[{"content":{prompt},"role":"user"}]},"model":{model},"parameters":{"enable_thinking":false,"max_tokens":1,"result_format":"message"}}"#;
 
 /// The kind a DashScope error code (native `code`, compatible-mode `error.code`/`error.type`)
 /// names whatever the status, `None` for the codes the status decides.

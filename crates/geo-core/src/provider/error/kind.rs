@@ -81,19 +81,17 @@ pub fn kind_for_status(status: u16) -> ErrorKind {
 }
 
 /// What happened and what to do, in English, for a mapped error kind of `engine`.
-fn headline(engine: EngineId, kind: ErrorKind) -> (String, String) {
+fn headline(engine: EngineId, kind: ErrorKind) -> (String, &'static str) {
     let s = spec(engine);
     let name = s.name.to_lowercase();
     let seed = s.wording == Wording::Seed;
-    let (what, todo): (String, &str) = match kind {
+    match kind {
         ErrorKind::Auth => {
             (format!("{name} rejected the api key"), s.auth_hint.map_or("check the key in settings", |h| h.en))
         }
+        // The seed's sentence names its engine, DeepSeek, as it always did.
         ErrorKind::Balance if seed => {
-            return (
-                format!("the {name} account balance is insufficient"),
-                format!("top up on the {name} platform, then retry"),
-            );
+            (format!("the {name} account balance is insufficient"), "top up on the deepseek platform, then retry")
         }
         ErrorKind::Balance => (
             format!("the {name} account balance is insufficient"),
@@ -120,8 +118,7 @@ fn headline(engine: EngineId, kind: ErrorKind) -> (String, String) {
             format!("refused by the {name} content filter"),
             "rephrase the prompt if it should be answered; a refusal is not retried",
         ),
-    };
-    (what, todo.to_string())
+    }
 }
 
 fn compose(engine: EngineId, kind: ErrorKind, status: Option<u16>, parsed: &ProviderErrorBody) -> ProbeError {

@@ -52,52 +52,46 @@ pub fn describe_engine_error(engine: EngineId, err: &ProbeError) -> Localized {
     {
         return describe_named(engine, err);
     }
-    describe_seed(engine, err)
+    describe_seed(err)
 }
 
-/// The seed's wording of [`describe_engine_error`] ([`Wording::Seed`]).
-fn describe_seed(engine: EngineId, err: &ProbeError) -> Localized {
-    let (name, lower) = (spec(engine).name, spec(engine).name.to_lowercase());
-    let fixed = |zh: &str, en: &str| (zh.to_string(), en.to_string());
+/// The seed's wording of [`describe_engine_error`] ([`Wording::Seed`]): the sentences written
+/// when DeepSeek was the only engine, kept as they were (three of them name it).
+fn describe_seed(err: &ProbeError) -> Localized {
     let (zh, en) = match err.kind {
         ErrorKind::Auth => {
-            fixed("API Key 无效或已失效，请在设置中检查 Key", "the api key is invalid or revoked; check it in settings")
+            ("API Key 无效或已失效，请在设置中检查 Key", "the api key is invalid or revoked; check it in settings")
         }
         ErrorKind::Balance => (
-            format!("{name} 账户余额不足，请前往 {name} 开放平台充值后重试"),
-            format!("insufficient balance on the {lower} account; top up on the {lower} platform, then retry"),
+            "DeepSeek 账户余额不足，请前往 DeepSeek 开放平台充值后重试",
+            "insufficient balance on the deepseek account; top up on the deepseek platform, then retry",
         ),
-        ErrorKind::Forbidden => fixed(
+        ErrorKind::Forbidden => (
             "请求被拒绝，请确认该 Key 有权使用所选模型和接口",
             "request refused; check that the key may use the chosen model and endpoint",
         ),
-        ErrorKind::RateLimit => fixed(
-            "请求过于频繁（限流），请降低并发或稍后重试",
-            "rate limited; lower the concurrency or retry in a moment",
-        ),
-        ErrorKind::Server => (
-            format!("{name} 服务端异常或过载，请稍后重试"),
-            format!("{lower} server error or overload; retry in a moment"),
-        ),
-        ErrorKind::Timeout => fixed("请求超时，请稍后重试", "the request timed out; retry in a moment"),
+        ErrorKind::RateLimit => {
+            ("请求过于频繁（限流），请降低并发或稍后重试", "rate limited; lower the concurrency or retry in a moment")
+        }
+        ErrorKind::Server => {
+            ("DeepSeek 服务端异常或过载，请稍后重试", "deepseek server error or overload; retry in a moment")
+        }
+        ErrorKind::Timeout => ("请求超时，请稍后重试", "the request timed out; retry in a moment"),
         ErrorKind::Network => (
-            format!("网络错误，无法连接 {name}，请检查网络或 API 地址"),
-            format!("network error, {lower} unreachable; check the connection or the api base url"),
+            "网络错误，无法连接 DeepSeek，请检查网络或 API 地址",
+            "network error, deepseek unreachable; check the connection or the api base url",
         ),
-        ErrorKind::InvalidJson => fixed(
+        ErrorKind::InvalidJson => (
             "响应不是合法的 JSON，请检查 API 地址或代理设置",
             "the response is not valid json; check the api base url or proxy",
         ),
-        ErrorKind::Empty => {
-            fixed("模型返回了空回答，可重试该 Probe", "the model returned an empty answer; retry the probe")
+        ErrorKind::Empty => ("模型返回了空回答，可重试该 Probe", "the model returned an empty answer; retry the probe"),
+        ErrorKind::Http => {
+            ("请求失败，请检查模型名称和 API 地址", "the request failed; check the model name and the api base url")
         }
-        ErrorKind::Http => fixed(
-            "请求失败，请检查模型名称和 API 地址",
-            "the request failed; check the model name and the api base url",
-        ),
-        ErrorKind::Refused => fixed("内容审核拒答", "refused by the engine's content filter"),
+        ErrorKind::Refused => ("内容审核拒答", "refused by the engine's content filter"),
     };
-    with_status(err, zh, en)
+    with_status(err, zh.to_string(), en.to_string())
 }
 
 fn with_status(err: &ProbeError, zh: String, en: String) -> Localized {

@@ -12,7 +12,7 @@ use serde::Serialize;
 use crate::model::RunConfig;
 use crate::provider::budget::{row_for, ReasoningParam};
 use crate::provider::parsed::Continuation;
-use crate::provider::spec::{KEY_TEST_PROMPT, SYSTEM_PROMPT};
+use crate::provider::spec::SYSTEM_PROMPT;
 
 /// Value of the `anthropic-version` header (DeepSeek ignores it; Anthropic proxies need it).
 pub const ANTHROPIC_VERSION: &str = "2023-06-01";
@@ -159,19 +159,10 @@ pub fn continuation_body_json(prompt_text: &str, config: &RunConfig, continuatio
     serde_json::to_string(&build_continuation(prompt_text, config, continuation)).unwrap_or_default()
 }
 
-/// The key-test request: model, `max_tokens: 1`, one user message, no tools.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-struct KeyTestRequest<'a> {
-    model: &'a str,
-    max_tokens: u32,
-    messages: Vec<UserMessage<'a>>,
-}
-
-/// The body of the key test for `model`: a 1-token request without tools or system prompt.
-pub fn key_test_body(model: &str) -> serde_json::Value {
-    let request = KeyTestRequest { model, max_tokens: 1, messages: vec![user_message(KEY_TEST_PROMPT)] };
-    serde_json::to_value(request).unwrap_or(serde_json::Value::Null)
-}
+/// The key test's body (`Wire::key_test_body`): one user message, one output token, no tools
+/// and no system prompt.
+pub const KEY_TEST_BODY: &str =
+    r#"{"max_tokens":1,"messages":[{"content":[{"text":{prompt},"type":"text"}],"role":"user"}],"model":{model}}"#;
 
 #[cfg(test)]
 mod tests {
@@ -245,14 +236,5 @@ mod tests {
         let mut plain = v.clone();
         plain["messages"].as_array_mut().unwrap().pop();
         assert_eq!(plain, body);
-    }
-
-    #[test]
-    fn key_test_body_is_minimal() {
-        assert_eq!(
-            key_test_body("deepseek-v4-flash"),
-            json!({"model":"deepseek-v4-flash","max_tokens":1,"messages":[{"role":"user","content":[{"type":"text","text":"ping"}]}]})
-        );
-        assert!(key_test_body("m").get("tools").is_none());
     }
 }
