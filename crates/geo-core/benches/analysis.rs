@@ -6,8 +6,8 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use geo_core::analysis::analyze_envelope;
-use geo_core::model::{ExportEnvelope, Probe, ProbeStatus, Run, RunConfig, RunStatus};
-use geo_core::provider::parse_response;
+use geo_core::model::{EngineId, ExportEnvelope, Probe, ProbeStatus, Run, RunConfig, RunStatus};
+use geo_core::provider::parse_engine_response;
 use std::hint::black_box;
 
 fn synthetic_export(probes: usize) -> ExportEnvelope {
@@ -23,7 +23,9 @@ fn synthetic_export(probes: usize) -> ExportEnvelope {
     bodies.sort();
     let parsed: Vec<_> = bodies
         .iter()
-        .filter_map(|p| parse_response(&std::fs::read_to_string(p).unwrap(), "deepseek-v4-flash").ok())
+        .filter_map(|p| {
+            parse_engine_response(EngineId::Deepseek, &std::fs::read_to_string(p).unwrap(), "deepseek-v4-flash").ok()
+        })
         .collect();
     let project = env.projects[0].clone();
     let run = Run {

@@ -22,7 +22,7 @@ use criterion::Criterion;
 use geo_core::analysis::claims::{derive, FactRules};
 use geo_core::analysis::RunAnalyzer;
 use geo_core::model::{EngineId, ExportEnvelope, FactSnapshot, Probe, ProbeStatus, Target};
-use geo_core::provider::parse_response;
+use geo_core::provider::parse_engine_response;
 
 /// Copies of the 42-probe run, as in `xtask/src/bench.rs`.
 const COPIES: usize = 120;
@@ -54,7 +54,12 @@ fn bench_probes() -> (Vec<Target>, FactSnapshot, Vec<Probe>) {
     let mut probes = Vec::with_capacity(COPIES * PROMPTS * REPEATS);
     for copy in 0..COPIES {
         for (n, path) in bodies.iter().enumerate() {
-            let parsed = parse_response(&std::fs::read_to_string(path).unwrap(), "deepseek-v4-flash").ok();
+            let parsed = parse_engine_response(
+                geo_core::model::EngineId::Deepseek,
+                &std::fs::read_to_string(path).unwrap(),
+                "deepseek-v4-flash",
+            )
+            .ok();
             for repeat in 0..REPEATS {
                 let run = format!("run_bench__c{copy:03}");
                 let prompt = format!("p{:02}", n + 1);

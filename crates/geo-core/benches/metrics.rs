@@ -155,7 +155,7 @@ fn probe(rng: &mut SplitMix64, run_id: &str, prompt_id: &str, rep: u32) -> Probe
         repeat_index: rep,
         status,
         created_at: "2026-10-01T08:00:00.000Z".into(),
-        model: DEFAULT_MODEL.into(),
+        model: RunConfig::default().model,
         attempts: 1,
         latency_ms: 20_000 + rng.below(10_000),
         error: None,

@@ -2,7 +2,7 @@
 //! web pages did its search pull in?
 //!
 //! Everything that decides a number lives here and nowhere else: the snapshot model
-//! ([`model`]), the DeepSeek wire format ([`provider`]), the five analysis steps
+//! ([`model`]), every engine's wire format ([`provider`]), the five analysis steps
 //! ([`analysis`]), metrics, insights and cost ([`metrics`]), noise-aware comparisons of runs
 //! and engines ([`compare`]), what to do next ([`actions`]: lost prompts, the searches the
 //! engine ran, the pages to be on, answer-link health), exports and import ([`export`]), the
@@ -25,7 +25,7 @@
 //! ```
 //! use geo_core::analysis::analyze_probe;
 //! use geo_core::model::*;
-//! use geo_core::provider::parse_response;
+//! use geo_core::provider::parse_engine_response;
 //!
 //! // What DeepSeek's Anthropic-compatible endpoint returns for one probe (shortened).
 //! let body = r#"{"id":"4b8f…","type":"message","role":"assistant","model":"deepseek-v4-flash",
@@ -38,7 +38,7 @@
 //!     {"type":"text","text":"推荐如下：\n\n1. 元构场：监测\n2. 智谱营销：内容"}],
 //!   "stop_reason":"end_turn",
 //!   "usage":{"input_tokens":1200,"output_tokens":300,"server_tool_use":{"web_search_requests":1}}}"#;
-//! let parsed = parse_response(body, DEFAULT_MODEL).expect("a valid response");
+//! let parsed = parse_engine_response(EngineId::Deepseek, body, "deepseek-v4-flash").expect("a valid response");
 //! assert_eq!(parsed.queries[0].query.as_deref(), Some("GEO 服务商"));
 //!
 //! // The run's frozen alias snapshot: brand first, then competitors.

@@ -13,10 +13,6 @@ pub const APP_VERSION: &str = env!("CARGO_PKG_VERSION");
 pub const SCHEMA_VERSION: u32 = 1;
 /// Version of the fixed neutral system prompt sent with every probe.
 pub const SYSTEM_PROMPT_VERSION: &str = "neutral-zh-v1";
-/// Model used when the user does not choose one.
-pub const DEFAULT_MODEL: &str = "deepseek-v4-flash";
-/// Models offered in the UI and accepted by the CLI, default first.
-pub const MODEL_OPTIONS: &[&str] = &["deepseek-v4-flash", "deepseek-v4-pro"];
 /// `format` field of every export envelope.
 pub const EXPORT_FORMAT: &str = "geo-probe-export";
 
@@ -250,7 +246,8 @@ impl std::fmt::Display for EngineId {
     }
 }
 
-/// The configuration frozen into a run when it starts.
+/// The configuration frozen into a run when it starts. Its `Default`, the default run, is
+/// built from the engine and budget tables (`provider::budget`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RunConfig {
@@ -306,23 +303,6 @@ impl TryFrom<String> for ReasoningEffort {
     fn try_from(name: String) -> Result<Self, String> {
         ReasoningEffort::parse(&name)
             .ok_or_else(|| format!("unknown reasoning effort {name:?}; use low, medium or high"))
-    }
-}
-
-impl Default for RunConfig {
-    fn default() -> Self {
-        RunConfig {
-            engine: EngineId::Deepseek,
-            model: DEFAULT_MODEL.to_string(),
-            repeats: 3,
-            concurrency: 3,
-            max_searches: 5,
-            max_tokens: crate::provider::budget::DEEPSEEK_MAX_TOKENS,
-            temperature: 1.0,
-            system_prompt_version: SYSTEM_PROMPT_VERSION.to_string(),
-            reasoning_effort: None,
-            thinking_budget: None,
-        }
     }
 }
 

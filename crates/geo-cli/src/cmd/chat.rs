@@ -65,7 +65,8 @@ pub fn chat(raw: &[String]) -> Result<ExitCode> {
     // The docs chat asks DeepSeek, with DeepSeek's key variable from the engine table.
     let key_env = geo_core::provider::spec(geo_core::model::EngineId::Deepseek).key_env;
     let (base, mode) = crate::cmd::probe::checked_endpoint(args.value("base-url"), key_env)?;
-    let model = args.value("model").unwrap_or(geo_core::model::DEFAULT_MODEL);
+    let model =
+        args.value("model").unwrap_or(geo_core::provider::spec(geo_core::model::EngineId::Deepseek).default_model);
     let index = Index::from_documents(docs);
     let hits = index.search(&q, TOP_K);
     if hits.is_empty() {

@@ -63,7 +63,7 @@ use anyhow::{anyhow, Result};
 use geo_core::chat::chat_endpoint;
 use geo_core::limits::MAX_REPLY_BYTES;
 use geo_core::model::EngineId;
-use geo_core::provider::engine::endpoint_url_for;
+use geo_core::provider::endpoint_url_for;
 use geo_core::provider::{self, check_key, parse_base_url, ApiKey, BaseUrl, Caller, REQUEST_TIMEOUT_MS};
 use geo_core::runner::iso_timestamp;
 use geo_core::safe::{ByteStreamRedactor, Redactor};
@@ -773,8 +773,8 @@ fn cors(head: &mut String, origin: Option<&str>) {
 
 /// A whole answer of the proxy itself: a short JSON error.
 fn respond_json(mut stream: &TcpStream, status: u16, origin: Option<&str>, message: &str) -> io::Result<()> {
-    let body = json!({ "error": { "type": geo_core::provider::errors::LOCAL_PROXY_ERROR_TYPE, "message": message } })
-        .to_string();
+    let body =
+        json!({ "error": { "type": geo_core::provider::LOCAL_PROXY_ERROR_TYPE, "message": message } }).to_string();
     let mut head = format!("HTTP/1.1 {status} {}\r\nContent-Type: application/json\r\n", reason(status));
     cors(&mut head, origin);
     head.push_str(&format!("Cache-Control: no-store\r\nContent-Length: {}\r\nConnection: close\r\n\r\n", body.len()));

@@ -113,30 +113,15 @@ pub fn caret_numbers(answer: &str) -> Vec<u64> {
     out
 }
 
-/// How an engine's answer names the search results it cites (engines.md): `[n]` and `[^n]`
-/// (Perplexity, Hunyuan), `[ref_n]` (Qwen), `^[n]^` and `^[n][m]^` (ERNIE), or not at all.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum MarkerRule {
-    /// `[n]` and `[^n]`.
-    Brackets,
-    /// `[ref_n]`.
-    Ref,
-    /// `^[n]^`, `^[n][m]^`.
-    Caret,
-    /// No markers.
-    None,
-}
+pub use crate::provider::spec::MarkerRule;
 
+/// Reading an engine's markers. Which rule an engine follows is a fact of its row in the engine
+/// table (`provider::spec`, `EngineSpec::markers`); this file knows only what each rule's
+/// markers look like.
 impl MarkerRule {
-    /// The rule of `engine`'s answers.
+    /// The rule of `engine`'s answers (its spec row's).
     pub fn of(engine: crate::model::EngineId) -> MarkerRule {
-        use crate::model::EngineId::*;
-        match engine {
-            Perplexity | Hunyuan => MarkerRule::Brackets,
-            Qwen => MarkerRule::Ref,
-            Ernie => MarkerRule::Caret,
-            Deepseek | Anthropic | Openai | Gemini | Doubao => MarkerRule::None,
-        }
+        crate::provider::spec(engine).markers
     }
 
     /// The numbers the markers of `text` name under this rule, in order of first appearance,

@@ -21,7 +21,7 @@ use serde_json::{json, Value};
 
 use super::bm25::Hit;
 use super::stream::AnswerState;
-use crate::model::{Localized, DEFAULT_MODEL};
+use crate::model::{EngineId, Localized};
 
 /// At most this many history messages (user + assistant) go into a request.
 pub const MAX_HISTORY_MESSAGES: usize = 8;
@@ -191,10 +191,10 @@ pub fn build_messages(question: &str, history: &[Turn], hits: &[Hit]) -> Result<
     Ok(messages)
 }
 
-/// The JSON body of a streaming `chat/completions` request. An empty `model` means
-/// [`DEFAULT_MODEL`]; other names are passed through so proxies can offer their own.
+/// The JSON body of a streaming `chat/completions` request. An empty `model` means DeepSeek's
+/// default model; other names are passed through so proxies can offer their own.
 pub fn build_request_body(model: &str, messages: &[ChatMessage]) -> Value {
-    let model = if model.trim().is_empty() { DEFAULT_MODEL } else { model.trim() };
+    let model = crate::provider::model_or_default(EngineId::Deepseek, model);
     json!({
         "model": model,
         "messages": messages,

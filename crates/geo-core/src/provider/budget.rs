@@ -19,7 +19,8 @@
 //! (`maxTokens`, `reasoningEffort`, `thinkingBudget`) and the request builders read only the
 //! config, so a resumed run asks exactly what it asked before. New engines add rows.
 
-use crate::model::{EngineId, Localized, ReasoningEffort, RunConfig};
+use super::spec::{model_or_default, spec};
+use crate::model::{EngineId, Localized, ReasoningEffort, RunConfig, SYSTEM_PROMPT_VERSION};
 
 /// The request field that carries a reasoning setting.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -153,7 +154,7 @@ fn starts_with_ignore_case(name: &str, prefix: &str) -> bool {
 /// The row of `engine` and `model` (blank: the engine's default model): the longest
 /// matching prefix, else the engine's `""` row.
 pub fn row_for(engine: EngineId, model: &str) -> &'static BudgetRow {
-    let model = super::engine::model_or_default(engine, model);
+    let model = model_or_default(engine, model);
     let mut best = &BUDGETS[0];
     let mut found = false;
     for r in BUDGETS {
@@ -209,7 +210,7 @@ impl BudgetNote {
     pub fn localized(&self) -> Localized {
         match self {
             BudgetNote::EffortNotApplicable { engine, model } => {
-                let name = super::spec(*engine).name;
+                let name = spec(*engine).name;
                 Localized::new(
                     format!("{name}（{model}）不支持推理强度，不发送"),
                     format!("{name} ({model}) takes no reasoning effort; none is sent"),
@@ -269,7 +270,7 @@ pub fn resolve(
     let mut notes = Vec::new();
     let effort = match (row.param, effort) {
         (ReasoningParam::None, Some(_)) => {
-            let model = super::engine::model_or_default(engine, model).to_string();
+            let model = model_or_default(engine, model).to_string();
             notes.push(BudgetNote::EffortNotApplicable { engine, model });
             None
         }
@@ -305,13 +306,34 @@ impl Budget {
 /// A new run's config for `engine` and `model` with the table's budget (no flags): the
 /// default run config of engines.md "Fidelity".
 pub fn default_config(engine: EngineId, model: &str) -> RunConfig {
-    let model = super::engine::model_or_default(engine, model).to_string();
-    let mut config = RunConfig { engine, model, ..RunConfig::default() };
+    let model = model_or_default(engine, model).to_string();
+    let mut config = RunConfig {
+        engine,
+        max_tokens: row_for(engine, &model).max_tokens,
+        model,
+        repeats: 3,
+        concurrency: 3,
+        max_searches: 5,
+        temperature: 1.0,
+        system_prompt_version: SYSTEM_PROMPT_VERSION.to_string(),
+        reasoning_effort: None,
+        thinking_budget: None,
+    };
     // No flag given: nothing to refuse.
     if let Ok(budget) = resolve(engine, &config.model, None, None) {
         budget.apply(&mut config);
     }
     config
+}
+
+/// The default run: the seed's engine (`EngineId::default()`, DeepSeek), its default model and
+/// its budget, three repeats of every prompt, three in flight, five searches, temperature 1.
+/// Defined here, not in the model, because every value of it comes from the engine and budget
+/// tables (the model imports neither).
+impl Default for RunConfig {
+    fn default() -> Self {
+        default_config(EngineId::default(), "")
+    }
 }
 
 #[cfg(test)]
@@ -335,7 +357,7 @@ mod tests {
     #[test]
     fn every_offered_model_fits_8000_thinking_and_a_1000_token_answer() {
         for engine in EngineId::ALL {
-            for model in super::super::spec(engine).models {
+            for model in spec(engine).models {
                 let b = resolve(engine, model, None, None).unwrap();
                 // The models that think by default: DeepSeek's, those asked an effort, Gemini's
                 // (but Flash-Lite) and Perplexity's reasoning models.

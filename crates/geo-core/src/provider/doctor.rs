@@ -11,9 +11,10 @@
 
 use serde::Serialize;
 
-use super::engine::{model_or_default, spec};
+use super::error::words::describe_local_proxy;
 use super::keytest::KeyVerdict;
-use super::ParsedResponse;
+use super::parsed::ParsedResponse;
+use super::spec::{model_or_default, spec};
 use crate::metrics::cost::{cost_at_price, price_for_engine};
 use crate::model::{EngineId, ErrorKind, Localized, ProbeError, RunConfig};
 
@@ -95,7 +96,7 @@ pub fn doctor_check(
                 ErrorKind::Balance => format!("the account has no credit left: add credit at {}", s.console_url),
                 _ => e.message.clone(),
             };
-            let proxy_words = super::errors::describe_local_proxy(engine, e);
+            let proxy_words = describe_local_proxy(engine, e);
             let fix = proxy_words.as_ref().map_or(fix, |w| w.en.clone());
             return DoctorCheck {
                 engine,
@@ -230,12 +231,12 @@ mod tests {
     #[test]
     fn a_check_refused_by_the_local_proxy_says_so() {
         let body = r#"{"error":{"type":"geo_probe_proxy","message":"geo-probe proxy: missing or wrong x-geo-probe-proxy-token"}}"#;
-        let e = super::super::errors::map_engine_http_error(EngineId::Qwen, 401, body);
+        let e = crate::provider::map_engine_http_error(EngineId::Qwen, 401, body);
         let c = doctor_check(EngineId::Qwen, "", &Err(e), 3);
         assert_eq!(c.verdict, KeyVerdict::InvalidKey);
         assert!(c.describe().en.starts_with("geo-probe proxy refused the request"), "{:?}", c.describe());
         assert!(c.error.as_deref().unwrap().contains("token"), "{:?}", c.error);
-        let own = super::super::errors::map_engine_http_error(EngineId::Qwen, 401, r#"{"code":"InvalidApiKey"}"#);
+        let own = crate::provider::map_engine_http_error(EngineId::Qwen, 401, r#"{"code":"InvalidApiKey"}"#);
         assert!(doctor_check(EngineId::Qwen, "", &Err(own), 3).proxy_words.is_none());
     }
 

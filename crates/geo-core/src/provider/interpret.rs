@@ -6,7 +6,7 @@
 //! - a 2xx status: the body is read by the engine's wire format ([`Wire::parse`]); an
 //!   error envelope inside a 2xx body is an error of the kind its `type` names;
 //! - a 3xx status: a redirect, which no shell follows (the key would go with it):
-//!   [`redirect_error`](super::errors::redirect_error), naming where it pointed;
+//!   [`redirect_error`], naming where it pointed;
 //! - any other status: [`Wire::map_error`] over the body (401 → auth, 402 → balance,
 //!   403 → forbidden, 408 → timeout, 429 → rate limit, 5xx → server, else http; an
 //!   out-of-credit body is balance whatever the status);
@@ -16,35 +16,16 @@
 //!   model).
 //!
 //! A reply that never arrived (network failure, timeout, the user's abort) is not a reply:
-//! the shells map those with [`network_error`](super::network_error) and
-//! [`timeout_error`](super::timeout_error).
+//! the shells map those with [`network_error`](super::error::transport::network_error) and
+//! [`timeout_error`](super::error::transport::timeout_error).
 
-use super::{invalid_json_error, map_http_error, parse_response, ParsedResponse};
+use super::error::transport::redirect_error;
+use super::parsed::ParsedResponse;
+use super::wire::Wire;
 use crate::model::{ErrorKind, ProbeError};
 
 /// The header names [`interpret`] reads; a shell may pass just these (any case).
 pub const INTERPRETED_HEADERS: &[&str] = &["content-type", "request-id", "x-request-id", "location"];
-
-/// One engine's reply format: how a 2xx body becomes a [`ParsedResponse`] and how an error
-/// reply becomes a [`ProbeError`]. Every engine brings its own ([`Wire::of`], in
-/// [`engine`](super::engine)).
-#[derive(Debug, Clone, Copy)]
-pub struct Wire {
-    /// Reads a 2xx body; the second argument is the requested model (used when the body
-    /// names none).
-    pub parse: fn(&str, &str) -> Result<ParsedResponse, ProbeError>,
-    /// Maps a non-2xx status and its body.
-    pub map_error: fn(u16, &str) -> ProbeError,
-    /// The `invalid_json` error of a 2xx reply that is not the engine's JSON, in the engine's
-    /// words (the HTML-page rule below names it).
-    pub invalid_json: fn(&str) -> ProbeError,
-}
-
-impl Wire {
-    /// The Anthropic Messages format that DeepSeek's `/anthropic` endpoint speaks.
-    pub const MESSAGES: Wire =
-        Wire { parse: parse_response, map_error: map_http_error, invalid_json: invalid_json_error };
-}
 
 /// What [`interpret`] needs to know besides the reply: the requested model and the wire
 /// format of the engine that was asked ([`Endpoint::interpret`](super::Endpoint::interpret)
@@ -54,14 +35,7 @@ pub struct Interpret<'a> {
     /// The requested model (used when the response names none).
     pub model: &'a str,
     /// The engine's reply format.
-    pub wire: Wire,
-}
-
-impl<'a> Interpret<'a> {
-    /// Replies of DeepSeek's Messages endpoint (the engine of runs that name none).
-    pub fn messages(model: &'a str) -> Self {
-        Interpret { model, wire: Wire::MESSAGES }
-    }
+    pub wire: &'a Wire,
 }
 
 /// A complete HTTP reply as a shell received it.
@@ -86,10 +60,10 @@ impl Reply<'_> {
 /// The outcome of one attempt from its reply (see the module docs for the rules).
 pub fn interpret(reply: &Reply, how: &Interpret) -> Result<ParsedResponse, ProbeError> {
     if (300..400).contains(&reply.status) {
-        return Err(super::errors::redirect_error(Some(reply.status), reply.header("location")));
+        return Err(redirect_error(Some(reply.status), reply.header("location")));
     }
     if !(200..300).contains(&reply.status) {
-        return Err((how.wire.map_error)(reply.status, reply.body));
+        return Err(how.wire.map_error(reply.status, reply.body));
     }
     match (how.wire.parse)(reply.body, how.model) {
         Ok(mut parsed) => {
@@ -100,7 +74,7 @@ pub fn interpret(reply: &Reply, how: &Interpret) -> Result<ParsedResponse, Probe
             Ok(parsed)
         }
         Err(e) if e.kind == ErrorKind::InvalidJson && declares_html(reply) => {
-            Err((how.wire.invalid_json)("the server answered with an html page, not json"))
+            Err(how.wire.invalid_json("the server answered with an html page, not json"))
         }
         Err(e) => Err(e),
     }
@@ -114,11 +88,17 @@ fn declares_html(reply: &Reply) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::EngineId;
+    use crate::provider::engines::wire;
+    use crate::provider::error::kind::{invalid_json, map_http, no_own_codes};
 
     const OK: &str = r#"{"id":"msg_1","type":"message","model":"deepseek-v4-flash","content":[{"type":"text","text":"hi"}],"stop_reason":"end_turn","usage":{"input_tokens":1,"output_tokens":1}}"#;
 
     fn run(status: u16, headers: &[(&str, &str)], body: &str) -> Result<ParsedResponse, ProbeError> {
-        interpret(&Reply { status, headers, body }, &Interpret::messages("deepseek-v4-flash"))
+        interpret(
+            &Reply { status, headers, body },
+            &Interpret { model: "deepseek-v4-flash", wire: wire(EngineId::Deepseek) },
+        )
     }
 
     #[track_caller]
@@ -168,7 +148,7 @@ mod tests {
         );
         // The same mapping as the provider's own functions, status recorded.
         let e = run(503, &[], "Service Unavailable").unwrap_err();
-        assert_eq!(e, map_http_error(503, "Service Unavailable"));
+        assert_eq!(e, map_http(EngineId::Deepseek, no_own_codes, 503, "Service Unavailable"));
     }
 
     #[test]
@@ -191,12 +171,17 @@ mod tests {
         fn parse(_: &str, model: &str) -> Result<ParsedResponse, ProbeError> {
             Ok(ParsedResponse { model: model.to_string(), ..ParsedResponse::default() })
         }
-        fn map_error(status: u16, _: &str) -> ProbeError {
-            ProbeError { kind: ErrorKind::Http, http_status: Some(status), message: "other engine".into() }
+        fn error_kind(_: u16, _: &str, _: &crate::provider::error::body::ProviderErrorBody) -> Option<ErrorKind> {
+            Some(ErrorKind::Refused)
         }
-        let how = Interpret { model: "m", wire: Wire { parse, map_error, invalid_json: invalid_json_error } };
+        let other = Wire { parse, error_kind, ..*wire(EngineId::Qwen) };
+        let how = Interpret { model: "m", wire: &other };
         assert_eq!(interpret(&Reply { status: 200, headers: &[], body: "x" }, &how).unwrap().model, "m");
         let e = interpret(&Reply { status: 401, headers: &[], body: "" }, &how).unwrap_err();
-        assert_eq!((e.kind, e.message.as_str()), (ErrorKind::Http, "other engine"));
+        assert_eq!((e.kind, e.http_status), (ErrorKind::Refused, Some(401)));
+        assert!(e.message.contains("qwen"), "{}", e.message);
+        let html = interpret(&Reply { status: 200, headers: &[("content-type", "text/html")], body: "<" }, &how);
+        assert!(html.is_ok(), "its own parser read it");
+        assert_eq!(other.invalid_json("x"), invalid_json(EngineId::Qwen, "x"));
     }
 }

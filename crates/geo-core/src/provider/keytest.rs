@@ -6,59 +6,21 @@
 //! test now asks the doctor's question instead ([`super::doctor`]: did a search run, how many
 //! sources came back), and reports its verdict in these words.
 
-use serde::Serialize;
-
-use super::engine::{model_or_default, spec};
-use super::errors::{is_balance_message, map_engine_http_error, parse_error_body};
-use super::request::{user_message, UserMessage};
+use super::engines::{key_test_body, wire};
+use super::error::body::parse_error_body;
+use super::error::kind::is_balance_message;
+use super::spec::{model_or_default, spec, BrowserAccess, Wording, KEY_TEST_PROMPT};
 use crate::model::{EngineId, ErrorKind, Localized};
 
-/// Text of the key-test message.
-pub const KEY_TEST_PROMPT: &str = "ping";
-
-/// The key-test request: model, `max_tokens: 1`, one user message, no tools.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-struct KeyTestRequest<'a> {
-    model: &'a str,
-    max_tokens: u32,
-    messages: Vec<UserMessage<'a>>,
-}
-
-/// The body of the key test for `model`: a 1-token request without tools or system prompt.
-pub fn build_key_test_body(model: &str) -> serde_json::Value {
-    let request = KeyTestRequest { model, max_tokens: 1, messages: vec![user_message(KEY_TEST_PROMPT)] };
-    serde_json::to_value(request).unwrap_or(serde_json::Value::Null)
-}
-
 /// The key-test body of `engine` for `model` (blank: the engine's default), serialised: the
-/// cheapest request each API accepts, without tools (Perplexity always searches, so its test
+/// cheapest request each API accepts, without tools (the engine's key-test template with the
+/// model and the prompt written in as JSON strings; Perplexity always searches, so its test
 /// costs one request fee).
 pub fn build_engine_key_test_body(engine: EngineId, model: &str) -> String {
-    let model = model_or_default(engine, model);
-    let value = match engine {
-        EngineId::Deepseek | EngineId::Anthropic => build_key_test_body(model),
-        // The Responses API refuses max_output_tokens below 16.
-        EngineId::Openai => serde_json::json!({"model": model, "input": KEY_TEST_PROMPT, "max_output_tokens": 16}),
-        EngineId::Gemini => serde_json::json!({
-            "contents": [{"role": "user", "parts": [{"text": KEY_TEST_PROMPT}]}],
-            "generationConfig": {"maxOutputTokens": 1}
-        }),
-        EngineId::Perplexity | EngineId::Hunyuan => serde_json::json!({
-            "model": model, "messages": [{"role": "user", "content": KEY_TEST_PROMPT}], "max_tokens": 1
-        }),
-        // Qianfan's max_completion_tokens starts at 2.
-        EngineId::Ernie => serde_json::json!({
-            "model": model, "messages": [{"role": "user", "content": KEY_TEST_PROMPT}], "max_completion_tokens": 2
-        }),
-        EngineId::Qwen => serde_json::json!({
-            "model": model,
-            "input": {"messages": [{"role": "user", "content": KEY_TEST_PROMPT}]},
-            "parameters": {"result_format": "message", "max_tokens": 1, "enable_thinking": false}
-        }),
-        // Ark's Responses API, like OpenAI's, is given 16 output tokens.
-        EngineId::Doubao => serde_json::json!({"model": model, "input": KEY_TEST_PROMPT, "max_output_tokens": 16}),
-    };
-    value.to_string()
+    let quoted = |s: &str| serde_json::Value::from(s).to_string();
+    // The prompt first: a model name holding `{prompt}` stays as it is.
+    let body = key_test_body(engine).replace("{prompt}", &quoted(KEY_TEST_PROMPT));
+    body.replace("{model}", &quoted(model_or_default(engine, model)))
 }
 
 /// What the key test found out.
@@ -80,14 +42,10 @@ pub enum KeyVerdict {
     Other(String),
 }
 
-/// Verdict of a key test from its HTTP status and body; status `0` means "no response"
-/// (the body then carries the network error's detail).
-pub fn interpret_key_test(status: u16, body: &str) -> KeyVerdict {
-    interpret_engine_key_test(EngineId::Deepseek, status, body)
-}
-
-/// [`interpret_key_test`] with `engine`'s error rules (a Gemini 400 `API_KEY_INVALID` is an
-/// invalid key, an OpenAI `insufficient_quota` is no balance).
+/// Verdict of a key test of `engine` from its HTTP status and body, by the engine's error
+/// rules (a Gemini 400 `API_KEY_INVALID` is an invalid key, an OpenAI `insufficient_quota` is
+/// no balance); status `0` means "no response" (the body then carries the network error's
+/// detail).
 pub fn interpret_engine_key_test(engine: EngineId, status: u16, body: &str) -> KeyVerdict {
     if status == 0 {
         return KeyVerdict::Unreachable(body.trim().to_string());
@@ -109,7 +67,7 @@ pub fn interpret_engine_key_test(engine: EngineId, status: u16, body: &str) -> K
     if is_balance_message(&parse_error_body(body)) {
         return KeyVerdict::NoBalance;
     }
-    let err = map_engine_http_error(engine, status, body);
+    let err = wire(engine).map_error(status, body);
     match err.kind {
         ErrorKind::Auth => KeyVerdict::InvalidKey,
         ErrorKind::Balance => KeyVerdict::NoBalance,
@@ -125,25 +83,32 @@ impl KeyVerdict {
         matches!(self, KeyVerdict::Valid)
     }
 
-    /// A zh/en sentence for the settings page (DeepSeek's key).
-    pub fn describe(&self) -> Localized {
-        self.describe_for(EngineId::Deepseek)
-    }
-
-    /// A zh/en sentence for the settings page about `engine`'s key.
+    /// A zh/en sentence for the settings page about `engine`'s key, in the words of its spec
+    /// row ([`Wording`]).
     pub fn describe_for(&self, engine: EngineId) -> Localized {
-        if engine != EngineId::Deepseek {
-            return self.describe_other(engine);
-        }
+        let s = spec(engine);
+        let (name, lower) = (s.name, s.name.to_lowercase());
+        let seed = s.wording == Wording::Seed;
         match self {
-            KeyVerdict::Valid => Localized::new("Key 可用，已连通 DeepSeek", "the key works and deepseek is reachable"),
-            KeyVerdict::InvalidKey => Localized::new(
+            KeyVerdict::Valid => {
+                Localized::new(format!("Key 可用，已连通 {name}"), format!("the key works and {lower} is reachable"))
+            }
+            KeyVerdict::InvalidKey if seed => Localized::new(
                 "Key 无效或已失效，请检查后重新输入",
                 "the key is invalid or revoked; check it and enter it again",
             ),
-            KeyVerdict::NoBalance => Localized::new(
+            KeyVerdict::InvalidKey => Localized::new(
+                format!("{name} 的 Key 无效或已失效，请检查后重新输入"),
+                format!("the {lower} key is invalid or revoked; check it and enter it again"),
+            ),
+            // The seed's sentences name its engine, DeepSeek, as they always did.
+            KeyVerdict::NoBalance if seed => Localized::new(
                 "Key 有效但账户余额不足，请前往 DeepSeek 开放平台充值",
                 "the key is valid but the balance is insufficient; top up on the deepseek platform",
+            ),
+            KeyVerdict::NoBalance => Localized::new(
+                format!("Key 有效但 {name} 账户余额或额度不足，请在其平台充值"),
+                format!("the key is valid but the {lower} account is out of credit; add credit on its platform"),
             ),
             KeyVerdict::Forbidden => Localized::new(
                 "请求被拒绝，请确认该 Key 有权使用所选模型",
@@ -153,7 +118,7 @@ impl KeyVerdict {
                 "Key 有效，但当前被限流，请稍后再试",
                 "the key works but is rate limited right now; try again in a moment",
             ),
-            KeyVerdict::Unreachable(detail) => {
+            KeyVerdict::Unreachable(detail) if seed => {
                 let (zh, en) = if detail.is_empty() {
                     (
                         "无法连接 DeepSeek，请检查网络或 API 地址".to_string(),
@@ -167,6 +132,7 @@ impl KeyVerdict {
                 };
                 Localized::new(zh, en)
             }
+            KeyVerdict::Unreachable(detail) => unreachable_words(engine, detail),
             KeyVerdict::Other(message) => {
                 Localized::new(format!("测试失败：{message}"), format!("key test failed: {message}"))
             }
@@ -174,46 +140,26 @@ impl KeyVerdict {
     }
 }
 
-impl KeyVerdict {
-    fn describe_other(&self, engine: EngineId) -> Localized {
-        let name = spec(engine).name;
-        let lower = name.to_lowercase();
-        match self {
-            KeyVerdict::Valid => {
-                Localized::new(format!("Key 可用，已连通 {name}"), format!("the key works and {lower} is reachable"))
-            }
-            KeyVerdict::InvalidKey => Localized::new(
-                format!("{name} 的 Key 无效或已失效，请检查后重新输入"),
-                format!("the {lower} key is invalid or revoked; check it and enter it again"),
-            ),
-            KeyVerdict::NoBalance => Localized::new(
-                format!("Key 有效但 {name} 账户余额或额度不足，请在其平台充值"),
-                format!("the key is valid but the {lower} account is out of credit; add credit on its platform"),
-            ),
-            KeyVerdict::Forbidden | KeyVerdict::RateLimited | KeyVerdict::Other(_) => {
-                self.describe_for(EngineId::Deepseek)
-            }
-            KeyVerdict::Unreachable(detail) => {
-                let d = if detail.is_empty() { String::new() } else { format!("（{detail}）") };
-                let e = if detail.is_empty() { String::new() } else { format!(" ({detail})") };
-                let (zh, en) = match spec(engine).browser {
-                    super::engine::BrowserAccess::Proxy => (
-                        format!("无法连接 {name}{d}：它不允许浏览器直接调用（CORS），请启动 geo-probe proxy 并在设置中使用本地代理"),
-                        format!("{lower} is unreachable{e}: it does not allow browser calls (cors); start geo-probe proxy and use the local proxy in settings"),
-                    ),
-                    super::engine::BrowserAccess::IfCorsAllows => (
-                        format!("无法连接 {name}{d}：它可能不允许浏览器直接调用（CORS），请填写代理 API 地址，或检查网络"),
-                        format!("{lower} is unreachable{e}: it may not allow browser calls (cors); set a proxy base url, or check the connection"),
-                    ),
-                    super::engine::BrowserAccess::Direct => (
-                        format!("无法连接 {name}{d}，请检查网络或 API 地址（浏览器被拦截时可改用代理 API 地址）"),
-                        format!("{lower} is unreachable{e}; check the connection or the api base url (a proxy base url helps when the browser is blocked)"),
-                    ),
-                };
-                Localized::new(zh, en)
-            }
-        }
-    }
+/// What an unreachable engine of [`Wording::Named`] is told, by how a browser may reach it.
+fn unreachable_words(engine: EngineId, detail: &str) -> Localized {
+    let (name, lower) = (spec(engine).name, spec(engine).name.to_lowercase());
+    let d = if detail.is_empty() { String::new() } else { format!("（{detail}）") };
+    let e = if detail.is_empty() { String::new() } else { format!(" ({detail})") };
+    let (zh, en) = match spec(engine).browser {
+        BrowserAccess::Proxy => (
+            format!("无法连接 {name}{d}：它不允许浏览器直接调用（CORS），请启动 geo-probe proxy 并在设置中使用本地代理"),
+            format!("{lower} is unreachable{e}: it does not allow browser calls (cors); start geo-probe proxy and use the local proxy in settings"),
+        ),
+        BrowserAccess::IfCorsAllows => (
+            format!("无法连接 {name}{d}：它可能不允许浏览器直接调用（CORS），请填写代理 API 地址，或检查网络"),
+            format!("{lower} is unreachable{e}: it may not allow browser calls (cors); set a proxy base url, or check the connection"),
+        ),
+        BrowserAccess::Direct => (
+            format!("无法连接 {name}{d}，请检查网络或 API 地址（浏览器被拦截时可改用代理 API 地址）"),
+            format!("{lower} is unreachable{e}; check the connection or the api base url (a proxy base url helps when the browser is blocked)"),
+        ),
+    };
+    Localized::new(zh, en)
 }
 
 #[cfg(test)]
@@ -221,18 +167,50 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    /// The seed engine's verdicts.
+    fn interpret_key_test(status: u16, body: &str) -> KeyVerdict {
+        interpret_engine_key_test(EngineId::Deepseek, status, body)
+    }
+
     #[track_caller]
     fn check(status: u16, body: &str, expect: KeyVerdict) {
         assert_eq!(interpret_key_test(status, body), expect, "{status} {body}");
     }
 
     #[test]
-    fn key_test_body_is_minimal() {
+    fn key_test_bodies_per_engine() {
+        let body = |engine, model| -> serde_json::Value {
+            serde_json::from_str(&build_engine_key_test_body(engine, model)).unwrap()
+        };
         assert_eq!(
-            build_key_test_body("deepseek-v4-flash"),
+            body(EngineId::Deepseek, ""),
             json!({"model":"deepseek-v4-flash","max_tokens":1,"messages":[{"role":"user","content":[{"type":"text","text":"ping"}]}]})
         );
-        assert!(build_key_test_body("m").get("tools").is_none());
+        assert_eq!(
+            body(EngineId::Openai, "gpt-5"),
+            json!({"model": "gpt-5", "input": "ping", "max_output_tokens": 16})
+        );
+        assert_eq!(body(EngineId::Doubao, "d")["max_output_tokens"], 16);
+        assert_eq!(body(EngineId::Ernie, "e")["max_completion_tokens"], 2);
+        assert_eq!(body(EngineId::Hunyuan, "h")["max_tokens"], 1);
+        assert_eq!(body(EngineId::Gemini, "g")["generationConfig"], json!({"maxOutputTokens": 1}));
+        assert_eq!(body(EngineId::Qwen, "")["parameters"]["enable_thinking"], false);
+        // Compact, keys sorted, the model escaped as a JSON string: what `json!(…).to_string()`
+        // wrote before the bodies became templates.
+        let hostile = "m\"{prompt}\\";
+        assert_eq!(
+            build_engine_key_test_body(EngineId::Qwen, hostile),
+            r#"{"input":{"messages":[{"content":"ping","role":"user"}]},"model":"m\"{prompt}\\","parameters":{"enable_thinking":false,"max_tokens":1,"result_format":"message"}}"#
+        );
+        for engine in EngineId::ALL {
+            let text = build_engine_key_test_body(engine, hostile);
+            let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+            assert_eq!(v.to_string(), text, "{engine}: compact and sorted");
+            assert!(
+                !text.contains(":{model}") && !text.contains(":{prompt}") && text.contains(r#""ping""#),
+                "{engine}"
+            );
+        }
     }
 
     #[test]
@@ -295,11 +273,11 @@ mod tests {
             KeyVerdict::Other("http 500".into()),
         ];
         for v in &all {
-            let d = v.describe();
+            let d = v.describe_for(EngineId::Deepseek);
             assert!(!d.zh.is_empty() && !d.en.is_empty() && !d.en.ends_with('.'), "{v:?}");
         }
-        assert!(KeyVerdict::NoBalance.describe().zh.contains("余额不足"));
-        assert!(KeyVerdict::Unreachable("dns".into()).describe().en.contains("(dns)"));
+        assert!(KeyVerdict::NoBalance.describe_for(EngineId::Deepseek).zh.contains("余额不足"));
+        assert!(KeyVerdict::Unreachable("dns".into()).describe_for(EngineId::Deepseek).en.contains("(dns)"));
         assert!(KeyVerdict::Valid.is_valid() && !KeyVerdict::RateLimited.is_valid());
     }
 }

@@ -2,116 +2,70 @@
 //! response parsing into the raw result and error mapping. Pure: the shells perform the
 //! HTTP request.
 //!
-//! - [`engine`]: the engine table ([`ENGINES`]) and the one interface the runner's shells
-//!   use ([`Endpoint`], `engine_*` dispatch, [`Wire::of`] per engine);
-//! - [`url`]: the one base-URL rule and the key-or-proxy rule for every engine, DeepSeek's
-//!   endpoint and headers (seed §4.1);
-//! - [`request`], [`response`]: the Messages request body (§4.2) and parser (§4.3), shared
-//!   by DeepSeek and Anthropic;
-//! - [`openai`], [`gemini`], [`perplexity`]: the other engines' bodies and parsers;
-//! - [`qwen`], [`doubao`], [`ernie`], [`hunyuan`]: the Chinese engines' bodies and parsers
-//!   (engines.md, "Chinese engines");
-//! - [`errors`]: status/body → [`ProbeError`](crate::model::ProbeError) per engine, UI wording;
-//! - [`interpret`](mod@interpret): a whole HTTP reply → the attempt's outcome, for both
-//!   shells and every engine (the engine's [`Wire`] reads the body);
-//! - [`keytest`]: the settings page's key test; [`doctor`]: `geo-probe doctor` and the
-//!   settings page's search check;
+//! # The one decision: engines are data
+//!
+//! An engine is a row of facts ([`spec`](mod@spec): URLs, key variable, models, temperatures,
+//! browser access, citation markers, the words its errors are told in) and a row of functions
+//! (its [`Wire`]: request body, continuation, reply parser, own error codes, extra headers; and
+//! a key-test body), each row in its own file under `engines/`, and one table
+//! (`engines/mod.rs`, the only file that names those files). Everything else reads the rows:
+//! [`Endpoint`] (what the shells use), [`interpret`](mod@interpret) (a reply → the attempt's
+//! outcome), [`keytest`], [`doctor`]. What several engines share is a dialect ([`dialect`]:
+//! Messages, chat completions, Responses), so an engine's file holds only what that engine does.
+//!
+//! **Architecture Invariant:** an engine or dialect module imports only the spec, the parsed
+//! result, the JSON readers, the error body and kinds, the budget (and, an engine, its dialect
+//! and the [`Wire`] type it fills in); only the table names the engine modules. The tidy test
+//! `engines_and_dialects_import_only_the_leaves` holds it.
+//!
+//! - [`spec`](mod@spec), [`parsed`], `read`: the leaves — the engine table, the raw result, the lenient
+//!   JSON readers;
+//! - [`error`]: an error body ([`error::body`]), its kind ([`error::kind`], each engine's own
+//!   codes handed in), the transport's failures ([`error::transport`]) and the interface's
+//!   words ([`error::words`]);
 //! - [`budget`]: what each engine and model is asked to spend (output budget, reasoning
-//!   effort, thinking budget);
-//! - [`turn`]: a Messages turn paused by `pause_turn`, continued and read as one.
+//!   effort, thinking budget), and the default run;
+//! - [`url`]: the one base-URL rule and the key-or-proxy rule; [`local_proxy`]: the app's side
+//!   of `geo-probe proxy`.
 
 pub mod budget;
+pub mod dialect;
 pub mod doctor;
-pub mod doubao;
-pub mod engine;
-pub mod ernie;
-pub mod errors;
-pub mod gemini;
-pub mod hunyuan;
+pub mod endpoint;
+mod engines;
+pub mod error;
 pub mod interpret;
 pub mod keytest;
 pub mod local_proxy;
-pub mod openai;
-pub mod perplexity;
-pub mod qwen;
-pub mod request;
-pub mod response;
-pub mod turn;
+pub mod parsed;
+mod read;
+pub mod spec;
 pub mod url;
-mod wire;
+pub mod wire;
 
-pub use engine::{
-    endpoint_url, engine_headers, engine_path, engine_request_body, model_or_default, parse_engine_response, spec,
-    Auth, BrowserAccess, Caller, Endpoint, EngineSpec, ENGINES,
+pub use dialect::messages::turn::{merge_turn, MAX_CONTINUATIONS};
+pub use endpoint::{
+    endpoint_url, endpoint_url_for, engine_headers, engine_path, engine_request_body, map_engine_http_error,
+    parse_engine_response, Endpoint,
 };
+pub use engines::wire;
+pub use error::body::{parse_error_body, ProviderErrorBody};
+pub use error::kind::empty_answer_error;
+pub use error::transport::{
+    network_error, redirect_error, reply_too_large_error, timeout_error, LOCAL_PROXY_ERROR_TYPE,
+};
+pub use error::words::describe_engine_error;
+pub use interpret::{interpret, Interpret, Reply, INTERPRETED_HEADERS};
+pub use keytest::{build_engine_key_test_body, interpret_engine_key_test, KeyVerdict};
+pub use parsed::{Continuation, ParsedResponse};
+pub use spec::{
+    model_or_default, spec, temperature_applies, Auth, BrowserAccess, Caller, EngineSpec, MarkerRule, ENGINES,
+    KEY_TEST_PROMPT, REQUEST_TIMEOUT_MS, SYSTEM_PROMPT,
+};
+pub use url::{auth_mode, check_key, parse_base_url, ApiKey, BaseUrl, BaseUrlError, KeyError, KeyMode};
+pub use wire::Wire;
 
-pub use errors::{
-    describe_engine_error, describe_error, empty_answer_error, engine_invalid_json_error, engine_network_error,
-    invalid_json_error, is_browser_block_message, kind_for_status, map_engine_http_error, map_http_error,
-    network_error, parse_error_body, redirect_error, reply_too_large_error, timeout_error, ProviderErrorBody,
-};
-pub use interpret::{interpret, Interpret, Reply, Wire, INTERPRETED_HEADERS};
-pub use keytest::{
-    build_engine_key_test_body, build_key_test_body, interpret_engine_key_test, interpret_key_test, KeyVerdict,
-    KEY_TEST_PROMPT,
-};
-pub use request::{
-    build_request, build_request_body, request_body_json, MessagesRequest, MAX_TOKENS, REQUEST_TIMEOUT_MS,
-    SYSTEM_PROMPT, WEB_SEARCH_TOOL_NAME, WEB_SEARCH_TOOL_TYPE,
-};
-pub use response::{is_internal_query, parse_messages, parse_response, Citations};
-pub use turn::{Continuation, MAX_CONTINUATIONS};
-pub use url::{
-    auth_mode, build_messages_url, check_key, parse_base_url, request_headers, ApiKey, BaseUrl, BaseUrlError, KeyError,
-    KeyMode, ANTHROPIC_VERSION, DEFAULT_API_BASE_URL, MESSAGES_PATH,
-};
-
-use crate::model::{ErrorKind, Query, RawCitation, RawSource, Usage};
-use serde::Serialize;
-
-/// What a successful response of any engine carries, in the snapshot model's terms (the raw
-/// result of data-model.md).
-#[derive(Debug, Clone, PartialEq, Default, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ParsedResponse {
-    /// All `text` blocks joined (before cleaning); see [`response`] for the joining rule.
-    pub raw_answer: String,
-    /// `server_tool_use` searches, numbered 1.. in order of appearance.
-    pub queries: Vec<Query>,
-    /// `web_search_result`s, rank restarting at 1 for every query.
-    pub raw_sources: Vec<RawSource>,
-    /// The engine's own citations: an array whenever the engine has a citation mechanism
-    /// (possibly empty), `None` when it has none (engines.md).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub raw_citations: Option<Vec<RawCitation>>,
-    /// Token and search usage.
-    pub usage: Usage,
-    /// Top-level `id`.
-    pub request_id: Option<String>,
-    /// Top-level `stop_reason`.
-    pub stop_reason: Option<String>,
-    /// Model that answered, the requested one when the response omits it.
-    pub model: String,
-    /// The reply stopped on a length limit (Messages `max_tokens`, OpenAI `incomplete` for
-    /// `max_output_tokens`, Gemini `MAX_TOKENS`, Perplexity `length`, or a `<think>` section
-    /// never closed): engines.md, "Fidelity".
-    pub truncated: bool,
-    /// The engine's own stated cost of this reply in USD (Perplexity `usage.cost.total_cost`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub cost_usd: Option<f64>,
-    /// A Messages reply's `content` blocks as received, so that a `pause_turn` can be sent
-    /// back and the whole turn read as one ([`turn`]); `None` for the other engines.
-    #[serde(skip)]
-    pub content: Option<Vec<serde_json::Value>>,
-}
-
-impl ParsedResponse {
-    /// Whether the server-side tool loop paused before the answer (Messages
-    /// `stop_reason: "pause_turn"`): the turn is continued, not retried.
-    pub fn paused(&self) -> bool {
-        self.stop_reason.as_deref() == Some(turn::PAUSE_TURN)
-    }
-}
+use crate::model::ErrorKind;
 
 /// Whether a failed attempt of this kind is tried again (seed §3.4).
 ///
@@ -133,38 +87,32 @@ pub fn is_retryable(kind: ErrorKind) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::EngineId;
 
     /// The seed §3.4 retry table, reached through the error constructors.
     #[test]
     fn retry_table() {
+        let map = |status, body| map_engine_http_error(EngineId::Deepseek, status, body);
         let rows = [
-            (map_http_error(401, ""), false),
-            (map_http_error(402, ""), false),
-            (map_http_error(403, ""), false),
-            (map_http_error(400, r#"{"error":{"message":"Insufficient Balance"}}"#), false),
-            (map_http_error(400, "bad request"), false),
-            (map_http_error(404, ""), false),
-            (map_http_error(422, ""), false),
-            (map_http_error(408, ""), true),
-            (map_http_error(429, ""), true),
-            (map_http_error(500, ""), true),
-            (map_http_error(503, ""), true),
-            (map_http_error(529, ""), true),
+            (map(401, ""), false),
+            (map(402, ""), false),
+            (map(403, ""), false),
+            (map(400, r#"{"error":{"message":"Insufficient Balance"}}"#), false),
+            (map(400, "bad request"), false),
+            (map(404, ""), false),
+            (map(422, ""), false),
+            (map(408, ""), true),
+            (map(429, ""), true),
+            (map(500, ""), true),
+            (map(503, ""), true),
+            (map(529, ""), true),
             (network_error("reset"), true),
             (timeout_error(REQUEST_TIMEOUT_MS), true),
-            (parse_response("<html>", "m").unwrap_err(), true),
+            (parse_engine_response(EngineId::Deepseek, "<html>", "m").unwrap_err(), true),
             (empty_answer_error(), true),
         ];
         for (err, retry) in rows {
             assert_eq!(is_retryable(err.kind), retry, "{err:?}");
-        }
-    }
-
-    #[test]
-    fn parsed_response_serialises_camel_case() {
-        let v = serde_json::to_value(ParsedResponse::default()).unwrap();
-        for key in ["rawAnswer", "queries", "rawSources", "usage", "requestId", "stopReason", "model"] {
-            assert!(v.get(key).is_some(), "{key}");
         }
     }
 }

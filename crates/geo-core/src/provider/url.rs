@@ -27,15 +27,6 @@ pub use url::Url;
 
 use crate::model::Localized;
 
-/// DeepSeek's API origin, used when the user sets no custom base URL.
-pub const DEFAULT_API_BASE_URL: &str = "https://api.deepseek.com";
-
-/// Path of the Anthropic-compatible Messages endpoint, appended to a base URL.
-pub const MESSAGES_PATH: &str = "/anthropic/v1/messages";
-
-/// Value of the `anthropic-version` header (DeepSeek ignores it; Anthropic proxies need it).
-pub const ANTHROPIC_VERSION: &str = "2023-06-01";
-
 /// Longest base URL accepted, in bytes.
 pub const MAX_BASE_URL_BYTES: usize = 2048;
 
@@ -251,16 +242,6 @@ pub fn endpoint_url_with(
     url
 }
 
-/// The Messages URL for an optional custom base as typed (seed §4.1): empty → the default;
-/// already ending with [`MESSAGES_PATH`] → as is; otherwise the path is appended.
-///
-/// For text that [`parse_base_url`] refuses this falls back to the default URL; the shells
-/// check the base first and never send to a refused one.
-pub fn build_messages_url(custom_base: Option<&str>) -> String {
-    let base = parse_base_url(custom_base.unwrap_or("")).ok().flatten();
-    endpoint_url(base.as_ref(), DEFAULT_API_BASE_URL, MESSAGES_PATH).into()
-}
-
 /// A checked API key: trimmed, 1..=[`MAX_KEY_CHARS`] visible ASCII characters. `Debug`
 /// never shows it.
 #[derive(Clone, PartialEq, Eq)]
@@ -393,62 +374,9 @@ pub fn auth_mode(key: Option<&str>, base: Option<&BaseUrl>) -> Result<KeyMode, K
     }
 }
 
-/// Headers of every Messages request, in a stable order.
-///
-/// `content-type` and `anthropic-version` always; `x-api-key` only for a key that is not
-/// blank (the key is trimmed, since pasted keys often carry a newline). Give it a key that
-/// passed [`check_key`].
-pub fn request_headers(api_key: Option<&str>) -> Vec<(&'static str, String)> {
-    let mut headers =
-        vec![("content-type", "application/json".to_string()), ("anthropic-version", ANTHROPIC_VERSION.to_string())];
-    if let Some(key) = api_key.map(str::trim).filter(|k| !k.is_empty()) {
-        headers.push(("x-api-key", key.to_string()));
-    }
-    headers
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[track_caller]
-    fn check(base: Option<&str>, expect: &str) {
-        assert_eq!(build_messages_url(base), expect, "base {base:?}");
-    }
-
-    #[test]
-    fn messages_url_follows_the_three_rules() {
-        let default = "https://api.deepseek.com/anthropic/v1/messages";
-        // Rule 1: empty or blank → default.
-        check(None, default);
-        check(Some(""), default);
-        check(Some("   \n"), default);
-        // Rule 2: already the messages path → as is.
-        check(
-            Some("https://proxy.example.com/anthropic/v1/messages"),
-            "https://proxy.example.com/anthropic/v1/messages",
-        );
-        check(Some(" https://api.deepseek.com/anthropic/v1/messages "), default);
-        check(Some("http://127.0.0.1:8787/x/anthropic/v1/messages"), "http://127.0.0.1:8787/x/anthropic/v1/messages");
-        // Rule 3: append, no double slash.
-        check(Some("https://api.deepseek.com"), default);
-        check(Some("https://api.deepseek.com/"), default);
-        check(Some("https://api.deepseek.com//"), default);
-        check(Some("http://127.0.0.1:8787"), "http://127.0.0.1:8787/anthropic/v1/messages");
-        check(Some("https://gw.example.com/deepseek/"), "https://gw.example.com/deepseek/anthropic/v1/messages");
-        // A base ending in /anthropic (the SDK-style base) still gets the full path appended.
-        check(Some("https://api.deepseek.com/anthropic"), "https://api.deepseek.com/anthropic/anthropic/v1/messages");
-    }
-
-    #[test]
-    fn the_path_goes_before_the_query_string() {
-        check(Some("https://gw.example.com/v?token=abc"), "https://gw.example.com/v/anthropic/v1/messages?token=abc");
-        check(Some("https://gw.example.com?token=abc#frag"), "https://gw.example.com/anthropic/v1/messages?token=abc");
-        check(
-            Some("https://gw.example.com/anthropic/v1/messages?token=abc"),
-            "https://gw.example.com/anthropic/v1/messages?token=abc",
-        );
-    }
 
     #[test]
     fn base_urls_are_checked() {
@@ -553,18 +481,5 @@ mod tests {
         assert_eq!(auth_mode(None, base.as_ref()), Ok(KeyMode::Proxy));
         assert_eq!(auth_mode(Some("sk-1"), None).unwrap().key(), Some("sk-1"));
         assert!(matches!(auth_mode(Some("sk\u{200B}"), base.as_ref()), Err(KeyError::BadCharacter { .. })));
-    }
-
-    #[test]
-    fn headers_carry_the_key_only_when_given() {
-        let names = |h: &[(&'static str, String)]| h.iter().map(|(n, _)| *n).collect::<Vec<_>>();
-        let with = request_headers(Some(" sk-abc\n"));
-        assert_eq!(names(&with), ["content-type", "anthropic-version", "x-api-key"]);
-        assert_eq!(with[0].1, "application/json");
-        assert_eq!(with[1].1, "2023-06-01");
-        assert_eq!(with[2].1, "sk-abc");
-        for proxy in [None, Some(""), Some("  ")] {
-            assert_eq!(names(&request_headers(proxy)), ["content-type", "anthropic-version"], "{proxy:?}");
-        }
     }
 }

@@ -6,7 +6,7 @@ use rustc_hash::FxHashMap;
 
 use crate::analysis::RunAnalyzer;
 use crate::model::{ErrorKind, FactSnapshot, Probe, ProbeError, ProbeStatus, Run, RunConfig, RunStatus, Target, Usage};
-use crate::provider::turn::merge_turn;
+use crate::provider::merge_turn;
 use crate::provider::{Continuation, ParsedResponse, MAX_CONTINUATIONS};
 
 use super::error::RunnerError;
@@ -42,7 +42,7 @@ pub struct SendRequest {
     /// The prompt asked.
     pub prompt_id: String,
     /// The question text from the run's `promptSnapshot`; the shell builds the body with
-    /// `provider::build_request_body(&prompt_text, engine.config())`.
+    /// `provider::Endpoint::body(&prompt_text, engine.config())`.
     pub prompt_text: String,
     /// 1-based attempt number.
     pub attempt: u32,

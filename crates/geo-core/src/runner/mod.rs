@@ -79,7 +79,7 @@
 //!   paused content ([`SendRequest::continuation`]), up to
 //!   [`MAX_CONTINUATIONS`](crate::provider::MAX_CONTINUATIONS) times: a new `Send` of the same
 //!   slot and attempt. The whole turn becomes the attempt's outcome
-//!   ([`merge_turn`](crate::provider::turn::merge_turn)); a turn still paused after the last
+//!   ([`merge_turn`](crate::provider::merge_turn)); a turn still paused after the last
 //!   continuation is `truncated`. A cancel drops a turn in flight like any request.
 //! * **Every attempt is billed.** Each reply's usage (and the engine's stated cost) is summed
 //!   over the probe's attempts and continuations into `billedUsage` (and `costUsd` when every

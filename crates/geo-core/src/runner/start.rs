@@ -12,7 +12,7 @@ pub fn check_temperature(engine: EngineId, temperature: f64) -> Result<(), Runne
     if !(temperature.is_finite() && (0.0..=MAX_TEMPERATURE).contains(&temperature)) {
         return Err(RunnerError::InvalidTemperature { value: temperature.to_string() });
     }
-    match crate::provider::engine::temperature_applies(engine, temperature) {
+    match crate::provider::temperature_applies(engine, temperature) {
         Ok(_) => Ok(()),
         Err([min, max]) => Err(RunnerError::TemperatureOutOfRange { engine, value: temperature.to_string(), min, max }),
     }

@@ -3,13 +3,13 @@
 //! idempotence of re-analysis.
 
 use geo_core::analysis::analyze_probe;
-use geo_core::model::Probe;
-use geo_core::provider::parse_response;
+use geo_core::model::{EngineId, Probe};
+use geo_core::provider::parse_engine_response;
 
 use crate::support::{derived_fields, fixture_targets as targets, golden_probe};
 
 fn probe_from(body: &str) -> Option<Probe> {
-    parse_response(body, "deepseek-v4-flash").ok().map(golden_probe)
+    parse_engine_response(EngineId::Deepseek, body, "deepseek-v4-flash").ok().map(golden_probe)
 }
 
 #[test]

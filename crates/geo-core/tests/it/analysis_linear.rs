@@ -174,7 +174,7 @@ fn lists_resumed_after_one_long_interruption() {
 // process).
 
 use geo_core::model::EngineId;
-use geo_core::provider::{interpret, interpret_engine_key_test, Interpret, Reply, Wire};
+use geo_core::provider::{interpret, interpret_engine_key_test, wire, Interpret, Reply};
 
 /// Size of the small reply; the large one is [`REPLY_FACTOR`] times it (1 MB and 10 MB).
 const REPLY_BYTES: usize = 1_000_000;
@@ -303,7 +303,7 @@ fn json_list(n: usize, open: &str, close: &str, item: impl Fn(usize) -> String) 
 
 /// The reply's outcome through `engine`'s wire format (what both shells call).
 fn reply_of(engine: EngineId, status: u16, body: &str) {
-    let how = Interpret { model: "m", wire: Wire::of(engine) };
+    let how = Interpret { model: "m", wire: wire(engine) };
     let headers = [("content-type", "application/json")];
     std::hint::black_box(interpret(&Reply { status, headers: &headers, body }, &how).ok());
 }
@@ -468,7 +468,7 @@ fn error_envelopes_of_every_engine() {
 #[test]
 fn the_reply_shapes_parse_as_intended() {
     // The shapes above must reach the code they are meant to load, not an early refusal.
-    let how = |engine| Interpret { model: "m", wire: Wire::of(engine) };
+    let how = |engine| Interpret { model: "m", wire: wire(engine) };
     let ok = |engine, body: &str| interpret(&Reply { status: 200, headers: &[], body }, &how(engine)).unwrap();
     let m = ok(EngineId::Deepseek, &messages_body(50_000));
     let k = 50_000 / 330;

@@ -13,7 +13,7 @@ use std::path::Path;
 
 use geo_core::analysis::RunAnalyzer;
 use geo_core::model::{EngineId, Probe};
-use geo_core::provider::{parse_engine_response, parse_response, spec};
+use geo_core::provider::{parse_engine_response, spec};
 
 use crate::support::{fixture_fact_snapshot, fixture_targets, golden_probe};
 
@@ -38,7 +38,7 @@ fn analysed(mut probe: Probe, engine: EngineId) -> Probe {
 fn responses() {
     insta::glob!("../../../../fixtures/responses", "*.json", |path| {
         let body = std::fs::read_to_string(path).unwrap();
-        match parse_response(&body, "deepseek-v4-flash") {
+        match parse_engine_response(EngineId::Deepseek, &body, "deepseek-v4-flash") {
             Ok(parsed) => insta::assert_json_snapshot!(findings(&analysed(golden_probe(parsed), EngineId::Deepseek))),
             Err(_) => insta::assert_json_snapshot!(serde_json::json!({ "parseError": true })),
         }

@@ -13,7 +13,7 @@ use geo_core::chat::{ChatStream, StreamEnd};
 use geo_core::export::{parse_export, ImportLimits};
 use geo_core::limits::MAX_CHAT_ANSWER_BYTES;
 use geo_core::model::{Probe, Target, TargetKind};
-use geo_core::provider::{self, errors::MAX_PROVIDER_MESSAGE_CHARS};
+use geo_core::provider::{self, error::body::MAX_PROVIDER_MESSAGE_CHARS};
 use proptest::prelude::*;
 
 fn costly() -> ProptestConfig {
@@ -187,7 +187,7 @@ proptest! {
         ],
     ) {
         let reply = provider::Reply { status, headers: &[("retry-after", "7")], body: &body };
-        if let Err(e) = provider::interpret(&reply, &provider::Interpret::messages("m")) {
+        if let Err(e) = provider::interpret(&reply, &provider::Interpret { model: "m", wire: provider::wire(geo_core::model::EngineId::Deepseek) }) {
             prop_assert!(e.message.chars().count() <= MAX_PROVIDER_MESSAGE_CHARS + 400, "{} chars", e.message.chars().count());
         }
     }

@@ -17,7 +17,7 @@ fn close(actual: Option<f64>, expect: f64) {
 
 #[test]
 fn table_covers_model_options_and_aliases() {
-    for model in MODEL_OPTIONS {
+    for model in spec(EngineId::Deepseek).models {
         assert_eq!(price_for(model).map(|p| p.model), Some(*model));
     }
     assert_eq!(price_for("deepseek-flash").map(|p| p.model), Some("deepseek-v4-flash"));

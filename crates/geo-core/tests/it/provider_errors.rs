@@ -1,8 +1,19 @@
 //! Error mapping over every recorded error body in `fixtures/errors/` (`<status>_<name>.<ext>`),
 //! and the key-test verdict for the same bodies.
 
-use geo_core::model::ErrorKind;
-use geo_core::provider::{describe_error, interpret_key_test, is_retryable, map_http_error, KeyVerdict};
+use geo_core::model::{EngineId, ErrorKind, Localized, ProbeError};
+use geo_core::provider::{
+    describe_engine_error, interpret_engine_key_test, is_retryable, map_engine_http_error, KeyVerdict,
+};
+
+/// The recorded bodies are DeepSeek's and Anthropic's; they are read as the seed's engine's.
+fn map_http_error(status: u16, body: &str) -> ProbeError {
+    map_engine_http_error(EngineId::Deepseek, status, body)
+}
+
+fn describe_error(err: &ProbeError) -> Localized {
+    describe_engine_error(EngineId::Deepseek, err)
+}
 
 /// (file, kind, substring of the message, retried?)
 const EXPECT: &[(&str, ErrorKind, &str, bool)] = &[
@@ -68,7 +79,7 @@ fn balance_bodies_are_described_as_insufficient_balance() {
 fn key_test_verdicts_for_the_recorded_bodies() {
     for (file, body) in error_files() {
         let status = status_of(&file);
-        let verdict = interpret_key_test(status, &body);
+        let verdict = interpret_engine_key_test(EngineId::Deepseek, status, &body);
         let expect = match map_http_error(status, &body).kind {
             ErrorKind::Auth => KeyVerdict::InvalidKey,
             ErrorKind::Balance => KeyVerdict::NoBalance,

@@ -2,8 +2,8 @@
 //! (data-driven), plus the fixture project in `fixtures/project.json`.
 
 use geo_core::analysis::clean::clean_answer;
-use geo_core::model::{tags, ExportEnvelope, TargetKind};
-use geo_core::provider::{parse_response, ParsedResponse};
+use geo_core::model::{tags, EngineId, ExportEnvelope, TargetKind};
+use geo_core::provider::{parse_engine_response, ParsedResponse};
 
 const REQUESTED: &str = "deepseek-v4-flash";
 
@@ -349,7 +349,8 @@ const EXPECT: &[Expect] = &[
 #[track_caller]
 fn check(expect: &Expect, body: &str) {
     let file = expect.file;
-    let p: ParsedResponse = parse_response(body, REQUESTED).unwrap_or_else(|e| panic!("{file}: {e:?}"));
+    let p: ParsedResponse =
+        parse_engine_response(EngineId::Deepseek, body, REQUESTED).unwrap_or_else(|e| panic!("{file}: {e:?}"));
     let queries: Vec<Option<&str>> = p.queries.iter().map(|q| q.query.as_deref()).collect();
     assert_eq!(queries, expect.queries, "{file}: queries");
     for (i, q) in p.queries.iter().enumerate() {
@@ -437,7 +438,7 @@ fn deepseek_shapes_are_exercised() {
 #[test]
 fn one_url_returned_by_two_queries_with_different_titles() {
     let body = std::fs::read_to_string(fixtures_dir().join("responses/16_duplicate_url_two_queries.json")).unwrap();
-    let p = parse_response(&body, REQUESTED).unwrap();
+    let p = parse_engine_response(EngineId::Deepseek, &body, REQUESTED).unwrap();
     let zhihu: Vec<_> =
         p.raw_sources.iter().filter(|s| s.url.starts_with("https://zhuanlan.zhihu.com/p/7265432109")).collect();
     assert_eq!(zhihu.len(), 2);

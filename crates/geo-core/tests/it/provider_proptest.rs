@@ -1,10 +1,11 @@
-//! Property: `parse_response` never panics, on arbitrary strings and on JSON-ish
+//! Property: DeepSeek's `parse_engine_response` never panics, on arbitrary strings and on JSON-ish
 //! mutations of the recorded responses, and whatever it accepts is well formed
 //! (queries numbered 1..=n, every source on an existing query, ranks consecutive from 1).
 
 use std::sync::OnceLock;
 
-use geo_core::provider::{map_http_error, parse_response};
+use geo_core::model::EngineId;
+use geo_core::provider::{map_engine_http_error, parse_engine_response};
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
@@ -14,7 +15,7 @@ fn fixtures() -> &'static [String] {
 }
 
 fn check(body: &str) -> Result<(), TestCaseError> {
-    if let Ok(p) = parse_response(body, "deepseek-v4-flash") {
+    if let Ok(p) = parse_engine_response(EngineId::Deepseek, body, "deepseek-v4-flash") {
         crate::support::well_formed(&p)?;
     }
     Ok(())
@@ -110,7 +111,7 @@ proptest! {
     #[test]
     fn never_panics_on_arbitrary_strings(body in any::<String>()) {
         check(&body)?;
-        let _ = map_http_error(500, &body);
+        let _ = map_engine_http_error(EngineId::Deepseek, 500, &body);
     }
 
     #[test]
@@ -132,7 +133,7 @@ proptest! {
             body["usage"] = v;
         }
         let text = body.to_string();
-        prop_assert!(parse_response(&text, "deepseek-v4-flash").is_ok());
+        prop_assert!(parse_engine_response(EngineId::Deepseek, &text, "deepseek-v4-flash").is_ok());
         check(&text)?;
     }
 

@@ -7,7 +7,10 @@
 //! - no function of product code is over 150 lines;
 //! - no geo-web page imports another page;
 //! - every geo-web module is named on ARCHITECTURE.md's code map;
-//! - the copies of the engines' key variables that cannot read the engine table agree with it.
+//! - the copies of the engines' key variables that cannot read the engine table agree with it;
+//! - `provider/` as data: an engine or dialect module imports only the leaves, only the table
+//!   names the engine modules, no provider file is in an import circle, and an engine is named
+//!   only by the tables and its own file.
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -785,4 +788,385 @@ fn no_documented_command_puts_the_proxy_token_on_a_command_line() {
         }
     }
     assert!(found.is_empty(), "the proxy token on a command line:\n{}", found.join("\n"));
+}
+
+// ------------------------------------------------------------------ provider as data
+
+/// What an engine or dialect module of `provider/` may import, by module path (code review 3
+/// §1a, issue 37): the leaves — the engine table, the parsed result, the JSON readers, an
+/// error body and its kinds, the budget — and the model; the marker scanners and the one URL
+/// canonicalisation of `analysis` (text rules, leaves themselves); an engine also the `Wire`
+/// type it fills in and the dialects. A dialect imports no other dialect. External crates
+/// (`serde`, `serde_json`, `rustc_hash`, `std`) cannot reach back into geo-core and are not
+/// listed.
+const LEAVES: &[&[&str]] = &[
+    &["model"],
+    &["analysis", "markers"],
+    &["analysis", "urls"],
+    &["provider", "spec"],
+    &["provider", "parsed"],
+    &["provider", "read"],
+    &["provider", "budget"],
+    &["provider", "error", "body"],
+    &["provider", "error", "kind"],
+];
+
+/// A Rust file's module path from its path below `src/`: `provider/engines/qwen.rs` →
+/// `provider::engines::qwen`, `provider/error/mod.rs` → `provider::error`, `lib.rs` → the root.
+fn module_of(rel: &str) -> Vec<String> {
+    let rel = rel.trim_end_matches(".rs");
+    let mut parts: Vec<String> = rel.split('/').map(str::to_string).collect();
+    if matches!(parts.last().map(String::as_str), Some("mod" | "lib" | "main")) {
+        parts.pop();
+    }
+    parts
+}
+
+/// Whether `t` can be a segment of a path.
+fn is_segment(t: &str) -> bool {
+    t == "*" || t.bytes().all(|c| is_ident(c) || c >= 0x80) && !t.is_empty()
+}
+
+/// The full paths of the path or use tree whose first segment is `toks[i]`: `a::b::{c, d::e}`
+/// → `a::b::c`, `a::b::d::e`. Returns them and the index after the tree.
+fn use_tree(toks: &[&str], mut i: usize) -> (Vec<Vec<String>>, usize) {
+    let mut prefix: Vec<String> = Vec::new();
+    loop {
+        match toks.get(i).copied() {
+            Some("{") => {
+                let mut out = Vec::new();
+                i += 1;
+                while let Some(&t) = toks.get(i) {
+                    if t == "}" {
+                        i += 1;
+                        break;
+                    }
+                    let (subs, next) = use_tree(toks, i);
+                    out.extend(subs.into_iter().map(|s| prefix.iter().cloned().chain(s).collect::<Vec<_>>()));
+                    i = next;
+                    // Past a rename (`as x`) to the next item.
+                    while !matches!(toks.get(i).copied(), Some("," | "}") | None) {
+                        i += 1;
+                    }
+                    if toks.get(i) == Some(&",") {
+                        i += 1;
+                    }
+                }
+                return (out, i);
+            }
+            Some(t) if is_segment(t) => {
+                prefix.push(t.to_string());
+                i += 1;
+                if toks.get(i) == Some(&"::") {
+                    i += 1;
+                    continue;
+                }
+                return (vec![prefix], i);
+            }
+            _ => return (vec![prefix], i),
+        }
+    }
+}
+
+/// Every path `src` (product code: comments, literals and `#[cfg(test)]` items left out) names
+/// inside the crate, resolved from the module `module` to a path from the crate root:
+/// `crate::a::b`, `super::b` (one `super` per level up), `self::b`, and `b::c` where `b` is a
+/// child module of `module` (`children`). Paths into other crates are not returned. With
+/// `uses_only`, only the paths of `use` declarations.
+fn crate_paths_of(
+    module: &[String],
+    src: &str,
+    children: &dyn Fn(&[String]) -> bool,
+    uses_only: bool,
+) -> Vec<Vec<String>> {
+    let code = code_only(src);
+    let text = String::from_utf8_lossy(&code).into_owned();
+    let tests = test_items(&text, &code);
+    let all: Vec<(usize, String)> =
+        tokens(&code).into_iter().filter(|(at, _)| !tests.iter().any(|&(a, b)| (a..=b).contains(at))).collect();
+    let toks: Vec<&str> = all.iter().map(|(_, t)| t.as_str()).collect();
+    let mut out = Vec::new();
+    for k in 0..toks.len() {
+        let starts = toks.get(k + 1) == Some(&"::") && (k == 0 || toks[k - 1] != "::") && is_segment(toks[k]);
+        if !starts || (uses_only && (k == 0 || toks[k - 1] != "use")) {
+            continue;
+        }
+        for path in use_tree(&toks, k).0 {
+            let mut resolved: Vec<String> = module.to_vec();
+            let mut rest = path.as_slice();
+            match rest.first().map(String::as_str) {
+                Some("crate") => {
+                    resolved.clear();
+                    rest = &rest[1..];
+                }
+                Some("self") => rest = &rest[1..],
+                Some("super") => {
+                    while rest.first().map(String::as_str) == Some("super") {
+                        resolved.pop();
+                        rest = &rest[1..];
+                    }
+                }
+                Some(first) if children(&[module, &[first.to_string()]].concat()) => {}
+                _ => continue,
+            }
+            resolved.extend(rest.iter().filter(|s| *s != "self").cloned());
+            out.push(resolved);
+        }
+    }
+    out
+}
+
+/// Every path `src` names inside the crate ([`crate_paths_of`], declarations and code).
+fn crate_paths(module: &[String], src: &str, children: &dyn Fn(&[String]) -> bool) -> Vec<Vec<String>> {
+    crate_paths_of(module, src, children, false)
+}
+
+/// geo-core's source files as (module path, path below `src/`, text).
+fn geo_core_modules() -> Vec<(Vec<String>, String, String)> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut out: Vec<_> = files
+        .iter()
+        .map(|f| {
+            let rel = f.strip_prefix(&src).unwrap().to_string_lossy().replace('\\', "/");
+            (module_of(&rel), rel, std::fs::read_to_string(f).unwrap())
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// Why `path`, named in the engine or dialect module `module`, breaks the provider's import
+/// rule (`None`: it keeps it).
+fn provider_rule(module: &[String], path: &[String]) -> Option<String> {
+    let is = |prefix: &[&str]| path.len() >= prefix.len() && prefix.iter().zip(path).all(|(a, b)| a == b);
+    let engine = module.get(1).map(String::as_str) == Some("engines");
+    let own_dialect = |p: &[String]| module.len() >= 3 && p.len() >= 3 && p[..3] == module[..3];
+    let fine = LEAVES.iter().any(|leaf| is(leaf))
+        || (engine && (is(&["provider", "wire"]) || is(&["provider", "dialect"])))
+        || (!engine && is(&["provider", "dialect"]) && own_dialect(path))
+        || path.starts_with(module);
+    (!fine).then(|| format!("{} names {}", module.join("::"), path.join("::")))
+}
+
+/// The violations of the provider's import rule in `src`, the text of the module `module`.
+fn provider_violations(module: &[String], src: &str) -> Vec<String> {
+    let no_children = |_: &[String]| false;
+    crate_paths(module, src, &no_children).iter().filter_map(|p| provider_rule(module, p)).collect()
+}
+
+fn module(path: &str) -> Vec<String> {
+    path.split("::").map(str::to_string).collect()
+}
+
+/// The provider rule's scanner, fed planted violations in every spelling and the imports
+/// the rule allows (issue 37: "see it fail on a planted violation").
+#[test]
+fn the_provider_import_scanner_sees_every_spelling() {
+    let qwen = module("provider::engines::qwen");
+    let chat = module("provider::dialect::chat");
+    let turn = module("provider::dialect::messages::turn");
+    for (m, bad) in [
+        (&qwen, "use crate::provider::error::words::describe_engine_error;"),
+        (&qwen, "use crate::provider::{spec::spec, endpoint::Endpoint};"),
+        (&qwen, "use crate::provider::{error::{body::ProviderErrorBody, transport::network_error}};"),
+        (&qwen, "use crate::provider::ParsedResponse;"),
+        (&qwen, "use crate::provider::*;"),
+        (&qwen, "use super::perplexity::content_text;"),
+        (&qwen, "use super::super::interpret::Reply;"),
+        (&qwen, "use crate::metrics::cost::price_for;"),
+        (&qwen, "fn f() { let _ = crate::provider::engines::wire(x); }"),
+        (&qwen, "fn f() -> String { crate::provider::endpoint::engine_path(e, m) }"),
+        (&chat, "use crate::provider::dialect::responses::usage;"),
+        (&chat, "use crate::provider::wire::Wire;"),
+        (&chat, "use super::messages::request::HEADERS;"),
+        (&turn, "use crate::provider::dialect::chat::content_text;"),
+    ] {
+        assert!(!provider_violations(m, bad).is_empty(), "not caught in {}: {bad}", m.join("::"));
+    }
+    for (m, fine) in [
+        (&qwen, "use crate::provider::error::{body::ProviderErrorBody, kind::{self, OwnKind}};"),
+        (&qwen, "use crate::provider::{parsed::ParsedResponse, read::str_field, spec::spec, wire::Wire};"),
+        (&qwen, "use super::super::budget::row_for;\nuse crate::model::{EngineId, RunConfig};"),
+        (&qwen, "use crate::provider::dialect::chat::{self, Take};\nuse serde_json::{Map, Value};"),
+        (&qwen, "fn f() { crate::analysis::markers::ref_numbers(a) }"),
+        (&qwen, "// use crate::provider::endpoint::Endpoint;\nconst S: &str = \"super::qwen\";"),
+        (&qwen, "#[cfg(test)]\nmod tests {\n    use crate::provider::map_engine_http_error;\n}"),
+        (&chat, "use crate::provider::read::count;\nuse crate::provider::spec::SYSTEM_PROMPT;"),
+        (&turn, "use super::response::{Citations, Walk};\nuse crate::provider::parsed::ParsedResponse;"),
+    ] {
+        assert_eq!(provider_violations(m, fine), Vec::<String>::new(), "{fine}");
+    }
+}
+
+/// **Architecture Invariant** (ARCHITECTURE.md, `provider/`): an engine or dialect module
+/// imports only the spec, the parsed result, the JSON readers, an error body and its kinds, the
+/// budget and the model ([`LEAVES`]); an engine also its `Wire` type and the dialects. So no
+/// engine reaches the dispatcher, the shells' interface or another engine, and a tenth engine
+/// is a file of its own.
+#[test]
+fn engines_and_dialects_import_only_the_leaves() {
+    let mut checked = 0;
+    let mut wrong = Vec::new();
+    for (m, rel, src) in geo_core_modules() {
+        let engine_or_dialect = rel.starts_with("provider/engines/") || rel.starts_with("provider/dialect/");
+        if !engine_or_dialect || rel == "provider/engines/mod.rs" {
+            continue;
+        }
+        checked += 1;
+        wrong.extend(provider_violations(&m, &src).into_iter().map(|v| format!("{rel}: {v}")));
+    }
+    assert!(checked >= 14, "checked only {checked} engine and dialect files: the walk is broken");
+    assert!(wrong.is_empty(), "an engine or dialect imports more than the leaves:\n{}", wrong.join("\n"));
+}
+
+/// The engine modules (the files of `provider/engines/` but its `mod.rs`).
+fn engine_modules() -> Vec<String> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/provider/engines");
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.strip_suffix(".rs").map(str::to_string))
+        .filter(|n| n != "mod")
+        .collect();
+    names.sort();
+    names
+}
+
+/// Only the table (`provider/engines/mod.rs`) names an engine module: everything else reaches
+/// an engine by its id through `engines::wire`.
+#[test]
+fn only_the_table_names_the_engine_modules() {
+    let engines = engine_modules();
+    assert_eq!(engines.len(), geo_core::model::EngineId::ALL.len(), "one file per engine: {engines:?}");
+    let modules: BTreeSet<Vec<String>> = geo_core_modules().into_iter().map(|(m, _, _)| m).collect();
+    let children = |m: &[String]| modules.contains(m);
+    let mut wrong = Vec::new();
+    for (m, rel, src) in geo_core_modules() {
+        if rel == "provider/engines/mod.rs" {
+            continue;
+        }
+        for p in crate_paths(&m, &src, &children) {
+            let named = p.len() >= 3 && p[0] == "provider" && p[1] == "engines" && engines.contains(&p[2]);
+            if named && !p.starts_with(&m) {
+                wrong.push(format!("{rel}: {}", p.join("::")));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "only provider/engines/mod.rs may name an engine module:\n{}", wrong.join("\n"));
+    let planted = crate_paths(&module("provider"), "pub use engines::qwen::WIRE;", &children);
+    assert_eq!(planted, [module("provider::engines::qwen::WIRE")], "the scanner sees a relative path");
+}
+
+/// The file that defines what `path` names: the deepest module of `path` with a file, or, when
+/// the next segment is a name that module re-exports (`pub use`), the file that defines that.
+fn defining_file(
+    path: &[String],
+    files: &HashMap<Vec<String>, String>,
+    exports: &HashMap<Vec<String>, Vec<String>>,
+    depth: usize,
+) -> Option<String> {
+    let deepest = (0..=path.len()).rev().find(|&n| files.contains_key(&path[..n]))?;
+    if depth < 8 && deepest < path.len() {
+        let mut name = path[..deepest].to_vec();
+        name.push(path[deepest].clone());
+        if let Some(target) = exports.get(&name) {
+            let mut next = target.clone();
+            next.extend(path[deepest + 1..].iter().cloned());
+            return defining_file(&next, files, exports, depth + 1);
+        }
+    }
+    files.get(&path[..deepest]).cloned()
+}
+
+/// Code review 3 §1a: the parsers imported the dispatcher back (a circle of 19 files through
+/// `provider/engine.rs`, `errors.rs` and the engines). No file of `provider/` is now in an
+/// import circle, counted by names resolved to the file that defines them (a name the facade
+/// re-exports counts as its defining file's).
+#[test]
+fn no_provider_file_is_in_an_import_circle() {
+    let all = geo_core_modules();
+    let modules: BTreeSet<Vec<String>> = all.iter().map(|(m, _, _)| m.clone()).collect();
+    let children = |m: &[String]| modules.contains(m);
+    let files: HashMap<Vec<String>, String> = all.iter().map(|(m, rel, _)| (m.clone(), rel.clone())).collect();
+    // What each module's `use` declarations bring in, by the name they bring it in as.
+    let mut exports: HashMap<Vec<String>, Vec<String>> = HashMap::new();
+    for (m, _, src) in &all {
+        for p in crate_paths_of(m, src, &children, true) {
+            if let Some(last) = p.last().filter(|l| *l != "*") {
+                exports.entry([m.as_slice(), std::slice::from_ref(last)].concat()).or_insert(p.clone());
+            }
+        }
+    }
+    let mut edges: BTreeSet<(String, String)> = BTreeSet::new();
+    for (m, rel, src) in &all {
+        for p in crate_paths(m, src, &children) {
+            if let Some(to) = defining_file(&p, &files, &exports, 0).filter(|to| to != rel) {
+                edges.insert((rel.clone(), to));
+            }
+        }
+    }
+    assert!(edges.len() > 100, "found only {} imports: the scanner is broken", edges.len());
+    let reaches = |from: &str| {
+        let mut seen: BTreeSet<String> = BTreeSet::new();
+        let mut stack = vec![from.to_string()];
+        while let Some(f) = stack.pop() {
+            for (_, to) in edges.range((f.clone(), String::new())..).take_while(|(a, _)| *a == f) {
+                if seen.insert(to.clone()) {
+                    stack.push(to.clone());
+                }
+            }
+        }
+        seen
+    };
+    let mut circles = Vec::new();
+    for (_, rel, _) in all.iter().filter(|(_, rel, _)| rel.starts_with("provider/")) {
+        let back: Vec<&String> =
+            edges.iter().filter(|(a, _)| a == rel).map(|(_, to)| to).filter(|to| reaches(to).contains(rel)).collect();
+        if !back.is_empty() {
+            circles.push(format!("{rel} imports {back:?}, which import it back"));
+        }
+    }
+    assert!(circles.is_empty(), "provider files in an import circle:\n{}", circles.join("\n"));
+}
+
+/// Issue 37's measure of "provider as data": adding an engine touches its own file, the tables
+/// and the fixtures. In geo-core's product code, an engine other than the seed's (`EngineId::
+/// default()`, which the default run and the docs chat name) is named only by the enum itself
+/// (`model.rs`), the rows of the tables — the spec (`provider/spec.rs`), the budget
+/// (`provider/budget.rs`), the prices (`metrics/cost.rs`), the wire functions
+/// (`provider/engines/mod.rs`) — and its own file. ARCHITECTURE.md ("Adding an engine") lists
+/// the steps outside geo-core.
+#[test]
+fn an_engine_is_named_only_by_the_tables_and_its_own_file() {
+    use geo_core::model::EngineId;
+    const TABLES: &[&str] =
+        &["model.rs", "provider/spec.rs", "provider/budget.rs", "metrics/cost.rs", "provider/engines/mod.rs"];
+    let variant = |e: EngineId| format!("{e:?}");
+    let mut wrong = Vec::new();
+    let mut seen = 0;
+    for (_, rel, src) in geo_core_modules() {
+        let code = code_only(&src);
+        let text = String::from_utf8_lossy(&code).into_owned();
+        let tests = test_items(&text, &code);
+        let toks: Vec<String> = tokens(&code)
+            .into_iter()
+            .filter(|(at, _)| !tests.iter().any(|&(a, b)| (a..=b).contains(at)))
+            .map(|(_, t)| t)
+            .collect();
+        for e in EngineId::ALL.into_iter().filter(|e| *e != EngineId::default()) {
+            let own = format!("provider/engines/{}.rs", e.as_str());
+            let names = toks.windows(3).any(|w| w[0] == "EngineId" && w[1] == "::" && w[2] == variant(e));
+            seen += usize::from(names);
+            if names && !TABLES.contains(&rel.as_str()) && rel != own {
+                wrong.push(format!("{rel} names EngineId::{}", variant(e)));
+            }
+        }
+        if toks.windows(3).any(|w| w[0] == "EngineId" && w[1] == "::" && w[2] == "*") {
+            wrong.push(format!("{rel} glob-imports EngineId's variants (they would hide from this count)"));
+        }
+    }
+    assert!(seen >= 8 * 4, "saw the engines named only {seen} times: the scan is broken");
+    assert!(wrong.is_empty(), "an engine is named outside the tables and its own file:\n{}", wrong.join("\n"));
 }

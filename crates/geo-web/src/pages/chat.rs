@@ -25,7 +25,7 @@ use geo_core::chat::{
     build_messages, build_request_body, chat_url, export_conversation_markdown, load_document,
     messages::validate_question, AnswerState, Document, ExportTurn, Hit, Index, Turn, TOP_K,
 };
-use geo_core::model::{EngineId, Lang, DEFAULT_MODEL, MODEL_OPTIONS};
+use geo_core::model::{EngineId, Lang};
 use geo_core::provider::local_proxy::{self, LocalProxy};
 use geo_core::provider::url::KeyError;
 use std::cell::RefCell;
@@ -597,7 +597,7 @@ pub fn ChatPage() -> Html {
     let app = use_app();
     let lang = app.lang;
     let key = use_state(String::new);
-    let model = use_state(|| DEFAULT_MODEL.to_string());
+    let model = use_state(|| geo_core::provider::spec(EngineId::Deepseek).default_model.to_string());
     let base_url = use_state(String::new);
     let proxy = use_local_proxy(&app);
     let question = use_state(String::new);
@@ -703,7 +703,7 @@ pub fn ChatPage() -> Html {
                 <label class="field">
                     <span class="label-text">{ t(lang, "chat.model") }</span>
                     <select data-testid="chat-model" onchange={on_model}>
-                        { for MODEL_OPTIONS.iter().map(|m| html! { <option value={*m} selected={*model == *m}>{ *m }</option> }) }
+                        { for geo_core::provider::spec(EngineId::Deepseek).models.iter().map(|m| html! { <option value={*m} selected={*model == *m}>{ *m }</option> }) }
                     </select>
                 </label>
                 <details class="advanced">

@@ -256,7 +256,7 @@ mod tests {
             Some(Err(ErrorKind::Auth)),
         );
         check(reply(429, "{}"), Some(Err(ErrorKind::RateLimit)));
-        check(reply(500, "oops"), Some(Err(provider::map_http_error(500, "oops").kind)));
+        check(reply(500, "oops"), Some(Err(provider::map_engine_http_error(EngineId::Deepseek, 500, "oops").kind)));
         let html =
             Ok(HttpReply { status: 200, headers: vec![("content-type", "text/html".into())], body: "<p>".into() });
         check(html, Some(Err(ErrorKind::InvalidJson)));

@@ -40,7 +40,7 @@ pub fn bare_probe(run: &Run, prompt_id: &str, repeat: u32, status: ProbeStatus) 
         repeat_index: repeat,
         status,
         created_at: format!("2026-11-29T08:0{}:0{repeat}.000Z", prompt_id.len() % 10),
-        model: DEFAULT_MODEL.into(),
+        model: RunConfig::default().model,
         attempts: 1,
         latency_ms: 12_345,
         error: None,

@@ -1,277 +1,22 @@
-//! The engine table and the one interface every shell uses to probe an engine
-//! (`shared/spec/engines.md`).
+//! The one interface every shell uses to probe an engine ([`Endpoint`]: URL, headers, body,
+//! `outcome(reply)`, `network_error`), and the engine-generic functions behind it: the URL
+//! rule, the headers, the body, the reply's reading and the error mapping of any engine by its
+//! id.
 //!
-//! # The one decision: a table of engines, one dispatch per step
-//!
-//! Every engine differs in five things only: where the request goes (default base URL and
-//! path rule), how it authenticates (header names), what the body looks like, how the
-//! answer is read into the raw result, and how its error bodies map to the seed's error
-//! kinds. [`EngineSpec`] holds the static facts (ids, URLs, key variables, models, browser
-//! access) and the `engine_*` functions dispatch the four behaviours on [`EngineId`].
-//! [`Endpoint`] bundles what a shell needs for one session (URL and headers resolved once),
-//! and [`Wire::of`] gives each engine's reply format to [`interpret`](super::interpret()),
-//! so the web app, the CLI and the tests send and read requests through the same code.
-//! Nothing downstream of the raw result (analysis, metrics, exports, the UI) knows which
-//! engine answered.
+//! Every function here reads the engine's spec row and its [`Wire`] from the table; none
+//! chooses by engine itself. The web app, the CLI and the tests send and read requests through
+//! this code, so nothing downstream of the raw result (analysis, metrics, exports, the UI)
+//! knows which engine answered.
 
-use crate::model::{EngineId, ProbeError, RunConfig};
-
-use super::errors::{engine_invalid_json_error, engine_network_error, map_engine_http_error};
-use super::interpret::{Interpret, Reply, Wire};
+use super::engines::wire;
+use super::error::transport::{engine_network_error, local_proxy_network_error};
+use super::interpret::{Interpret, Reply};
 use super::local_proxy::Route;
-use super::{doubao, ernie, gemini, hunyuan, openai, perplexity, qwen, request, response};
-
-/// How an engine takes its API key.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Auth {
-    /// `x-api-key: KEY` (DeepSeek's and Anthropic's Messages API).
-    XApiKey,
-    /// `authorization: Bearer KEY` (OpenAI, Perplexity).
-    Bearer,
-    /// `x-goog-api-key: KEY` (Gemini).
-    XGoogApiKey,
-}
-
-impl Auth {
-    /// The header name that carries the key (lowercase).
-    pub fn header(self) -> &'static str {
-        match self {
-            Auth::XApiKey => "x-api-key",
-            Auth::Bearer => "authorization",
-            Auth::XGoogApiKey => "x-goog-api-key",
-        }
-    }
-}
-
-/// Whether a browser page may call the engine directly.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BrowserAccess {
-    /// The engine answers CORS preflights for browser pages (possibly with an opt-in header).
-    Direct,
-    /// Only if the engine's CORS policy allows it; otherwise through a proxy base URL.
-    IfCorsAllows,
-    /// Never: the engine refuses browser calls, so a page reaches it only through
-    /// `geo-probe proxy` (engines.md, "The local proxy").
-    Proxy,
-}
-
-/// Who sends the request: a browser page adds what browser calls need.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Caller {
-    /// The web app (`fetch` from a page).
-    Browser,
-    /// The CLI or a test (no CORS).
-    Native,
-}
-
-/// The static facts of one engine (engines.md, "The engines").
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct EngineSpec {
-    /// The engine's id.
-    pub id: EngineId,
-    /// Name shown to users (the same in Chinese and English).
-    pub name: &'static str,
-    /// Origin used when the user sets no custom base URL.
-    pub default_base: &'static str,
-    /// Path appended to a base URL; `{model}` stands for the (percent-encoded) model name.
-    pub path: &'static str,
-    /// How the key is sent.
-    pub auth: Auth,
-    /// Environment variable the CLI reads the key from.
-    pub key_env: &'static str,
-    /// Model used when the user picks none.
-    pub default_model: &'static str,
-    /// Models offered in the UI (the default first); other names are passed through.
-    pub models: &'static [&'static str],
-    /// Whether a page may call it directly.
-    pub browser: BrowserAccess,
-    /// Whether the engine says which pages its answer cites (then `rawCitations` is always an
-    /// array, possibly empty; DeepSeek's endpoint fills it only when citations are present).
-    pub citations: bool,
-    /// Whether the request carries a search limit (`maxSearches`).
-    pub search_limit: bool,
-    /// Where a user gets a key.
-    pub console_url: &'static str,
-    /// The temperature range the engine accepts, `None` when its requests carry no
-    /// temperature (engines.md, "Fidelity": a run outside the range is refused as a whole).
-    pub temperature: Option<[f64; 2]>,
-}
-
-/// Every engine, in the order of engines.md ([`EngineId::ALL`]).
-pub const ENGINES: [EngineSpec; 9] = [
-    EngineSpec {
-        id: EngineId::Deepseek,
-        name: "DeepSeek",
-        default_base: "https://api.deepseek.com",
-        path: "/anthropic/v1/messages",
-        auth: Auth::XApiKey,
-        key_env: "DEEPSEEK_API_KEY",
-        default_model: "deepseek-v4-flash",
-        models: &["deepseek-v4-flash", "deepseek-v4-pro"],
-        browser: BrowserAccess::Direct,
-        citations: false,
-        search_limit: true,
-        console_url: "https://platform.deepseek.com/api_keys",
-        temperature: Some([0.0, 2.0]),
-    },
-    EngineSpec {
-        id: EngineId::Anthropic,
-        name: "Claude",
-        default_base: "https://api.anthropic.com",
-        path: "/v1/messages",
-        auth: Auth::XApiKey,
-        key_env: "ANTHROPIC_API_KEY",
-        default_model: "claude-sonnet-4-6",
-        models: &["claude-sonnet-4-6", "claude-haiku-4-5", "claude-opus-4-6"],
-        browser: BrowserAccess::Direct,
-        citations: true,
-        search_limit: true,
-        console_url: "https://platform.claude.com/settings/keys",
-        temperature: Some([0.0, 1.0]),
-    },
-    EngineSpec {
-        id: EngineId::Openai,
-        name: "ChatGPT",
-        default_base: "https://api.openai.com",
-        path: "/v1/responses",
-        auth: Auth::Bearer,
-        key_env: "OPENAI_API_KEY",
-        default_model: "gpt-5-mini",
-        models: &["gpt-5-mini", "gpt-5", "gpt-4.1"],
-        browser: BrowserAccess::Direct,
-        citations: true,
-        search_limit: true,
-        console_url: "https://platform.openai.com/api-keys",
-        temperature: None,
-    },
-    EngineSpec {
-        id: EngineId::Gemini,
-        name: "Gemini",
-        default_base: "https://generativelanguage.googleapis.com",
-        path: "/v1beta/models/{model}:generateContent",
-        auth: Auth::XGoogApiKey,
-        key_env: "GEMINI_API_KEY",
-        default_model: "gemini-2.5-flash",
-        models: &["gemini-2.5-flash", "gemini-2.5-pro", "gemini-2.5-flash-lite"],
-        browser: BrowserAccess::IfCorsAllows,
-        citations: true,
-        search_limit: false,
-        console_url: "https://aistudio.google.com/apikey",
-        temperature: Some([0.0, 2.0]),
-    },
-    EngineSpec {
-        id: EngineId::Perplexity,
-        name: "Perplexity",
-        default_base: "https://api.perplexity.ai",
-        path: "/chat/completions",
-        auth: Auth::Bearer,
-        key_env: "PERPLEXITY_API_KEY",
-        default_model: "sonar",
-        models: &["sonar", "sonar-pro", "sonar-reasoning-pro"],
-        browser: BrowserAccess::IfCorsAllows,
-        citations: true,
-        search_limit: false,
-        console_url: "https://www.perplexity.ai/account/api/keys",
-        temperature: None,
-    },
-    EngineSpec {
-        id: EngineId::Qwen,
-        name: "Qwen",
-        default_base: "https://dashscope.aliyuncs.com",
-        path: "/api/v1/services/aigc/text-generation/generation",
-        auth: Auth::Bearer,
-        key_env: "DASHSCOPE_API_KEY",
-        default_model: "qwen-plus",
-        models: &["qwen-plus", "qwen3-max", "qwen-turbo"],
-        browser: BrowserAccess::Proxy,
-        citations: true,
-        search_limit: false,
-        console_url: "https://bailian.console.aliyun.com/?tab=model#/api-key",
-        temperature: Some([0.0, 2.0]),
-    },
-    EngineSpec {
-        id: EngineId::Doubao,
-        name: "Doubao",
-        default_base: "https://ark.cn-beijing.volces.com",
-        path: "/api/v3/responses",
-        auth: Auth::Bearer,
-        key_env: "ARK_API_KEY",
-        default_model: "doubao-seed-2-1-pro-260628",
-        models: &["doubao-seed-2-1-pro-260628"],
-        browser: BrowserAccess::Proxy,
-        citations: true,
-        search_limit: true,
-        console_url: "https://console.volcengine.com/ark/region:ark+cn-beijing/apiKey",
-        temperature: Some([0.0, 2.0]),
-    },
-    EngineSpec {
-        id: EngineId::Ernie,
-        name: "ERNIE",
-        default_base: "https://qianfan.baidubce.com",
-        path: "/v2/chat/completions",
-        auth: Auth::Bearer,
-        key_env: "QIANFAN_API_KEY",
-        default_model: "ernie-4.5-turbo-128k",
-        models: &["ernie-4.5-turbo-128k"],
-        browser: BrowserAccess::Proxy,
-        citations: true,
-        search_limit: false,
-        console_url: "https://console.bce.baidu.com/iam/#/iam/apikey/list",
-        temperature: Some([0.0, 1.0]),
-    },
-    EngineSpec {
-        id: EngineId::Hunyuan,
-        name: "Hunyuan",
-        default_base: "https://api.hunyuan.cloud.tencent.com",
-        path: "/v1/chat/completions",
-        auth: Auth::Bearer,
-        key_env: "HUNYUAN_API_KEY",
-        default_model: "hunyuan-turbos-latest",
-        models: &["hunyuan-turbos-latest"],
-        browser: BrowserAccess::Proxy,
-        citations: true,
-        search_limit: false,
-        console_url: "https://console.cloud.tencent.com/hunyuan/start",
-        temperature: Some([0.0, 2.0]),
-    },
-];
-
-/// The table row of `engine`.
-pub fn spec(engine: EngineId) -> &'static EngineSpec {
-    match engine {
-        EngineId::Deepseek => &ENGINES[0],
-        EngineId::Anthropic => &ENGINES[1],
-        EngineId::Openai => &ENGINES[2],
-        EngineId::Gemini => &ENGINES[3],
-        EngineId::Perplexity => &ENGINES[4],
-        EngineId::Qwen => &ENGINES[5],
-        EngineId::Doubao => &ENGINES[6],
-        EngineId::Ernie => &ENGINES[7],
-        EngineId::Hunyuan => &ENGINES[8],
-    }
-}
-
-/// Whether `engine` is sent a temperature, and the range it accepts: `Err(range)` when
-/// `temperature` is outside it (engines.md, "Fidelity"); `Ok(false)` when the engine's
-/// requests carry none (OpenAI, Perplexity: the run is not refused, the shells say it does
-/// not apply).
-pub fn temperature_applies(engine: EngineId, temperature: f64) -> Result<bool, [f64; 2]> {
-    match spec(engine).temperature {
-        None => Ok(false),
-        Some([lo, hi]) if temperature.is_finite() && (lo..=hi).contains(&temperature) => Ok(true),
-        Some(range) => Err(range),
-    }
-}
-
-/// The model a request uses: `model` trimmed, or the engine's default when blank.
-pub fn model_or_default(engine: EngineId, model: &str) -> &str {
-    let m = model.trim();
-    if m.is_empty() {
-        spec(engine).default_model
-    } else {
-        m
-    }
-}
+use super::parsed::{Continuation, ParsedResponse};
+use super::spec::{model_or_default, spec, Auth, Caller};
+use super::url::{endpoint_url_with, host_for_messages, parse_base_url, BaseUrl, Url};
+use super::wire::Wire;
+use crate::model::{EngineId, ProbeError, RunConfig};
 
 /// `model` made safe for one URL path segment: everything but ASCII letters, digits, `-`,
 /// `.` and `_` is percent-encoded, so a model name can never add a path or a query.
@@ -292,12 +37,13 @@ pub fn engine_path(engine: EngineId, model: &str) -> String {
     spec(engine).path.replace("{model}", &path_segment(model_or_default(engine, model)))
 }
 
-/// True when a custom base already names the engine's endpoint, so it is used as is:
-/// its path ends with the engine's path (Gemini: it contains `:generateContent`, whatever
-/// model).
-fn names_endpoint(engine: EngineId, base: &super::url::Url, model: &str) -> bool {
-    match engine {
-        EngineId::Gemini => base.path().contains(":generateContent"),
+/// True when a custom base already names the engine's endpoint, so it is used as is: its
+/// path ends with the engine's path, or, for a path that names the model (`…/{model}:action`),
+/// contains what follows the model (Gemini: `:generateContent`), whatever model it names.
+fn names_endpoint(engine: EngineId, base: &Url, model: &str) -> bool {
+    let path = spec(engine).path;
+    match path.find("{model}").map(|at| &path[at + "{model}".len()..]) {
+        Some(action) if !action.is_empty() => base.path().contains(action),
         _ => base.path().ends_with(&engine_path(engine, model)),
     }
 }
@@ -307,32 +53,35 @@ fn names_endpoint(engine: EngineId, base: &super::url::Url, model: &str) -> bool
 /// that already names the endpoint → as is; otherwise the path is appended to the base's
 /// path (before its query string) without doubling a `/`.
 ///
-/// For text that [`parse_base_url`](super::url::parse_base_url) refuses (user name or
+/// For text that [`parse_base_url`] refuses (user name or
 /// password, a scheme other than http/https …) this falls back to the engine's default; the
 /// shells check the base first and never send to a refused one.
 pub fn endpoint_url(engine: EngineId, custom_base: Option<&str>, model: &str) -> String {
-    let base = super::url::parse_base_url(custom_base.unwrap_or("")).ok().flatten();
+    let base = parse_base_url(custom_base.unwrap_or("")).ok().flatten();
     endpoint_url_for(engine, base.as_ref(), model)
 }
 
-/// [`endpoint_url`] for a base that already passed [`parse_base_url`](super::url::parse_base_url).
-pub fn endpoint_url_for(engine: EngineId, base: Option<&super::url::BaseUrl>, model: &str) -> String {
+/// [`endpoint_url`] for a base that already passed [`parse_base_url`].
+pub fn endpoint_url_for(engine: EngineId, base: Option<&BaseUrl>, model: &str) -> String {
     let path = engine_path(engine, model);
-    super::url::endpoint_url_with(base, spec(engine).default_base, &path, |url| names_endpoint(engine, url, model))
-        .into()
+    endpoint_url_with(base, spec(engine).default_base, &path, |url| names_endpoint(engine, url, model)).into()
 }
 
 /// The headers of every request to `engine`, in a stable order: `content-type`, the
-/// engine's fixed headers, then the key header only for a key that is not blank (the key is
-/// trimmed: pasted keys often carry a newline). Without a key no auth header is sent (proxy
-/// mode: the proxy adds its own credentials).
+/// engine's fixed headers (and a browser's), then the key header only for a key that is not
+/// blank (the key is trimmed: pasted keys often carry a newline). Without a key no auth header
+/// is sent (proxy mode: the proxy adds its own credentials).
 pub fn engine_headers(engine: EngineId, api_key: Option<&str>, caller: Caller) -> Vec<(&'static str, String)> {
+    let w = wire(engine);
     let mut headers = vec![("content-type", "application/json".to_string())];
-    if matches!(engine, EngineId::Deepseek | EngineId::Anthropic) {
-        headers.push(("anthropic-version", super::url::ANTHROPIC_VERSION.to_string()));
+    // Plain loops: an iterator chain is code of its own in the web app's module (ADR 0014).
+    for &(name, value) in w.headers {
+        headers.push((name, value.to_string()));
     }
-    if engine == EngineId::Anthropic && caller == Caller::Browser {
-        headers.push(("anthropic-dangerous-direct-browser-access", "true".to_string()));
+    if caller == Caller::Browser {
+        for &(name, value) in w.browser_headers {
+            headers.push((name, value.to_string()));
+        }
     }
     if let Some(key) = api_key.map(str::trim).filter(|k| !k.is_empty()) {
         let auth = spec(engine).auth;
@@ -348,16 +97,7 @@ pub fn engine_headers(engine: EngineId, api_key: Option<&str>, caller: Caller) -
 /// The probe request body for `prompt_text` under `config`, serialised in the engine's
 /// documented field order: what the shells send (engines.md, "Request bodies").
 pub fn engine_request_body(engine: EngineId, prompt_text: &str, config: &RunConfig) -> String {
-    match engine {
-        EngineId::Deepseek | EngineId::Anthropic => request::request_body_json(prompt_text, config),
-        EngineId::Openai => openai::request_body_json(prompt_text, config),
-        EngineId::Gemini => gemini::request_body_json(prompt_text, config),
-        EngineId::Perplexity => perplexity::request_body_json(prompt_text, config),
-        EngineId::Qwen => qwen::request_body_json(prompt_text, config),
-        EngineId::Doubao => doubao::request_body_json(prompt_text, config),
-        EngineId::Ernie => ernie::request_body_json(prompt_text, config),
-        EngineId::Hunyuan => hunyuan::request_body_json(prompt_text, config),
-    }
+    (wire(engine).body)(prompt_text, config)
 }
 
 /// Parses the body of a successful (2xx) response of `engine` into the raw result.
@@ -368,69 +108,17 @@ pub fn parse_engine_response(
     engine: EngineId,
     body: &str,
     requested_model: &str,
-) -> Result<super::ParsedResponse, ProbeError> {
-    match engine {
-        EngineId::Deepseek => response::parse_messages(body, requested_model, response::Citations::WhenPresent),
-        EngineId::Anthropic => response::parse_messages(body, requested_model, response::Citations::Always),
-        EngineId::Openai => openai::parse_response(body, requested_model),
-        EngineId::Gemini => gemini::parse_response(body, requested_model),
-        EngineId::Perplexity => perplexity::parse_response(body, requested_model),
-        EngineId::Qwen => qwen::parse_response(body, requested_model),
-        EngineId::Doubao => doubao::parse_response(body, requested_model),
-        EngineId::Ernie => ernie::parse_response(body, requested_model),
-        EngineId::Hunyuan => hunyuan::parse_response(body, requested_model),
-    }
+) -> Result<ParsedResponse, ProbeError> {
+    (wire(engine).parse)(body, requested_model)
 }
 
-impl Wire {
-    /// The reply format of `engine`: its parser for a 2xx body, its error rules otherwise
-    /// (engines.md, "Errors and retries"), and its wording of an unreadable body.
-    /// [`interpret`](super::interpret()) applies it, in the browser and in the CLI alike.
-    pub fn of(engine: EngineId) -> Wire {
-        match engine {
-            EngineId::Deepseek => Wire::MESSAGES,
-            EngineId::Anthropic => Wire {
-                parse: |body, model| parse_engine_response(EngineId::Anthropic, body, model),
-                map_error: |status, body| map_engine_http_error(EngineId::Anthropic, status, body),
-                invalid_json: |detail| engine_invalid_json_error(EngineId::Anthropic, detail),
-            },
-            EngineId::Openai => Wire {
-                parse: openai::parse_response,
-                map_error: |status, body| map_engine_http_error(EngineId::Openai, status, body),
-                invalid_json: |detail| engine_invalid_json_error(EngineId::Openai, detail),
-            },
-            EngineId::Gemini => Wire {
-                parse: gemini::parse_response,
-                map_error: |status, body| map_engine_http_error(EngineId::Gemini, status, body),
-                invalid_json: |detail| engine_invalid_json_error(EngineId::Gemini, detail),
-            },
-            EngineId::Perplexity => Wire {
-                parse: perplexity::parse_response,
-                map_error: |status, body| map_engine_http_error(EngineId::Perplexity, status, body),
-                invalid_json: |detail| engine_invalid_json_error(EngineId::Perplexity, detail),
-            },
-            EngineId::Qwen => Wire {
-                parse: qwen::parse_response,
-                map_error: |status, body| map_engine_http_error(EngineId::Qwen, status, body),
-                invalid_json: |detail| engine_invalid_json_error(EngineId::Qwen, detail),
-            },
-            EngineId::Doubao => Wire {
-                parse: doubao::parse_response,
-                map_error: |status, body| map_engine_http_error(EngineId::Doubao, status, body),
-                invalid_json: |detail| engine_invalid_json_error(EngineId::Doubao, detail),
-            },
-            EngineId::Ernie => Wire {
-                parse: ernie::parse_response,
-                map_error: |status, body| map_engine_http_error(EngineId::Ernie, status, body),
-                invalid_json: |detail| engine_invalid_json_error(EngineId::Ernie, detail),
-            },
-            EngineId::Hunyuan => Wire {
-                parse: hunyuan::parse_response,
-                map_error: |status, body| map_engine_http_error(EngineId::Hunyuan, status, body),
-                invalid_json: |detail| engine_invalid_json_error(EngineId::Hunyuan, detail),
-            },
-        }
-    }
+/// A non-success response (status and body) of `engine` as a probe error, by the engine's own
+/// codes first, then the shared rules (`error::kind`): 401→auth, 402→balance, 403→forbidden,
+/// 408→timeout, 429→rate_limit, 5xx→server, anything else→http, an out-of-credit body balance
+/// whatever the status. `http_status` is always set; the message names the engine and
+/// includes the provider's own words.
+pub fn map_engine_http_error(engine: EngineId, status: u16, body: &str) -> ProbeError {
+    wire(engine).map_error(status, body)
 }
 
 /// Where and how one session sends its requests: the engine, the resolved URL and the
@@ -504,7 +192,7 @@ impl Endpoint {
     /// finding L3) get nothing.
     pub fn add_proxy_token(&mut self, token: &str) {
         let token = token.trim();
-        let loopback = super::url::Url::parse(&self.url)
+        let loopback = Url::parse(&self.url)
             .ok()
             .and_then(|u| u.host_str().map(|h| crate::origin::is_loopback_host(&h.to_ascii_lowercase())))
             .unwrap_or(false);
@@ -516,8 +204,8 @@ impl Endpoint {
     /// `scheme://host[:port]` of the request URL: all of it an error message may show (the
     /// path and query string of a custom base can hold a proxy's token).
     pub fn host_for_messages(&self) -> String {
-        match super::url::Url::parse(&self.url) {
-            Ok(url) => super::url::host_for_messages(&url),
+        match Url::parse(&self.url) {
+            Ok(url) => host_for_messages(&url),
             Err(_) => String::new(),
         }
     }
@@ -528,38 +216,33 @@ impl Endpoint {
         !self.headers.iter().any(|(n, _)| *n == auth)
     }
 
+    /// This endpoint's engine's wire format.
+    pub fn wire(&self) -> &'static Wire {
+        wire(self.engine)
+    }
+
     /// The body of the probe request for `prompt_text` (see [`engine_request_body`]).
     pub fn body(&self, prompt_text: &str, config: &RunConfig) -> String {
-        engine_request_body(self.engine, prompt_text, config)
+        (self.wire().body)(prompt_text, config)
     }
 
     /// The body of one request of the runner: the probe request, or with `continuation`
     /// (a `pause_turn` of DeepSeek or Anthropic) the same request with the paused content
     /// appended (engines.md, "Fidelity"). The other engines never pause.
-    pub fn body_with(
-        &self,
-        prompt_text: &str,
-        config: &RunConfig,
-        continuation: Option<&super::Continuation>,
-    ) -> String {
-        match (self.engine, continuation) {
-            (EngineId::Deepseek | EngineId::Anthropic, Some(c)) => {
-                request::continuation_body_json(prompt_text, config, c)
-            }
-            _ => self.body(prompt_text, config),
-        }
+    pub fn body_with(&self, prompt_text: &str, config: &RunConfig, continuation: Option<&Continuation>) -> String {
+        self.wire().body_with(prompt_text, config, continuation)
     }
 
     /// What [`interpret`](super::interpret()) needs for this session's replies: the model
     /// and the engine's [`Wire`].
     pub fn interpret(&self) -> Interpret<'_> {
-        Interpret { model: &self.model, wire: Wire::of(self.engine) }
+        Interpret { model: &self.model, wire: self.wire() }
     }
 
     /// The outcome of an HTTP reply to this endpoint: [`interpret`](super::interpret()) with
     /// the engine's wire format (the one mapping both shells use).
-    pub fn outcome(&self, reply: &Reply) -> Result<super::ParsedResponse, ProbeError> {
-        super::interpret(reply, &self.interpret())
+    pub fn outcome(&self, reply: &Reply) -> Result<ParsedResponse, ProbeError> {
+        super::interpret::interpret(reply, &self.interpret())
     }
 
     /// The outcome of a request that got no HTTP status at all (DNS, refused, CORS …); from
@@ -567,7 +250,7 @@ impl Endpoint {
     /// proxy base URL is the way round.
     pub fn network_error(&self, detail: &str) -> ProbeError {
         if self.local_proxy {
-            return super::errors::local_proxy_network_error(self.engine, &self.host_for_messages(), detail);
+            return local_proxy_network_error(self.engine, &self.host_for_messages(), detail);
         }
         engine_network_error(self.engine, self.caller, detail)
     }
@@ -576,18 +259,6 @@ impl Endpoint {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_table_follows_engines_md() {
-        for (i, e) in EngineId::ALL.into_iter().enumerate() {
-            assert_eq!(spec(e).id, e);
-            assert_eq!(ENGINES[i].id, e, "table order");
-            assert_eq!(spec(e).models[0], spec(e).default_model, "{e}: default first");
-            assert!(spec(e).key_env.ends_with("_API_KEY"));
-        }
-        assert_eq!(spec(EngineId::Deepseek).default_model, crate::model::DEFAULT_MODEL);
-        assert_eq!(spec(EngineId::Deepseek).models, crate::model::MODEL_OPTIONS);
-    }
 
     /// The token goes to the local proxy only; its silence is the proxy's, not the engine's.
     #[test]
@@ -722,11 +393,53 @@ mod tests {
         }
     }
 
+    #[track_caller]
+    fn check_seed(base: Option<&str>, expect: &str) {
+        assert_eq!(endpoint_url(EngineId::Deepseek, base, "m"), expect, "base {base:?}");
+    }
+
+    /// Seed §4.1's three rules, for the seed's engine.
     #[test]
-    fn the_deepseek_url_is_the_seed_rule() {
-        for base in [None, Some(""), Some("http://127.0.0.1:8787"), Some("https://p.example/anthropic/v1/messages")] {
-            assert_eq!(endpoint_url(EngineId::Deepseek, base, "m"), super::super::build_messages_url(base));
-        }
+    fn the_deepseek_url_follows_the_seeds_three_rules() {
+        let default = "https://api.deepseek.com/anthropic/v1/messages";
+        // Rule 1: empty or blank → default.
+        check_seed(None, default);
+        check_seed(Some(""), default);
+        check_seed(Some("   \n"), default);
+        // Rule 2: already the messages path → as is.
+        check_seed(
+            Some("https://proxy.example.com/anthropic/v1/messages"),
+            "https://proxy.example.com/anthropic/v1/messages",
+        );
+        check_seed(Some(" https://api.deepseek.com/anthropic/v1/messages "), default);
+        check_seed(
+            Some("http://127.0.0.1:8787/x/anthropic/v1/messages"),
+            "http://127.0.0.1:8787/x/anthropic/v1/messages",
+        );
+        // Rule 3: append, no double slash.
+        check_seed(Some("https://api.deepseek.com"), default);
+        check_seed(Some("https://api.deepseek.com/"), default);
+        check_seed(Some("https://api.deepseek.com//"), default);
+        check_seed(Some("http://127.0.0.1:8787"), "http://127.0.0.1:8787/anthropic/v1/messages");
+        check_seed(Some("https://gw.example.com/deepseek/"), "https://gw.example.com/deepseek/anthropic/v1/messages");
+        // A base ending in /anthropic (the SDK-style base) still gets the full path appended.
+        check_seed(
+            Some("https://api.deepseek.com/anthropic"),
+            "https://api.deepseek.com/anthropic/anthropic/v1/messages",
+        );
+        // The path goes before the query string.
+        check_seed(
+            Some("https://gw.example.com/v?token=abc"),
+            "https://gw.example.com/v/anthropic/v1/messages?token=abc",
+        );
+        check_seed(
+            Some("https://gw.example.com?token=abc#frag"),
+            "https://gw.example.com/anthropic/v1/messages?token=abc",
+        );
+        check_seed(
+            Some("https://gw.example.com/anthropic/v1/messages?token=abc"),
+            "https://gw.example.com/anthropic/v1/messages?token=abc",
+        );
     }
 
     fn names(h: &[(&'static str, String)]) -> Vec<&'static str> {
@@ -750,7 +463,12 @@ mod tests {
         );
         let h = engine_headers(Anthropic, Some("a"), Caller::Native);
         assert_eq!(names(&h), ["content-type", "anthropic-version", "x-api-key"]);
-        assert_eq!(engine_headers(Deepseek, Some("k"), Caller::Browser), super::super::request_headers(Some("k")));
+        let h = engine_headers(Deepseek, Some(" sk-abc\n"), Caller::Browser);
+        let pairs: Vec<(&str, &str)> = h.iter().map(|(n, v)| (*n, v.as_str())).collect();
+        assert_eq!(
+            pairs,
+            [("content-type", "application/json"), ("anthropic-version", "2023-06-01"), ("x-api-key", "sk-abc")]
+        );
         for e in EngineId::ALL {
             for key in [None, Some(""), Some(" \n")] {
                 let h = engine_headers(e, key, Caller::Browser);
@@ -803,5 +521,97 @@ mod tests {
         let body = r#"{"object":"response","status":"completed","model":"gpt-5-mini","output":[{"type":"message","content":[{"type":"output_text","text":"hi","annotations":[]}]}],"usage":{"input_tokens":1,"output_tokens":1}}"#;
         let ok = openai.outcome(&reply(200, &[("x-request-id", "req_7")], body)).unwrap();
         assert_eq!((ok.raw_answer.as_str(), ok.request_id.as_deref()), ("hi", Some("req_7")));
+    }
+
+    #[track_caller]
+    fn check_engine(engine: EngineId, status: u16, body: &str, kind: crate::model::ErrorKind) -> ProbeError {
+        let err = map_engine_http_error(engine, status, body);
+        assert_eq!(err.kind, kind, "{engine} {status} {body}");
+        assert_eq!(err.http_status, Some(status));
+        assert!(err.message.starts_with(|c: char| !c.is_uppercase()) && !err.message.ends_with('.'), "{}", err.message);
+        err
+    }
+
+    /// Each engine's own codes reach the one mapping through its row of the table (engines.md,
+    /// "Errors and retries").
+    #[test]
+    fn engine_specific_bodies() {
+        use crate::model::ErrorKind;
+        use EngineId::*;
+        let map_envelope =
+            |engine, body| crate::provider::error::kind::map_envelope(engine, wire(engine).error_kind, body);
+        // OpenAI: quota exhaustion is a 429 like the rate limit; only the body tells them apart.
+        let quota = r#"{"error":{"message":"You exceeded your current quota, please check your plan and billing details.","type":"insufficient_quota","param":null,"code":"insufficient_quota"}}"#;
+        let e = check_engine(Openai, 429, quota, ErrorKind::Balance);
+        assert!(e.message.starts_with("the chatgpt account balance is insufficient"), "{}", e.message);
+        check_engine(
+            Openai,
+            429,
+            r#"{"error":{"message":"old","type":"insufficient_quota","code":null}}"#,
+            ErrorKind::Balance,
+        );
+        check_engine(
+            Openai,
+            429,
+            r#"{"error":{"message":"Rate limit reached for o4-mini","type":"tokens","param":null,"code":"rate_limit_exceeded"}}"#,
+            ErrorKind::RateLimit,
+        );
+        check_engine(
+            Openai,
+            401,
+            r#"{"error":{"message":"Incorrect API key provided: sk-VK***wjh3.","type":"invalid_request_error","code":"invalid_api_key"}}"#,
+            ErrorKind::Auth,
+        );
+        // Gemini: a bad key is 400 INVALID_ARGUMENT with the reason API_KEY_INVALID.
+        let bad_key = r#"{"error":{"code":400,"message":"API key not valid. Please pass a valid API key.","status":"INVALID_ARGUMENT","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"API_KEY_INVALID","domain":"googleapis.com"}]}}"#;
+        let e = check_engine(Gemini, 400, bad_key, ErrorKind::Auth);
+        assert!(e.message.contains("INVALID_ARGUMENT: API key not valid"), "{}", e.message);
+        check_engine(
+            Gemini,
+            400,
+            r#"{"error":{"code":400,"message":"free tier","status":"FAILED_PRECONDITION"}}"#,
+            ErrorKind::Http,
+        );
+        check_engine(
+            Gemini,
+            429,
+            r#"{"error":{"code":429,"message":"Resource has been exhausted (e.g. check quota).","status":"RESOURCE_EXHAUSTED"}}"#,
+            ErrorKind::RateLimit,
+        );
+        check_engine(Gemini, 402, r#"{"error":{"code":402,"status":"RESOURCE_EXHAUSTED"}}"#, ErrorKind::Balance);
+        check_engine(Gemini, 403, r#"{"error":{"code":403,"status":"PERMISSION_DENIED"}}"#, ErrorKind::Forbidden);
+        check_engine(Gemini, 503, r#"{"error":{"code":503,"status":"UNAVAILABLE"}}"#, ErrorKind::Server);
+        // The same Gemini reason means nothing to another engine's rules.
+        check_engine(Openai, 400, bad_key, ErrorKind::Http);
+        // Anthropic: 529 overloaded is a server error; no credit is a 400 with a message.
+        check_engine(
+            Anthropic,
+            529,
+            r#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#,
+            ErrorKind::Server,
+        );
+        check_engine(
+            Anthropic,
+            400,
+            r#"{"type":"error","error":{"type":"invalid_request_error","message":"Your credit balance is too low to access the Anthropic API."}}"#,
+            ErrorKind::Balance,
+        );
+        // Perplexity: a 401 is an HTML page; the status decides.
+        let html = "<html>\n<head><title>401 Authorization Required</title></head>\n<body><center><h1>401 Authorization Required</h1></center></body></html>";
+        let e = check_engine(Perplexity, 401, html, ErrorKind::Auth);
+        assert!(e.message.starts_with("perplexity rejected the api key"), "{}", e.message);
+        check_engine(
+            Perplexity,
+            400,
+            r#"{"error":{"message":"Invalid model 'x'","type":"invalid_model","code":400}}"#,
+            ErrorKind::Http,
+        );
+        // Error envelopes in a 2xx: the status in `error.code` decides when the type says nothing.
+        assert_eq!(
+            map_envelope(Perplexity, r#"{"error":{"message":"m","type":"x","code":429}}"#).kind,
+            ErrorKind::RateLimit
+        );
+        assert_eq!(map_envelope(Gemini, bad_key).kind, ErrorKind::Auth);
+        assert_eq!(map_envelope(Gemini, r#"{"error":{"code":500,"status":"INTERNAL"}}"#).kind, ErrorKind::Server);
     }
 }

@@ -21,12 +21,24 @@
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::errors::engine_invalid_json_error;
-use super::request::SYSTEM_PROMPT;
-use super::wire::{count, non_blank, response_object, str_field};
-use super::ParsedResponse;
 use crate::analysis::urls::normalize_url;
-use crate::model::{EngineId, ProbeError, Query, RawCitation, RawSource, RunConfig, Usage};
+use crate::model::{EngineId, ErrorKind, ProbeError, Query, RawCitation, RawSource, RunConfig};
+use crate::provider::budget::{row_for, ReasoningParam};
+use crate::provider::dialect::responses::{
+    self, message_text, push_message, Reasoning, Status, MAX_OUTPUT_TOKENS_REASON,
+};
+use crate::provider::error::body::ProviderErrorBody;
+use crate::provider::error::kind::{invalid_json, reply_object};
+use crate::provider::parsed::ParsedResponse;
+use crate::provider::read::{model_of, non_blank, str_field, text};
+use crate::provider::spec::{model_or_default, SYSTEM_PROMPT};
+use crate::provider::wire::Wire;
+
+/// This engine.
+const ENGINE: EngineId = EngineId::Openai;
+
+/// OpenAI's wire format.
+pub(crate) const WIRE: Wire = Wire::new(ENGINE, request_body_json, parse_response, error_kind);
 
 /// The Responses request body, fields in the documented order.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -52,13 +64,6 @@ pub struct ResponsesRequest<'a> {
     pub store: bool,
 }
 
-/// `{"effort":"low|medium|high"}`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Reasoning {
-    /// The run's reasoning effort.
-    pub effort: &'static str,
-}
-
 /// `{"role":"user","content":"…"}`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct InputMessage<'a> {
@@ -78,12 +83,12 @@ pub struct Tool {
 
 /// The probe request for `prompt_text` under `config`.
 pub fn build_request<'a>(prompt_text: &'a str, config: &'a RunConfig) -> ResponsesRequest<'a> {
-    let effort = match super::budget::row_for(EngineId::Openai, &config.model).param {
-        super::budget::ReasoningParam::OpenAiEffort => config.reasoning_effort,
+    let effort = match row_for(ENGINE, &config.model).param {
+        ReasoningParam::OpenAiEffort => config.reasoning_effort,
         _ => None,
     };
     ResponsesRequest {
-        model: super::engine::model_or_default(EngineId::Openai, &config.model),
+        model: model_or_default(ENGINE, &config.model),
         instructions: SYSTEM_PROMPT,
         input: [InputMessage { role: "user", content: prompt_text }],
         tools: [Tool { kind: "web_search" }],
@@ -100,6 +105,14 @@ pub fn request_body_json(prompt_text: &str, config: &RunConfig) -> String {
     serde_json::to_string(&build_request(prompt_text, config)).unwrap_or_default()
 }
 
+/// OpenAI's own error rule, before the status table (engines.md, "Errors and retries"):
+/// `insufficient_quota` (in `code` or `type`) is balance whatever the status, although it
+/// comes as a 429 like the rate limit.
+fn error_kind(_status: u16, _body: &str, parsed: &ProviderErrorBody) -> Option<ErrorKind> {
+    (parsed.code.as_deref() == Some("insufficient_quota") || parsed.error_type.as_deref() == Some("insufficient_quota"))
+        .then_some(ErrorKind::Balance)
+}
+
 /// The queries of one search action: `queries`, else `query`, as trimmed non-blank strings.
 fn action_queries(action: Option<&Map<String, Value>>) -> Vec<String> {
     let Some(action) = action else { return Vec::new() };
@@ -113,131 +126,111 @@ fn action_queries(action: Option<&Map<String, Value>>) -> Vec<String> {
     non_blank(str_field(action, "query")).map(|q| vec![q.to_string()]).unwrap_or_default()
 }
 
+/// What the `output` items say, read in one pass (see the module documentation).
+#[derive(Default)]
+struct Output {
+    answer: String,
+    queries: Vec<Query>,
+    sources: Vec<RawSource>,
+    citations: Vec<RawCitation>,
+    searches: u64,
+}
+
+impl Output {
+    /// A `web_search_call` whose action is `search` (or has no type): its queries and the
+    /// pages it retrieved; other actions (`open_page`, `find_in_page`) add nothing.
+    fn search_call(&mut self, item: &Map<String, Value>) {
+        let action = item.get("action").and_then(Value::as_object);
+        let kind = action.and_then(|a| str_field(a, "type"));
+        if kind.is_some_and(|k| k != "search") {
+            return;
+        }
+        let failed = str_field(item, "status") == Some("failed");
+        // A failed search is not billed (`tool_usage.web_search.num_requests` leaves it out).
+        self.searches += u64::from(!failed);
+        let words = action_queries(action);
+        let first = self.queries.len() as u32 + 1;
+        let error = failed.then(|| "failed".to_string());
+        if words.is_empty() {
+            self.queries.push(Query { index: first, query: None, internal: true, error });
+        } else {
+            for w in words {
+                let index = self.queries.len() as u32 + 1;
+                self.queries.push(Query { index, query: Some(w), internal: false, error: error.clone() });
+            }
+        }
+        let listed = action.and_then(|a| a.get("sources")).and_then(Value::as_array);
+        let mut rank = 0;
+        for s in listed.into_iter().flatten().filter_map(Value::as_object) {
+            if str_field(s, "type").is_some_and(|t| t != "url") {
+                continue;
+            }
+            let Some(url) = non_blank(str_field(s, "url")) else { continue };
+            rank += 1;
+            self.sources.push(RawSource {
+                query_index: first,
+                rank,
+                title: String::new(),
+                url: url.to_string(),
+                page_age: None,
+                site_name: None,
+            });
+        }
+    }
+
+    /// A `message`: its text, and its `url_citation` annotations as citations.
+    fn message(&mut self, item: &Map<String, Value>) {
+        let citations = &mut self.citations;
+        let text = message_text(item, |a, part_text| {
+            if str_field(a, "type") != Some("url_citation") {
+                return;
+            }
+            let Some(url) = non_blank(str_field(a, "url")) else { return };
+            citations.push(RawCitation {
+                url: url.to_string(),
+                title: non_blank(str_field(a, "title")).map(str::to_string),
+                cited_text: cited_span(part_text, a.get("start_index"), a.get("end_index")),
+                index: None,
+            });
+        });
+        push_message(&mut self.answer, &text);
+    }
+}
+
 /// Parses the body of a successful Responses call (see the module documentation).
 ///
 /// Errors: not JSON, not an object, or no `output` array → `invalid_json`; an error envelope
 /// → the mapped OpenAI error.
 pub fn parse_response(body: &str, requested_model: &str) -> Result<ParsedResponse, ProbeError> {
-    let invalid = |d: &str| engine_invalid_json_error(EngineId::Openai, d);
-    let obj = response_object(EngineId::Openai, body, "output")?;
+    let obj = reply_object(ENGINE, error_kind, body, "output")?;
     let Some(Value::Array(items)) = obj.get("output") else {
-        return Err(invalid("the body has no output array"));
+        return Err(invalid_json(ENGINE, "the body has no output array"));
     };
-
-    let mut queries: Vec<Query> = Vec::new();
-    let mut sources: Vec<RawSource> = Vec::new();
-    let mut citations: Vec<RawCitation> = Vec::new();
-    let mut answer = String::new();
-    let mut searches = 0u64;
+    let mut out = Output::default();
     for item in items.iter().filter_map(Value::as_object) {
         match str_field(item, "type") {
-            Some("web_search_call") => {
-                let action = item.get("action").and_then(Value::as_object);
-                let kind = action.and_then(|a| str_field(a, "type"));
-                if kind.is_some_and(|k| k != "search") {
-                    continue;
-                }
-                let failed = str_field(item, "status") == Some("failed");
-                // A failed search is not billed (`tool_usage.web_search.num_requests` leaves it out).
-                searches += u64::from(!failed);
-                let words = action_queries(action);
-                let first = queries.len() as u32 + 1;
-                let error = failed.then(|| "failed".to_string());
-                if words.is_empty() {
-                    queries.push(Query { index: first, query: None, internal: true, error });
-                } else {
-                    for w in words {
-                        let index = queries.len() as u32 + 1;
-                        queries.push(Query { index, query: Some(w), internal: false, error: error.clone() });
-                    }
-                }
-                let listed = action.and_then(|a| a.get("sources")).and_then(Value::as_array);
-                let mut rank = 0;
-                for s in listed.into_iter().flatten().filter_map(Value::as_object) {
-                    if str_field(s, "type").is_some_and(|t| t != "url") {
-                        continue;
-                    }
-                    let Some(url) = non_blank(str_field(s, "url")) else { continue };
-                    rank += 1;
-                    sources.push(RawSource {
-                        query_index: first,
-                        rank,
-                        title: String::new(),
-                        url: url.to_string(),
-                        page_age: None,
-                        site_name: None,
-                    });
-                }
-            }
-            Some("message") => {
-                let mut text = String::new();
-                for part in item.get("content").and_then(Value::as_array).into_iter().flatten() {
-                    let Some(part) = part.as_object() else { continue };
-                    if str_field(part, "type") != Some("output_text") {
-                        continue;
-                    }
-                    let part_text = str_field(part, "text").unwrap_or("");
-                    text.push_str(part_text);
-                    for a in part.get("annotations").and_then(Value::as_array).into_iter().flatten() {
-                        let Some(a) = a.as_object() else { continue };
-                        if str_field(a, "type") != Some("url_citation") {
-                            continue;
-                        }
-                        let Some(url) = non_blank(str_field(a, "url")) else { continue };
-                        citations.push(RawCitation {
-                            url: url.to_string(),
-                            title: non_blank(str_field(a, "title")).map(str::to_string),
-                            cited_text: cited_span(part_text, a.get("start_index"), a.get("end_index")),
-                            index: None,
-                        });
-                    }
-                }
-                if !text.trim().is_empty() {
-                    if !answer.is_empty() {
-                        answer.push_str("\n\n");
-                    }
-                    answer.push_str(&text);
-                }
-            }
+            Some("web_search_call") => out.search_call(item),
+            Some("message") => out.message(item),
             _ => {}
         }
     }
-    name_sources(&mut sources, &citations);
-
-    let usage = obj.get("usage").and_then(Value::as_object);
-    let input = count(usage.and_then(|u| u.get("input_tokens")));
-    let cached = count(usage.and_then(|u| u.get("input_tokens_details")).and_then(|d| d.get("cached_tokens")));
-    let status = non_blank(str_field(&obj, "status"));
-    let reason = obj.get("incomplete_details").and_then(|d| d.get("reason")).and_then(Value::as_str);
-    let truncated = status == Some("incomplete") && non_blank(reason) == Some(MAX_OUTPUT_TOKENS_REASON);
-    let stop_reason = match (status, non_blank(reason)) {
-        (Some("incomplete"), Some(r)) => Some(r.to_string()),
-        (s, _) => s.map(str::to_string),
-    };
+    name_sources(&mut out.sources, &out.citations);
+    let status = Status::of(&obj);
     Ok(ParsedResponse {
-        raw_answer: answer,
-        queries,
-        raw_sources: sources,
-        raw_citations: Some(citations),
-        usage: Usage {
-            // OpenAI counts cached tokens inside input_tokens; the snapshot keeps them apart.
-            input_tokens: input.saturating_sub(cached),
-            output_tokens: count(usage.and_then(|u| u.get("output_tokens"))),
-            cache_read_input_tokens: cached.min(input),
-            web_search_requests: searches,
-            search_context_size: None,
-        },
-        request_id: non_blank(str_field(&obj, "id")).map(str::to_string),
-        stop_reason,
-        model: non_blank(str_field(&obj, "model")).unwrap_or(requested_model).to_string(),
-        truncated,
+        raw_answer: out.answer,
+        queries: out.queries,
+        raw_sources: out.sources,
+        raw_citations: Some(out.citations),
+        // OpenAI counts cached tokens inside input_tokens; the snapshot keeps them apart.
+        usage: responses::usage(&obj, out.searches),
+        request_id: text(&obj, "id"),
+        stop_reason: status.stop_reason().map(str::to_string),
+        model: model_of(&obj, requested_model),
+        truncated: status.incomplete_for(&[MAX_OUTPUT_TOKENS_REASON]),
         cost_usd: None,
         content: None,
     })
 }
-
-/// `incomplete_details.reason` of a reply cut off by `max_output_tokens`.
-pub const MAX_OUTPUT_TOKENS_REASON: &str = "max_output_tokens";
 
 /// The part of `text` an annotation covers: `start_index..end_index` in Unicode code
 /// points, when both are given, in order and inside the text, and the span is not blank.
@@ -276,10 +269,13 @@ fn name_sources(sources: &mut [RawSource], citations: &[RawCitation]) {
     }
 }
 
+/// The key test's body: the Responses dialect's.
+pub(crate) const KEY_TEST_BODY: &str = responses::KEY_TEST_BODY;
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::ErrorKind;
+    use crate::model::Usage;
     use serde_json::json;
 
     fn parse(v: Value) -> ParsedResponse {

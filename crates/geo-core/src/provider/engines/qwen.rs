@@ -28,30 +28,32 @@
 //!   200. Error codes (`error_kind`): `Arrearage` (HTTP 400) is `balance`,
 //!   `*DataInspectionFailed*` is `refused`, `Throttling*` (also the transient
 //!   `Throttling.AllocationQuota`, "exceeded your current quota") is `rate_limit`,
-//!   `InvalidApiKey` is `auth` (keys only work in their own region: [`AUTH_REGION_HINT`]).
+//!   `InvalidApiKey` is `auth` (keys only work in their own region: the spec row's `auth_hint`).
 
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::errors::{
-    engine_invalid_json_error, map_engine_error_envelope, parse_error_body, refused_error, ProviderErrorBody,
+use crate::model::{EngineId, ErrorKind, ProbeError, Query, RawSource, RunConfig, Usage};
+use crate::provider::dialect::chat::{
+    citations_by_rank, content_text, first_choice, index_of, probe_messages, ChatMessage, Choice, Numbering, Take,
+    LENGTH_FINISH,
 };
-use super::perplexity::{content_text, probe_messages, ChatMessage};
-use super::wire::{count, non_blank, str_field};
-use super::ParsedResponse;
-use crate::model::{EngineId, ErrorKind, ProbeError, Query, RawCitation, RawSource, RunConfig, Usage};
+use crate::provider::error::body::{parse_error_body, ProviderErrorBody};
+use crate::provider::error::kind::{invalid_json, map_envelope, refused_error};
+use crate::provider::parsed::ParsedResponse;
+use crate::provider::read::{count, model_of, non_blank, str_field};
+use crate::provider::spec::model_or_default;
+use crate::provider::wire::Wire;
+
+/// This engine.
+const ENGINE: EngineId = EngineId::Qwen;
+
+/// Qwen's wire format.
+pub(crate) const WIRE: Wire = Wire::new(ENGINE, request_body_json, parse_response, error_kind);
 
 /// The citation marker format asked for: `[ref_1]` (the default `[1]` collides with ordinary
 /// bracketed numbers).
 pub const CITATION_FORMAT: &str = "[ref_<number>]";
-
-/// What a rejected key should make the user check besides the key itself (English; the
-/// Chinese wording is [`AUTH_REGION_HINT_ZH`]): DashScope keys are bound to their region.
-pub const AUTH_REGION_HINT: &str = "dashscope keys work only in their own region: a china key needs https://dashscope.aliyuncs.com, an international key https://dashscope-intl.aliyuncs.com as the api base url";
-
-/// [`AUTH_REGION_HINT`] in Chinese.
-pub const AUTH_REGION_HINT_ZH: &str =
-    "百炼 API Key 仅在所属地域有效：中国内地 Key 请用 https://dashscope.aliyuncs.com，国际站 Key 请用 https://dashscope-intl.aliyuncs.com 作为 API 地址";
 
 /// The native generation request, fields in the documented order.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -105,7 +107,7 @@ pub struct SearchOptions {
 /// The probe request for `prompt_text` under `config`.
 pub fn build_request<'a>(prompt_text: &'a str, config: &'a RunConfig) -> GenerationRequest<'a> {
     GenerationRequest {
-        model: super::engine::model_or_default(EngineId::Qwen, &config.model),
+        model: model_or_default(ENGINE, &config.model),
         input: Input { messages: probe_messages(prompt_text) },
         parameters: Parameters {
             result_format: "message",
@@ -134,18 +136,6 @@ pub fn cited_indexes(answer: &str) -> Vec<u32> {
     crate::analysis::markers::ref_numbers(answer)
 }
 
-/// A search result's `index`: a positive whole number (or such a string), else `None`.
-fn index_of(v: Option<&Value>) -> Option<u32> {
-    let n = match v? {
-        Value::Number(n) => {
-            n.as_u64().or_else(|| n.as_f64().filter(|f| f.fract() == 0.0 && *f >= 0.0).map(|f| f as u64))
-        }
-        Value::String(s) => s.trim().parse::<u64>().ok(),
-        _ => None,
-    }?;
-    u32::try_from(n).ok().filter(|n| *n >= 1)
-}
-
 /// `site_name` unless blank or 「无」 ("none").
 fn site_name(v: Option<&str>) -> Option<String> {
     non_blank(v).filter(|s| *s != "无").map(str::to_string)
@@ -160,7 +150,7 @@ fn sources_of(results: &[Value]) -> Vec<RawSource> {
         let fallback = u32::try_from(position + 1).unwrap_or(u32::MAX);
         list.push(RawSource {
             query_index: 1,
-            rank: index_of(r.get("index")).unwrap_or(fallback),
+            rank: index_of(r.get("index"), Numbering::FromOne).and_then(|n| u32::try_from(n).ok()).unwrap_or(fallback),
             title: str_field(r, "title").unwrap_or("").trim().to_string(),
             url: url.to_string(),
             page_age: None,
@@ -168,18 +158,6 @@ fn sources_of(results: &[Value]) -> Vec<RawSource> {
         });
     }
     list
-}
-
-/// The sources the answer's markers name, in order of first citation, once per marker
-/// number, each with that number as its `index`.
-fn citations_of(answer: &str, sources: &[RawSource]) -> Vec<RawCitation> {
-    let mut out: Vec<RawCitation> = Vec::new();
-    for n in cited_indexes(answer) {
-        let Some(source) = sources.iter().find(|s| s.rank == n) else { continue };
-        let title = (!source.title.is_empty()).then(|| source.title.clone());
-        out.push(RawCitation { url: source.url.clone(), title, cited_text: None, index: Some(n) });
-    }
-    out
 }
 
 /// A finish reason, unless blank or the streaming placeholder `"null"`.
@@ -191,10 +169,9 @@ fn finish_of(v: Option<&str>) -> Option<&str> {
 /// (`None`: neither is there).
 fn answer_of(output: &Map<String, Value>) -> Option<(String, Option<&str>)> {
     if let Some(Value::Array(choices)) = output.get("choices") {
-        let choice = choices.first().and_then(Value::as_object);
-        let message = choice.and_then(|c| c.get("message"));
+        let Choice { message, finish, .. } = first_choice(choices);
         let text = content_text(message.and_then(|m| m.get("content")));
-        return Some((text, choice.and_then(|c| finish_of(str_field(c, "finish_reason")))));
+        return Some((text, finish.filter(|f| *f != "null")));
     }
     let text = str_field(output, "text")?;
     Some((text.to_string(), finish_of(str_field(output, "finish_reason"))))
@@ -204,17 +181,17 @@ fn answer_of(output: &Map<String, Value>) -> Option<(String, Option<&str>)> {
 /// anything else the mapped DashScope error.
 fn envelope_error(body: &str) -> ProbeError {
     let parsed = parse_error_body(body);
-    if error_kind(0, &parsed) == Some(ErrorKind::Refused) {
+    if error_kind(0, body, &parsed) == Some(ErrorKind::Refused) {
         let detail: Vec<&str> = [parsed.code.as_deref(), parsed.message.as_deref()].into_iter().flatten().collect();
-        return refused_error(EngineId::Qwen, Some(200), &detail.join(": "));
+        return refused_error(ENGINE, Some(200), &detail.join(": "));
     }
-    map_engine_error_envelope(EngineId::Qwen, body)
+    map_envelope(ENGINE, error_kind, body)
 }
 
 /// `body` as a JSON object with an `output` object, else the `invalid_json` error or, for a
 /// flat `{"code"}` or `{"error":{…}}` body, the error it carries.
 fn response_body(body: &str) -> Result<Map<String, Value>, ProbeError> {
-    let invalid = |d: &str| engine_invalid_json_error(EngineId::Qwen, d);
+    let invalid = |d: &str| invalid_json(ENGINE, d);
     let value: Value = serde_json::from_str(body).map_err(|e| invalid(&format!("not json: {e}")))?;
     let Value::Object(obj) = value else { return Err(invalid("the body is not a json object")) };
     if obj.get("output").is_some_and(Value::is_object) {
@@ -233,7 +210,7 @@ fn response_body(body: &str) -> Result<Map<String, Value>, ProbeError> {
 /// content-filter code).
 pub fn parse_response(body: &str, requested_model: &str) -> Result<ParsedResponse, ProbeError> {
     let obj = response_body(body)?;
-    let invalid = |d: &str| engine_invalid_json_error(EngineId::Qwen, d);
+    let invalid = |d: &str| invalid_json(ENGINE, d);
     let Some(output) = obj.get("output").and_then(Value::as_object) else { return Err(invalid("no output object")) };
     let Some((answer, finish)) = answer_of(output) else {
         return Err(invalid("the output has no choices array"));
@@ -242,7 +219,7 @@ pub fn parse_response(body: &str, requested_model: &str) -> Result<ParsedRespons
     let search_info = output.get("search_info").and_then(Value::as_object);
     let results = search_info.and_then(|s| s.get("search_results")).and_then(Value::as_array);
     let sources = sources_of(results.map_or(&[][..], |r| &r[..]));
-    let raw_citations = citations_of(&answer, &sources);
+    let raw_citations = citations_by_rank(&cited_indexes(&answer), &sources, Take::First);
 
     let usage = obj.get("usage").and_then(Value::as_object);
     let plugin = usage.and_then(|u| u.get("plugins")).and_then(|p| p.get("search")).filter(|s| !s.is_null());
@@ -272,14 +249,14 @@ pub fn parse_response(body: &str, requested_model: &str) -> Result<ParsedRespons
         request_id: request_id.map(str::to_string),
         truncated: finish == Some(LENGTH_FINISH),
         stop_reason: finish.map(str::to_string),
-        model: non_blank(str_field(&obj, "model")).unwrap_or(requested_model).to_string(),
+        model: model_of(&obj, requested_model),
         cost_usd: None,
         content: None,
     })
 }
 
-/// `finish_reason` of a reply cut off by `max_tokens`.
-pub const LENGTH_FINISH: &str = "length";
+/// The key test's body (the table's `key_test_body`): DashScope's native shape, one output token, no thinking.
+pub(crate) const KEY_TEST_BODY: &str = r#"{"input":{"messages":[{"content":{prompt},"role":"user"}]},"model":{model},"parameters":{"enable_thinking":false,"max_tokens":1,"result_format":"message"}}"#;
 
 /// The kind a DashScope error code (native `code`, compatible-mode `error.code`/`error.type`)
 /// names whatever the status, `None` for the codes the status decides.
@@ -310,7 +287,7 @@ fn kind_of_code(code: &str, status: u16) -> Option<ErrorKind> {
 /// is 0 for an error body inside a 2xx): the code decides (`Arrearage` at 400 → balance,
 /// `*DataInspectionFailed*` → refused, `Throttling*` → rate limit …), else a message about
 /// inappropriate content is a refusal; `None` leaves the kind to the status.
-pub(crate) fn error_kind(status: u16, parsed: &ProviderErrorBody) -> Option<ErrorKind> {
+fn error_kind(status: u16, _body: &str, parsed: &ProviderErrorBody) -> Option<ErrorKind> {
     let names = [parsed.code.as_deref(), parsed.error_type.as_deref()];
     if let Some(kind) = names.into_iter().flatten().find_map(|c| kind_of_code(c, status)) {
         return Some(kind);
@@ -324,8 +301,8 @@ pub(crate) fn error_kind(status: u16, parsed: &ProviderErrorBody) -> Option<Erro
 mod tests {
     use super::*;
     use crate::model::ReasoningEffort;
-    use crate::provider::errors::map_engine_http_error;
-    use crate::provider::request::SYSTEM_PROMPT;
+    use crate::provider::map_engine_http_error;
+    use crate::provider::spec::{spec, SYSTEM_PROMPT};
     use serde_json::json;
 
     fn parse(v: Value) -> ParsedResponse {
@@ -622,15 +599,15 @@ mod tests {
             error_type: t.map(str::to_string),
             message: m.map(str::to_string),
         };
-        assert_eq!(error_kind(0, &body(None, Some("Arrearage"), None)), Some(ErrorKind::Balance));
-        assert_eq!(error_kind(0, &body(Some("RequestTimeOut"), None, None)), Some(ErrorKind::Server));
-        assert_eq!(error_kind(400, &body(Some("InvalidParameter"), None, Some("bad"))), None);
-        assert_eq!(error_kind(400, &body(None, None, None)), None);
+        assert_eq!(error_kind(0, "", &body(None, Some("Arrearage"), None)), Some(ErrorKind::Balance));
+        assert_eq!(error_kind(0, "", &body(Some("RequestTimeOut"), None, None)), Some(ErrorKind::Server));
+        assert_eq!(error_kind(400, "", &body(Some("InvalidParameter"), None, Some("bad"))), None);
+        assert_eq!(error_kind(400, "", &body(None, None, None)), None);
     }
 
     macro_rules! fixture {
         ($name:literal) => {
-            parse_response(include_str!(concat!("../../../../fixtures/engines/qwen/", $name, ".json")), "qwen-plus")
+            parse_response(include_str!(concat!("../../../../../fixtures/engines/qwen/", $name, ".json")), "qwen-plus")
         };
     }
 
@@ -680,7 +657,7 @@ mod tests {
     fn error_fixtures_map_to_their_kinds() {
         macro_rules! error_fixture {
             ($status:literal, $name:literal) => {
-                kind($status, include_str!(concat!("../../../../fixtures/engines/qwen/errors/", $name, ".json")))
+                kind($status, include_str!(concat!("../../../../../fixtures/engines/qwen/errors/", $name, ".json")))
             };
         }
         assert_eq!(error_fixture!(400, "400_arrearage"), ErrorKind::Balance);
@@ -696,7 +673,8 @@ mod tests {
 
     #[test]
     fn region_hints_name_both_hosts() {
-        for hint in [AUTH_REGION_HINT, AUTH_REGION_HINT_ZH] {
+        let hint = spec(ENGINE).auth_hint.unwrap();
+        for hint in [hint.en, hint.zh] {
             assert!(
                 hint.contains("https://dashscope.aliyuncs.com") && hint.contains("https://dashscope-intl.aliyuncs.com")
             );

@@ -30,17 +30,25 @@
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::errors::{engine_invalid_json_error, refused_error, ProviderErrorBody};
-use super::perplexity::{content_text, probe_messages, ChatMessage};
-use super::wire::{count, non_blank, response_object, str_field};
-use super::ParsedResponse;
 use crate::model::{EngineId, ErrorKind, ProbeError, Query, RawCitation, RawSource, RunConfig, Usage};
+use crate::provider::dialect::chat::{
+    content_text, first_choice, index_of, probe_messages, ChatMessage, Choice, Numbering, LENGTH_FINISH,
+};
+use crate::provider::error::body::ProviderErrorBody;
+use crate::provider::error::kind::{invalid_json, refused_error, reply_object};
+use crate::provider::parsed::ParsedResponse;
+use crate::provider::read::{count, model_of, non_blank, str_field, text};
+use crate::provider::spec::model_or_default;
+use crate::provider::wire::Wire;
+
+/// This engine.
+const ENGINE: EngineId = EngineId::Ernie;
+
+/// ERNIE's wire format.
+pub(crate) const WIRE: Wire = Wire::new(ENGINE, request_body_json, parse_response, error_kind);
 
 /// `web_search.search_mode`: the model decides (the only mode ERNIE models take).
 pub const SEARCH_MODE: &str = "auto";
-
-/// `finish_reason` of a reply cut off by `max_completion_tokens`.
-pub const LENGTH_FINISH: &str = "length";
 
 /// `finish_reason` of a reply the content filter cut, replaced or refused.
 pub const CONTENT_FILTER_FINISH: &str = "content_filter";
@@ -79,7 +87,7 @@ pub struct WebSearch {
 /// `search_number` keeps its default).
 pub fn build_request<'a>(prompt_text: &'a str, config: &'a RunConfig) -> ChatRequest<'a> {
     ChatRequest {
-        model: super::engine::model_or_default(EngineId::Ernie, &config.model),
+        model: model_or_default(ENGINE, &config.model),
         messages: probe_messages(prompt_text),
         temperature: config.temperature,
         web_search: WebSearch { enable: true, enable_trace: true, enable_citation: true, search_mode: SEARCH_MODE },
@@ -97,17 +105,6 @@ pub fn request_body_json(prompt_text: &str, config: &RunConfig) -> String {
 /// order of first appearance, once each ([`crate::analysis::markers::caret_numbers`]).
 pub fn cited_indices(answer: &str) -> Vec<u64> {
     crate::analysis::markers::caret_numbers(answer)
-}
-
-/// A result's `index`: a non-negative integer, integral float or digit string.
-fn index_of(v: Option<&Value>) -> Option<u64> {
-    match v? {
-        Value::Number(n) => {
-            n.as_u64().or_else(|| n.as_f64().filter(|f| *f >= 0.0 && f.fract() == 0.0).map(|f| f as u64))
-        }
-        Value::String(s) => s.trim().parse().ok(),
-        _ => None,
-    }
 }
 
 /// The site name a result may carry (undocumented for chat `search_results`): the first of
@@ -132,12 +129,12 @@ struct Entry {
 
 /// The `search_results` entries in order (see the module documentation for `rank`).
 fn entries(results: &[Value]) -> Vec<Entry> {
-    let zero_based = results.iter().any(|r| index_of(r.get("index")) == Some(0));
+    let zero_based = results.iter().any(|r| index_of(r.get("index"), Numbering::FromZero) == Some(0));
     let mut out = Vec::with_capacity(results.len());
     for (position, r) in results.iter().enumerate() {
         let Some(r) = r.as_object() else { continue };
         let fallback = position as u64 + u64::from(!zero_based);
-        let index = index_of(r.get("index")).unwrap_or(fallback);
+        let index = index_of(r.get("index"), Numbering::FromZero).unwrap_or(fallback);
         let rank = u32::try_from(index.saturating_add(u64::from(zero_based))).unwrap_or(u32::MAX);
         let source = non_blank(str_field(r, "url")).map(|url| RawSource {
             query_index: 1,
@@ -197,15 +194,15 @@ fn refusal(obj: &Map<String, Value>, choice: Option<&Map<String, Value>>) -> Opt
 /// Errors: not JSON, not an object, or no `choices` array → `invalid_json`; an error
 /// envelope → the mapped ERNIE error; the content filter's answer → `refused` (HTTP 200).
 pub fn parse_response(body: &str, requested_model: &str) -> Result<ParsedResponse, ProbeError> {
-    let obj = response_object(EngineId::Ernie, body, "choices")?;
+    let obj = reply_object(ENGINE, error_kind, body, "choices")?;
     let Some(Value::Array(choices)) = obj.get("choices") else {
-        return Err(engine_invalid_json_error(EngineId::Ernie, "the body has no choices array"));
+        return Err(invalid_json(ENGINE, "the body has no choices array"));
     };
-    let choice = choices.first().and_then(Value::as_object);
+    let Choice { choice, message, finish } = first_choice(choices);
     if let Some(detail) = refusal(&obj, choice) {
-        return Err(refused_error(EngineId::Ernie, Some(200), &detail));
+        return Err(refused_error(ENGINE, Some(200), &detail));
     }
-    let answer = content_text(choice.and_then(|c| c.get("message")).and_then(|m| m.get("content")));
+    let answer = content_text(message.and_then(|m| m.get("content")));
 
     let results: &[Value] = obj.get("search_results").and_then(Value::as_array).map_or(&[], |v| &v[..]);
     let usage = obj.get("usage").and_then(Value::as_object);
@@ -222,7 +219,6 @@ pub fn parse_response(body: &str, requested_model: &str) -> Result<ParsedRespons
 
     let prompt = count(usage.and_then(|u| u.get("prompt_tokens")));
     let cached = count(details.and_then(|d| d.get("cached_tokens")));
-    let finish = choice.and_then(|c| non_blank(str_field(c, "finish_reason")));
     Ok(ParsedResponse {
         raw_answer: answer,
         usage: Usage {
@@ -235,18 +231,22 @@ pub fn parse_response(body: &str, requested_model: &str) -> Result<ParsedRespons
         queries,
         raw_sources,
         raw_citations: Some(raw_citations),
-        request_id: non_blank(str_field(&obj, "id")).map(str::to_string),
+        request_id: text(&obj, "id"),
         truncated: finish == Some(LENGTH_FINISH),
         stop_reason: finish.map(str::to_string),
-        model: non_blank(str_field(&obj, "model")).unwrap_or(requested_model).to_string(),
+        model: model_of(&obj, requested_model),
         cost_usd: None,
         content: None,
     })
 }
 
+/// The key test's body (the table's `key_test_body`): one user message; Qianfan's `max_completion_tokens` starts at 2.
+pub(crate) const KEY_TEST_BODY: &str =
+    r#"{"max_completion_tokens":2,"messages":[{"content":{prompt},"role":"user"}],"model":{model}}"#;
+
 /// Qianfan's own error codes, before the status table (`status` is 0 for an error envelope
 /// inside a 2xx): see the module documentation. `None`: the status decides.
-pub(crate) fn error_kind(_status: u16, parsed: &ProviderErrorBody) -> Option<ErrorKind> {
+fn error_kind(_status: u16, _body: &str, parsed: &ProviderErrorBody) -> Option<ErrorKind> {
     let code = parsed.code.as_deref().unwrap_or("").trim().to_ascii_lowercase();
     let error_type = parsed.error_type.as_deref().unwrap_or("").trim().to_ascii_lowercase();
     if code.contains("iam_token") || code == "invalid_api_key" {
@@ -269,13 +269,15 @@ pub(crate) fn error_kind(_status: u16, parsed: &ProviderErrorBody) -> Option<Err
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::provider::errors::{map_engine_error_envelope, map_engine_http_error, parse_error_body};
-    use crate::provider::request::SYSTEM_PROMPT;
+    use crate::provider::error::body::parse_error_body;
+    use crate::provider::error::kind::map_envelope;
+    use crate::provider::map_engine_http_error;
+    use crate::provider::spec::SYSTEM_PROMPT;
     use serde_json::json;
 
     macro_rules! fixture {
         ($name:literal) => {
-            include_str!(concat!("../../../../fixtures/engines/ernie/", $name, ".json"))
+            include_str!(concat!("../../../../../fixtures/engines/ernie/", $name, ".json"))
         };
     }
 
@@ -512,9 +514,10 @@ mod tests {
         for (status, body, want) in rows {
             assert_eq!(kind(status, body), want, "{status} {body}");
         }
-        assert_eq!(error_kind(0, &parse_error_body(r#"{"error":{"code":"nothing"}}"#)), None);
-        let inside = map_engine_error_envelope(
-            EngineId::Ernie,
+        assert_eq!(error_kind(0, "", &parse_error_body(r#"{"error":{"code":"nothing"}}"#)), None);
+        let inside = map_envelope(
+            ENGINE,
+            error_kind,
             r#"{"error":{"code":"rpm_rate_limit_exceeded","type":"rate_limit_exceeded"},"id":"as-1"}"#,
         );
         assert_eq!((inside.kind, inside.http_status), (ErrorKind::RateLimit, None));

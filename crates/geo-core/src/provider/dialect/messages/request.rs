@@ -1,4 +1,6 @@
-//! The Messages request body (seed §4.2): one user message and the server-side search tool.
+//! The Messages request body (seed §4.2), shared by DeepSeek's `/anthropic` endpoint and
+//! Anthropic: one user message and the server-side search tool, the `pause_turn` continuation,
+//! the key test's body and the `anthropic-version` header.
 //!
 //! The body is a `Serialize` struct, so its field order is the seed's order whenever it is
 //! serialised directly ([`request_body_json`]). `serde_json::Value` (returned by
@@ -8,15 +10,15 @@
 use serde::Serialize;
 
 use crate::model::RunConfig;
+use crate::provider::budget::{row_for, ReasoningParam};
+use crate::provider::parsed::Continuation;
+use crate::provider::spec::SYSTEM_PROMPT;
 
-/// The fixed neutral system prompt (version `model::SYSTEM_PROMPT_VERSION`).
-pub const SYSTEM_PROMPT: &str = "你是一个乐于助人的助手。请直接回答用户问题，不要描述你的搜索或思考过程。";
+/// Value of the `anthropic-version` header (DeepSeek ignores it; Anthropic proxies need it).
+pub const ANTHROPIC_VERSION: &str = "2023-06-01";
 
-/// Client-side timeout of one request, in milliseconds (180 s).
-pub const REQUEST_TIMEOUT_MS: u64 = 180_000;
-
-/// Default `max_tokens` of a DeepSeek probe request (the budget table's, `budget::BUDGETS`).
-pub const MAX_TOKENS: u32 = super::budget::DEEPSEEK_MAX_TOKENS;
+/// The headers every Messages request carries besides `content-type` and the key.
+pub const HEADERS: &[(&str, &str)] = &[("anthropic-version", ANTHROPIC_VERSION)];
 
 /// Type of the server-side web search tool.
 pub const WEB_SEARCH_TOOL_TYPE: &str = "web_search_20250305";
@@ -108,8 +110,8 @@ pub fn user_message(text: &str) -> UserMessage<'_> {
 
 /// The probe request for `prompt_text` under `config` (model, max tokens, searches, temperature).
 pub fn build_request<'a>(prompt_text: &'a str, config: &'a RunConfig) -> MessagesRequest<'a> {
-    let effort = match super::budget::row_for(config.engine, &config.model).param {
-        super::budget::ReasoningParam::DeepseekEffort => config.reasoning_effort,
+    let effort = match row_for(config.engine, &config.model).param {
+        ReasoningParam::DeepseekEffort => config.reasoning_effort,
         _ => None,
     };
     MessagesRequest {
@@ -132,7 +134,7 @@ pub fn build_request<'a>(prompt_text: &'a str, config: &'a RunConfig) -> Message
 pub fn build_continuation<'a>(
     prompt_text: &'a str,
     config: &'a RunConfig,
-    continuation: &'a super::Continuation,
+    continuation: &'a Continuation,
 ) -> MessagesRequest<'a> {
     let mut request = build_request(prompt_text, config);
     request
@@ -153,9 +155,14 @@ pub fn request_body_json(prompt_text: &str, config: &RunConfig) -> String {
 }
 
 /// The body of a `pause_turn` continuation (see [`build_continuation`]).
-pub fn continuation_body_json(prompt_text: &str, config: &RunConfig, continuation: &super::Continuation) -> String {
+pub fn continuation_body_json(prompt_text: &str, config: &RunConfig, continuation: &Continuation) -> String {
     serde_json::to_string(&build_continuation(prompt_text, config, continuation)).unwrap_or_default()
 }
+
+/// The key test's body (`Wire::key_test_body`): one user message, one output token, no tools
+/// and no system prompt.
+pub const KEY_TEST_BODY: &str =
+    r#"{"max_tokens":1,"messages":[{"content":[{"text":{prompt},"type":"text"}],"role":"user"}],"model":{model}}"#;
 
 #[cfg(test)]
 mod tests {
@@ -193,7 +200,6 @@ mod tests {
         assert_eq!(body["max_tokens"], 1234);
         assert_eq!(body["tools"][0]["max_uses"], 2);
         assert_eq!(body["temperature"], 0.3);
-        assert_eq!(MAX_TOKENS, RunConfig::default().max_tokens);
     }
 
     #[test]
@@ -220,7 +226,7 @@ mod tests {
         // Claude takes no effort: nothing is sent even if a config names one.
         let claude = RunConfig { engine: crate::model::EngineId::Anthropic, ..config.clone() };
         assert!(build_request_body("q", &claude).get("output_config").is_none());
-        let paused = super::super::Continuation {
+        let paused = Continuation {
             assistant_content: vec![json!({"type": "server_tool_use", "id": "s1", "name": "web_search", "input": {}})],
         };
         let text = continuation_body_json("q", &config, &paused);
@@ -230,12 +236,5 @@ mod tests {
         let mut plain = v.clone();
         plain["messages"].as_array_mut().unwrap().pop();
         assert_eq!(plain, body);
-    }
-
-    #[test]
-    fn constants_match_the_seed() {
-        assert_eq!(REQUEST_TIMEOUT_MS, 180_000);
-        assert_eq!(SYSTEM_PROMPT.chars().count(), 36);
-        assert!(SYSTEM_PROMPT.ends_with("不要描述你的搜索或思考过程。"));
     }
 }

@@ -42,14 +42,23 @@ use rustc_hash::FxHashSet;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::errors::{
-    engine_invalid_json_error, map_engine_error_envelope, parse_error_body, refused_error, ProviderErrorBody,
-};
-use super::request::SYSTEM_PROMPT;
-use super::wire::{count, non_blank, response_object, str_field};
-use super::ParsedResponse;
 use crate::analysis::urls::normalize_url;
-use crate::model::{EngineId, ErrorKind, ProbeError, Query, RawCitation, RawSource, RunConfig, Usage};
+use crate::model::{EngineId, ErrorKind, ProbeError, Query, RawCitation, RawSource, RunConfig};
+use crate::provider::dialect::responses::{
+    self, message_text, push_message, Reasoning, Status, MAX_OUTPUT_TOKENS_REASON,
+};
+use crate::provider::error::body::{parse_error_body, ProviderErrorBody};
+use crate::provider::error::kind::{invalid_json, map_envelope, refused_error, reply_object};
+use crate::provider::parsed::ParsedResponse;
+use crate::provider::read::{count, model_of, non_blank, str_field, text};
+use crate::provider::spec::{model_or_default, SYSTEM_PROMPT};
+use crate::provider::wire::Wire;
+
+/// This engine.
+const ENGINE: EngineId = EngineId::Doubao;
+
+/// Doubao's wire format.
+pub(crate) const WIRE: Wire = Wire::new(ENGINE, request_body_json, parse_response, error_kind);
 
 /// The largest `max_tool_calls` Ark accepts (documented range 1–10).
 pub const MAX_TOOL_CALLS: u32 = 10;
@@ -57,9 +66,6 @@ pub const MAX_TOOL_CALLS: u32 = 10;
 /// Results per search (`limit`, 1–50): the documented default, sent explicitly because the
 /// SDK's docstring says 3.
 pub const RESULTS_PER_SEARCH: u32 = 10;
-
-/// `incomplete_details.reason` of a reply cut off by `max_output_tokens`.
-pub const MAX_OUTPUT_TOKENS_REASON: &str = "max_output_tokens";
 
 /// `incomplete_details.reason` of a reply stopped by Ark's content filter.
 pub const CONTENT_FILTER_REASON: &str = "content_filter";
@@ -125,19 +131,12 @@ pub struct Thinking {
     pub kind: &'static str,
 }
 
-/// `{"effort":"low|medium|high"}`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Reasoning {
-    /// The run's reasoning effort.
-    pub effort: &'static str,
-}
-
 /// The probe request for `prompt_text` under `config`.
 pub fn build_request<'a>(prompt_text: &'a str, config: &'a RunConfig) -> ArkRequest<'a> {
     let message = |role, text| InputMessage { role, content: [InputText { kind: "input_text", text }] };
     let effort = config.reasoning_effort;
     ArkRequest {
-        model: super::engine::model_or_default(EngineId::Doubao, &config.model),
+        model: model_or_default(ENGINE, &config.model),
         input: [message("system", SYSTEM_PROMPT), message("user", prompt_text)],
         tools: [WebSearchTool { kind: "web_search", limit: RESULTS_PER_SEARCH }],
         max_tool_calls: config.max_searches.clamp(1, MAX_TOOL_CALLS),
@@ -171,7 +170,7 @@ pub fn is_refusal_code(code: &str) -> bool {
 /// class): `AuthenticationError` / `Unauthorized` → auth, `AccessDenied` / `Forbidden` →
 /// forbidden, `RateLimitExceeded.*` / `ServerOverloaded` / `TooManyRequests` → rate limit,
 /// `InternalServiceError` → server. Anything else falls back to the status table.
-pub(crate) fn error_kind(status: u16, parsed: &ProviderErrorBody) -> Option<ErrorKind> {
+fn error_kind(status: u16, _body: &str, parsed: &ProviderErrorBody) -> Option<ErrorKind> {
     let code = parsed.code.as_deref().map_or("", str::trim);
     if code == "AccountOverdueError" {
         return Some(ErrorKind::Balance);
@@ -209,10 +208,10 @@ fn error_detail(parsed: &ProviderErrorBody) -> String {
 /// content-filter code is a refusal with `httpStatus: 200`, anything else Ark's mapped error.
 fn error_in_success(body: &str) -> ProbeError {
     let parsed = parse_error_body(body);
-    if error_kind(200, &parsed) == Some(ErrorKind::Refused) {
-        return refused_error(EngineId::Doubao, Some(200), &error_detail(&parsed));
+    if error_kind(200, body, &parsed) == Some(ErrorKind::Refused) {
+        return refused_error(ENGINE, Some(200), &error_detail(&parsed));
     }
-    map_engine_error_envelope(EngineId::Doubao, body)
+    map_envelope(ENGINE, error_kind, body)
 }
 
 /// The refusal of a reply the content filter stopped (`incomplete` for `content_filter`),
@@ -232,7 +231,7 @@ fn content_filter_refusal(details: Option<&Map<String, Value>>) -> ProbeError {
         Some(w) => format!("incomplete: {CONTENT_FILTER_REASON} ({w})"),
         None => format!("incomplete: {CONTENT_FILTER_REASON}"),
     };
-    refused_error(EngineId::Doubao, Some(200), &detail)
+    refused_error(ENGINE, Some(200), &detail)
 }
 
 /// One de-duplicated annotation: the source and the citation it makes.
@@ -304,25 +303,9 @@ impl Output {
 
     /// A `message`: its `output_text` parts and their annotations.
     fn message(&mut self, item: &Map<String, Value>) {
-        let mut text = String::new();
-        for part in item.get("content").and_then(Value::as_array).into_iter().flatten() {
-            let Some(part) = part.as_object() else { continue };
-            if str_field(part, "type") != Some("output_text") {
-                continue;
-            }
-            text.push_str(str_field(part, "text").unwrap_or(""));
-            for a in part.get("annotations").and_then(Value::as_array).into_iter().flatten() {
-                if let Some(a) = a.as_object() {
-                    self.annotations.push(a);
-                }
-            }
-        }
-        if !text.trim().is_empty() {
-            if !self.answer.is_empty() {
-                self.answer.push_str("\n\n");
-            }
-            self.answer.push_str(&text);
-        }
+        let annotations = &mut self.annotations;
+        let text = message_text(item, |a, _| annotations.push(a));
+        push_message(&mut self.answer, &text);
     }
 }
 
@@ -332,22 +315,20 @@ impl Output {
 /// or a `failed` response with an `error` → Ark's mapped error; a content-filter stop →
 /// `refused` with `httpStatus: 200`.
 pub fn parse_response(body: &str, requested_model: &str) -> Result<ParsedResponse, ProbeError> {
-    let obj = match response_object(EngineId::Doubao, body, "output") {
+    let obj = match reply_object(ENGINE, error_kind, body, "output") {
         Ok(obj) => obj,
         Err(e) if e.kind == ErrorKind::Refused => return Err(error_in_success(body)),
         Err(e) => return Err(e),
     };
-    let status = non_blank(str_field(&obj, "status"));
-    if status == Some("failed") && obj.get("error").is_some_and(Value::is_object) {
+    let status = Status::of(&obj);
+    if status.status == Some("failed") && obj.get("error").is_some_and(Value::is_object) {
         return Err(error_in_success(body));
     }
-    let details = obj.get("incomplete_details").and_then(Value::as_object);
-    let reason = details.and_then(|d| non_blank(str_field(d, "reason")));
-    if status == Some("incomplete") && reason == Some(CONTENT_FILTER_REASON) {
-        return Err(content_filter_refusal(details));
+    if status.incomplete_for(&[CONTENT_FILTER_REASON]) {
+        return Err(content_filter_refusal(obj.get("incomplete_details").and_then(Value::as_object)));
     }
     let Some(Value::Array(items)) = obj.get("output") else {
-        return Err(engine_invalid_json_error(EngineId::Doubao, "the body has no output array"));
+        return Err(invalid_json(ENGINE, "the body has no output array"));
     };
 
     let mut out = Output::default();
@@ -364,41 +345,32 @@ pub fn parse_response(body: &str, requested_model: &str) -> Result<ParsedRespons
     }
 
     let usage = obj.get("usage").and_then(Value::as_object);
-    let input = count(usage.and_then(|u| u.get("input_tokens")));
-    let cached = count(usage.and_then(|u| u.get("input_tokens_details")).and_then(|d| d.get("cached_tokens")));
     let billed = usage.and_then(|u| u.get("tool_usage")).and_then(|t| t.get("web_search")).filter(|v| v.is_number());
-    let truncated = status == Some("incomplete") && matches!(reason, Some(MAX_OUTPUT_TOKENS_REASON | "length"));
-    let stop_reason = match (status, reason) {
-        (Some("incomplete"), Some(r)) => Some(r),
-        (s, _) => s,
-    };
+    let truncated = status.incomplete_for(&[MAX_OUTPUT_TOKENS_REASON, "length"]);
     Ok(ParsedResponse {
         raw_answer: answer,
         queries,
         raw_sources: annotations.sources,
         raw_citations: Some(annotations.citations),
-        usage: Usage {
-            // Like OpenAI's, Ark's input_tokens include the cached ones; the snapshot keeps them apart.
-            input_tokens: input.saturating_sub(cached),
-            output_tokens: count(usage.and_then(|u| u.get("output_tokens"))),
-            cache_read_input_tokens: cached.min(input),
-            web_search_requests: billed.map_or(searches, |v| count(Some(v))),
-            search_context_size: None,
-        },
-        request_id: non_blank(str_field(&obj, "id")).map(str::to_string),
-        stop_reason: stop_reason.map(str::to_string),
-        model: non_blank(str_field(&obj, "model")).unwrap_or(requested_model).to_string(),
+        // Like OpenAI's, Ark's input_tokens include the cached ones; the snapshot keeps them apart.
+        usage: responses::usage(&obj, billed.map_or(searches, |v| count(Some(v)))),
+        request_id: text(&obj, "id"),
+        stop_reason: status.stop_reason().map(str::to_string),
+        model: model_of(&obj, requested_model),
         truncated,
         cost_usd: None,
         content: None,
     })
 }
 
+/// The key test's body: the Responses dialect's.
+pub(crate) const KEY_TEST_BODY: &str = responses::KEY_TEST_BODY;
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::ReasoningEffort;
-    use crate::provider::errors::map_engine_http_error;
+    use crate::model::{ReasoningEffort, Usage};
+    use crate::provider::map_engine_http_error;
     use serde_json::json;
 
     const MODEL: &str = "doubao-seed-2-1-pro-260628";
@@ -700,10 +672,10 @@ mod tests {
             (parsed(None, None), None),
         ];
         for (body, kind) in rows {
-            assert_eq!(error_kind(0, &body), kind, "{body:?}");
+            assert_eq!(error_kind(0, "", &body), kind, "{body:?}");
         }
-        assert_eq!(error_kind(401, &parsed(Some("AuthenticationError"), None)), None, "the status table decides");
-        assert_eq!(error_kind(429, &parsed(Some("ServerOverloaded"), None)), None);
+        assert_eq!(error_kind(401, "", &parsed(Some("AuthenticationError"), None)), None, "the status table decides");
+        assert_eq!(error_kind(429, "", &parsed(Some("ServerOverloaded"), None)), None);
     }
 
     /// The recorded bodies of `fixtures/engines/doubao/` parse as their names say.
@@ -711,7 +683,7 @@ mod tests {
     fn fixtures_parse_as_recorded() {
         macro_rules! fixture {
             ($name:literal) => {
-                include_str!(concat!("../../../../fixtures/engines/doubao/", $name, ".json"))
+                include_str!(concat!("../../../../../fixtures/engines/doubao/", $name, ".json"))
             };
         }
         let p01 = parse_response(fixture!("p01_zh_list_web_search_annotations"), "m").unwrap();

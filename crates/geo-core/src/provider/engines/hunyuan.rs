@@ -22,21 +22,29 @@
 //!   body; `error_kind` reads Hunyuan's error codes (tencentcloud-sdk-go `hunyuan/v20230901/errors.go`).
 //!   Hunyuan's compatible endpoint documents no error body, so every rule is lenient.
 
-use rustc_hash::FxHashSet;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::errors::{engine_invalid_json_error, map_engine_error_envelope, refused_error, ProviderErrorBody};
-use super::perplexity::{content_text, probe_messages, ChatMessage};
-use super::wire::{count, non_blank, response_object, str_field};
-use super::ParsedResponse;
-use crate::model::{EngineId, ErrorKind, ProbeError, Query, RawCitation, RawSource, RunConfig, Usage};
+use crate::model::{EngineId, ErrorKind, ProbeError, Query, RawSource, RunConfig};
+use crate::provider::dialect::chat::{
+    self, citations_by_rank, content_text, first_choice, index_of, probe_messages, ChatMessage, Choice, Numbering,
+    Take, LENGTH_FINISH,
+};
+use crate::provider::error::body::ProviderErrorBody;
+use crate::provider::error::kind::{invalid_json, map_envelope, refused_error, reply_object};
+use crate::provider::parsed::ParsedResponse;
+use crate::provider::read::{model_of, non_blank, str_field};
+use crate::provider::spec::model_or_default;
+use crate::provider::wire::Wire;
+
+/// This engine.
+const ENGINE: EngineId = EngineId::Hunyuan;
+
+/// Hunyuan's wire format.
+pub(crate) const WIRE: Wire = Wire::new(ENGINE, request_body_json, parse_response, error_kind);
 
 /// `finish_reason` of a reply the content filter stopped.
 pub const SENSITIVE_FINISH: &str = "sensitive";
-
-/// `finish_reason` of a reply cut off by `max_tokens`.
-pub const LENGTH_FINISH: &str = "length";
 
 /// The chat completions request body, fields in the documented order.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -64,7 +72,7 @@ pub struct ChatRequest<'a> {
 /// The probe request for `prompt_text` under `config` (search forced, no search limit).
 pub fn build_request<'a>(prompt_text: &'a str, config: &'a RunConfig) -> ChatRequest<'a> {
     ChatRequest {
-        model: super::engine::model_or_default(EngineId::Hunyuan, &config.model),
+        model: model_or_default(ENGINE, &config.model),
         messages: probe_messages(prompt_text),
         temperature: config.temperature,
         enable_enhancement: true,
@@ -93,25 +101,14 @@ pub fn cited_numbers(answer: &str) -> Vec<u32> {
     crate::analysis::markers::bracket_numbers(answer, true)
 }
 
-/// A search result's `index` when it is a positive integer (a number, or a string of digits).
-fn index_of(v: Option<&Value>) -> Option<u32> {
-    let n = match v? {
-        Value::Number(n) => {
-            n.as_u64().or_else(|| n.as_f64().filter(|f| f.fract() == 0.0 && *f >= 1.0).map(|f| f as u64))
-        }
-        Value::String(s) => s.trim().parse::<u64>().ok(),
-        _ => None,
-    }?;
-    u32::try_from(n).ok().filter(|n| *n > 0)
-}
-
 /// The sources of `search_info.search_results` (see the module documentation).
 fn sources_of(results: &[Value]) -> Vec<RawSource> {
     let mut sources = Vec::new();
     for (position, r) in results.iter().enumerate() {
         let Some(r) = r.as_object() else { continue };
         let Some(url) = non_blank(field(r, "url", "Url").and_then(Value::as_str)) else { continue };
-        let rank = index_of(field(r, "index", "Index")).unwrap_or(u32::try_from(position + 1).unwrap_or(u32::MAX));
+        let index = index_of(field(r, "index", "Index"), Numbering::FromOne).and_then(|n| u32::try_from(n).ok());
+        let rank = index.unwrap_or(u32::try_from(position + 1).unwrap_or(u32::MAX));
         let title = field(r, "title", "Title").and_then(Value::as_str).unwrap_or("").trim();
         let site = non_blank(field(r, "text", "Text").and_then(Value::as_str)).filter(|s| *s != "无");
         sources.push(RawSource {
@@ -126,22 +123,6 @@ fn sources_of(results: &[Value]) -> Vec<RawSource> {
     sources
 }
 
-/// The cited sources: for each marker number in order, the sources of that rank (each URL
-/// once per number), with the number as their `index`.
-fn citations_of(answer: &str, sources: &[RawSource]) -> Vec<RawCitation> {
-    let mut citations: Vec<RawCitation> = Vec::new();
-    for n in cited_numbers(answer) {
-        let mut seen: FxHashSet<&str> = FxHashSet::default();
-        for s in sources {
-            if s.rank == n && seen.insert(s.url.as_str()) {
-                let title = (!s.title.is_empty()).then(|| s.title.clone());
-                citations.push(RawCitation { url: s.url.clone(), title, cited_text: None, index: Some(n) });
-            }
-        }
-    }
-    citations
-}
-
 /// The `search_results` array: top-level `search_info` (documented), else the message's.
 fn search_results<'a>(obj: &'a Map<String, Value>, message: Option<&'a Value>) -> &'a [Value] {
     let info = field(obj, "search_info", "SearchInfo")
@@ -153,7 +134,7 @@ fn search_results<'a>(obj: &'a Map<String, Value>, message: Option<&'a Value>) -
 }
 
 /// True for a Tencent Cloud API 3.0 error envelope (`{"Response":{"Error":{"Code","Message"}}}`),
-/// which the shared error mapping (`errors::parse_error_body`) reads as it is.
+/// which the shared error mapping (`error::body::parse_error_body`) reads as it is.
 fn is_native_error(obj: &Map<String, Value>) -> bool {
     obj.get("Response").and_then(|r| r.get("Error")).is_some_and(Value::is_object)
 }
@@ -163,24 +144,22 @@ fn is_native_error(obj: &Map<String, Value>) -> bool {
 /// Errors: not JSON, not an object, or no `choices` array → `invalid_json`; an error
 /// envelope → the mapped Hunyuan error; `finish_reason: "sensitive"` → `refused` (HTTP 200).
 pub fn parse_response(body: &str, requested_model: &str) -> Result<ParsedResponse, ProbeError> {
-    let obj = response_object(EngineId::Hunyuan, body, "choices")?;
+    let obj = reply_object(ENGINE, error_kind, body, "choices")?;
     let Some(Value::Array(choices)) = obj.get("choices") else {
         if is_native_error(&obj) {
-            return Err(map_engine_error_envelope(EngineId::Hunyuan, body));
+            return Err(map_envelope(ENGINE, error_kind, body));
         }
-        return Err(engine_invalid_json_error(EngineId::Hunyuan, "the body has no choices array"));
+        return Err(invalid_json(ENGINE, "the body has no choices array"));
     };
-    let choice = choices.first().and_then(Value::as_object);
-    let message = choice.and_then(|c| c.get("message"));
+    let Choice { message, finish, .. } = first_choice(choices);
     let answer = content_text(message.and_then(|m| m.get("content")));
-    let finish = choice.and_then(|c| non_blank(str_field(c, "finish_reason")));
     if finish.is_some_and(|f| f.eq_ignore_ascii_case(SENSITIVE_FINISH)) {
         let words = non_blank(Some(&answer)).map(|a| format!(": {a}")).unwrap_or_default();
-        return Err(refused_error(EngineId::Hunyuan, Some(200), &format!("finish_reason sensitive{words}")));
+        return Err(refused_error(ENGINE, Some(200), &format!("finish_reason sensitive{words}")));
     }
 
     let raw_sources = sources_of(search_results(&obj, message));
-    let raw_citations = citations_of(&answer, &raw_sources);
+    let raw_citations = citations_by_rank(&cited_numbers(&answer), &raw_sources, Take::Every);
     let queries = if raw_sources.is_empty() {
         Vec::new()
     } else {
@@ -190,20 +169,14 @@ pub fn parse_response(body: &str, requested_model: &str) -> Result<ParsedRespons
     let request_id = non_blank(str_field(&obj, "id")).or_else(|| non_blank(str_field(&obj, "request_id")));
     Ok(ParsedResponse {
         raw_answer: answer,
-        usage: Usage {
-            input_tokens: count(usage.and_then(|u| u.get("prompt_tokens"))),
-            output_tokens: count(usage.and_then(|u| u.get("completion_tokens"))),
-            cache_read_input_tokens: 0,
-            web_search_requests: queries.len() as u64,
-            search_context_size: None,
-        },
+        usage: chat::usage(usage, queries.len() as u64),
         queries,
         raw_sources,
         raw_citations: Some(raw_citations),
         request_id: request_id.map(str::to_string),
         truncated: finish.is_some_and(|f| f.eq_ignore_ascii_case(LENGTH_FINISH)),
         stop_reason: finish.map(str::to_string),
-        model: non_blank(str_field(&obj, "model")).unwrap_or(requested_model).to_string(),
+        model: model_of(&obj, requested_model),
         cost_usd: None,
         content: None,
     })
@@ -258,15 +231,19 @@ fn kind_of_code(code: &str) -> Option<ErrorKind> {
 /// `rate_limit`, `InternalError` and the engine's errors `server`, `AuthFailure.*` `auth`, a
 /// service not opened or stopped `forbidden`. Anything else (`InvalidParameter*`, the
 /// compatible endpoint's numeric codes such as `1001`) falls back to the status table.
-pub(crate) fn error_kind(_status: u16, parsed: &ProviderErrorBody) -> Option<ErrorKind> {
+fn error_kind(_status: u16, _body: &str, parsed: &ProviderErrorBody) -> Option<ErrorKind> {
     parsed.code.as_deref().and_then(kind_of_code).or_else(|| parsed.error_type.as_deref().and_then(kind_of_code))
 }
+
+/// The key test's body: the chat-completions dialect's.
+pub(crate) const KEY_TEST_BODY: &str = chat::KEY_TEST_BODY;
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::provider::errors::map_engine_http_error;
-    use crate::provider::request::SYSTEM_PROMPT;
+    use crate::model::Usage;
+    use crate::provider::map_engine_http_error;
+    use crate::provider::spec::SYSTEM_PROMPT;
     use serde_json::json;
 
     fn config() -> RunConfig {
@@ -463,7 +440,8 @@ mod tests {
 
     #[test]
     fn error_codes() {
-        let kind = |code: &str| error_kind(400, &ProviderErrorBody { code: Some(code.into()), ..Default::default() });
+        let kind =
+            |code: &str| error_kind(400, "", &ProviderErrorBody { code: Some(code.into()), ..Default::default() });
         for code in [
             "FailedOperation.FreeResourcePackExhausted",
             "FailedOperation.ResourcePackExhausted",
@@ -497,8 +475,8 @@ mod tests {
             assert_eq!(kind(code), None, "{code}");
         }
         let typed = ProviderErrorBody { error_type: Some("LimitExceeded".into()), ..Default::default() };
-        assert_eq!(error_kind(400, &typed), Some(ErrorKind::RateLimit));
-        assert_eq!(error_kind(500, &ProviderErrorBody::default()), None);
+        assert_eq!(error_kind(400, "", &typed), Some(ErrorKind::RateLimit));
+        assert_eq!(error_kind(500, "", &ProviderErrorBody::default()), None);
         // Through the shared mapping: the code wins over the status, else the status table.
         let body = r#"{"error":{"message":"欠费停服","type":"invalid_request_error","code":"FailedOperation.ServiceStopArrears"}}"#;
         assert_eq!(map_engine_http_error(EngineId::Hunyuan, 400, body).kind, ErrorKind::Balance);
@@ -512,7 +490,7 @@ mod tests {
     /// The recorded bodies of `fixtures/engines/hunyuan/`.
     macro_rules! fixture {
         ($name:literal) => {
-            include_str!(concat!("../../../../fixtures/engines/hunyuan/", $name))
+            include_str!(concat!("../../../../../fixtures/engines/hunyuan/", $name))
         };
     }
 

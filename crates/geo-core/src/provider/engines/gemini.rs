@@ -17,11 +17,20 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use super::errors::engine_invalid_json_error;
-use super::request::SYSTEM_PROMPT;
-use super::wire::{count, non_blank, response_object, str_field};
-use super::ParsedResponse;
-use crate::model::{EngineId, ProbeError, Query, RawCitation, RawSource, RunConfig, Usage};
+use crate::model::{EngineId, ErrorKind, ProbeError, Query, RawCitation, RawSource, RunConfig, Usage};
+use crate::provider::budget::{row_for, ReasoningParam};
+use crate::provider::error::body::ProviderErrorBody;
+use crate::provider::error::kind::{invalid_json, reply_object};
+use crate::provider::parsed::ParsedResponse;
+use crate::provider::read::{count, non_blank, str_field, text};
+use crate::provider::spec::SYSTEM_PROMPT;
+use crate::provider::wire::Wire;
+
+/// This engine.
+const ENGINE: EngineId = EngineId::Gemini;
+
+/// Gemini's wire format (the model goes in the URL, the key in `x-goog-api-key`).
+pub(crate) const WIRE: Wire = Wire::new(ENGINE, request_body_json, parse_response, error_kind);
 
 /// The `generateContent` request body, fields in the documented order.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -88,8 +97,8 @@ pub struct ThinkingConfig {
 
 /// The probe request for `prompt_text` under `config` (the model goes in the URL).
 pub fn build_request<'a>(prompt_text: &'a str, config: &RunConfig) -> GenerateContentRequest<'a> {
-    let thinking = match super::budget::row_for(EngineId::Gemini, &config.model).param {
-        super::budget::ReasoningParam::GeminiThinkingBudget => config.thinking_budget,
+    let thinking = match row_for(ENGINE, &config.model).param {
+        ReasoningParam::GeminiThinkingBudget => config.thinking_budget,
         _ => None,
     };
     GenerateContentRequest {
@@ -114,8 +123,8 @@ pub fn request_body_json(prompt_text: &str, config: &RunConfig) -> String {
 /// Errors: not JSON, not an object, or neither `candidates` nor `promptFeedback` →
 /// `invalid_json`; an error envelope → the mapped Gemini error.
 pub fn parse_response(body: &str, requested_model: &str) -> Result<ParsedResponse, ProbeError> {
-    let invalid = |d: &str| engine_invalid_json_error(EngineId::Gemini, d);
-    let obj = response_object(EngineId::Gemini, body, "candidates")?;
+    let invalid = |d: &str| invalid_json(ENGINE, d);
+    let obj = reply_object(ENGINE, error_kind, body, "candidates")?;
     let candidate = match obj.get("candidates") {
         Some(Value::Array(c)) => c.first().and_then(Value::as_object),
         _ if obj.get("promptFeedback").is_some_and(Value::is_object) => None,
@@ -222,7 +231,7 @@ pub fn parse_response(body: &str, requested_model: &str) -> Result<ParsedRespons
             search_context_size: None,
         },
         queries,
-        request_id: non_blank(str_field(&obj, "responseId")).map(str::to_string),
+        request_id: text(&obj, "responseId"),
         stop_reason,
         model: non_blank(str_field(&obj, "modelVersion")).unwrap_or(requested_model).to_string(),
     })
@@ -231,10 +240,23 @@ pub fn parse_response(body: &str, requested_model: &str) -> Result<ParsedRespons
 /// `finishReason` of a reply cut off by `maxOutputTokens`.
 pub const MAX_TOKENS_FINISH: &str = "MAX_TOKENS";
 
+/// The key test's body (the table's `key_test_body`): one user turn, one output token (the model goes in the URL).
+pub(crate) const KEY_TEST_BODY: &str =
+    r#"{"contents":[{"parts":[{"text":{prompt}}],"role":"user"}],"generationConfig":{"maxOutputTokens":1}}"#;
+
+/// Gemini's own error rule, before the status table (engines.md, "Errors and retries"): a bad
+/// key is 400 `INVALID_ARGUMENT` with the reason `API_KEY_INVALID`, which is auth.
+/// The reason is one of the google.rpc body's `error.details[].reason`.
+fn error_kind(_status: u16, body: &str, _parsed: &ProviderErrorBody) -> Option<ErrorKind> {
+    let value = serde_json::from_str::<Value>(body.trim()).ok()?;
+    let details = value.get("error").and_then(|e| e.get("details")).and_then(Value::as_array)?;
+    let bad_key = details.iter().any(|d| d.get("reason").and_then(Value::as_str) == Some("API_KEY_INVALID"));
+    bad_key.then_some(ErrorKind::Auth)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::ErrorKind;
     use serde_json::json;
 
     #[test]

@@ -1,4 +1,4 @@
-//! Parsing a Messages response into [`ParsedResponse`] (seed §4.3).
+//! Parsing a Messages response into [`ParsedResponse`] (seed §4.3), DeepSeek's and Anthropic's.
 //!
 //! The parser walks `content` once, in order, and is deliberately lenient: DeepSeek's
 //! bodies differ from Anthropic's (UUID ids, `call_00_…` tool ids, `caller`,
@@ -17,10 +17,10 @@
 
 use serde_json::{Map, Value};
 
-use super::errors::{invalid_json_error, map_error_envelope};
-use super::wire::{count, str_field};
-use super::ParsedResponse;
-use crate::model::{ProbeError, Query, RawCitation, RawSource, Usage};
+use crate::model::{EngineId, ProbeError, Query, RawCitation, RawSource, Usage};
+use crate::provider::error::kind::{invalid_json, map_envelope, no_own_codes};
+use crate::provider::parsed::ParsedResponse;
+use crate::provider::read::{count, str_field};
 
 /// When a Messages response's `rawCitations` is an array.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -188,25 +188,25 @@ fn push_citations(block: &Map<String, Value>, out: &mut Vec<RawCitation>) {
     }
 }
 
-/// Parses the body of a successful DeepSeek Messages response (seed §4.3): [`parse_messages`]
-/// with citations kept only when present.
-pub fn parse_response(body: &str, requested_model: &str) -> Result<ParsedResponse, ProbeError> {
-    parse_messages(body, requested_model, Citations::WhenPresent)
-}
-
 /// Parses the body of a successful Messages response (DeepSeek's or Anthropic's).
 ///
 /// Errors: a body that is not JSON, not an object, or has no `content` array →
 /// `invalid_json`; an error envelope (`{"type":"error",…}` or `{"error":{…}}`) → the
 /// mapped provider error (no `http_status`: the caller knows it). Everything else parses.
 /// `rawCitations` gathers the `citations` of every text block, in order.
+///
+/// These two errors are worded as the seed's engine's (`EngineId::default()`, DeepSeek: "not a
+/// valid messages response") for Anthropic's replies too, as they always were; the HTTP-level
+/// errors of either engine name it.
 pub fn parse_messages(body: &str, requested_model: &str, citations: Citations) -> Result<ParsedResponse, ProbeError> {
+    let seed = EngineId::default();
+    let invalid_json_error = |detail: &str| invalid_json(seed, detail);
     let value: Value = serde_json::from_str(body).map_err(|e| invalid_json_error(&format!("not json: {e}")))?;
     let Value::Object(obj) = value else {
         return Err(invalid_json_error("the body is not a json object"));
     };
     if is_error_envelope(&obj) {
-        return Err(map_error_envelope(body));
+        return Err(map_envelope(seed, no_own_codes, body));
     }
     let mut obj = obj;
     let Some(Value::Array(blocks)) = obj.remove("content") else {
@@ -303,6 +303,11 @@ mod tests {
     use super::*;
     use crate::model::ErrorKind;
     use serde_json::json;
+
+    /// DeepSeek's reading: citations only when present.
+    fn parse_response(body: &str, model: &str) -> Result<ParsedResponse, ProbeError> {
+        parse_messages(body, model, Citations::WhenPresent)
+    }
 
     fn parse(v: Value) -> ParsedResponse {
         parse_response(&v.to_string(), "deepseek-v4-flash").expect("parses")

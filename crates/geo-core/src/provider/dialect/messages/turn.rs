@@ -3,7 +3,8 @@
 //!
 //! The server-side tool loop may stop before the answer with `stop_reason: "pause_turn"`.
 //! The client sends the same request again with the paused reply's `content` appended as one
-//! `assistant` message ([`Continuation`]), up to [`MAX_CONTINUATIONS`] times; nothing else
+//! `assistant` message ([`Continuation`](crate::provider::parsed::Continuation)), up to
+//! [`MAX_CONTINUATIONS`] times; nothing else
 //! changes (`max_uses` included). The probe's raw result is the whole turn ([`merge_turn`]):
 //! every reply's blocks read as one `content` (text joined in order, queries numbered on,
 //! every source and citation, a result block matched to its search across replies), `usage`
@@ -15,34 +16,10 @@
 use serde_json::Value;
 
 use super::response::{Citations, Walk};
-use super::ParsedResponse;
-
-/// Messages `stop_reason` of a paused turn.
-pub const PAUSE_TURN: &str = "pause_turn";
+use crate::provider::parsed::ParsedResponse;
 
 /// Continuations of one attempt before a still-paused turn counts as truncated.
 pub const MAX_CONTINUATIONS: u32 = 4;
-
-/// What a continuation request sends back: the content of every paused reply of the turn so
-/// far, in order, as one `assistant` message (engines.md: one message holding every paused
-/// reply's content, or one per reply, are both accepted).
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct Continuation {
-    /// The paused replies' `content` blocks, as received.
-    pub assistant_content: Vec<Value>,
-}
-
-impl Continuation {
-    /// The continuation after the paused replies `turn` (their blocks, in order; a reply
-    /// without blocks adds none).
-    pub fn of(turn: &[ParsedResponse]) -> Continuation {
-        let mut assistant_content = Vec::new();
-        for reply in turn {
-            assistant_content.extend_from_slice(reply.content.as_deref().unwrap_or_default());
-        }
-        Continuation { assistant_content }
-    }
-}
 
 /// The raw result of a whole turn: `parts` are the replies in order (the paused ones, then
 /// the last). Their blocks are read as one content; usage and stated costs are summed; the
@@ -82,8 +59,9 @@ pub fn merge_turn(mut parts: Vec<ParsedResponse>) -> ParsedResponse {
 
 #[cfg(test)]
 mod tests {
+    use super::super::response::parse_messages;
     use super::*;
-    use crate::provider::response::{parse_messages, Citations};
+    use crate::provider::parsed::Continuation;
     use serde_json::json;
 
     fn reply(v: Value) -> ParsedResponse {

@@ -20,11 +20,21 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use serde::Serialize;
 use serde_json::Value;
 
-use super::errors::engine_invalid_json_error;
-use super::request::SYSTEM_PROMPT;
-use super::wire::{count, non_blank, response_object, str_field};
-use super::ParsedResponse;
 use crate::model::{EngineId, ProbeError, Query, RawCitation, RawSource, RunConfig, SearchContextSize, Usage};
+use crate::provider::dialect::chat::{
+    self, content_text, first_choice, probe_messages, ChatMessage, Choice, LENGTH_FINISH,
+};
+use crate::provider::error::kind::{invalid_json, no_own_codes, reply_object};
+use crate::provider::parsed::ParsedResponse;
+use crate::provider::read::{model_of, non_blank, str_field, text};
+use crate::provider::spec::model_or_default;
+use crate::provider::wire::Wire;
+
+/// This engine.
+const ENGINE: EngineId = EngineId::Perplexity;
+
+/// Perplexity's wire format (no codes of its own: a 401 is an HTML page, the status decides).
+pub(crate) const WIRE: Wire = Wire::new(ENGINE, request_body_json, parse_response, no_own_codes);
 
 /// The chat completions request body, fields in the documented order.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -37,45 +47,19 @@ pub struct ChatRequest<'a> {
     pub max_tokens: u32,
 }
 
-/// `{"role","content"}`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ChatMessage<'a> {
-    /// `system` or `user`.
-    pub role: &'static str,
-    /// The text.
-    pub content: &'a str,
-}
-
 /// The probe request for `prompt_text` under `config` (Perplexity always searches and has
 /// no search-count limit).
 pub fn build_request<'a>(prompt_text: &'a str, config: &'a RunConfig) -> ChatRequest<'a> {
     ChatRequest {
-        model: super::engine::model_or_default(EngineId::Perplexity, &config.model),
+        model: model_or_default(ENGINE, &config.model),
         messages: probe_messages(prompt_text),
         max_tokens: config.max_tokens,
     }
 }
 
-/// The seed's neutral system prompt, then `prompt_text`: the messages of every chat-shaped
-/// probe request (Perplexity, Qwen, ERNIE, Hunyuan).
-pub fn probe_messages(prompt_text: &str) -> [ChatMessage<'_>; 2] {
-    [ChatMessage { role: "system", content: SYSTEM_PROMPT }, ChatMessage { role: "user", content: prompt_text }]
-}
-
 /// The request body as sent.
 pub fn request_body_json(prompt_text: &str, config: &RunConfig) -> String {
     serde_json::to_string(&build_request(prompt_text, config)).unwrap_or_default()
-}
-
-/// The text of a message `content`: a string, or the `text` of its parts joined.
-pub(crate) fn content_text(content: Option<&Value>) -> String {
-    match content {
-        Some(Value::String(s)) => s.clone(),
-        Some(Value::Array(parts)) => {
-            parts.iter().filter_map(|p| p.get("text").and_then(Value::as_str)).collect::<Vec<_>>().join("")
-        }
-        _ => String::new(),
-    }
 }
 
 /// The answer without a leading `<think>…</think>` section and the whitespace after it, and
@@ -169,13 +153,12 @@ fn queries_and_sources(message: Option<&Value>, results: &[Value]) -> (Vec<Query
 /// Errors: not JSON, not an object, or no `choices` array → `invalid_json`; an error
 /// envelope → the mapped Perplexity error.
 pub fn parse_response(body: &str, requested_model: &str) -> Result<ParsedResponse, ProbeError> {
-    let invalid = |d: &str| engine_invalid_json_error(EngineId::Perplexity, d);
-    let obj = response_object(EngineId::Perplexity, body, "choices")?;
+    let invalid = |d: &str| invalid_json(ENGINE, d);
+    let obj = reply_object(ENGINE, no_own_codes, body, "choices")?;
     let Some(Value::Array(choices)) = obj.get("choices") else {
         return Err(invalid("the body has no choices array"));
     };
-    let choice = choices.first().and_then(Value::as_object);
-    let message = choice.and_then(|c| c.get("message"));
+    let Choice { message, finish, .. } = first_choice(choices);
     let content = content_text(message.and_then(|m| m.get("content")));
     let (answer, unclosed_think) = strip_think(&content);
 
@@ -194,35 +177,29 @@ pub fn parse_response(body: &str, requested_model: &str) -> Result<ParsedRespons
     let context =
         usage.and_then(|u| str_field(u, "search_context_size")).and_then(|s| SearchContextSize::parse(s.trim()));
     let cost = usage.and_then(|u| u.get("cost")).and_then(|c| c.get("total_cost")).and_then(Value::as_f64);
-    let finish = choice.and_then(|c| non_blank(str_field(c, "finish_reason")));
     Ok(ParsedResponse {
         raw_answer: answer.to_string(),
-        usage: Usage {
-            input_tokens: count(usage.and_then(|u| u.get("prompt_tokens"))),
-            output_tokens: count(usage.and_then(|u| u.get("completion_tokens"))),
-            cache_read_input_tokens: 0,
-            web_search_requests: queries.len() as u64,
-            search_context_size: context,
-        },
+        usage: Usage { search_context_size: context, ..chat::usage(usage, queries.len() as u64) },
         queries,
         raw_sources: sources,
         raw_citations: Some(citations),
-        request_id: non_blank(str_field(&obj, "id")).map(str::to_string),
+        request_id: text(&obj, "id"),
         truncated: finish == Some(LENGTH_FINISH) || unclosed_think,
         stop_reason: finish.map(str::to_string),
-        model: non_blank(str_field(&obj, "model")).unwrap_or(requested_model).to_string(),
+        model: model_of(&obj, requested_model),
         cost_usd: cost.filter(|c| c.is_finite() && *c >= 0.0),
         content: None,
     })
 }
 
-/// `finish_reason` of a reply cut off by `max_tokens`.
-pub const LENGTH_FINISH: &str = "length";
+/// The key test's body: the chat-completions dialect's.
+pub(crate) const KEY_TEST_BODY: &str = chat::KEY_TEST_BODY;
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::model::ErrorKind;
+    use crate::provider::spec::SYSTEM_PROMPT;
     use serde_json::json;
 
     #[test]
