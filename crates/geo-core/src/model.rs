@@ -43,6 +43,8 @@ macro_rules! wire_names {
 
 mod facts;
 pub use facts::{Claim, Currency, Fact, FactKind, FactSnapshot, RiskFlag, RiskKind, Verdict};
+mod location;
+pub use location::{is_iana_timezone, Location, LocationApplied, LocationProblem, Surface};
 
 /// Whether a [`Target`] is the monitored brand or one of its competitors.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -277,6 +279,14 @@ pub struct RunConfig {
     /// `maxTokens`); absent for other engines and in older exports.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub thinking_budget: Option<u32>,
+    /// Where the asker is (engines.md, "Where and how an answer was measured"); absent = no
+    /// location.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub location: Option<Location>,
+    /// Whether an engine without a location field gets the system prompt's `User location:`
+    /// line (absent = `true`; only `false` is written).
+    #[serde(default = "location::yes", skip_serializing_if = "location::is_true")]
+    pub location_prompt: bool,
 }
 
 /// How hard a reasoning model is asked to think (`run --reasoning-effort`; engines.md
@@ -371,6 +381,10 @@ pub struct Run {
     /// The project's fact sheet as it was when the run started (absent in older runs).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fact_snapshot: Option<FactSnapshot>,
+    /// What the run measured: `api` (absent: every run this program made) or `app` (captured
+    /// answers, `geo-probe import-captures`).
+    #[serde(default, skip_serializing_if = "Surface::is_api")]
+    pub surface: Surface,
 }
 
 fn default_schema_version() -> u32 {
@@ -822,6 +836,9 @@ pub struct Probe {
     /// The engine's own stated cost in USD of all attempts, when every billed attempt stated one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cost_usd: Option<f64>,
+    /// How the run's location reached the engine in the last attempt (absent: `none`).
+    #[serde(default, skip_serializing_if = "LocationApplied::is_none")]
+    pub location_applied: LocationApplied,
     /// Raw: all text blocks joined.
     #[serde(default)]
     pub raw_answer: String,

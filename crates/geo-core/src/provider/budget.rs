@@ -318,6 +318,8 @@ pub fn default_config(engine: EngineId, model: &str) -> RunConfig {
         system_prompt_version: SYSTEM_PROMPT_VERSION.to_string(),
         reasoning_effort: None,
         thinking_budget: None,
+        location: None,
+        location_prompt: true,
     };
     // No flag given: nothing to refuse.
     if let Ok(budget) = resolve(engine, &config.model, None, None) {

@@ -25,6 +25,8 @@
 //!   words ([`error::words`]);
 //! - [`budget`]: what each engine and model is asked to spend (output budget, reasoning
 //!   effort, thinking budget), and the default run;
+//! - [`location`]: how a run's location reaches each engine (its request's `user_location`, or
+//!   the system prompt's `User location:` line) and what a probe records of it;
 //! - [`url`]: the one base-URL rule and the key-or-proxy rule; [`local_proxy`]: the app's side
 //!   of `geo-probe proxy`.
 
@@ -37,6 +39,7 @@ pub mod error;
 pub mod interpret;
 pub mod keytest;
 pub mod local_proxy;
+pub mod location;
 pub mod parsed;
 mod read;
 pub mod spec;
@@ -57,10 +60,11 @@ pub use error::transport::{
 pub use error::words::describe_engine_error;
 pub use interpret::{interpret, Interpret, Reply, INTERPRETED_HEADERS};
 pub use keytest::{build_engine_key_test_body, interpret_engine_key_test, KeyVerdict};
+pub use location::{applied_by, applied_note, assumed_location_note, location_applied, location_line, system_prompt};
 pub use parsed::{Continuation, ParsedResponse};
 pub use spec::{
-    model_or_default, spec, temperature_applies, Auth, BrowserAccess, Caller, EngineSpec, MarkerRule, ENGINES,
-    KEY_TEST_PROMPT, REQUEST_TIMEOUT_MS, SYSTEM_PROMPT,
+    model_or_default, spec, temperature_applies, Auth, BrowserAccess, Caller, EngineSpec, LocationField, MarkerRule,
+    ENGINES, KEY_TEST_PROMPT, REQUEST_TIMEOUT_MS, SYSTEM_PROMPT,
 };
 pub use url::{auth_mode, check_key, parse_base_url, ApiKey, BaseUrl, BaseUrlError, KeyError, KeyMode};
 pub use wire::Wire;

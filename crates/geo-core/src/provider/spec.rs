@@ -111,6 +111,17 @@ const DASHSCOPE_REGION_HINT: AuthHint = AuthHint {
     zh: "百炼 API Key 仅在所属地域有效：中国内地 Key 请用 https://dashscope.aliyuncs.com，国际站 Key 请用 https://dashscope-intl.aliyuncs.com 作为 API 地址",
 };
 
+/// How an engine takes the run's location (engines.md, "Where and how an answer was measured").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LocationField {
+    /// A documented field of its request (`user_location` of the search tool or of the search
+    /// options); its file says which keys it takes.
+    Request,
+    /// No documented field: the system prompt's `User location: …` line, unless the run
+    /// switches it off (`locationPrompt: false`).
+    Prompt,
+}
+
 /// The static facts of one engine (engines.md, "The engines").
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct EngineSpec {
@@ -148,6 +159,11 @@ pub struct EngineSpec {
     pub wording: Wording,
     /// What a rejected key should make the user check besides the key itself.
     pub auth_hint: Option<&'static AuthHint>,
+    /// How it takes the run's location.
+    pub location: LocationField,
+    /// The country its web search assumes when a request gives no location (OpenAI: the
+    /// United States), when its documentation says so.
+    pub assumed_country: Option<&'static str>,
 }
 
 /// Every engine, in the order of engines.md ([`EngineId::ALL`]).
@@ -169,6 +185,8 @@ pub const ENGINES: [EngineSpec; 9] = [
         markers: MarkerRule::None,
         wording: Wording::Seed,
         auth_hint: None,
+        location: LocationField::Prompt,
+        assumed_country: None,
     },
     EngineSpec {
         id: EngineId::Anthropic,
@@ -187,6 +205,8 @@ pub const ENGINES: [EngineSpec; 9] = [
         markers: MarkerRule::None,
         wording: Wording::Named,
         auth_hint: None,
+        location: LocationField::Request,
+        assumed_country: None,
     },
     EngineSpec {
         id: EngineId::Openai,
@@ -205,6 +225,8 @@ pub const ENGINES: [EngineSpec; 9] = [
         markers: MarkerRule::None,
         wording: Wording::Named,
         auth_hint: None,
+        location: LocationField::Request,
+        assumed_country: Some("US"),
     },
     EngineSpec {
         id: EngineId::Gemini,
@@ -223,6 +245,8 @@ pub const ENGINES: [EngineSpec; 9] = [
         markers: MarkerRule::None,
         wording: Wording::Named,
         auth_hint: None,
+        location: LocationField::Prompt,
+        assumed_country: None,
     },
     EngineSpec {
         id: EngineId::Perplexity,
@@ -241,6 +265,8 @@ pub const ENGINES: [EngineSpec; 9] = [
         markers: MarkerRule::Brackets,
         wording: Wording::Named,
         auth_hint: None,
+        location: LocationField::Request,
+        assumed_country: None,
     },
     EngineSpec {
         id: EngineId::Qwen,
@@ -259,6 +285,8 @@ pub const ENGINES: [EngineSpec; 9] = [
         markers: MarkerRule::Ref,
         wording: Wording::Named,
         auth_hint: Some(&DASHSCOPE_REGION_HINT),
+        location: LocationField::Prompt,
+        assumed_country: None,
     },
     EngineSpec {
         id: EngineId::Doubao,
@@ -277,6 +305,8 @@ pub const ENGINES: [EngineSpec; 9] = [
         markers: MarkerRule::None,
         wording: Wording::Named,
         auth_hint: None,
+        location: LocationField::Request,
+        assumed_country: None,
     },
     EngineSpec {
         id: EngineId::Ernie,
@@ -295,6 +325,8 @@ pub const ENGINES: [EngineSpec; 9] = [
         markers: MarkerRule::Caret,
         wording: Wording::Named,
         auth_hint: None,
+        location: LocationField::Prompt,
+        assumed_country: None,
     },
     EngineSpec {
         id: EngineId::Hunyuan,
@@ -313,6 +345,8 @@ pub const ENGINES: [EngineSpec; 9] = [
         markers: MarkerRule::Brackets,
         wording: Wording::Named,
         auth_hint: None,
+        location: LocationField::Prompt,
+        assumed_country: None,
     },
 ];
 

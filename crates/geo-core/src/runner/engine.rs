@@ -482,6 +482,7 @@ impl Engine {
             answer_links: Vec::new(),
             claims: Vec::new(),
             risk_flags: Vec::new(),
+            location_applied: crate::provider::location_applied(&self.config),
         };
         // Every written probe equals its own re-analysis, whatever its status.
         RunAnalyzer::with_facts(&self.alias_snapshot, self.fact_snapshot.as_ref(), self.config.engine)

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::model::{EngineId, Localized};
+use crate::model::{EngineId, Localized, LocationProblem};
 use crate::project::FactProblem;
 
 use super::Slot;
@@ -70,6 +70,17 @@ pub enum RunnerError {
     InvalidFactSheet {
         /// The first problem.
         problem: FactProblem,
+    },
+    /// The run's `config.location` breaks the rule of [`crate::model::Location::check`]:
+    /// nothing is sent.
+    InvalidLocation {
+        /// What is wrong.
+        problem: LocationProblem,
+    },
+    /// The run is an `app` run (imported captures): there is nothing to send again.
+    AppRun {
+        /// The run.
+        run_id: String,
     },
 }
 
@@ -148,6 +159,16 @@ impl RunnerError {
                     format!("the project's fact sheet cannot be used for a run: {}", why.en),
                 )
             }
+            RunnerError::InvalidLocation { problem } => {
+                let why = problem.localized();
+                Localized::new(format!("批次的位置有误，未发送任何请求：{}", why.zh), why.en)
+            }
+            RunnerError::AppRun { run_id } => Localized::new(
+                format!("批次 {run_id} 是导入的应用回答，无法继续运行或重试；请再导入一次新的回答"),
+                format!(
+                    "run {run_id} holds answers captured from an app; it cannot be continued or retried: import new captures instead"
+                ),
+            ),
         }
     }
 }

@@ -122,7 +122,9 @@ pub use retry::{
     empty_backoff_ms, error_backoff_ms, is_empty_answer, jitter_ms, next_step, AttemptOutcome, Step,
     DEFAULT_TIMEOUT_MS, EMPTY_BACKOFF_STEP_MS, ERROR_BACKOFF_STEP_MS, MAX_ATTEMPTS, MAX_JITTER_MS,
 };
-pub use start::{check_temperature, clamp_concurrency, previous_run_id, start_run, MAX_CONCURRENCY};
+pub use start::{
+    check_location, check_method, check_temperature, clamp_concurrency, previous_run_id, start_run, MAX_CONCURRENCY,
+};
 
 /// A worker of the pool (0-based, below the session's concurrency). A slot runs one probe at
 /// a time, through all of its attempts and back-offs, like a worker of the original pool.

@@ -123,6 +123,7 @@ pub fn plan(run: &Run, mode: &Mode) -> Result<TaskPlan, RunnerError> {
         .map(|(i, p)| (i, p.id.clone()))
         .collect();
     check_probe_count(prompts.len(), run.config.repeats)?;
+    super::start::check_method(run)?;
     super::start::check_temperature(run.config.engine, run.config.temperature)?;
     let existing = latest_records(&run.id, mode.existing());
     let mut plan = TaskPlan {

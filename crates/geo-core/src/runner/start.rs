@@ -1,6 +1,6 @@
 //! Creating a run (seed §3.2): validate the selection, freeze the snapshots, pick `previousRunId`.
 
-use crate::model::{EngineId, Project, Prompt, Run, RunConfig, RunStatus, APP_VERSION, SCHEMA_VERSION};
+use crate::model::{EngineId, Project, Prompt, Run, RunConfig, RunStatus, Surface, APP_VERSION, SCHEMA_VERSION};
 
 use super::error::RunnerError;
 use crate::limits::MAX_TEMPERATURE;
@@ -18,6 +18,24 @@ pub fn check_temperature(engine: EngineId, temperature: f64) -> Result<(), Runne
     }
 }
 
+/// What a run can send: not an `app` run (imported captures), and a location that keeps the
+/// rule of [`crate::model::Location::check`] (engines.md, "Where and how an answer was
+/// measured": refused before anything is sent).
+pub fn check_method(run: &Run) -> Result<(), RunnerError> {
+    if run.surface == Surface::App {
+        return Err(RunnerError::AppRun { run_id: run.id.clone() });
+    }
+    check_location(&run.config)
+}
+
+/// The config's location, when it has one, against [`crate::model::Location::check`].
+pub fn check_location(config: &RunConfig) -> Result<(), RunnerError> {
+    match &config.location {
+        Some(location) => location.check().map_err(|problem| RunnerError::InvalidLocation { problem }),
+        None => Ok(()),
+    }
+}
+
 /// Largest number of requests a run keeps in flight (seed §3.3).
 pub const MAX_CONCURRENCY: u32 = 3;
 
@@ -30,12 +48,13 @@ pub fn clamp_concurrency(concurrency: u32) -> u32 {
 /// `engine`, if any (engines.md: a run is compared with the previous run of the same engine).
 ///
 /// Runs that are `running`, `failed` or `cancelled`, runs of other projects and runs of
-/// other engines are ignored; a run without `config.engine` (an older export) is DeepSeek's.
+/// other engines are ignored, and so are `app` runs (imported captures: a run points only at
+/// runs of its own surface); a run without `config.engine` (an older export) is DeepSeek's.
 /// `createdAt` strings are compared as text, which orders the data model's fixed-width ISO
 /// 8601 UTC format chronologically; on equal times the later run in `runs` wins.
 pub fn previous_run_id(project_id: &str, engine: EngineId, runs: &[Run]) -> Option<String> {
     runs.iter()
-        .filter(|r| r.project_id == project_id && r.config.engine == engine)
+        .filter(|r| r.project_id == project_id && r.config.engine == engine && r.surface == Surface::Api)
         .filter(|r| matches!(r.status, RunStatus::Completed | RunStatus::Partial))
         .fold(None::<&Run>, |best, r| match best {
             Some(b) if b.created_at > r.created_at => Some(b),
@@ -99,6 +118,7 @@ pub fn start_run(
         return Err(RunnerError::TooManyTargets { targets });
     }
     check_temperature(config.engine, config.temperature)?;
+    check_location(&config)?;
     let alias_snapshot = project.targets();
     crate::project::validate_fact_sheet(&project.facts, &project.watch_terms, &alias_snapshot)
         .map_err(|problem| RunnerError::InvalidFactSheet { problem })?;
@@ -119,5 +139,6 @@ pub fn start_run(
         planned_probe_count,
         group_id: None,
         fact_snapshot: project.fact_snapshot(),
+        surface: Surface::Api,
     })
 }

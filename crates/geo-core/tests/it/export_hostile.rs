@@ -69,12 +69,15 @@ pub(crate) fn everything() -> ExportEnvelope {
             system_prompt_version: "v9".into(),
             reasoning_effort: Some(ReasoningEffort::High),
             thinking_budget: Some(4096),
+            location: None,
+            location_prompt: true,
         },
         alias_snapshot: vec![target("brand", TargetKind::Brand)],
         prompt_snapshot: vec![prompt.clone()],
         planned_probe_count: 2,
         group_id: Some("group1".into()),
         fact_snapshot: Some(FactSnapshot { facts: vec![fact], watch_terms: vec!["跑路".into()] }),
+        surface: Default::default(),
     };
     let probe = Probe {
         id: "run1__p1__0".into(),
@@ -166,6 +169,7 @@ pub(crate) fn everything() -> ExportEnvelope {
         }],
         claims: Vec::new(),
         risk_flags: Vec::new(),
+        location_applied: Default::default(),
     };
     ExportEnvelope {
         format: EXPORT_FORMAT.into(),

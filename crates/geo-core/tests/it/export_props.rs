@@ -75,6 +75,8 @@ fn run() -> impl Strategy<Value = Run> {
             system_prompt_version,
             reasoning_effort: (max_tokens % 4 != 0).then(|| ReasoningEffort::ALL[(max_tokens % 3) as usize]),
             thinking_budget: (max_tokens % 2 == 0).then_some(max_tokens / 2),
+            location: None,
+            location_prompt: true,
         },
     );
     (
@@ -100,6 +102,7 @@ fn run() -> impl Strategy<Value = Run> {
                 planned_probe_count,
                 group_id: None,
                 fact_snapshot: None,
+                surface: Default::default(),
             },
         )
 }
@@ -245,6 +248,7 @@ fn probe() -> impl Strategy<Value = Probe> {
                 answer_links,
                 claims: Vec::new(),
                 risk_flags: Vec::new(),
+                location_applied: Default::default(),
             },
         )
 }

@@ -56,6 +56,7 @@ mod metrics_summary;
 mod provider_errors;
 mod provider_fixtures;
 mod provider_goldens;
+mod provider_location;
 mod provider_proptest;
 mod runner_engine;
 mod runner_fidelity;

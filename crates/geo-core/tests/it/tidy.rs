@@ -807,6 +807,7 @@ const LEAVES: &[&[&str]] = &[
     &["provider", "parsed"],
     &["provider", "read"],
     &["provider", "budget"],
+    &["provider", "location"],
     &["provider", "error", "body"],
     &["provider", "error", "kind"],
 ];

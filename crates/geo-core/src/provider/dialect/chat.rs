@@ -7,13 +7,15 @@
 //! is here is what all of them (or the named ones) do the same way, so that a rule such as
 //! "a result's index is a whole number, or a string of digits" is written once.
 
+use std::borrow::Cow;
+
 use rustc_hash::FxHashSet;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::model::{RawCitation, RawSource, Usage};
+use crate::model::{RawCitation, RawSource, RunConfig, Usage};
+use crate::provider::location::system_prompt;
 use crate::provider::read::{count, non_blank, str_field};
-use crate::provider::spec::SYSTEM_PROMPT;
 
 /// `finish_reason` of a reply cut off by its output budget.
 pub const LENGTH_FINISH: &str = "length";
@@ -24,13 +26,17 @@ pub struct ChatMessage<'a> {
     /// `system` or `user`.
     pub role: &'static str,
     /// The text.
-    pub content: &'a str,
+    pub content: Cow<'a, str>,
 }
 
-/// The seed's neutral system prompt, then `prompt_text`: the messages of every chat-shaped
-/// probe request.
-pub fn probe_messages(prompt_text: &str) -> [ChatMessage<'_>; 2] {
-    [ChatMessage { role: "system", content: SYSTEM_PROMPT }, ChatMessage { role: "user", content: prompt_text }]
+/// The seed's neutral system prompt (with the `User location:` line when the run's location
+/// goes there: `location::system_prompt`), then `prompt_text`: the messages of every
+/// chat-shaped probe request.
+pub fn probe_messages<'a>(prompt_text: &'a str, config: &RunConfig) -> [ChatMessage<'a>; 2] {
+    [
+        ChatMessage { role: "system", content: system_prompt(config) },
+        ChatMessage { role: "user", content: Cow::Borrowed(prompt_text) },
+    ]
 }
 
 /// The text of a message `content`: a string, or the `text` of its parts joined.

@@ -49,6 +49,7 @@ use crate::provider::dialect::responses::{
 };
 use crate::provider::error::body::{parse_error_body, ProviderErrorBody};
 use crate::provider::error::kind::{invalid_json, map_envelope, refused_error, reply_object};
+use crate::provider::location::{user_location, UserLocation};
 use crate::provider::parsed::ParsedResponse;
 use crate::provider::read::{count, model_of, non_blank, str_field, text};
 use crate::provider::spec::{model_or_default, SYSTEM_PROMPT};
@@ -77,8 +78,8 @@ pub struct ArkRequest<'a> {
     pub model: &'a str,
     /// The system prompt, then the user prompt.
     pub input: [InputMessage<'a>; 2],
-    /// `[{"type":"web_search","limit":10}]`.
-    pub tools: [WebSearchTool; 1],
+    /// `[{"type":"web_search","limit":10}]`, with `user_location` when the run has a location.
+    pub tools: [WebSearchTool<'a>; 1],
     /// Tool-call rounds allowed: min(maxSearches, 10), at least 1.
     pub max_tool_calls: u32,
     /// Output token limit (thinking included).
@@ -115,12 +116,16 @@ pub struct InputText<'a> {
 
 /// `{"type":"web_search","limit":N}`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct WebSearchTool {
+pub struct WebSearchTool<'a> {
     /// Always `web_search`.
     #[serde(rename = "type")]
     pub kind: &'static str,
     /// Results per search.
     pub limit: u32,
+    /// `{"type":"approximate", country, region?, city?}` when the run has a location (the
+    /// reference's keys: no timezone).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub user_location: Option<UserLocation<'a>>,
 }
 
 /// `{"type":"enabled|disabled"}`.
@@ -138,7 +143,11 @@ pub fn build_request<'a>(prompt_text: &'a str, config: &'a RunConfig) -> ArkRequ
     ArkRequest {
         model: model_or_default(ENGINE, &config.model),
         input: [message("system", SYSTEM_PROMPT), message("user", prompt_text)],
-        tools: [WebSearchTool { kind: "web_search", limit: RESULTS_PER_SEARCH }],
+        tools: [WebSearchTool {
+            kind: "web_search",
+            limit: RESULTS_PER_SEARCH,
+            user_location: user_location(config, false),
+        }],
         max_tool_calls: config.max_searches.clamp(1, MAX_TOOL_CALLS),
         max_output_tokens: config.max_tokens,
         temperature: config.temperature,

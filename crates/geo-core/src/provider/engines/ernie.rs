@@ -88,7 +88,7 @@ pub struct WebSearch {
 pub fn build_request<'a>(prompt_text: &'a str, config: &'a RunConfig) -> ChatRequest<'a> {
     ChatRequest {
         model: model_or_default(ENGINE, &config.model),
-        messages: probe_messages(prompt_text),
+        messages: probe_messages(prompt_text, config),
         temperature: config.temperature,
         web_search: WebSearch { enable: true, enable_trace: true, enable_citation: true, search_mode: SEARCH_MODE },
         max_completion_tokens: config.max_tokens,

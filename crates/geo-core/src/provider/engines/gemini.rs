@@ -14,6 +14,8 @@
 //! * A prompt blocked before any candidate (`promptFeedback.blockReason`) parses as an empty
 //!   answer whose stop reason is the block reason; the runner then retries it as `empty`.
 
+use std::borrow::Cow;
+
 use serde::Serialize;
 use serde_json::Value;
 
@@ -21,9 +23,9 @@ use crate::model::{EngineId, ErrorKind, ProbeError, Query, RawCitation, RawSourc
 use crate::provider::budget::{row_for, ReasoningParam};
 use crate::provider::error::body::ProviderErrorBody;
 use crate::provider::error::kind::{invalid_json, reply_object};
+use crate::provider::location::system_prompt;
 use crate::provider::parsed::ParsedResponse;
 use crate::provider::read::{count, non_blank, str_field, text};
-use crate::provider::spec::SYSTEM_PROMPT;
 use crate::provider::wire::Wire;
 
 /// This engine.
@@ -59,8 +61,8 @@ pub struct Content<'a> {
 /// `{"text":"…"}`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct TextPart<'a> {
-    /// The text.
-    pub text: &'a str,
+    /// The text (the system instruction's may carry the `User location:` line).
+    pub text: Cow<'a, str>,
 }
 
 /// `{"google_search":{}}` (the REST spelling of the guide).
@@ -102,8 +104,8 @@ pub fn build_request<'a>(prompt_text: &'a str, config: &RunConfig) -> GenerateCo
         _ => None,
     };
     GenerateContentRequest {
-        system_instruction: Content { role: None, parts: [TextPart { text: SYSTEM_PROMPT }] },
-        contents: [Content { role: Some("user"), parts: [TextPart { text: prompt_text }] }],
+        system_instruction: Content { role: None, parts: [TextPart { text: system_prompt(config) }] },
+        contents: [Content { role: Some("user"), parts: [TextPart { text: Cow::Borrowed(prompt_text) }] }],
         tools: [GoogleSearchTool { google_search: Empty {} }],
         generation_config: GenerationConfig {
             max_output_tokens: config.max_tokens,
@@ -257,6 +259,7 @@ fn error_kind(_status: u16, body: &str, _parsed: &ProviderErrorBody) -> Option<E
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::provider::spec::SYSTEM_PROMPT;
     use serde_json::json;
 
     #[test]

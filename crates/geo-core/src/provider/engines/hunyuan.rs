@@ -73,7 +73,7 @@ pub struct ChatRequest<'a> {
 pub fn build_request<'a>(prompt_text: &'a str, config: &'a RunConfig) -> ChatRequest<'a> {
     ChatRequest {
         model: model_or_default(ENGINE, &config.model),
-        messages: probe_messages(prompt_text),
+        messages: probe_messages(prompt_text, config),
         temperature: config.temperature,
         enable_enhancement: true,
         force_search_enhancement: true,

@@ -29,6 +29,7 @@ use crate::provider::dialect::responses::{
 };
 use crate::provider::error::body::ProviderErrorBody;
 use crate::provider::error::kind::{invalid_json, reply_object};
+use crate::provider::location::{user_location, UserLocation};
 use crate::provider::parsed::ParsedResponse;
 use crate::provider::read::{model_of, non_blank, str_field, text};
 use crate::provider::spec::{model_or_default, SYSTEM_PROMPT};
@@ -49,8 +50,8 @@ pub struct ResponsesRequest<'a> {
     pub instructions: &'a str,
     /// The one user message.
     pub input: [InputMessage<'a>; 1],
-    /// `[{"type":"web_search"}]`.
-    pub tools: [Tool; 1],
+    /// `[{"type":"web_search"}]`, with `user_location` when the run has a location.
+    pub tools: [Tool<'a>; 1],
     /// `["web_search_call.action.sources"]`: every retrieved page, not only the cited ones.
     pub include: [&'static str; 1],
     /// Output token limit (reasoning tokens included).
@@ -73,12 +74,17 @@ pub struct InputMessage<'a> {
     pub content: &'a str,
 }
 
-/// `{"type":"web_search"}`.
+/// `{"type":"web_search"}`, and `user_location: {"type":"approximate", country, region?,
+/// city?, timezone?}` when the run has a location (engines.md, "Where and how an answer was
+/// measured"; without one OpenAI's search assumes a user in the United States).
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Tool {
+pub struct Tool<'a> {
     /// Always `web_search`.
     #[serde(rename = "type")]
     pub kind: &'static str,
+    /// The run's location.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub user_location: Option<UserLocation<'a>>,
 }
 
 /// The probe request for `prompt_text` under `config`.
@@ -91,7 +97,7 @@ pub fn build_request<'a>(prompt_text: &'a str, config: &'a RunConfig) -> Respons
         model: model_or_default(ENGINE, &config.model),
         instructions: SYSTEM_PROMPT,
         input: [InputMessage { role: "user", content: prompt_text }],
-        tools: [Tool { kind: "web_search" }],
+        tools: [Tool { kind: "web_search", user_location: user_location(config, true) }],
         include: ["web_search_call.action.sources"],
         max_output_tokens: config.max_tokens,
         max_tool_calls: config.max_searches,

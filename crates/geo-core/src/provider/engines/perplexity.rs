@@ -25,6 +25,7 @@ use crate::provider::dialect::chat::{
     self, content_text, first_choice, probe_messages, ChatMessage, Choice, LENGTH_FINISH,
 };
 use crate::provider::error::kind::{invalid_json, no_own_codes, reply_object};
+use crate::provider::location::{plain_user_location, UserLocation};
 use crate::provider::parsed::ParsedResponse;
 use crate::provider::read::{model_of, non_blank, str_field, text};
 use crate::provider::spec::model_or_default;
@@ -45,6 +46,17 @@ pub struct ChatRequest<'a> {
     pub messages: [ChatMessage<'a>; 2],
     /// Output token limit.
     pub max_tokens: u32,
+    /// `{"user_location": {country, region?, city?}}` when the run has a location (no `type`,
+    /// no timezone: engines.md, "Where and how an answer was measured").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub web_search_options: Option<SearchOptions<'a>>,
+}
+
+/// `web_search_options` of a request.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SearchOptions<'a> {
+    /// The run's location, without a timezone.
+    pub user_location: UserLocation<'a>,
 }
 
 /// The probe request for `prompt_text` under `config` (Perplexity always searches and has
@@ -52,8 +64,9 @@ pub struct ChatRequest<'a> {
 pub fn build_request<'a>(prompt_text: &'a str, config: &'a RunConfig) -> ChatRequest<'a> {
     ChatRequest {
         model: model_or_default(ENGINE, &config.model),
-        messages: probe_messages(prompt_text),
+        messages: probe_messages(prompt_text, config),
         max_tokens: config.max_tokens,
+        web_search_options: plain_user_location(config).map(|user_location| SearchOptions { user_location }),
     }
 }
 

@@ -108,7 +108,7 @@ pub struct SearchOptions {
 pub fn build_request<'a>(prompt_text: &'a str, config: &'a RunConfig) -> GenerationRequest<'a> {
     GenerationRequest {
         model: model_or_default(ENGINE, &config.model),
-        input: Input { messages: probe_messages(prompt_text) },
+        input: Input { messages: probe_messages(prompt_text, config) },
         parameters: Parameters {
             result_format: "message",
             enable_search: true,

@@ -63,6 +63,7 @@ pub fn bare_probe(run: &Run, prompt_id: &str, repeat: u32, status: ProbeStatus) 
         answer_links: Vec::new(),
         claims: Vec::new(),
         risk_flags: Vec::new(),
+        location_applied: Default::default(),
     }
 }
 
@@ -144,6 +145,7 @@ pub fn sample_store() -> ExportEnvelope {
         planned_probe_count: 4,
         group_id: None,
         fact_snapshot: None,
+        surface: Default::default(),
     };
     let r0 = Run {
         id: "run_a".into(),
@@ -160,6 +162,7 @@ pub fn sample_store() -> ExportEnvelope {
         planned_probe_count: 1,
         group_id: None,
         fact_snapshot: None,
+        surface: Default::default(),
     };
 
     let mut a = bare_probe(&r1, "pr_1", 0, ProbeStatus::Success);

@@ -48,6 +48,7 @@ pub fn run(id: &str, created_at: &str, prompts: Vec<Prompt>, previous: Option<&s
         prompt_snapshot: prompts,
         group_id: None,
         fact_snapshot: None,
+        surface: Default::default(),
     }
 }
 
@@ -89,6 +90,7 @@ pub fn probe(run: &str, prompt: &str, repeat: u32, status: ProbeStatus) -> Probe
         answer_links: vec![],
         claims: Vec::new(),
         risk_flags: Vec::new(),
+        location_applied: Default::default(),
     }
 }
 

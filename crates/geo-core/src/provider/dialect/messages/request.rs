@@ -7,12 +7,14 @@
 //! [`build_request_body`] for inspection and tests) sorts object keys, because the crate
 //! does not enable serde_json's `preserve_order`; send the string, not the value.
 
+use std::borrow::Cow;
+
 use serde::Serialize;
 
 use crate::model::RunConfig;
 use crate::provider::budget::{row_for, ReasoningParam};
+use crate::provider::location::{system_prompt, user_location, UserLocation};
 use crate::provider::parsed::Continuation;
-use crate::provider::spec::SYSTEM_PROMPT;
 
 /// Value of the `anthropic-version` header (DeepSeek ignores it; Anthropic proxies need it).
 pub const ANTHROPIC_VERSION: &str = "2023-06-01";
@@ -33,10 +35,10 @@ pub struct MessagesRequest<'a> {
     pub model: &'a str,
     /// Output token limit.
     pub max_tokens: u32,
-    /// The system prompt.
-    pub system: &'a str,
+    /// The system prompt (with the `User location:` line for an engine without a field).
+    pub system: Cow<'a, str>,
     /// The search tool (exactly one).
-    pub tools: Vec<WebSearchTool>,
+    pub tools: Vec<WebSearchTool<'a>>,
     /// The user message, then (a `pause_turn` continuation) the paused content.
     pub messages: Vec<Message<'a>>,
     /// Sampling temperature.
@@ -72,9 +74,10 @@ pub struct OutputConfig {
     pub effort: &'static str,
 }
 
-/// `{"type":"web_search_20250305","name":"web_search","max_uses":N}`.
+/// `{"type":"web_search_20250305","name":"web_search","max_uses":N}`, and Anthropic's
+/// `user_location` when the run has a location.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct WebSearchTool {
+pub struct WebSearchTool<'a> {
     /// Always [`WEB_SEARCH_TOOL_TYPE`].
     #[serde(rename = "type")]
     pub kind: &'static str,
@@ -82,6 +85,11 @@ pub struct WebSearchTool {
     pub name: &'static str,
     /// Searches allowed in one probe.
     pub max_uses: u32,
+    /// `{"type":"approximate", country, region?, city?, timezone?}` for an engine whose tool
+    /// takes the location (Anthropic); DeepSeek's endpoint documents none and gets the
+    /// system prompt's line instead.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub user_location: Option<UserLocation<'a>>,
 }
 
 /// `{"role":"user","content":[{"type":"text","text":...}]}`.
@@ -117,11 +125,12 @@ pub fn build_request<'a>(prompt_text: &'a str, config: &'a RunConfig) -> Message
     MessagesRequest {
         model: &config.model,
         max_tokens: config.max_tokens,
-        system: SYSTEM_PROMPT,
+        system: system_prompt(config),
         tools: vec![WebSearchTool {
             kind: WEB_SEARCH_TOOL_TYPE,
             name: WEB_SEARCH_TOOL_NAME,
             max_uses: config.max_searches,
+            user_location: user_location(config, true),
         }],
         messages: vec![Message::User(user_message(prompt_text))],
         temperature: config.temperature,
