@@ -44,7 +44,7 @@ macro_rules! wire_names {
 mod facts;
 pub use facts::{Claim, Currency, Fact, FactKind, FactSnapshot, RiskFlag, RiskKind, Verdict};
 mod location;
-pub use location::{is_iana_timezone, Location, LocationApplied, LocationProblem, Surface};
+pub use location::{is_iana_timezone, Location, LocationApplied, LocationProblem, Surface, APP_MODEL};
 
 /// Whether a [`Target`] is the monitored brand or one of its competitors.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -249,9 +249,12 @@ impl std::fmt::Display for EngineId {
 }
 
 /// The configuration frozen into a run when it starts. Its `Default`, the default run, is
-/// built from the engine and budget tables (`provider::budget`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+/// built from the engine and budget tables (`provider::budget`). Written through
+/// `location::RunConfigOut`: an `app` run's config has no budget, and its budget fields are
+/// written `null` ([`RunConfig::for_app`]); compared field by field, two configs without a
+/// budget as equal (`location.rs`).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", into = "location::RunConfigOut")]
 pub struct RunConfig {
     /// The engine asked (absent in older exports: DeepSeek).
     #[serde(default)]
@@ -260,15 +263,21 @@ pub struct RunConfig {
     pub model: String,
     /// Probes per prompt.
     pub repeats: u32,
-    /// Parallel requests, clamped to 1..=3.
+    /// Parallel requests, clamped to 1..=3 (`null` in an `app` run: read as 0).
+    #[serde(default, deserialize_with = "location::u32_or_null")]
     pub concurrency: u32,
-    /// `max_uses` of the web search tool.
+    /// `max_uses` of the web search tool (`null` in an `app` run: read as 0).
+    #[serde(default, deserialize_with = "location::u32_or_null")]
     pub max_searches: u32,
-    /// `max_tokens` of the request.
+    /// `max_tokens` of the request (`null` in an `app` run: read as 0).
+    #[serde(default, deserialize_with = "location::u32_or_null")]
     pub max_tokens: u32,
-    /// `temperature` of the request.
+    /// `temperature` of the request (`null` in an `app` run: read as NaN, the mark of a
+    /// config without a budget, [`RunConfig::is_captured`]).
+    #[serde(default = "location::no_temperature", deserialize_with = "location::f64_or_nan")]
     pub temperature: f64,
-    /// Version of the system prompt used.
+    /// Version of the system prompt used (`null` in an `app` run: read as empty).
+    #[serde(default, deserialize_with = "location::string_or_null")]
     pub system_prompt_version: String,
     /// The reasoning effort the request asked for (OpenAI `reasoning.effort`, DeepSeek
     /// `output_config.effort`, Gemini's thinking budget chosen by it): absent when the

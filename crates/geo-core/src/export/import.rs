@@ -313,6 +313,7 @@ pub fn parse_export(text: &str, limits: &ImportLimits) -> Result<ExportEnvelope,
     let mut sink = Sink::default();
     check_string_sizes(&root, limits.max_string_chars, &Seg::Root, &mut sink);
     check_envelope_shape(&mut root, &mut sink);
+    crate::export::location::check_budget_fields(&root, &mut sink);
     if sink.total == 0 {
         check_fact_names(&root, &mut sink);
     }
@@ -339,6 +340,7 @@ pub fn parse_export(text: &str, limits: &ImportLimits) -> Result<ExportEnvelope,
     check_duplicates(&env, &mut sink);
     check_snapshot_sizes(&env, &mut sink);
     check_fact_sheets(&env, &mut sink);
+    crate::export::location::check_locations(&env, &mut sink);
     if sink.total > 0 {
         return Err(ImportError::from_sink(sink));
     }

@@ -22,6 +22,7 @@ pub mod catalog;
 pub mod csv;
 pub mod import;
 pub mod json;
+mod location;
 pub mod markdown;
 pub mod overwrite;
 pub mod validate;
@@ -39,5 +40,6 @@ pub use import::{
 pub use json::{
     full_export, full_export_with_checks, indent_json, run_export, sort_link_checks, to_json_pretty, ExportError,
 };
+pub use location::BUDGET_FIELDS;
 pub use overwrite::{probe_overwrite, prompt_overwrite, reanalysed, run_overwrite, Overwrite};
 pub use validate::{validate_against, Problem};

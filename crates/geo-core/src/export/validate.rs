@@ -29,8 +29,8 @@ use serde_json::{Map, Value};
 use crate::export::overwrite::{prompt_overwrite, run_overwrite};
 use crate::limits;
 use crate::model::{
-    ErrorKind, ExportEnvelope, LinkClass, Ownership, ProbeStatus, ReasoningEffort, Run, RunStatus, SearchContextSize,
-    TargetKind,
+    ErrorKind, ExportEnvelope, LinkClass, LocationApplied, Ownership, ProbeStatus, ReasoningEffort, Run, RunStatus,
+    SearchContextSize, Surface, TargetKind,
 };
 
 /// One thing wrong with an import, at a JSON path such as `probes[3].status`
@@ -235,6 +235,10 @@ pub const SEARCH_CONTEXT_SIZES: &[&str] = SearchContextSize::NAMES;
 pub const REASONING_EFFORTS: &[&str] = ReasoningEffort::NAMES;
 /// `linkChecks[].links[].class` strings.
 pub const LINK_CLASSES: &[&str] = LinkClass::NAMES;
+/// `Run.surface` strings.
+pub const SURFACES: &[&str] = Surface::NAMES;
+/// `Probe.locationApplied` strings.
+pub const LOCATIONS_APPLIED: &[&str] = LocationApplied::NAMES;
 /// `RunConfig.engine` strings (`shared/spec/engines.md`).
 pub const ENGINE_IDS: &[&str] =
     &["deepseek", "anthropic", "openai", "gemini", "perplexity", "qwen", "doubao", "ernie", "hunyuan"];
@@ -286,17 +290,26 @@ const PROMPT: Ty = Ty::Obj(&[
     req("updatedAt", Ty::Str),
 ]);
 
+/// `RunConfig.location`; its values are checked by `model::Location::check` once typed
+/// (`export::location`).
+const LOCATION: Ty =
+    Ty::Obj(&[req("country", Ty::Str), opt("region", Ty::Str), opt("city", Ty::Str), opt("timezone", Ty::Str)]);
+
+/// The budget fields are required of every run but an `app` run, whose config has none
+/// (`export::location::check_budget_fields`).
 const RUN_CONFIG: Ty = Ty::Obj(&[
     opt("engine", Ty::Enum(ENGINE_IDS)),
     req("model", Ty::Str),
     req("repeats", U32),
-    req("concurrency", U32),
-    req("maxSearches", U32),
-    req("maxTokens", U32),
-    req("temperature", Ty::Float),
-    req("systemPromptVersion", Ty::Str),
+    opt("concurrency", U32),
+    opt("maxSearches", U32),
+    opt("maxTokens", U32),
+    opt("temperature", Ty::Float),
+    opt("systemPromptVersion", Ty::Str),
     opt("reasoningEffort", Ty::Enum(REASONING_EFFORTS)),
     opt("thinkingBudget", U32),
+    opt("location", LOCATION),
+    opt("locationPrompt", Ty::Bool),
 ]);
 
 const RUN: Ty = Ty::Obj(&[
@@ -314,6 +327,7 @@ const RUN: Ty = Ty::Obj(&[
     opt("plannedProbeCount", U32),
     opt("groupId", Ty::Str),
     opt("factSnapshot", FACT_SNAPSHOT),
+    opt("surface", Ty::Enum(SURFACES)),
 ]);
 
 const PROBE_ERROR: Ty = Ty::Obj(&[req("kind", Ty::Enum(ERROR_KINDS)), opt("httpStatus", U16), opt("message", Ty::Str)]);
@@ -400,6 +414,7 @@ const PROBE: Ty = Ty::Obj(&[
     opt("billedUsage", USAGE),
     opt("continuations", U32),
     opt("costUsd", Ty::Float),
+    opt("locationApplied", Ty::Enum(LOCATIONS_APPLIED)),
     opt("rawAnswer", Ty::Str),
     opt("queries", Ty::Arr(&QUERY)),
     opt("rawSources", Ty::Arr(&RAW_SOURCE)),

@@ -55,6 +55,12 @@ fn finite_f64() -> impl Strategy<Value = f64> {
     prop_oneof![(0u32..=20).prop_map(|t| f64::from(t) / 10.0), any::<f64>().prop_filter("finite", |f| f.is_finite()),]
 }
 
+/// Locations a run may carry, each keeping the rule of `Location::check`.
+static LOCATIONS: std::sync::LazyLock<[Location; 3]> = std::sync::LazyLock::new(|| {
+    let l = |loc: &str, tz: Option<&str>| Location::from_flags(Some(loc), tz).unwrap().unwrap();
+    [l("CN/浙江/杭州", Some("Asia/Shanghai")), l("US", None), l("DE/Berlin", Some("Etc/GMT-1"))]
+});
+
 fn run() -> impl Strategy<Value = Run> {
     let status = prop_oneof![
         Just(RunStatus::Running),
@@ -75,8 +81,8 @@ fn run() -> impl Strategy<Value = Run> {
             system_prompt_version,
             reasoning_effort: (max_tokens % 4 != 0).then(|| ReasoningEffort::ALL[(max_tokens % 3) as usize]),
             thinking_budget: (max_tokens % 2 == 0).then_some(max_tokens / 2),
-            location: None,
-            location_prompt: true,
+            location: (max_tokens % 5 == 0).then(|| LOCATIONS[(repeats % 3) as usize].clone()),
+            location_prompt: max_tokens % 7 != 0,
         },
     );
     (
@@ -102,7 +108,7 @@ fn run() -> impl Strategy<Value = Run> {
                 planned_probe_count,
                 group_id: None,
                 fact_snapshot: None,
-                surface: Default::default(),
+                surface: if planned_probe_count % 4 == 0 { Surface::App } else { Surface::Api },
             },
         )
 }
@@ -248,7 +254,7 @@ fn probe() -> impl Strategy<Value = Probe> {
                 answer_links,
                 claims: Vec::new(),
                 risk_flags: Vec::new(),
-                location_applied: Default::default(),
+                location_applied: LocationApplied::ALL[(attempts % 3) as usize],
             },
         )
 }

@@ -40,6 +40,7 @@ mod export_facts;
 mod export_goldens;
 mod export_hostile;
 mod export_import;
+mod export_location;
 mod export_props;
 mod export_warehouse;
 mod fuzz_hostile;
