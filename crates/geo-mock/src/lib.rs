@@ -30,6 +30,9 @@
 //!   not run; a content-filter refusal, `refused`, as each Chinese engine sends it). See
 //!   [`engines`].
 //! * `POST …/chat/completions` with `"stream": true`: the Docs chat's SSE stream (see [`chat`]).
+//! * A request's location ([`location`]): each engine's `user_location` checked against its
+//!   documented keys, a wrong one (or, with `--reject-location E`, any one) answered 400 naming
+//!   it in the engine's error shape.
 //! * What the real APIs do beyond a recorded body ([`behave`]): reasoning models spend their
 //!   thinking inside the request's output budget (`[think:N]` in a prompt sets how long) and
 //!   are cut off `incomplete` / `MAX_TOKENS` / `length` / `max_tokens` when it runs out;
@@ -57,6 +60,7 @@ pub mod chat;
 pub mod engines;
 pub mod fixtures;
 pub mod http;
+pub mod location;
 pub mod prng;
 pub mod scenario;
 
@@ -102,6 +106,9 @@ flags:
   --log FILE          append every request as a JSON line to FILE
   --chat SCENARIO     chat stream: normal, error, cut, slow, hostile or echo (default normal)
   --chat-delay-ms N   pause between events of the slow chat stream (default 400)
+  --reject-location E[,E...]
+                      answer every user_location sent to engine E (or all) with HTTP 400
+                      naming it, as a model or region without located search would
 
 KIND: 401 402 403 408 429 500 503 invalid_json empty preamble hang search_error hostile refused
 echo echo=STATUS
@@ -109,6 +116,8 @@ echo echo=STATUS
 engine's error body for STATUS, its messages quoting the request's auth header and path, as
 a gateway that echoes the request; chat echo: the key whole in one event, sent in two writes
 split inside it)
+A user_location of the wrong shape for its engine (an unknown key, no type approximate, a
+country that is not two letters) is answered 400 naming it, in the engine's error shape.
 Reasoning models spend their thinking inside the request's output budget; [think:N] in a
 prompt makes them think N tokens. [mock:pause] (pause=N) pauses a DeepSeek or Claude turn
 N times with pause_turn until the paused content is sent back.
@@ -138,6 +147,8 @@ pub struct MockConfig {
     pub chat: ChatScenario,
     /// Pause between events of the slow chat stream.
     pub chat_delay_ms: u64,
+    /// `--reject-location`: the engines whose every `user_location` is answered 400.
+    pub reject_location: Vec<MockEngine>,
 }
 
 impl Default for MockConfig {
@@ -152,6 +163,7 @@ impl Default for MockConfig {
             log: None,
             chat: ChatScenario::Normal,
             chat_delay_ms: 400,
+            reject_location: Vec::new(),
         }
     }
 }
@@ -202,6 +214,7 @@ impl MockConfig {
                 "log" => c.log = Some(PathBuf::from(value)),
                 "chat" => c.chat = ChatScenario::parse(&value)?,
                 "chat-delay-ms" => c.chat_delay_ms = number(&value)?,
+                "reject-location" => c.reject_location = location::parse_engines(&value)?,
                 _ => return Err(format!("unknown flag --{name}; run geo-mock --help")),
             }
         }
@@ -502,6 +515,14 @@ fn probe(
         record(shared, entry);
         return http::respond(stream, 400, "application/json", &refused);
     }
+    let reject = shared.config.reject_location.contains(&engine);
+    if let Some((status, refused)) = location::location_error(engine, &body, reject).filter(|_| key_ok) {
+        entry["prompt"] = json!(text);
+        entry["attempt"] = json!(attempt);
+        entry["outcome"] = json!("user_location");
+        record(shared, entry);
+        return http::respond(stream, status, "application/json", &refused);
+    }
     let fixtures = shared.fixtures.engine(engine);
     let fixture = match outcome {
         Outcome::Empty => fixtures.empty(),
@@ -624,8 +645,11 @@ mod tests {
             "cut",
             "--hang-secs",
             "3",
+            "--reject-location",
+            "openai,doubao",
         ]))
         .unwrap();
+        assert_eq!(c.reject_location, [MockEngine::Openai, MockEngine::Doubao]);
         assert_eq!(c.port, 0);
         assert_eq!(c.schedule.faults.len(), 2);
         assert_eq!(c.schedule.seed, 7);
