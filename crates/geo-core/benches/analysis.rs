@@ -43,6 +43,7 @@ fn synthetic_export(probes: usize) -> ExportEnvelope {
         planned_probe_count: probes as u32,
         group_id: None,
         fact_snapshot: None,
+        surface: Default::default(),
     };
     for i in 0..probes {
         let p = &parsed[i % parsed.len()];
@@ -77,6 +78,7 @@ fn synthetic_export(probes: usize) -> ExportEnvelope {
             answer_links: vec![],
             claims: Vec::new(),
             risk_flags: Vec::new(),
+            location_applied: Default::default(),
         });
     }
     env.runs.push(run);

@@ -96,6 +96,7 @@ fn bench_probes() -> (Vec<Target>, FactSnapshot, Vec<Probe>) {
                     answer_links: vec![],
                     claims: vec![],
                     risk_flags: vec![],
+                    location_applied: Default::default(),
                 });
             }
         }

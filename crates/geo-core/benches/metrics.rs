@@ -63,6 +63,7 @@ fn envelope() -> ExportEnvelope {
             planned_probe_count: (PROMPTS as u32) * REPEATS,
             group_id: None,
             fact_snapshot: None,
+            surface: Default::default(),
         });
         for prompt in &prompts {
             for rep in 0..REPEATS {
@@ -201,6 +202,7 @@ fn probe(rng: &mut SplitMix64, run_id: &str, prompt_id: &str, rep: u32) -> Probe
         }],
         claims: Vec::new(),
         risk_flags: Vec::new(),
+        location_applied: Default::default(),
     }
 }
 

@@ -56,6 +56,7 @@
 //!     created_at: "2026-11-29T08:00:00.000Z".into(), model: parsed.model, attempts: 1,
 //!     latency_ms: 9000, error: None, request_id: parsed.request_id, stop_reason: parsed.stop_reason,
 //!     usage: parsed.usage, truncated: false, billed_usage: Some(parsed.usage), continuations: 0, cost_usd: None,
+//!     location_applied: LocationApplied::None,
 //!     raw_answer: parsed.raw_answer, queries: parsed.queries,
 //!     raw_sources: parsed.raw_sources, raw_citations: None, answer: String::new(), sources: vec![], mentions: vec![],
 //!     list_items: vec![], other_entities: vec![], answer_links: vec![], claims: vec![], risk_flags: vec![],

@@ -1,14 +1,16 @@
 //! The engines of a project side by side: the object of `geo-probe engines`
 //! (`shared/spec/data-model.md`, "Comparing engines"), also behind the web app's Engines page.
 //!
-//! Per engine the newest completed or partial run of the project is taken; its figures come
-//! from that run's [`RunMetrics`], so the comparison works on stored metric summaries as
-//! well as on a freshly analysed export.
+//! Per engine and surface the newest completed or partial run of the project is taken (an
+//! engine's `api` run, then its `app` run of captured answers); its figures come from that run's
+//! [`RunMetrics`], so the comparison works on stored metric summaries as well as on a freshly
+//! analysed export. An engine with both surfaces gets a [`SurfaceGap`] (`surface_gaps.rs`).
 
 use super::runs::newest_comparable;
+use super::surface_gaps::SurfaceGap;
 use super::CompareError;
 use crate::metrics::{compute_run_metrics, RunMetrics, TargetMap};
-use crate::model::{EngineId, ExportEnvelope, Prompt, Run};
+use crate::model::{EngineId, ExportEnvelope, Prompt, Run, Surface};
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 use std::collections::{HashMap, HashSet};
@@ -22,14 +24,18 @@ pub const TOP_DOMAINS: usize = 5;
 pub struct EngineComparison {
     /// The project.
     pub project_id: String,
-    /// One column per engine with a completed or partial run, in the order of
-    /// `shared/spec/engines.md` ([`EngineId::ALL`]).
+    /// One column per engine and surface with a completed or partial run, in the order of
+    /// `shared/spec/engines.md` ([`EngineId::ALL`]), an engine's `api` column before its `app`
+    /// column.
     pub engines: Vec<EngineColumn>,
     /// The project's prompts that any of those runs asked, in the project's order.
     pub prompts: Vec<EnginePromptRow>,
     /// Extra: the engines that leave the brand out where another engine names it, most
-    /// prompts first (then in engines.md order); empty when none does ([`brand_gaps`]).
+    /// prompts first (then in engines.md order); empty when none does ([`brand_gaps`]). API
+    /// columns only: captured app answers are another surface, compared in `surfaceGaps`.
     pub brand_gaps: Vec<BrandGap>,
+    /// Per engine with both an `api` and an `app` column: the gap between the two surfaces.
+    pub surface_gaps: Vec<SurfaceGap>,
 }
 
 /// Least mention rate on a prompt for another engine to count as naming the brand there.
@@ -52,21 +58,24 @@ pub struct BrandGap {
 
 /// The [`BrandGap`]s of a comparison's columns and prompt rows.
 pub fn brand_gaps(engines: &[EngineColumn], prompts: &[EnginePromptRow]) -> Vec<BrandGap> {
-    let mut gaps: Vec<BrandGap> = engines
+    let api: Vec<&EngineColumn> = engines.iter().filter(|c| c.surface == Surface::Api).collect();
+    let mut gaps: Vec<BrandGap> = api
         .iter()
         .filter_map(|col| {
             let prompt_ids: Vec<String> = prompts
                 .iter()
                 .filter(|row| row.mention_rate.get(col.engine).copied().flatten() == Some(0.0))
                 .filter(|row| {
-                    row.mention_rate.0.iter().any(|(e, r)| *e != col.engine && r.is_some_and(|r| r >= GAP_OTHER_RATE))
+                    row.mention_rate.0.iter().any(|(k, r)| {
+                        k.surface == Surface::Api && k.engine != col.engine && r.is_some_and(|r| r >= GAP_OTHER_RATE)
+                    })
                 })
                 .map(|row| row.prompt_id.clone())
                 .collect();
             if prompt_ids.is_empty() {
                 return None;
             }
-            let clearly_below = engines
+            let clearly_below = api
                 .iter()
                 .filter(|other| other.engine != col.engine)
                 .filter(|other| matches!((col.mention_rate_high, other.mention_rate_low), (Some(h), Some(l)) if l > h))
@@ -80,15 +89,17 @@ pub fn brand_gaps(engines: &[EngineColumn], prompts: &[EnginePromptRow]) -> Vec<
     gaps
 }
 
-/// One engine's newest run.
+/// One engine's newest run of one surface.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct EngineColumn {
     /// The engine.
     pub engine: EngineId,
-    /// Its newest completed or partial run of the project.
+    /// Its newest completed or partial run of the project and of this surface.
     pub run_id: String,
-    /// The model that run asked.
+    /// The model that answered: an `api` run's served models (its successful probes'
+    /// `model`, distinct and sorted, joined by `, `; the model it asked when none succeeded);
+    /// an `app` run's `method.requestedModel` (engines.md, "Precise rules").
     pub model: String,
     /// When that run started.
     pub created_at: String,
@@ -122,6 +133,39 @@ pub struct EngineColumn {
     /// The brand's `flaggedRate` (numerator: its mentioning probes with a risk flag on it;
     /// denominator: its mentioning probes); null when it is not mentioned.
     pub brand_flagged_rate: Option<f64>,
+    /// The run's surface: `api` or `app`.
+    pub surface: Surface,
+    /// Extra: the model the run asked (`method.requestedModel`).
+    pub requested_model: String,
+    /// Extra: the models that answered (`method.servedModels`).
+    pub served_models: Vec<String>,
+}
+
+impl EngineColumn {
+    /// The column's key in the prompt rows (`openai`, `openai:app`).
+    pub fn key(&self) -> ColumnKey {
+        ColumnKey { engine: self.engine, surface: self.surface }
+    }
+}
+
+/// A column of the comparison: an engine and a surface, written `<engine>` for `api` and
+/// `<engine>:app` for `app` (the keys of a prompt row's `mentionRate`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ColumnKey {
+    /// The engine.
+    pub engine: EngineId,
+    /// The surface.
+    pub surface: Surface,
+}
+
+impl ColumnKey {
+    /// `openai` or `openai:app`.
+    pub fn name(self) -> String {
+        match self.surface {
+            Surface::Api => self.engine.as_str().to_string(),
+            Surface::App => format!("{}:app", self.engine.as_str()),
+        }
+    }
 }
 
 /// A domain and its probe rate.
@@ -142,19 +186,25 @@ pub struct EnginePromptRow {
     pub prompt_id: String,
     /// Its text (the project's current text).
     pub text: String,
-    /// Per listed engine: the prompt's brand mention rate in that engine's run; null where
-    /// the run did not ask it or had no successful probe of it.
+    /// Per listed column (`<engine>`, `<engine>:app`): the prompt's brand mention rate in that
+    /// column's run; null where the run did not ask it or had no successful probe of it.
     pub mention_rate: EngineMap<Option<f64>>,
 }
 
-/// A JSON object keyed by engine id, in the order of the listed engines.
+/// A JSON object keyed by column (`<engine>`, `<engine>:app`), in the order of the listed
+/// columns.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct EngineMap<T>(pub Vec<(EngineId, T)>);
+pub struct EngineMap<T>(pub Vec<(ColumnKey, T)>);
 
 impl<T> EngineMap<T> {
-    /// The value for `engine`.
+    /// The value of `engine`'s `api` column.
     pub fn get(&self, engine: EngineId) -> Option<&T> {
-        self.0.iter().find(|(e, _)| *e == engine).map(|(_, v)| v)
+        self.get_column(ColumnKey { engine, surface: Surface::Api })
+    }
+
+    /// The value of the column `key`.
+    pub fn get_column(&self, key: ColumnKey) -> Option<&T> {
+        self.0.iter().find(|(k, _)| *k == key).map(|(_, v)| v)
     }
 }
 
@@ -162,7 +212,7 @@ impl<T: Serialize> Serialize for EngineMap<T> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(Some(self.0.len()))?;
         for (k, v) in &self.0 {
-            map.serialize_entry(k.as_str(), v)?;
+            map.serialize_entry(&k.name(), v)?;
         }
         map.end()
     }
@@ -177,28 +227,34 @@ pub struct EngineRun<'a> {
     pub metrics: &'a RunMetrics,
 }
 
-/// For each engine, the newest completed or partial run of `project_id` among `runs`, in
-/// engine order: the runs [`compare_engines`] compares.
+/// For each engine and surface, the newest completed or partial run of `project_id` among
+/// `runs`, in engine order, `api` before `app`: the runs [`compare_engines`] compares.
 pub fn newest_run_per_engine<'a>(runs: &'a [Run], project_id: &str) -> Vec<&'a Run> {
     EngineId::ALL
         .into_iter()
-        .filter_map(|engine| {
-            newest_comparable(runs.iter().filter(|r| r.project_id == project_id && r.config.engine == engine))
+        .flat_map(|engine| Surface::ALL.into_iter().map(move |surface| (engine, surface)))
+        .filter_map(|(engine, surface)| {
+            newest_comparable(
+                runs.iter().filter(|r| r.project_id == project_id && r.config.engine == engine && r.surface == surface),
+            )
         })
         .collect()
 }
 
-/// The comparison of `runs` (at most one per engine, as [`newest_run_per_engine`] picks
-/// them) of project `project_id`, whose prompts are `project_prompts` (the project's prompts
-/// in its order; prompts of other projects are ignored).
+/// The comparison of `runs` (at most one per engine and surface, as
+/// [`newest_run_per_engine`] picks them) of project `project_id`, whose prompts are
+/// `project_prompts` (the project's prompts in its order; prompts of other projects are
+/// ignored).
 ///
-/// The engines are listed in [`EngineId::ALL`] order whatever the order of `runs`; a second
-/// run of an engine already listed is ignored.
+/// The columns are listed in [`EngineId::ALL`] order, `api` before `app`, whatever the order
+/// of `runs`; a second run of a column already listed is ignored.
 pub fn compare_engines(project_id: &str, project_prompts: &[Prompt], runs: &[EngineRun<'_>]) -> EngineComparison {
     let mut chosen: Vec<EngineRun<'_>> = Vec::new();
     for engine in EngineId::ALL {
-        if let Some(r) = runs.iter().find(|r| r.run.config.engine == engine) {
-            chosen.push(*r);
+        for surface in Surface::ALL {
+            if let Some(r) = runs.iter().find(|r| r.run.config.engine == engine && r.run.surface == surface) {
+                chosen.push(*r);
+            }
         }
     }
     let engines: Vec<EngineColumn> = chosen.iter().map(column).collect();
@@ -228,21 +284,30 @@ pub fn compare_engines(project_id: &str, project_prompts: &[Prompt], runs: &[Eng
                 chosen
                     .iter()
                     .zip(&rates)
-                    .map(|(r, rates)| (r.run.config.engine, rates.get(p.id.as_str()).copied().flatten()))
+                    .map(|(r, rates)| {
+                        let key = ColumnKey { engine: r.run.config.engine, surface: r.run.surface };
+                        (key, rates.get(p.id.as_str()).copied().flatten())
+                    })
                     .collect(),
             ),
         })
         .collect::<Vec<_>>();
     let brand_gaps = brand_gaps(&engines, &prompts);
-    EngineComparison { project_id: project_id.to_string(), engines, prompts, brand_gaps }
+    let surface_gaps = super::surface_gaps::surface_gaps(&chosen, &prompts);
+    EngineComparison { project_id: project_id.to_string(), engines, prompts, brand_gaps, surface_gaps }
 }
 
 fn column(r: &EngineRun<'_>) -> EngineColumn {
     let m = r.metrics;
+    let served = &m.method.served_models;
+    let model = match r.run.surface {
+        Surface::Api if !served.is_empty() => served.join(", "),
+        _ => m.method.requested_model.clone(),
+    };
     EngineColumn {
         engine: r.run.config.engine,
         run_id: r.run.id.clone(),
-        model: r.run.config.model.clone(),
+        model,
         created_at: r.run.created_at.clone(),
         success_count: m.success_count,
         mention_rate: m.mention_rate,
@@ -266,6 +331,9 @@ fn column(r: &EngineRun<'_>) -> EngineColumn {
             .as_deref()
             .and_then(|b| m.risk_flags.iter().find(|r| r.target_id == b))
             .and_then(|r| r.flagged_rate),
+        surface: r.run.surface,
+        requested_model: m.method.requested_model.clone(),
+        served_models: served.clone(),
     }
 }
 
@@ -323,11 +391,16 @@ mod tests {
             estimated_cost_usd: None,
             answer_link_check: None,
             brand_flagged_rate: None,
+            surface: Surface::Api,
+            requested_model: "m".into(),
+            served_models: vec!["m".into()],
         }
     }
 
     fn row(id: &str, rates: &[(EngineId, Option<f64>)]) -> EnginePromptRow {
-        EnginePromptRow { prompt_id: id.into(), text: id.into(), mention_rate: EngineMap(rates.to_vec()) }
+        let rates =
+            rates.iter().map(|(engine, r)| (ColumnKey { engine: *engine, surface: Surface::Api }, *r)).collect();
+        EnginePromptRow { prompt_id: id.into(), text: id.into(), mention_rate: EngineMap(rates) }
     }
 
     #[test]

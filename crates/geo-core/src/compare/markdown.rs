@@ -191,7 +191,8 @@ fn domain_list(domains: &[String], t: &Text) -> String {
     s
 }
 
-/// The comparison as a Markdown report in `lang`: the verdict, the headline metrics, every
+/// The comparison as a Markdown report in `lang`: first, when the runs are not comparable, a
+/// paragraph naming the changed `method` fields (and, after the runs, each change); the verdict, the headline metrics, every
 /// target, every prompt, the domains gained and lost and the domains that changed most.
 pub fn diff_markdown(diff: &RunDiff, lang: Lang) -> String {
     let t = Text { lang };
@@ -204,6 +205,9 @@ pub fn diff_markdown(diff: &RunDiff, lang: Lang) -> String {
         t.t("对比", "vs"),
         escape_cell(date(&ctx.against_created_at)),
     ));
+    if let Some(first) = super::method::not_comparable_paragraph(diff, lang) {
+        md.push_str(&format!("{first}\n\n"));
+    }
     md.push_str(&format!(
         "**{}: {}** — {}\n\n",
         t.t("结论", "Verdict"),
@@ -223,6 +227,7 @@ pub fn diff_markdown(diff: &RunDiff, lang: Lang) -> String {
         escape_cell(&ctx.against_model),
         escape_cell(&ctx.against_created_at),
     ));
+    md.push_str(&super::method::method_section(diff, lang));
 
     md.push_str(&format!("## {}\n\n", t.t("核心指标", "Headline metrics")));
     md.push_str(&header(&t, t.t("指标", "Metric")));
@@ -312,8 +317,8 @@ pub fn diff_markdown(diff: &RunDiff, lang: Lang) -> String {
     md
 }
 
-/// The comparison in one paragraph of plain text in `lang` (a webhook's `text`): the
-/// verdict, each headline metric that really changed with its interval, the ones within
+/// The comparison in one paragraph of plain text in `lang` (a webhook's `text`): first, when
+/// the runs are not comparable, the changed `method` fields; then the verdict, each headline metric that really changed with its interval, the ones within
 /// noise, the ones that cannot be compared, and how many source domains were gained and lost.
 pub fn diff_summary(diff: &RunDiff, lang: Lang) -> String {
     let t = Text { lang };
@@ -372,6 +377,7 @@ pub fn diff_summary(diff: &RunDiff, lang: Lang) -> String {
         Lang::En => format!("Source domains: {gained} gained, {lost} lost"),
     });
     let sentences: Vec<String> = [
+        super::method::not_comparable_sentence(diff, lang),
         Some(head),
         listed(t.t("确有变化：", "Real changes: "), &real, t.t("；", "; ")),
         listed(t.t("在噪声内：", "Within noise: "), &noise, t.t("、", ", ")),

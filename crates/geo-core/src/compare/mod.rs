@@ -9,7 +9,10 @@
 //!
 //! - [`diff_runs`] / [`diff_export`]: the object of `geo-probe diff` (metrics, every target,
 //!   every prompt, domains gained, lost and changed, the verdict).
-//! - [`compare_engines`] / [`engines_for_export`]: the object of `geo-probe engines`.
+//! - [`compare_engines`] / [`engines_for_export`]: the object of `geo-probe engines` (one
+//!   column per engine and surface, and the gap between an engine's API and app: [`SurfaceGap`]).
+//! - `method`: what a comparison says first when the two runs' methods differ
+//!   (`comparable`, `methodChanges`, [`not_comparable_paragraph`]).
 //! - [`diff_markdown`] and [`diff_summary`]: the comparison as a Markdown report and as one
 //!   paragraph (a webhook's text), in Chinese or English.
 //!
@@ -19,21 +22,25 @@
 mod engines;
 mod interval;
 mod markdown;
+mod method;
 mod runs;
+mod surface_gaps;
 
 pub use engines::{
-    brand_gaps, compare_engines, engines_for_export, newest_run_per_engine, BrandGap, EngineColumn, EngineComparison,
-    EngineMap, EnginePromptRow, EngineRun, TopDomain, GAP_OTHER_RATE, TOP_DOMAINS,
+    brand_gaps, compare_engines, engines_for_export, newest_run_per_engine, BrandGap, ColumnKey, EngineColumn,
+    EngineComparison, EngineMap, EnginePromptRow, EngineRun, TopDomain, GAP_OTHER_RATE, TOP_DOMAINS,
 };
 pub use interval::{half_width_at_half, newcombe_interval, repeats_for_half_width, Change, Direction};
 pub use markdown::{
     change_mark, diff_markdown, diff_summary, first_run_markdown, interval_text, metric_label, points_text,
     verdict_label, verdict_sentence,
 };
+pub use method::{method_section, not_comparable_paragraph, not_comparable_sentence, value_text};
 pub use runs::{
     diff_export, diff_runs, is_comparable, newest_comparable, DiffContext, DomainChange, DomainChanges, PromptChange,
     RunDiff, TargetChange, Verdict, METRIC_NAMES,
 };
+pub use surface_gaps::{domain_overlap, SurfaceGap, SurfacePromptGap};
 
 use std::fmt;
 

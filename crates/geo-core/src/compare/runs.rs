@@ -7,7 +7,7 @@
 
 use super::interval::{Change, Direction};
 use super::CompareError;
-use crate::metrics::{compute_run_metrics, RunMetrics};
+use crate::metrics::{compute_run_metrics, method_changes, MethodChange, RunMetrics};
 use crate::model::{EngineId, ExportEnvelope, Run, RunStatus};
 use serde::Serialize;
 use std::collections::{BTreeSet, HashMap, HashSet};
@@ -27,6 +27,11 @@ pub struct RunDiff {
     pub engine: EngineId,
     /// The other run's engine (runs of different engines may be compared).
     pub against_engine: EngineId,
+    /// Whether the two runs measured the same way: no field of their `method` differs.
+    pub comparable: bool,
+    /// The fields of `method` that differ (data-model.md, "Method and surface …"), in the
+    /// order of `METHOD_FIELDS`: `null` is absent, arrays compare as sets.
+    pub method_changes: Vec<MethodChange>,
     /// `mentionRate`, `firstMentionRate`, `ownedVisibility`, in this order, each over the
     /// runs' successful probes.
     pub metrics: Vec<Change>,
@@ -271,11 +276,14 @@ pub fn diff_runs(current: (&Run, &RunMetrics), against: (&Run, &RunMetrics)) -> 
         })
         .collect();
 
+    let changes = method_changes(&o.method, &m.method);
     RunDiff {
         run_id: run.id.clone(),
         against_id: other.id.clone(),
         engine: run.config.engine,
         against_engine: other.config.engine,
+        comparable: changes.is_empty(),
+        method_changes: changes,
         metrics,
         targets,
         prompts,

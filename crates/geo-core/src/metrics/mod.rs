@@ -15,6 +15,7 @@
 pub(crate) mod acc;
 pub mod cost;
 pub mod insights;
+pub mod method;
 pub(crate) mod run;
 pub mod series;
 pub mod stats;
@@ -26,11 +27,13 @@ pub use cost::{
     RunEstimate, SearchBilling, PRICES, UNPRICED,
 };
 pub use insights::{build_insights, Insight};
+pub use method::{changed_fields, method_changes, method_of, Method, MethodChange, METHOD_FIELDS};
 pub use run::{claims_tables, compute_run_metrics, compute_run_metrics_refs};
 pub use series::{project_series, SeriesPoint};
 pub use stats::{jaccard, rbo, wilson_interval};
 pub use summary::{
-    against_previous, newest_summary_per_engine, pick_summary, summarize, trend_of, RunSummary, SUMMARY_FORMAT,
+    against_previous, method_breaks, newest_summary_per_engine, pick_summary, summarize, trend_of, trend_of_surface,
+    MethodBreak, RunSummary, SUMMARY_FORMAT,
 };
 
 use crate::model::{EngineId, ExportEnvelope, Ownership, Probe, Run};
@@ -212,6 +215,15 @@ pub struct RunMetrics {
     /// that flag a sentence about it.
     #[serde(default)]
     pub risk_flags: Vec<RiskFlagMetrics>,
+    /// The run's surface: `api` (every run this program made, and every older run) or `app`
+    /// (captured answers).
+    #[serde(default)]
+    pub surface: crate::model::Surface,
+    /// What the run measured with: engine, surface, requested and served models, location and
+    /// how it was applied, budgets, temperature, reasoning effort, system-prompt version
+    /// (data-model.md, "Method and surface in `metrics`, `diff` and `engines`").
+    #[serde(default)]
+    pub method: Method,
     // ---- extras (additive, not part of the contract) ----
     /// Id of the brand target (first target of kind brand in the alias snapshot).
     pub brand_id: Option<String>,

@@ -14,6 +14,7 @@ use super::acc::prompts::{prompt_order, PromptsAcc};
 use super::acc::sources::{RunDomains, SourcesAcc};
 use super::acc::{CostAcc, Ctx};
 use super::insights::build_insights;
+use super::method::MethodAcc;
 use super::stats::wilson_interval;
 use super::{MetricCounts, RunMetrics};
 use crate::model::{Probe, ProbeStatus, Run};
@@ -77,10 +78,12 @@ pub(crate) fn compute_reusing<'a>(
     let mut entities = EntitiesAcc::default();
     let mut links = LinksAcc::default();
     let mut claims = ClaimsAcc::new(&ctx);
+    let mut method = MethodAcc::default();
     for &probe in probes {
         ctx.observe(probe);
         prompts.add(probe, &ctx);
         cost.add(probe, &ctx);
+        method.add(probe);
         if probe.status != ProbeStatus::Success {
             continue;
         }
@@ -153,6 +156,8 @@ pub(crate) fn compute_reusing<'a>(
         insights: Vec::new(),
         facts,
         risk_flags,
+        surface: run.surface,
+        method: method.finish(run),
         brand_id: ctx.brand.map(|b| ctx.target_id(b)),
         mention_rate_ci: wilson_interval(mention.mention_count, success),
         first_mention_rate_ci: wilson_interval(mention.first_mention_count, success),

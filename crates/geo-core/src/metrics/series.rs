@@ -36,10 +36,12 @@ pub struct SeriesPoint {
     pub estimated_cost_usd: Option<f64>,
 }
 
-/// The trend of `project_id`: one point per run of that project, in `createdAt` order
-/// (ties by id). Probes are grouped by run once; each run is one pass over its probes.
+/// The trend of `project_id`: one point per `api` run of that project (captured app answers
+/// are never mixed into it), in `createdAt` order (ties by id). Probes are grouped by run once;
+/// each run is one pass over its probes.
 pub fn project_series(runs: &[Run], probes: &[Probe], project_id: &str) -> Vec<SeriesPoint> {
-    let mut selected: Vec<&Run> = runs.iter().filter(|r| r.project_id == project_id).collect();
+    let mut selected: Vec<&Run> =
+        runs.iter().filter(|r| r.project_id == project_id && r.surface == crate::model::Surface::Api).collect();
     crate::sort::sort_by(&mut selected, |a, b| a.created_at.cmp(&b.created_at).then_with(|| a.id.cmp(&b.id)));
     let mut by_run: FastMap<&str, Vec<&Probe>> = selected.iter().map(|r| (r.id.as_str(), Vec::new())).collect();
     for p in probes {

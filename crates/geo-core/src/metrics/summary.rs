@@ -13,10 +13,11 @@
 //! previous run's probes, field for field.
 
 use super::insights::build_insights;
+use super::method::{method_changes, Method};
 use super::run::compute_run_metrics_refs;
 use super::series::SeriesPoint;
 use super::{FastMap, Key, RunMetrics};
-use crate::model::{EngineId, Probe, Run, RunStatus};
+use crate::model::{EngineId, Probe, Run, RunStatus, Surface};
 use serde::{Deserialize, Serialize};
 
 /// Version of the stored summaries' shape and rules. A stored summary of another format is
@@ -26,7 +27,8 @@ use serde::{Deserialize, Serialize};
 /// Format 3: the `facts` and `riskFlags` rows (what the answers say); a run summarised in an
 /// older format had its probes stored before claims and risk flags existed, so the web app
 /// analyses them again before it recomputes the summary (`docs/adr/0013-stored-run-summaries.md`).
-pub const SUMMARY_FORMAT: u32 = 3;
+/// Format 4: `surface` and `method` (where and how the run measured), in the metrics and here.
+pub const SUMMARY_FORMAT: u32 = 4;
 
 /// A run's metrics as stored beside it: the metrics of its own `probes` (any probe of
 /// another run is ignored), set against its previous run's metrics (`None`: no previous run,
@@ -71,6 +73,12 @@ pub struct RunSummary {
     /// stored before it existed (those are recomputed: [`SUMMARY_FORMAT`]).
     #[serde(default)]
     pub truncated_count: u32,
+    /// The run's surface (`api` in summaries stored before it existed).
+    #[serde(default)]
+    pub surface: Surface,
+    /// The run's method (`metrics.method`), for the trend's marks where it changed.
+    #[serde(default)]
+    pub method: Method,
 }
 
 impl RunSummary {
@@ -89,6 +97,8 @@ impl RunSummary {
             fresh: true,
             point: SeriesPoint::from_metrics(run, metrics),
             truncated_count: metrics.truncated_count,
+            surface: run.surface,
+            method: metrics.method.clone(),
         }
     }
 
@@ -103,16 +113,18 @@ impl RunSummary {
     }
 }
 
-/// For each engine, the newest completed or partial run of `project_id` among `summaries`,
-/// in engine order: the same runs as [`newest_run_per_engine`](crate::compare::newest_run_per_engine)
-/// picks from the runs themselves.
+/// For each engine and surface, the newest completed or partial run of `project_id` among
+/// `summaries`, in engine order, `api` before `app`: the same runs as
+/// [`newest_run_per_engine`](crate::compare::newest_run_per_engine) picks from the runs themselves.
 pub fn newest_summary_per_engine<'a>(summaries: &'a [RunSummary], project_id: &str) -> Vec<&'a RunSummary> {
     EngineId::ALL
         .into_iter()
-        .filter_map(|engine| {
+        .flat_map(|engine| Surface::ALL.into_iter().map(move |surface| (engine, surface)))
+        .filter_map(|(engine, surface)| {
             summaries
                 .iter()
-                .filter(|s| s.project_id == project_id && s.engine == engine && s.is_comparable())
+                .filter(|s| s.project_id == project_id && s.engine == engine && s.surface == surface)
+                .filter(|s| s.is_comparable())
                 .max_by(|a, b| a.created_at.cmp(&b.created_at).then_with(|| a.id.cmp(&b.id)))
         })
         .collect()
@@ -130,10 +142,48 @@ pub fn pick_summary<'a>(summaries: &'a [RunSummary], selected: Option<&str>) -> 
 /// (ties by id), as [`project_series`](crate::metrics::project_series) computes it from the
 /// probes; with `engine`, the runs of that engine only (the dashboard draws the shown run's
 /// engine: one engine's figures over time, never a line that jumps between assistants).
+/// API runs only: captured app answers are never mixed into an API run's trend
+/// ([`trend_of_surface`] draws theirs).
 pub fn trend_of(summaries: &[RunSummary], engine: Option<EngineId>) -> Vec<SeriesPoint> {
-    let mut points: Vec<&RunSummary> = summaries.iter().filter(|s| engine.is_none_or(|e| s.engine == e)).collect();
+    trend_of_surface(summaries, engine, Surface::Api)
+}
+
+/// [`trend_of`] for the runs of one surface.
+pub fn trend_of_surface(summaries: &[RunSummary], engine: Option<EngineId>, surface: Surface) -> Vec<SeriesPoint> {
+    trend_runs(summaries, engine, surface).into_iter().map(|s| s.point.clone()).collect()
+}
+
+/// The summaries of a trend, in its order.
+fn trend_runs(summaries: &[RunSummary], engine: Option<EngineId>, surface: Surface) -> Vec<&RunSummary> {
+    let mut points: Vec<&RunSummary> =
+        summaries.iter().filter(|s| s.surface == surface && engine.is_none_or(|e| s.engine == e)).collect();
     crate::sort::sort_by(&mut points, |a, b| a.created_at.cmp(&b.created_at).then_with(|| a.id.cmp(&b.id)));
-    points.into_iter().map(|s| s.point.clone()).collect()
+    points
+}
+
+/// A point of a trend where the method changed from the point before it (the dashboard marks
+/// it: a move there may be the method's, not the brand's).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MethodBreak {
+    /// The run whose method differs from the previous point's.
+    pub run_id: String,
+    /// The changed `method` keys, in their order (`servedModels`, `location` …).
+    pub fields: Vec<&'static str>,
+}
+
+/// The points of [`trend_of_surface`]'s trend whose method differs from the point before
+/// (completed and partial runs only: a failed run's served models say nothing).
+pub fn method_breaks(summaries: &[RunSummary], engine: Option<EngineId>, surface: Surface) -> Vec<MethodBreak> {
+    let runs: Vec<&RunSummary> =
+        trend_runs(summaries, engine, surface).into_iter().filter(|s| s.is_comparable()).collect();
+    runs.windows(2)
+        .filter_map(|w| {
+            let changes = method_changes(&w[0].method, &w[1].method);
+            (!changes.is_empty())
+                .then(|| MethodBreak { run_id: w[1].id.clone(), fields: changes.iter().map(|c| c.field).collect() })
+        })
+        .collect()
 }
 
 /// Sets the figures of `metrics` that compare its run with its previous run, from that

@@ -29,6 +29,7 @@ mod chat_props;
 mod claims_goldens;
 mod claims_oracle;
 mod compare_interval;
+mod compare_method;
 mod compare_runs;
 mod demo_story;
 mod engine_fixtures;

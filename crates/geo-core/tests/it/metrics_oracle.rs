@@ -23,7 +23,8 @@ use geo_core::analysis::pawc::position_adjusted_word_count;
 use geo_core::metrics::cost::{price_for, ModelPrice, SearchBilling};
 use geo_core::metrics::{
     jaccard, metrics_for_export, rbo, wilson_interval, ChannelMetrics, DomainMetrics, FactMetrics, GapDomain, Insight,
-    MetricCounts, OutreachGap, PromptMetrics, RiskFlagMetrics, RunMetrics, TagMetrics, TargetMap, UntrackedEntity,
+    Method, MetricCounts, OutreachGap, PromptMetrics, RiskFlagMetrics, RunMetrics, TagMetrics, TargetMap,
+    UntrackedEntity,
 };
 use geo_core::model::*;
 use geo_core::text::normalize_for_match;
@@ -428,6 +429,34 @@ fn risk_rows(t: &Targets, ok: &[&Probe]) -> Vec<RiskFlagMetrics> {
         .collect()
 }
 
+/// `method` (data-model.md, "Method and surface"): the config's fields (`null` for a config
+/// without a budget), the distinct models and `locationApplied` of the successful probes, sorted.
+fn method_oracle(run: &Run, ok: &[&Probe]) -> Method {
+    let c = &run.config;
+    let budget = c.temperature.is_finite();
+    let served: BTreeSet<String> = ok.iter().map(|p| p.model.clone()).collect();
+    let mut applied: Vec<LocationApplied> = Vec::new();
+    for p in ok {
+        if !applied.contains(&p.location_applied) {
+            applied.push(p.location_applied);
+        }
+    }
+    applied.sort_by_key(|a| a.as_str());
+    Method {
+        engine: c.engine,
+        surface: run.surface,
+        requested_model: c.model.clone(),
+        served_models: served.into_iter().collect(),
+        location: c.location.clone(),
+        location_applied: applied,
+        max_tokens: budget.then_some(c.max_tokens),
+        max_searches: budget.then_some(c.max_searches),
+        temperature: budget.then_some(c.temperature),
+        reasoning_effort: c.reasoning_effort,
+        system_prompt_version: budget.then(|| c.system_prompt_version.clone()),
+    }
+}
+
 fn oracle(run: &Run, probes: &[&Probe], previous: Option<(&Run, Vec<&Probe>)>) -> RunMetrics {
     let t = targets_of(run);
     let ok = successes(probes);
@@ -534,6 +563,8 @@ fn oracle(run: &Run, probes: &[&Probe], previous: Option<(&Run, Vec<&Probe>)>) -
         insights: vec![],
         facts: fact_rows(run, &ok),
         risk_flags: risk_rows(&t, &ok),
+        surface: run.surface,
+        method: method_oracle(run, &ok),
         brand_id: t.brand.clone(),
         counts: MetricCounts {
             cancelled_count: cancelled,
@@ -768,7 +799,7 @@ fn assert_same(got: &RunMetrics, want: &RunMetrics) -> Result<(), TestCaseError>
     }
     same!(domains, prompts, brand_id, mention_rate_ci, first_mention_rate_ci, owned_visibility_ci);
     same!(list_stability, position_adjusted_word_count, outreach_gap, untracked_entities, insights);
-    same!(facts, risk_flags);
+    same!(facts, risk_flags, surface, method);
     prop_assert_eq!(got, want);
     Ok(())
 }
@@ -892,6 +923,7 @@ fn probe_strategy() -> impl Strategy<Value = Probe> {
                     _ => Some(p.usage.plus(Usage { input_tokens: u64::from(tokens / 2), ..p.usage })),
                 };
                 p.cost_usd = (fidelity == 3).then(|| f64::from(tokens) / 1e7);
+                p.location_applied = LocationApplied::ALL[(searches % 3) as usize];
                 p.answer = words.concat();
                 p.mentions = mentions;
                 p.sources = sources;
@@ -968,13 +1000,26 @@ pub(crate) fn run_strategy(
     let engines = pick(&EngineId::ALL);
     // A fact sheet or none; its facts drawn from the first three ids, a repeated id allowed.
     let sheet = prop::option::of(prop::collection::vec(0usize..3, 0..4));
-    (targets, prompts, engines, pick(&MODELS), prop::collection::vec(probe_strategy(), 0..14), sheet).prop_map(
-        move |(targets, prompts, engine, model, probes, sheet)| {
+    // How it measured: an API run without or with a location (its line on or off), or an app run.
+    let how = 0u8..4;
+    (targets, prompts, engines, pick(&MODELS), prop::collection::vec(probe_strategy(), 0..14), sheet, how).prop_map(
+        move |(targets, prompts, engine, model, probes, sheet, how)| {
             let prompts =
                 prompts.into_iter().map(|(i, tags)| prompt(&format!("p{i}"), &format!("问题 {i}"), &tags)).collect();
             let mut r = run(id, "2026-11-29T08:00:00.000Z", prompts, previous);
             r.config.engine = engine;
             r.config.model = model.to_string();
+            match how {
+                1 | 2 => {
+                    r.config.location = Location::from_flags(Some("CN/浙江/杭州"), Some("Asia/Shanghai")).unwrap();
+                    r.config.location_prompt = how == 1;
+                }
+                3 => {
+                    r.config = RunConfig::for_app(engine, r.config.repeats, None);
+                    r.surface = Surface::App;
+                }
+                _ => {}
+            }
             r.fact_snapshot = sheet.map(|facts| FactSnapshot {
                 facts: facts
                     .into_iter()

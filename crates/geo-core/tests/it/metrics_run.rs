@@ -215,8 +215,14 @@ fn contract_keys_are_all_present() {
         "prompts",
         "estimatedCostUsd",
         "insights",
+        "surface",
+        "method",
     ] {
         assert!(json.get(key).is_some(), "missing {key}");
+    }
+    assert_eq!(json["surface"], "api");
+    for key in geo_core::metrics::METHOD_FIELDS {
+        assert!(json["method"].get(key).is_some(), "missing method.{key}");
     }
     for key in [
         "domain",

@@ -9,10 +9,11 @@ use geo_core::compare::{
 };
 use geo_core::export::{parse_export, ImportLimits};
 use geo_core::metrics::{
-    against_previous, compute_run_metrics, metrics_for_export, newest_summary_per_engine, pick_summary, project_series,
-    summarize, trend_of, RunMetrics, RunSummary, SeriesPoint, SUMMARY_FORMAT,
+    against_previous, compute_run_metrics, method_breaks, metrics_for_export, newest_summary_per_engine, pick_summary,
+    project_series, summarize, trend_of, trend_of_surface, MethodBreak, RunMetrics, RunSummary, SeriesPoint,
+    SUMMARY_FORMAT,
 };
-use geo_core::model::{EngineId, ExportEnvelope, Probe, Run};
+use geo_core::model::{EngineId, ExportEnvelope, Location, Probe, Run, Surface};
 use proptest::prelude::*;
 
 use crate::metrics_oracle::{envelope, run_strategy};
@@ -58,9 +59,10 @@ fn check(env: &ExportEnvelope) -> Result<(), TestCaseError> {
     });
     for project in env.runs.iter().map(|r| r.project_id.as_str()).filter(|_| distinct_ids) {
         let series = project_series(&env.runs, &env.probes, project);
+        // The trend is the API runs': captured app answers are never mixed into it.
         let points: Vec<SeriesPoint> = from_summaries
             .iter()
-            .filter(|(r, _)| r.project_id == project)
+            .filter(|(r, _)| r.project_id == project && r.surface == Surface::Api)
             .map(|(r, m)| SeriesPoint::from_metrics(r, m))
             .collect();
         prop_assert_eq!(&series, &points);
@@ -116,6 +118,26 @@ fn the_trend_follows_one_engine_in_time_order() {
     assert_eq!(at(trend_of(&runs, Some(EngineId::Deepseek))), ["2026-01-01", "2026-01-03"]);
     assert_eq!(at(trend_of(&runs, Some(EngineId::Qwen))), ["2026-01-02"]);
     assert_eq!(at(trend_of(&runs, None)), ["2026-01-01", "2026-01-02", "2026-01-03"]);
+}
+
+#[test]
+fn app_runs_have_their_own_trend_and_a_changed_method_is_marked() {
+    let d = EngineId::Deepseek;
+    let mut app = run("app", "2026-01-02", d);
+    app.surface = Surface::App;
+    let mut moved = run("c", "2026-01-04", d);
+    moved.method.served_models = vec!["deepseek-v4-pro".into()];
+    moved.method.location = Location::from_flags(Some("CN"), None).unwrap();
+    let runs = vec![run("b", "2026-01-03", d), app, run("a", "2026-01-01", d), moved];
+    let ids = |points: Vec<SeriesPoint>| points.into_iter().map(|p| p.run_id).collect::<Vec<_>>();
+    assert_eq!(ids(trend_of(&runs, Some(d))), ["a", "b", "c"], "no app run in the API trend");
+    assert_eq!(ids(trend_of_surface(&runs, Some(d), Surface::App)), ["app"]);
+    let breaks = method_breaks(&runs, Some(d), Surface::Api);
+    assert_eq!(breaks, [MethodBreak { run_id: "c".into(), fields: vec!["servedModels", "location"] }]);
+    assert!(method_breaks(&runs, Some(d), Surface::App).is_empty());
+    let picked: Vec<(&str, Surface)> =
+        newest_summary_per_engine(&runs, "p").into_iter().map(|s| (s.id.as_str(), s.surface)).collect();
+    assert_eq!(picked, [("c", Surface::Api), ("app", Surface::App)], "per engine and surface, api first");
 }
 
 proptest! {

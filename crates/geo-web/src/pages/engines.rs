@@ -243,7 +243,7 @@ fn view(c: &EngineComparison, targets: &[Target], lang: Lang) -> Html {
                             <tr key={row.prompt_id.clone()} data-testid="engine-prompt-row" data-prompt={row.prompt_id.clone()}>
                                 <th scope="row">{ row.text.clone() }</th>
                                 { for c.engines.iter().map(|e| {
-                                    let v = row.mention_rate.get(e.engine).copied().flatten();
+                                    let v = row.mention_rate.get_column(e.key()).copied().flatten();
                                     html! {
                                         <td class={classes!("num", heat_class(v))} data-testid="engine-prompt-cell" data-engine={e.engine.as_str()}
                                             data-prompt={row.prompt_id.clone()} data-value={raw_f64(v)}

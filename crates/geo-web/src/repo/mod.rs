@@ -422,6 +422,7 @@ pub(crate) mod test_support {
             planned_probe_count: 1,
             group_id: None,
             fact_snapshot: None,
+            surface: Default::default(),
         }
     }
 
