@@ -16,8 +16,10 @@
 //! stored probes in the same transaction). Exports never contain an API key or settings: the
 //! envelope has no field that could hold them. [`catalog`] lists what an export holds
 //! (projects, runs, the default run, top domains, one probe) for scripts and agents;
-//! [`warehouse`] turns each run into the rows of the warehouse tables (Parquet in the CLI).
+//! [`warehouse`] turns each run into the rows of the warehouse tables (Parquet in the CLI);
+//! [`captures`] turns answers captured from an assistant's app into an `app` run, all or nothing.
 
+pub mod captures;
 pub mod catalog;
 pub mod csv;
 pub mod import;
@@ -28,6 +30,10 @@ pub mod overwrite;
 pub mod validate;
 pub mod warehouse;
 
+pub use captures::{
+    build_app_run, import_captures, parse_captures, Capture, CaptureError, CaptureErrorKind, CaptureImport,
+    CaptureOptions, CapturedLink,
+};
 pub use catalog::{
     default_run, find_probe, find_project, find_run, project_summaries, run_summaries, top_domains, CatalogError,
     ProjectSummary, RunSummary,

@@ -25,6 +25,12 @@ fn nfkc(text: &str) -> impl Iterator<Item = char> + '_ {
     ComposingNormalizerBorrowed::new_nfkc().normalize_iter(text.chars())
 }
 
+/// NFKC of `text`, trimmed: how a typed prompt is compared with a project's prompts (a capture
+/// file's `prompt`, `import-captures --add-prompts`). Case is kept.
+pub fn nfkc_trimmed(text: &str) -> String {
+    nfkc(text.trim()).collect::<String>().trim().to_string()
+}
+
 /// NFKC + lower-case: the normal form every match runs on.
 pub fn normalize_for_match(text: &str) -> String {
     let mut out = String::new();

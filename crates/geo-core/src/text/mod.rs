@@ -14,4 +14,4 @@ pub mod packed;
 pub(crate) mod utf8;
 
 pub use class::{is_cjk, is_joiner, is_word_byte, joins_word};
-pub use fold::{normalize_for_match, normalize_for_match_into};
+pub use fold::{nfkc_trimmed, normalize_for_match, normalize_for_match_into};

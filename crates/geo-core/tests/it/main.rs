@@ -35,6 +35,7 @@ mod demo_story;
 mod engine_fixtures;
 mod engine_goldens;
 mod engine_proptest;
+mod export_captures;
 mod export_catalog;
 mod export_csv;
 mod export_facts;
