@@ -33,14 +33,22 @@ usage:
                 [--repeats N] [--concurrency N] [--max-searches N] [--model M | E=M,...]
                 [--base-url URL | E=URL ...] [--timeout-secs S] [--temperature T]
                 [--max-tokens N] [--reasoning-effort low|medium|high]
+                [--location CC[/REGION[/CITY]]] [--timezone TZ] [--no-location-prompt]
                                           start a new run per engine (one groupId when several)
                                           and write FILE + the runs to OUT; engines: deepseek,
                                           anthropic, openai, gemini, perplexity, qwen, doubao,
-                                          ernie, hunyuan
+                                          ernie, hunyuan; --location (ISO country, region, city)
+                                          and --timezone (IANA) go in each engine's location
+                                          field, else as a system-prompt line (unless
+                                          --no-location-prompt)
   geo-probe resume FILE --run ID --out OUT [transport flags]
                                           continue a run with its own engine, skipping successes
   geo-probe retry-failed FILE --run ID --out OUT [transport flags]
                                           re-run every error/empty probe of a run
+  geo-probe import-captures FILE --project ID --engine E --captures CAPTURES --out OUT
+                [--add-prompts]           answers captured from an assistant's app (JSON or CSV,
+                                          docs/captures.md) as an app run of engine E, analysed
+                                          like any run; FILE + that run written to OUT
   geo-probe diff FILE [--run ID | --engine E] [--against ID] [--format json|markdown]
                 [--fail-on regression|change] [--webhook URL] [--lang zh|en] [--allow-no-previous]
                                           compare a run with its previous run (or --against):
@@ -133,6 +141,7 @@ fn main() -> ExitCode {
         "retry-failed" => cmd::probe::retry_failed(rest),
         "doctor" => cmd::doctor::doctor(rest),
         "proxy" => cmd::proxy::proxy(rest),
+        "import-captures" => cmd::import_captures::import_captures(rest),
         "help" | "--help" | "-h" => {
             println!("{USAGE}");
             Ok(ExitCode::SUCCESS)

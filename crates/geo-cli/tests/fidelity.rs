@@ -302,7 +302,9 @@ fn temperature_and_effort_are_checked_before_the_run() {
     );
     let stderr = ok(&o);
     let warnings: Vec<&str> = stderr.lines().filter(|l| l.starts_with("warning:")).collect();
-    assert_eq!(warnings.len(), 2, "{stderr}");
+    // The third: OpenAI without a location searches as a user in the United States (engines.md).
+    assert_eq!(warnings.len(), 3, "{stderr}");
+    assert!(warnings.iter().any(|w| w.contains("United States")), "{stderr}");
     assert!(warnings.iter().any(|w| w.contains("chatgpt") || w.contains("ChatGPT")), "{stderr}");
     assert!(warnings.iter().any(|w| w.contains("Claude") && w.contains("effort")), "{stderr}");
     let claude = body(&requests(&m, "anthropic")[0]);

@@ -269,6 +269,29 @@ async fn every_tool_answers_with_the_clis_objects() {
     client.cancel().await.unwrap();
 }
 
+/// `diff_runs` and `compare_engines` carry where and how the runs measured: `comparable`,
+/// `methodChanges` (a changed served model named), each column's surface and `surfaceGaps`
+/// (`fixtures/exports/method.json`), as `geo-probe diff` and `geo-probe engines` print them.
+#[tokio::test]
+async fn diff_and_engines_carry_the_method_and_the_surfaces() {
+    let file = mcp_support::root().join("fixtures/exports/method.json");
+    let path = file.to_str().unwrap();
+    let client = connect(&file).await;
+    let diff = ok(&call(&client, "diff_runs", json!({ "runId": "run_m_b" })).await);
+    assert_eq!(diff, cli_json(&["diff", path, "--run", "run_m_b"]));
+    assert_eq!(diff["comparable"], json!(false));
+    assert_eq!(diff["methodChanges"][0]["field"], "servedModels");
+    let engines = ok(&call(&client, "compare_engines", json!({})).await);
+    assert_eq!(engines, cli_json(&["engines", path]));
+    let surfaces: Vec<&str> =
+        engines["engines"].as_array().unwrap().iter().filter_map(|e| e["surface"].as_str()).collect();
+    assert_eq!(surfaces, ["api", "app", "api", "app"]);
+    assert_eq!(engines["surfaceGaps"].as_array().unwrap().len(), 2);
+    let metrics = ok(&call(&client, "run_metrics", json!({ "runId": "run_m_ds_app" })).await);
+    assert_eq!((metrics["surface"].as_str(), metrics["method"]["maxTokens"].is_null()), (Some("app"), true));
+    client.cancel().await.unwrap();
+}
+
 #[tokio::test]
 async fn unknown_ids_and_bad_arguments_are_tool_errors() {
     let dir = scratch("errors");

@@ -6,6 +6,7 @@ pub mod claims;
 pub mod compare;
 pub mod doctor;
 pub mod export;
+pub mod import_captures;
 pub mod links;
 pub mod mcp;
 pub mod probe;

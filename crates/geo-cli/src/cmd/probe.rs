@@ -55,6 +55,9 @@ const RUN_FLAGS: &[(&str, Arity)] = &[
     ("temperature", Arity::One),
     ("max-tokens", Arity::One),
     ("reasoning-effort", Arity::One),
+    ("location", Arity::One),
+    ("timezone", Arity::One),
+    ("no-location-prompt", Arity::Flag),
 ];
 
 /// Reads FILE (`-` = standard input) as an export envelope.
@@ -246,6 +249,11 @@ fn run_configs(args: &Args, engines: &[EngineId], models: &HashMap<EngineId, Str
                 .ok_or_else(|| input_error(format!("--temperature {v:?} is not a number; pass one such as 0.7")))?,
         ),
     };
+    // Where the asker is (engines.md, "Where and how an answer was measured"): checked before
+    // anything is sent.
+    let location = geo_core::model::Location::from_flags(args.value("location"), args.value("timezone"))
+        .map_err(|e| input_error(e.to_string()))?;
+    let location_prompt = !args.flag("no-location-prompt");
     let mut configs = Vec::new();
     for e in engines {
         let mut config = RunConfig {
@@ -263,6 +271,8 @@ fn run_configs(args: &Args, engines: &[EngineId], models: &HashMap<EngineId, Str
             crate::terminal::eprint_line(&format!("warning: {}", note.localized().en));
         }
         b.apply(&mut config);
+        config.location = location.clone();
+        config.location_prompt = location_prompt;
         configs.push(config);
     }
     if temperature.is_some() {
@@ -284,7 +294,8 @@ fn run_configs(args: &Args, engines: &[EngineId], models: &HashMap<EngineId, Str
 
 /// `geo-probe run FILE --project ID --out OUT [--engine E[,E…]] [--prompts ID,ID]
 /// [--repeats N] [--concurrency N] [--max-searches N] [--model M | E=M,…] [--base-url URL]
-/// [--timeout-secs S] [--temperature T] [--max-tokens N] [--reasoning-effort low|medium|high]`.
+/// [--timeout-secs S] [--temperature T] [--max-tokens N] [--reasoning-effort low|medium|high]
+/// [--location CC[/REGION[/CITY]]] [--timezone TZ] [--no-location-prompt]`.
 pub fn run(rest: &[String]) -> Result<ExitCode> {
     let args = parse(rest, RUN_FLAGS)?;
     let file = &args.positionals[0];
@@ -328,6 +339,13 @@ pub fn run(rest: &[String]) -> Result<ExitCode> {
         env.runs.push(run);
         lanes.push(Lane::new(env.runs.len() - 1, engine, endpoint));
     }
+    // Every input is checked: say what an engine assumes without a location (OpenAI: the
+    // United States), once, before the first request.
+    for run in &env.runs[first_new..] {
+        if let Some(note) = provider::assumed_location_note(run.config.engine, run.config.location.is_some()) {
+            crate::terminal::eprint_line(&format!("warning: {}", note.en));
+        }
+    }
     let live: Vec<usize> = lanes.iter().map(|l| l.run_index).collect();
     drive(Session::new(env, &live, out)?, lanes)
 }
@@ -356,6 +374,8 @@ fn again(rest: &[String], mode: fn(Vec<Probe>) -> Mode) -> Result<ExitCode> {
         .iter()
         .rposition(|r| r.id == run_id)
         .ok_or_else(|| input_error(format!("run {run_id} is not in {file}; pass the id of one of its runs")))?;
+    // An app run (imported captures) has nothing to send again: said before any key check.
+    geo_core::runner::check_method(&env.runs[run_index]).map_err(|e| input_error(e.to_string()))?;
     let engine = env.runs[run_index].config.engine;
     transport.bases.check(&[engine], &format!("the engine of run {run_id} ({engine})"), has_key)?;
     let endpoint = endpoint_for(&env.runs[run_index].config, &transport)?;
@@ -690,7 +710,7 @@ impl Bar {
 }
 
 /// Unix time in milliseconds.
-fn now_ms() -> u64 {
+pub(crate) fn now_ms() -> u64 {
     SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or(0)
 }
 
@@ -701,7 +721,7 @@ fn id_with_prefix(prefix: &str, now: u64) -> String {
 }
 
 /// A new `prefix_…` id (see [`id_with_prefix`]) that no run of `runs` has as its id or group.
-fn new_id(prefix: &str, now: u64, runs: &[Run]) -> String {
+pub(crate) fn new_id(prefix: &str, now: u64, runs: &[Run]) -> String {
     loop {
         let id = id_with_prefix(prefix, now);
         if !runs.iter().any(|r| r.id == id || r.group_id.as_deref() == Some(&id)) {
