@@ -14,7 +14,7 @@
 //! Messages, chat completions, Responses), so an engine's file holds only what that engine does.
 //!
 //! **Architecture Invariant:** an engine or dialect module imports only the spec, the parsed
-//! result, the JSON readers, the error body and kinds, the budget (and, an engine, its dialect
+//! result, the JSON readers, the error body and kinds, the budget, the location pieces (and, an engine, its dialect
 //! and the [`Wire`] type it fills in); only the table names the engine modules. The tidy test
 //! `engines_and_dialects_import_only_the_leaves` holds it.
 //!

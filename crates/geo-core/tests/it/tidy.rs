@@ -794,7 +794,7 @@ fn no_documented_command_puts_the_proxy_token_on_a_command_line() {
 
 /// What an engine or dialect module of `provider/` may import, by module path (code review 3
 /// §1a, issue 37): the leaves — the engine table, the parsed result, the JSON readers, an
-/// error body and its kinds, the budget — and the model; the marker scanners and the one URL
+/// error body and its kinds, the budget, the location pieces — and the model; the marker scanners and the one URL
 /// canonicalisation of `analysis` (text rules, leaves themselves); an engine also the `Wire`
 /// type it fills in and the dialects. A dialect imports no other dialect. External crates
 /// (`serde`, `serde_json`, `rustc_hash`, `std`) cannot reach back into geo-core and are not
