@@ -44,7 +44,9 @@ macro_rules! wire_names {
 mod facts;
 pub use facts::{Claim, Currency, Fact, FactKind, FactSnapshot, RiskFlag, RiskKind, Verdict};
 mod location;
-pub use location::{is_iana_timezone, Location, LocationApplied, LocationProblem, Surface, APP_MODEL};
+pub use location::{
+    is_iana_timezone, Location, LocationApplied, LocationProblem, Surface, APP_MODEL, MAX_PART_CHARS, TIMEZONE_AREAS,
+};
 
 /// Whether a [`Target`] is the monitored brand or one of its competitors.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

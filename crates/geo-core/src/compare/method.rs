@@ -59,22 +59,22 @@ pub fn method_section(diff: &RunDiff, lang: Lang) -> String {
         md.push_str(&format!(
             "| `{}` | {} | {} |\n",
             c.field,
-            escape_cell(&value_text(&c.against, lang)),
-            escape_cell(&value_text(&c.current, lang))
+            escape_cell(&value_text(&c.against)),
+            escape_cell(&value_text(&c.current))
         ));
     }
     md.push('\n');
     md
 }
 
-/// A `method` value as a reader reads it: `—` for null, a location as its label
+/// A `method` value as a reader reads it: `—` for null or an empty list, a location as its label
 /// (`Hangzhou, Zhejiang, CN (Asia/Shanghai)`), a list joined by `, `.
-pub fn value_text(value: &Value, lang: Lang) -> String {
+pub fn value_text(value: &Value) -> String {
     match value {
         Value::Null => "—".to_string(),
         Value::String(s) => s.clone(),
         Value::Array(items) if items.is_empty() => "—".to_string(),
-        Value::Array(items) => items.iter().map(|v| value_text(v, lang)).collect::<Vec<_>>().join(", "),
+        Value::Array(items) => items.iter().map(value_text).collect::<Vec<_>>().join(", "),
         Value::Object(map) => {
             // A location, read by hand as `Location::label` writes it (no second deserializer
             // of the model in the web app's module: ADR 0014).

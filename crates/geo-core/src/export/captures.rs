@@ -428,7 +428,7 @@ pub fn build_app_run(
             format!("run id {} is taken; pass another", options.run_id),
         ));
     }
-    let (prompt_of, mut snapshot_order, added) = match_prompts(env, captures, options)?;
+    let Matched { ids: prompt_of, prompts: mut snapshot_order, added } = match_prompts(env, captures, options)?;
     // Repeats in file order, per prompt.
     let mut repeats: HashMap<&str, u32> = HashMap::new();
     let alias_snapshot = project.targets();
@@ -471,12 +471,20 @@ pub fn build_app_run(
     Ok(CaptureImport { run, probes, added_prompts: added, warnings: common_text_warnings(captures) })
 }
 
-/// Each capture's prompt id, the project's prompts (existing, then added) and the prompts added.
+/// The captures' prompts: each capture's prompt id, the project's prompts (existing, then
+/// added) and the prompts added.
+struct Matched {
+    ids: Vec<String>,
+    prompts: Vec<Prompt>,
+    added: Vec<Prompt>,
+}
+
+/// [`Matched`] of `captures` in the project of `options`.
 fn match_prompts(
     env: &ExportEnvelope,
     captures: &[Capture],
     options: &CaptureOptions,
-) -> Result<(Vec<String>, Vec<Prompt>, Vec<Prompt>), CaptureError> {
+) -> Result<Matched, CaptureError> {
     let mut prompts: Vec<Prompt> = Vec::new();
     let mut by_id: HashMap<String, usize> = HashMap::new();
     let mut by_text: HashMap<String, usize> = HashMap::new();
@@ -539,7 +547,7 @@ fn match_prompts(
         };
         ids.push(prompts[at].id.clone());
     }
-    Ok((ids, prompts, added))
+    Ok(Matched { ids, prompts, added })
 }
 
 /// The probe of one capture (engines.md, "Precise rules"), not yet analysed.

@@ -232,8 +232,8 @@ impl Location {
     }
 
     /// Whether a stored location keeps the rule (the import and `start_run` call it): the
-    /// country two upper-case ASCII letters, region and city [`part_ok`], the timezone an IANA
-    /// name.
+    /// country two upper-case ASCII letters, region and city non-blank, trimmed, at most
+    /// [`MAX_PART_CHARS`] characters and without control characters, the timezone an IANA name.
     pub fn check(&self) -> Result<(), LocationProblem> {
         if self.country.len() != 2 || !self.country.bytes().all(|b| b.is_ascii_uppercase()) {
             return Err(LocationProblem::Country { given: self.country.clone() });
@@ -468,12 +468,11 @@ pub(crate) fn is_true(value: &bool) -> bool {
 mod tests {
     use super::*;
 
+    /// A location's parts as `from_flags` should give them (country, region, city, timezone).
+    type Parts<'a> = (&'a str, Option<&'a str>, Option<&'a str>, Option<&'a str>);
+
     #[track_caller]
-    fn check_flags(
-        location: Option<&str>,
-        timezone: Option<&str>,
-        expect: Result<Option<(&str, Option<&str>, Option<&str>, Option<&str>)>, &str>,
-    ) {
+    fn check_flags(location: Option<&str>, timezone: Option<&str>, expect: Result<Option<Parts<'_>>, &str>) {
         let got = Location::from_flags(location, timezone);
         match (got, expect) {
             (Ok(got), Ok(want)) => {
