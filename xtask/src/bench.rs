@@ -23,8 +23,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
-use crate::test::run_cmd;
-use crate::workspace_root;
+use crate::sys::{run_cmd, workspace_root};
 
 /// Copies of the run in the bench export.
 const COPIES: usize = 120;

@@ -31,7 +31,7 @@ use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 
-use crate::workspace_root;
+use crate::sys::workspace_root;
 
 /// Id of the demo project.
 pub const PROJECT_ID: &str = "proj_demo";
