@@ -37,7 +37,7 @@ use std::net::{SocketAddr, ToSocketAddrs};
 use std::process::ExitCode;
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 /// Requests in flight by default.
 const DEFAULT_CONCURRENCY: usize = 4;
@@ -220,7 +220,7 @@ pub fn check_links(
         progress(checker.done(), total, &line);
     }
     drop(job_tx);
-    checker.finish(run_id, &geo_core::runner::iso_timestamp(unix_ms()))
+    checker.finish(run_id, &crate::clock::now_iso())
 }
 
 /// A progress line for a reply.
@@ -230,10 +230,6 @@ fn describe(reply: &Reply) -> String {
         Reply::Failed { error } => error.clone(),
         Reply::PrivateAddress => geo_core::actions::check::PRIVATE_ADDRESS.to_string(),
     }
-}
-
-fn unix_ms() -> u64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or(0)
 }
 
 /// The HTTP client of the check: no redirects, no proxy, no cookies (ureq's cookie store is

@@ -734,7 +734,8 @@ fn every_geo_web_module_is_on_the_code_map() {
 /// nine. The Rust code reads `provider::ENGINES`; three copies cannot: xtask's demo
 /// (xtask does not depend on geo-core, so the first `cargo xtask` stays fast) and the
 /// browser tests' helpers (JavaScript). Each must pair every engine with its variable as the
-/// table does, so an engine added there fails here until they know it.
+/// table does, so an engine added there fails here until they know it; and xtask spells each
+/// variable once (`ENGINE_RUNS`, `DEEPSEEK_KEY_VAR`), naming no variable the table lacks.
 #[test]
 fn the_copies_of_the_key_variables_outside_rust_agree_with_the_engine_table() {
     use geo_core::model::EngineId;
@@ -760,6 +761,38 @@ fn the_copies_of_the_key_variables_outside_rust_agree_with_the_engine_table() {
         if engine != EngineId::Deepseek && !demo.contains(&pair) {
             wrong.push(format!("xtask/src/demo.rs ENGINE_RUNS does not pair {name} with {var}"));
         }
+        if engine == EngineId::Deepseek && !demo.contains(&format!("DEEPSEEK_KEY_VAR: &str = \"{var}\";")) {
+            wrong.push(format!("xtask/src/demo.rs DEEPSEEK_KEY_VAR is not {var}"));
+        }
+    }
+    // Every key variable xtask spells as a string: the table's, each once.
+    let table: Vec<&str> = EngineId::ALL.iter().map(|e| spec(*e).key_env).collect();
+    let mut files = Vec::new();
+    rust_files(&root().join("xtask/src"), &mut files);
+    let mut spelled: Vec<String> = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap();
+        for (at, _) in text.match_indices("_API_KEY\"") {
+            let name = text[..at].rsplit('"').next().unwrap_or("").to_string() + "_API_KEY";
+            if name.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_') {
+                spelled.push(name);
+            }
+        }
+    }
+    for name in &spelled {
+        if !table.contains(&name.as_str()) {
+            wrong.push(format!("xtask/src names {name}, which is no engine's key variable"));
+        }
+        if spelled.iter().filter(|n| *n == name).count() > 1 && !wrong.iter().any(|w| w.contains(name.as_str())) {
+            wrong.push(format!("xtask/src spells {name} more than once; use the constant that holds it"));
+        }
+    }
+    if spelled.len() != table.len() {
+        wrong.push(format!(
+            "xtask/src spells {} key variables, the table has {}: {spelled:?}",
+            spelled.len(),
+            table.len()
+        ));
     }
     assert!(wrong.is_empty(), "key variables out of step with provider::ENGINES:\n{}", wrong.join("\n"));
 }
