@@ -359,7 +359,7 @@ fn again(rest: &[String], mode: fn(Vec<Probe>) -> Mode) -> Result<ExitCode> {
     let engine = env.runs[run_index].config.engine;
     transport.bases.check(&[engine], &format!("the engine of run {run_id} ({engine})"), has_key)?;
     let endpoint = endpoint_for(&env.runs[run_index].config, &transport)?;
-    let existing: Vec<Probe> = env.probes.iter().filter(|p| p.run_id == run_id).cloned().collect();
+    let existing: Vec<Probe> = env.probes_of(&run_id).cloned().collect();
     let engine = Engine::new(
         &env.runs[run_index],
         mode(existing),
@@ -549,7 +549,7 @@ fn drive(mut session: Session, mut lanes: Vec<Lane>) -> Result<ExitCode> {
 /// cut off and the estimated cost of every billed attempt.
 fn summary(session: &Session, run_index: usize) -> String {
     let run = &session.env.runs[run_index];
-    let probes: Vec<Probe> = session.env.probes.iter().filter(|p| p.run_id == run.id).cloned().collect();
+    let probes: Vec<Probe> = session.env.probes_of(&run.id).cloned().collect();
     let (success, failed, truncated) = probes.iter().fold((0, 0, 0), |(s, f, t), p| {
         let ok = p.status == ProbeStatus::Success;
         (s + usize::from(ok), f + usize::from(p.status.is_failure()), t + usize::from(ok && p.truncated))

@@ -790,7 +790,7 @@ impl<'a> Iterator for WarehouseRuns<'a> {
 /// fails before any row is built, so a shell writes all or nothing of a bad request.
 pub fn warehouse_runs<'a>(env: &'a ExportEnvelope, run_ids: &[&str]) -> Result<WarehouseRuns<'a>, WarehouseError> {
     let runs: Vec<&Run> = if run_ids.is_empty() {
-        crate::metrics::runs_in_order(env)
+        env.runs_in_order()
     } else {
         let mut picked: Vec<&Run> = Vec::with_capacity(run_ids.len());
         for id in run_ids {
