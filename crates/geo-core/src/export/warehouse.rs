@@ -22,10 +22,10 @@
 //! source's place in the probe) keep the order in which the metrics first see a domain, which
 //! breaks ties of its platform, channel and ownership.
 
-use super::validate::quoted;
+use super::problem::quoted;
 use crate::metrics::{source_tally, MetricsError};
 use crate::model::{Claim, ExportEnvelope, Fact, Probe, ProbeStatus, RiskFlag, Run, TargetKind};
-use crate::runner::{parse_iso_micros, utc_date};
+use crate::timestamp::{parse_iso_micros, utc_date};
 use std::fmt;
 
 /// The table names, in the order of the contract (and of `geo-probe warehouse`'s output);
