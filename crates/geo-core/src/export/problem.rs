@@ -1,8 +1,8 @@
 //! A problem with an import, at a JSON path: the one error value of the import checks
 //! (`validate`), the overwrite rule (`overwrite`) and the fact-sheet file reader, and the
 //! pieces that keep every message bounded however hostile the file: [`Problem`], the
-//! collecting [`Sink`] (the first [`MAX_PROBLEMS`], all counted), the stack-built path
-//! [`Seg`], [`quoted`] file text and [`describe_value`].
+//! collecting `Sink` (the first [`MAX_PROBLEMS`], all counted), the stack-built path `Seg`,
+//! `quoted` file text and `describe_value`.
 
 use std::fmt;
 
