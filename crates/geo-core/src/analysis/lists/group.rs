@@ -322,7 +322,6 @@ pub(super) fn build_groups(answer: &str) -> Builder<'_> {
 /// A table list as a group of items, each row's text one piece.
 fn table_group<'a>(header: &[String], rows: &[Vec<String>]) -> Group<'a> {
     let items = table_rows(header, rows)
-        .into_iter()
         .map(|row| RawItem { position: row.position, pieces: vec![Piece::Owned(row.text)], title: Some(row.title) })
         .collect();
     Group { kind: GroupKind::Table, indent: 0, items }

@@ -104,9 +104,9 @@ pub(super) struct TableRow {
     pub(super) text: String,
 }
 
-/// The items of a table list: the rank and name columns found from the headers, else from
-/// the cells.
-pub(super) fn table_rows(header: &[String], rows: &[Vec<String>]) -> Vec<TableRow> {
+/// The items of a table list, one per row in order: the rank and name columns are found
+/// from the headers, else from the cells.
+pub(super) fn table_rows<'r>(header: &[String], rows: &'r [Vec<String>]) -> impl Iterator<Item = TableRow> + 'r {
     let width = rows.iter().map(Vec::len).chain([header.len()]).max().unwrap_or(0);
     let rank_col = (0..header.len())
         .find(|&c| header_is(&header[c], RANK_HEADERS_EN, RANK_HEADERS_ZH))
@@ -120,15 +120,12 @@ pub(super) fn table_rows(header: &[String], rows: &[Vec<String>]) -> Vec<TableRo
                 named * 2 > rows.len()
             })
         });
-    rows.iter()
-        .enumerate()
-        .map(|(i, row)| {
-            let from_name = name_col.map(|c| cell(row, c)).filter(|v| !is_numeric_cell(v));
-            let title_cell =
-                from_name.or_else(|| row.iter().map(String::as_str).find(|v| !is_numeric_cell(v))).unwrap_or("");
-            let position = rank_col.and_then(|c| parse_rank(cell(row, c))).unwrap_or(i as u32 + 1);
-            let text = row.iter().map(String::as_str).filter(|c| !c.is_empty()).collect::<Vec<_>>().join(" | ");
-            TableRow { position, title: clean_title(title_cell), text }
-        })
-        .collect()
+    rows.iter().enumerate().map(move |(i, row)| {
+        let from_name = name_col.map(|c| cell(row, c)).filter(|v| !is_numeric_cell(v));
+        let title_cell =
+            from_name.or_else(|| row.iter().map(String::as_str).find(|v| !is_numeric_cell(v))).unwrap_or("");
+        let position = rank_col.and_then(|c| parse_rank(cell(row, c))).unwrap_or(i as u32 + 1);
+        let text = row.iter().map(String::as_str).filter(|c| !c.is_empty()).collect::<Vec<_>>().join(" | ");
+        TableRow { position, title: clean_title(title_cell), text }
+    })
 }
