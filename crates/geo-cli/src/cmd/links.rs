@@ -66,8 +66,7 @@ pub struct Settings {
 /// The distinct answer links (`canonicalUrl`) of the run's successful probes, in probe order.
 pub fn answer_links(env: &ExportEnvelope, run_id: &str) -> Vec<String> {
     let mut seen = std::collections::BTreeSet::new();
-    let mut probes: Vec<_> =
-        env.probes.iter().filter(|p| p.run_id == run_id && p.status == ProbeStatus::Success).collect();
+    let mut probes: Vec<_> = env.probes_of(run_id).filter(|p| p.status == ProbeStatus::Success).collect();
     geo_core::export::json::sort_probes(&mut probes, &env.runs);
     probes
         .into_iter()
@@ -138,7 +137,7 @@ pub fn links(raw: &[String]) -> Result<ExitCode> {
         terminal::eprint_line(&format!("[{done}/{total}] {line}"));
     });
     terminal::eprint_line(&format!("checked in {:.1} s", started.elapsed().as_secs_f64()));
-    let counts = geo_core::actions::LinkCounts::of(&check);
+    let counts = geo_core::model::LinkCounts::of(&check);
     env.link_checks.retain(|c| c.run_id != run_id);
     env.link_checks.push(check);
     geo_core::export::sort_link_checks(&mut env.link_checks, &env.runs);

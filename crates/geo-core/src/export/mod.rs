@@ -24,6 +24,7 @@ pub mod import;
 pub mod json;
 pub mod markdown;
 pub mod overwrite;
+pub mod problem;
 pub mod validate;
 pub mod warehouse;
 
@@ -40,4 +41,5 @@ pub use json::{
     full_export, full_export_with_checks, indent_json, run_export, sort_link_checks, to_json_pretty, ExportError,
 };
 pub use overwrite::{probe_overwrite, prompt_overwrite, reanalysed, run_overwrite, Overwrite};
-pub use validate::{validate_against, Problem};
+pub use problem::Problem;
+pub use validate::validate_against;

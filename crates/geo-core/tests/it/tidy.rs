@@ -1167,7 +1167,7 @@ fn no_provider_file_is_in_an_import_circle() {
 /// Issue 37's measure of "provider as data": adding an engine touches its own file, the tables
 /// and the fixtures. In geo-core's product code, an engine other than the seed's (`EngineId::
 /// default()`, which the default run and the docs chat name) is named only by the enum itself
-/// (`model.rs`), the rows of the tables — the spec (`provider/spec.rs`), the budget
+/// (`model/run.rs`), the rows of the tables — the spec (`provider/spec.rs`), the budget
 /// (`provider/budget.rs`), the prices (`metrics/cost.rs`), the wire functions
 /// (`provider/engines/mod.rs`) — and its own file. ARCHITECTURE.md ("Adding an engine") lists
 /// the steps outside geo-core.
@@ -1175,7 +1175,7 @@ fn no_provider_file_is_in_an_import_circle() {
 fn an_engine_is_named_only_by_the_tables_and_its_own_file() {
     use geo_core::model::EngineId;
     const TABLES: &[&str] =
-        &["model.rs", "provider/spec.rs", "provider/budget.rs", "metrics/cost.rs", "provider/engines/mod.rs"];
+        &["model/run.rs", "provider/spec.rs", "provider/budget.rs", "metrics/cost.rs", "provider/engines/mod.rs"];
     let variant = |e: EngineId| format!("{e:?}");
     let mut wrong = Vec::new();
     let mut seen = 0;

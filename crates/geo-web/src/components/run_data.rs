@@ -100,7 +100,7 @@ impl RunData {
     /// The selected run.
     pub fn run(&self) -> Option<&Run> {
         let id = &self.metrics.as_ref()?.run_id;
-        self.env.runs.iter().find(|r| &r.id == id)
+        self.env.run(id)
     }
 
     /// The selected run's probes, in stored order (prompt, then repeat).

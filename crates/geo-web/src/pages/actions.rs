@@ -27,10 +27,7 @@ const EVIDENCE_SHOWN: usize = 6;
 pub fn actions_of(d: &RunData) -> Option<Actions> {
     let run = d.run()?;
     let input = |r: &Run| -> (Vec<&Probe>, Option<&geo_core::model::LinkCheck>) {
-        (
-            d.env.probes.iter().filter(|p| p.run_id == r.id).collect(),
-            d.env.link_checks.iter().find(|c| c.run_id == r.id),
-        )
+        (d.env.probes_of(&r.id).collect(), d.env.link_check(&r.id))
     };
     let (mine, check) = input(run);
     let current = RunInput { run, probes: &mine, link_check: check };
@@ -59,7 +56,7 @@ pub fn ActionsPage() -> Html {
     let body = match (&shown, &run, (*actions).as_ref()) {
         (Some(d), Some(run), Some(a)) => {
             let v = View { a, run, open: &open, lang };
-            let against = a.against_id.as_ref().and_then(|id| d.env.runs.iter().find(|r| &r.id == id));
+            let against = a.against_id.as_ref().and_then(|id| d.env.run(id));
             let on_unowned = {
                 let unowned_only = unowned_only.clone();
                 Callback::from(move |e: Event| {

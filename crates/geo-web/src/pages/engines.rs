@@ -262,7 +262,7 @@ fn view(c: &EngineComparison, targets: &[Target], lang: Lang) -> Html {
 
 /// "answer links that do not exist: N of M" of an engine's run (`engine-links`, with
 /// `data-not-found` and `data-checked`; empty when the run was never checked).
-fn links_cell(check: Option<geo_core::actions::LinkCounts>, lang: Lang) -> Html {
+fn links_cell(check: Option<geo_core::model::LinkCounts>, lang: Lang) -> Html {
     let (not_found, checked) =
         check.map_or((String::new(), String::new()), |c| (c.not_found.to_string(), c.checked.to_string()));
     html! {

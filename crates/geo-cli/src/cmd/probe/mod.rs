@@ -129,7 +129,7 @@ fn again(rest: &[String], mode: fn(Vec<Probe>) -> Mode) -> Result<ExitCode> {
     let engine = env.runs[run_index].config.engine;
     transport.bases.check(&[engine], &format!("the engine of run {run_id} ({engine})"), has_key)?;
     let endpoint = endpoint_for(&env.runs[run_index].config, &transport)?;
-    let existing: Vec<Probe> = env.probes.iter().filter(|p| p.run_id == run_id).cloned().collect();
+    let existing: Vec<Probe> = env.probes_of(&run_id).cloned().collect();
     let engine = Engine::new(
         &env.runs[run_index],
         mode(existing),

@@ -16,7 +16,7 @@ use super::EXIT_CANCELLED;
 /// cut off and the estimated cost of every billed attempt.
 pub(super) fn summary(envelope: &OutEnvelope, run_index: usize) -> String {
     let run = &envelope.env.runs[run_index];
-    let probes: Vec<Probe> = envelope.env.probes.iter().filter(|p| p.run_id == run.id).cloned().collect();
+    let probes: Vec<Probe> = envelope.env.probes_of(&run.id).cloned().collect();
     let (success, failed, truncated) = probes.iter().fold((0, 0, 0), |(s, f, t), p| {
         let ok = p.status == ProbeStatus::Success;
         (s + usize::from(ok), f + usize::from(p.status.is_failure()), t + usize::from(ok && p.truncated))
