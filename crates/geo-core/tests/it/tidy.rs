@@ -710,22 +710,122 @@ fn module_paths(src: &Path) -> Vec<String> {
     out
 }
 
+/// The paragraphs of a code-map section, each with the folders it speaks of: a bullet with
+/// its continuation lines, under the `#### …` heading (if any) whose folders it inherits.
+/// A module is named by its full path, or by its own name in a paragraph that names its
+/// folder as `` `folder/` `` — the map lists `lists/` (`lines`, `table`) without repeating
+/// `analysis/lists/` before every file.
+fn map_paragraphs(section: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut heading = String::new();
+    for line in section.lines() {
+        if let Some(h) = line.strip_prefix("#### ") {
+            heading = h.to_string();
+        } else if line.starts_with("- ") || out.is_empty() {
+            out.push(format!("{heading}\n{line}"));
+        } else if line.starts_with("  ") {
+            let last = out.last_mut().expect("a paragraph");
+            last.push('\n');
+            last.push_str(line);
+        } else {
+            out.push(format!("{heading}\n{line}"));
+        }
+    }
+    out
+}
+
+/// The modules of `src` that `section` does not name (see [`map_paragraphs`]).
+fn modules_missing_from_map(section: &str, src: &Path) -> Vec<String> {
+    let paragraphs = map_paragraphs(section);
+    let named = |text: &str, name: &str| {
+        [format!("`{name}`"), format!("`{name}.rs`"), format!("`{name}/`")].iter().any(|n| text.contains(n.as_str()))
+    };
+    module_paths(src)
+        .into_iter()
+        .filter(|m| {
+            if named(section, m) {
+                return false;
+            }
+            let (parent, leaf) = match m.rsplit_once('/') {
+                Some((parent, leaf)) => (parent.rsplit('/').next().unwrap_or(parent), leaf),
+                None => return true,
+            };
+            !paragraphs.iter().any(|p| p.contains(&format!("`{parent}/`")) && named(p, leaf))
+        })
+        .collect()
+}
+
+#[test]
+fn the_code_map_check_sees_a_missing_module_and_a_folder_listing() {
+    let dir = std::env::temp_dir().join(format!("geo-tidy-map-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    for f in ["lib.rs", "a/mod.rs", "a/b.rs", "a/c.rs", "d.rs", "e/mod.rs", "e/f.rs"] {
+        let path = dir.join(f);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, "//! x\n").unwrap();
+    }
+    let section = "- `a/` — things: `b`, and\n  on the next line `c`\n- `d` — a leaf\n#### More (`e/`)\n- `f` — under the heading\n";
+    assert_eq!(modules_missing_from_map(section, &dir), Vec::<String>::new());
+    // `c` named outside its folder's paragraph does not count; `e` missing entirely fails.
+    let section = "- `a/` — things: `b`\n- `d` — and `c`\n- `f`\n";
+    assert_eq!(modules_missing_from_map(section, &dir), vec!["a/c".to_string(), "e".to_string(), "e/f".to_string()]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn every_geo_web_module_is_on_the_code_map() {
     let section = architecture_section("crates/geo-web");
     assert!(section.contains("Architecture Invariant"), "ARCHITECTURE.md has no geo-web section with its invariants");
-    let modules = module_paths(&root().join("crates/geo-web/src"));
-    assert!(modules.len() > 20, "found too few geo-web modules: {modules:?}");
-    let missing: Vec<&String> = modules
-        .iter()
-        .filter(|m| {
-            ![format!("`{m}`"), format!("`{m}.rs`"), format!("`{m}/`")].iter().any(|n| section.contains(n.as_str()))
-        })
+    let src = root().join("crates/geo-web/src");
+    assert!(module_paths(&src).len() > 20, "found too few geo-web modules");
+    let missing = modules_missing_from_map(&section, &src);
+    assert!(missing.is_empty(), "ARCHITECTURE.md's geo-web section does not name these modules: {missing:?}");
+}
+
+/// Code review 3: the map covered geo-web only, so geo-core modules drifted off it.
+#[test]
+fn every_geo_core_module_is_on_the_code_map() {
+    let section = architecture_section("crates/geo-core");
+    assert!(section.contains("Architecture Invariant"), "ARCHITECTURE.md has no geo-core section with its invariants");
+    let src = root().join("crates/geo-core/src");
+    assert!(module_paths(&src).len() > 60, "found too few geo-core modules");
+    let missing = modules_missing_from_map(&section, &src);
+    assert!(missing.is_empty(), "ARCHITECTURE.md's geo-core section does not name these modules: {missing:?}");
+}
+
+/// ARCHITECTURE.md is a map, not an inventory (code review 3: one line had 2,227 characters).
+#[test]
+fn the_code_map_has_no_line_over_200_characters() {
+    let text = std::fs::read_to_string(root().join("ARCHITECTURE.md")).expect("ARCHITECTURE.md");
+    let long: Vec<String> = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| l.chars().count() > 200)
+        .map(|(i, l)| format!("line {}: {} characters", i + 1, l.chars().count()))
         .collect();
-    assert!(
-        missing.is_empty(),
-        "ARCHITECTURE.md's geo-web section does not name these modules (as `path`): {missing:?}"
-    );
+    assert!(long.is_empty(), "ARCHITECTURE.md has lines over 200 characters: {long:?}");
+}
+
+/// geo-mock depends on geo-core for the workspace's one PRNG only: a mock that shared the
+/// wire formats could hide a parser bug behind the same code (ARCHITECTURE.md, geo-mock).
+#[test]
+fn the_mock_shares_no_wire_format() {
+    let mut files = Vec::new();
+    rust_files(&root().join("crates/geo-mock"), &mut files);
+    let mut found = Vec::new();
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        let mut rest = text.as_str();
+        while let Some(i) = rest.find("geo_core::") {
+            let path: String =
+                rest[i..].chars().take_while(|c| c.is_alphanumeric() || *c == '_' || *c == ':').collect();
+            if !path.starts_with("geo_core::prng") {
+                found.push(format!("{}: {path}", f.display()));
+            }
+            rest = &rest[i + "geo_core::".len()..];
+        }
+    }
+    assert!(found.is_empty(), "geo-mock uses geo-core beyond its PRNG: {found:?}");
 }
 
 // ------------------------------------------------------------------ key variables
