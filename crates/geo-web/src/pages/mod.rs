@@ -16,10 +16,10 @@ pub mod runs;
 pub mod settings;
 pub mod sources;
 
-use crate::app::Route;
 use crate::components::NavLink;
 use crate::hooks::use_app;
 use crate::i18n::t;
+use crate::routes::Route;
 use yew::prelude::*;
 
 /// Shown for unknown paths.
