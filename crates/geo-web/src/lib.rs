@@ -10,7 +10,7 @@
 //! - [`routes`]: the [`routes::Route`] enum and the run detail's query;
 //! - [`app`]: the `switch` from route to page and the page frame (navigation, language
 //!   toggle, project and run selectors, toasts);
-//! - [`pages`]: one file per route;
+//! - [`pages`]: one file (or folder) per route;
 //! - [`components`]: small widgets with `XxxProps` and `on*` callbacks;
 //! - [`hooks`]: `use_app` (the shared state) and `use_query` (re-runs a repository read
 //!   whenever stored data changes, in this tab or another);

@@ -225,6 +225,56 @@ fn via_proxy_note(proxy: Option<&LocalProxy>, lang: Lang) -> Html {
     }
 }
 
+/// Where the question goes: the key (`chat-key`), the line saying the local proxy is used,
+/// the model (`chat-model`) and, under "advanced", the base URL (`chat-base-url`).
+fn connection_fields(
+    key: &UseStateHandle<String>,
+    model: &UseStateHandle<String>,
+    base_url: &UseStateHandle<String>,
+    proxy: Option<&LocalProxy>,
+    lang: Lang,
+) -> Html {
+    let on_key = {
+        let key = key.clone();
+        Callback::from(move |e: InputEvent| key.set(e.target_unchecked_into::<HtmlInputElement>().value()))
+    };
+    let on_model = {
+        let model = model.clone();
+        Callback::from(move |e: Event| model.set(e.target_unchecked_into::<HtmlSelectElement>().value()))
+    };
+    let on_base = {
+        let base_url = base_url.clone();
+        Callback::from(move |e: InputEvent| base_url.set(e.target_unchecked_into::<HtmlInputElement>().value()))
+    };
+    html! {
+        <>
+            <label class="field">
+                <span class="label-text">{ t(lang, "chat.key") }</span>
+                <input type="password" data-testid="chat-key" autocomplete="off" spellcheck="false"
+                    value={(**key).clone()} oninput={on_key} aria-describedby="chat-key-help" />
+            </label>
+            <p id="chat-key-help" class="muted">{ t(lang, "chat.key_help") }</p>
+            { via_proxy_note(proxy, lang) }
+            <label class="field">
+                <span class="label-text">{ t(lang, "chat.model") }</span>
+                <select data-testid="chat-model" onchange={on_model}>
+                    { for geo_core::provider::spec(EngineId::Deepseek).models.iter().map(|m| html! { <option value={*m} selected={**model == *m}>{ *m }</option> }) }
+                </select>
+            </label>
+            <details class="advanced">
+                <summary data-testid="chat-advanced">{ t(lang, "chat.advanced") }</summary>
+                <label class="field">
+                    <span class="label-text">{ t(lang, "chat.base_url") }</span>
+                    <input type="url" data-testid="chat-base-url" inputmode="url" spellcheck="false"
+                        placeholder="https://api.deepseek.com" value={(**base_url).clone()} oninput={on_base}
+                        aria-describedby="chat-base-help" />
+                </label>
+                <p id="chat-base-help" class="muted">{ t(lang, "chat.base_url_help") }</p>
+            </details>
+        </>
+    }
+}
+
 /// The page.
 #[function_component]
 pub fn ChatPage() -> Html {
@@ -248,18 +298,6 @@ pub fn ChatPage() -> Html {
     let live = use_mut_ref(|| None::<StreamHandle>);
     use_stop_on_unmount(&live);
 
-    let on_key = {
-        let key = key.clone();
-        Callback::from(move |e: InputEvent| key.set(e.target_unchecked_into::<HtmlInputElement>().value()))
-    };
-    let on_model = {
-        let model = model.clone();
-        Callback::from(move |e: Event| model.set(e.target_unchecked_into::<HtmlSelectElement>().value()))
-    };
-    let on_base = {
-        let base_url = base_url.clone();
-        Callback::from(move |e: InputEvent| base_url.set(e.target_unchecked_into::<HtmlInputElement>().value()))
-    };
     let on_question = {
         let question = question.clone();
         Callback::from(move |e: InputEvent| question.set(e.target_unchecked_into::<HtmlTextAreaElement>().value()))
@@ -327,29 +365,7 @@ pub fn ChatPage() -> Html {
 
             <form class="card" onsubmit={on_send} aria-labelledby="chat-ask-heading">
                 <h2 id="chat-ask-heading">{ t(lang, "chat.ask") }</h2>
-                <label class="field">
-                    <span class="label-text">{ t(lang, "chat.key") }</span>
-                    <input type="password" data-testid="chat-key" autocomplete="off" spellcheck="false"
-                        value={(*key).clone()} oninput={on_key} aria-describedby="chat-key-help" />
-                </label>
-                <p id="chat-key-help" class="muted">{ t(lang, "chat.key_help") }</p>
-                { via_proxy_note(proxy.as_ref(), lang) }
-                <label class="field">
-                    <span class="label-text">{ t(lang, "chat.model") }</span>
-                    <select data-testid="chat-model" onchange={on_model}>
-                        { for geo_core::provider::spec(EngineId::Deepseek).models.iter().map(|m| html! { <option value={*m} selected={*model == *m}>{ *m }</option> }) }
-                    </select>
-                </label>
-                <details class="advanced">
-                    <summary data-testid="chat-advanced">{ t(lang, "chat.advanced") }</summary>
-                    <label class="field">
-                        <span class="label-text">{ t(lang, "chat.base_url") }</span>
-                        <input type="url" data-testid="chat-base-url" inputmode="url" spellcheck="false"
-                            placeholder="https://api.deepseek.com" value={(*base_url).clone()} oninput={on_base}
-                            aria-describedby="chat-base-help" />
-                    </label>
-                    <p id="chat-base-help" class="muted">{ t(lang, "chat.base_url_help") }</p>
-                </details>
+                { connection_fields(&key, &model, &base_url, proxy.as_ref(), lang) }
                 <label class="field">
                     <span class="label-text">{ t(lang, "chat.question") }</span>
                     <textarea data-testid="chat-question" rows="3" value={(*question).clone()} oninput={on_question}
