@@ -537,19 +537,53 @@ fn no_product_function_is_over_150_lines() {
 
 // ------------------------------------------------------------------ page imports
 
-/// Where `code` (as [`code_only`] leaves it) reaches into the `pages` module: a path
-/// through `pages::` or, from a page file, through `super::` (the `pages` module itself)
-/// other than a test module's `use super::*` of its own page.
-fn page_imports(code: &str) -> Vec<String> {
+/// The page a file under `src/` belongs to and how deep its module sits below `pages`:
+/// `pages/run.rs` and `pages/run/mod.rs` are the page `run` at depth 1, `pages/run/form.rs`
+/// is a piece of it at depth 2. `None` outside `pages/` and for `pages/mod.rs` itself.
+fn page_of(rel: &str) -> Option<(String, usize)> {
+    let rest = rel.strip_prefix("pages/")?;
+    let rest = rest.strip_suffix(".rs")?;
+    let rest = rest.strip_suffix("/mod").unwrap_or(rest);
+    if rest == "mod" {
+        return None;
+    }
+    let page = rest.split('/').next()?.to_string();
+    Some((page, rest.split('/').count()))
+}
+
+/// Where `code` (as [`code_only`] leaves it) of the file `rel` (its path under `src/`)
+/// reaches into another page: a path through `pages::` that names anything but the file's
+/// own page, or, from a file of `pages/`, a `super::` chain that climbs up to the `pages`
+/// module itself (one `super` from `pages/run.rs`, two from `pages/run/form.rs`). A page
+/// folder's files reach each other through `super::` freely; a test module's `use super::*;`
+/// is its own file.
+fn page_imports(rel: &str, code: &str) -> Vec<String> {
+    let own = page_of(rel);
     let mut out = Vec::new();
     for (n, line) in code.lines().enumerate() {
-        let uses_pages = line.match_indices("pages::").any(|(at, _)| at == 0 || !is_ident(line.as_bytes()[at - 1]));
-        let uses_super = line.contains("super::") && line.trim() != "use super::*;";
-        if uses_pages || uses_super {
+        let b = line.as_bytes();
+        let other_page = line.match_indices("pages::").any(|(at, _)| {
+            let named: String = line[at + 7..].bytes().take_while(|&c| is_ident(c)).map(char::from).collect();
+            (at == 0 || !is_ident(b[at - 1])) && own.as_ref().is_none_or(|(page, _)| *page != named)
+        });
+        let climbs = own.as_ref().is_some_and(|(_, depth)| {
+            line.trim() != "use super::*;"
+                && line.match_indices("super::").any(|(at, _)| {
+                    let chain_start = at == 0 || !(is_ident(b[at - 1]) || line[..at].ends_with("::"));
+                    chain_start && line[at..].split("super::").take_while(|s| s.is_empty()).count() >= *depth
+                })
+        });
+        if other_page || climbs {
             out.push(format!("{}: {}", n + 1, line.trim()));
         }
     }
     out
+}
+
+/// The numbers of the lines of `src` (the file `rel`) that [`page_imports`] reports.
+fn page_import_lines(rel: &str, src: &str) -> Vec<usize> {
+    let code = String::from_utf8_lossy(&code_only(src)).into_owned();
+    page_imports(rel, &code).iter().map(|l| l.split(':').next().unwrap().parse().unwrap()).collect()
 }
 
 #[test]
@@ -557,14 +591,32 @@ fn the_page_import_scanner_sees_paths_and_skips_comments_and_tests() {
     let src = "//! a page\nuse crate::pages::settings::parse_base_url;\n// crate::pages::x in a comment\n\
                use crate::{hooks::use_app, pages::export};\nlet s = \"crate::pages::y\";\nuse super::status_label;\n\
                use geo_core::pages_of;\nmod tests {\n    use super::*;\n}\n";
-    let code = String::from_utf8_lossy(&code_only(src)).into_owned();
-    let got: Vec<usize> = page_imports(&code).iter().map(|l| l.split(':').next().unwrap().parse().unwrap()).collect();
-    assert_eq!(got, vec![2, 4, 6]);
+    assert_eq!(page_import_lines("pages/run.rs", src), vec![2, 4, 6]);
+    // Outside pages/, `super::` is some other module's parent: only `pages::` counts.
+    assert_eq!(page_import_lines("components/widget.rs", src), vec![2, 4]);
+}
+
+#[test]
+fn the_page_import_scanner_lets_a_page_folder_reach_its_own_files_only() {
+    let src = "//! a piece of the settings page\nuse super::form::{EngineForm, OTHER_ENGINES};\n\
+               use crate::pages::settings::data::DataCard;\nuse super::super::run::parse_count;\n\
+               use crate::pages::run::Plan;\nuse super::super::NotFoundPage;\nlet x = super::data::f();\n\
+               use crate::pages::settings_extra::X;\nmod tests {\n    use super::*;\n}\n";
+    assert_eq!(page_import_lines("pages/settings/fields.rs", src), vec![4, 5, 6, 8]);
+    // From the folder's `mod.rs` (the page module itself), one `super` is already `pages`.
+    assert_eq!(page_import_lines("pages/settings/mod.rs", src), vec![2, 4, 5, 6, 7, 8]);
+    // A file two folders down climbs three times to reach `pages`.
+    assert_eq!(page_import_lines("pages/settings/data/import.rs", src), vec![5, 8]);
+    assert_eq!(page_of("pages/mod.rs"), None);
+    assert_eq!(page_of("pages/run.rs"), Some(("run".into(), 1)));
+    assert_eq!(page_of("pages/run/mod.rs"), Some(("run".into(), 1)));
+    assert_eq!(page_of("pages/run/form.rs"), Some(("run".into(), 2)));
 }
 
 /// A page imports no other page (ARCHITECTURE.md's geo-web invariant): what two pages share
-/// lives in `components/`, `hooks/` or a top-level module. Only the router (`app.rs`) and
-/// `pages/mod.rs` name the pages.
+/// lives in `components/`, `hooks/` or a top-level module. A page may be a folder
+/// (`pages/settings/mod.rs` and its pieces beside it, reaching each other through `super::`).
+/// Only the router (`app.rs`) and `pages/mod.rs` name the pages.
 #[test]
 fn no_page_imports_another_page() {
     let src = root().join("crates/geo-web/src");
@@ -579,17 +631,13 @@ fn no_page_imports_another_page() {
             continue;
         }
         let code = String::from_utf8_lossy(&code_only(&std::fs::read_to_string(f).unwrap())).into_owned();
-        let in_pages = rel.starts_with("pages/");
-        for hit in page_imports(&code) {
-            // Outside `pages/`, `super::` is some other module's parent; only `pages::` counts.
-            if in_pages || hit.contains("pages::") {
-                found.push(format!("crates/geo-web/src/{rel}:{hit}"));
-            }
+        for hit in page_imports(&rel, &code) {
+            found.push(format!("crates/geo-web/src/{rel}:{hit}"));
         }
     }
     assert!(
         found.is_empty(),
-        "these reach into pages/ (move what they share into components/, hooks/ or a top-level module):\n{}",
+        "these reach into another page (move what they share into components/, hooks/ or a top-level module):\n{}",
         found.join("\n")
     );
 }

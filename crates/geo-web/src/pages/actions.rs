@@ -9,6 +9,7 @@ use crate::components::metric_card::{dec, pct, raw_f64};
 use crate::components::pager::{page_bounds, use_page, Pager, PAGE_SIZE};
 use crate::components::probe_drawer::{drawer_for, open_probe_button, OpenProbe};
 use crate::components::run_data::{use_run_data, without_run, Figures, RunData, SharedRunData};
+use crate::components::table::captioned_table;
 use crate::components::{safe_link, EmptyState};
 use crate::hooks::use_app;
 use crate::i18n::{t, tf};
@@ -205,15 +206,7 @@ fn table(
         }
         body.add_child(tr.into());
     }
-    html! {
-        <div class="table-wrap">
-            <table class="action-table" data-testid={testid}>
-                <caption class="sr-only">{ t(lang, caption) }</caption>
-                <thead><tr>{ for cols.iter().map(|(key, num)| html! { <th scope="col" class={num.then_some("num")}>{ t(lang, key) }</th> }) }</tr></thead>
-                { Html::from(body) }
-            </table>
-        </div>
-    }
+    captioned_table(lang, testid, caption, cols, Html::from(body))
 }
 
 /// A cell of text.
