@@ -4,7 +4,7 @@
 // the Markdown export; and the key never reaches storage, cookies, IndexedDB or the URL.
 //
 // The timeout test opens /chat?chatTimeoutMs=1500: the page reads that parameter once at load
-// and it can only shorten the real 120 s limit (see crates/geo-web/src/pages/chat.rs).
+// and it can only shorten the real 120 s limit (see crates/geo-web/src/pages/chat/mod.rs).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';

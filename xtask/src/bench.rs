@@ -23,8 +23,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
-use crate::test::run_cmd;
-use crate::workspace_root;
+use crate::sys::{run_cmd, workspace_root};
 
 /// Copies of the run in the bench export.
 const COPIES: usize = 120;
@@ -136,7 +135,7 @@ fn bench_export(root: &Path) -> Result<PathBuf> {
             .args(["--project", "proj_yuangouchang", "--repeats", "2", "--concurrency", "3", "--base-url", &mock.url])
             .arg("--out")
             .arg(&base)
-            .env_remove("DEEPSEEK_API_KEY"),
+            .env_remove(crate::demo::DEEPSEEK_KEY_VAR),
     )?;
     drop(mock);
     let env: Value = serde_json::from_str(&std::fs::read_to_string(&base)?)?;

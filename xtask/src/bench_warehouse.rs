@@ -27,8 +27,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
-use crate::test::run_cmd;
-use crate::workspace_root;
+use crate::sys::{run_cmd, workspace_root};
 
 /// The nine engines of the contract (shared/spec/engines.md), in its order.
 const ENGINES: [&str; 9] =

@@ -31,7 +31,7 @@ use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 
-use crate::workspace_root;
+use crate::sys::workspace_root;
 
 /// Id of the demo project.
 pub const PROJECT_ID: &str = "proj_demo";
@@ -62,6 +62,14 @@ pub struct EngineRun {
     /// Mock script per prompt, in [`PROMPTS`] order.
     pub scripts: [&'static str; 7],
 }
+
+/// The variable `geo-probe` reads DeepSeek's key from (the demo's own weeks are DeepSeek's).
+///
+/// xtask does not depend on geo-core (so the first `cargo xtask` stays fast), so this and
+/// [`ENGINE_RUNS`] copy the engine table's key variables: geo-core's tidy test
+/// `the_copies_of_the_key_variables_outside_rust_agree_with_the_engine_table` checks each
+/// against `provider::ENGINES`, and that xtask spells each of them once.
+pub const DEEPSEEK_KEY_VAR: &str = "DEEPSEEK_API_KEY";
 
 /// The story of the engines (week two): every engine answers the generic, scenario and
 /// comparison prompts with its Chinese list (`p01`: the brand first, in the engine's own
@@ -200,8 +208,8 @@ pub fn run(args: &[String]) -> Result<()> {
             other => bail!("unknown demo option {other:?}: use --real to probe the DeepSeek API instead of the mock"),
         }
     }
-    if real && std::env::var("DEEPSEEK_API_KEY").map(|k| k.trim().is_empty()).unwrap_or(true) {
-        bail!("--real needs DEEPSEEK_API_KEY in the environment; export your DeepSeek api key and run again");
+    if real && std::env::var(DEEPSEEK_KEY_VAR).map(|k| k.trim().is_empty()).unwrap_or(true) {
+        bail!("--real needs {DEEPSEEK_KEY_VAR} in the environment; export your DeepSeek api key and run again");
     }
     let root = workspace_root();
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
@@ -419,7 +427,7 @@ fn probe_run(bin: &Path, input: &Path, out: &Path, base: Option<&str>, real: boo
         Some(url) => {
             // The mock: proxy mode (no key) and one request at a time, so the `[mock:…]`
             // scripts land on the same probes every time.
-            cmd.args(["--base-url", url, "--concurrency", "1"]).env_remove("DEEPSEEK_API_KEY");
+            cmd.args(["--base-url", url, "--concurrency", "1"]).env_remove(DEEPSEEK_KEY_VAR);
         }
         None if real => {}
         None => bail!("no mock address"),

@@ -18,7 +18,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::test::run_cmd;
+use crate::npm::ensure_npm_packages;
+use crate::sys::{run_cmd, which, workspace_root};
 
 /// Content-Security-Policy of the app: own scripts, wasm and workers only (the import
 /// worker), no third-party code, network to any https API (DeepSeek or a proxy) and to
@@ -51,11 +52,6 @@ pub struct SizeRow {
     pub raw: u64,
     /// Bytes after gzip -9.
     pub gzip: u64,
-}
-
-/// The workspace root (the parent of `xtask/`).
-pub fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask lives in the workspace").to_path_buf()
 }
 
 /// `/geo-probe` / `geo-probe/` / `` → `/geo-probe/` / `/geo-probe/` / `/`.
@@ -297,7 +293,7 @@ fn find_wasm_opt(root: &Path) -> std::result::Result<PathBuf, String> {
     let mut why = String::from("xtask/e2e/node_modules/.bin/wasm-opt is missing");
     if !local.exists() {
         eprintln!("xtask: wasm-opt not installed yet: getting npm's binaryen (npm ci in xtask/e2e)");
-        if let Err(e) = crate::e2e::ensure_npm_packages(&root.join("xtask/e2e")) {
+        if let Err(e) = ensure_npm_packages(&root.join("xtask/e2e")) {
             why = format!("{e:#}");
         }
     }
@@ -362,7 +358,7 @@ fn optimize_wasm(root: &Path, wasm: &Path) -> Result<()> {
 fn minify_glue(root: &Path, glue: &Path) -> Result<()> {
     let tool = root.join("xtask/e2e/node_modules/.bin/terser");
     if !tool.exists() {
-        if let Err(e) = crate::e2e::ensure_npm_packages(&root.join("xtask/e2e")) {
+        if let Err(e) = ensure_npm_packages(&root.join("xtask/e2e")) {
             eprintln!("xtask: terser skipped, so the JS glue is larger than it has to be: {e:#}");
             return Ok(());
         }
@@ -433,11 +429,6 @@ pub fn minify_css(css: &str) -> String {
         }
     }
     out
-}
-
-/// The first file called `name` on `PATH`.
-pub fn which(name: &str) -> Option<PathBuf> {
-    std::env::var_os("PATH").and_then(|paths| std::env::split_paths(&paths).map(|p| p.join(name)).find(|p| p.is_file()))
 }
 
 fn copy_dir(from: &Path, to: &Path) -> Result<()> {

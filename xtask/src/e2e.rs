@@ -7,7 +7,7 @@
 //! (playwright-core as the driver, axe-core for the accessibility checks, binaryen for
 //! `wasm-opt`), builds `dist/`, serves it on a free loopback port
 //! from a thread of this process, and runs `node --test` over `xtask/e2e/*.test.mjs` with
-//! `BASE_URL`, `CHROMIUM`, `GEO_MOCK_BIN` (the mock DeepSeek server, which a test starts
+//! `BASE_URL`, `CHROMIUM`, `GEO_MOCK_BIN` (the mock of every engine, which a test starts
 //! with `--port 0` and the faults it needs) and `FIXTURES_DIR` in the environment. `FILTER` keeps test files whose name
 //! contains it (any of several). `--bench` runs the browser benchmarks instead (`xtask/e2e/*.bench.mjs`,
 //! printing figures; never part of `cargo xtask test`). `--repeat N` runs the chosen tests N
@@ -15,13 +15,14 @@
 //! loaded machine); it prints, per test, how many of the runs failed, and fails when any did.
 
 use anyhow::{bail, Context, Result};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 use std::time::Instant;
 
 use crate::dist::{self, DistOptions};
+use crate::npm::ensure_npm_packages;
 use crate::serve;
-use crate::test::run_cmd;
+use crate::sys::{is_root, run_cmd, which, workspace_root};
 
 /// Entry point of `cargo xtask e2e`; the lead's `cargo xtask test` calls it too.
 pub fn run(args: &[String]) -> Result<()> {
@@ -29,11 +30,11 @@ pub fn run(args: &[String]) -> Result<()> {
     let opts = Options::parse(args)?;
     let (dev, suffix, filter) = (opts.dev, opts.suffix, opts.filter.clone());
     let chromium = ensure_chrome()?;
-    let root = dist::workspace_root();
+    let root = workspace_root();
     let e2e = root.join("xtask/e2e");
     ensure_npm_packages(&e2e)?;
     dist::build(&DistOptions { base_path: "/".into(), dev })?;
-    // Browser tests that need the mock DeepSeek server start their own from this binary
+    // Browser tests that need the mock engines start their own from this binary
     // (`GEO_MOCK_BIN`), on a free port, with the faults they want.
     run_cmd(Command::new(env!("CARGO")).current_dir(&root).args(["build", "-q", "-p", "geo-mock", "--locked"]))?;
     let mock_bin = root.join("target/debug/geo-mock");
@@ -270,9 +271,11 @@ fn find_chrome_with(
     on_path.or_else(|| fixed.iter().find(|p| p.is_file()).cloned())
 }
 
-/// Whether this process runs as root (where apt-get may install packages).
-pub(crate) fn is_root() -> bool {
-    Command::new("id").arg("-u").output().is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
+/// What the browser tests need, found or installed before `cargo xtask test` starts its long
+/// Rust tests: Chrome or Chromium and the npm packages of `xtask/e2e`.
+pub fn preflight() -> Result<()> {
+    ensure_chrome()?;
+    ensure_npm_packages(&workspace_root().join("xtask/e2e"))
 }
 
 /// What to install when no browser is found, for this machine.
@@ -298,7 +301,7 @@ pub fn ensure_chrome() -> Result<PathBuf> {
         eprintln!("xtask: browser {}", p.display());
         return Ok(p);
     }
-    if !is_root() || crate::dist::which("apt-get").is_none() {
+    if !is_root() || which("apt-get").is_none() {
         bail!("{}", chrome_missing_message());
     }
     eprintln!("xtask: no Chrome or Chromium found; installing Debian's chromium with apt-get (running as root)");
@@ -311,44 +314,6 @@ pub fn ensure_chrome() -> Result<PathBuf> {
     )?;
     find_chrome()
         .with_context(|| format!("apt-get installed chromium but it was not found: {}", chrome_missing_message()))
-}
-
-/// The packages of `xtask/e2e/package.json` that the build and the tests need.
-const NPM_MARKERS: &[&str] = &[
-    "node_modules/playwright-core/package.json",
-    "node_modules/axe-core/axe.min.js",
-    "node_modules/.bin/wasm-opt",
-    "node_modules/.bin/terser",
-];
-
-/// Whether `npm ci` has installed every package of `dir` (see [`NPM_MARKERS`]).
-pub fn npm_packages_present(dir: &Path) -> bool {
-    NPM_MARKERS.iter().all(|m| dir.join(m).exists())
-}
-
-/// How to get Node.js with npm on this machine.
-pub fn npm_missing_message() -> &'static str {
-    if cfg!(target_os = "macos") {
-        "install Node.js 18+ with npm (`brew install node`)"
-    } else {
-        "install Node.js 18+ with npm (Debian/Ubuntu: `sudo apt-get install -y nodejs npm`)"
-    }
-}
-
-/// `npm ci` (or `npm install` without a lock file) in `dir` unless its packages are there:
-/// playwright-core (the browser driver), axe-core (accessibility checks) and binaryen
-/// (`wasm-opt`). Pinned by `package-lock.json`; no browser is downloaded.
-pub fn ensure_npm_packages(dir: &Path) -> Result<()> {
-    if npm_packages_present(dir) {
-        return Ok(());
-    }
-    if crate::dist::which("npm").is_none() {
-        bail!("npm is not installed: {}", npm_missing_message());
-    }
-    let sub = if dir.join("package-lock.json").is_file() { "ci" } else { "install" };
-    eprintln!("xtask: installing the pinned npm packages of {} (npm {sub})", dir.display());
-    run_cmd(Command::new("npm").current_dir(dir).args([sub, "--no-audit", "--no-fund"]))
-        .with_context(|| format!("npm {sub} failed in {}: check the network, then run it there by hand", dir.display()))
 }
 
 #[cfg(test)]

@@ -6,29 +6,13 @@ mod demo;
 mod dist;
 mod e2e;
 mod mock;
+mod npm;
 mod python;
 mod serve;
+mod sys;
 mod test;
 
-use std::path::PathBuf;
 use std::process::ExitCode;
-
-/// The workspace root (xtask lives one level below it).
-pub fn workspace_root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask sits inside the workspace").to_path_buf()
-}
-
-/// What the browser tests need, found or installed before `cargo xtask test` starts: Chrome or
-/// Chromium and the npm packages of `xtask/e2e`.
-pub fn browser_preflight() -> anyhow::Result<()> {
-    e2e::ensure_chrome()?;
-    e2e::ensure_npm_packages(&workspace_root().join("xtask/e2e"))
-}
-
-/// The browser tests of `cargo xtask test` (headless Chromium against `dist/`).
-pub fn browser_tests(_args: &[String]) -> anyhow::Result<()> {
-    e2e::run(&[])
-}
 
 const USAGE: &str = "usage: cargo xtask <command>
 
@@ -38,7 +22,7 @@ commands:
   size-floor  build xtask/size-floor (the required dependencies, no product code) and print its sizes
   serve    build dist/ and serve it on 127.0.0.1   [--port 8080] [--base-path P] [--dev] [--mock [--mock-port 8787]]
   e2e      browser tests in headless Chrome/Chromium ($CHROME_PATH or found)   [--dev] [FILE-FILTER] [--repeat N] [--busy K]; --bench: the browser benchmarks (figures)
-  mock     run the mock DeepSeek server (flags: cargo xtask mock --help)
+  mock     run the mock of all nine engines, geo-mock (flags: cargo xtask mock --help)
   demo     regenerate demo/demo-data.json from the recorded fixtures   [--real: the DeepSeek API]
   screenshot  refresh docs/screenshots/dashboard.png from the dashboard's browser test   [--dev]
   bench-analyze  time `geo-probe analyze` against `jq -c .` on a 5,040-probe export   [--rounds N]

@@ -1,4 +1,4 @@
-//! `cargo xtask mock [flags]`: runs the mock DeepSeek server (`geo-mock`) in the foreground.
+//! `cargo xtask mock [flags]`: runs the mock of every engine (`geo-mock`) in the foreground.
 //!
 //! The flags are geo-mock's own (`cargo xtask mock --help`); the first line on standard
 //! output is `geo-mock listening on http://127.0.0.1:PORT`.

@@ -8,7 +8,7 @@
 //! `304 Not Modified`, so a reload revalidates the 2 MB module instead of downloading it
 //! again (`Cache-Control: no-cache` keeps a rebuilt site from ever being served stale).
 //!
-//! `--mock` also starts the mock DeepSeek server (`geo-mock`, default port 8787) so a newcomer
+//! `--mock` also starts the mock of every engine (`geo-mock`, default port 8787) so a newcomer
 //! can run probes end to end without a key: put its URL into Settings as the custom API base
 //! URL and leave the key empty (proxy mode).
 
@@ -20,6 +20,7 @@ use std::path::{Path, PathBuf};
 use std::thread;
 
 use crate::dist::{self, DistOptions, CSP};
+use crate::sys::workspace_root;
 
 /// A running static server.
 pub struct Server {
@@ -56,7 +57,7 @@ pub fn run(args: &[String]) -> Result<()> {
     dist::build(&opts)?;
     // Started before the static server so a busy mock port fails before anything is served.
     let _mock = mock_port.map(start_mock).transpose()?;
-    let server = start(&dist::workspace_root().join("dist"), port, &opts.base_path)?;
+    let server = start(&workspace_root().join("dist"), port, &opts.base_path)?;
     println!("serving dist/ at {}  (Ctrl-C to stop)", server.url);
     loop {
         thread::park();
@@ -67,7 +68,7 @@ pub fn run(args: &[String]) -> Result<()> {
 /// prints its address and how to use it from Settings. The child shares the terminal's
 /// process group, so Ctrl-C stops it together with this server; dropping the guard kills it.
 fn start_mock(port: u16) -> Result<MockChild> {
-    let root = dist::workspace_root();
+    let root = workspace_root();
     let status = std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
         .current_dir(&root)
         .args(["build", "-q", "-p", "geo-mock"])
@@ -86,11 +87,11 @@ fn start_mock(port: u16) -> Result<MockChild> {
     let Some(url) = first.trim().strip_prefix("geo-mock listening on ").map(str::to_string) else {
         let _ = child.kill();
         let _ = child.wait();
-        bail!("the mock DeepSeek server did not start on port {port} (is it in use? pick another with --mock-port N)");
+        bail!("the mock engine server (geo-mock) did not start on port {port} (is it in use? pick another with --mock-port N)");
     };
     // Keep draining its output so the pipe never fills.
     thread::spawn(move || lines.map_while(|l| l.ok()).for_each(|l| println!("{l}")));
-    println!("mock DeepSeek server (geo-mock) at {url}");
+    println!("mock engine server (geo-mock) at {url}");
     println!("  to probe without a key: Settings (设置) → custom API base URL (自定义 API 地址) = {url}, leave the API key empty (proxy mode)");
     Ok(MockChild(child))
 }

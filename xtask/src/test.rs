@@ -5,7 +5,7 @@
 //!    fails in seconds, before the long test build.
 //! 1. `cargo test --workspace --locked`: tidy checks, unit tests, goldens (insta; with
 //!    `CI=true` a changed golden fails), property tests (`PROPTEST_CASES`, 10,000 in CI),
-//!    CLI integration tests against the mock DeepSeek server.
+//!    CLI integration tests against the mock engines (`geo-mock`).
 //! 2. `cargo doc -p geo-core` with warnings denied: the library is documented.
 //! 3. geo-core builds for `wasm32-unknown-unknown`.
 //! 4. The browser tests (see `e2e.rs`) when the web crate is part of the workspace.
@@ -17,19 +17,11 @@
 use anyhow::{bail, Context, Result};
 use std::process::Command;
 
-/// Runs one command from the workspace root, failing on a non-zero exit.
-pub fn run_cmd(cmd: &mut Command) -> Result<()> {
-    eprintln!("xtask: {cmd:?}");
-    let status = cmd.status().with_context(|| format!("cannot start {cmd:?}"))?;
-    if !status.success() {
-        bail!("{cmd:?} failed with {status}");
-    }
-    Ok(())
-}
+use crate::sys::{run_cmd, workspace_root};
 
 fn cargo() -> Command {
     let mut c = Command::new(env!("CARGO"));
-    c.current_dir(crate::workspace_root());
+    c.current_dir(workspace_root());
     c
 }
 
@@ -38,7 +30,7 @@ pub fn run(args: &[String]) -> Result<()> {
     let skip_browser = args.iter().any(|a| a == "--no-browser");
     if !skip_browser {
         // Before the long Rust tests: a missing browser or npm fails now, saying what to install.
-        crate::browser_preflight()?;
+        crate::e2e::preflight()?;
     }
     crate::python::ensure_venv()?;
     warn_if_disk_is_short();
@@ -51,7 +43,7 @@ pub fn run(args: &[String]) -> Result<()> {
     run_cmd(Command::new("rustup").args(["target", "add", "wasm32-unknown-unknown"]))?;
     run_cmd(cargo().args(["build", "-p", "geo-core", "--target", "wasm32-unknown-unknown", "--locked"]))?;
     if !skip_browser {
-        crate::browser_tests(args)?;
+        crate::e2e::run(&[])?;
     }
     eprintln!("xtask: every test passed");
     Ok(())
@@ -66,7 +58,7 @@ const CLEAN_TARGET_GIB: u64 = 3;
 /// run writes there: otherwise the first sign is rustc's "No space left on device" minutes in.
 /// A warning, not a stop: a warm `target/` needs only what changed.
 fn warn_if_disk_is_short() {
-    let root = crate::workspace_root();
+    let root = workspace_root();
     let Some(free_kib) = free_kib(&root) else { return };
     let used_kib = kib_under(&root.join("target"));
     if short_of_disk(free_kib, used_kib) {
@@ -130,7 +122,7 @@ pub fn screenshot(args: &[String]) -> Result<()> {
     if let Some(extra) = args.iter().find(|a| a.as_str() != "--dev") {
         bail!("unknown screenshot option {extra:?}: use --dev (a debug build) or nothing");
     }
-    let out = crate::workspace_root().join(SCREENSHOT);
+    let out = workspace_root().join(SCREENSHOT);
     // Inherited by the node process the e2e runner starts (and by nothing else).
     std::env::set_var("GEO_SCREENSHOT_OUT", &out);
     let mut e2e_args: Vec<String> = args.to_vec();

@@ -76,8 +76,7 @@ pub fn os_random_u64() -> u64 {
     if std::fs::File::open("/dev/urandom").and_then(|mut f| f.read_exact(&mut seed)).is_ok() {
         return u64::from_le_bytes(seed);
     }
-    let nanos =
-        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(0);
+    let nanos = crate::clock::now_nanos();
     nanos ^ (u64::from(std::process::id()) << 32) ^ COUNTER.fetch_add(0x9e37_79b9, Ordering::Relaxed)
 }
 

@@ -8,6 +8,7 @@
 
 mod args;
 mod bases;
+mod clock;
 mod cmd;
 mod io;
 mod out_file;

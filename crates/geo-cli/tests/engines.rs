@@ -379,7 +379,7 @@ fn several_engines_one_command_one_group_and_the_engines_comparison() {
 
 #[test]
 fn resume_and_retry_failed_use_the_runs_own_engine() {
-    // --proxy: the first run goes without a key; the retry's key must be GEMINI_API_KEY's.
+    // --proxy: the first run goes without a key; the retry's key must be Gemini's.
     let m = mock(&["--require-key", "g-key-SECRET", "--proxy"]);
     let dir = scratch("again");
     let file = input_with(&dir, &[("f1", "[mock:503,503,503,ok] 中小企业做GEO优化有哪些服务商可选？")]);
@@ -390,13 +390,17 @@ fn resume_and_retry_failed_use_the_runs_own_engine() {
     let run_id = first["runs"].as_array().unwrap().last().unwrap()["id"].as_str().unwrap().to_string();
     assert_eq!(first["runs"].as_array().unwrap().last().unwrap()["status"], "partial");
     let out2 = dir.join("out2.json");
-    // No key and no --base-url: the gemini run needs GEMINI_API_KEY, not DeepSeek's.
+    // No key and no --base-url: the gemini run needs Gemini's key variable, not DeepSeek's.
     let o = geo_probe(
         &["retry-failed", out.to_str().unwrap(), "--run", &run_id, "--out", out2.to_str().unwrap()],
         &[("deepseek", "sk-ds")],
     );
     assert_eq!(o.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("GEMINI_API_KEY"), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains(support::key_var("gemini")),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     assert!(!out2.exists());
     let before = m.log().len();
     let o = geo_probe(
@@ -417,7 +421,7 @@ fn resume_and_retry_failed_use_the_runs_own_engine() {
     assert_eq!(log.len(), before + 1);
     assert!(log[before]["path"].as_str().unwrap().ends_with(":generateContent"));
     assert_eq!(log[before]["headers"]["x-goog-api-key"], "[redacted]", "gemini's header, logged redacted");
-    assert_eq!(log[before]["keyOk"], true, "the key sent is GEMINI_API_KEY's");
+    assert_eq!(log[before]["keyOk"], true, "the key sent is the one of Gemini's variable");
     let second = read_json(&out2);
     let run = second["runs"].as_array().unwrap().iter().find(|r| r["id"] == run_id.as_str()).unwrap();
     assert_eq!(run["status"], "completed");
@@ -438,10 +442,12 @@ fn bad_engine_input_exits_2_without_out() {
     let dir = scratch("bad");
     let out = dir.join("out.json");
     let base = ["run", "../../fixtures/project.json", "--project", PROJECT, "--out", out.to_str().unwrap()];
+    let not_set = |engine: &str| format!("{} is not set", support::key_var(engine));
+    let (openai, deepseek) = (not_set("openai"), not_set("deepseek"));
     let cases: Vec<(Vec<&str>, &str)> = vec![
         (vec!["--engine", "bing", "--base-url", "http://127.0.0.1:9"], "unknown engine"),
-        (vec!["--engine", "openai"], "OPENAI_API_KEY is not set"),
-        (vec!["--engine", "deepseek,perplexity"], "DEEPSEEK_API_KEY is not set"),
+        (vec!["--engine", "openai"], &openai),
+        (vec!["--engine", "deepseek,perplexity"], &deepseek),
         (vec!["--engine", "openai,gemini", "--model", "gpt-5", "--base-url", "http://127.0.0.1:9"], "engine=model"),
         (
             vec!["--engine", "openai", "--model", "claude=x", "--base-url", "http://127.0.0.1:9"],

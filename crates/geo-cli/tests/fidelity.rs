@@ -358,7 +358,7 @@ fn doctor_reports_each_engine_truthfully() {
         }
         if engine == "anthropic" {
             assert_eq!((c["ok"].as_bool(), c["keyAccepted"].as_bool()), (Some(false), Some(false)));
-            assert!(c["error"].as_str().unwrap().contains("ANTHROPIC_API_KEY"), "{c}");
+            assert!(c["error"].as_str().unwrap().contains(support::key_var("anthropic")), "{c}");
         } else {
             assert_eq!((c["ok"].as_bool(), c["searched"].as_bool()), (Some(true), Some(true)), "{c}");
             assert!(c["sourceCount"].as_u64().unwrap() > 0);

@@ -90,7 +90,7 @@ fn no_key_follows_a_redirect() {
     let target = logger.url.replace("/services/T000/B000/SECRET-TOKEN", "/anthropic/v1/messages?token=T0KEN");
     let base = redirector(target.clone());
     let key = "sk-redirect-key-0123456789";
-    let (output, out) = run_p01(&dir, &["--base-url", &base], &[("DEEPSEEK_API_KEY", key)]);
+    let (output, out) = run_p01(&dir, &["--base-url", &base], &[(support::key_var("deepseek"), key)]);
     assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
     assert!(logger.requests().is_empty(), "the redirect was followed: {:?}", logger.requests());
     let env: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
@@ -140,7 +140,10 @@ fn a_reply_over_10_mib_is_refused_unread() {
 #[test]
 fn each_engine_has_its_own_proxy() {
     let dir = scratch("bases");
-    let keys = [("OPENAI_API_KEY", "sk-openai-key-0123456789"), ("GEMINI_API_KEY", "gm-gemini-key-0123456789")];
+    let keys = [
+        (support::key_var("openai"), "sk-openai-key-0123456789"),
+        (support::key_var("gemini"), "gm-gemini-key-0123456789"),
+    ];
     let shared = Receiver::start(Reply::Status(200));
     let (output, out) = run_p01(&dir, &["--engine", "openai,gemini", "--base-url", &shared.url], &keys);
     assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));

@@ -143,7 +143,7 @@ fn schedule(remote: &Path, dir: &Path, base_url: &str, webhook: &str) -> Job {
     std::fs::write(&summary, "").unwrap();
     // What a user with a proxy sets, one secret per engine; here the proxy is the mock.
     let secrets = [
-        ("DEEPSEEK_API_KEY", String::new()),
+        (support::key_var("deepseek"), String::new()),
         ("GEO_PROBE_WEBHOOK", webhook.to_string()),
         ("GEO_PROBE_BASE_URL_DEEPSEEK", base_url.to_string()),
     ];

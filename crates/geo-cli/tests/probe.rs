@@ -317,6 +317,7 @@ fn bad_input_exits_2_without_out() {
     let o = out.to_str().unwrap();
     let base = "http://127.0.0.1:9";
     let missing = dir.join("missing.json");
+    let deepseek_not_set = format!("{} is not set", support::key_var("deepseek"));
     let cases: Vec<(Vec<&str>, Option<&str>, &str)> = vec![
         (
             vec!["run", not_json.to_str().unwrap(), "--project", PROJECT, "--out", o, "--base-url", base],
@@ -343,7 +344,7 @@ fn bad_input_exits_2_without_out() {
             None,
             "select at least one prompt",
         ),
-        (vec!["run", good, "--project", PROJECT, "--out", o], None, "DEEPSEEK_API_KEY is not set"),
+        (vec!["run", good, "--project", PROJECT, "--out", o], None, &deepseek_not_set),
         (vec!["run", good, "--project", PROJECT, "--out", o, "--base-url", base, "--repeats", "0"], None, "repeats"),
         (
             vec!["run", good, "--project", PROJECT, "--out", o, "--base-url", base, "--timeout-secs", "x"],

@@ -624,9 +624,9 @@ type StartCase<'a> = (&'a [&'a str], &'a [(EngineId, String)], &'a str);
 fn start_is_refused_without_a_key_or_with_a_star_origin() {
     let qwen_key = [(EngineId::Qwen, key_of(EngineId::Qwen))];
     let cases: [StartCase; 4] = [
-        (&["--engine", "ernie"], &[], "QIANFAN_API_KEY"),
+        (&["--engine", "ernie"], &[], support::key_var("ernie")),
         (&["--allow-origin", "*"], &qwen_key, "--allow-origin"),
-        (&[], &[], "DASHSCOPE_API_KEY"),
+        (&[], &[], support::key_var("qwen")),
         (&["--base-url", "http://127.0.0.1:9"], &qwen_key, "ENGINE=URL"),
     ];
     for (args, keys, names) in cases {

@@ -94,7 +94,7 @@ fn a_key_that_cannot_be_sent_is_refused_without_showing_it() {
         let (o, out) = run_px(&dir, &file, &m.url(), Some(key));
         let err = stderr(&o);
         assert_eq!(o.status.code(), Some(2), "{err}");
-        assert!(err.starts_with("error: DEEPSEEK_API_KEY: the api key holds"), "{err}");
+        assert!(err.starts_with(&format!("error: {}: the api key holds", support::key_var("deepseek"))), "{err}");
         assert!(!err.contains("LEAKM"), "{err}");
         assert!(!out.exists(), "no output for a refused key");
     }

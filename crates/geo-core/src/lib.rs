@@ -96,3 +96,4 @@ pub mod safe;
 pub mod said;
 pub mod sort;
 pub mod text;
+pub mod timestamp;

@@ -89,6 +89,15 @@ impl MockEngine {
         }
     }
 
+    /// The folder of the engine's recorded responses, for messages (`fixtures/responses/`
+    /// for DeepSeek, `fixtures/engines/<engine>/` for the others).
+    pub fn fixture_dir(self) -> String {
+        match self {
+            MockEngine::Deepseek => "fixtures/responses/".to_string(),
+            _ => format!("fixtures/engines/{}/", self.name()),
+        }
+    }
+
     /// The header that carries the key, and its value's prefix.
     pub fn auth_header(self) -> (&'static str, &'static str) {
         match self {

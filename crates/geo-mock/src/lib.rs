@@ -62,6 +62,7 @@ pub mod fixtures;
 pub mod http;
 pub mod location;
 pub mod prng;
+mod probe;
 pub mod scenario;
 
 use std::collections::HashMap;
@@ -365,7 +366,7 @@ fn handle(shared: &Shared, stream: TcpStream) {
             record(shared, entry);
             http::respond(&stream, 204, "", "")
         }
-        ("POST", Some(engine)) => probe(shared, &stream, &req, engine, entry),
+        ("POST", Some(engine)) => probe::probe(shared, &stream, &req, engine, entry),
         ("POST", None) if path.ends_with("/chat/completions") => {
             let scenario = match ChatScenario::from_marker(&chat::last_user_text(&body)) {
                 Some(Ok(s)) => s,
@@ -430,186 +431,6 @@ fn handle(shared: &Shared, stream: TcpStream) {
 
 fn error_json(kind: &str, message: &str) -> String {
     json!({ "type": "error", "error": { "type": kind, "message": message } }).to_string()
-}
-
-/// The engine's recorded error body for `status` (or the generic one) with every `message`
-/// (`msg`, `Message`) string replaced by `echo`: a gateway that quotes the request.
-fn echo_body(engine: MockEngine, status: u16, echo: &str) -> String {
-    fn replace(v: &mut Value, echo: &str) -> bool {
-        match v {
-            Value::Object(map) => {
-                let mut any = false;
-                for (k, v) in map.iter_mut() {
-                    if matches!(k.as_str(), "message" | "msg" | "Message") && v.is_string() {
-                        *v = json!(echo);
-                        any = true;
-                    } else {
-                        any |= replace(v, echo);
-                    }
-                }
-                any
-            }
-            Value::Array(items) => items.iter_mut().fold(false, |any, x| replace(x, echo) | any),
-            _ => false,
-        }
-    }
-    match serde_json::from_str::<Value>(fixtures::engine_error_body(engine, status)) {
-        Ok(mut v) => {
-            if replace(&mut v, echo) {
-                v.to_string()
-            } else {
-                error_json("invalid_request_error", echo)
-            }
-        }
-        Err(_) => error_json("invalid_request_error", echo),
-    }
-}
-
-/// Answers one probe request of `engine`: the key check, the scripted or drawn outcome, then
-/// the engine's recorded answer or error body.
-fn probe(
-    shared: &Shared,
-    stream: &TcpStream,
-    req: &http::Request,
-    engine: MockEngine,
-    mut entry: Value,
-) -> io::Result<()> {
-    entry["engine"] = json!(engine.name());
-    let bad = |entry: Value, msg: &str| {
-        record(shared, entry);
-        http::respond(stream, 400, "application/json", &error_json("invalid_request_error", msg))
-    };
-    let Ok(body) = serde_json::from_str::<Value>(&req.body) else {
-        return bad(entry, "the request body is not json");
-    };
-    let Some(prompt) = engine.prompt_text(&body) else {
-        return bad(entry, "the request has no user message");
-    };
-    let marked = match parse_marker(&prompt) {
-        Ok(m) => m,
-        Err(e) => return bad(entry, &e),
-    };
-    let (think, text) = behave::take_think(&marked.text);
-    let model = engine.model(&body, &req.path);
-    let key = engine.key(|name| req.header(name), &req.path);
-    let key_ok = match (&shared.config.require_key, key) {
-        (None, _) => true,
-        (Some(want), Some(got)) => want == got,
-        (Some(_), None) => shared.config.proxy,
-    };
-    let attempt = {
-        let mut a = shared.attempts.lock().map_err(|_| io::Error::other("poisoned"))?;
-        let n = a.entry((engine, prompt.clone())).or_insert(0);
-        *n += 1;
-        *n - 1
-    };
-    let outcome =
-        if key_ok { shared.config.schedule.decide(&marked.script, &prompt, attempt) } else { Outcome::Status(401) };
-    if shared.config.require_key.is_some() {
-        entry["keyOk"] = json!(key_ok);
-    }
-    if let Some(refused) = behave::temperature_error(engine, &body).filter(|_| key_ok) {
-        entry["prompt"] = json!(text);
-        entry["attempt"] = json!(attempt);
-        entry["outcome"] = json!("temperature");
-        record(shared, entry);
-        return http::respond(stream, 400, "application/json", &refused);
-    }
-    let reject = shared.config.reject_location.contains(&engine);
-    if let Some((status, refused)) = location::location_error(engine, &body, reject).filter(|_| key_ok) {
-        entry["prompt"] = json!(text);
-        entry["attempt"] = json!(attempt);
-        entry["outcome"] = json!("user_location");
-        record(shared, entry);
-        return http::respond(stream, status, "application/json", &refused);
-    }
-    let fixtures = shared.fixtures.engine(engine);
-    let fixture = match outcome {
-        Outcome::Empty => fixtures.empty(),
-        Outcome::Preamble => fixtures.preamble(),
-        Outcome::Answer(n) => match fixtures.by_number(n) {
-            Some(i) => Some(i),
-            None => {
-                let dir = match engine {
-                    MockEngine::Deepseek => "fixtures/responses/".to_string(),
-                    _ => format!("fixtures/engines/{}/", engine.name()),
-                };
-                return bad(
-                    entry,
-                    &format!("no recorded response numbered {n} for {}: use a number of {dir}", engine.name()),
-                );
-            }
-        },
-        _ => None,
-    }
-    .or_else(|| fixtures.for_prompt(&text))
-    .unwrap_or_else(|| fixtures.in_turn(shared.turns[engine as usize].fetch_add(1, Ordering::SeqCst) as usize));
-    let (name, recorded) = fixtures.get(fixture);
-    entry["prompt"] = json!(text);
-    entry["attempt"] = json!(attempt);
-    entry["outcome"] = json!(outcome.to_string());
-    entry["fixture"] =
-        if outcome.is_fault() && !matches!(outcome, Outcome::Empty | Outcome::Preamble | Outcome::SearchError) {
-            Value::Null
-        } else {
-            json!(name)
-        };
-    record(shared, entry);
-    if shared.config.latency_ms > 0 {
-        std::thread::sleep(Duration::from_millis(shared.config.latency_ms));
-    }
-    let mut answer = recorded.clone();
-    engine.set_model(&mut answer, &model);
-    behave::sources_only_when_included(engine, &body, &mut answer);
-    match outcome {
-        Outcome::Ok | Outcome::Answer(_) => {
-            behave::spend_budget(engine, &body, &model, &mut answer, think);
-            http::respond(stream, 200, "application/json", &answer.to_string())
-        }
-        Outcome::Empty | Outcome::Preamble => http::respond(stream, 200, "application/json", &answer.to_string()),
-        Outcome::Pause(n) => match behave::pause_reply(engine, &body, &answer, usize::from(n)) {
-            Ok(part) => http::respond(stream, 200, "application/json", &part.to_string()),
-            Err(refused) => http::respond(stream, 400, "application/json", &refused),
-        },
-        Outcome::SearchError => {
-            engine.with_search_error(&mut answer);
-            behave::spend_budget(engine, &body, &model, &mut answer, think);
-            http::respond(stream, 200, "application/json", &answer.to_string())
-        }
-        Outcome::Status(s) => {
-            let body = fixtures::engine_error_body(engine, s);
-            let kind = if body.trim_start().starts_with('<') { "text/html" } else { "application/json" };
-            http::respond(stream, fixtures::engine_status(engine, s), kind, body)
-        }
-        Outcome::InvalidJson => {
-            let text = answer.to_string();
-            let cut = text.char_indices().nth(text.chars().count() / 2).map_or(0, |(i, _)| i);
-            http::respond(stream, 200, "application/json", &text[..cut])
-        }
-        Outcome::Hang => {
-            std::thread::sleep(Duration::from_secs(shared.config.hang_secs));
-            Ok(())
-        }
-        Outcome::Hostile => {
-            let message = format!(
-                "\u{1b}[2J\u{1b}[Hrun finished: 3 success, 0 failed\r\u{9b}31m key {} is not allowed here",
-                key.unwrap_or("(none)")
-            );
-            http::respond(stream, 500, "application/json", &error_json("api_error", &message))
-        }
-        Outcome::Echo(status) => {
-            let (name, _) = engine.auth_header();
-            let echo = format!("echo: {name}={} path={}", req.header(name).unwrap_or("(none)"), req.path);
-            http::respond(stream, status, "application/json", &echo_body(engine, status, &echo))
-        }
-        Outcome::Refused => match fixtures::refusal(engine) {
-            Some((status, body)) => http::respond(stream, status, "application/json", body),
-            None => {
-                behave::spend_budget(engine, &body, &model, &mut answer, think);
-                http::respond(stream, 200, "application/json", &answer.to_string())
-            }
-        },
-    }
 }
 
 #[cfg(test)]

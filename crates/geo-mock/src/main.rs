@@ -1,4 +1,4 @@
-//! `geo-mock`: the mock DeepSeek server on 127.0.0.1 (see the library docs and `--help`).
+//! `geo-mock`: the mock of every engine on 127.0.0.1 (see the library docs and `--help`).
 
 use std::io::Write;
 use std::process::ExitCode;

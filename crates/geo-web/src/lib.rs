@@ -7,9 +7,10 @@
 //! crate only renders, stores and fetches.
 //!
 //! Layout (the Yew examples' shape):
-//! - [`app`]: the [`app::Route`] enum, the `switch` and the page frame (navigation, language
-//!   toggle, project selector, toasts);
-//! - [`pages`]: one file per route;
+//! - [`routes`]: the [`routes::Route`] enum and the run detail's query;
+//! - [`app`]: the `switch` from route to page and the page frame (navigation, language
+//!   toggle, project and run selectors, toasts);
+//! - [`pages`]: one file (or folder) per route;
 //! - [`components`]: small widgets with `XxxProps` and `on*` callbacks;
 //! - [`hooks`]: `use_app` (the shared state) and `use_query` (re-runs a repository read
 //!   whenever stored data changes, in this tab or another);
@@ -21,6 +22,7 @@
 //!   by field), tested natively;
 //! - [`i18n`]: the `t(lang, key)` table, Chinese first;
 //! - [`chat`]: the Docs chat's non-rendering parts (citations, file checks, samples, streaming fetch);
+//! - [`transport`]: the browser transport of the runner and the key tests (`fetch`, capped, no redirects);
 //! - [`prefs`]: the few values kept in Web Storage (language, API key, key storage);
 //! - [`settings_store`]: the settings keys of each engine's base URL and the base-URL check;
 //! - [`demo`]: seeding, restoring and deleting the demo project (seed §8.2);
@@ -39,11 +41,12 @@ pub mod i18n;
 pub mod import_worker;
 pub mod pages;
 pub mod prefs;
-pub mod provider;
 pub mod repo;
+pub mod routes;
 pub mod runner;
 pub mod settings_store;
 pub mod state;
+pub mod transport;
 pub mod web;
 
 pub use repo::self_test::migration_self_test;

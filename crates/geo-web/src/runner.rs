@@ -23,10 +23,10 @@
 //! [`Endpoint`].
 
 use crate::prefs;
-use crate::provider::{outcome_of, post};
 use crate::repo::idb::IdbRepo;
 use crate::repo::Repository;
 use crate::settings_store::engine_route;
+use crate::transport::{outcome_of, post};
 use crate::web::{new_id, now_iso};
 use geo_core::model::{EngineId, Lang, Probe, Project, Prompt, Run, RunConfig, RunStatus};
 use geo_core::provider::{self, Caller, Endpoint};

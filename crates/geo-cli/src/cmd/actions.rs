@@ -22,9 +22,7 @@ pub fn actions(raw: &[String]) -> Result<ExitCode> {
         actions_for_export(&env, args.value("run"), args.value("against")).map_err(|e| input_error(e.to_string()))?;
     if markdown {
         let run = env
-            .runs
-            .iter()
-            .find(|r| r.id == actions.run_id)
+            .run(&actions.run_id)
             .ok_or_else(|| input_error(format!("run {:?} is not in the export", actions.run_id)))?;
         let project = env.projects.iter().find(|p| p.id == run.project_id).map_or(run.project_id.as_str(), |p| &p.name);
         print(&actions_markdown(&actions, run, project, lang))?;

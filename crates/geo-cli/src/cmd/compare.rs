@@ -116,7 +116,7 @@ pub fn diff(raw: &[String]) -> Result<ExitCode> {
             // The first run of a schedule: nothing to compare yet is not a failure.
             terminal::eprint_line(&format!("run {run_id} has no previous run yet: nothing to compare"));
             if markdown {
-                if let Some(run) = env.runs.iter().find(|r| r.id == run_id) {
+                if let Some(run) = env.run(&run_id) {
                     print(&compare::first_run_markdown(run, lang))?;
                 }
             }

@@ -60,16 +60,14 @@ fn parse(raw: &[String], spec: &[(&str, Arity)], positionals: &[&str]) -> Result
 pub fn pick_run(env: &ExportEnvelope, run: Option<&str>) -> Result<String> {
     match run {
         Some(id) => {
-            if env.runs.iter().any(|r| r.id == id) {
+            if env.run(id).is_some() {
                 Ok(id.to_string())
             } else {
                 Err(input_error(format!("no run {id:?} in the export; `geo-probe validate` lists what is there")))
             }
         }
         None => env
-            .runs
-            .iter()
-            .max_by(|a, b| a.created_at.cmp(&b.created_at).then_with(|| a.id.cmp(&b.id)))
+            .newest_run()
             .map(|r| r.id.clone())
             .ok_or_else(|| input_error("the export has no runs; start one with `geo-probe run`")),
     }

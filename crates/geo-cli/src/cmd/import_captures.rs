@@ -15,6 +15,7 @@ use geo_core::export::{import_captures as import, CaptureOptions};
 use geo_core::runner::iso_timestamp;
 
 use crate::args::{Args, Arity};
+use crate::clock::now_ms;
 use crate::io::{input_error, print, read_text, write_atomic_with};
 use crate::terminal;
 
@@ -50,7 +51,7 @@ pub fn import_captures(rest: &[String]) -> Result<ExitCode> {
     }
     let mut env = super::export::load_export(file)?;
     let captures = read_text(&captures_path, geo_core::limits::MAX_EXPORT_BYTES, "a capture file")?;
-    let now = super::probe::now_ms();
+    let now = now_ms();
     let options = CaptureOptions {
         project_id,
         engine,

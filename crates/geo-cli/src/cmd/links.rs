@@ -37,7 +37,7 @@ use std::net::{SocketAddr, ToSocketAddrs};
 use std::process::ExitCode;
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 /// Requests in flight by default.
 const DEFAULT_CONCURRENCY: usize = 4;
@@ -66,8 +66,7 @@ pub struct Settings {
 /// The distinct answer links (`canonicalUrl`) of the run's successful probes, in probe order.
 pub fn answer_links(env: &ExportEnvelope, run_id: &str) -> Vec<String> {
     let mut seen = std::collections::BTreeSet::new();
-    let mut probes: Vec<_> =
-        env.probes.iter().filter(|p| p.run_id == run_id && p.status == ProbeStatus::Success).collect();
+    let mut probes: Vec<_> = env.probes_of(run_id).filter(|p| p.status == ProbeStatus::Success).collect();
     geo_core::export::json::sort_probes(&mut probes, &env.runs);
     probes
         .into_iter()
@@ -138,7 +137,7 @@ pub fn links(raw: &[String]) -> Result<ExitCode> {
         terminal::eprint_line(&format!("[{done}/{total}] {line}"));
     });
     terminal::eprint_line(&format!("checked in {:.1} s", started.elapsed().as_secs_f64()));
-    let counts = geo_core::actions::LinkCounts::of(&check);
+    let counts = geo_core::model::LinkCounts::of(&check);
     env.link_checks.retain(|c| c.run_id != run_id);
     env.link_checks.push(check);
     geo_core::export::sort_link_checks(&mut env.link_checks, &env.runs);
@@ -220,7 +219,7 @@ pub fn check_links(
         progress(checker.done(), total, &line);
     }
     drop(job_tx);
-    checker.finish(run_id, &geo_core::runner::iso_timestamp(unix_ms()))
+    checker.finish(run_id, &crate::clock::now_iso())
 }
 
 /// A progress line for a reply.
@@ -230,10 +229,6 @@ fn describe(reply: &Reply) -> String {
         Reply::Failed { error } => error.clone(),
         Reply::PrivateAddress => geo_core::actions::check::PRIVATE_ADDRESS.to_string(),
     }
-}
-
-fn unix_ms() -> u64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or(0)
 }
 
 /// The HTTP client of the check: no redirects, no proxy, no cookies (ureq's cookie store is

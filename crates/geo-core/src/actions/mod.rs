@@ -36,7 +36,7 @@ pub use markdown::actions_markdown;
 pub use queries::fold_query;
 
 use crate::analysis::sources::GROUNDING_REDIRECT_HOST;
-use crate::model::{EngineId, ExportEnvelope, LinkCheck, LinkClass, Probe, ProbeStatus, Run, TargetKind};
+use crate::model::{EngineId, ExportEnvelope, LinkCheck, LinkClass, LinkCounts, Probe, ProbeStatus, Run, TargetKind};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -232,41 +232,6 @@ pub struct WrongFactPage {
     pub title: String,
     /// The evidence: the probes of those claims, in probe order.
     pub probe_ids: Vec<String>,
-}
-
-/// The run's answer-link check, counted by class.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct LinkCounts {
-    /// Links checked (each distinct answer link once).
-    pub checked: u32,
-    /// `ok`.
-    pub ok: u32,
-    /// `redirect`.
-    pub redirect: u32,
-    /// `not_found` (404/410: likely invented).
-    pub not_found: u32,
-    /// `blocked` (401/403/429).
-    pub blocked: u32,
-    /// `error`.
-    pub error: u32,
-}
-
-impl LinkCounts {
-    /// The counts of `check`'s links.
-    pub fn of(check: &LinkCheck) -> LinkCounts {
-        let mut c = LinkCounts { checked: check.links.len() as u32, ..LinkCounts::default() };
-        for link in &check.links {
-            match link.class {
-                LinkClass::Ok => c.ok += 1,
-                LinkClass::Redirect => c.redirect += 1,
-                LinkClass::NotFound => c.not_found += 1,
-                LinkClass::Blocked => c.blocked += 1,
-                LinkClass::Error => c.error += 1,
-            }
-        }
-        c
-    }
 }
 
 /// One line of counts: `answer links that do not exist: N of M (ok …, redirect …, not_found
@@ -490,13 +455,9 @@ impl fmt::Display for ActionsError {
 impl std::error::Error for ActionsError {}
 
 pub(crate) fn find<'a>(env: &'a ExportEnvelope, id: &str) -> Result<&'a Run, ActionsError> {
-    env.runs.iter().find(|r| r.id == id).ok_or_else(|| {
-        let mut runs: Vec<&Run> = env.runs.iter().collect();
-        crate::sort::sort_by(&mut runs, |a, b| b.created_at.cmp(&a.created_at).then_with(|| b.id.cmp(&a.id)));
-        ActionsError::UnknownRun {
-            run_id: id.to_string(),
-            available: runs.iter().take(10).map(|r| r.id.clone()).collect(),
-        }
+    env.run(id).ok_or_else(|| ActionsError::UnknownRun {
+        run_id: id.to_string(),
+        available: env.runs_in_order().iter().rev().take(10).map(|r| r.id.clone()).collect(),
     })
 }
 
@@ -514,13 +475,10 @@ pub fn actions_for_export(
     };
     let against = match against_id {
         Some(id) => Some(find(env, id)?),
-        None => run.previous_run_id.as_deref().and_then(|p| env.runs.iter().find(|r| r.id == p)),
+        None => run.previous_run_id.as_deref().and_then(|p| env.run(p)),
     };
     let input = |run: &Run| -> (Vec<&Probe>, Option<&LinkCheck>) {
-        (
-            env.probes.iter().filter(|p| p.run_id == run.id).collect(),
-            env.link_checks.iter().find(|c| c.run_id == run.id),
-        )
+        (env.probes_of(&run.id).collect(), env.link_check(&run.id))
     };
     let (mine, my_check) = input(run);
     let current = RunInput { run, probes: &mine, link_check: my_check };

@@ -129,7 +129,7 @@ pub struct EngineColumn {
     pub estimated_cost_usd: Option<f64>,
     /// Extra: the run's answer-link check by class (`notFound` of `checked` answer links do
     /// not exist); null when the run was never checked (`geo-probe links`).
-    pub answer_link_check: Option<crate::actions::LinkCounts>,
+    pub answer_link_check: Option<crate::model::LinkCounts>,
     /// The brand's `flaggedRate` (numerator: its mentioning probes with a risk flag on it;
     /// denominator: its mentioning probes); null when it is not mentioned.
     pub brand_flagged_rate: Option<f64>,
@@ -347,19 +347,14 @@ pub fn engines_for_export(env: &ExportEnvelope, project_id: Option<&str>) -> Res
                 available: env.projects.iter().take(10).map(|p| p.id.clone()).collect(),
             }
         })?,
-        None => env
-            .runs
-            .iter()
-            .max_by(|a, b| a.created_at.cmp(&b.created_at).then_with(|| a.id.cmp(&b.id)))
-            .map(|r| r.project_id.clone())
-            .ok_or(CompareError::NoRuns)?,
+        None => env.newest_run().map(|r| r.project_id.clone()).ok_or(CompareError::NoRuns)?,
     };
     let runs = newest_run_per_engine(&env.runs, &project_id);
     let metrics: Vec<RunMetrics> = runs
         .iter()
         .map(|r| {
             let mut m = compute_run_metrics(r, &env.probes, None);
-            m.answer_link_check = env.link_checks.iter().find(|c| c.run_id == r.id).map(crate::actions::LinkCounts::of);
+            m.answer_link_check = env.link_check(&r.id).map(crate::model::LinkCounts::of);
             m
         })
         .collect();

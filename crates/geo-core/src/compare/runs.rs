@@ -370,7 +370,7 @@ pub fn diff_export(
         None => {
             let previous =
                 run.previous_run_id.as_deref().ok_or_else(|| CompareError::NoPreviousRun { run_id: run.id.clone() })?;
-            env.runs.iter().find(|r| r.id == previous).ok_or_else(|| CompareError::PreviousRunMissing {
+            env.run(previous).ok_or_else(|| CompareError::PreviousRunMissing {
                 run_id: run.id.clone(),
                 previous_id: previous.to_string(),
             })?
@@ -382,12 +382,8 @@ pub fn diff_export(
 }
 
 fn find<'a>(env: &'a ExportEnvelope, id: &str) -> Result<&'a Run, CompareError> {
-    env.runs.iter().find(|r| r.id == id).ok_or_else(|| {
-        let mut runs: Vec<&Run> = env.runs.iter().collect();
-        crate::sort::sort_by(&mut runs, |a, b| b.created_at.cmp(&a.created_at).then_with(|| b.id.cmp(&a.id)));
-        CompareError::UnknownRun {
-            run_id: id.to_string(),
-            available: runs.iter().take(10).map(|r| r.id.clone()).collect(),
-        }
+    env.run(id).ok_or_else(|| CompareError::UnknownRun {
+        run_id: id.to_string(),
+        available: env.runs_in_order().iter().rev().take(10).map(|r| r.id.clone()).collect(),
     })
 }

@@ -36,8 +36,8 @@ use crate::model::{
     ProbeStatus, Prompt, Query, RawCitation, RawSource, Run, RunConfig, RunStatus, Surface, Usage, APP_MODEL,
     APP_VERSION, SCHEMA_VERSION,
 };
-use crate::runner::{iso_timestamp, parse_iso_micros};
 use crate::text::nfkc_trimmed;
+use crate::timestamp::{iso_timestamp, parse_iso_micros};
 
 /// The CSV header, exactly.
 pub const CSV_HEADER: [&str; 5] = ["prompt", "answer", "captured_at", "source_urls", "cited_urls"];
@@ -420,7 +420,7 @@ pub fn build_app_run(
             format!("project {} is not in the export; pass the id of one of its projects", options.project_id),
         )
     })?;
-    if env.runs.iter().any(|r| r.id == options.run_id) {
+    if env.run(&options.run_id).is_some() {
         return Err(CaptureError::new(
             CaptureErrorKind::Input,
             "",
@@ -613,13 +613,14 @@ fn capture_probe(run_id: &str, project_id: &str, prompt_id: &str, repeat: u32, c
 }
 
 /// The newest completed or partial `app` run of the project and engine created before
-/// `created_at` (runs point only at runs of their own surface).
+/// `created_at` (runs point only at runs of their own surface): the last such run of
+/// [`ExportEnvelope::runs_in_order`].
 fn previous_app_run(env: &ExportEnvelope, project_id: &str, engine: EngineId, created_at: &str) -> Option<String> {
-    env.runs
-        .iter()
+    env.runs_in_order()
+        .into_iter()
+        .rev()
         .filter(|r| r.project_id == project_id && r.config.engine == engine && r.surface == Surface::App)
-        .filter(|r| matches!(r.status, RunStatus::Completed | RunStatus::Partial) && r.created_at.as_str() < created_at)
-        .max_by(|a, b| a.created_at.cmp(&b.created_at).then_with(|| a.id.cmp(&b.id)))
+        .find(|r| matches!(r.status, RunStatus::Completed | RunStatus::Partial) && r.created_at.as_str() < created_at)
         .map(|r| r.id.clone())
 }
 

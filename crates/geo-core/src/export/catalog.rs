@@ -11,7 +11,7 @@ use std::fmt;
 
 use serde::Serialize;
 
-use crate::metrics::{runs_in_order, DomainMetrics, MetricsError, RunMetrics};
+use crate::metrics::{DomainMetrics, MetricsError, RunMetrics};
 use crate::model::{EngineId, ExportEnvelope, Ownership, Probe, ProbeStatus, Run, RunStatus};
 
 /// How many ids an error message lists at most.
@@ -131,7 +131,8 @@ pub fn run_summaries(env: &ExportEnvelope, project_id: Option<&str>) -> Result<V
         c.0 += 1;
         c.1 += u32::from(p.status == ProbeStatus::Success);
     }
-    Ok(runs_in_order(env)
+    Ok(env
+        .runs_in_order()
         .into_iter()
         .filter(|r| project_id.is_none_or(|id| r.project_id == id))
         .map(|r| {
@@ -158,7 +159,7 @@ pub fn run_summaries(env: &ExportEnvelope, project_id: Option<&str>) -> Result<V
 /// diff` picks), else the newest run; `None` without runs. "Newest" is the largest
 /// `createdAt`, ties broken by the larger id.
 pub fn default_run(env: &ExportEnvelope) -> Option<&Run> {
-    crate::compare::newest_comparable(&env.runs).or_else(|| runs_in_order(env).last().copied())
+    crate::compare::newest_comparable(&env.runs).or_else(|| env.newest_run())
 }
 
 /// The first `limit` rows of the run's `domains` (sorted by occurrences, then domain), of

@@ -271,12 +271,12 @@ pub const SOURCE_COLUMNS: &[&str] = &[
 ];
 
 fn find_run<'a>(env: &'a ExportEnvelope, run_id: &str) -> Result<&'a Run, ExportError> {
-    env.runs.iter().find(|r| r.id == run_id).ok_or_else(|| ExportError::RunNotFound { run_id: run_id.to_string() })
+    env.run(run_id).ok_or_else(|| ExportError::RunNotFound { run_id: run_id.to_string() })
 }
 
 /// The run's probes in export order.
 fn run_probes<'a>(env: &'a ExportEnvelope, run: &Run) -> Vec<&'a Probe> {
-    let mut probes: Vec<&Probe> = env.probes.iter().filter(|p| p.run_id == run.id).collect();
+    let mut probes: Vec<&Probe> = env.probes_of(&run.id).collect();
     sort_probes(&mut probes, std::slice::from_ref(run));
     probes
 }

@@ -20,9 +20,10 @@ use std::fmt;
 
 use serde_json::{Map, Value};
 
+use crate::export::problem::{describe_value, quoted, Problem, Seg, Sink, MAX_PROBLEMS};
 use crate::export::validate::{
     check_duplicates, check_envelope_shape, check_fact_names, check_fact_sheets, check_snapshot_sizes,
-    check_string_sizes, describe_value, parse_shaped, quoted, Problem, Seg, Sink, MAX_PROBLEMS,
+    check_string_sizes, parse_shaped,
 };
 use crate::limits;
 use crate::model::{ExportEnvelope, Localized, ProbeStatus, EXPORT_FORMAT, SCHEMA_VERSION};

@@ -142,11 +142,7 @@ pub fn full_export(
 /// from `env.prompts` when the prompt still exists, otherwise the snapshot copy, so that
 /// a deleted prompt still travels with the run. Sorting follows [`full_export`].
 pub fn run_export(env: &ExportEnvelope, run_id: &str, exported_at: &str) -> Result<ExportEnvelope, ExportError> {
-    let run = env
-        .runs
-        .iter()
-        .find(|r| r.id == run_id)
-        .ok_or_else(|| ExportError::RunNotFound { run_id: run_id.to_string() })?;
+    let run = env.run(run_id).ok_or_else(|| ExportError::RunNotFound { run_id: run_id.to_string() })?;
     let projects: Vec<Project> = env.projects.iter().filter(|p| p.id == run.project_id).take(1).cloned().collect();
     let mut seen: HashSet<&str> = HashSet::new();
     let mut prompts = Vec::new();
@@ -157,8 +153,8 @@ pub fn run_export(env: &ExportEnvelope, run_id: &str, exported_at: &str) -> Resu
         let current = env.prompts.iter().find(|p| p.id == snap.id);
         prompts.push(current.unwrap_or(snap).clone());
     }
-    let probes: Vec<Probe> = env.probes.iter().filter(|p| p.run_id == run.id).cloned().collect();
-    let checks: Vec<LinkCheck> = env.link_checks.iter().filter(|c| c.run_id == run.id).take(1).cloned().collect();
+    let probes: Vec<Probe> = env.probes_of(&run.id).cloned().collect();
+    let checks: Vec<LinkCheck> = env.link_check(&run.id).into_iter().cloned().collect();
     Ok(full_export_with_checks(projects, prompts, vec![run.clone()], probes, checks, exported_at))
 }
 

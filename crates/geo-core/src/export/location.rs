@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-use super::validate::{Problem, Sink};
+use super::problem::{Problem, Sink};
 use crate::model::{ExportEnvelope, Location, Surface};
 
 /// The config fields every run but an `app` run must have (an `app` run's are `null`).

@@ -27,6 +27,7 @@ pub mod json;
 mod location;
 pub mod markdown;
 pub mod overwrite;
+pub mod problem;
 pub mod validate;
 pub mod warehouse;
 
@@ -48,4 +49,5 @@ pub use json::{
 };
 pub use location::BUDGET_FIELDS;
 pub use overwrite::{probe_overwrite, prompt_overwrite, reanalysed, run_overwrite, Overwrite};
-pub use validate::{validate_against, Problem};
+pub use problem::Problem;
+pub use validate::validate_against;

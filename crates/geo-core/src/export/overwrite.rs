@@ -11,7 +11,7 @@
 //!   same transaction ([`Overwrite::Reanalyse`]), because a probe's derived fields are a
 //!   function of its raw result and its run's snapshot (ARCHITECTURE.md).
 
-use crate::export::validate::{quoted, Problem};
+use crate::export::problem::{quoted, Problem};
 use crate::model::{Probe, Prompt, Run};
 
 /// What a run's write asks of the store.

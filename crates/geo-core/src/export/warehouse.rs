@@ -22,10 +22,10 @@
 //! source's place in the probe) keep the order in which the metrics first see a domain, which
 //! breaks ties of its platform, channel and ownership.
 
-use super::validate::quoted;
+use super::problem::quoted;
 use crate::metrics::{source_tally, MetricsError};
 use crate::model::{Claim, ExportEnvelope, Fact, Probe, ProbeStatus, RiskFlag, Run, TargetKind};
-use crate::runner::{parse_iso_micros, utc_date};
+use crate::timestamp::{parse_iso_micros, utc_date};
 use std::fmt;
 
 /// The table names, in the order of the contract (and of `geo-probe warehouse`'s output);
@@ -790,7 +790,7 @@ impl<'a> Iterator for WarehouseRuns<'a> {
 /// fails before any row is built, so a shell writes all or nothing of a bad request.
 pub fn warehouse_runs<'a>(env: &'a ExportEnvelope, run_ids: &[&str]) -> Result<WarehouseRuns<'a>, WarehouseError> {
     let runs: Vec<&Run> = if run_ids.is_empty() {
-        crate::metrics::runs_in_order(env)
+        env.runs_in_order()
     } else {
         let mut picked: Vec<&Run> = Vec::with_capacity(run_ids.len());
         for id in run_ids {

@@ -619,3 +619,24 @@ pub fn estimate_engine_run(
         profile,
     }
 }
+
+/// The estimate of a batch of runs started together, one per engine, which go side by side.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BatchEstimate {
+    /// The sum of the runs' costs; `None` when one run's model has no price (a batch with
+    /// an unknown part has no known total).
+    pub cost_usd: Option<f64>,
+    /// The longest run's duration: the runs go side by side.
+    pub seconds: u64,
+    /// The sum of the runs' probes.
+    pub probes: u64,
+}
+
+/// Sums the estimates of a batch (`engine → its run's estimate`): cost and probes add up,
+/// the duration is the longest run's. An empty batch costs nothing and takes no time.
+pub fn batch_estimate(estimates: &[(EngineId, RunEstimate)]) -> BatchEstimate {
+    let cost_usd = estimates.iter().try_fold(0.0, |sum, (_, e)| Some(sum + e.cost_usd?));
+    let seconds = estimates.iter().map(|(_, e)| e.seconds).max().unwrap_or(0);
+    let probes = estimates.iter().map(|(_, e)| e.probes).sum();
+    BatchEstimate { cost_usd, seconds, probes }
+}

@@ -36,7 +36,7 @@ pub use summary::{
     MethodBreak, RunSummary, SUMMARY_FORMAT,
 };
 
-use crate::model::{EngineId, ExportEnvelope, Ownership, Probe, Run};
+use crate::model::{EngineId, ExportEnvelope, LinkCounts, Ownership, Probe, Run};
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use std::fmt;
 use std::hash::Hasher;
@@ -251,7 +251,7 @@ pub struct RunMetrics {
     /// the answer links that do not exist. Read from the export's `linkChecks` by
     /// [`metrics_for_export`]; `None` when the run has no check (and from the probes alone).
     #[serde(default)]
-    pub answer_link_check: Option<crate::actions::LinkCounts>,
+    pub answer_link_check: Option<LinkCounts>,
 }
 
 /// One row of `facts`: a fact and the successful probes with a claim on it, each counted once
@@ -513,13 +513,6 @@ impl fmt::Display for MetricsError {
 
 impl std::error::Error for MetricsError {}
 
-/// The export's runs in `createdAt` order (ties by id).
-pub(crate) fn runs_in_order(env: &ExportEnvelope) -> Vec<&Run> {
-    let mut runs: Vec<&Run> = env.runs.iter().collect();
-    crate::sort::sort_by(&mut runs, |a, b| a.created_at.cmp(&b.created_at).then_with(|| a.id.cmp(&b.id)));
-    runs
-}
-
 /// Probes grouped by run id (one pass).
 pub(crate) fn probes_by_run(probes: &[Probe]) -> FastMap<&str, Vec<&Probe>> {
     let mut map: FastMap<&str, Vec<&Probe>> = FastMap::default();
@@ -531,9 +524,9 @@ pub(crate) fn probes_by_run(probes: &[Probe]) -> FastMap<&str, Vec<&Probe>> {
 
 /// Looks up a run by id, with the error the CLI prints.
 pub(crate) fn find_run<'a>(env: &'a ExportEnvelope, run_id: &str) -> Result<&'a Run, MetricsError> {
-    env.runs.iter().find(|r| r.id == run_id).ok_or_else(|| MetricsError::UnknownRun {
+    env.run(run_id).ok_or_else(|| MetricsError::UnknownRun {
         run_id: run_id.to_string(),
-        available: runs_in_order(env).iter().take(10).map(|r| r.id.clone()).collect(),
+        available: env.runs_in_order().iter().take(10).map(|r| r.id.clone()).collect(),
     })
 }
 
@@ -545,7 +538,7 @@ pub(crate) fn find_run<'a>(env: &'a ExportEnvelope, run_id: &str) -> Result<&'a 
 pub fn metrics_for_export(env: &ExportEnvelope, run_id: Option<&str>) -> Result<Vec<RunMetrics>, MetricsError> {
     let selected: Vec<&Run> = match run_id {
         Some(id) => vec![find_run(env, id)?],
-        None => runs_in_order(env),
+        None => env.runs_in_order(),
     };
     let by_run = probes_by_run(&env.probes);
     let empty: Vec<&Probe> = Vec::new();
@@ -555,15 +548,11 @@ pub fn metrics_for_export(env: &ExportEnvelope, run_id: Option<&str>) -> Result<
     Ok(selected
         .into_iter()
         .map(|run| {
-            let previous = run
-                .previous_run_id
-                .as_deref()
-                .and_then(|pid| env.runs.iter().find(|r| r.id == pid))
-                .map(|prev| (prev, probes_of(&prev.id)));
+            let previous =
+                run.previous_run_id.as_deref().and_then(|pid| env.run(pid)).map(|prev| (prev, probes_of(&prev.id)));
             let (mut metrics, domains) = run::compute_reusing(run, probes_of(&run.id), previous, last_domains.take());
             last_domains = Some(domains);
-            metrics.answer_link_check =
-                env.link_checks.iter().find(|c| c.run_id == run.id).map(crate::actions::LinkCounts::of);
+            metrics.answer_link_check = env.link_check(&run.id).map(LinkCounts::of);
             metrics
         })
         .collect())

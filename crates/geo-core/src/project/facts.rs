@@ -25,7 +25,8 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use serde_json::Value;
 
 use crate::analysis::alias::PreparedAlias;
-use crate::export::validate::{check_fact_snapshot_shape, describe_value, quoted, Sink};
+use crate::export::problem::{describe_value, quoted, Sink};
+use crate::export::validate::check_fact_snapshot_shape;
 use crate::limits::{
     MAX_EXPORT_DEPTH, MAX_FACTS, MAX_FACTS_FILE_BYTES, MAX_FACT_CUES, MAX_FACT_SHEET_TERMS, MAX_FACT_TEXT_CHARS,
     MAX_FACT_TOLERANCE, MAX_FACT_VALUES, MAX_WATCH_TERMS,

@@ -14,8 +14,8 @@ use super::plan::{latest_records, plan, Mode, Task, TaskPlan};
 use super::retry::{next_step, AttemptOutcome, Step, DEFAULT_TIMEOUT_MS, MAX_ATTEMPTS};
 use super::start::clamp_concurrency;
 use super::status::final_status_of;
-use super::timestamp::iso_timestamp;
 use super::Slot;
+use crate::timestamp::iso_timestamp;
 
 /// Tunables of an engine session.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

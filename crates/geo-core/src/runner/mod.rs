@@ -113,7 +113,6 @@ mod plan;
 mod retry;
 mod start;
 mod status;
-mod timestamp;
 
 pub use engine::{Action, Engine, EngineOptions, Progress, RunOutcome, SendRequest};
 pub use error::RunnerError;
@@ -131,5 +130,5 @@ pub use start::{
 /// (Here rather than in `engine`, so that `error` can name it without importing the engine.)
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Slot(pub usize);
+pub use crate::timestamp::{iso_timestamp, parse_iso_micros, utc_date};
 pub use status::{final_status, final_status_of};
-pub use timestamp::{iso_timestamp, parse_iso_micros, utc_date};

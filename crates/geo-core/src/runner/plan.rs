@@ -2,11 +2,10 @@
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::limits::MAX_PROBES_PER_RUN;
-
 use crate::model::{probe_id, Probe, ProbeStatus, Run};
 
 use super::error::RunnerError;
+use super::start::{check_method, check_probe_count, check_temperature};
 
 /// What an engine session does with a run.
 #[derive(Debug, Clone, PartialEq)]
@@ -50,8 +49,8 @@ pub struct Task {
 
 /// The tasks of a session in pick-up order, produced one at a time: a fresh or continued
 /// run is a cursor over its prompt × repeat grid, so no task list is built up front (a run
-/// is bounded by [`MAX_PROBES_PER_RUN`] anyway); a retry of failures is the list of its
-/// failed records.
+/// is bounded by [`MAX_PROBES_PER_RUN`](crate::limits::MAX_PROBES_PER_RUN) anyway); a retry
+/// of failures is the list of its failed records.
 #[derive(Debug, Clone)]
 pub struct TaskPlan {
     run_id: String,
@@ -94,7 +93,7 @@ impl Iterator for TaskPlan {
 
 impl TaskPlan {
     /// How many tasks are left (a pass over a copy of the plan: at most
-    /// [`MAX_PROBES_PER_RUN`] ids).
+    /// [`MAX_PROBES_PER_RUN`](crate::limits::MAX_PROBES_PER_RUN) ids).
     pub fn remaining(&self) -> usize {
         self.clone().count()
     }
@@ -107,8 +106,9 @@ impl TaskPlan {
 /// [`Mode::Continue`] skips ids that already have a `success` record; [`Mode::RetryFailed`]
 /// keeps only ids whose record is `error` or `empty` (a failed probe outside the snapshot's
 /// prompt × repeat grid is retried too, as long as its prompt is in the snapshot). No id
-/// appears twice. A run whose prompts × repeats exceed [`MAX_PROBES_PER_RUN`] (a crafted
-/// import) is [`RunnerError::TooManyProbes`], whatever the mode, before anything is planned.
+/// appears twice. A run whose prompts × repeats exceed
+/// [`MAX_PROBES_PER_RUN`](crate::limits::MAX_PROBES_PER_RUN) (a crafted import) is
+/// [`RunnerError::TooManyProbes`], whatever the mode, before anything is planned.
 pub fn plan(run: &Run, mode: &Mode) -> Result<TaskPlan, RunnerError> {
     if run.prompt_snapshot.is_empty() || run.config.repeats == 0 {
         return Err(RunnerError::EmptySnapshot { run_id: run.id.clone() });
@@ -123,8 +123,8 @@ pub fn plan(run: &Run, mode: &Mode) -> Result<TaskPlan, RunnerError> {
         .map(|(i, p)| (i, p.id.clone()))
         .collect();
     check_probe_count(prompts.len(), run.config.repeats)?;
-    super::start::check_method(run)?;
-    super::start::check_temperature(run.config.engine, run.config.temperature)?;
+    check_method(run)?;
+    check_temperature(run.config.engine, run.config.temperature)?;
     let existing = latest_records(&run.id, mode.existing());
     let mut plan = TaskPlan {
         run_id: run.id.clone(),
@@ -169,15 +169,6 @@ pub fn plan(run: &Run, mode: &Mode) -> Result<TaskPlan, RunnerError> {
 /// Every task of `plan` at once (for tests and previews; the engine pulls them lazily).
 pub fn plan_tasks(run: &Run, mode: &Mode) -> Result<Vec<Task>, RunnerError> {
     Ok(plan(run, mode)?.collect())
-}
-
-/// prompts × repeats within [`MAX_PROBES_PER_RUN`].
-pub fn check_probe_count(prompts: usize, repeats: u32) -> Result<u32, RunnerError> {
-    let planned = (prompts as u64).saturating_mul(u64::from(repeats));
-    if planned > u64::from(MAX_PROBES_PER_RUN) {
-        return Err(RunnerError::TooManyProbes { planned });
-    }
-    Ok(planned as u32)
 }
 
 /// The records of `run_id` in `probes`, one per id: when an id appears more than once the

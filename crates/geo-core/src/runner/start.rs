@@ -1,9 +1,13 @@
 //! Creating a run (seed §3.2): validate the selection, freeze the snapshots, pick `previousRunId`.
+//!
+//! Here too are the checks of "can this configuration run", [`check_temperature`],
+//! [`check_probe_count`] and [`check_method`]: `plan` applies them again to a stored run (an
+//! imported one may break them), so it imports this file and never the reverse.
 
 use crate::model::{EngineId, Project, Prompt, Run, RunConfig, RunStatus, Surface, APP_VERSION, SCHEMA_VERSION};
 
 use super::error::RunnerError;
-use crate::limits::MAX_TEMPERATURE;
+use crate::limits::{MAX_PROBES_PER_RUN, MAX_TEMPERATURE};
 
 /// A temperature `engine` accepts: finite, 0..=[`MAX_TEMPERATURE`], and inside the engine's
 /// own range (engines.md, "Fidelity": Claude 0–1). An engine whose requests carry no
@@ -34,6 +38,16 @@ pub fn check_location(config: &RunConfig) -> Result<(), RunnerError> {
         Some(location) => location.check().map_err(|problem| RunnerError::InvalidLocation { problem }),
         None => Ok(()),
     }
+}
+
+/// prompts × repeats within [`MAX_PROBES_PER_RUN`]: the planned probe count, or the refusal
+/// of a run that would ask more.
+pub fn check_probe_count(prompts: usize, repeats: u32) -> Result<u32, RunnerError> {
+    let planned = (prompts as u64).saturating_mul(u64::from(repeats));
+    if planned > u64::from(MAX_PROBES_PER_RUN) {
+        return Err(RunnerError::TooManyProbes { planned });
+    }
+    Ok(planned as u32)
 }
 
 /// Largest number of requests a run keeps in flight (seed §3.3).
@@ -112,7 +126,7 @@ pub fn start_run(
     if config.max_searches == 0 {
         return Err(RunnerError::InvalidMaxSearches);
     }
-    let planned_probe_count = super::plan::check_probe_count(prompt_snapshot.len(), config.repeats)?;
+    let planned_probe_count = check_probe_count(prompt_snapshot.len(), config.repeats)?;
     let targets = 1 + project.competitors.len();
     if targets > crate::limits::MAX_SNAPSHOT_TARGETS {
         return Err(RunnerError::TooManyTargets { targets });

@@ -195,6 +195,6 @@ pub fn claims_for_export(
         Some(id) => crate::actions::find(env, id)?,
         None => crate::export::default_run(env).ok_or(ActionsError::NoRuns)?,
     };
-    let probes: Vec<&Probe> = env.probes.iter().filter(|p| p.run_id == run.id).collect();
+    let probes: Vec<&Probe> = env.probes_of(&run.id).collect();
     Ok(claims_report(run, &probes, sheet))
 }

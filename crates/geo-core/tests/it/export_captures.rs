@@ -173,7 +173,7 @@ fn an_unknown_prompt_is_named_unless_it_is_added() {
     let text =
         to_json_pretty(&full_export(env.projects, env.prompts, env.runs, env.probes, "2026-12-02T00:00:00.000Z"));
     let back = parse_export(&text, &ImportLimits::default()).unwrap();
-    let run = back.runs.iter().find(|r| r.id == "run_x").unwrap();
+    let run = back.run("run_x").unwrap();
     assert!(run.config.is_captured() && run.surface == Surface::App);
     let m = compute_run_metrics(run, &back.probes, None);
     assert_eq!((m.surface, m.success_count, m.method.max_tokens), (Surface::App, 3, None));

@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 
 /// One of every record with **every field set** (struct literals without `..`, so adding
 /// a field to the model does not compile until it is added here, and the round trip below
-/// then fails until the import schema (`export/validate.rs`) knows it too).
+/// then fails until the import schema (`export/validate/schema.rs`) knows it too).
 pub(crate) fn everything() -> ExportEnvelope {
     let target = |id: &str, kind| Target {
         id: id.into(),

@@ -1,7 +1,7 @@
 //! The cost formula of seed §6.2 and the before-run estimate of §3.1.
 
 use crate::metrics_support::*;
-use geo_core::metrics::cost::{price_for, DEFAULT_PROBE_PROFILE};
+use geo_core::metrics::cost::{batch_estimate, price_for, BatchEstimate, DEFAULT_PROBE_PROFILE};
 use geo_core::metrics::{
     estimate_cost_usd, estimate_engine_run, estimate_run, price_for_engine, run_cost, EstimateBasis, SearchBilling,
     PRICES, UNPRICED,
@@ -174,6 +174,21 @@ fn estimates_of_other_engines_and_unknown_models() {
     let unknown = estimate_engine_run(EngineId::Openai, "gpt-9-turbo", 3, 3, 3, None);
     assert_eq!((unknown.cost_usd, unknown.price, unknown.probes), (None, None, 9));
     assert_eq!(unknown.seconds, 180, "the duration needs no price");
+}
+
+#[test]
+fn a_batch_costs_the_sum_and_takes_the_longest_run() {
+    let a = estimate_engine_run(EngineId::Deepseek, "", 2, 3, 3, None);
+    let b = estimate_engine_run(EngineId::Openai, "", 4, 3, 1, None);
+    let batch = batch_estimate(&[(EngineId::Deepseek, a), (EngineId::Openai, b)]);
+    close(batch.cost_usd, a.cost_usd.unwrap() + b.cost_usd.unwrap());
+    assert_eq!((batch.seconds, batch.probes), (a.seconds.max(b.seconds), 18));
+    assert_ne!(a.seconds, b.seconds, "the longest run decides, not the first or the sum");
+    // One engine's model without a price: the batch has no known total, but a duration.
+    let unknown = estimate_engine_run(EngineId::Gemini, "gemini-9", 1, 1, 1, None);
+    let partial = batch_estimate(&[(EngineId::Deepseek, a), (EngineId::Gemini, unknown)]);
+    assert_eq!((partial.cost_usd, partial.seconds, partial.probes), (None, a.seconds.max(unknown.seconds), 7));
+    assert_eq!(batch_estimate(&[]), BatchEstimate { cost_usd: Some(0.0), seconds: 0, probes: 0 });
 }
 
 #[test]

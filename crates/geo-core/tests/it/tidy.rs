@@ -537,19 +537,53 @@ fn no_product_function_is_over_150_lines() {
 
 // ------------------------------------------------------------------ page imports
 
-/// Where `code` (as [`code_only`] leaves it) reaches into the `pages` module: a path
-/// through `pages::` or, from a page file, through `super::` (the `pages` module itself)
-/// other than a test module's `use super::*` of its own page.
-fn page_imports(code: &str) -> Vec<String> {
+/// The page a file under `src/` belongs to and how deep its module sits below `pages`:
+/// `pages/run.rs` and `pages/run/mod.rs` are the page `run` at depth 1, `pages/run/form.rs`
+/// is a piece of it at depth 2. `None` outside `pages/` and for `pages/mod.rs` itself.
+fn page_of(rel: &str) -> Option<(String, usize)> {
+    let rest = rel.strip_prefix("pages/")?;
+    let rest = rest.strip_suffix(".rs")?;
+    let rest = rest.strip_suffix("/mod").unwrap_or(rest);
+    if rest == "mod" {
+        return None;
+    }
+    let page = rest.split('/').next()?.to_string();
+    Some((page, rest.split('/').count()))
+}
+
+/// Where `code` (as [`code_only`] leaves it) of the file `rel` (its path under `src/`)
+/// reaches into another page: a path through `pages::` that names anything but the file's
+/// own page, or, from a file of `pages/`, a `super::` chain that climbs up to the `pages`
+/// module itself (one `super` from `pages/run.rs`, two from `pages/run/form.rs`). A page
+/// folder's files reach each other through `super::` freely; a test module's `use super::*;`
+/// is its own file.
+fn page_imports(rel: &str, code: &str) -> Vec<String> {
+    let own = page_of(rel);
     let mut out = Vec::new();
     for (n, line) in code.lines().enumerate() {
-        let uses_pages = line.match_indices("pages::").any(|(at, _)| at == 0 || !is_ident(line.as_bytes()[at - 1]));
-        let uses_super = line.contains("super::") && line.trim() != "use super::*;";
-        if uses_pages || uses_super {
+        let b = line.as_bytes();
+        let other_page = line.match_indices("pages::").any(|(at, _)| {
+            let named: String = line[at + 7..].bytes().take_while(|&c| is_ident(c)).map(char::from).collect();
+            (at == 0 || !is_ident(b[at - 1])) && own.as_ref().is_none_or(|(page, _)| *page != named)
+        });
+        let climbs = own.as_ref().is_some_and(|(_, depth)| {
+            line.trim() != "use super::*;"
+                && line.match_indices("super::").any(|(at, _)| {
+                    let chain_start = at == 0 || !(is_ident(b[at - 1]) || line[..at].ends_with("::"));
+                    chain_start && line[at..].split("super::").take_while(|s| s.is_empty()).count() >= *depth
+                })
+        });
+        if other_page || climbs {
             out.push(format!("{}: {}", n + 1, line.trim()));
         }
     }
     out
+}
+
+/// The numbers of the lines of `src` (the file `rel`) that [`page_imports`] reports.
+fn page_import_lines(rel: &str, src: &str) -> Vec<usize> {
+    let code = String::from_utf8_lossy(&code_only(src)).into_owned();
+    page_imports(rel, &code).iter().map(|l| l.split(':').next().unwrap().parse().unwrap()).collect()
 }
 
 #[test]
@@ -557,14 +591,32 @@ fn the_page_import_scanner_sees_paths_and_skips_comments_and_tests() {
     let src = "//! a page\nuse crate::pages::settings::parse_base_url;\n// crate::pages::x in a comment\n\
                use crate::{hooks::use_app, pages::export};\nlet s = \"crate::pages::y\";\nuse super::status_label;\n\
                use geo_core::pages_of;\nmod tests {\n    use super::*;\n}\n";
-    let code = String::from_utf8_lossy(&code_only(src)).into_owned();
-    let got: Vec<usize> = page_imports(&code).iter().map(|l| l.split(':').next().unwrap().parse().unwrap()).collect();
-    assert_eq!(got, vec![2, 4, 6]);
+    assert_eq!(page_import_lines("pages/run.rs", src), vec![2, 4, 6]);
+    // Outside pages/, `super::` is some other module's parent: only `pages::` counts.
+    assert_eq!(page_import_lines("components/widget.rs", src), vec![2, 4]);
+}
+
+#[test]
+fn the_page_import_scanner_lets_a_page_folder_reach_its_own_files_only() {
+    let src = "//! a piece of the settings page\nuse super::form::{EngineForm, OTHER_ENGINES};\n\
+               use crate::pages::settings::data::DataCard;\nuse super::super::run::parse_count;\n\
+               use crate::pages::run::Plan;\nuse super::super::NotFoundPage;\nlet x = super::data::f();\n\
+               use crate::pages::settings_extra::X;\nmod tests {\n    use super::*;\n}\n";
+    assert_eq!(page_import_lines("pages/settings/fields.rs", src), vec![4, 5, 6, 8]);
+    // From the folder's `mod.rs` (the page module itself), one `super` is already `pages`.
+    assert_eq!(page_import_lines("pages/settings/mod.rs", src), vec![2, 4, 5, 6, 7, 8]);
+    // A file two folders down climbs three times to reach `pages`.
+    assert_eq!(page_import_lines("pages/settings/data/import.rs", src), vec![5, 8]);
+    assert_eq!(page_of("pages/mod.rs"), None);
+    assert_eq!(page_of("pages/run.rs"), Some(("run".into(), 1)));
+    assert_eq!(page_of("pages/run/mod.rs"), Some(("run".into(), 1)));
+    assert_eq!(page_of("pages/run/form.rs"), Some(("run".into(), 2)));
 }
 
 /// A page imports no other page (ARCHITECTURE.md's geo-web invariant): what two pages share
-/// lives in `components/`, `hooks/` or a top-level module. Only the router (`app.rs`) and
-/// `pages/mod.rs` name the pages.
+/// lives in `components/`, `hooks/` or a top-level module. A page may be a folder
+/// (`pages/settings/mod.rs` and its pieces beside it, reaching each other through `super::`).
+/// Only the router (`app.rs`) and `pages/mod.rs` name the pages.
 #[test]
 fn no_page_imports_another_page() {
     let src = root().join("crates/geo-web/src");
@@ -579,17 +631,13 @@ fn no_page_imports_another_page() {
             continue;
         }
         let code = String::from_utf8_lossy(&code_only(&std::fs::read_to_string(f).unwrap())).into_owned();
-        let in_pages = rel.starts_with("pages/");
-        for hit in page_imports(&code) {
-            // Outside `pages/`, `super::` is some other module's parent; only `pages::` counts.
-            if in_pages || hit.contains("pages::") {
-                found.push(format!("crates/geo-web/src/{rel}:{hit}"));
-            }
+        for hit in page_imports(&rel, &code) {
+            found.push(format!("crates/geo-web/src/{rel}:{hit}"));
         }
     }
     assert!(
         found.is_empty(),
-        "these reach into pages/ (move what they share into components/, hooks/ or a top-level module):\n{}",
+        "these reach into another page (move what they share into components/, hooks/ or a top-level module):\n{}",
         found.join("\n")
     );
 }
@@ -710,22 +758,122 @@ fn module_paths(src: &Path) -> Vec<String> {
     out
 }
 
+/// The paragraphs of a code-map section, each with the folders it speaks of: a bullet with
+/// its continuation lines, under the `#### …` heading (if any) whose folders it inherits.
+/// A module is named by its full path, or by its own name in a paragraph that names its
+/// folder as `` `folder/` `` — the map lists `lists/` (`lines`, `table`) without repeating
+/// `analysis/lists/` before every file.
+fn map_paragraphs(section: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut heading = String::new();
+    for line in section.lines() {
+        if let Some(h) = line.strip_prefix("#### ") {
+            heading = h.to_string();
+        } else if line.starts_with("- ") || out.is_empty() {
+            out.push(format!("{heading}\n{line}"));
+        } else if line.starts_with("  ") {
+            let last = out.last_mut().expect("a paragraph");
+            last.push('\n');
+            last.push_str(line);
+        } else {
+            out.push(format!("{heading}\n{line}"));
+        }
+    }
+    out
+}
+
+/// The modules of `src` that `section` does not name (see [`map_paragraphs`]).
+fn modules_missing_from_map(section: &str, src: &Path) -> Vec<String> {
+    let paragraphs = map_paragraphs(section);
+    let named = |text: &str, name: &str| {
+        [format!("`{name}`"), format!("`{name}.rs`"), format!("`{name}/`")].iter().any(|n| text.contains(n.as_str()))
+    };
+    module_paths(src)
+        .into_iter()
+        .filter(|m| {
+            if named(section, m) {
+                return false;
+            }
+            let (parent, leaf) = match m.rsplit_once('/') {
+                Some((parent, leaf)) => (parent.rsplit('/').next().unwrap_or(parent), leaf),
+                None => return true,
+            };
+            !paragraphs.iter().any(|p| p.contains(&format!("`{parent}/`")) && named(p, leaf))
+        })
+        .collect()
+}
+
+#[test]
+fn the_code_map_check_sees_a_missing_module_and_a_folder_listing() {
+    let dir = std::env::temp_dir().join(format!("geo-tidy-map-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    for f in ["lib.rs", "a/mod.rs", "a/b.rs", "a/c.rs", "d.rs", "e/mod.rs", "e/f.rs"] {
+        let path = dir.join(f);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, "//! x\n").unwrap();
+    }
+    let section = "- `a/` — things: `b`, and\n  on the next line `c`\n- `d` — a leaf\n#### More (`e/`)\n- `f` — under the heading\n";
+    assert_eq!(modules_missing_from_map(section, &dir), Vec::<String>::new());
+    // `c` named outside its folder's paragraph does not count; `e` missing entirely fails.
+    let section = "- `a/` — things: `b`\n- `d` — and `c`\n- `f`\n";
+    assert_eq!(modules_missing_from_map(section, &dir), vec!["a/c".to_string(), "e".to_string(), "e/f".to_string()]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn every_geo_web_module_is_on_the_code_map() {
     let section = architecture_section("crates/geo-web");
     assert!(section.contains("Architecture Invariant"), "ARCHITECTURE.md has no geo-web section with its invariants");
-    let modules = module_paths(&root().join("crates/geo-web/src"));
-    assert!(modules.len() > 20, "found too few geo-web modules: {modules:?}");
-    let missing: Vec<&String> = modules
-        .iter()
-        .filter(|m| {
-            ![format!("`{m}`"), format!("`{m}.rs`"), format!("`{m}/`")].iter().any(|n| section.contains(n.as_str()))
-        })
+    let src = root().join("crates/geo-web/src");
+    assert!(module_paths(&src).len() > 20, "found too few geo-web modules");
+    let missing = modules_missing_from_map(&section, &src);
+    assert!(missing.is_empty(), "ARCHITECTURE.md's geo-web section does not name these modules: {missing:?}");
+}
+
+/// Code review 3: the map covered geo-web only, so geo-core modules drifted off it.
+#[test]
+fn every_geo_core_module_is_on_the_code_map() {
+    let section = architecture_section("crates/geo-core");
+    assert!(section.contains("Architecture Invariant"), "ARCHITECTURE.md has no geo-core section with its invariants");
+    let src = root().join("crates/geo-core/src");
+    assert!(module_paths(&src).len() > 60, "found too few geo-core modules");
+    let missing = modules_missing_from_map(&section, &src);
+    assert!(missing.is_empty(), "ARCHITECTURE.md's geo-core section does not name these modules: {missing:?}");
+}
+
+/// ARCHITECTURE.md is a map, not an inventory (code review 3: one line had 2,227 characters).
+#[test]
+fn the_code_map_has_no_line_over_200_characters() {
+    let text = std::fs::read_to_string(root().join("ARCHITECTURE.md")).expect("ARCHITECTURE.md");
+    let long: Vec<String> = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| l.chars().count() > 200)
+        .map(|(i, l)| format!("line {}: {} characters", i + 1, l.chars().count()))
         .collect();
-    assert!(
-        missing.is_empty(),
-        "ARCHITECTURE.md's geo-web section does not name these modules (as `path`): {missing:?}"
-    );
+    assert!(long.is_empty(), "ARCHITECTURE.md has lines over 200 characters: {long:?}");
+}
+
+/// geo-mock depends on geo-core for the workspace's one PRNG only: a mock that shared the
+/// wire formats could hide a parser bug behind the same code (ARCHITECTURE.md, geo-mock).
+#[test]
+fn the_mock_shares_no_wire_format() {
+    let mut files = Vec::new();
+    rust_files(&root().join("crates/geo-mock"), &mut files);
+    let mut found = Vec::new();
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        let mut rest = text.as_str();
+        while let Some(i) = rest.find("geo_core::") {
+            let path: String =
+                rest[i..].chars().take_while(|c| c.is_alphanumeric() || *c == '_' || *c == ':').collect();
+            if !path.starts_with("geo_core::prng") {
+                found.push(format!("{}: {path}", f.display()));
+            }
+            rest = &rest[i + "geo_core::".len()..];
+        }
+    }
+    assert!(found.is_empty(), "geo-mock uses geo-core beyond its PRNG: {found:?}");
 }
 
 // ------------------------------------------------------------------ key variables
@@ -734,7 +882,8 @@ fn every_geo_web_module_is_on_the_code_map() {
 /// nine. The Rust code reads `provider::ENGINES`; three copies cannot: xtask's demo
 /// (xtask does not depend on geo-core, so the first `cargo xtask` stays fast) and the
 /// browser tests' helpers (JavaScript). Each must pair every engine with its variable as the
-/// table does, so an engine added there fails here until they know it.
+/// table does, so an engine added there fails here until they know it; and xtask spells each
+/// variable once (`ENGINE_RUNS`, `DEEPSEEK_KEY_VAR`), naming no variable the table lacks.
 #[test]
 fn the_copies_of_the_key_variables_outside_rust_agree_with_the_engine_table() {
     use geo_core::model::EngineId;
@@ -760,6 +909,38 @@ fn the_copies_of_the_key_variables_outside_rust_agree_with_the_engine_table() {
         if engine != EngineId::Deepseek && !demo.contains(&pair) {
             wrong.push(format!("xtask/src/demo.rs ENGINE_RUNS does not pair {name} with {var}"));
         }
+        if engine == EngineId::Deepseek && !demo.contains(&format!("DEEPSEEK_KEY_VAR: &str = \"{var}\";")) {
+            wrong.push(format!("xtask/src/demo.rs DEEPSEEK_KEY_VAR is not {var}"));
+        }
+    }
+    // Every key variable xtask spells as a string: the table's, each once.
+    let table: Vec<&str> = EngineId::ALL.iter().map(|e| spec(*e).key_env).collect();
+    let mut files = Vec::new();
+    rust_files(&root().join("xtask/src"), &mut files);
+    let mut spelled: Vec<String> = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap();
+        for (at, _) in text.match_indices("_API_KEY\"") {
+            let name = text[..at].rsplit('"').next().unwrap_or("").to_string() + "_API_KEY";
+            if name.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_') {
+                spelled.push(name);
+            }
+        }
+    }
+    for name in &spelled {
+        if !table.contains(&name.as_str()) {
+            wrong.push(format!("xtask/src names {name}, which is no engine's key variable"));
+        }
+        if spelled.iter().filter(|n| *n == name).count() > 1 && !wrong.iter().any(|w| w.contains(name.as_str())) {
+            wrong.push(format!("xtask/src spells {name} more than once; use the constant that holds it"));
+        }
+    }
+    if spelled.len() != table.len() {
+        wrong.push(format!(
+            "xtask/src spells {} key variables, the table has {}: {spelled:?}",
+            spelled.len(),
+            table.len()
+        ));
     }
     assert!(wrong.is_empty(), "key variables out of step with provider::ENGINES:\n{}", wrong.join("\n"));
 }
@@ -1135,7 +1316,7 @@ fn no_provider_file_is_in_an_import_circle() {
 /// Issue 37's measure of "provider as data": adding an engine touches its own file, the tables
 /// and the fixtures. In geo-core's product code, an engine other than the seed's (`EngineId::
 /// default()`, which the default run and the docs chat name) is named only by the enum itself
-/// (`model.rs`), the rows of the tables — the spec (`provider/spec.rs`), the budget
+/// (`model/run.rs`), the rows of the tables — the spec (`provider/spec.rs`), the budget
 /// (`provider/budget.rs`), the prices (`metrics/cost.rs`), the wire functions
 /// (`provider/engines/mod.rs`) — and its own file. ARCHITECTURE.md ("Adding an engine") lists
 /// the steps outside geo-core.
@@ -1143,7 +1324,7 @@ fn no_provider_file_is_in_an_import_circle() {
 fn an_engine_is_named_only_by_the_tables_and_its_own_file() {
     use geo_core::model::EngineId;
     const TABLES: &[&str] =
-        &["model.rs", "provider/spec.rs", "provider/budget.rs", "metrics/cost.rs", "provider/engines/mod.rs"];
+        &["model/run.rs", "provider/spec.rs", "provider/budget.rs", "metrics/cost.rs", "provider/engines/mod.rs"];
     let variant = |e: EngineId| format!("{e:?}");
     let mut wrong = Vec::new();
     let mut seen = 0;

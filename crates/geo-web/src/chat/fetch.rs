@@ -184,13 +184,13 @@ async fn transfer(
     let Ok(response) = response.dyn_into::<web_sys::Response>() else {
         return Transfer::Ended(StreamEnd::NetworkError("fetch returned no response".into()));
     };
-    if crate::provider::is_redirect(&response) {
+    if crate::transport::is_redirect(&response) {
         let redirect = geo_core::provider::redirect_error(None, None);
         return Transfer::Ended(StreamEnd::NetworkError(redirect.message));
     }
     if !response.ok() {
         // An error body is read up to the transport's bound, like a probe's.
-        let body = crate::provider::capped_text(&response, geo_core::limits::MAX_REPLY_BYTES)
+        let body = crate::transport::capped_text(&response, geo_core::limits::MAX_REPLY_BYTES)
             .await
             .ok()
             .flatten()

@@ -1,16 +1,19 @@
 //! Small widgets: props in, `on*` callbacks out.
 
+pub mod analytics;
 pub mod charts;
 mod confirm;
 mod deferred;
 mod empty;
 mod engine_label;
 pub mod fact_editor;
+pub mod header;
 pub mod metric_card;
 mod nav_link;
 pub mod pager;
 pub mod run_data;
 pub mod run_status;
+pub mod table;
 mod toasts;
 
 pub use confirm::{ConfirmDialog, ConfirmDialogProps};

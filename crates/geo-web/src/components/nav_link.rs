@@ -2,7 +2,7 @@
 //! works with the keyboard, middle-click and "open in new tab", and navigates without a
 //! reload on a plain click.
 
-use crate::app::Route;
+use crate::routes::Route;
 use yew::prelude::*;
 use yew_router::prelude::*;
 

@@ -8,6 +8,7 @@
 
 use crate::components::markdown::Markdown;
 use crate::components::safe_link;
+use crate::components::table::{head_cells, table, Col};
 use crate::i18n::{t, tf};
 use geo_core::analysis::platforms::channel_label;
 use geo_core::model::{EngineId, Fact, Lang, Ownership, Probe, ProbeStatus, Run, Target};
@@ -199,6 +200,16 @@ fn use_modal(panel: &NodeRef) {
     });
 }
 
+/// The columns of a probe's retrieved sources.
+const SOURCE_COLS: &[Col] = &[
+    ("drawer.source", false),
+    ("drawer.platform", false),
+    ("drawer.channel", false),
+    ("drawer.ownership", false),
+    ("drawer.ranks", true),
+    ("drawer.cited", false),
+];
+
 /// The drawer's sources: how many are cited (when the engine gave citation data) and one row
 /// per source with its cited mark (`probe-source[data-cited]`).
 fn sources_view(p: &Probe, lang: Lang, label_of: &dyn Fn(&str) -> String) -> Html {
@@ -216,35 +227,25 @@ fn sources_view(p: &Probe, lang: Lang, label_of: &dyn Fn(&str) -> String) -> Htm
                 <p class="muted">{ t(lang, "drawer.no_citation_data") }</p>
             }
             if !p.sources.is_empty() {
-                <div class="table-wrap"><table>
-                    <thead><tr>
-                        <th scope="col">{ t(lang, "drawer.source") }</th>
-                        <th scope="col">{ t(lang, "drawer.platform") }</th>
-                        <th scope="col">{ t(lang, "drawer.channel") }</th>
-                        <th scope="col">{ t(lang, "drawer.ownership") }</th>
-                        <th scope="col" class="num">{ t(lang, "drawer.ranks") }</th>
-                        <th scope="col">{ t(lang, "drawer.cited") }</th>
-                    </tr></thead>
-                    <tbody>
-                        { for p.sources.iter().map(|s| html! {
-                            <tr data-testid="probe-source" data-url={s.url.clone()}
-                                data-cited={s.cited.map_or("", |c| if c { "true" } else { "false" })}
-                                class={classes!((s.cited == Some(true)).then_some("cited"))}>
-                                <td>{ safe_link(&s.url, if s.title.is_empty() { &s.url } else { &s.title }) }<br /><small class="muted">{ s.domain.clone() }</small></td>
-                                <td>{ s.platform.clone() }</td>
-                                <td>{ channel_label(&s.channel, lang).to_string() }</td>
-                                <td>{ t(lang, ownership_key(s.ownership)) }
-                                    if let Some(c) = &s.competitor_id { { " · " }{ label_of(c) } }</td>
-                                <td class="num">{ s.occurrences.iter().map(|o| format!("#{}", o.rank)).collect::<Vec<_>>().join(" ") }</td>
-                                <td>{ match s.cited {
-                                    Some(true) => html! { <span class="chip cited-mark">{ t(lang, "drawer.cited_yes") }</span> },
-                                    Some(false) => html! { <span class="muted">{ t(lang, "drawer.cited_no") }</span> },
-                                    None => html! { <span class="muted">{ "—" }</span> },
-                                } }</td>
-                            </tr>
-                        }) }
-                    </tbody>
-                </table></div>
+                { table(head_cells(lang, SOURCE_COLS), html! {
+                    { for p.sources.iter().map(|s| html! {
+                        <tr data-testid="probe-source" data-url={s.url.clone()}
+                            data-cited={s.cited.map_or("", |c| if c { "true" } else { "false" })}
+                            class={classes!((s.cited == Some(true)).then_some("cited"))}>
+                            <td>{ safe_link(&s.url, if s.title.is_empty() { &s.url } else { &s.title }) }<br /><small class="muted">{ s.domain.clone() }</small></td>
+                            <td>{ s.platform.clone() }</td>
+                            <td>{ channel_label(&s.channel, lang).to_string() }</td>
+                            <td>{ t(lang, ownership_key(s.ownership)) }
+                                if let Some(c) = &s.competitor_id { { " · " }{ label_of(c) } }</td>
+                            <td class="num">{ s.occurrences.iter().map(|o| format!("#{}", o.rank)).collect::<Vec<_>>().join(" ") }</td>
+                            <td>{ match s.cited {
+                                Some(true) => html! { <span class="chip cited-mark">{ t(lang, "drawer.cited_yes") }</span> },
+                                Some(false) => html! { <span class="muted">{ t(lang, "drawer.cited_no") }</span> },
+                                None => html! { <span class="muted">{ "—" }</span> },
+                            } }</td>
+                        </tr>
+                    }) }
+                }) }
             }
         </>
     }

@@ -9,6 +9,7 @@
 //! render, and a page reuses what another page already read for the same run. The work is
 //! timed with the User Timing API under the page's name ([`Figures::measure_name`]).
 
+use crate::components::analytics::empty_with_link;
 use crate::hooks::shared::SharedReads;
 use crate::hooks::{use_app, use_query, Fetch};
 use crate::repo::idb::IdbRepo;
@@ -100,7 +101,7 @@ impl RunData {
     /// The selected run.
     pub fn run(&self) -> Option<&Run> {
         let id = &self.metrics.as_ref()?.run_id;
-        self.env.runs.iter().find(|r| &r.id == id)
+        self.env.run(id)
     }
 
     /// The selected run's probes, in stored order (prompt, then repeat).
@@ -125,20 +126,10 @@ impl RunData {
 /// What a page that shows the selected run says while it shows none: loading, a failed read,
 /// or the empty state of a project without runs (start one) or of no project (create one).
 pub fn without_run(data: &Fetch<Option<SharedRunData>>, lang: Lang) -> Html {
-    use crate::app::Route;
-    use crate::components::{EmptyState, NavLink};
-    use crate::i18n::t;
+    use crate::routes::Route;
     data.view(lang, |d| match (**d).as_ref() {
-        Some(_) => html! {
-            <EmptyState text={t(lang, "act.no_run").to_string()}>
-                <NavLink to={Route::Run} class="button">{ t(lang, "nav.run") }</NavLink>
-            </EmptyState>
-        },
-        None => html! {
-            <EmptyState text={t(lang, "act.no_project").to_string()}>
-                <NavLink to={Route::Projects} class="button">{ t(lang, "nav.projects") }</NavLink>
-            </EmptyState>
-        },
+        Some(_) => empty_with_link(lang, "act.no_run", Route::Run, "nav.run"),
+        None => empty_with_link(lang, "act.no_project", Route::Projects, "nav.projects"),
     })
 }
 

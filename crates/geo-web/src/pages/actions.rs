@@ -9,6 +9,7 @@ use crate::components::metric_card::{dec, pct, raw_f64};
 use crate::components::pager::{page_bounds, use_page, Pager, PAGE_SIZE};
 use crate::components::probe_drawer::{drawer_for, open_probe_button, OpenProbe};
 use crate::components::run_data::{use_run_data, without_run, Figures, RunData, SharedRunData};
+use crate::components::table::captioned_table;
 use crate::components::{safe_link, EmptyState};
 use crate::hooks::use_app;
 use crate::i18n::{t, tf};
@@ -27,10 +28,7 @@ const EVIDENCE_SHOWN: usize = 6;
 pub fn actions_of(d: &RunData) -> Option<Actions> {
     let run = d.run()?;
     let input = |r: &Run| -> (Vec<&Probe>, Option<&geo_core::model::LinkCheck>) {
-        (
-            d.env.probes.iter().filter(|p| p.run_id == r.id).collect(),
-            d.env.link_checks.iter().find(|c| c.run_id == r.id),
-        )
+        (d.env.probes_of(&r.id).collect(), d.env.link_check(&r.id))
     };
     let (mine, check) = input(run);
     let current = RunInput { run, probes: &mine, link_check: check };
@@ -59,7 +57,7 @@ pub fn ActionsPage() -> Html {
     let body = match (&shown, &run, (*actions).as_ref()) {
         (Some(d), Some(run), Some(a)) => {
             let v = View { a, run, open: &open, lang };
-            let against = a.against_id.as_ref().and_then(|id| d.env.runs.iter().find(|r| &r.id == id));
+            let against = a.against_id.as_ref().and_then(|id| d.env.run(id));
             let on_unowned = {
                 let unowned_only = unowned_only.clone();
                 Callback::from(move |e: Event| {
@@ -208,15 +206,7 @@ fn table(
         }
         body.add_child(tr.into());
     }
-    html! {
-        <div class="table-wrap">
-            <table class="action-table" data-testid={testid}>
-                <caption class="sr-only">{ t(lang, caption) }</caption>
-                <thead><tr>{ for cols.iter().map(|(key, num)| html! { <th scope="col" class={num.then_some("num")}>{ t(lang, key) }</th> }) }</tr></thead>
-                { Html::from(body) }
-            </table>
-        </div>
-    }
+    captioned_table(lang, testid, caption, cols, Html::from(body))
 }
 
 /// A cell of text.

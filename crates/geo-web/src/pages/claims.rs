@@ -11,15 +11,17 @@
 //! analyses its stored probes again in the same transaction, as a new alias snapshot does
 //! (`geo_core::export::overwrite`).
 
-use crate::app::Route;
+use crate::components::analytics::empty_with_link;
 use crate::components::metric_card::{ci_text, pct, raw_f64};
 use crate::components::pager::{page_bounds, use_page, Pager, PAGE_SIZE};
 use crate::components::probe_drawer::{drawer_marked, mark_attr, OpenProbe};
 use crate::components::run_data::{use_run_data, without_run, Figures, RunData, SharedRunData};
-use crate::components::{safe_link, EmptyState, NavLink};
+use crate::components::table::captioned_table;
+use crate::components::{safe_link, EmptyState};
 use crate::hooks::{toast, use_app};
 use crate::i18n::{t, tf};
 use crate::repo::{Batch, Repository};
+use crate::routes::Route;
 use crate::state::ToastKind;
 use geo_core::model::{Lang, Localized, Probe, Project, RiskKind, Run, Verdict};
 use geo_core::said::markdown::{kind_label, verdict_label};
@@ -273,11 +275,7 @@ fn facts_section(v: &View<'_>, expanded: &UseStateHandle<Vec<String>>, on_apply:
                     <button type="button" data-testid="claims-apply-facts" onclick={on_apply}>{ t(lang, "said.apply") }</button>
                 </EmptyState>
             },
-            None => html! {
-                <EmptyState text={t(lang, "said.no_sheet").to_string()}>
-                    <NavLink to={Route::Projects} class="button">{ t(lang, "said.to_projects") }</NavLink>
-                </EmptyState>
-            },
+            None => empty_with_link(lang, "said.no_sheet", Route::Projects, "said.to_projects"),
         }
     } else if v.r.facts.is_empty() {
         html! { <p class="muted" data-testid="claims-no-facts">{ t(lang, "said.watch_only") }</p> }
@@ -294,13 +292,9 @@ fn facts_section(v: &View<'_>, expanded: &UseStateHandle<Vec<String>>, on_apply:
         ];
         html! {
             <>
-                <div class="table-wrap">
-                    <table class="action-table" data-testid="claims-facts">
-                        <caption class="sr-only">{ t(lang, "said.facts") }</caption>
-                        <thead><tr>{ for cols.iter().map(|(k, num)| html! { <th scope="col" class={num.then_some("num")}>{ t(lang, k) }</th> }) }</tr></thead>
-                        <tbody>{ for v.r.facts.iter().map(|f| fact_row(v, f)) }</tbody>
-                    </table>
-                </div>
+                { captioned_table(lang, "claims-facts", "said.facts", &cols, html! {
+                    <tbody>{ for v.r.facts.iter().map(|f| fact_row(v, f)) }</tbody>
+                }) }
                 { for v.r.facts.iter().map(|f| fact_quotes(v, f, expanded)) }
             </>
         }
@@ -410,32 +404,28 @@ fn rates_section(v: &View<'_>) -> Html {
         <section class="card" aria-labelledby="said-rates-h">
             <h2 id="said-rates-h">{ t(lang, "said.rates") }</h2>
             <p class="muted">{ t(lang, "said.rates_help") }</p>
-            <div class="table-wrap">
-                <table class="action-table" data-testid="risk-rates">
-                    <caption class="sr-only">{ t(lang, "said.rates") }</caption>
-                    <thead><tr>{ for cols.iter().map(|(k, num)| html! { <th scope="col" class={num.then_some("num")}>{ t(lang, k) }</th> }) }</tr></thead>
-                    <tbody>
-                        { for v.r.flag_counts.iter().map(|c| {
-                            let of = |n: u32| tf(lang, "said.n_of", &[("n", &n.to_string()), ("d", &c.mentioning_count.to_string())]);
-                            let ci = c.flagged_low.zip(c.flagged_high).map(|(lo, hi)| [lo, hi]);
-                            html! {
-                                <tr data-testid="risk-target-row" data-target={c.target_id.clone()} data-value={raw_f64(c.flagged_rate)}
-                                    data-low={raw_f64(c.flagged_low)} data-high={raw_f64(c.flagged_high)}
-                                    data-mentioning={c.mentioning_count.to_string()} data-flagged={c.flagged_count.to_string()}>
-                                    <th scope="row">{ v.target(&c.target_id) }</th>
-                                    <td class="num" data-label={t(lang, "said.flagged")}>
-                                        { format!("{} ({})", pct(c.flagged_rate), of(c.flagged_count)) }
-                                        if ci.is_some() { <div class="muted small">{ format!("95% CI {}", ci_text(ci)) }</div> }
-                                    </td>
-                                    <td class="num" data-label={t(lang, "said.negative")}>{ of(c.negative) }</td>
-                                    <td class="num" data-label={t(lang, "said.caution")}>{ of(c.caution) }</td>
-                                    <td class="num" data-label={t(lang, "said.watch")}>{ of(c.watch) }</td>
-                                </tr>
-                            }
-                        }) }
-                    </tbody>
-                </table>
-            </div>
+            { captioned_table(lang, "risk-rates", "said.rates", &cols, html! {
+                <tbody>
+                    { for v.r.flag_counts.iter().map(|c| {
+                        let of = |n: u32| tf(lang, "said.n_of", &[("n", &n.to_string()), ("d", &c.mentioning_count.to_string())]);
+                        let ci = c.flagged_low.zip(c.flagged_high).map(|(lo, hi)| [lo, hi]);
+                        html! {
+                            <tr data-testid="risk-target-row" data-target={c.target_id.clone()} data-value={raw_f64(c.flagged_rate)}
+                                data-low={raw_f64(c.flagged_low)} data-high={raw_f64(c.flagged_high)}
+                                data-mentioning={c.mentioning_count.to_string()} data-flagged={c.flagged_count.to_string()}>
+                                <th scope="row">{ v.target(&c.target_id) }</th>
+                                <td class="num" data-label={t(lang, "said.flagged")}>
+                                    { format!("{} ({})", pct(c.flagged_rate), of(c.flagged_count)) }
+                                    if ci.is_some() { <div class="muted small">{ format!("95% CI {}", ci_text(ci)) }</div> }
+                                </td>
+                                <td class="num" data-label={t(lang, "said.negative")}>{ of(c.negative) }</td>
+                                <td class="num" data-label={t(lang, "said.caution")}>{ of(c.caution) }</td>
+                                <td class="num" data-label={t(lang, "said.watch")}>{ of(c.watch) }</td>
+                            </tr>
+                        }
+                    }) }
+                </tbody>
+            }) }
         </section>
     }
 }

@@ -4,15 +4,17 @@
 //! comes from geo-core's metrics; until there is a project, a run or a success, the page
 //! says what to do next.
 
-use crate::app::{DetailQuery, Route};
+use crate::components::analytics::empty_with_link;
 use crate::components::charts::{Bar, BarChart, LineChart, Series};
 use crate::components::metric_card::{ci_text, dec, pct, ratio_title, raw_f64, raw_u32, MetricCard};
 use crate::components::pager::{page_bounds, use_page, Pager, PAGE_SIZE};
 use crate::components::run_data::{use_run_data, Figures, RunData, SharedRunData};
 use crate::components::summary_progress::SummaryProgress;
+use crate::components::table::{head_cells, table, Col};
 use crate::components::{Deferred, EmptyState, NavLink};
 use crate::hooks::{use_app, Fetch};
 use crate::i18n::{t, tf};
+use crate::routes::{DetailQuery, Route};
 use geo_core::compare;
 use geo_core::metrics::{wilson_interval, RunMetrics};
 use geo_core::model::{tags, Lang, Run};
@@ -32,17 +34,9 @@ pub fn DashboardPage() -> Html {
         _ => ("loading", None),
     };
     let body = data.view(lang, |d| match (**d).as_ref() {
-        None => html! {
-            <EmptyState text={t(lang, "dashboard.no_project").to_string()}>
-                <NavLink to={Route::Projects} class="button">{ t(lang, "projects.new") }</NavLink>
-            </EmptyState>
-        },
+        None => empty_with_link(lang, "dashboard.no_project", Route::Projects, "projects.new"),
         Some(d) => match &d.metrics {
-            None => html! {
-                <EmptyState text={t(lang, "dashboard.empty").to_string()}>
-                    <NavLink to={Route::Run} class="button">{ t(lang, "nav.run") }</NavLink>
-                </EmptyState>
-            },
+            None => empty_with_link(lang, "dashboard.empty", Route::Run, "nav.run"),
             Some(m) => dashboard_body(d, m, lang),
         },
     });
@@ -123,6 +117,16 @@ fn dashboard_body(d: &SharedRunData, m: &RunMetrics, lang: Lang) -> Html {
     }
 }
 
+/// The comparison's columns: the metric, both runs' values, the change, its interval and its reading.
+const DIFF_COLS: &[Col] = &[
+    ("diff.metric", false),
+    ("diff.previous", true),
+    ("diff.current", true),
+    ("diff.delta", true),
+    ("diff.interval", true),
+    ("diff.reading", false),
+];
+
 /// The run against its previous run: the verdict, then each headline metric's delta with
 /// its 95 % interval and whether it is a real change or within noise (geo-core's comparison,
 /// the same as `geo-probe diff`).
@@ -149,38 +153,28 @@ fn comparison(d: &RunData, lang: Lang) -> Html {
                 { tf(lang, "diff.against", &[("id", &diff.against_id), ("at", &previous_at)]) }
                 { " " }{ compare::verdict_sentence(diff.verdict, lang) }
             </p>
-            <div class="table-wrap"><table>
-                <thead><tr>
-                    <th scope="col">{ t(lang, "diff.metric") }</th>
-                    <th scope="col" class="num">{ t(lang, "diff.previous") }</th>
-                    <th scope="col" class="num">{ t(lang, "diff.current") }</th>
-                    <th scope="col" class="num">{ t(lang, "diff.delta") }</th>
-                    <th scope="col" class="num">{ t(lang, "diff.interval") }</th>
-                    <th scope="col">{ t(lang, "diff.reading") }</th>
-                </tr></thead>
-                <tbody>
-                    { for diff.metrics.iter().map(|c| {
-                        let name = c.name.unwrap_or("");
-                        let mark = match c.direction() {
-                            compare::Direction::Up => "change up",
-                            compare::Direction::Down => "change down",
-                            compare::Direction::Noise => "change noise",
-                        };
-                        html! {
-                            <tr data-testid="diff-row" data-metric={name} data-delta={raw_f64(c.delta)}
-                                data-low={raw_f64(c.low)} data-high={raw_f64(c.high)}
-                                data-significant={if c.significant { "true" } else { "false" }}>
-                                <th scope="row">{ compare::metric_label(name, lang) }</th>
-                                <td class="num" title={ratio_title(c.against_count, c.against_n, None, lang)}>{ pct(c.against) }</td>
-                                <td class="num" title={ratio_title(c.current_count, c.current_n, None, lang)}>{ pct(c.current) }</td>
-                                <td class="num">{ c.delta.map_or_else(|| "—".to_string(), |v| compare::points_text(v, lang)) }</td>
-                                <td class="num">{ compare::interval_text(c, lang) }</td>
-                                <td><span class={mark}>{ compare::change_mark(c, lang) }</span></td>
-                            </tr>
-                        }
-                    }) }
-                </tbody>
-            </table></div>
+            { table(head_cells(lang, DIFF_COLS), html! {
+                { for diff.metrics.iter().map(|c| {
+                    let name = c.name.unwrap_or("");
+                    let mark = match c.direction() {
+                        compare::Direction::Up => "change up",
+                        compare::Direction::Down => "change down",
+                        compare::Direction::Noise => "change noise",
+                    };
+                    html! {
+                        <tr data-testid="diff-row" data-metric={name} data-delta={raw_f64(c.delta)}
+                            data-low={raw_f64(c.low)} data-high={raw_f64(c.high)}
+                            data-significant={if c.significant { "true" } else { "false" }}>
+                            <th scope="row">{ compare::metric_label(name, lang) }</th>
+                            <td class="num" title={ratio_title(c.against_count, c.against_n, None, lang)}>{ pct(c.against) }</td>
+                            <td class="num" title={ratio_title(c.current_count, c.current_n, None, lang)}>{ pct(c.current) }</td>
+                            <td class="num">{ c.delta.map_or_else(|| "—".to_string(), |v| compare::points_text(v, lang)) }</td>
+                            <td class="num">{ compare::interval_text(c, lang) }</td>
+                            <td><span class={mark}>{ compare::change_mark(c, lang) }</span></td>
+                        </tr>
+                    }
+                }) }
+            }) }
         </section>
     }
 }
@@ -291,6 +285,10 @@ fn share_of_voice(run: Option<&Run>, m: &RunMetrics, lang: Lang) -> Html {
     }
 }
 
+/// The top sources' columns.
+const TOP_SOURCE_COLS: &[Col] =
+    &[("src.domain", false), ("src.probe_rate", true), ("src.occurrences", true), ("src.channel", false)];
+
 fn top_sources(m: &RunMetrics, lang: Lang) -> Html {
     html! {
         <section class="card" aria-labelledby="top-src-h">
@@ -301,28 +299,29 @@ fn top_sources(m: &RunMetrics, lang: Lang) -> Html {
             if m.domains.is_empty() {
                 <p class="muted">{ t(lang, "dash.no_sources") }</p>
             } else {
-                <div class="table-wrap"><table>
-                    <thead><tr>
-                        <th scope="col">{ t(lang, "src.domain") }</th>
-                        <th scope="col" class="num">{ t(lang, "src.probe_rate") }</th>
-                        <th scope="col" class="num">{ t(lang, "src.occurrences") }</th>
-                        <th scope="col">{ t(lang, "src.channel") }</th>
-                    </tr></thead>
-                    <tbody>
-                        { for m.domains.iter().take(8).map(|dm| html! {
-                            <tr data-testid="top-source" data-domain={dm.domain.clone()}>
-                                <td>{ dm.domain.clone() }</td>
-                                <td class="num">{ pct(dm.occurrence_rate) }</td>
-                                <td class="num">{ dm.occurrences }</td>
-                                <td>{ geo_core::analysis::platforms::channel_label(&dm.channel, lang).to_string() }</td>
-                            </tr>
-                        }) }
-                    </tbody>
-                </table></div>
+                { table(head_cells(lang, TOP_SOURCE_COLS), html! {
+                    { for m.domains.iter().take(8).map(|dm| html! {
+                        <tr data-testid="top-source" data-domain={dm.domain.clone()}>
+                            <td>{ dm.domain.clone() }</td>
+                            <td class="num">{ pct(dm.occurrence_rate) }</td>
+                            <td class="num">{ dm.occurrences }</td>
+                            <td>{ geo_core::analysis::platforms::channel_label(&dm.channel, lang).to_string() }</td>
+                        </tr>
+                    }) }
+                }) }
             }
         </section>
     }
 }
+
+/// The per-tag figures' columns.
+const TAG_COLS: &[Col] = &[
+    ("dash.tag", false),
+    ("dash.success_count", true),
+    ("dash.mention_rate", true),
+    ("dash.first_mention_rate", true),
+    ("dash.avg_order", true),
+];
 
 /// The run's figures by prompt tag: geo-core's `tags` rows (one per tag of the snapshot, in
 /// order of first appearance).
@@ -333,30 +332,30 @@ fn tag_table(m: &RunMetrics, lang: Lang) -> Html {
             if m.tags.is_empty() {
                 <p class="muted">{ t(lang, "dash.no_tags") }</p>
             } else {
-                <div class="table-wrap"><table>
-                    <thead><tr>
-                        <th scope="col">{ t(lang, "dash.tag") }</th>
-                        <th scope="col" class="num">{ t(lang, "dash.success_count") }</th>
-                        <th scope="col" class="num">{ t(lang, "dash.mention_rate") }</th>
-                        <th scope="col" class="num">{ t(lang, "dash.first_mention_rate") }</th>
-                        <th scope="col" class="num">{ t(lang, "dash.avg_order") }</th>
-                    </tr></thead>
-                    <tbody>
-                        { for m.tags.iter().map(|tg| html! {
-                            <tr data-testid="tag-row" data-tag={tg.tag.clone()} data-value={raw_f64(tg.mention_rate)}>
-                                <th scope="row">{ tags::label(&tg.tag, lang).to_string() }</th>
-                                <td class="num">{ tg.success_count }</td>
-                                <td class="num" title={ratio_title(tg.mention_count, tg.success_count, tg.mention_rate_ci, lang)}>{ pct(tg.mention_rate) }</td>
-                                <td class="num">{ pct(tg.first_mention_rate) }</td>
-                                <td class="num">{ dec(tg.avg_order) }</td>
-                            </tr>
-                        }) }
-                    </tbody>
-                </table></div>
+                { table(head_cells(lang, TAG_COLS), html! {
+                    { for m.tags.iter().map(|tg| html! {
+                        <tr data-testid="tag-row" data-tag={tg.tag.clone()} data-value={raw_f64(tg.mention_rate)}>
+                            <th scope="row">{ tags::label(&tg.tag, lang).to_string() }</th>
+                            <td class="num">{ tg.success_count }</td>
+                            <td class="num" title={ratio_title(tg.mention_count, tg.success_count, tg.mention_rate_ci, lang)}>{ pct(tg.mention_rate) }</td>
+                            <td class="num">{ pct(tg.first_mention_rate) }</td>
+                            <td class="num">{ dec(tg.avg_order) }</td>
+                        </tr>
+                    }) }
+                }) }
             }
         </section>
     }
 }
+
+/// The per-prompt figures' columns.
+const PROMPT_COLS: &[Col] = &[
+    ("dash.prompt", false),
+    ("dash.success_count", true),
+    ("dash.mention_rate", true),
+    ("dash.first_mention_rate", true),
+    ("dash.avg_order", true),
+];
 
 #[derive(Properties, PartialEq)]
 struct PromptTableProps {
@@ -375,35 +374,26 @@ fn PromptTable(p: &PromptTableProps) -> Html {
         <>
         <section class="card" aria-labelledby="prompts-h">
             <h2 id="prompts-h">{ t(lang, "dash.prompts") }</h2>
-            <div class="table-wrap"><table>
-                <thead><tr>
-                    <th scope="col">{ t(lang, "dash.prompt") }</th>
-                    <th scope="col" class="num">{ t(lang, "dash.success_count") }</th>
-                    <th scope="col" class="num">{ t(lang, "dash.mention_rate") }</th>
-                    <th scope="col" class="num">{ t(lang, "dash.first_mention_rate") }</th>
-                    <th scope="col" class="num">{ t(lang, "dash.avg_order") }</th>
-                </tr></thead>
-                <tbody>
-                    { for m.prompts[from..to].iter().map(|p| html! {
-                        <tr data-testid="prompt-metric-row" data-prompt={p.prompt_id.clone()} data-value={raw_f64(p.mention_rate)}>
-                            <td>
-                                <span data-testid="prompt-probes-link">
-                                    <Link<Route, DetailQuery> to={Route::RunDetail { id: run.id.clone() }}
-                                        query={Some(DetailQuery { prompt: Some(p.prompt_id.clone()), probe: None })}>{ p.text.clone() }</Link<Route, DetailQuery>>
-                                </span>
-                                { for p.tags.iter().map(|tg| html! { <span class="chip">{ tags::label(tg, lang).to_string() }</span> }) }
-                            </td>
-                            <td class="num">{ format!("{} / {}", p.success_count, p.probe_count) }</td>
-                            <td class="num" title={ratio_title(p.mention_count, p.success_count, p.mention_rate_ci, lang)}>
-                                { pct(p.mention_rate) }
-                                if p.mention_rate_ci.is_some() { <div class="muted small">{ ci_text(p.mention_rate_ci) }</div> }
-                            </td>
-                            <td class="num" title={ratio_title(p.first_mention_count, p.success_count, None, lang)}>{ pct(p.first_mention_rate) }</td>
-                            <td class="num">{ dec(p.avg_order) }</td>
-                        </tr>
-                    }) }
-                </tbody>
-            </table></div>
+            { table(head_cells(lang, PROMPT_COLS), html! {
+                { for m.prompts[from..to].iter().map(|p| html! {
+                    <tr data-testid="prompt-metric-row" data-prompt={p.prompt_id.clone()} data-value={raw_f64(p.mention_rate)}>
+                        <td>
+                            <span data-testid="prompt-probes-link">
+                                <Link<Route, DetailQuery> to={Route::RunDetail { id: run.id.clone() }}
+                                    query={Some(DetailQuery { prompt: Some(p.prompt_id.clone()), probe: None })}>{ p.text.clone() }</Link<Route, DetailQuery>>
+                            </span>
+                            { for p.tags.iter().map(|tg| html! { <span class="chip">{ tags::label(tg, lang).to_string() }</span> }) }
+                        </td>
+                        <td class="num">{ format!("{} / {}", p.success_count, p.probe_count) }</td>
+                        <td class="num" title={ratio_title(p.mention_count, p.success_count, p.mention_rate_ci, lang)}>
+                            { pct(p.mention_rate) }
+                            if p.mention_rate_ci.is_some() { <div class="muted small">{ ci_text(p.mention_rate_ci) }</div> }
+                        </td>
+                        <td class="num" title={ratio_title(p.first_mention_count, p.success_count, None, lang)}>{ pct(p.first_mention_rate) }</td>
+                        <td class="num">{ dec(p.avg_order) }</td>
+                    </tr>
+                }) }
+            }) }
             <Pager total={m.prompts.len()} {page} on_page={set_page} scope="prompts" label={t(lang, "pager.prompts")} {lang} />
         </section>
         </>

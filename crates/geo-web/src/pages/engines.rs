@@ -7,13 +7,14 @@
 //! probes: the very object `geo-probe engines FILE --project ID` prints for the same data, so
 //! the page's `data-value`s equal the CLI's numbers.
 
-use crate::app::Route;
+use crate::components::analytics::empty_with_link;
 use crate::components::charts::{Bar, BarChart};
 use crate::components::metric_card::{pct, raw_f64};
-use crate::components::{EmptyState, EngineLabel, NavLink};
+use crate::components::{EngineLabel, NavLink};
 use crate::hooks::{use_app, use_query, Fetch};
 use crate::i18n::{t, tf};
 use crate::repo::Repository;
+use crate::routes::Route;
 use geo_core::compare::{engines_for_export, newest_run_per_engine, EngineComparison};
 use geo_core::model::{ExportEnvelope, Lang, Target};
 use yew::prelude::*;
@@ -65,16 +66,8 @@ pub fn EnginesPage() -> Html {
     });
     let body = match &data {
         Fetch::Ready(value) => match value.as_ref() {
-            None => html! {
-                <EmptyState text={t(lang, "engines.no_project").to_string()}>
-                    <NavLink to={Route::Projects} class="button">{ t(lang, "projects.new") }</NavLink>
-                </EmptyState>
-            },
-            Some((None, _, _)) => html! {
-                <EmptyState text={t(lang, "engines.empty").to_string()}>
-                    <NavLink to={Route::Run} class="button">{ t(lang, "nav.run") }</NavLink>
-                </EmptyState>
-            },
+            None => empty_with_link(lang, "engines.no_project", Route::Projects, "projects.new"),
+            Some((None, _, _)) => empty_with_link(lang, "engines.empty", Route::Run, "nav.run"),
             Some((Some(c), targets, _)) => view(c, targets, lang),
         },
         Fetch::Failed(e) => html! { <p class="error-box" role="alert">{ e.message(lang) }</p> },
@@ -262,7 +255,7 @@ fn view(c: &EngineComparison, targets: &[Target], lang: Lang) -> Html {
 
 /// "answer links that do not exist: N of M" of an engine's run (`engine-links`, with
 /// `data-not-found` and `data-checked`; empty when the run was never checked).
-fn links_cell(check: Option<geo_core::actions::LinkCounts>, lang: Lang) -> Html {
+fn links_cell(check: Option<geo_core::model::LinkCounts>, lang: Lang) -> Html {
     let (not_found, checked) =
         check.map_or((String::new(), String::new()), |c| (c.not_found.to_string(), c.checked.to_string()));
     html! {

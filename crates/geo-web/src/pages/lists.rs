@@ -4,15 +4,16 @@
 //! that updates the project (never a past run: runs keep their alias snapshot). The
 //! per-probe lists come 50 probes a page, each with a button opening the probe's drawer.
 
-use crate::app::Route;
+use crate::components::analytics::{analytics_page, empty_with_link};
 use crate::components::metric_card::{pct, raw_f64};
 use crate::components::pager::{page_bounds, use_page, Pager, PAGE_SIZE};
 use crate::components::probe_drawer::{drawer_for, open_probe_button, OpenProbe};
 use crate::components::run_data::{use_run_data, Figures, SharedRunData};
-use crate::components::{EmptyState, NavLink};
+use crate::components::EmptyState;
 use crate::hooks::{report, use_app};
 use crate::i18n::{t, tf};
 use crate::repo::Repository;
+use crate::routes::Route;
 use geo_core::metrics::RunMetrics;
 use geo_core::model::{Lang, Probe, ProbeStatus};
 use std::collections::HashMap;
@@ -25,18 +26,9 @@ pub fn ListsPage() -> Html {
     let data = use_run_data(Figures::Lists);
     let body = data.view(lang, |d| match (**d).as_ref().filter(|d| d.metrics.is_some()) {
         Some(d) => html! { <ListsBody data={d.clone()} /> },
-        None => html! {
-            <EmptyState text={t(lang, "lists.empty").to_string()}>
-                <NavLink to={Route::Projects} class="button">{ t(lang, "nav.projects") }</NavLink>
-            </EmptyState>
-        },
+        None => empty_with_link(lang, "lists.empty", Route::Projects, "nav.projects"),
     });
-    html! {
-        <section class="analytics">
-            <h1>{ t(lang, "lists.title") }</h1>
-            { body }
-        </section>
-    }
+    analytics_page(lang, "lists.title", body)
 }
 
 #[derive(Properties, PartialEq)]

@@ -1,6 +1,7 @@
-//! One file per route, and the not-found page. Pages read through `use_query` and write
-//! through the repository, reporting every write's outcome as a toast. A page imports no
-//! other page: what two pages share lives in `components/`, `hooks/` or a top-level module.
+//! One file per route (or one folder, its `mod.rs` and the page's own pieces beside it), and
+//! the not-found page. Pages read through `use_query` and write through the repository,
+//! reporting every write's outcome as a toast. A page imports no other page: what two pages
+//! share lives in `components/`, `hooks/` or a top-level module.
 
 pub mod actions;
 pub mod chat;
@@ -16,10 +17,10 @@ pub mod runs;
 pub mod settings;
 pub mod sources;
 
-use crate::app::Route;
 use crate::components::NavLink;
 use crate::hooks::use_app;
 use crate::i18n::t;
+use crate::routes::Route;
 use yew::prelude::*;
 
 /// Shown for unknown paths.

@@ -17,6 +17,8 @@ use crate::repo::Repository;
 use crate::state::{Action, AppHandle, ToastKind};
 use crate::web::{new_id, now_iso, now_iso_plus};
 use geo_core::model::{tags, FactSnapshot, Lang, Project, Prompt};
+use std::cell::RefCell;
+use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 use yew::prelude::*;
@@ -62,61 +64,9 @@ pub fn ProjectsPage() -> Html {
         })
     };
     let focus_next = use_focus_after_render();
-    let on_save = {
-        let (app, draft, creating, selected) = (app.clone(), draft.clone(), creating.clone(), selected.clone());
-        let (just_saved, focus_next) = (just_saved.clone(), focus_next.clone());
-        Callback::from(move |e: SubmitEvent| {
-            e.prevent_default();
-            let existing = if *creating { None } else { selected.clone() };
-            let project = match draft.to_project(existing.as_ref(), &now_iso(), new_id) {
-                Ok(p) => p,
-                Err(err) => return toast(&app, ToastKind::Error, err.message(app.lang)),
-            };
-            let Some(repo) = app.repo().cloned() else { return };
-            let (app, creating, draft, just_saved) = (app.clone(), creating.clone(), draft.clone(), just_saved.clone());
-            let focus_next = focus_next.clone();
-            let was_new = existing.is_none();
-            wasm_bindgen_futures::spawn_local(async move {
-                let result = repo.put_project(&project).await;
-                if result.is_ok() {
-                    if was_new {
-                        // A new project's next step: its first prompt, focused once rendered.
-                        *focus_next.borrow_mut() = Some("[data-testid=\"prompt-text\"]".to_string());
-                    }
-                    creating.set(false);
-                    draft.set(ProjectDraft::from_project(&project));
-                    just_saved.set(Some(project.clone()));
-                    // The saved project becomes the current one everywhere (header, dashboard,
-                    // run page); the prompts typed next belong to it.
-                    prefs::save_project(Some(&project.id));
-                    app.dispatch(Action::SelectProject(Some(project.id.clone())));
-                }
-                report(&app, &result, Some(t(app.lang, "projects.saved").to_string()));
-            });
-        })
-    };
+    let on_save = save_project(&app, &draft, &creating, selected.as_ref(), &just_saved, &focus_next);
     let on_save_facts = save_facts(&app, selected.as_ref(), &just_saved);
-    let on_confirm = {
-        let (app, pending) = (app.clone(), pending.clone());
-        Callback::from(move |_| {
-            let Some(action) = (*pending).clone() else { return };
-            pending.set(None);
-            let Some(repo) = app.repo().cloned() else { return };
-            let app = app.clone();
-            wasm_bindgen_futures::spawn_local(async move {
-                match action {
-                    Pending::DeleteProject { id, .. } => {
-                        let result = repo.delete_project(&id).await;
-                        report(&app, &result, Some(t(app.lang, "projects.deleted").to_string()));
-                    }
-                    Pending::DeletePrompt { id } => {
-                        let result = repo.delete_prompt(&id).await;
-                        report(&app, &result, Some(t(app.lang, "projects.prompt_deleted").to_string()));
-                    }
-                }
-            });
-        })
-    };
+    let on_confirm = delete_confirmed(&app, &pending);
     let on_cancel = {
         let pending = pending.clone();
         Callback::from(move |_| pending.set(None))
@@ -165,6 +115,74 @@ pub fn ProjectsPage() -> Html {
             }
         </section>
     }
+}
+
+/// Saving the editor (`project-save`): the draft checked into a project and stored; the
+/// saved project becomes the current one everywhere, and a new one's first prompt field is
+/// focused once rendered.
+fn save_project(
+    app: &AppHandle,
+    draft: &UseStateHandle<ProjectDraft>,
+    creating: &UseStateHandle<bool>,
+    selected: Option<&Project>,
+    just_saved: &UseStateHandle<Option<Project>>,
+    focus_next: &Rc<RefCell<Option<String>>>,
+) -> Callback<SubmitEvent> {
+    let (app, draft, creating, selected) = (app.clone(), draft.clone(), creating.clone(), selected.cloned());
+    let (just_saved, focus_next) = (just_saved.clone(), focus_next.clone());
+    Callback::from(move |e: SubmitEvent| {
+        e.prevent_default();
+        let existing = if *creating { None } else { selected.clone() };
+        let project = match draft.to_project(existing.as_ref(), &now_iso(), new_id) {
+            Ok(p) => p,
+            Err(err) => return toast(&app, ToastKind::Error, err.message(app.lang)),
+        };
+        let Some(repo) = app.repo().cloned() else { return };
+        let (app, creating, draft, just_saved) = (app.clone(), creating.clone(), draft.clone(), just_saved.clone());
+        let focus_next = focus_next.clone();
+        let was_new = existing.is_none();
+        wasm_bindgen_futures::spawn_local(async move {
+            let result = repo.put_project(&project).await;
+            if result.is_ok() {
+                if was_new {
+                    // A new project's next step: its first prompt, focused once rendered.
+                    *focus_next.borrow_mut() = Some("[data-testid=\"prompt-text\"]".to_string());
+                }
+                creating.set(false);
+                draft.set(ProjectDraft::from_project(&project));
+                just_saved.set(Some(project.clone()));
+                // The saved project becomes the current one everywhere (header, dashboard,
+                // run page); the prompts typed next belong to it.
+                prefs::save_project(Some(&project.id));
+                app.dispatch(Action::SelectProject(Some(project.id.clone())));
+            }
+            report(&app, &result, Some(t(app.lang, "projects.saved").to_string()));
+        });
+    })
+}
+
+/// What the confirmation dialog's "delete" does: deletes the project (with its prompts, runs
+/// and probes) or the prompt it asked about.
+fn delete_confirmed(app: &AppHandle, pending: &UseStateHandle<Option<Pending>>) -> Callback<()> {
+    let (app, pending) = (app.clone(), pending.clone());
+    Callback::from(move |_| {
+        let Some(action) = (*pending).clone() else { return };
+        pending.set(None);
+        let Some(repo) = app.repo().cloned() else { return };
+        let app = app.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            match action {
+                Pending::DeleteProject { id, .. } => {
+                    let result = repo.delete_project(&id).await;
+                    report(&app, &result, Some(t(app.lang, "projects.deleted").to_string()));
+                }
+                Pending::DeletePrompt { id } => {
+                    let result = repo.delete_prompt(&id).await;
+                    report(&app, &result, Some(t(app.lang, "projects.prompt_deleted").to_string()));
+                }
+            }
+        });
+    })
 }
 
 /// Loads the selected project into the editor's `draft` when it changes (not on unrelated

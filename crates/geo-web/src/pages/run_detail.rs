@@ -3,15 +3,16 @@
 //! status (in pages of 50 rows), and the probe drawer. The query `?prompt=ID` preselects
 //! the prompt filter and `?probe=ID` opens that probe's drawer (links from other pages).
 
-use crate::app::DetailQuery;
 use crate::components::pager::{page_bounds, use_page, Pager, PAGE_SIZE};
 use crate::components::probe_drawer::{drawer_for, open_probe_button, probe_status_value, OpenProbe};
 use crate::components::progress::RunProgress;
 use crate::components::run_status::{status_label, status_value};
+use crate::components::table::{head_cells_and_hidden, table, Col};
 use crate::components::{EmptyState, EngineLabel};
 use crate::hooks::{toast, use_app, use_query};
 use crate::i18n::{t, tf};
 use crate::repo::Repository;
+use crate::routes::DetailQuery;
 use crate::runner::{self, use_live_run};
 use crate::state::ToastKind;
 use geo_core::metrics::{compute_run_metrics, RunMetrics};
@@ -19,6 +20,15 @@ use geo_core::model::{Lang, Probe, ProbeStatus, RunStatus};
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 use yew_router::prelude::use_location;
+
+/// The probe table's columns, before the one of the open buttons.
+const PROBE_COLS: &[Col] = &[
+    ("detail.prompt", false),
+    ("drawer.repeat", true),
+    ("drawer.status", false),
+    ("detail.mentions", true),
+    ("detail.sources", true),
+];
 
 /// Props of [`RunDetailPage`].
 #[derive(Properties, PartialEq)]
@@ -194,19 +204,9 @@ pub fn RunDetailPage(props: &RunDetailProps) -> Html {
                                             .iter().map(|(v, k)| html! { <option value={*v} selected={filter_status.as_str() == *v}>{ t(lang, k) }</option> }) }
                                     </select></label>
                             </div>
-                            <div class="table-wrap"><table>
-                                <thead><tr>
-                                    <th scope="col">{ t(lang, "detail.prompt") }</th>
-                                    <th scope="col" class="num">{ t(lang, "drawer.repeat") }</th>
-                                    <th scope="col">{ t(lang, "drawer.status") }</th>
-                                    <th scope="col" class="num">{ t(lang, "detail.mentions") }</th>
-                                    <th scope="col" class="num">{ t(lang, "detail.sources") }</th>
-                                    <th scope="col"><span class="sr-only">{ t(lang, "detail.open") }</span></th>
-                                </tr></thead>
-                                <tbody>
-                                    { for shown[row_from..row_to].iter().map(|p| probe_row(p, &prompt_text(&p.prompt_id), &open, lang)) }
-                                </tbody>
-                            </table></div>
+                            { table(head_cells_and_hidden(lang, PROBE_COLS, "detail.open"), html! {
+                                { for shown[row_from..row_to].iter().map(|p| probe_row(p, &prompt_text(&p.prompt_id), &open, lang)) }
+                            }) }
                             <Pager total={shown.len()} {page} on_page={set_page.clone()} scope="probes" label={t(lang, "pager.probes")} {lang} />
                             if shown.is_empty() { <p class="muted">{ t(lang, "detail.no_match") }</p> }
                         }

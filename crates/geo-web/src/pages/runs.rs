@@ -1,15 +1,27 @@
 //! Runs of the selected project, newest first, with their engine, status badge, a link to
 //! each run's detail and, for the runs going on in this tab, their live progress bars.
 
-use crate::app::Route;
+use crate::components::analytics::empty_with_link;
 use crate::components::progress::RunProgress;
 use crate::components::run_status::{status_label, status_value};
-use crate::components::{EmptyState, EngineLabel, NavLink};
+use crate::components::table::{head_cells_and_hidden, table, Col};
+use crate::components::{EngineLabel, NavLink};
 use crate::hooks::{use_app, use_query, Fetch};
 use crate::i18n::t;
 use crate::repo::Repository;
+use crate::routes::Route;
 use crate::runner::use_live_run;
 use yew::prelude::*;
+
+/// The runs table's columns, before the one of the links to each run.
+const RUN_COLS: &[Col] = &[
+    ("runs.created", false),
+    ("runs.engine", false),
+    ("runs.status", false),
+    ("runs.model", false),
+    ("runs.planned", true),
+    ("detail.truncated", true),
+];
 
 /// The runs page.
 #[function_component]
@@ -35,45 +47,29 @@ pub fn RunsPage() -> Html {
         }
     });
     let body = match &runs {
-        Fetch::Ready(list) if list.is_empty() => html! {
-            <EmptyState text={t(lang, "runs.empty").to_string()}>
-                <NavLink to={if app.project_id.is_some() { Route::Run } else { Route::Projects }} class="button">
-                    { t(lang, if app.project_id.is_some() { "nav.run" } else { "projects.new" }) }
-                </NavLink>
-            </EmptyState>
+        Fetch::Ready(list) if list.is_empty() => match app.project_id {
+            Some(_) => empty_with_link(lang, "runs.empty", Route::Run, "nav.run"),
+            None => empty_with_link(lang, "runs.empty", Route::Projects, "projects.new"),
         },
         Fetch::Ready(list) => html! {
-            <div class="table-wrap">
-                <table>
-                    <thead><tr>
-                        <th scope="col">{ t(lang, "runs.created") }</th>
-                        <th scope="col">{ t(lang, "runs.engine") }</th>
-                        <th scope="col">{ t(lang, "runs.status") }</th>
-                        <th scope="col">{ t(lang, "runs.model") }</th>
-                        <th scope="col" class="num">{ t(lang, "runs.planned") }</th>
-                        <th scope="col" class="num">{ t(lang, "detail.truncated") }</th>
-                        <th scope="col"><span class="sr-only">{ t(lang, "runs.open") }</span></th>
-                    </tr></thead>
-                    <tbody>
-                        { for list.iter().map(|(r, figures)| html! {
-                            <tr key={r.id.clone()} data-testid="run-row" data-id={r.id.clone()} data-status={status_value(r.status)}>
-                                <td><time datetime={r.created_at.clone()}>{ r.created_at.replace('T', " ").chars().take(16).collect::<String>() }</time></td>
-                                <td><EngineLabel engine={r.config.engine} /></td>
-                                <td><span class={classes!("status", status_value(r.status))}>{ status_label(lang, r.status) }</span></td>
-                                <td>{ r.config.model.clone() }</td>
-                                <td class="num">{ r.planned_probe_count }</td>
-                                <td class="num">{ match figures {
-                                    Some(n) => html! { <span data-testid="run-truncated" data-value={n.to_string()}
-                                        class={classes!((*n > 0).then_some("chip warn"))}>{ n }</span> },
-                                    None => html! { { "—" } },
-                                } }</td>
+            { table(head_cells_and_hidden(lang, RUN_COLS, "runs.open"), html! {
+                    { for list.iter().map(|(r, figures)| html! {
+                        <tr key={r.id.clone()} data-testid="run-row" data-id={r.id.clone()} data-status={status_value(r.status)}>
+                            <td><time datetime={r.created_at.clone()}>{ r.created_at.replace('T', " ").chars().take(16).collect::<String>() }</time></td>
+                            <td><EngineLabel engine={r.config.engine} /></td>
+                            <td><span class={classes!("status", status_value(r.status))}>{ status_label(lang, r.status) }</span></td>
+                            <td>{ r.config.model.clone() }</td>
+                            <td class="num">{ r.planned_probe_count }</td>
+                            <td class="num">{ match figures {
+                                Some(n) => html! { <span data-testid="run-truncated" data-value={n.to_string()}
+                                    class={classes!((*n > 0).then_some("chip warn"))}>{ n }</span> },
+                                None => html! { { "—" } },
+                            } }</td>
 
-                                <td><NavLink to={Route::RunDetail { id: r.id.clone() }}>{ t(lang, "runs.open") }</NavLink></td>
-                            </tr>
-                        }) }
-                    </tbody>
-                </table>
-            </div>
+                            <td><NavLink to={Route::RunDetail { id: r.id.clone() }}>{ t(lang, "runs.open") }</NavLink></td>
+                        </tr>
+                    }) }
+            }) }
         },
         Fetch::Failed(e) => html! { <p class="error-box" role="alert">{ e.message(lang) }</p> },
         _ => html! { <p class="muted">{ t(lang, "common.loading") }</p> },

@@ -4,15 +4,15 @@
 //! outreach gap (domains competitors are retrieved with but the brand never is). The table
 //! and the drill-down show 50 rows a page; a drill-down row opens its probe's drawer.
 
-use crate::app::Route;
+use crate::components::analytics::{analytics_page, empty_with_link};
 use crate::components::charts::{Bar, BarChart};
 use crate::components::metric_card::{ci_text, dec, pct, ratio_title, raw_f64};
 use crate::components::pager::{page_bounds, use_page, Pager, PAGE_SIZE};
 use crate::components::probe_drawer::{drawer_for, open_probe_button, OpenProbe};
 use crate::components::run_data::{use_run_data, Figures, SharedRunData};
-use crate::components::{EmptyState, NavLink};
 use crate::hooks::use_app;
 use crate::i18n::{t, tf};
+use crate::routes::Route;
 use geo_core::analysis::platforms::channel_label;
 use geo_core::metrics::{DomainMetrics, RunMetrics};
 use geo_core::model::{Lang, Ownership, ProbeStatus};
@@ -104,23 +104,10 @@ pub fn SourcesPage() -> Html {
     let data = use_run_data(Figures::Sources);
     let body = data.view(lang, |d| match (**d).as_ref().and_then(|d| d.metrics.as_ref().map(|m| (d, m))) {
         Some((d, m)) if !m.domains.is_empty() => html! { <SourcesBody data={d.clone()} /> },
-        Some(_) => html! {
-            <EmptyState text={t(lang, "src.none_in_run").to_string()}>
-                <NavLink to={Route::Run} class="button">{ t(lang, "nav.run") }</NavLink>
-            </EmptyState>
-        },
-        None => html! {
-            <EmptyState text={t(lang, "sources.empty").to_string()}>
-                <NavLink to={Route::Projects} class="button">{ t(lang, "nav.projects") }</NavLink>
-            </EmptyState>
-        },
+        Some(_) => empty_with_link(lang, "src.none_in_run", Route::Run, "nav.run"),
+        None => empty_with_link(lang, "sources.empty", Route::Projects, "nav.projects"),
     });
-    html! {
-        <section class="analytics">
-            <h1>{ t(lang, "sources.title") }</h1>
-            { body }
-        </section>
-    }
+    analytics_page(lang, "sources.title", body)
 }
 
 #[derive(Properties, PartialEq)]

@@ -82,7 +82,7 @@ pub fn records(
     link_check: Option<&LinkCheck>,
 ) -> (RunSummary, StoredMetrics) {
     let mut metrics = summarize(run, probes, previous);
-    metrics.answer_link_check = link_check.map(geo_core::actions::LinkCounts::of);
+    metrics.answer_link_check = link_check.map(geo_core::model::LinkCounts::of);
     let summary = RunSummary::of(run, &metrics);
     (summary, StoredMetrics { run_id: run.id.clone(), project_id: run.project_id.clone(), metrics })
 }

@@ -403,7 +403,7 @@ impl GeoProbeServer {
                 geo_core::chat::messages::validate_question(&a.query).map_err(|e| format!("query: {e}"))?.to_string();
             let limit = limit("limit", a.limit, geo_core::chat::DEFAULT_ANSWER_HITS as u32)?;
             let run_id = resolve_run(env, a.run_id.as_deref())?;
-            let hits = geo_core::chat::search_answers(env.probes.iter().filter(|p| p.run_id == run_id), &query, limit);
+            let hits = geo_core::chat::search_answers(env.probes_of(&run_id), &query, limit);
             reply(&Keyed("hits", &hits))
         })
     }

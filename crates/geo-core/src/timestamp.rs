@@ -1,10 +1,12 @@
 //! ISO 8601 UTC timestamps from Unix milliseconds, computed without reading any clock, and
 //! back ([`parse_iso_micros`], [`utc_date`]: the warehouse tables' timestamps and partitions).
 //!
-//! The engine's `now_ms` is Unix time in milliseconds (what `Date.now()` and
-//! `SystemTime::now().duration_since(UNIX_EPOCH)` give), so the engine can stamp a probe's
-//! `createdAt` and the run's `finishedAt` itself instead of asking the shell for a second,
-//! possibly inconsistent, clock reading.
+//! A leaf (it imports nothing from the crate), read by the runner and by the warehouse export
+//! alike, so that neither imports the other for a date. The runner's `now_ms` is Unix time in
+//! milliseconds (what `Date.now()` and `SystemTime::now().duration_since(UNIX_EPOCH)` give),
+//! so the engine can stamp a probe's `createdAt` and the run's `finishedAt` itself
+//! ([`iso_timestamp`]) instead of asking the shell for a second, possibly inconsistent, clock
+//! reading; `geo_core::runner` re-exports the three functions under their old paths.
 
 /// Formats Unix milliseconds as `YYYY-MM-DDTHH:MM:SS.mmmZ` (the data model's time format).
 ///

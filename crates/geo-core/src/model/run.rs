@@ -1,0 +1,247 @@
+//! A run: one batch of probes of one engine ([`EngineId`]), with the configuration
+//! ([`RunConfig`]) and the snapshots it froze when it started, and its lifecycle
+//! ([`RunStatus`]).
+
+use serde::{Deserialize, Serialize};
+
+use super::location::{self, Location, Surface};
+use super::{FactSnapshot, Prompt, Target, SCHEMA_VERSION};
+
+/// The assistant a run asks (`shared/spec/engines.md`); `deepseek` when a stored run
+/// names none, so every older export stays valid.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EngineId {
+    /// DeepSeek's Anthropic-compatible Messages endpoint (the seed's engine).
+    #[default]
+    Deepseek,
+    /// Anthropic's Claude Messages API.
+    Anthropic,
+    /// OpenAI's Responses API.
+    Openai,
+    /// Google's Gemini `generateContent`.
+    Gemini,
+    /// Perplexity's chat completions.
+    Perplexity,
+    /// Alibaba's Qwen through DashScope's native text generation (engines.md, "Chinese engines").
+    Qwen,
+    /// ByteDance's Doubao through Volcengine Ark's Responses API.
+    Doubao,
+    /// Baidu's ERNIE through Qianfan's chat completions.
+    Ernie,
+    /// Tencent's Hunyuan through its OpenAI-compatible chat completions.
+    Hunyuan,
+}
+
+impl EngineId {
+    /// Every engine in the order of `shared/spec/engines.md` (the order of every engine list).
+    pub const ALL: [EngineId; 9] = [
+        EngineId::Deepseek,
+        EngineId::Anthropic,
+        EngineId::Openai,
+        EngineId::Gemini,
+        EngineId::Perplexity,
+        EngineId::Qwen,
+        EngineId::Doubao,
+        EngineId::Ernie,
+        EngineId::Hunyuan,
+    ];
+
+    /// The wire name (`deepseek`, `anthropic`, `openai`, `gemini`, `perplexity`, `qwen`,
+    /// `doubao`, `ernie`, `hunyuan`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EngineId::Deepseek => "deepseek",
+            EngineId::Anthropic => "anthropic",
+            EngineId::Openai => "openai",
+            EngineId::Gemini => "gemini",
+            EngineId::Perplexity => "perplexity",
+            EngineId::Qwen => "qwen",
+            EngineId::Doubao => "doubao",
+            EngineId::Ernie => "ernie",
+            EngineId::Hunyuan => "hunyuan",
+        }
+    }
+
+    /// The engine with this wire name (exact, lowercase), if any.
+    pub fn parse(name: &str) -> Option<EngineId> {
+        EngineId::ALL.into_iter().find(|e| e.as_str() == name)
+    }
+}
+
+impl std::fmt::Display for EngineId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The configuration frozen into a run when it starts. Its `Default`, the default run, is
+/// built from the engine and budget tables (`provider::budget`). Written through
+/// `location::RunConfigOut`: an `app` run's config has no budget, and its budget fields are
+/// written `null` ([`RunConfig::for_app`]); compared field by field, two configs without a
+/// budget as equal (`location.rs`).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", into = "location::RunConfigOut")]
+pub struct RunConfig {
+    /// The engine asked (absent in older exports: DeepSeek).
+    #[serde(default)]
+    pub engine: EngineId,
+    /// Requested model name.
+    pub model: String,
+    /// Probes per prompt.
+    pub repeats: u32,
+    /// Parallel requests, clamped to 1..=3 (`null` in an `app` run: read as 0).
+    #[serde(default, deserialize_with = "location::u32_or_null")]
+    pub concurrency: u32,
+    /// `max_uses` of the web search tool (`null` in an `app` run: read as 0).
+    #[serde(default, deserialize_with = "location::u32_or_null")]
+    pub max_searches: u32,
+    /// `max_tokens` of the request (`null` in an `app` run: read as 0).
+    #[serde(default, deserialize_with = "location::u32_or_null")]
+    pub max_tokens: u32,
+    /// `temperature` of the request (`null` in an `app` run: read as NaN, the mark of a
+    /// config without a budget, [`RunConfig::is_captured`]).
+    #[serde(default = "location::no_temperature", deserialize_with = "location::f64_or_nan")]
+    pub temperature: f64,
+    /// Version of the system prompt used (`null` in an `app` run: read as empty).
+    #[serde(default, deserialize_with = "location::string_or_null")]
+    pub system_prompt_version: String,
+    /// The reasoning effort the request asked for (OpenAI `reasoning.effort`, DeepSeek
+    /// `output_config.effort`, Gemini's thinking budget chosen by it): absent when the
+    /// engine's model has no such setting, and in older exports (`docs/adr/0016-…`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reasoning_effort: Option<ReasoningEffort>,
+    /// Gemini's `thinkingConfig.thinkingBudget` as sent (tokens of thinking allowed inside
+    /// `maxTokens`); absent for other engines and in older exports.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub thinking_budget: Option<u32>,
+    /// Where the asker is (engines.md, "Where and how an answer was measured"); absent = no
+    /// location.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub location: Option<Location>,
+    /// Whether an engine without a location field gets the system prompt's `User location:`
+    /// line (absent = `true`; only `false` is written).
+    #[serde(default = "location::yes", skip_serializing_if = "location::is_true")]
+    pub location_prompt: bool,
+}
+
+/// How hard a reasoning model is asked to think (`run --reasoning-effort`; engines.md
+/// "Fidelity"). OpenAI refuses `minimal` together with `web_search`, so there is none.
+///
+/// Read through a `String` ([`ReasoningEffort::parse`]): no enum visitor of its own in the
+/// web app's module (ADR 0014).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", try_from = "String")]
+pub enum ReasoningEffort {
+    /// `low`.
+    Low,
+    /// `medium`.
+    Medium,
+    /// `high`.
+    High,
+}
+
+wire_names!(ReasoningEffort { Low => "low", Medium => "medium", High => "high" });
+
+impl TryFrom<String> for ReasoningEffort {
+    type Error = String;
+
+    fn try_from(name: String) -> Result<Self, String> {
+        ReasoningEffort::parse(&name)
+            .ok_or_else(|| format!("unknown reasoning effort {name:?}; use low, medium or high"))
+    }
+}
+
+/// Lifecycle state of a run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RunStatus {
+    /// Probes are being executed.
+    Running,
+    /// Every probe succeeded.
+    Completed,
+    /// Some probes succeeded, some failed.
+    Partial,
+    /// No probe succeeded.
+    Failed,
+    /// The user cancelled the run.
+    Cancelled,
+}
+
+wire_names!(RunStatus {
+    Running => "running",
+    Completed => "completed",
+    Partial => "partial",
+    Failed => "failed",
+    Cancelled => "cancelled",
+});
+
+/// One batch of probes with its frozen snapshots.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Run {
+    /// Stable id.
+    pub id: String,
+    /// Owning project.
+    pub project_id: String,
+    /// Current status.
+    pub status: RunStatus,
+    /// ISO 8601 UTC.
+    pub created_at: String,
+    /// ISO 8601 UTC, set when the run stops.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub finished_at: Option<String>,
+    /// Newest completed or partial run of the project when this one started.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub previous_run_id: Option<String>,
+    /// [`APP_VERSION`](super::APP_VERSION) at creation.
+    #[serde(default)]
+    pub app_version: String,
+    /// [`SCHEMA_VERSION`] at creation.
+    #[serde(default = "default_schema_version")]
+    pub schema_version: u32,
+    /// Frozen configuration.
+    pub config: RunConfig,
+    /// Brand first, then competitors, as they were when the run started.
+    #[serde(default)]
+    pub alias_snapshot: Vec<Target>,
+    /// The prompts of the run, as they were when it started.
+    #[serde(default)]
+    pub prompt_snapshot: Vec<Prompt>,
+    /// prompts × repeats.
+    #[serde(default)]
+    pub planned_probe_count: u32,
+    /// Shared by the runs started together (one per engine) so they can be compared.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group_id: Option<String>,
+    /// The project's fact sheet as it was when the run started (absent in older runs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fact_snapshot: Option<FactSnapshot>,
+    /// What the run measured: `api` (absent: every run this program made) or `app` (captured
+    /// answers, `geo-probe import-captures`).
+    #[serde(default, skip_serializing_if = "Surface::is_api")]
+    pub surface: Surface,
+}
+
+fn default_schema_version() -> u32 {
+    SCHEMA_VERSION
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn engine_ids_match_their_wire_names_and_default_to_deepseek() {
+        for engine in EngineId::ALL {
+            assert_eq!(serde_json::to_value(engine).unwrap(), engine.as_str());
+            assert_eq!(EngineId::parse(engine.as_str()), Some(engine));
+        }
+        assert_eq!(EngineId::parse("DeepSeek"), None);
+        let config: RunConfig = serde_json::from_str(
+            r#"{"model":"m","repeats":1,"concurrency":1,"maxSearches":5,"maxTokens":3000,"temperature":1,"systemPromptVersion":"v"}"#,
+        )
+        .unwrap();
+        assert_eq!(config.engine, EngineId::Deepseek);
+    }
+}
