@@ -1,7 +1,7 @@
 //! `geo-probe run`, `resume` and `retry-failed`: the seed §3 runner, driven from a terminal,
 //! for any engine of `shared/spec/engines.md` and for several engines at once.
 //!
-//! The driver loop owns one [`Engine`] per run (a *lane*: `run --engine a,b` starts one run
+//! The driver loop owns one [`runner::Session`] per run (a *lane*: `run --engine a,b` starts one run
 //! per engine, sharing a `groupId`, and drives them side by side); one worker thread per slot
 //! of each lane performs the requests with that run's [`provider::Endpoint`] and sends each
 //! outcome back over one channel; Ctrl-C sends a cancel over the same channel and cancels
@@ -28,7 +28,7 @@ use geo_core::model::{EngineId, ExportEnvelope, Probe, ProbeStatus, ReasoningEff
 use geo_core::prng::SplitMix64;
 use geo_core::provider::{self, auth_mode, budget, parse_base_url, BaseUrl, Endpoint, KeyError, KeyMode};
 use geo_core::runner::{
-    iso_timestamp, start_run, Action, AttemptOutcome, Engine, EngineOptions, Mode, Progress, Slot, DEFAULT_TIMEOUT_MS,
+    self, iso_timestamp, start_run, Action, AttemptOutcome, Mode, Progress, Slot, DEFAULT_TIMEOUT_MS,
 };
 
 use crate::args::{Args, Arity};
@@ -319,10 +319,10 @@ pub fn run(rest: &[String]) -> Result<ExitCode> {
             start_run(&project, &env.prompts, &selected, config, &env.runs[..first_new], run_id, iso_timestamp(now))
                 .map_err(|e| input_error(e.to_string()))?;
         run.group_id = group_id.clone();
-        let engine = Engine::new(
+        let engine = runner::Session::new(
             &run,
             Mode::Fresh,
-            EngineOptions { timeout_ms: transport.timeout_ms, ..EngineOptions::default() },
+            runner::SessionOptions { timeout_ms: transport.timeout_ms, ..runner::SessionOptions::default() },
         )
         .map_err(|e| input_error(e.to_string()))?;
         env.runs.push(run);
@@ -360,10 +360,10 @@ fn again(rest: &[String], mode: fn(Vec<Probe>) -> Mode) -> Result<ExitCode> {
     transport.bases.check(&[engine], &format!("the engine of run {run_id} ({engine})"), has_key)?;
     let endpoint = endpoint_for(&env.runs[run_index].config, &transport)?;
     let existing: Vec<Probe> = env.probes.iter().filter(|p| p.run_id == run_id).cloned().collect();
-    let engine = Engine::new(
+    let engine = runner::Session::new(
         &env.runs[run_index],
         mode(existing),
-        EngineOptions { timeout_ms: transport.timeout_ms, ..EngineOptions::default() },
+        runner::SessionOptions { timeout_ms: transport.timeout_ms, ..runner::SessionOptions::default() },
     )
     .map_err(|e| input_error(e.to_string()))?;
     let run = &mut env.runs[run_index];
@@ -419,14 +419,14 @@ impl Session {
 /// One run being driven: its engine session, where its requests go, and its workers.
 struct Lane {
     run_index: usize,
-    engine: Engine,
+    engine: runner::Session,
     endpoint: Endpoint,
     workers: Vec<mpsc::Sender<Job>>,
     finished: bool,
 }
 
 impl Lane {
-    fn new(run_index: usize, engine: Engine, endpoint: Endpoint) -> Lane {
+    fn new(run_index: usize, engine: runner::Session, endpoint: Endpoint) -> Lane {
         Lane { run_index, engine, endpoint, workers: Vec::new(), finished: false }
     }
 }

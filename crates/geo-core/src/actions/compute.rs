@@ -2,8 +2,7 @@
 //! [`actions_for_export`] over an export, as `geo-probe actions` runs them.
 
 use super::{
-    find, lost, pages, queries, status, wrong_facts, Actions, ActionsError, BrokenLink, LinkCounts, Prepared,
-    RunInput,
+    find, lost, pages, queries, status, wrong_facts, Actions, ActionsError, BrokenLink, LinkCounts, Prepared, RunInput,
 };
 use crate::model::{ExportEnvelope, LinkCheck, LinkClass, Probe, Run};
 
@@ -19,7 +18,9 @@ pub fn compute_actions(current: RunInput<'_>, against: Option<RunInput<'_>>) -> 
         .probes
         .iter()
         .filter(|p| {
-            p.queries.iter().any(|q| q.query.as_deref().is_some_and(|t| !q.internal && !queries::fold_query(t).is_empty()))
+            p.queries
+                .iter()
+                .any(|q| q.query.as_deref().is_some_and(|t| !q.internal && !queries::fold_query(t).is_empty()))
         })
         .count() as u32;
     let source_probe_count = prepared.probes.iter().filter(|p| !p.sources.is_empty()).count() as u32;

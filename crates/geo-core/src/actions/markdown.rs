@@ -2,11 +2,11 @@
 //! and the "what to do next" sections of the run report. Every piece of text from the user,
 //! the model or a web page goes through the writer's cell escaping (`text::md`).
 //!
-//! The run report (`export::markdown`) calls [`sections`]; this module imports only the
+//! The run report (`export::markdown`) calls `sections`; this module imports only the
 //! writer, never the report. The engine's display name is passed in by the caller (it lives
 //! in the engine table, `provider::spec`), so the actions need nothing of `provider`.
 
-use super::{Actions, ItemStatus, LinkCounts, LostPrompt, PageRow, QueryRow, WrongFact};
+use super::{Actions, FanOutQuery, ItemStatus, LinkCounts, LostPrompt, PageRow, WrongFact};
 use crate::model::{Lang, Run};
 use crate::text::md::{decimal, escape_cell, frac, heading, percent, table, Align};
 
@@ -40,7 +40,10 @@ fn shown<'a, T>(rows: &'a [T], limit: usize, t: Lang) -> (&'a [T], Option<String
         return (rows, None);
     }
     let more = rows.len() - limit;
-    (&rows[..limit], Some(format!("{}\n\n", t.pick(&format!("…另有 {more} 行。"), &format!("… and {more} more rows.")))))
+    (
+        &rows[..limit],
+        Some(format!("{}\n\n", t.pick(&format!("…另有 {more} 行。"), &format!("… and {more} more rows.")))),
+    )
 }
 
 /// `actions` as a Markdown document: a title, then every section with every row. `engine`
@@ -50,12 +53,7 @@ pub fn actions_markdown(actions: &Actions, run: &Run, project: &str, engine: &st
     let date = run.created_at.get(..10).unwrap_or(&run.created_at);
     let mut md =
         format!("# {} · {} · {}\n\n", t.pick("下一步行动", "What to do next"), escape_cell(project), escape_cell(date));
-    md.push_str(&format!(
-        "- {}: `{}` ({})\n",
-        t.pick("批次", "Run"),
-        run.id.replace('`', "'"),
-        engine
-    ));
+    md.push_str(&format!("- {}: `{}` ({})\n", t.pick("批次", "Run"), run.id.replace('`', "'"), engine));
     if let Some(against) = &actions.against_id {
         md.push_str(&format!("- {}: `{}`\n", t.pick("对比批次", "Compared with"), against.replace('`', "'")));
     }
@@ -207,7 +205,7 @@ fn page_cell(by_domain: bool, domain: &str, title: &str, url: &str, t: Lang) -> 
     }
 }
 
-fn query_row(q: &QueryRow, a: &Actions, run: &Run, t: Lang) -> Vec<String> {
+fn query_row(q: &FanOutQuery, a: &Actions, run: &Run, t: Lang) -> Vec<String> {
     let list = |items: Vec<&str>| first_five(items.into_iter());
     let mut row = vec![
         q.query.clone(),
@@ -230,7 +228,9 @@ fn pages_section(md: &mut String, a: &Actions, t: Lang, limit: usize) {
         "The third-party pages the successful answers of the lost prompts retrieved: what the engine read when it named a competitor, by the answers that retrieved them.\n\n",
     ));
     if a.lost_prompts.is_empty() {
-        md.push_str(t.pick("没有失分的提示词，也就没有要争取的页面。\n\n", "No prompt is lost, so no page to win.\n\n"));
+        md.push_str(
+            t.pick("没有失分的提示词，也就没有要争取的页面。\n\n", "No prompt is lost, so no page to win.\n\n"),
+        );
         return;
     }
     if a.pages.is_empty() {
@@ -383,11 +383,7 @@ fn links_section(md: &mut String, a: &Actions, engine: &str, t: Lang, limit: usi
         ));
         return;
     };
-    md.push_str(&format!(
-        "**{}** ({})\n\n",
-        links_sentence(c.not_found, c.checked, t),
-        engine
-    ));
+    md.push_str(&format!("**{}** ({})\n\n", links_sentence(c.not_found, c.checked, t), engine));
     let counts = [
         (t.pick("正常", "ok"), c.ok),
         (t.pick("跳转后正常", "ok after a redirect"), c.redirect),

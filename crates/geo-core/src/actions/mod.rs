@@ -59,7 +59,7 @@ pub struct Actions {
     /// The prompts the brand loses, by `stake` descending, then `promptId`.
     pub lost_prompts: Vec<LostPrompt>,
     /// Every distinct search query, by `probeCount` descending, then `query`.
-    pub queries: Vec<QueryRow>,
+    pub queries: Vec<FanOutQuery>,
     /// The third-party pages of the lost prompts, by `probeCount` descending, then `url`.
     pub pages: Vec<PageRow>,
     /// The run's answer-link check by class; `None` when the run has none.
@@ -142,7 +142,7 @@ pub struct CompetitorRate {
 /// One distinct search query of a run (query fan-out).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct QueryRow {
+pub struct FanOutQuery {
     /// The query, folded ([`fold_query`]: NFKC, lower case, white space runs to one space).
     pub query: String,
     /// Successful probes that ran it (once per probe).

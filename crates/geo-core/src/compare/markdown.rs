@@ -29,12 +29,14 @@ fn verdict_explained(v: Verdict, lang: Lang) -> &'static str {
             "至少一项核心指标确有下降，没有指标确有上升。",
             "at least one headline metric really went down and none really went up.",
         ),
-        Verdict::Mixed => {
-            lang.pick("有核心指标确有上升，也有确有下降。", "some headline metrics really went up and some really went down.")
-        }
-        Verdict::Stable => {
-            lang.pick("三项核心指标的变化都在随机波动范围内。", "every change of the three headline metrics is within noise.")
-        }
+        Verdict::Mixed => lang.pick(
+            "有核心指标确有上升，也有确有下降。",
+            "some headline metrics really went up and some really went down.",
+        ),
+        Verdict::Stable => lang.pick(
+            "三项核心指标的变化都在随机波动范围内。",
+            "every change of the three headline metrics is within noise.",
+        ),
     }
 }
 
@@ -300,7 +302,9 @@ pub fn diff_summary(diff: &RunDiff, lang: Lang) -> String {
             let delta = c.delta.map_or_else(String::new, |d| points_text(d, t));
             match lang {
                 Lang::Zh => format!("{} {from:.1}% → {to:.1}%（{delta}，95% 区间 {}）", name(c), interval_text(c, t)),
-                Lang::En => format!("{} {from:.1}% → {to:.1}% ({delta}, 95% interval {})", name(c), interval_text(c, t)),
+                Lang::En => {
+                    format!("{} {from:.1}% → {to:.1}% ({delta}, 95% interval {})", name(c), interval_text(c, t))
+                }
             }
         })
         .collect();

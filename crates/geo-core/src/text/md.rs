@@ -5,7 +5,7 @@
 //!
 //! Every piece of text that came from the user, the model or a web page goes through
 //! [`escape_cell`]: `|` and line breaks cannot break a table, and HTML is shown as text rather
-//! than rendered. [`table`] escapes every cell it writes.
+//! than rendered. `table` escapes every cell it writes.
 //!
 //! Reading Markdown (the links an answer writes) is `text::markdown`'s job, not this one's.
 

@@ -3,11 +3,11 @@
 //! (parse, validate, re-analyse), with the facts each fixture was built for asserted by name.
 
 use geo_core::actions::{actions_for_export, actions_markdown, Actions, ActionsError, ItemStatus};
-use geo_core::provider::spec;
 use geo_core::analysis::analyze_envelope;
 use geo_core::export::markdown::markdown_report;
 use geo_core::export::{parse_export, validate_against, ImportLimits};
 use geo_core::model::{ExportEnvelope, FactSnapshot, Lang, RawCitation};
+use geo_core::provider::spec;
 
 fn load_text(text: &str) -> ExportEnvelope {
     let mut env = parse_export(text, &ImportLimits::default()).unwrap();
@@ -294,5 +294,6 @@ fn wrong_facts_name_the_pages_behind_the_contradicting_sentences() {
     assert_eq!(ties, ["founded", "zp_founded", "staff"], "ties in the fact sheet's order");
     let mut clean = first.clone();
     clean.wrong_facts.clear();
-    assert!(actions_markdown(&clean, run, "x", spec(clean.engine).name, Lang::En).contains("No sentence contradicts the fact sheet."));
+    assert!(actions_markdown(&clean, run, "x", spec(clean.engine).name, Lang::En)
+        .contains("No sentence contradicts the fact sheet."));
 }

@@ -2,9 +2,9 @@
 
 use crate::metrics_support::*;
 use geo_core::export::markdown::markdown_report;
-use geo_core::text::md::escape_cell;
 use geo_core::metrics::MetricsError;
 use geo_core::model::Lang;
+use geo_core::text::md::escape_cell;
 
 #[track_caller]
 fn check(input: &str, expect: &str) {

@@ -12,9 +12,9 @@ use crate::settings_store::{
     parse_base_url, read_base_url, read_proxy_settings, route_of, save_base_url, save_proxy_settings, ProxySettings,
 };
 use crate::state::{Action, AppHandle, ToastKind};
+use geo_core::doctor::DoctorCheck;
 use geo_core::model::{EngineId, Lang};
-use geo_core::provider::doctor::DoctorCheck;
-use geo_core::provider::local_proxy::{self, LocalProxy, Route};
+use geo_core::provider::local_proxy::{self, EngineRoute, LocalProxy};
 use geo_core::provider::{spec, BrowserAccess};
 use std::collections::HashMap;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
@@ -47,7 +47,7 @@ pub fn key_verdict_value(v: &geo_core::provider::KeyVerdict) -> &'static str {
 
 /// A key test's result (`testid`: the verdict's id): the verdict (`data-verdict`, as before),
 /// then what the search did, `settings-key-test-ENGINE` carrying `data-searched` and
-/// `data-sources` (geo-core's `provider::doctor`, the check of `geo-probe doctor`).
+/// `data-sources` (geo-core's `doctor`, the check of `geo-probe doctor`).
 fn check_view(check: &DoctorCheck, testid: &str, lang: Lang) -> Html {
     let id = check.engine.as_str();
     html! {
@@ -106,7 +106,7 @@ impl EngineForm {
 
     /// Where `engine`'s requests would go with what is typed now: its key (else the saved
     /// one), its base URL and the local proxy.
-    fn route(&self, engine: EngineId, lang: Lang) -> Result<Route, String> {
+    fn route(&self, engine: EngineId, lang: Lang) -> Result<EngineRoute, String> {
         let typed = self.key_of(engine).trim().to_string();
         let key = if typed.is_empty() { prefs::api_key_for(engine) } else { Some(typed) };
         route_of(engine, key.as_deref(), Some(self.base_of(engine).as_str()), self.proxy().as_ref(), lang)
