@@ -35,7 +35,7 @@ fn yes(flag: bool) -> String {
 }
 
 /// The rows shown, and a line saying how many more there are.
-fn shown<'a, T>(rows: &'a [T], limit: usize, t: Lang) -> (&'a [T], Option<String>) {
+fn shown<T>(rows: &[T], limit: usize, t: Lang) -> (&[T], Option<String>) {
     if rows.len() <= limit {
         return (rows, None);
     }

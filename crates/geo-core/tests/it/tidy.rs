@@ -165,6 +165,16 @@ fn tokens(code: &[u8]) -> Vec<(usize, String)> {
     out
 }
 
+/// The tokens of `src`'s product code ([`tokens`] of [`code_only`], `#[cfg(test)]` items left
+/// out), with `src` as [`code_only`] leaves it.
+fn product_tokens(src: &str) -> (Vec<u8>, Vec<(usize, String)>) {
+    let code = code_only(src);
+    let text = String::from_utf8_lossy(&code).into_owned();
+    let tests = test_items(&text, &code);
+    let toks = tokens(&code).into_iter().filter(|(at, _)| !tests.iter().any(|&(a, b)| (a..=b).contains(at))).collect();
+    (code, toks)
+}
+
 /// The first token of each item of the `use` group opening at `toks[open]` (`{`), nested
 /// groups included: what `std::{…}` names directly.
 fn group_heads(toks: &[&str], open: usize) -> Vec<String> {
@@ -203,12 +213,8 @@ fn group_heads(toks: &[&str], open: usize) -> Vec<String> {
 /// glob-imported (its paths would then hide from this scan), any of [`IMPURE_NAMES`], any of
 /// [`IMPURE_MACROS`]. Comments and string literals are not code and never count.
 fn impurities(src: &str) -> Vec<String> {
-    let code = code_only(src);
-    let text = String::from_utf8_lossy(&code).into_owned();
-    let tests = test_items(&text, &code);
+    let (code, all) = product_tokens(src);
     let line_of = |at: usize| code[..at].iter().filter(|&&c| c == b'\n').count() + 1;
-    let all: Vec<(usize, String)> =
-        tokens(&code).into_iter().filter(|(at, _)| !tests.iter().any(|&(a, b)| (a..=b).contains(at))).collect();
     let toks: Vec<&str> = all.iter().map(|(_, t)| t.as_str()).collect();
     let mut out = Vec::new();
     for (k, (at, t)) in all.iter().enumerate() {
@@ -835,11 +841,7 @@ fn is_segment(t: &str) -> bool {
 /// `crate::a::b`, `super::b` (one `super` per level up), `self::b`, and `b::c` where `b` is a
 /// child module of `module` (`children`). Paths into other crates are not returned.
 fn crate_paths(module: &[String], src: &str, children: &dyn Fn(&[String]) -> bool) -> Vec<Vec<String>> {
-    let code = code_only(src);
-    let text = String::from_utf8_lossy(&code).into_owned();
-    let tests = test_items(&text, &code);
-    let all: Vec<(usize, String)> =
-        tokens(&code).into_iter().filter(|(at, _)| !tests.iter().any(|&(a, b)| (a..=b).contains(at))).collect();
+    let (_, all) = product_tokens(src);
     let toks: Vec<&str> = all.iter().map(|(_, t)| t.as_str()).collect();
     let mut out = Vec::new();
     for k in 0..toks.len() {
@@ -1026,14 +1028,7 @@ fn an_engine_is_named_only_by_the_tables_and_its_own_file() {
     let mut wrong = Vec::new();
     let mut seen = 0;
     for (_, rel, src) in geo_core_modules() {
-        let code = code_only(&src);
-        let text = String::from_utf8_lossy(&code).into_owned();
-        let tests = test_items(&text, &code);
-        let toks: Vec<String> = tokens(&code)
-            .into_iter()
-            .filter(|(at, _)| !tests.iter().any(|&(a, b)| (a..=b).contains(at)))
-            .map(|(_, t)| t)
-            .collect();
+        let toks: Vec<String> = product_tokens(&src).1.into_iter().map(|(_, t)| t).collect();
         for e in EngineId::ALL.into_iter().filter(|e| *e != EngineId::default()) {
             let own = format!("provider/engines/{}.rs", e.as_str());
             let names = toks.windows(3).any(|w| w[0] == "EngineId" && w[1] == "::" && w[2] == variant(e));

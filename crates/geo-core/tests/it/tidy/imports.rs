@@ -5,13 +5,14 @@
 //! `self::c::D`, a child module's `c::D`, a name brought in by a `use` (`use crate::a; a::f()`),
 //! every item of a grouped `use` tree. A name a facade re-exports (`pub use inner::C;` in
 //! `a/mod.rs`, or `pub use inner::*;` when `inner` defines `C`) counts as its defining file's,
-//! not the facade's: importing `crate::a::C` does not import the facade's other names. Declaring
-//! a child module (`mod c;`) is not an import.
+//! not the facade's: importing `crate::a::C` does not import the facade's other names. And the
+//! facade's `pub use inner::C;` is no import of `inner` by the facade unless its own code says
+//! `C`: it passes the name on. Declaring a child module (`mod c;`) is not an import either.
 //!
 //! A circle is a strongly connected component of two files or more; a file naming itself is
 //! not one.
 
-use super::{code_only, is_segment, module_of, root, rust_files, test_items, tokens};
+use super::{is_segment, module_of, product_tokens, root, rust_files};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
 
@@ -106,11 +107,7 @@ const ITEM_KEYWORDS: &[&str] = &["fn", "struct", "enum", "trait", "type", "union
 
 /// Scans one file, the module `module`.
 fn scan(module: &[String], src: &str) -> Scan {
-    let code = code_only(src);
-    let text = String::from_utf8_lossy(&code).into_owned();
-    let tests = test_items(&text, &code);
-    let all: Vec<(usize, String)> =
-        tokens(&code).into_iter().filter(|(at, _)| !tests.iter().any(|&(a, b)| (a..=b).contains(at))).collect();
+    let (_, all) = product_tokens(src);
     let toks: Vec<&str> = all.iter().map(|(_, t)| t.as_str()).collect();
     let mut out = Scan { modules: vec![module.to_vec()], defines: Vec::new(), named: Vec::new() };
     // The modules open at this token, innermost last, with the brace depth of their items.
@@ -440,7 +437,7 @@ fn the_import_scanner_sees_every_spelling_and_resolves_re_exports() {
     // What is no import: another crate, a module alone, a re-export only, comments, literals, tests.
     check("use std::fmt;\nuse serde::Serialize;\nfn f() { fmt::Debug; }", &[]);
     check("use crate::a;\nuse crate::c::{self};", &[]);
-    check("pub use crate::a::A;", &[]);
+    check("pub use crate::a::A;\npub(crate) use crate::c::child::f;", &[]);
     check("// use crate::a::A;\n/* crate::c::c() */\n/// crate::a::A\nfn f() {}", &[]);
     check("const S: &str = \"crate::a::A\";\nconst R: &str = r#\"use crate::c::c;\"#;", &[]);
     check("#[cfg(test)]\nmod tests {\n    use crate::a::A;\n}", &[]);
