@@ -48,7 +48,12 @@ const RULES: &[Rule] = &[
 /// Builds the findings of a run: every rule of `RULES` in order (see there), deduplicated by title
 /// (first kept), at most [`MAX_INSIGHTS`].
 pub fn build_insights(m: &RunMetrics) -> Vec<Insight> {
-    let mut out: Vec<Insight> = RULES.iter().filter_map(|rule| rule(m)).collect();
+    let mut out: Vec<Insight> = Vec::new();
+    for rule in RULES {
+        if let Some(insight) = rule(m) {
+            out.push(insight);
+        }
+    }
     let mut seen = std::collections::HashSet::new();
     out.retain(|i| seen.insert(i.title.clone()));
     out.truncate(MAX_INSIGHTS);
@@ -204,16 +209,10 @@ fn source_change(m: &RunMetrics) -> Option<Insight> {
     Some(Insight::new("source_change", Localized::new("来源发生变化", "Sources changed"), Localized::new(zh, en)))
 }
 
-/// (probes mentioning the brand, successful probes, the rate as shown) when the rate exists
-/// and `fires` on it.
-fn mention_rate(m: &RunMetrics, fires: fn(f64) -> bool) -> Option<(u32, u32, String)> {
-    let rate = m.mention_rate.filter(|r| fires(*r))?;
-    Some((m.counts.mention_count, m.success_count, percent(Some(rate))))
-}
-
 /// `high_mention_rate`: the brand is named in at least 80 % of the successful probes.
 fn high_mention_rate(m: &RunMetrics) -> Option<Insight> {
-    let (k, s, rate) = mention_rate(m, |r| r >= 0.8)?;
+    let rate = m.mention_rate.filter(|r| *r >= 0.8)?;
+    let (k, s, rate) = (m.counts.mention_count, m.success_count, percent(Some(rate)));
     Some(Insight::new(
         "high_mention_rate",
         Localized::new("品牌提及率很高", "High brand mention rate"),
@@ -226,7 +225,8 @@ fn high_mention_rate(m: &RunMetrics) -> Option<Insight> {
 
 /// `low_mention_rate`: the brand is named in under 20 % of the successful probes.
 fn low_mention_rate(m: &RunMetrics) -> Option<Insight> {
-    let (k, s, rate) = mention_rate(m, |r| r < 0.2)?;
+    let rate = m.mention_rate.filter(|r| *r < 0.2)?;
+    let (k, s, rate) = (m.counts.mention_count, m.success_count, percent(Some(rate)));
     Some(Insight::new(
         "low_mention_rate",
         Localized::new("品牌提及率偏低", "Low brand mention rate"),
