@@ -15,7 +15,7 @@ use std::sync::{mpsc, Arc, Mutex};
 use std::time::Duration;
 
 use geo_core::model::{EngineId, RunConfig};
-use geo_core::provider::{self, Caller, Endpoint, Reply as EngineReply};
+use geo_core::provider::{self, Caller, Endpoint, EngineReply};
 use geo_mock::{MockConfig, MockServer};
 use serde_json::{json, Value};
 

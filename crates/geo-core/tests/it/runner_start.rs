@@ -8,7 +8,7 @@ use geo_core::model::{
     SCHEMA_VERSION,
 };
 use geo_core::project::FactProblem;
-use geo_core::runner::{final_status, previous_run_id, start_run, Engine, EngineOptions, Mode, RunnerError};
+use geo_core::runner::{final_status, previous_run_id, start_run, Mode, RunnerError, Session, SessionOptions};
 
 fn start(selected: &[&str], config: RunConfig, runs: &[Run]) -> Result<Run, RunnerError> {
     start_run(&project(), &prompts(), &ids(selected), config, runs, "run9".into(), "2026-11-29T09:00:00.000Z".into())
@@ -77,14 +77,14 @@ fn the_engine_refuses_a_crafted_run_before_planning() {
     let mut run = new_run(&["p1", "p2"], 1, 1);
     run.config.repeats = u32::MAX;
     for mode in [Mode::Fresh, Mode::Continue { existing: vec![] }, Mode::RetryFailed { existing: vec![] }] {
-        let e = Engine::new(&run, mode, EngineOptions::default()).unwrap_err();
+        let e = Session::new(&run, mode, SessionOptions::default()).unwrap_err();
         assert_eq!(e, RunnerError::TooManyProbes { planned: 2 * u64::from(u32::MAX) });
         assert!(e.to_string().contains("above the limit of 10000 probes a run"), "{e}");
     }
     run.config.repeats = 1;
     run.config.temperature = -3.0;
     assert!(matches!(
-        Engine::new(&run, Mode::Fresh, EngineOptions::default()),
+        Session::new(&run, Mode::Fresh, SessionOptions::default()),
         Err(RunnerError::InvalidTemperature { .. })
     ));
 }

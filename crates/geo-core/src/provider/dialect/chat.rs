@@ -20,7 +20,7 @@ pub const LENGTH_FINISH: &str = "length";
 
 /// `{"role","content"}`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ChatMessage<'a> {
+pub struct ProbeMessage<'a> {
     /// `system` or `user`.
     pub role: &'static str,
     /// The text.
@@ -29,8 +29,8 @@ pub struct ChatMessage<'a> {
 
 /// The seed's neutral system prompt, then `prompt_text`: the messages of every chat-shaped
 /// probe request.
-pub fn probe_messages(prompt_text: &str) -> [ChatMessage<'_>; 2] {
-    [ChatMessage { role: "system", content: SYSTEM_PROMPT }, ChatMessage { role: "user", content: prompt_text }]
+pub fn probe_messages(prompt_text: &str) -> [ProbeMessage<'_>; 2] {
+    [ProbeMessage { role: "system", content: SYSTEM_PROMPT }, ProbeMessage { role: "user", content: prompt_text }]
 }
 
 /// The text of a message `content`: a string, or the `text` of its parts joined.
