@@ -6,49 +6,26 @@
 //! microsecond timestamps) read back with the `parquet` crate. Security review 3: a planted
 //! symbolic link at any level is refused (exit 2) and never written through (L4), a failed
 //! table leaves every table as it was, byte for byte (L4), and ids differing only in case get
-//! files of their own (I3).
+//! files of their own (I3). The tables are geo-core's `TABLES`, which geo-core's tests hold to
+//! the documented list (`docs/warehouse.md`).
+
+mod support;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
+use geo_core::export::warehouse::TABLES;
 use parquet::file::reader::{FileReader, SerializedFileReader};
 use serde_json::Value;
-
-const BIN: &str = env!("CARGO_BIN_EXE_geo-probe");
-const TABLES: [&str; 11] = [
-    "runs",
-    "targets",
-    "prompts",
-    "probes",
-    "mentions",
-    "queries",
-    "sources",
-    "answer_links",
-    "facts",
-    "claims",
-    "risk_flags",
-];
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use support::{ok, read_json, root};
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("warehouse").join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    support::target_scratch("warehouse", name)
 }
 
 fn geo_probe(args: &[&str]) -> Output {
-    Command::new(BIN).args(args).output().unwrap()
-}
-
-#[track_caller]
-fn ok(o: &Output) -> String {
-    assert!(o.status.success(), "exit {:?}: {}", o.status.code(), String::from_utf8_lossy(&o.stderr));
-    String::from_utf8(o.stdout.clone()).unwrap()
+    support::geo_probe().args(args).output().unwrap()
 }
 
 /// Exit 2 and one line `error: …` holding `needle` (bad input).
@@ -88,7 +65,7 @@ fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
 }
 
 fn demo() -> Value {
-    serde_json::from_str(&std::fs::read_to_string(root().join("demo/demo-data.json")).unwrap()).unwrap()
+    read_json(&root().join("demo/demo-data.json"))
 }
 
 fn write(path: &Path, env: &Value) -> String {
