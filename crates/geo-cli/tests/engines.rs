@@ -28,6 +28,12 @@ fn geo_probe<S: AsRef<OsStr>>(args: &[S], keys: &[(&str, &str)]) -> Output {
     support::with_keys(args, keys).output().unwrap()
 }
 
+/// The last run of `out` and its probes by prompt.
+fn last_run(out: &Value) -> (&Value, BTreeMap<String, &Value>) {
+    let run = out["runs"].as_array().unwrap().last().unwrap();
+    (run, probes_of(out, run["id"].as_str().unwrap()))
+}
+
 fn probes_of<'a>(out: &'a Value, run_id: &str) -> BTreeMap<String, &'a Value> {
     let probes = out["probes"].as_array().unwrap();
     probes.iter().filter(|p| p["runId"] == run_id).map(|p| (p["promptId"].as_str().unwrap().to_string(), p)).collect()
@@ -171,11 +177,10 @@ fn every_engine_request_shape_parse_and_the_key_kept_out() {
         assert!(!text.contains("SECRET"), "{engine}: the key leaked into OUT");
         assert!(!String::from_utf8_lossy(&o.stderr).contains("SECRET"), "{engine}: the key leaked into stderr");
         let out = read_json(&out);
-        let run = out["runs"].as_array().unwrap().last().unwrap();
+        let (run, probes) = last_run(&out);
         assert_eq!(run["config"]["engine"], engine);
         assert_eq!(run["status"], "completed", "{engine}");
         assert!(run.get("groupId").is_none(), "one engine: no group");
-        let probes = probes_of(&out, run["id"].as_str().unwrap());
         for (prompt, p) in &probes {
             assert_eq!(p["status"], "success", "{engine} {prompt}");
             assert!(!p["sources"].as_array().unwrap().is_empty(), "{engine} {prompt}: sources");
@@ -212,9 +217,8 @@ fn retries_and_error_kinds_follow_each_engines_rules() {
         let o = geo_probe(&run_args(&file, engine, "r1,r2,a1,b1,e1,s1", "1", &out, &m.url(), &[]), &[]);
         ok(&o);
         let out = read_json(&out);
-        let run = out["runs"].as_array().unwrap().last().unwrap();
+        let (run, probes) = last_run(&out);
         assert_eq!(run["status"], "partial", "{engine}");
-        let probes = probes_of(&out, run["id"].as_str().unwrap());
         let check = |prompt: &str, status: &str, kind: Option<&str>, attempts: u64| {
             let p = probes[prompt];
             assert_eq!(p["status"], status, "{engine} {prompt}: {p:#}");
@@ -452,9 +456,8 @@ fn the_chinese_engines_run_beside_deepseek_and_refusals_are_not_retried() {
         let o = geo_probe(&run_args(&file, engine, "f1,p08", "1", &out, &m.url(), &[]), &[]);
         ok(&o);
         let out = read_json(&out);
-        let run = out["runs"].as_array().unwrap().last().unwrap();
+        let (run, probes) = last_run(&out);
         assert_eq!(run["status"], "partial", "{engine}");
-        let probes = probes_of(&out, run["id"].as_str().unwrap());
         let f1 = probes["f1"];
         assert_eq!(f1["status"], "error", "{engine}: {f1:#}");
         assert_eq!(f1["error"]["kind"], "refused", "{engine}: {f1:#}");

@@ -64,8 +64,13 @@ fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
     out
 }
 
+/// The demo export (`demo/demo-data.json`), its path.
+fn demo_file() -> String {
+    root().join("demo/demo-data.json").to_str().unwrap().to_string()
+}
+
 fn demo() -> Value {
-    read_json(&root().join("demo/demo-data.json"))
+    read_json(Path::new(&demo_file()))
 }
 
 fn write(path: &Path, env: &Value) -> String {
@@ -76,8 +81,7 @@ fn write(path: &Path, env: &Value) -> String {
 #[test]
 fn the_demo_makes_one_file_per_run_and_table_and_says_so() {
     let dir = scratch("demo").join("out");
-    let file = root().join("demo/demo-data.json");
-    let stdout = ok(&geo_probe(&["warehouse", file.to_str().unwrap(), "--out", dir.to_str().unwrap()]));
+    let stdout = ok(&geo_probe(&["warehouse", &demo_file(), "--out", dir.to_str().unwrap()]));
     let files = tree(&dir);
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines.len(), TABLES.len(), "{stdout}");
@@ -177,8 +181,7 @@ fn bad_requests_write_nothing() {
     let work = scratch("bad");
     let dir = work.join("out");
     let out = dir.to_str().unwrap();
-    let file = root().join("demo/demo-data.json");
-    let file = file.to_str().unwrap();
+    let file = &demo_file();
     refused(
         &geo_probe(&["warehouse", file, "--out", out, "--run", "run_20261122T020000_demo", "--run", "no_such_run"]),
         "no_such_run",
@@ -266,8 +269,7 @@ fn same_listing(after: &BTreeMap<String, String>, before: &BTreeMap<String, Stri
 #[test]
 fn a_planted_link_at_any_level_is_refused_and_never_written_through() {
     let work = scratch("links");
-    let file = root().join("demo/demo-data.json");
-    let file = file.to_str().unwrap();
+    let file = &demo_file();
     // The review's case: a table folder of a new output folder links elsewhere.
     let elsewhere = work.join("elsewhere");
     std::fs::create_dir_all(&elsewhere).unwrap();
@@ -328,8 +330,7 @@ fn a_planted_link_at_any_level_is_refused_and_never_written_through() {
 #[test]
 fn a_failed_table_leaves_every_table_as_it_was() {
     let work = scratch("failed");
-    let file = root().join("demo/demo-data.json");
-    let file = file.to_str().unwrap();
+    let file = &demo_file();
     let fresh = work.join("fresh");
     std::fs::create_dir_all(fresh.join("sources")).unwrap();
     std::fs::write(fresh.join("sources/engine=deepseek"), "not a folder").unwrap();
