@@ -15,6 +15,13 @@ fn store(records: &mut Vec<Probe>, trace: &Trace) {
     }
 }
 
+/// The probes a new store holds after `trace`.
+fn stored(trace: &Trace) -> Vec<Probe> {
+    let mut records = Vec::new();
+    store(&mut records, trace);
+    records
+}
+
 /// A 2 × 3 run cancelled after p1__0 and p1__1 succeeded and p1__2 failed with 401.
 fn interrupted_run() -> (Run, Vec<Probe>) {
     let run = new_run(&["p1", "p2"], 3, 1);
@@ -23,9 +30,7 @@ fn interrupted_run() -> (Run, Vec<Probe>) {
     let trace = drive_to_completion(&mut engine, Drive { cancel_at: Some(T0 + 350), ..Drive::new(script) });
     assert_eq!(trace.written_ids(), ["run1__p1__0", "run1__p1__1", "run1__p1__2"]);
     assert_eq!(trace.outcome().status, RunStatus::Cancelled);
-    let mut records = Vec::new();
-    store(&mut records, &trace);
-    (run, records)
+    (run, stored(&trace))
 }
 
 #[test]
@@ -117,9 +122,7 @@ fn failed_run() -> (Run, Vec<Probe>) {
         .on("run1__p2__1", vec![err(ErrorKind::Server, Some(503)); 3]);
     let trace = drive_to_completion(&mut engine, Drive::new(script));
     assert_eq!(trace.outcome().status, RunStatus::Partial);
-    let mut records = Vec::new();
-    store(&mut records, &trace);
-    (run, records)
+    (run, stored(&trace))
 }
 
 #[test]

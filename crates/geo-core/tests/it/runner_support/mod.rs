@@ -14,14 +14,9 @@ pub const T0: u64 = 1_795_939_200_000;
 /// Latency of replies the script does not specify.
 pub const DEFAULT_LATENCY: u64 = 100;
 
+/// A target labelled with its first alias, without domains.
 pub fn target(id: &str, kind: TargetKind, aliases: &[&str]) -> Target {
-    Target {
-        id: id.into(),
-        kind,
-        label: aliases[0].into(),
-        aliases: aliases.iter().map(|a| a.to_string()).collect(),
-        domains: vec![],
-    }
+    crate::support::target(id, kind, aliases[0], aliases, &[])
 }
 
 pub fn project() -> Project {
