@@ -5,14 +5,12 @@
 // landmarks, ARIA). Then the keyboard: a sensible Tab order with a visible focus ring,
 // Enter activates, Escape closes the drawer and the confirm dialog and gives the focus back
 // to what opened them; `<html lang>` and `lang-toggle`'s `data-value` follow the language.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, freshPage, byId, open, until, headerReady } from './helpers.mjs';
+import { fileBrowser, freshPage, byId, open, until, headerReady } from './helpers.mjs';
 import { PAGES, DEMO, demoSeeded, openPage, setLang, axeViolations } from './a11y-helpers.mjs';
 
-let browser;
-before(async () => { browser = await launch(); });
-after(async () => { await browser?.close(); });
+const browser = fileBrowser();
 
 test('axe: no serious or critical violation on any page, in Chinese and English, drawer and dialog open', async () => {
   const page = await freshPage(browser, '', { demo: true });

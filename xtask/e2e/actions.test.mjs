@@ -4,27 +4,20 @@
 // `geo-probe links` on an export (its answers' links served by a local server) and an import
 // of its output, `links-health` and the Engines page's `engine-links` equal the CLI's counts;
 // a project without runs shows its empty state.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { launch, freshPage, open, byId, headerReady, until, cli, buildCli, ROOT, CLI } from './helpers.mjs';
+import { fileBrowser, freshPage, open, byId, headerReady, until, cli, ROOT, CLI, num, keylessEnv } from './helpers.mjs';
 import { demoSeeded } from './a11y-helpers.mjs';
-import { exportWithPrompts, importEnvelope } from './run-helpers.mjs';
+import { exportWithPrompts, importEnvelope, engineRows } from './run-helpers.mjs';
 
 const DEMO_FILE = path.join(ROOT, 'demo/demo-data.json');
 
-let browser;
-before(async () => {
-  buildCli();
-  browser = await launch();
-});
-after(async () => { await browser?.close(); });
-
-const num = (v) => (v === '' || v == null ? null : Number(v));
+const browser = fileBrowser({ cli: true });
 
 /** Opens the Actions page and waits until it shows run `runId`. */
 async function openActions(page, runId) {
@@ -124,12 +117,7 @@ test('wrong facts: the demo ERNIE run\'s contradicted facts and the pages behind
     fact: f.factId, claims: f.claimCount, probes: f.probeCount, pages: f.pages.slice(0, 5).map((p) => [p.url, p.claimCount]),
   })));
   // The Engines page: each engine's brand flagged rate is geo-probe engines'.
-  const engines = JSON.parse(cli(['engines', DEMO_FILE]));
-  await byId(page, 'nav-engines').click();
-  await page.locator('[data-testid="engines-page"][data-state="ready"]').waitFor();
-  await until(async () => (await byId(page, 'engine-row').count()) === engines.engines.length, 5000, 'every engine row');
-  for (const e of engines.engines) {
-    const row = page.locator(`[data-testid="engine-row"][data-engine="${e.engine}"]`);
+  for (const [e, row] of await engineRows(page, JSON.parse(cli(['engines', DEMO_FILE])))) {
     assert.equal(num(await row.getAttribute('data-brand-flagged-rate')), e.brandFlaggedRate ?? null, e.engine);
   }
   assert.deepEqual(page.errors, []);
@@ -138,10 +126,8 @@ test('wrong facts: the demo ERNIE run\'s contradicted facts and the pages behind
 /** `geo-probe ARGS` without blocking this process (the link server below answers from it),
  * with no engine key in its environment. */
 function cliAsync(args) {
-  const env = { ...process.env };
-  for (const e of ['DEEPSEEK', 'ANTHROPIC', 'OPENAI', 'GEMINI', 'PERPLEXITY']) delete env[`${e}_API_KEY`];
   return new Promise((resolve, reject) => {
-    execFile(CLI, args, { env, maxBuffer: 64 << 20 }, (error, stdout, stderr) => (error ? reject(new Error(`geo-probe ${args.join(' ')}: ${stderr}`)) : resolve(stdout)));
+    execFile(CLI, args, { env: keylessEnv(), maxBuffer: 64 << 20 }, (error, stdout, stderr) => (error ? reject(new Error(`geo-probe ${args.join(' ')}: ${stderr}`)) : resolve(stdout)));
   });
 }
 

@@ -4,13 +4,11 @@
 // indexing in wasm. Then one "retrieve only" query on that index. The figures are printed
 // (MB/s and ms), as the issue asks for what the browser achieves; the assertions only check
 // that the work completed, never a speed (speed targets belong to benchmarks, not tests).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, freshPage, byId, until } from './helpers.mjs';
+import { fileBrowser, freshPage, byId, until } from './helpers.mjs';
 
-let browser;
-before(async () => { browser = await launch(); });
-after(async () => { await browser?.close(); });
+const browser = fileBrowser();
 
 function mixedText(bytes, seed) {
   const zh = ['生成式引擎优化', '检索增强生成', '关键词检索', '品牌提及率', '来源稳定性', '上下文压缩', '分块与重叠', '流式输出'];

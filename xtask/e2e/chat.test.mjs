@@ -5,20 +5,18 @@
 //
 // The timeout test opens /chat?chatTimeoutMs=1500: the page reads that parameter once at load
 // and it can only shorten the real 120 s limit (see crates/geo-web/src/pages/chat/mod.rs).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { readFile, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { launch, freshPage, byId, dumpDb, until, withDeadline } from './helpers.mjs';
+import { fileBrowser, freshPage, byId, dumpDb, until, withDeadline } from './helpers.mjs';
 
 const KEY = 'sk-chat-test-9f8e7d6c5b4a';
 const QUESTION = 'RAG 分块和检索有什么关系？';
-let browser;
-before(async () => { browser = await launch(); });
-after(async () => { await browser?.close(); });
+const browser = fileBrowser();
 
 /** Starts the mock with `flags`; resolves to { url, stop }. */
 async function startMock(flags = []) {

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { launch, freshPage, open, byId, dumpDb, until, headerReady, cli, buildCli, ROOT } from './helpers.mjs';
+import { launch, freshPage, open, byId, dumpDb, until, headerReady, cli, buildCli, ROOT, num } from './helpers.mjs';
 import { startMock, importEnvelope, exportWithPrompts, saveBases, startRun, storedRuns, envelopeOf, fixtureProject, CN_PROMPTS } from './run-helpers.mjs';
 import { axeViolations, demoSeeded, horizontalOverflow, setLang } from './a11y-helpers.mjs';
 
@@ -75,8 +75,6 @@ after(async () => {
   await browser?.close();
   mock?.stop();
 });
-
-const num = (v) => (v === '' || v == null ? null : Number(v));
 
 /** `geo-probe claims` of run `runId` over the page's IndexedDB. */
 async function claimsOfPage(page, runId) {

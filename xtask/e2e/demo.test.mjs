@@ -1,10 +1,10 @@
 // Demo data (seed §8.2): the first visit seeds the demo project from demo/demo-data.json and
 // re-analyses it; a reload does not duplicate it; demo-delete removes it for good (a reload
 // keeps it gone); demo-restore brings it back; a broken file shows a toast and changes nothing.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { launch, freshPage, open, byId, dumpDb, until, headerReady, newContext, cli, buildCli, ROOT } from './helpers.mjs';
+import { fileBrowser, freshPage, open, byId, dumpDb, until, headerReady, newContext, cli, ROOT } from './helpers.mjs';
 
 const PROJECT = 'proj_demo';
 const RUN1 = 'run_20261122T020000_demo';
@@ -15,9 +15,7 @@ const ENGINE_RUNS = ENGINES.map((e) => `run_20261128T020000_${e}_demo`);
 // Two DeepSeek weeks and eight engine runs, 7 prompts × 3 repeats each.
 const COUNTS = { projects: 1, prompts: 7, runs: 10, probes: 210 };
 const BRAND = 'tgt_demo_yuangouchang';
-let browser;
-before(async () => { buildCli(); browser = await launch(); });
-after(async () => { await browser?.close(); });
+const browser = fileBrowser({ cli: true });
 
 const counts = (db) => Object.fromEntries(['projects', 'prompts', 'runs', 'probes'].map((n) => [n, db.stores[n].length]));
 const setting = (db, key) => db.stores.settings.find((s) => s.key === key)?.value;

@@ -4,26 +4,19 @@
 // `geo-probe engines` on the same data, the sources page's cited rates (`geo-probe metrics`),
 // per-engine settings, and a browser-blocked request
 // that points to the proxy base URL.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { launch, freshPage, open, byId, dumpDb, until, cli, buildCli } from './helpers.mjs';
-import { startMock, exportWithPrompts, importEnvelope, saveBases, storedRuns, envelopeOf, ENGINE_PROMPTS } from './run-helpers.mjs';
+import { fileBrowser, freshPage, open, byId, dumpDb, until, cli, num } from './helpers.mjs';
+import { startMock, exportWithPrompts, importEnvelope, saveBases, storedRuns, envelopeOf, ENGINE_PROMPTS, engineRows } from './run-helpers.mjs';
 
 const FIXTURES = process.env.FIXTURES_DIR ?? path.resolve('fixtures');
 // Prompts with a recorded answer from every engine.
 const PROMPTS = ENGINE_PROMPTS;
 
-let browser;
-before(async () => {
-  buildCli();
-  browser = await launch();
-});
-after(async () => { await browser?.close(); });
-
-const num = (v) => (v === '' || v == null ? null : Number(v));
+const browser = fileBrowser({ cli: true });
 
 test('one click runs two engines; labels, cited marks and the Engines page agree with geo-probe engines', async () => {
   const mock = await startMock(['--latency-ms', '50']);
@@ -101,12 +94,7 @@ test('one click runs two engines; labels, cited marks and the Engines page agree
     writeFileSync(file, JSON.stringify(envelopeOf(await dumpDb(page))));
     const cmp = JSON.parse(cli(['engines', file, '--project', db.stores.projects[0].id]));
     assert.deepEqual(cmp.engines.map((e) => e.engine), ['deepseek', 'openai']);
-    await byId(page, 'nav-engines').click();
-    await page.locator('[data-testid="engines-page"][data-state="ready"]').waitFor();
-    await until(async () => (await byId(page, 'engine-row').count()) === 2, 5000, 'two engine rows');
-    for (const e of cmp.engines) {
-      const row = page.locator(`[data-testid="engine-row"][data-engine="${e.engine}"]`);
-      assert.equal(await row.getAttribute('data-run'), e.runId);
+    for (const [e, row] of await engineRows(page, cmp)) {
       assert.equal(num(await row.getAttribute('data-mention-rate')), e.mentionRate, `${e.engine} mention rate`);
       assert.equal(num(await row.getAttribute('data-first-mention-rate')), e.firstMentionRate);
       assert.equal(num(await row.getAttribute('data-owned-visibility')), e.ownedVisibility);

@@ -5,13 +5,13 @@
 // answer, shown as a badge in the runs list, the run detail and the drawer with its billed
 // usage and cost; the figures equal `geo-probe metrics` and `geo-probe engines` on the same
 // data; the settings page's key test says whether a search ran and how many sources came back.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { launch, freshPage, open, byId, dumpDb, until, cli, buildCli } from './helpers.mjs';
-import { startMock, exportWithPrompts, importEnvelope, saveBases, storedRuns } from './run-helpers.mjs';
+import { fileBrowser, freshPage, open, byId, dumpDb, until, cli } from './helpers.mjs';
+import { startMock, exportWithPrompts, importEnvelope, saveBases, storedRuns, engineRows } from './run-helpers.mjs';
 
 const P01 = '2026年国内有哪些靠谱的GEO（生成式引擎优化）服务商？';
 const PROMPTS = [
@@ -20,12 +20,7 @@ const PROMPTS = [
 ];
 const ENGINES = ['deepseek', 'anthropic', 'openai', 'gemini', 'perplexity'];
 
-let browser;
-before(async () => {
-  buildCli();
-  browser = await launch();
-});
-after(async () => { await browser?.close(); });
+const browser = fileBrowser({ cli: true });
 
 function exportFile(db) {
   const dir = mkdtempSync(path.join(tmpdir(), 'geo-fidelity-'));
@@ -131,12 +126,8 @@ test('budgets, the temperature note, one attempt at 8,000 tokens of thinking, pa
 
     // The Engines page's costs are those of geo-probe engines.
     const cmp = JSON.parse(cli(['engines', file, '--project', db.stores.projects[0].id]));
-    await byId(page, 'nav-engines').click();
-    await page.locator('[data-testid="engines-page"][data-state="ready"]').waitFor();
-    await until(async () => (await byId(page, 'engine-row').count()) === 5, 10000, 'five engine rows');
-    for (const e of cmp.engines) {
-      const row = page.locator(`[data-testid="engine-row"][data-engine="${e.engine}"]`);
-      assert.equal(await row.getAttribute('data-run'), e.runId);
+    assert.equal(cmp.engines.length, 5, 'five engines');
+    for (const [e, row] of await engineRows(page, cmp)) {
       const cost = await row.getAttribute('data-cost-usd');
       assert.equal(cost === '' ? null : Number(cost), e.estimatedCostUsd, `${e.engine} cost`);
       assert.equal(Number(await row.getAttribute('data-truncated')), e.truncatedCount);

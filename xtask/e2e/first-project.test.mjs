@@ -4,14 +4,12 @@
 // is read but never touched: saving must make the new project the current one everywhere,
 // its prompts and run must land in it, and the demo must stay as it was. A reload shows
 // the same project, prompts, run and figures.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, freshPage, byId, dumpDb, until, headerReady, dataVersion } from './helpers.mjs';
+import { fileBrowser, freshPage, byId, dumpDb, until, headerReady, dataVersion } from './helpers.mjs';
 import { startMock, progressOf } from './run-helpers.mjs';
 
-let browser;
-before(async () => { browser = await launch(); });
-after(async () => { await browser?.close(); });
+const browser = fileBrowser();
 
 const DEMO = 'proj_demo';
 // Two prompts of fixtures/project.json, so the mock answers them with recorded responses:

@@ -1,16 +1,14 @@
 // Guards of the browser runner and of storage (issue #5): the beforeunload prompt during a
 // run, the 180 s request timeout under a fake clock, a full storage quota, and the API key
 // staying out of every download.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { launch, freshPage, open, byId, dumpDb, until, BASE_URL } from './helpers.mjs';
+import { fileBrowser, freshPage, open, byId, dumpDb, until, BASE_URL } from './helpers.mjs';
 import { startMock, exportWithPrompts, importEnvelope, saveSettings, progressOf } from './run-helpers.mjs';
 import { startRunAll, sessionEnded, recordPosts, recordDialogs, bigEnvelope } from './guards-helpers.mjs';
 
-let browser;
-before(async () => { browser = await launch(); });
-after(async () => { await browser?.close(); });
+const browser = fileBrowser();
 
 const TWO = [{ id: 'p01', text: '2026年国内有哪些靠谱的GEO服务商？' }, { id: 'p02', text: '推荐几家做生成式引擎优化的公司' }];
 const QUOTA_ZH = '浏览器存储空间已满，未保存任何内容：请导出并删除旧批次后重试';

@@ -3,6 +3,7 @@
 // `geo-probe` CLI that tests compare the pages with.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { before, after } from 'node:test';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 
@@ -15,6 +16,19 @@ if (process.env.EXTRA_CHROMIUM_ARGS) ARGS.push(...process.env.EXTRA_CHROMIUM_ARG
 
 export async function launch() {
   return chromium.launch({ executablePath: EXECUTABLE, headless: true, args: ARGS });
+}
+
+/** The one browser of a test file: launched before its tests (after building `geo-probe`
+ * when `cli` is true) and closed after them. What it returns stands for that browser where a
+ * test hands one on (`freshPage(browser)`, `newContext(browser)`). */
+export function fileBrowser({ cli = false } = {}) {
+  let browser;
+  before(async () => {
+    if (cli) buildCli();
+    browser = await launch();
+  });
+  after(async () => { await browser?.close(); });
+  return { newContext: (options) => browser.newContext(options) };
 }
 
 const DEMO_FILE = '/demo/demo-data.json';
@@ -107,43 +121,44 @@ export async function dataVersion(page) {
 
 export const byId = (page, id) => page.getByTestId(id);
 
-/** Every record of every store of the `geo-probe` database, read in the page. */
-export async function dumpDb(page) {
-  return page.evaluate(() => new Promise((resolve, reject) => {
+/** A `data-…` value as a number: null when it is empty or absent. */
+export const num = (v) => (v === '' || v == null ? null : Number(v));
+
+/** The `geo-probe` database read in the page, in one read-only transaction over every store:
+ * its version and, per store, every record (`what` = `'records'`) or its key path and sorted
+ * index names (`'indexes'`). */
+function readDb(page, what) {
+  return page.evaluate((what) => new Promise((resolve, reject) => {
     const req = indexedDB.open('geo-probe');
     req.onerror = () => reject(req.error);
     req.onsuccess = () => {
       const db = req.result;
       const names = [...db.objectStoreNames];
       const tx = db.transaction(names, 'readonly');
-      const out = { version: db.version, stores: {} };
+      const stores = {};
       for (const n of names) {
-        const r = tx.objectStore(n).getAll();
-        r.onsuccess = () => { out.stores[n] = r.result; };
+        const s = tx.objectStore(n);
+        if (what === 'indexes') {
+          stores[n] = { keyPath: s.keyPath, indexes: [...s.indexNames].sort() };
+        } else {
+          const r = s.getAll();
+          r.onsuccess = () => { stores[n] = r.result; };
+        }
       }
-      tx.oncomplete = () => { db.close(); resolve(out); };
+      tx.oncomplete = () => { db.close(); resolve({ version: db.version, stores }); };
       tx.onerror = () => reject(tx.error);
     };
-  }));
+  }), what);
+}
+
+/** Every record of every store of the `geo-probe` database, read in the page. */
+export async function dumpDb(page) {
+  return readDb(page, 'records');
 }
 
 /** Index names of each store. */
 export async function dbIndexes(page) {
-  return page.evaluate(() => new Promise((resolve, reject) => {
-    const req = indexedDB.open('geo-probe');
-    req.onerror = () => reject(req.error);
-    req.onsuccess = () => {
-      const db = req.result;
-      const tx = db.transaction([...db.objectStoreNames], 'readonly');
-      const out = {};
-      for (const n of db.objectStoreNames) {
-        const s = tx.objectStore(n);
-        out[n] = { keyPath: s.keyPath, indexes: [...s.indexNames].sort() };
-      }
-      db.close();
-      resolve(out);
-    };
-  }));
+  return (await readDb(page, 'indexes')).stores;
 }
 
 /** Polls `fn` until it returns a truthy value (or throws after `ms`, at least [`DEADLINE_MS`]). */
@@ -182,12 +197,17 @@ export function buildCli() {
 export const KEY_VARS = ['DEEPSEEK_API_KEY', 'ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'GEMINI_API_KEY', 'PERPLEXITY_API_KEY',
   'DASHSCOPE_API_KEY', 'ARK_API_KEY', 'QIANFAN_API_KEY', 'HUNYUAN_API_KEY', 'GEO_PROBE_PROXY_TOKEN'];
 
+/** This process's environment without [`KEY_VARS`]: what `geo-probe` runs with here. */
+export function keylessEnv() {
+  const env = { ...process.env };
+  for (const v of KEY_VARS) delete env[v];
+  return env;
+}
+
 /** Runs `geo-probe ARGS` with no engine's API key in its environment (a test never uses a
  * key) and returns its standard output; a non-zero exit fails the test with its stderr. */
 export function cli(args) {
-  const env = { ...process.env };
-  for (const v of KEY_VARS) delete env[v];
-  const r = spawnSync(CLI, args, { encoding: 'utf8', env, maxBuffer: 64 << 20 });
+  const r = spawnSync(CLI, args, { encoding: 'utf8', env: keylessEnv(), maxBuffer: 64 << 20 });
   assert.equal(r.status, 0, `geo-probe ${args.join(' ')} failed: ${r.stderr}`);
   return r.stdout;
 }

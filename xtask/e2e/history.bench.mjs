@@ -17,17 +17,15 @@
 //   import on the main thread, as before docs/adr/0015-import-worker.md), with their ratio.
 //   Targets: < 6 s, no task over 1 s.
 // The assertions check only that the work completed; the figures are the result.
-import { test, before, after } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync, rmSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { launch, byId, BASE_URL } from './helpers.mjs';
+import { fileBrowser, byId, BASE_URL } from './helpers.mjs';
 import { bigExport, historyExport, selectRun, BIG_RUN } from './webpages-helpers.mjs';
 
-let browser;
-before(async () => { browser = await launch(); });
-after(async () => { await browser?.close(); });
+const browser = fileBrowser();
 
 const figures = [];
 

@@ -2,14 +2,12 @@
 // scrolls sideways; wide tables scroll inside their own card, the navigation scrolls by
 // itself, and the probe drawer fits the screen. Every page is checked with the demo
 // project's data on it, in Chinese and in English (English labels are longer).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, freshPage, byId } from './helpers.mjs';
+import { fileBrowser, freshPage, byId } from './helpers.mjs';
 import { PAGES, demoSeeded, openPage, setLang, horizontalOverflow } from './a11y-helpers.mjs';
 
-let browser;
-before(async () => { browser = await launch(); });
-after(async () => { await browser?.close(); });
+const browser = fileBrowser();
 
 for (const width of [390, 1400]) {
   test(`no page scrolls sideways at ${width} px; the drawer fits`, async () => {

@@ -1,14 +1,12 @@
 // The lists page (issue 12): every item of every parsed list shows its number, the
 // highlighted brand and competitor items too (the header's `.brand` rule once turned the
 // brand's item into a flex box and its "1." disappeared).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, freshPage } from './helpers.mjs';
+import { fileBrowser, freshPage } from './helpers.mjs';
 import { PAGES, demoSeeded, openPage } from './a11y-helpers.mjs';
 
-let browser;
-before(async () => { browser = await launch(); });
-after(async () => { await browser?.close(); });
+const browser = fileBrowser();
 
 test('every list item shows its position, tracked and brand items included', async () => {
   const page = await freshPage(browser, '', { demo: true });

@@ -1,12 +1,10 @@
 // The IndexedDB upgrade path: a version-1 database with a record is upgraded through a
 // test-only version-2 migration (a new index) and the record is still there, read via it.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, freshPage, newContext } from './helpers.mjs';
+import { fileBrowser, freshPage, newContext } from './helpers.mjs';
 
-let browser;
-before(async () => { browser = await launch(); });
-after(async () => { await browser?.close(); });
+const browser = fileBrowser();
 
 test('version 1 → 2 keeps the stored project', async () => {
   const page = await freshPage(browser);

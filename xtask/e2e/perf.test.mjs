@@ -12,14 +12,12 @@
 // prompt table and the lists page's brand-position table come 50 prompts a page.
 // The figures are printed; the assertions only check that the work completed and the
 // figures are present (speed targets belong to benchmarks, not tests).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, freshPage, open, byId, until, BASE_URL, headerReady } from './helpers.mjs';
+import { fileBrowser, freshPage, open, byId, until, BASE_URL, headerReady } from './helpers.mjs';
 import { bigExport, historyExport, importText, selectRun, pager, pagerStatus, BIG_RUN, PREV_RUN } from './webpages-helpers.mjs';
 
-let browser;
-before(async () => { browser = await launch(); });
-after(async () => { await browser?.close(); });
+const browser = fileBrowser();
 
 /** The durations (ms) of every User Timing measure named `name` in the page. */
 const measures = (page, name) => page.evaluate((n) => performance.getEntriesByType('measure').filter((e) => e.name === n).map((e) => e.duration), name);

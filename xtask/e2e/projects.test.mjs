@@ -1,12 +1,10 @@
 // Projects: brand and competitors, prompts one by one and in bulk, reload keeps it all
 // (checked in the UI and in IndexedDB), cascade delete with confirmation.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, freshPage, open, byId, dumpDb, dbIndexes, until } from './helpers.mjs';
+import { fileBrowser, freshPage, open, byId, dumpDb, dbIndexes, until } from './helpers.mjs';
 
-let browser;
-before(async () => { browser = await launch(); });
-after(async () => { await browser?.close(); });
+const browser = fileBrowser();
 
 /** Adds competitor row `i` and waits until the app has moved the focus to its label. The app
  * does so right after the render (the last test below); when it used a timer, the late focus

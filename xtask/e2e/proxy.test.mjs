@@ -7,25 +7,18 @@
 // proxy added it; the Engines page equals `geo-probe engines` on what the page stored; and no
 // request the page made carried the key. Without the token the proxy refuses, and the probe
 // says so.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { launch, freshPage, open, byId, dumpDb, until, cli, buildCli, BASE_URL } from './helpers.mjs';
-import { startMock, startProxy, exportWithPrompts, importEnvelope, storedRuns, envelopeOf, CN_PROMPTS } from './run-helpers.mjs';
+import { fileBrowser, freshPage, open, byId, dumpDb, until, cli, BASE_URL, num } from './helpers.mjs';
+import { startMock, startProxy, exportWithPrompts, importEnvelope, storedRuns, envelopeOf, CN_PROMPTS, engineRows } from './run-helpers.mjs';
 
 const KEY = 'sk-proxy-e2e-7f3a9c0d1e2b';
 const PROMPTS = CN_PROMPTS;
 const ENGINES = ['deepseek', 'qwen', 'doubao', 'ernie', 'hunyuan'];
-const num = (v) => (v === '' || v == null ? null : Number(v));
-
-let browser;
-before(async () => {
-  buildCli();
-  browser = await launch();
-});
-after(async () => { await browser?.close(); });
+const browser = fileBrowser({ cli: true });
 
 const box = (page, e) => page.locator(`[data-testid="run-engine"][data-engine="${e}"]`);
 
@@ -41,12 +34,33 @@ async function useProxy(page, url, token) {
   await page.locator('[data-testid="toast"][data-kind="ok"]').first().waitFor();
 }
 
-test('DeepSeek and the Chinese engines run through geo-probe proxy with no key in any request of the page', async () => {
-  const mock = await startMock(['--latency-ms', '30', '--require-key', KEY]);
-  const origin = new URL(BASE_URL).origin;
-  const proxy = await startProxy({ engines: ENGINES, base: mock.url, key: KEY, origin });
+/** Runs `body(page, proxy)` on a fresh page, with geo-mock (accepting [`KEY`] only, and
+ * `flags`) behind geo-probe proxy for `engines`; stops both after. */
+async function behindProxy(engines, flags, body) {
+  const mock = await startMock(['--require-key', KEY, ...flags]);
+  const proxy = await startProxy({ engines, base: mock.url, key: KEY, origin: new URL(BASE_URL).origin });
   try {
-    const page = await freshPage(browser);
+    await body(await freshPage(browser), proxy);
+  } finally {
+    proxy.stop();
+    mock.stop();
+  }
+}
+
+/** Asks the docs chat about the sample documents; the answer, once done. */
+async function askTheSample(page) {
+  await byId(page, 'nav-chat').click();
+  await byId(page, 'chat-load-sample').click();
+  await until(async () => (await byId(page, 'chat-doc-row').count()) === 2, 5000, 'sample rows');
+  await byId(page, 'chat-question').fill('RAG 分块和检索有什么关系？');
+  await byId(page, 'chat-send').click();
+  const answer = byId(page, 'chat-answer').last();
+  await until(async () => (await answer.getAttribute('data-state')) === 'done', 15000, 'the answer done');
+  return answer;
+}
+
+test('DeepSeek and the Chinese engines run through geo-probe proxy with no key in any request of the page', async () => {
+  await behindProxy(ENGINES, ['--latency-ms', '30'], async (page, proxy) => {
     const sent = [];
     page.on('request', (r) => sent.push({ url: r.url(), headers: r.headers(), body: r.postData() ?? '' }));
     await importEnvelope(page, exportWithPrompts(PROMPTS));
@@ -70,6 +84,7 @@ test('DeepSeek and the Chinese engines run through geo-probe proxy with no key i
     await page.locator('[data-testid="toast"][data-kind="error"]').first().waitFor();
     await useProxy(page, proxy.url, proxy.token);
     const port = new URL(proxy.url).port;
+    const origin = new URL(BASE_URL).origin;
     const expected = `geo-probe proxy --port ${port}${origin === 'http://127.0.0.1:8080' ? '' : ` --allow-origin ${origin}`}`;
     assert.equal(await byId(page, 'settings-proxy-command').getAttribute('data-value'), expected);
     // The saved token is kept like a key: in Web Storage, never in IndexedDB.
@@ -108,12 +123,7 @@ test('DeepSeek and the Chinese engines run through geo-probe proxy with no key i
     writeFileSync(file, JSON.stringify(envelopeOf(await dumpDb(page))));
     const want = JSON.parse(cli(['engines', file]));
     assert.deepEqual(want.engines.map((e) => e.engine), ENGINES);
-    await byId(page, 'nav-engines').click();
-    await page.locator('[data-testid="engines-page"][data-state="ready"]').waitFor();
-    await until(async () => (await byId(page, 'engine-row').count()) === ENGINES.length, 5000, 'five engine rows');
-    for (const e of want.engines) {
-      const row = page.locator(`[data-testid="engine-row"][data-engine="${e.engine}"]`);
-      assert.equal(await row.getAttribute('data-run'), e.runId);
+    for (const [e, row] of await engineRows(page, want)) {
       assert.equal(num(await row.getAttribute('data-mention-rate')), e.mentionRate, `${e.engine} mention rate`);
       assert.equal(num(await row.getAttribute('data-owned-citation-rate')), e.ownedCitationRate, `${e.engine} owned citation rate`);
     }
@@ -129,17 +139,11 @@ test('DeepSeek and the Chinese engines run through geo-probe proxy with no key i
     for (const r of toProxy) assert.equal(r.headers['x-geo-probe-proxy-token'], proxy.token, r.url);
     assert.ok(!proxy.stderr().includes(KEY), 'the key in the proxy log');
     assert.deepEqual(page.errors.filter((e) => !/Failed to load resource/.test(e)), []);
-  } finally {
-    proxy.stop();
-    mock.stop();
-  }
+  });
 });
 
 test('a wrong token: the proxy refuses and the probe says which token to paste', async () => {
-  const mock = await startMock(['--require-key', KEY]);
-  const proxy = await startProxy({ engines: ['qwen'], base: mock.url, key: KEY, origin: new URL(BASE_URL).origin });
-  try {
-    const page = await freshPage(browser);
+  await behindProxy(['qwen'], [], async (page, proxy) => {
     await importEnvelope(page, exportWithPrompts([PROMPTS[0]]));
     await useProxy(page, proxy.url, 'not-the-token');
     await byId(page, 'settings-test-key-qwen').click();
@@ -149,30 +153,18 @@ test('a wrong token: the proxy refuses and the probe says which token to paste',
     assert.match(await verdict.textContent(), /geo-probe proxy/);
     assert.match(await verdict.textContent(), /token/);
     assert.ok(!(await verdict.textContent()).includes('not-the-token'), 'the token is never shown');
-  } finally {
-    proxy.stop();
-    mock.stop();
-  }
+  });
 });
 
 test('the docs chat goes through geo-probe proxy when it is on: a streamed answer, no key in the page', async () => {
   // The mock answers the docs chat only with DeepSeek's key as Bearer (`--require-key`), so
   // the answer arrives only when the proxy added it.
-  const mock = await startMock(['--require-key', KEY]);
-  const proxy = await startProxy({ engines: ['deepseek'], base: mock.url, key: KEY, origin: new URL(BASE_URL).origin });
-  try {
-    const page = await freshPage(browser);
+  await behindProxy(['deepseek'], [], async (page, proxy) => {
     const sent = [];
     page.on('request', (r) => sent.push({ url: r.url(), headers: r.headers(), body: r.postData() ?? '' }));
     await useProxy(page, proxy.url, proxy.token);
-    await byId(page, 'nav-chat').click();
-    await byId(page, 'chat-load-sample').click();
-    await until(async () => (await byId(page, 'chat-doc-row').count()) === 2, 5000, 'sample rows');
+    const answer = await askTheSample(page);
     assert.equal(await byId(page, 'chat-via-proxy').getAttribute('data-value'), proxy.url);
-    await byId(page, 'chat-question').fill('RAG 分块和检索有什么关系？');
-    await byId(page, 'chat-send').click();
-    const answer = byId(page, 'chat-answer').last();
-    await until(async () => (await answer.getAttribute('data-state')) === 'done', 15000, 'the answer done');
     assert.ok((await answer.innerText()).includes('[S1]'));
     const chats = sent.filter((r) => r.url === `${proxy.url}/deepseek/chat/completions`);
     assert.equal(chats.length, 1, JSON.stringify(sent.map((r) => r.url)));
@@ -183,20 +175,14 @@ test('the docs chat goes through geo-probe proxy when it is on: a streamed answe
     }
     assert.ok(!proxy.stderr().includes(KEY), 'the key in the proxy log');
     assert.deepEqual(page.errors.filter((e) => !/Failed to load resource/.test(e)), []);
-  } finally {
-    proxy.stop();
-    mock.stop();
-  }
+  });
 });
 
 test('an upstream that echoes the key behind geo-probe proxy leaves it nowhere: IndexedDB, the export, the docs-chat log', async () => {
   // security-3 M1 / issue 35: the page in proxy mode does not know the key, so only the proxy
   // can remove it. geo-mock echoes the request's auth header in a 400 error body (probes) and
   // in one SSE event written in two pieces inside the key (the docs chat).
-  const mock = await startMock(['--require-key', KEY, '--fault', 'echo=400:1', '--chat', 'echo']);
-  const proxy = await startProxy({ engines: ['qwen', 'deepseek'], base: mock.url, key: KEY, origin: new URL(BASE_URL).origin });
-  try {
-    const page = await freshPage(browser);
+  await behindProxy(['qwen', 'deepseek'], ['--fault', 'echo=400:1', '--chat', 'echo'], async (page, proxy) => {
     await importEnvelope(page, exportWithPrompts([PROMPTS[0]]));
     await useProxy(page, proxy.url, proxy.token);
     await byId(page, 'nav-run').click();
@@ -222,21 +208,12 @@ test('an upstream that echoes the key behind geo-probe proxy leaves it nowhere: 
     const exported = readFileSync(await dl.path(), 'utf8');
     assert.ok(exported.includes('[redacted]') && !exported.includes(KEY), 'the key in the export');
 
-    await byId(page, 'nav-chat').click();
-    await byId(page, 'chat-load-sample').click();
-    await until(async () => (await byId(page, 'chat-doc-row').count()) === 2, 5000, 'sample rows');
-    await byId(page, 'chat-question').fill('RAG 分块和检索有什么关系？');
-    await byId(page, 'chat-send').click();
-    const answer = byId(page, 'chat-answer').last();
-    await until(async () => (await answer.getAttribute('data-state')) === 'done', 15000, 'the answer done');
+    const answer = await askTheSample(page);
     assert.match(await answer.innerText(), /authorization=Bearer \[redacted\]/);
     const chatDl = page.waitForEvent('download');
     await byId(page, 'chat-export').click();
     const log = readFileSync(await (await chatDl).path(), 'utf8');
     assert.ok(log.includes('[redacted]') && !log.includes(KEY), 'the key in the docs-chat log');
     assert.ok(!proxy.stderr().includes(KEY), 'the key in the proxy log');
-  } finally {
-    proxy.stop();
-    mock.stop();
-  }
+  });
 });

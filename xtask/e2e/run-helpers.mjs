@@ -1,4 +1,5 @@
 // Helpers of the run and XSS browser tests: the mock server and fixture-based exports.
+import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -26,6 +27,22 @@ export async function startMock(args = []) {
 /** Starts `geo-probe proxy` ([`CLI`]: build it first with `buildCli`) on a free port in front
  * of `base` (a geo-mock URL) for `engines`, each with `key` in its key variable, allowing the
  * page's `origin`; resolves to { url, token, stderr: () => what it wrote, stop }. */
+/** Opens the Engines page and waits for one row per engine of `cmp` (`geo-probe engines` on
+ * the same data); each engine of `cmp` with its row, whose run is the engine's run. */
+export async function engineRows(page, cmp) {
+  await byId(page, 'nav-engines').click();
+  await page.locator('[data-testid="engines-page"][data-state="ready"]').waitFor();
+  const n = cmp.engines.length;
+  await until(async () => (await byId(page, 'engine-row').count()) === n, DEADLINE_MS, `${n} engine rows`);
+  const rows = [];
+  for (const e of cmp.engines) {
+    const row = page.locator(`[data-testid="engine-row"][data-engine="${e.engine}"]`);
+    assert.equal(await row.getAttribute('data-run'), e.runId, e.engine);
+    rows.push([e, row]);
+  }
+  return rows;
+}
+
 export async function startProxy({ engines, base, key, origin }) {
   const env = { ...process.env };
   for (const v of KEY_VARS) delete env[v];

@@ -1,14 +1,12 @@
 // Runs in the browser against geo-mock in proxy mode (base URL, no key): progress, statuses,
 // cancel, reload, continue, retry of failures, the settings key test, and the key staying
 // out of IndexedDB.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, freshPage, open, byId, dumpDb, until } from './helpers.mjs';
+import { fileBrowser, freshPage, open, byId, dumpDb, until } from './helpers.mjs';
 import { startMock, exportWithPrompts, importEnvelope, saveSettings, progressOf, startRun } from './run-helpers.mjs';
 
-let browser;
-before(async () => { browser = await launch(); });
-after(async () => { await browser?.close(); });
+const browser = fileBrowser();
 
 const TWO = [{ id: 'p01', text: '2026年国内有哪些靠谱的GEO服务商？' }, { id: 'p02', text: '推荐几家做生成式引擎优化的公司' }];
 

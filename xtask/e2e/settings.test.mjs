@@ -1,13 +1,11 @@
 // Settings: the key lives in localStorage or sessionStorage and never in IndexedDB; the
 // base URL is an IndexedDB setting; "clear all data" asks first and empties everything.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, freshPage, open, byId, dumpDb, until, newContext, BASE_URL } from './helpers.mjs';
+import { fileBrowser, freshPage, open, byId, dumpDb, until, newContext, BASE_URL } from './helpers.mjs';
 
 const KEY = 'sk-test-0123456789abcdef';
-let browser;
-before(async () => { browser = await launch(); });
-after(async () => { await browser?.close(); });
+const browser = fileBrowser();
 
 const storages = (page) => page.evaluate(() => ({
   local: localStorage.getItem('geo-probe.apiKey'),

@@ -1,12 +1,10 @@
 // Navigation, language toggle, SPA deep links and the CSP of the app shell.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, freshPage, open, byId, BASE_URL, headerReady } from './helpers.mjs';
+import { fileBrowser, freshPage, open, byId, BASE_URL, headerReady } from './helpers.mjs';
 
 const NAV = ['dashboard', 'projects', 'run', 'runs', 'sources', 'lists', 'export', 'settings', 'chat'];
-let browser;
-before(async () => { browser = await launch(); });
-after(async () => { await browser?.close(); });
+const browser = fileBrowser();
 
 test('every nav link is present and routes without a reload', async () => {
   const page = await freshPage(browser);

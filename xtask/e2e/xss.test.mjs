@@ -1,14 +1,12 @@
 // XSS: an imported export whose probes carry hostile answers. Every probe drawer must render
 // the answer as inert, sanitised Markdown: no dialog, no injected element or handler, no
 // javascript:/data: link, no request to the attacker's host.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, freshPage, open, byId, until } from './helpers.mjs';
+import { fileBrowser, freshPage, open, byId, until } from './helpers.mjs';
 import { fixtureProject, importEnvelope } from './run-helpers.mjs';
 
-let browser;
-before(async () => { browser = await launch(); });
-after(async () => { await browser?.close(); });
+const browser = fileBrowser();
 
 const EVIL = 'http://evil.invalid';
 const PAYLOADS = [

@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
-use crate::sys::{run_cmd, workspace_root};
+use crate::sys::{number_flag, run_cmd, workspace_root};
 
 /// Copies of the run in the bench export.
 const COPIES: usize = 120;
@@ -34,11 +34,7 @@ const ROUNDS: usize = 9;
 
 /// Entry point of `cargo xtask bench-analyze`.
 pub fn analyze(args: &[String]) -> Result<()> {
-    let rounds = match args {
-        [] => ROUNDS,
-        [flag, n] if flag == "--rounds" => n.parse().context("--rounds takes a whole number")?,
-        _ => bail!("usage: cargo xtask bench-analyze [--rounds N]"),
-    };
+    let rounds = number_flag(args, "--rounds", ROUNDS, "cargo xtask bench-analyze [--rounds N]")?;
     if Command::new("jq").arg("--version").stdout(Stdio::null()).status().is_err() {
         bail!("jq is not installed: apt-get install -y jq (it is the yardstick of this bench)");
     }

@@ -27,7 +27,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
-use crate::sys::{run_cmd, workspace_root};
+use crate::sys::{number_flag, run_cmd, workspace_root};
 
 /// The nine engines of the contract (shared/spec/engines.md), in its order.
 const ENGINES: [&str; 9] =
@@ -42,11 +42,7 @@ const FIRST_DAY_MS: i64 = 1_767_232_800_000;
 
 /// Entry point of `cargo xtask bench-warehouse`.
 pub fn run(args: &[String]) -> Result<()> {
-    let days = match args {
-        [] => DAYS,
-        [flag, n] if flag == "--days" => n.parse().context("--days takes a whole number")?,
-        _ => bail!("usage: cargo xtask bench-warehouse [--days N]"),
-    };
+    let days = number_flag(args, "--days", DAYS, "cargo xtask bench-warehouse [--days N]")?;
     let root = workspace_root();
     run_cmd(Command::new(env!("CARGO")).current_dir(&root).args(["build", "-q", "--release", "-p", "geo-cli"]))?;
     let cli = root.join("target/release/geo-probe");

@@ -22,7 +22,7 @@ use std::time::Instant;
 use crate::dist::{self, DistOptions};
 use crate::npm::ensure_npm_packages;
 use crate::serve;
-use crate::sys::{is_root, run_cmd, which, workspace_root};
+use crate::sys::{apt_install, can_apt_install, run_cmd, workspace_root};
 
 /// Entry point of `cargo xtask e2e`; the lead's `cargo xtask test` calls it too.
 pub fn run(args: &[String]) -> Result<()> {
@@ -301,17 +301,12 @@ pub fn ensure_chrome() -> Result<PathBuf> {
         eprintln!("xtask: browser {}", p.display());
         return Ok(p);
     }
-    if !is_root() || which("apt-get").is_none() {
+    if !can_apt_install() {
         bail!("{}", chrome_missing_message());
     }
     eprintln!("xtask: no Chrome or Chromium found; installing Debian's chromium with apt-get (running as root)");
-    run_cmd(Command::new("apt-get").arg("update"))?;
     // The CJK font only makes the screenshots readable; the tests do not depend on it.
-    run_cmd(
-        Command::new("apt-get")
-            .args(["install", "-y", "chromium", "fonts-noto-cjk"])
-            .env("DEBIAN_FRONTEND", "noninteractive"),
-    )?;
+    apt_install(&["chromium", "fonts-noto-cjk"])?;
     find_chrome()
         .with_context(|| format!("apt-get installed chromium but it was not found: {}", chrome_missing_message()))
 }

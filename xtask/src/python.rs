@@ -7,7 +7,7 @@
 use anyhow::{bail, Result};
 use std::process::{Command, Stdio};
 
-use crate::sys::{is_root, run_cmd, which};
+use crate::sys::{apt_install, can_apt_install};
 
 /// The interpreter the tests use: `$GEO_PROBE_PYTHON`, else `python3`.
 pub fn interpreter() -> String {
@@ -31,14 +31,9 @@ pub fn ensure_venv() -> Result<()> {
     if makes_venvs(&python) {
         return Ok(());
     }
-    if std::env::var_os("GEO_PROBE_PYTHON").is_none() && is_root() && which("apt-get").is_some() {
+    if std::env::var_os("GEO_PROBE_PYTHON").is_none() && can_apt_install() {
         eprintln!("xtask: python3 cannot make a venv; installing Debian's python3-venv with apt-get (running as root)");
-        run_cmd(Command::new("apt-get").arg("update"))?;
-        run_cmd(
-            Command::new("apt-get")
-                .args(["install", "-y", "python3", "python3-venv"])
-                .env("DEBIAN_FRONTEND", "noninteractive"),
-        )?;
+        apt_install(&["python3", "python3-venv"])?;
         if makes_venvs(&python) {
             return Ok(());
         }

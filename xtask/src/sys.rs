@@ -33,3 +33,28 @@ pub fn which(name: &str) -> Option<PathBuf> {
 pub fn is_root() -> bool {
     Command::new("id").arg("-u").output().is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
 }
+
+/// Whether Debian's packages can be installed now: running as root with apt-get on `PATH`.
+pub fn can_apt_install() -> bool {
+    is_root() && which("apt-get").is_some()
+}
+
+/// Installs Debian's `packages` with apt-get (after `apt-get update`), without questions.
+pub fn apt_install(packages: &[&str]) -> Result<()> {
+    run_cmd(Command::new("apt-get").arg("update"))?;
+    run_cmd(Command::new("apt-get").args(["install", "-y"]).args(packages).env("DEBIAN_FRONTEND", "noninteractive"))
+}
+
+/// The whole number after `flag` when `args` is `[flag, N]`, `default` when `args` is empty;
+/// otherwise an error showing `usage`.
+pub fn number_flag<T>(args: &[String], flag: &str, default: T, usage: &str) -> Result<T>
+where
+    T: std::str::FromStr,
+    T::Err: std::error::Error + Send + Sync + 'static,
+{
+    match args {
+        [] => Ok(default),
+        [f, n] if f == flag => n.parse().with_context(|| format!("{flag} takes a whole number")),
+        _ => bail!("usage: {usage}"),
+    }
+}

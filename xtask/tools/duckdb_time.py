@@ -1,6 +1,7 @@
-"""DuckDB over a warehouse folder for `cargo xtask bench-warehouse`: names the tables
-(Hive-partitioned Parquet), creates the views of sql/metrics.sql and times a full read of each
-view (the first read of run_metrics, then the median of three more); prints JSON.
+"""DuckDB over a warehouse folder for `cargo xtask bench-warehouse`: opens it as the DuckDB
+test does (`views.open_warehouse`: a view over each table folder, the views of
+sql/metrics.sql) and times a full read of each view (the first read of run_metrics, then the
+median of three more); prints JSON.
 Usage: python duckdb_time.py SQL_FILE DIR
 """
 
@@ -8,22 +9,13 @@ import json
 import statistics
 import sys
 import time
+from pathlib import Path
 
 import duckdb
 
-TABLES = [
-    "runs",
-    "targets",
-    "prompts",
-    "probes",
-    "mentions",
-    "queries",
-    "sources",
-    "answer_links",
-    "facts",
-    "claims",
-    "risk_flags",
-]
+# The DuckDB test's `open_warehouse`: the same views over the same folders.
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "crates/geo-cli/tests/warehouse_duckdb"))
+from views import open_warehouse  # noqa: E402
 
 
 def timed(con, query):
@@ -34,13 +26,7 @@ def timed(con, query):
 
 def main():
     sql = open(sys.argv[1], encoding="utf-8").read()
-    folder = sys.argv[2].replace("'", "''")
-    con = duckdb.connect()
-    for table in TABLES:
-        con.execute(
-            f"CREATE VIEW {table} AS SELECT * FROM read_parquet('{folder}/{table}/**/*.parquet', hive_partitioning = true)"
-        )
-    con.execute(sql)
+    con, _ = open_warehouse(sql, sys.argv[2])
     first, runs = timed(con, "SELECT * FROM run_metrics")
     again = [timed(con, "SELECT * FROM run_metrics")[0] for _ in range(3)]
     out = {

@@ -96,7 +96,7 @@ fn interpreted_headers(response: &ureq::Response) -> Vec<(&'static str, String)>
 /// [`Endpoint::outcome`] over a reply whose header values are owned.
 fn outcome(endpoint: &Endpoint, status: u16, headers: &[(&str, String)], body: &str) -> AttemptOutcome {
     let pairs: Vec<(&str, &str)> = headers.iter().map(|(n, v)| (*n, v.as_str())).collect();
-    endpoint.outcome(&provider::Reply { status, headers: &pairs, body })
+    endpoint.outcome(&provider::EngineReply { status, headers: &pairs, body })
 }
 
 fn is_timeout(e: &std::io::Error) -> bool {

@@ -7,23 +7,20 @@
 //! and every exit 2; and the same sheet's figures end to end in `metrics` (`facts`,
 //! `riskFlags`), `diff` (`descriptions`) and `engines` (`brandFlaggedRate`).
 
+mod support;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use geo_core::model::{ExportEnvelope, Lang};
 use serde_json::{json, Value};
+use support::{loaded, root};
 
 const BIN: &str = env!("CARGO_BIN_EXE_geo-probe");
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-/// The body of geo-core's insta snapshot `name` (after its front matter).
+/// The body of geo-core's insta snapshot `it__actions_goldens__NAME`.
 fn golden(name: &str) -> String {
-    let path = root().join(format!("crates/geo-core/tests/it/snapshots/it__actions_goldens__{name}.snap"));
-    let snap = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    snap.splitn(3, "---\n").nth(2).expect("a snapshot with front matter").to_string()
+    support::golden("actions_goldens", name)
 }
 
 #[test]
@@ -86,10 +83,7 @@ fn refused(args: &[&str], needles: &[&str]) {
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("claims").join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    support::target_scratch("claims", name)
 }
 
 fn write(path: &Path, value: &Value) -> String {
@@ -152,15 +146,6 @@ fn claims_export() -> Value {
         probe["rawCitations"] = citations;
     }
     env["probes"].as_array_mut().unwrap().reverse();
-    env
-}
-
-/// The export as every command loads it, in geo-core (parse, validate, analyse).
-fn loaded(path: &str) -> ExportEnvelope {
-    let text = std::fs::read_to_string(path).unwrap();
-    let mut env = geo_core::export::parse_export(&text, &Default::default()).unwrap();
-    assert!(geo_core::export::validate_against(&env, &ExportEnvelope::new("")).is_empty());
-    assert!(geo_core::analysis::analyze_envelope(&mut env).is_empty());
     env
 }
 

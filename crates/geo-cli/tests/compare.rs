@@ -8,20 +8,15 @@
 mod support;
 
 use std::net::TcpListener;
-use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use support::{Receiver, Reply};
+use support::{root, Receiver, Reply};
 
 use serde_json::Value;
 
 /// Set in every engine's key variable for every run: it must never reach a webhook body or a
 /// message.
 const KEY: &str = "sk-test-never-leaves-0123456789";
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
 
 fn fixture(name: &str) -> String {
     root().join("fixtures/exports").join(name).to_str().unwrap().to_string()
@@ -41,12 +36,9 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8(bytes.to_vec()).unwrap()
 }
 
-/// The body of geo-core's insta snapshot `name` (after its front matter).
+/// The body of geo-core's insta snapshot `it__compare_runs__NAME`.
 fn golden(name: &str) -> String {
-    let path = root().join(format!("crates/geo-core/tests/it/snapshots/it__compare_runs__{name}.snap"));
-    let snap = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let body = snap.splitn(3, "---\n").nth(2).expect("a snapshot with front matter");
-    body.to_string()
+    support::golden("compare_runs", name)
 }
 
 #[track_caller]

@@ -7,57 +7,31 @@
 mod support;
 
 use std::collections::BTreeMap;
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use geo_mock::{MockConfig, MockServer};
-use serde_json::{json, Value};
+use geo_mock::MockServer;
+use serde_json::Value;
+use support::{input_with, mock, read_json, PROJECT};
 
-const PROJECT: &str = "proj_yuangouchang";
 const ENGINES: [&str; 5] = ["deepseek", "anthropic", "openai", "gemini", "perplexity"];
 /// The Chinese engines (engines.md, "Chinese engines").
 const CN_ENGINES: [&str; 4] = ["qwen", "doubao", "ernie", "hunyuan"];
 
-fn mock(flags: &[&str]) -> MockServer {
-    let mut args: Vec<String> = vec!["--port".into(), "0".into()];
-    args.extend(flags.iter().map(|s| s.to_string()));
-    MockServer::start(MockConfig::from_args(&args).unwrap()).unwrap()
-}
-
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("geo-cli-engines-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// The fixture project plus extra prompts `(id, text)`, written to `dir/in.json`.
-fn input_with(dir: &Path, extra: &[(&str, &str)]) -> PathBuf {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/project.json");
-    let mut env: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-    for (id, text) in extra {
-        env["prompts"].as_array_mut().unwrap().push(json!({
-            "id": id, "projectId": PROJECT, "text": text, "tags": [],
-            "createdAt": "2026-11-29T08:00:00.000Z", "updatedAt": "2026-11-29T08:00:00.000Z"
-        }));
-    }
-    let file = dir.join("in.json");
-    std::fs::write(&file, serde_json::to_string_pretty(&env).unwrap()).unwrap();
-    file
+    support::scratch("engines", name)
 }
 
 /// Runs geo-probe with exactly the key variables in `keys` set (every other engine's removed).
-fn geo_probe(args: &[&str], keys: &[(&str, &str)]) -> Output {
-    let mut c = support::geo_probe();
-    c.args(args);
-    for (engine, key) in keys {
-        c.env(support::key_var(engine), key);
-    }
-    c.output().unwrap()
+fn geo_probe<S: AsRef<OsStr>>(args: &[S], keys: &[(&str, &str)]) -> Output {
+    support::with_keys(args, keys).output().unwrap()
 }
 
-fn read_json(path: &Path) -> Value {
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+/// The last run of `out` and its probes by prompt.
+fn last_run(out: &Value) -> (&Value, BTreeMap<String, &Value>) {
+    let run = out["runs"].as_array().unwrap().last().unwrap();
+    (run, probes_of(out, run["id"].as_str().unwrap()))
 }
 
 fn probes_of<'a>(out: &'a Value, run_id: &str) -> BTreeMap<String, &'a Value> {
@@ -69,28 +43,32 @@ fn engine_requests(m: &MockServer, engine: &str) -> Vec<Value> {
     m.log().into_iter().filter(|e| e["engine"] == engine).collect()
 }
 
-/// `geo-probe run FILE --project … --engine E --prompts P --repeats N --out OUT --base-url URL`
+/// `geo-probe run FILE --project … --prompts P --out OUT --engine E --repeats N --base-url URL`
 /// followed by `extra`.
-fn run_args<'a>(
-    file: &'a str,
-    engine: &'a str,
-    prompts: &'a str,
-    repeats: &'a str,
-    out: &'a Path,
-    base: &'a str,
-    extra: &[&'a str],
-) -> Vec<&'a str> {
-    let out = out.to_str().unwrap();
-    let mut args =
-        vec!["run", file, "--project", PROJECT, "--engine", engine, "--prompts", prompts, "--repeats", repeats];
-    args.extend(["--out", out, "--base-url", base]);
-    args.extend_from_slice(extra);
-    args
+fn run_args(
+    file: impl AsRef<Path>,
+    engine: &str,
+    prompts: &str,
+    repeats: &str,
+    out: &Path,
+    base: &str,
+    extra: &[&str],
+) -> Vec<String> {
+    let mut more = vec!["--engine", engine, "--repeats", repeats, "--base-url", base];
+    more.extend_from_slice(extra);
+    support::run_args(file, prompts, out, &more)
 }
 
 #[track_caller]
 fn ok(o: &Output) {
     assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+/// What `geo-probe COMMAND FILE` prints (exit 0), as JSON.
+fn json_of(command: &str, file: &Path) -> Value {
+    let o = geo_probe(&[command, file.to_str().unwrap()], &[]);
+    ok(&o);
+    serde_json::from_slice(&o.stdout).unwrap()
 }
 
 /// The documented body keys of each engine's probe request, in order.
@@ -130,6 +108,19 @@ fn body_keys(engine: &str) -> &'static [&'static str] {
     }
 }
 
+/// Each engine's request path at the mock and the header that carries its key.
+const ROUTES: [(&str, &str, &str); 9] = [
+    ("deepseek", "/anthropic/v1/messages", "x-api-key"),
+    ("anthropic", "/v1/messages", "x-api-key"),
+    ("openai", "/v1/responses", "authorization"),
+    ("gemini", "/v1beta/models/gemini-2.5-flash:generateContent", "x-goog-api-key"),
+    ("perplexity", "/chat/completions", "authorization"),
+    ("qwen", "/api/v1/services/aigc/text-generation/generation", "authorization"),
+    ("doubao", "/api/v3/responses", "authorization"),
+    ("ernie", "/v2/chat/completions", "authorization"),
+    ("hunyuan", "/v1/chat/completions", "authorization"),
+];
+
 #[test]
 fn every_engine_request_shape_parse_and_the_key_kept_out() {
     let key = "sk-engine-SECRET-91c3";
@@ -146,49 +137,12 @@ fn every_engine_request_shape_parse_and_the_key_kept_out() {
         assert_eq!(requests.len(), 2, "{engine}");
         for e in &requests {
             let path = e["path"].as_str().unwrap();
-            let header = match engine {
-                "deepseek" => {
-                    assert_eq!(path, "/anthropic/v1/messages");
-                    "x-api-key"
-                }
-                "anthropic" => {
-                    assert_eq!(path, "/v1/messages");
-                    assert_eq!(e["headers"]["anthropic-version"], "2023-06-01");
-                    assert!(
-                        e["headers"].get("anthropic-dangerous-direct-browser-access").is_none(),
-                        "not from a terminal"
-                    );
-                    "x-api-key"
-                }
-                "openai" => {
-                    assert_eq!(path, "/v1/responses");
-                    "authorization"
-                }
-                "gemini" => {
-                    assert_eq!(path, "/v1beta/models/gemini-2.5-flash:generateContent");
-                    "x-goog-api-key"
-                }
-                "qwen" => {
-                    assert_eq!(path, "/api/v1/services/aigc/text-generation/generation");
-                    "authorization"
-                }
-                "doubao" => {
-                    assert_eq!(path, "/api/v3/responses");
-                    "authorization"
-                }
-                "ernie" => {
-                    assert_eq!(path, "/v2/chat/completions");
-                    "authorization"
-                }
-                "hunyuan" => {
-                    assert_eq!(path, "/v1/chat/completions");
-                    "authorization"
-                }
-                _ => {
-                    assert_eq!(path, "/chat/completions");
-                    "authorization"
-                }
-            };
+            let &(_, want_path, header) = ROUTES.iter().find(|(e, ..)| *e == engine).unwrap();
+            assert_eq!(path, want_path, "{engine}");
+            if engine == "anthropic" {
+                assert_eq!(e["headers"]["anthropic-version"], "2023-06-01");
+                assert!(e["headers"].get("anthropic-dangerous-direct-browser-access").is_none(), "not from a terminal");
+            }
             // The mock logs a credential as [redacted] and says whether it matched
             // --require-key: the engine's own header carried exactly the key (`Bearer KEY` for
             // authorization).
@@ -223,11 +177,10 @@ fn every_engine_request_shape_parse_and_the_key_kept_out() {
         assert!(!text.contains("SECRET"), "{engine}: the key leaked into OUT");
         assert!(!String::from_utf8_lossy(&o.stderr).contains("SECRET"), "{engine}: the key leaked into stderr");
         let out = read_json(&out);
-        let run = out["runs"].as_array().unwrap().last().unwrap();
+        let (run, probes) = last_run(&out);
         assert_eq!(run["config"]["engine"], engine);
         assert_eq!(run["status"], "completed", "{engine}");
         assert!(run.get("groupId").is_none(), "one engine: no group");
-        let probes = probes_of(&out, run["id"].as_str().unwrap());
         for (prompt, p) in &probes {
             assert_eq!(p["status"], "success", "{engine} {prompt}");
             assert!(!p["sources"].as_array().unwrap().is_empty(), "{engine} {prompt}: sources");
@@ -261,13 +214,11 @@ fn retries_and_error_kinds_follow_each_engines_rules() {
             ],
         );
         let out = dir.join("out.json");
-        let o =
-            geo_probe(&run_args(file.to_str().unwrap(), engine, "r1,r2,a1,b1,e1,s1", "1", &out, &m.url(), &[]), &[]);
+        let o = geo_probe(&run_args(&file, engine, "r1,r2,a1,b1,e1,s1", "1", &out, &m.url(), &[]), &[]);
         ok(&o);
         let out = read_json(&out);
-        let run = out["runs"].as_array().unwrap().last().unwrap();
+        let (run, probes) = last_run(&out);
         assert_eq!(run["status"], "partial", "{engine}");
-        let probes = probes_of(&out, run["id"].as_str().unwrap());
         let check = |prompt: &str, status: &str, kind: Option<&str>, attempts: u64| {
             let p = probes[prompt];
             assert_eq!(p["status"], status, "{engine} {prompt}: {p:#}");
@@ -357,12 +308,7 @@ fn several_engines_one_command_one_group_and_the_engines_comparison() {
     assert_eq!(probes.len(), 5 * 8);
 
     // The metrics and the engines comparison read the same runs.
-    let metrics = support::geo_probe().args(["metrics", out.to_str().unwrap()]).output().unwrap();
-    ok(&metrics);
-    let metrics: Value = serde_json::from_slice(&metrics.stdout).unwrap();
-    let engines = support::geo_probe().args(["engines", out.to_str().unwrap()]).output().unwrap();
-    ok(&engines);
-    let engines: Value = serde_json::from_slice(&engines.stdout).unwrap();
+    let (metrics, engines) = (json_of("metrics", &out), json_of("engines", &out));
     let columns = engines["engines"].as_array().unwrap();
     assert_eq!(columns.iter().map(|c| c["engine"].as_str().unwrap()).collect::<Vec<_>>(), ENGINES);
     for column in columns {
@@ -384,7 +330,7 @@ fn resume_and_retry_failed_use_the_runs_own_engine() {
     let dir = scratch("again");
     let file = input_with(&dir, &[("f1", "[mock:503,503,503,ok] 中小企业做GEO优化有哪些服务商可选？")]);
     let out = dir.join("out.json");
-    let o = geo_probe(&run_args(file.to_str().unwrap(), "gemini", "f1,p01", "1", &out, &m.url(), &[]), &[]);
+    let o = geo_probe(&run_args(&file, "gemini", "f1,p01", "1", &out, &m.url(), &[]), &[]);
     ok(&o);
     let first = read_json(&out);
     let run_id = first["runs"].as_array().unwrap().last().unwrap()["id"].as_str().unwrap().to_string();
@@ -480,12 +426,7 @@ fn the_chinese_engines_run_beside_deepseek_and_refusals_are_not_retried() {
     let runs = out_v["runs"].as_array().unwrap();
     let names: Vec<&str> = runs.iter().map(|r| r["config"]["engine"].as_str().unwrap()).collect();
     assert_eq!(names, ["deepseek", "qwen", "doubao", "ernie", "hunyuan"]);
-    let metrics = support::geo_probe().args(["metrics", out.to_str().unwrap()]).output().unwrap();
-    ok(&metrics);
-    let metrics: Value = serde_json::from_slice(&metrics.stdout).unwrap();
-    let compared = support::geo_probe().args(["engines", out.to_str().unwrap()]).output().unwrap();
-    ok(&compared);
-    let compared: Value = serde_json::from_slice(&compared.stdout).unwrap();
+    let (metrics, compared) = (json_of("metrics", &out), json_of("engines", &out));
     let columns = compared["engines"].as_array().unwrap();
     assert_eq!(columns.len(), 5);
     for (run, column) in runs.iter().zip(columns) {
@@ -512,24 +453,18 @@ fn the_chinese_engines_run_beside_deepseek_and_refusals_are_not_retried() {
     let file = input_with(&dir, &[("f1", "[mock:refused] 这个问题会被内容审核拒答")]);
     for engine in CN_ENGINES {
         let out = dir.join(format!("refused-{engine}.json"));
-        let o = geo_probe(&run_args(file.to_str().unwrap(), engine, "f1,p08", "1", &out, &m.url(), &[]), &[]);
+        let o = geo_probe(&run_args(&file, engine, "f1,p08", "1", &out, &m.url(), &[]), &[]);
         ok(&o);
         let out = read_json(&out);
-        let run = out["runs"].as_array().unwrap().last().unwrap();
+        let (run, probes) = last_run(&out);
         assert_eq!(run["status"], "partial", "{engine}");
-        let probes = probes_of(&out, run["id"].as_str().unwrap());
         let f1 = probes["f1"];
         assert_eq!(f1["status"], "error", "{engine}: {f1:#}");
         assert_eq!(f1["error"]["kind"], "refused", "{engine}: {f1:#}");
         assert_eq!(f1["attempts"], 1, "{engine}: a refusal is never retried");
         let status = if matches!(engine, "qwen" | "doubao") { 400 } else { 200 };
         assert_eq!(f1["error"]["httpStatus"], status, "{engine}");
-        let counts = support::geo_probe()
-            .args(["metrics", dir.join(format!("refused-{engine}.json")).to_str().unwrap()])
-            .output()
-            .unwrap();
-        ok(&counts);
-        let all: Value = serde_json::from_slice(&counts.stdout).unwrap();
+        let all = json_of("metrics", &dir.join(format!("refused-{engine}.json")));
         let mine = all.as_array().unwrap().iter().find(|x| x["runId"] == run["id"]).unwrap();
         assert_eq!(mine["failedCount"], 1, "{engine}: counted failed: {mine}");
     }

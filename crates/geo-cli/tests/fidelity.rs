@@ -9,58 +9,36 @@
 
 mod support;
 
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use geo_mock::{MockConfig, MockServer};
+use geo_mock::MockServer;
 use serde_json::{json, Value};
+use support::{mock, read_json};
 
-const PROJECT: &str = "proj_yuangouchang";
 const ENGINES: [&str; 5] = ["deepseek", "anthropic", "openai", "gemini", "perplexity"];
 /// Prompt p01 of the fixture project (every engine has a recorded answer to it).
 const P01: &str = "2026年国内有哪些靠谱的GEO（生成式引擎优化）服务商？";
 
-fn mock(flags: &[&str]) -> MockServer {
-    let mut args: Vec<String> = vec!["--port".into(), "0".into()];
-    args.extend(flags.iter().map(|s| s.to_string()));
-    MockServer::start(MockConfig::from_args(&args).unwrap()).unwrap()
-}
-
 /// A scratch directory holding `in.json`: the fixture project with the prompts `(id, text)`.
 fn setup(name: &str, prompts: &[(&str, &str)]) -> (PathBuf, PathBuf) {
-    let dir = std::env::temp_dir().join(format!("geo-cli-fidelity-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/project.json");
-    let mut env: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-    for (id, text) in prompts {
-        env["prompts"].as_array_mut().unwrap().push(json!({
-            "id": id, "projectId": PROJECT, "text": text, "tags": [],
-            "createdAt": "2026-11-29T08:00:00.000Z", "updatedAt": "2026-11-29T08:00:00.000Z"
-        }));
-    }
-    let file = dir.join("in.json");
-    std::fs::write(&file, serde_json::to_string_pretty(&env).unwrap()).unwrap();
+    let dir = support::scratch("fidelity", name);
+    let file = support::input_with(&dir, prompts);
     (dir, file)
 }
 
 /// geo-probe with no engine key in its environment but `keys` (engine, key): every variable
 /// of the engine table is removed (`support::geo_probe`), not only those of `ENGINES`.
-fn geo_probe(args: &[&str], keys: &[(&str, &str)]) -> Output {
-    let mut c = support::geo_probe();
-    c.args(args);
-    for (engine, key) in keys {
-        c.env(support::key_var(engine), key);
-    }
-    c.output().unwrap()
+fn geo_probe<S: AsRef<OsStr>>(args: &[S], keys: &[(&str, &str)]) -> Output {
+    support::with_keys(args, keys).output().unwrap()
 }
 
-/// `run FILE --project … --prompts P --repeats 1 --out OUT --base-url URL` and `extra`.
+/// `run FILE --project … --prompts P --out OUT --repeats 1 --base-url URL` and `extra`.
 fn run(file: &Path, out: &Path, base: &str, prompts: &str, extra: &[&str]) -> Output {
-    let mut args = vec!["run", file.to_str().unwrap(), "--project", PROJECT, "--prompts", prompts, "--repeats", "1"];
-    args.extend(["--out", out.to_str().unwrap(), "--base-url", base]);
-    args.extend_from_slice(extra);
-    geo_probe(&args, &[])
+    let mut more = vec!["--repeats", "1", "--base-url", base];
+    more.extend_from_slice(extra);
+    geo_probe(&support::run_args(file, prompts, out, &more), &[])
 }
 
 #[track_caller]
@@ -68,10 +46,6 @@ fn ok(o: &Output) -> String {
     let stderr = String::from_utf8_lossy(&o.stderr).into_owned();
     assert_eq!(o.status.code(), Some(0), "{stderr}");
     stderr
-}
-
-fn read_json(path: &Path) -> Value {
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
 /// The probes of the run of `engine` in `out`, and that run.

@@ -6,24 +6,14 @@
 mod support;
 
 use std::io::Write;
-use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
 use serde_json::{json, Value};
-use support::{Receiver, Reply};
-
-const PROJECT: &str = "proj_yuangouchang";
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use support::{read_json, root, stderr, Receiver, Reply};
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("geo-cli-hard-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    support::scratch("hard", name)
 }
 
 /// `geo-probe ARGS` with exactly the key variables in `keys` (every engine's other one
@@ -37,48 +27,22 @@ fn geo_probe(args: &[&str], keys: &[(&str, &str)], env: &[(&str, &str)]) -> Outp
     c.output().unwrap()
 }
 
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
 /// `run` of prompt `p01` of the fixture project once, to `dir/out.json`, with `extra` flags.
 fn run_p01(dir: &Path, extra: &[&str], keys: &[(&str, &str)]) -> (Output, PathBuf) {
     let out = dir.join("out.json");
-    let file = root().join("fixtures/project.json");
-    let mut args = vec![
-        "run",
-        file.to_str().unwrap(),
-        "--project",
-        PROJECT,
-        "--prompts",
-        "p01",
-        "--repeats",
-        "1",
-        "--timeout-secs",
-        "10",
-        "--out",
-        out.to_str().unwrap(),
-    ];
-    args.extend_from_slice(extra);
-    let output = geo_probe(&args, keys, &[]);
-    (output, out)
+    let mut more = vec!["--repeats", "1", "--timeout-secs", "10"];
+    more.extend_from_slice(extra);
+    let args = support::run_args(root().join("fixtures/project.json"), "p01", &out, &more);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    (geo_probe(&args, keys, &[]), out)
 }
 
 /// A server on 127.0.0.1 that answers every request with `302 Found` to `location`.
 fn redirector(location: String) -> String {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
-    std::thread::spawn(move || {
-        for stream in listener.incoming().flatten() {
-            let _ = support::read_request(&stream);
-            let mut s = &stream;
-            let _ = write!(
-                s,
-                "HTTP/1.1 302 Found\r\nlocation: {location}\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
-            );
-        }
-    });
-    url
+    support::serve(move |mut s, _| {
+        let _ =
+            write!(s, "HTTP/1.1 302 Found\r\nlocation: {location}\r\ncontent-length: 0\r\nconnection: close\r\n\r\n");
+    })
 }
 
 /// Finding 3: a 302 to a second local server that logs its headers: the second server hears
@@ -93,7 +57,7 @@ fn no_key_follows_a_redirect() {
     let (output, out) = run_p01(&dir, &["--base-url", &base], &[(support::key_var("deepseek"), key)]);
     assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
     assert!(logger.requests().is_empty(), "the redirect was followed: {:?}", logger.requests());
-    let env: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let env: Value = read_json(&out);
     let probe = &env["probes"][0];
     assert_eq!(probe["error"]["kind"], "http", "{probe}");
     assert_eq!(probe["error"]["httpStatus"], 302, "{probe}");
@@ -110,25 +74,19 @@ fn no_key_follows_a_redirect() {
 #[test]
 fn a_reply_over_10_mib_is_refused_unread() {
     let dir = scratch("large");
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let base = format!("http://{}", listener.local_addr().unwrap());
-    std::thread::spawn(move || {
-        for stream in listener.incoming().flatten() {
-            let _ = support::read_request(&stream);
-            let mut s = &stream;
-            let size = 11 * 1024 * 1024;
-            let _ = write!(s, "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {size}\r\n\r\n");
-            let chunk = vec![b' '; 64 * 1024];
-            for _ in 0..size / chunk.len() {
-                if s.write_all(&chunk).is_err() {
-                    break;
-                }
+    let base = support::serve(|mut s, _| {
+        let size = 11 * 1024 * 1024;
+        let _ = write!(s, "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {size}\r\n\r\n");
+        let chunk = vec![b' '; 64 * 1024];
+        for _ in 0..size / chunk.len() {
+            if s.write_all(&chunk).is_err() {
+                break;
             }
         }
     });
     let (output, out) = run_p01(&dir, &["--base-url", &base], &[]);
     assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
-    let env: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let env: Value = read_json(&out);
     let probe = &env["probes"][0];
     assert_eq!((probe["error"]["kind"].as_str(), probe["attempts"].as_u64()), (Some("http"), Some(1)), "{probe}");
     assert!(probe["error"]["message"].as_str().unwrap().contains("longer than 10 MiB"), "{probe}");
@@ -209,8 +167,7 @@ fn the_webhook_is_read_from_its_variable_and_shown_by_its_host_only() {
 #[test]
 fn export_text_never_reaches_the_terminal_raw() {
     let dir = scratch("terminal");
-    let mut env: Value =
-        serde_json::from_str(&std::fs::read_to_string(root().join("fixtures/exports/drop.json")).unwrap()).unwrap();
+    let mut env = read_json(&root().join("fixtures/exports/drop.json"));
     let hostile = "run_\u{1b}[2J\u{1b}]0;pwned\u{7}";
     env["runs"].as_array_mut().unwrap().retain(|r| r["id"] == "run_drop_a");
     env["runs"][0]["id"] = json!(hostile);

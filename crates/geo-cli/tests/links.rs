@@ -9,16 +9,17 @@
 //! an intranet's. Then what security-3 asked besides: no query of a redirect's URL in OUT,
 //! and the time budget of the whole check (`--max-secs`).
 
+mod support;
+
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-
-const BIN: &str = env!("CARGO_BIN_EXE_geo-probe");
+use support::{ok, read_json};
 
 /// One request as the server saw it.
 #[derive(Debug, Clone)]
@@ -148,10 +149,7 @@ impl Server {
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("geo-cli-links-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    support::scratch("links", name)
 }
 
 /// An export of one project and one run whose successful answers write `links` (one a line,
@@ -191,18 +189,12 @@ fn serve_links(name: &str, paths: &[&str]) -> (Server, PathBuf, PathBuf) {
 }
 
 fn geo_probe(args: &[&str]) -> Output {
-    Command::new(BIN)
+    support::geo_probe()
         .args(args)
         .env("HTTP_PROXY", "http://127.0.0.1:9")
         .env("http_proxy", "http://127.0.0.1:9")
         .output()
         .unwrap()
-}
-
-#[track_caller]
-fn ok(out: &Output) -> String {
-    assert!(out.status.success(), "exit {:?}: {}", out.status.code(), String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout.clone()).unwrap()
 }
 
 /// Runs `geo-probe links` on `input` into `dir/out.json` and returns the run's record.
@@ -211,7 +203,7 @@ fn check(input: &Path, dir: &Path, extra: &[&str]) -> (Value, String) {
     let mut args = vec!["links", input.to_str().unwrap(), "--out", out.to_str().unwrap()];
     args.extend_from_slice(extra);
     let stdout = ok(&geo_probe(&args));
-    let env: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let env = read_json(&out);
     let checks = env["linkChecks"].as_array().unwrap().clone();
     assert_eq!(checks.len(), 1);
     (checks[0].clone(), stdout)
@@ -370,7 +362,7 @@ fn the_check_travels_into_actions_and_metrics_and_replaces_itself() {
     // Checking again replaces the run's record; validate and analyze keep it.
     let again = dir.join("again.json");
     ok(&geo_probe(&["links", out, "--out", again.to_str().unwrap(), "--allow-private", "--host-delay-ms", "0"]));
-    let env: Value = serde_json::from_str(&std::fs::read_to_string(&again).unwrap()).unwrap();
+    let env = read_json(&again);
     assert_eq!(env["linkChecks"].as_array().unwrap().len(), 1);
     assert!(ok(&geo_probe(&["validate", again.to_str().unwrap()])).contains("1 run"));
     let analyzed: Value = serde_json::from_str(&ok(&geo_probe(&["analyze", again.to_str().unwrap()]))).unwrap();

@@ -17,7 +17,7 @@ use serde_json::{json, Value};
 
 mod mcp_support;
 
-use mcp_support::{cli_json, sample_export, scratch, write_json, BIN};
+use mcp_support::{cli_json, sample_export, sample_file, scratch, write_json, BIN};
 
 /// The ten tools of `shared/spec/cli.md`, with their argument names.
 const TOOLS: &[(&str, &[&str], &[&str])] = &[
@@ -75,9 +75,7 @@ fn tool<'a>(tools: &'a [Tool], name: &str) -> &'a Tool {
 
 #[tokio::test]
 async fn tools_are_listed_with_schemas_and_descriptions() {
-    let dir = scratch("list");
-    let file = dir.join("export.json");
-    write_json(&file, &sample_export());
+    let file = sample_file("list");
     let client = connect(&file).await;
     let tools = client.list_all_tools().await.unwrap();
     let mut names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
@@ -294,9 +292,7 @@ async fn diff_and_engines_carry_the_method_and_the_surfaces() {
 
 #[tokio::test]
 async fn unknown_ids_and_bad_arguments_are_tool_errors() {
-    let dir = scratch("errors");
-    let file = dir.join("export.json");
-    write_json(&file, &sample_export());
+    let file = sample_file("errors");
     let client = connect(&file).await;
     for (tool, args, needle) in [
         ("run_metrics", json!({ "runId": "run_nope" }), "run_nope"),
@@ -376,9 +372,7 @@ fn spawn_server(file: &Path, stderr: Stdio) -> std::process::Child {
 
 #[test]
 fn stdin_close_ends_the_server_and_stdout_carries_protocol_only() {
-    let dir = scratch("stdin");
-    let file = dir.join("export.json");
-    write_json(&file, &sample_export());
+    let file = sample_file("stdin");
     let mut child = spawn_server(&file, Stdio::piped());
     let mut stdin = child.stdin.take().unwrap();
     for message in [
@@ -430,9 +424,7 @@ fn stdin_close_ends_the_server_and_stdout_carries_protocol_only() {
 /// method each get a JSON-RPC error, and the server keeps serving the requests after them.
 #[test]
 fn malformed_lines_are_answered_and_serving_goes_on() {
-    let dir = scratch("malformed");
-    let file = dir.join("export.json");
-    write_json(&file, &sample_export());
+    let file = sample_file("malformed");
     let mut child = spawn_server(&file, Stdio::null());
     let mut stdin = child.stdin.take().unwrap();
     let huge = format!(

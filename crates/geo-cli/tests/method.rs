@@ -7,29 +7,16 @@
 
 mod support;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Output;
 
-use geo_mock::{MockConfig, MockServer};
+use geo_mock::MockServer;
 use serde_json::Value;
+use support::{mock, ok, read_json, root, stderr, PROJECT};
 
-const PROJECT: &str = "proj_yuangouchang";
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn mock(flags: &[&str]) -> MockServer {
-    let mut args: Vec<String> = vec!["--port".into(), "0".into()];
-    args.extend(flags.iter().map(|s| s.to_string()));
-    MockServer::start(MockConfig::from_args(&args).unwrap()).unwrap()
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("geo-cli-method-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh scratch folder of this file's tests.
+fn scratch(name: &str) -> std::path::PathBuf {
+    support::scratch("method", name)
 }
 
 fn project_file() -> String {
@@ -38,20 +25,6 @@ fn project_file() -> String {
 
 fn geo_probe(args: &[&str]) -> Output {
     support::geo_probe().args(args).output().unwrap()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-#[track_caller]
-fn ok(o: &Output) -> String {
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(o));
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn read_json(path: &Path) -> Value {
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
 /// The request bodies the mock received for `engine`.
@@ -180,9 +153,7 @@ fn a_rejected_user_location_is_an_error_like_any_other() {
 
 /// `golden(name)`: the body of geo-core's snapshot `it__compare_method__NAME`.
 fn golden(name: &str) -> String {
-    let path = root().join(format!("crates/geo-core/tests/it/snapshots/it__compare_method__{name}.snap"));
-    let snap = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    snap.splitn(3, "---\n").nth(2).unwrap().trim_end().to_string()
+    support::golden("compare_method", name).trim_end().to_string()
 }
 
 #[test]

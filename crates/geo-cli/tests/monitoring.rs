@@ -11,18 +11,13 @@
 
 mod support;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
-use geo_mock::{MockConfig, MockServer};
 use serde_json::Value;
-use support::{Receiver, Reply};
+use support::{read_json, root, Receiver, Reply};
 
 const BIN: &str = env!("CARGO_BIN_EXE_geo-probe");
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
 
 /// One step of the workflow.
 #[derive(Debug, Default)]
@@ -118,13 +113,6 @@ fn git(dir: &Path, args: &[&str]) -> String {
     let out = Command::new("git").args(args).current_dir(dir).env("HOME", dir).output().unwrap();
     assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8(out.stdout).unwrap()
-}
-
-fn scratch() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("geo-cli-monitoring-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 /// What one scheduled job did: the exit status of each step it ran, and its job summary.
@@ -248,8 +236,8 @@ fn the_documented_workflow_runs_end_to_end_against_the_mock() {
     assert!(yaml.contains("key: geo-probe-${{ runner.os }}-${{ env.GEO_PROBE_REV }}"), "the cache key carries it");
     assert!(doc.contains("A public repository publishes the committed export"), "the public-repository warning");
 
-    let dir = scratch();
-    let mock = MockServer::start(MockConfig::from_args(&["--port".into(), "0".into()]).unwrap()).unwrap();
+    let dir = support::scratch("monitoring", "job");
+    let mock = support::mock(&[]);
     let receiver = Receiver::start(Reply::Status(200));
 
     // The user's repository: the fixture project with four prompts whose recorded answers
@@ -258,8 +246,7 @@ fn the_documented_workflow_runs_end_to_end_against_the_mock() {
     git(&dir, &["init", "-q", "--bare", "-b", "main", remote.to_str().unwrap()]);
     let seed = dir.join("seed");
     git(&dir, &["clone", "-q", remote.to_str().unwrap(), seed.to_str().unwrap()]);
-    let mut env: Value =
-        serde_json::from_str(&std::fs::read_to_string(root().join("fixtures/project.json")).unwrap()).unwrap();
+    let mut env = read_json(&root().join("fixtures/project.json"));
     env["prompts"]
         .as_array_mut()
         .unwrap()
@@ -291,8 +278,7 @@ fn the_documented_workflow_runs_end_to_end_against_the_mock() {
 
     // The brand is renamed in the project, so the assistants' answers stop naming it.
     git(&seed, &["pull", "-q", "origin", "main"]);
-    let mut env: Value =
-        serde_json::from_str(&std::fs::read_to_string(seed.join("geo-probe/export.json")).unwrap()).unwrap();
+    let mut env = read_json(&seed.join("geo-probe/export.json"));
     env["projects"][0]["brand"]["aliases"] = serde_json::json!(["一个从未被提到的新名字"]);
     write_export(&env);
     commit("rename the brand");

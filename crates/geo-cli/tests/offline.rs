@@ -5,53 +5,26 @@
 
 mod support;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Output;
 
-use geo_mock::{MockConfig, MockServer};
 use serde_json::Value;
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn mock() -> MockServer {
-    MockServer::start(MockConfig::from_args(&["--port".into(), "0".into()]).unwrap()).unwrap()
-}
+use support::{mock, ok as stdout, root};
 
 fn geo_probe(args: &[&str]) -> Output {
     support::geo_probe().args(args).output().unwrap()
 }
 
-fn stdout(o: &Output) -> String {
-    assert!(o.status.success(), "exit {:?}: {}", o.status.code(), String::from_utf8_lossy(&o.stderr));
-    String::from_utf8(o.stdout.clone()).unwrap()
-}
-
 /// Two runs of three prompts × 2 repeats of the fixture project, written to a scratch file.
 fn export_with_two_runs() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("geo-cli-offline-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let server = mock();
+    let dir = support::scratch("offline", "two-runs");
+    let server = mock(&[]);
     let input = root().join("fixtures/project.json");
     let first = dir.join("one.json");
     let out = dir.join("two.json");
-    for (from, to) in [(input.as_path(), first.as_path()), (first.as_path(), out.as_path())] {
-        stdout(&geo_probe(&[
-            "run",
-            from.to_str().unwrap(),
-            "--project",
-            "proj_yuangouchang",
-            "--prompts",
-            "p01,p06,p09",
-            "--repeats",
-            "2",
-            "--base-url",
-            &server.url(),
-            "--out",
-            to.to_str().unwrap(),
-        ]));
+    for (from, to) in [(&input, &first), (&first, &out)] {
+        let args = support::run_args(from, "p01,p06,p09", to, &["--repeats", "2", "--base-url", &server.url()]);
+        stdout(&support::geo_probe().args(args).output().unwrap());
     }
     out
 }
@@ -73,32 +46,10 @@ fn offline_commands_over_a_real_export() {
     let metrics: Value = serde_json::from_str(&stdout(&geo_probe(&["metrics", f]))).unwrap();
     let runs = metrics.as_array().unwrap();
     assert_eq!(runs.len(), 2);
-    let contract = [
-        "runId",
-        "previousRunId",
-        "probeCount",
-        "successCount",
-        "failedCount",
-        "mentionRate",
-        "firstMentionRate",
-        "avgOrder",
-        "avgListPosition",
-        "shareOfVoice",
-        "ownedVisibility",
-        "ownedBestRank",
-        "uniqueDomains",
-        "sourceStability",
-        "answerLinkOverlap",
-        "newDomains",
-        "lostDomains",
-        "domains",
-        "prompts",
-        "estimatedCostUsd",
-        "insights",
-    ];
-    for key in contract {
-        assert!(runs[1].get(key).is_some(), "metrics lack {key}");
-    }
+    // geo-core's figures of the file, whose contract keys geo-core's own tests check
+    // (`metrics_run::contract_keys_are_all_present`).
+    let library = geo_core::metrics::metrics_for_export(&support::loaded(f), None).unwrap();
+    assert_eq!(metrics, serde_json::to_value(library).unwrap(), "the metrics are geo-core's");
     assert_eq!(runs[1]["previousRunId"], runs[0]["runId"], "the second run compares against the first");
     assert_eq!(runs[1]["probeCount"], 6);
     assert_eq!(runs[1]["shareOfVoice"].as_object().unwrap().len(), 3);
@@ -119,8 +70,7 @@ fn offline_commands_over_a_real_export() {
 
 #[test]
 fn bad_input_exits_2_with_one_line() {
-    let dir = std::env::temp_dir().join(format!("geo-cli-bad-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = support::scratch("offline", "bad");
     let not_json = dir.join("x.json");
     std::fs::write(&not_json, "{not json").unwrap();
     let project = root().join("fixtures/project.json");
@@ -168,7 +118,7 @@ fn retrieve_and_chat_against_the_mock() {
     }
     assert!(hits[0]["score"].as_f64() >= hits[1]["score"].as_f64());
 
-    let server = mock();
+    let server = mock(&[]);
     let ok = geo_probe(&["chat", "--docs", zh, "--query", "RAG 分块和检索有什么关系？", "--base-url", &server.url()]);
     let text = stdout(&ok);
     assert!(text.contains("[S1]") && text.contains("Sources:"), "{text}");

@@ -5,65 +5,32 @@
 mod support;
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use geo_mock::{MockConfig, MockServer};
+use geo_mock::MockServer;
 use serde_json::{json, Value};
 
-const PROJECT: &str = "proj_yuangouchang";
+use support::{input_with, mock, read_json, run_args, PROJECT};
 
-fn mock(flags: &[&str]) -> MockServer {
-    let mut args: Vec<String> = vec!["--port".into(), "0".into()];
-    args.extend(flags.iter().map(|s| s.to_string()));
-    MockServer::start(MockConfig::from_args(&args).unwrap()).unwrap()
-}
+/// The fixture project, relative to the crate (the tests' working folder).
+const FIXTURE: &str = "../../fixtures/project.json";
 
 /// A fresh scratch directory for one test.
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("geo-cli-it-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn fixture_project() -> Value {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/project.json");
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
-}
-
-/// The fixture project plus extra prompts `(id, text)`; written to `dir/in.json`.
-fn input_with(dir: &Path, extra: &[(&str, &str)]) -> PathBuf {
-    let mut env = fixture_project();
-    let prompts = env["prompts"].as_array_mut().unwrap();
-    for (id, text) in extra {
-        prompts.push(json!({
-            "id": id, "projectId": PROJECT, "text": text, "tags": [],
-            "createdAt": "2026-11-29T08:00:00.000Z", "updatedAt": "2026-11-29T08:00:00.000Z"
-        }));
-    }
-    let path = dir.join("in.json");
-    std::fs::write(&path, serde_json::to_string_pretty(&env).unwrap()).unwrap();
-    path
+    support::scratch("it", name)
 }
 
 /// `geo-probe ARGS` with `key` as DeepSeek's key and no other engine's.
-fn command(args: &[&str], key: Option<&str>) -> Command {
-    let mut c = support::geo_probe();
-    c.args(args);
-    if let Some(k) = key {
-        c.env(support::key_var("deepseek"), k);
-    }
-    c
+fn geo_probe<S: AsRef<OsStr>>(args: &[S], key: Option<&str>) -> Output {
+    support::with_deepseek_key(args, key).output().unwrap()
 }
 
-fn geo_probe(args: &[&str], key: Option<&str>) -> Output {
-    command(args, key).output().unwrap()
-}
-
-fn read_json(path: &Path) -> Value {
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+#[track_caller]
+fn exit_0(o: &Output) {
+    assert_eq!(o.status.code(), Some(0), "{}", support::stderr(o));
 }
 
 /// The single run of OUT that FILE did not have, and its probes by id.
@@ -129,25 +96,10 @@ fn retry_table_against_the_mock() {
     let m = mock(&["--hang-secs", "3"]);
     let ids = "a401,a402,a403,r429,r500,r503,r408,rjson,rempty,empty,preamble,search,hang";
     let o = geo_probe(
-        &[
-            "run",
-            file.to_str().unwrap(),
-            "--project",
-            PROJECT,
-            "--prompts",
-            ids,
-            "--repeats",
-            "1",
-            "--timeout-secs",
-            "1",
-            "--out",
-            out.to_str().unwrap(),
-            "--base-url",
-            &m.url(),
-        ],
+        &run_args(&file, ids, &out, &["--repeats", "1", "--timeout-secs", "1", "--base-url", &m.url()]),
         None,
     );
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    exit_0(&o);
     let (run, probes) = new_run(&read_json(&out));
     assert_eq!(run["status"], "partial");
     assert_eq!(probes.len(), 13);
@@ -181,24 +133,8 @@ fn proxy_mode_sends_no_key() {
     let dir = scratch("proxy");
     let out = dir.join("out.json");
     let m = mock(&["--require-key", "sk-never-sent", "--proxy"]);
-    let o = geo_probe(
-        &[
-            "run",
-            "../../fixtures/project.json",
-            "--project",
-            PROJECT,
-            "--prompts",
-            "p01,p09",
-            "--repeats",
-            "1",
-            "--out",
-            out.to_str().unwrap(),
-            "--base-url",
-            &m.url(),
-        ],
-        None,
-    );
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = geo_probe(&run_args(FIXTURE, "p01,p09", &out, &["--repeats", "1", "--base-url", &m.url()]), None);
+    exit_0(&o);
     let log = messages_requests(&m);
     assert_eq!(log.len(), 2);
     for e in &log {
@@ -214,28 +150,10 @@ fn key_path_request_shape_and_no_key_in_out() {
     let key = "sk-test-SECRET-7f3a91";
     let out = dir.join("out.json");
     let m = mock(&["--require-key", key]);
-    let o = geo_probe(
-        &[
-            "run",
-            "../../fixtures/project.json",
-            "--project",
-            PROJECT,
-            "--prompts",
-            "p03",
-            "--repeats",
-            "1",
-            "--max-searches",
-            "4",
-            "--model",
-            "deepseek-v4-pro",
-            "--out",
-            out.to_str().unwrap(),
-            "--base-url",
-            &format!("{}/", m.url()),
-        ],
-        Some(key),
-    );
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let base = format!("{}/", m.url());
+    let more = ["--repeats", "1", "--max-searches", "4", "--model", "deepseek-v4-pro", "--base-url", &base];
+    let o = geo_probe(&run_args(FIXTURE, "p03", &out, &more), Some(key));
+    exit_0(&o);
     let log = messages_requests(&m);
     assert_eq!(log.len(), 1);
     let e = &log[0];
@@ -276,23 +194,7 @@ fn key_path_request_shape_and_no_key_in_out() {
     // A wrong key: every probe fails with auth, the run fails (exit 1), the key stays out of OUT.
     let bad = "sk-test-WRONGKEY-0000";
     let out2 = dir.join("out2.json");
-    let o = geo_probe(
-        &[
-            "run",
-            "../../fixtures/project.json",
-            "--project",
-            PROJECT,
-            "--prompts",
-            "p03",
-            "--repeats",
-            "2",
-            "--out",
-            out2.to_str().unwrap(),
-            "--base-url",
-            &m.url(),
-        ],
-        Some(bad),
-    );
+    let o = geo_probe(&run_args(FIXTURE, "p03", &out2, &["--repeats", "2", "--base-url", &m.url()]), Some(bad));
     assert_eq!(o.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert!(stderr.lines().last().unwrap().starts_with("error: run "), "{stderr}");
@@ -308,11 +210,11 @@ fn bad_input_exits_2_without_out() {
     let dir = scratch("bad");
     let not_json = dir.join("not.json");
     std::fs::write(&not_json, "{ nope").unwrap();
-    let mut no_prompts = fixture_project();
+    let mut no_prompts = read_json(Path::new(FIXTURE));
     no_prompts["prompts"] = json!([]);
     let empty = dir.join("empty.json");
     std::fs::write(&empty, no_prompts.to_string()).unwrap();
-    let good = "../../fixtures/project.json";
+    let good = FIXTURE;
     let out = dir.join("out.json");
     let o = out.to_str().unwrap();
     let base = "http://127.0.0.1:9";
@@ -388,29 +290,19 @@ fn wait_for_probes(path: &Path, at_least: usize, deadline: Duration) {
     }
 }
 
+/// `run` of p01–p04 (three repeats each) to `out` against `m`, started in the background
+/// with its standard error to `stderr`.
+fn spawn_four(out: &Path, m: &MockServer, stderr: Stdio) -> Child {
+    let args = run_args(FIXTURE, "p01,p02,p03,p04", out, &["--base-url", &m.url()]);
+    support::with_deepseek_key(&args, None).stderr(stderr).spawn().unwrap()
+}
+
 #[test]
 fn kill_then_resume_completes_without_duplicates() {
     let dir = scratch("kill");
     let out = dir.join("out.json");
     let m = mock(&["--latency-ms", "250"]);
-    let mut child = command(
-        &[
-            "run",
-            "../../fixtures/project.json",
-            "--project",
-            PROJECT,
-            "--prompts",
-            "p01,p02,p03,p04",
-            "--out",
-            out.to_str().unwrap(),
-            "--base-url",
-            &m.url(),
-        ],
-        None,
-    )
-    .stderr(Stdio::null())
-    .spawn()
-    .unwrap();
+    let mut child = spawn_four(&out, &m, Stdio::null());
     wait_for_probes(&out, 2, Duration::from_secs(20));
     child.kill().unwrap();
     child.wait().unwrap();
@@ -429,7 +321,7 @@ fn kill_then_resume_completes_without_duplicates() {
         &["resume", out.to_str().unwrap(), "--run", run_id, "--out", out2.to_str().unwrap(), "--base-url", &m.url()],
         None,
     );
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    exit_0(&o);
     let resumed = read_json(&out2);
     assert_eq!(resumed["runs"].as_array().unwrap().len(), 1);
     let (run, after) = new_run(&resumed);
@@ -453,43 +345,16 @@ fn retry_failed_repairs_failures_under_the_same_ids() {
     let file = input_with(&dir, &[("flaky", "[mock:500,500,500,ok] 有哪些AI搜索优化公司值得推荐？")]);
     let out = dir.join("out.json");
     let m = mock(&[]);
-    let o = geo_probe(
-        &[
-            "run",
-            file.to_str().unwrap(),
-            "--project",
-            PROJECT,
-            "--prompts",
-            "p01,flaky",
-            "--repeats",
-            "1",
-            "--out",
-            out.to_str().unwrap(),
-            "--base-url",
-            &m.url(),
-        ],
-        None,
-    );
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = geo_probe(&run_args(&file, "p01,flaky", &out, &["--repeats", "1", "--base-url", &m.url()]), None);
+    exit_0(&o);
     let (run, before) = new_run(&read_json(&out));
     assert_eq!(run["status"], "partial");
     check_probe(&before, "flaky", "error", Some("server"), Some(500), 3);
     let run_id = run["id"].as_str().unwrap();
 
-    let o = geo_probe(
-        &[
-            "retry-failed",
-            out.to_str().unwrap(),
-            "--run",
-            run_id,
-            "--out",
-            out.to_str().unwrap(),
-            "--base-url",
-            &m.url(),
-        ],
-        None,
-    );
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let path = out.to_str().unwrap();
+    let o = geo_probe(&["retry-failed", path, "--run", run_id, "--out", path, "--base-url", &m.url()], None);
+    exit_0(&o);
     let (run, after) = new_run(&read_json(&out));
     assert_eq!(run["status"], "completed");
     assert_eq!(after.len(), 2);
@@ -503,24 +368,7 @@ fn ctrl_c_cancels_and_keeps_out_consistent() {
     let dir = scratch("sigint");
     let out = dir.join("out.json");
     let m = mock(&["--latency-ms", "300"]);
-    let child = command(
-        &[
-            "run",
-            "../../fixtures/project.json",
-            "--project",
-            PROJECT,
-            "--prompts",
-            "p01,p02,p03,p04",
-            "--out",
-            out.to_str().unwrap(),
-            "--base-url",
-            &m.url(),
-        ],
-        None,
-    )
-    .stderr(Stdio::piped())
-    .spawn()
-    .unwrap();
+    let child = spawn_four(&out, &m, Stdio::piped());
     wait_for_probes(&out, 1, Duration::from_secs(20));
     let sent = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
     assert!(sent.success());
@@ -545,22 +393,8 @@ fn fault_matrix_loses_and_duplicates_nothing() {
     }
     let m = mock(&flags);
     let prompts = ["p01", "p02", "p03", "p04", "p05", "p06", "p07", "p08", "p09", "p10", "p11"];
-    let o = geo_probe(
-        &[
-            "run",
-            "../../fixtures/project.json",
-            "--project",
-            PROJECT,
-            "--prompts",
-            &prompts.join(","),
-            "--out",
-            out.to_str().unwrap(),
-            "--base-url",
-            &m.url(),
-        ],
-        None,
-    );
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = geo_probe(&run_args(FIXTURE, &prompts.join(","), &out, &["--base-url", &m.url()]), None);
+    exit_0(&o);
     let env = read_json(&out);
     let (run, probes) = new_run(&env);
     let run_id = run["id"].as_str().unwrap();

@@ -7,6 +7,7 @@
 //!
 //! Every wait is on state (a line printed, a byte received); the deadline is only a safety net.
 
+use std::ffi::OsStr;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::process::{Child, Command, Stdio};
@@ -15,11 +16,13 @@ use std::sync::{mpsc, Arc, Mutex};
 use std::time::Duration;
 
 use geo_core::model::{EngineId, RunConfig};
-use geo_core::provider::{self, Caller, Endpoint, Reply as EngineReply};
-use geo_mock::{MockConfig, MockServer};
+use geo_core::provider::{self, Caller, Endpoint, EngineReply};
+use geo_mock::MockServer;
 use serde_json::{json, Value};
 
 mod support;
+
+use support::mock;
 
 const BIN: &str = env!("CARGO_BIN_EXE_geo-probe");
 /// A safety net only: no test waits this long unless something is broken.
@@ -29,12 +32,6 @@ const SERVE_ORIGIN: &str = "http://127.0.0.1:8080";
 
 fn key_of(engine: EngineId) -> String {
     format!("sk-{engine}-SECRET-{}", engine as usize + 1)
-}
-
-fn mock(flags: &[&str]) -> MockServer {
-    let mut args: Vec<String> = vec!["--port".into(), "0".into()];
-    args.extend(flags.iter().map(|s| s.to_string()));
-    MockServer::start(MockConfig::from_args(&args).unwrap()).unwrap()
 }
 
 /// A port nothing listens on (bound, then closed).
@@ -54,13 +51,10 @@ struct Proxy {
 }
 
 /// Spawns `geo-probe proxy --port 0 ARGS` with exactly the key variables of `keys` set.
-fn spawn(args: &[String], keys: &[(EngineId, String)]) -> (Child, mpsc::Receiver<String>) {
-    let mut c = Command::new(BIN);
+fn spawn<S: AsRef<OsStr>>(args: &[S], keys: &[(EngineId, String)]) -> (Child, mpsc::Receiver<String>) {
+    let mut c = support::geo_probe();
     c.arg("proxy").args(["--port", "0"]).args(args);
     c.stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::piped());
-    for e in EngineId::ALL {
-        c.env_remove(provider::spec(e).key_env);
-    }
     for (e, k) in keys {
         c.env(provider::spec(*e).key_env, k);
     }
@@ -78,9 +72,18 @@ fn spawn(args: &[String], keys: &[(EngineId, String)]) -> (Child, mpsc::Receiver
     (child, rx)
 }
 
+/// `geo-probe proxy --engine ENGINE --base-url ENGINE=BASE` and the flags `more`, with the
+/// engine's key ([`key_of`]).
+fn proxy_for(engine: EngineId, base: &str, more: &[&str]) -> Proxy {
+    let own = format!("{engine}={base}");
+    let mut args = vec!["--engine", engine.as_str(), "--base-url", &own];
+    args.extend_from_slice(more);
+    Proxy::start(&args, &[(engine, key_of(engine))])
+}
+
 impl Proxy {
     /// Starts the proxy and reads its first lines up to `token:`.
-    fn start(args: &[String], keys: &[(EngineId, String)]) -> Proxy {
+    fn start<S: AsRef<OsStr>>(args: &[S], keys: &[(EngineId, String)]) -> Proxy {
         let (child, lines) = spawn(args, keys);
         let mut p = Proxy { child, lines, seen: Vec::new(), port: 0, token: String::new() };
         let first = p.next_line();
@@ -346,20 +349,8 @@ fn every_engine_is_forwarded_with_its_own_key_only() {
 fn refused_requests_reach_no_engine() {
     let key = key_of(EngineId::Qwen);
     let m = mock(&["--require-key", &key]);
-    let args: Vec<String> = [
-        "--engine",
-        "qwen",
-        "--base-url",
-        &format!("qwen={}", m.url()),
-        "--allow-origin",
-        "http://localhost:5173",
-        "--allow-origin",
-        "http://127.0.0.1:8080/",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
-    let mut proxy = Proxy::start(&args, &[(EngineId::Qwen, key.clone())]);
+    let origins = ["--allow-origin", "http://localhost:5173", "--allow-origin", "http://127.0.0.1:8080/"];
+    let mut proxy = proxy_for(EngineId::Qwen, &m.url(), &origins);
     let (path, _, body) = probe_request(EngineId::Qwen);
     let json_type = ("Content-Type", "application/json");
     let mut sent = 0;
@@ -440,6 +431,15 @@ fn refused_requests_reach_no_engine() {
 }
 
 /// Opens a docs-chat request through the proxy and sends it; the answer is left to read.
+/// The docs chat's streamed request asking `question`.
+fn chat_body(question: &str) -> String {
+    json!({
+        "model": "deepseek-v4-flash", "stream": true,
+        "messages": [{ "role": "user", "content": question }]
+    })
+    .to_string()
+}
+
 fn open_chat(proxy: &Proxy, body: &str) -> TcpStream {
     let mut s = TcpStream::connect(("127.0.0.1", proxy.port)).unwrap();
     s.set_read_timeout(Some(DEADLINE)).unwrap();
@@ -487,9 +487,7 @@ fn a_stream_is_passed_on_before_it_ends() {
         (head, passed_on)
     });
     let key = key_of(EngineId::Deepseek);
-    let args =
-        vec!["--engine".into(), "deepseek".into(), "--base-url".into(), format!("deepseek=http://127.0.0.1:{gate}")];
-    let mut proxy = Proxy::start(&args, &[(EngineId::Deepseek, key.clone())]);
+    let mut proxy = proxy_for(EngineId::Deepseek, &format!("http://127.0.0.1:{gate}"), &[]);
     let mut s = open_chat(&proxy, r#"{"model":"deepseek-v4-flash","stream":true,"messages":[]}"#);
     let mut raw = Vec::new();
     let first = read_until(&mut s, &mut raw, "data: {\"n\":1}");
@@ -514,15 +512,8 @@ fn a_stream_is_passed_on_before_it_ends() {
 fn the_docs_chat_streams_chunk_by_chunk() {
     let key = key_of(EngineId::Deepseek);
     let m = mock(&["--chat", "slow", "--chat-delay-ms", "60"]);
-    let args =
-        vec!["--engine".to_string(), "deepseek".to_string(), "--base-url".to_string(), format!("deepseek={}", m.url())];
-    let mut proxy = Proxy::start(&args, &[(EngineId::Deepseek, key.clone())]);
-    let body = json!({
-        "model": "deepseek-v4-flash", "stream": true,
-        "messages": [{ "role": "user", "content": "GEO Probe 怎么保存 Key？" }]
-    })
-    .to_string();
-    let mut s = open_chat(&proxy, &body);
+    let mut proxy = proxy_for(EngineId::Deepseek, &m.url(), &[]);
+    let mut s = open_chat(&proxy, &chat_body("GEO Probe 怎么保存 Key？"));
     // Read until the first event with data: the end of the stream must still be to come.
     let mut raw = Vec::new();
     let first = read_until(&mut s, &mut raw, "data: {");
@@ -539,11 +530,7 @@ fn the_docs_chat_streams_chunk_by_chunk() {
     assert_eq!(m.log()[0]["path"], "/chat/completions");
     assert_eq!(m.log()[0]["headers"]["authorization"], "[redacted]");
     // The hostile scenario echoes the authorization header the mock received.
-    let hostile = json!({
-        "model": "deepseek-v4-flash", "stream": true,
-        "messages": [{ "role": "user", "content": "echo [chat:hostile]" }]
-    })
-    .to_string();
+    let hostile = chat_body("echo [chat:hostile]");
     let r = proxy.send(
         "POST",
         "/deepseek/chat/completions",
@@ -630,8 +617,7 @@ fn start_is_refused_without_a_key_or_with_a_star_origin() {
         (&["--base-url", "http://127.0.0.1:9"], &qwen_key, "ENGINE=URL"),
     ];
     for (args, keys, names) in cases {
-        let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
-        let (mut child, lines) = spawn(&args, keys);
+        let (mut child, lines) = spawn(args, keys);
         let mut out = Vec::new();
         while let Ok(line) = lines.recv_timeout(DEADLINE) {
             let started = line.starts_with("token:");
@@ -648,8 +634,7 @@ fn start_is_refused_without_a_key_or_with_a_star_origin() {
     }
     // Named without a key but with its own base: it starts (forwarding without a key).
     let m = mock(&[]);
-    let mut proxy =
-        Proxy::start(&["--engine".into(), "ernie".into(), "--base-url".into(), format!("ernie={}", m.url())], &[]);
+    let mut proxy = Proxy::start(&["--engine", "ernie", "--base-url", &format!("ernie={}", m.url())], &[]);
     let (path, _, body) = probe_request(EngineId::Ernie);
     let r = proxy.send("POST", &path, &[proxy.token_header(), ("Content-Type", "application/json")], body.as_bytes());
     assert_eq!(r.status, 200, "{}", r.text());
@@ -770,12 +755,7 @@ fn an_echoing_upstream_hands_no_key_back() {
         }
     }
     // The docs chat's stream: the key whole in one event, written in two pieces inside it.
-    let chat = json!({
-        "model": "deepseek-v4-flash", "stream": true,
-        "messages": [{ "role": "user", "content": "echo [chat:echo]" }]
-    })
-    .to_string();
-    let mut s = open_chat(&proxy, &chat);
+    let mut s = open_chat(&proxy, &chat_body("echo [chat:echo]"));
     let mut raw = Vec::new();
     s.read_to_end(&mut raw).unwrap();
     requests += 1;
@@ -809,9 +789,10 @@ fn run_and_doctor_through_the_proxy_print_and_keep_no_echoed_key() {
     let secret = "sk-echoed-SECRET-31";
     for fault in ["echo=401:1", "echo=400:1"] {
         let m = mock(&["--fault", fault]);
-        let args =
-            vec!["--engine".to_string(), "qwen".to_string(), "--base-url".to_string(), format!("qwen={}", m.url())];
-        let mut proxy = Proxy::start(&args, &[(EngineId::Qwen, secret.to_string())]);
+        let mut proxy = Proxy::start(
+            &["--engine", "qwen", "--base-url", &format!("qwen={}", m.url())],
+            &[(EngineId::Qwen, secret.to_string())],
+        );
         let base = format!("qwen=http://127.0.0.1:{}/qwen", proxy.port);
         let dir = std::env::temp_dir().join(format!("geo-cli-proxy-{}-echo-{}", std::process::id(), &fault[5..8]));
         let _ = std::fs::remove_dir_all(&dir);
@@ -851,8 +832,7 @@ fn run_and_doctor_through_the_proxy_print_and_keep_no_echoed_key() {
 fn idle_connections_do_not_keep_a_request_out() {
     let m = mock(&[]);
     let key = key_of(EngineId::Qwen);
-    let args = vec!["--engine".to_string(), "qwen".to_string(), "--base-url".to_string(), format!("qwen={}", m.url())];
-    let mut proxy = Proxy::start(&args, &[(EngineId::Qwen, key.clone())]);
+    let mut proxy = proxy_for(EngineId::Qwen, &m.url(), &[]);
     let idle: Vec<TcpStream> = (0..64)
         .map(|i| {
             let mut s = TcpStream::connect(("127.0.0.1", proxy.port)).unwrap();
@@ -905,8 +885,7 @@ fn a_connection_over_the_limit_is_answered_503_at_once() {
         });
     }
     let key = key_of(EngineId::Openai);
-    let args = vec!["--engine".into(), "openai".into(), "--base-url".into(), format!("openai=http://127.0.0.1:{port}")];
-    let mut proxy = Proxy::start(&args, &[(EngineId::Openai, key.clone())]);
+    let mut proxy = proxy_for(EngineId::Openai, &format!("http://127.0.0.1:{port}"), &[]);
     let (path, _, body) = probe_request(EngineId::Openai);
     let token = proxy.token.clone();
     let proxy_port = proxy.port;
@@ -945,8 +924,7 @@ fn a_connection_over_the_limit_is_answered_503_at_once() {
 fn a_request_line_must_arrive_within_five_seconds() {
     let m = mock(&[]);
     let key = key_of(EngineId::Qwen);
-    let args = vec!["--engine".to_string(), "qwen".to_string(), "--base-url".to_string(), format!("qwen={}", m.url())];
-    let mut proxy = Proxy::start(&args, &[(EngineId::Qwen, key.clone())]);
+    let mut proxy = proxy_for(EngineId::Qwen, &m.url(), &[]);
     let (path, _, _) = probe_request(EngineId::Qwen);
     let mut s = TcpStream::connect(("127.0.0.1", proxy.port)).unwrap();
     s.set_read_timeout(Some(DEADLINE)).unwrap();
@@ -985,8 +963,7 @@ fn both_loopbacks_are_the_proxys_or_it_does_not_start() {
     let m = mock(&[]);
     let key = key_of(EngineId::Qwen);
     let base = format!("qwen={}", m.url());
-    let args = vec!["--engine".to_string(), "qwen".to_string(), "--base-url".to_string(), base.clone()];
-    let mut proxy = Proxy::start(&args, &[(EngineId::Qwen, key.clone())]);
+    let mut proxy = proxy_for(EngineId::Qwen, &m.url(), &[]);
     let (path, _, body) = probe_request(EngineId::Qwen);
     let mut s = TcpStream::connect(("::1", proxy.port)).unwrap();
     s.set_read_timeout(Some(DEADLINE)).unwrap();
@@ -1028,22 +1005,8 @@ fn both_loopbacks_are_the_proxys_or_it_does_not_start() {
 fn origins_that_other_content_shares_are_warned_about_at_start() {
     let m = mock(&[]);
     let key = key_of(EngineId::Qwen);
-    let args: Vec<String> = [
-        "--engine",
-        "qwen",
-        "--base-url",
-        &format!("qwen={}", m.url()),
-        "--allow-origin",
-        "https://octo.github.io",
-        "--allow-origin",
-        "http://geo.example:8080",
-        "--allow-origin",
-        "http://127.0.0.1:5173",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
-    let mut proxy = Proxy::start(&args, &[(EngineId::Qwen, key.clone())]);
+    let origins = ["https://octo.github.io", "http://geo.example:8080", "http://127.0.0.1:5173"];
+    let mut proxy = proxy_for(EngineId::Qwen, &m.url(), &origins.map(|o| ["--allow-origin", o]).concat());
     let allowed = proxy.next_line();
     assert!(allowed.contains("pages allowed from https://octo.github.io, http://geo.example:8080"), "{allowed}");
     let (pages, plain) = (proxy.next_line(), proxy.next_line());

@@ -5,76 +5,31 @@
 
 mod support;
 
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use geo_mock::{MockConfig, MockServer};
 use serde_json::{json, Value};
-
-const PROJECT: &str = "proj_yuangouchang";
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn mock(flags: &[&str]) -> MockServer {
-    let mut args: Vec<String> = vec!["--port".into(), "0".into()];
-    args.extend(flags.iter().map(|s| s.to_string()));
-    MockServer::start(MockConfig::from_args(&args).unwrap()).unwrap()
-}
+use support::{mock, root, run_args, stderr, PROJECT};
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("geo-cli-sec-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    support::scratch("sec", name)
 }
 
-/// The fixture project with one extra prompt, written to `dir/in.json`.
+/// The fixture project with one extra prompt, `px`, written to `dir/in.json`.
 fn input(dir: &Path, prompt: &str) -> PathBuf {
-    let mut env: Value =
-        serde_json::from_str(&std::fs::read_to_string(root().join("fixtures/project.json")).unwrap()).unwrap();
-    env["prompts"].as_array_mut().unwrap().push(json!({
-        "id": "px", "projectId": PROJECT, "text": prompt, "tags": [],
-        "createdAt": "2026-11-29T08:00:00.000Z", "updatedAt": "2026-11-29T08:00:00.000Z"
-    }));
-    let path = dir.join("in.json");
-    std::fs::write(&path, serde_json::to_string_pretty(&env).unwrap()).unwrap();
-    path
+    support::input_with(dir, &[("px", prompt)])
 }
 
 /// `geo-probe ARGS` with `key` as DeepSeek's key and no other engine's.
-fn geo_probe(args: &[&str], key: Option<&str>) -> Output {
-    let mut c = support::geo_probe();
-    c.args(args);
-    if let Some(k) = key {
-        c.env(support::key_var("deepseek"), k);
-    }
-    c.output().unwrap()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
+fn geo_probe<S: AsRef<OsStr>>(args: &[S], key: Option<&str>) -> Output {
+    support::with_deepseek_key(args, key).output().unwrap()
 }
 
 /// `run` of the single prompt `px` once, to `dir/out.json`.
 fn run_px(dir: &Path, file: &Path, base: &str, key: Option<&str>) -> (Output, PathBuf) {
     let out = dir.join("out.json");
-    let args = [
-        "run",
-        file.to_str().unwrap(),
-        "--project",
-        PROJECT,
-        "--prompts",
-        "px",
-        "--repeats",
-        "1",
-        "--out",
-        out.to_str().unwrap(),
-        "--base-url",
-        base,
-    ];
-    (geo_probe(&args, key), out)
+    (geo_probe(&run_args(file, "px", &out, &["--repeats", "1", "--base-url", base]), key), out)
 }
 
 #[track_caller]
@@ -145,8 +100,7 @@ fn a_key_in_any_engines_variable_is_redacted_when_an_upstream_echoes_it() {
     let file = input(&dir, "q");
     let out = dir.join("out.json");
     let mut c = support::geo_probe();
-    c.args(["run", file.to_str().unwrap(), "--project", PROJECT, "--prompts", "px", "--repeats", "1"]);
-    c.args(["--out", out.to_str().unwrap(), "--base-url", &upstream.origin]);
+    c.args(run_args(&file, "px", &out, &["--repeats", "1", "--base-url", &upstream.origin]));
     for (var, key) in &keys {
         c.env(var, key);
     }
@@ -241,19 +195,10 @@ fn crafted_repeats_are_refused() {
     let dir = scratch("repeats");
     let file = input(&dir, "q");
     let out = dir.join("out.json");
+    // Every prompt of the project (no --prompts), 4,294,967,295 times.
+    let (f, o) = (file.to_str().unwrap(), out.to_str().unwrap());
     let o = geo_probe(
-        &[
-            "run",
-            file.to_str().unwrap(),
-            "--project",
-            PROJECT,
-            "--repeats",
-            "4294967295",
-            "--out",
-            out.to_str().unwrap(),
-            "--base-url",
-            &m.url(),
-        ],
+        &["run", f, "--project", PROJECT, "--repeats", "4294967295", "--out", o, "--base-url", &m.url()],
         None,
     );
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
@@ -267,19 +212,8 @@ fn crafted_repeats_are_refused() {
     let crafted = dir.join("crafted.json");
     std::fs::write(&crafted, env.to_string()).unwrap();
     let again = dir.join("again.json");
-    let o = geo_probe(
-        &[
-            "resume",
-            crafted.to_str().unwrap(),
-            "--run",
-            &run_id,
-            "--out",
-            again.to_str().unwrap(),
-            "--base-url",
-            &m.url(),
-        ],
-        None,
-    );
+    let (f, o) = (crafted.to_str().unwrap(), again.to_str().unwrap());
+    let o = geo_probe(&["resume", f, "--run", &run_id, "--out", o, "--base-url", &m.url()], None);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("above the limit of 10000 probes a run"), "{}", stderr(&o));
     assert!(!again.exists());
@@ -303,27 +237,9 @@ fn every_engine_checks_its_key_and_base_url_before_any_request() {
         let file = input(&dir, "q");
         let out = dir.join("out.json");
         let run = |base: &str, key: Option<&str>| {
-            let mut c = support::geo_probe();
-            c.args([
-                "run",
-                file.to_str().unwrap(),
-                "--project",
-                PROJECT,
-                "--prompts",
-                "px",
-                "--repeats",
-                "1",
-                "--engine",
-                engine,
-                "--out",
-                out.to_str().unwrap(),
-                "--base-url",
-                base,
-            ]);
-            if let Some(k) = key {
-                c.env(var, k);
-            }
-            c.output().unwrap()
+            let args = run_args(&file, "px", &out, &["--repeats", "1", "--engine", engine, "--base-url", base]);
+            let keys: Vec<(&str, &str)> = key.map(|k| (engine, k)).into_iter().collect();
+            support::with_keys(&args, &keys).output().unwrap()
         };
         let before = m.log().len();
         let o = run(&m.url(), Some("sk-LEAKME0123456789\u{200B}"));

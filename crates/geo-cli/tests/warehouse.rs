@@ -6,49 +6,26 @@
 //! microsecond timestamps) read back with the `parquet` crate. Security review 3: a planted
 //! symbolic link at any level is refused (exit 2) and never written through (L4), a failed
 //! table leaves every table as it was, byte for byte (L4), and ids differing only in case get
-//! files of their own (I3).
+//! files of their own (I3). The tables are geo-core's `TABLES`, which geo-core's tests hold to
+//! the documented list (`docs/warehouse.md`).
+
+mod support;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
+use geo_core::export::warehouse::TABLES;
 use parquet::file::reader::{FileReader, SerializedFileReader};
 use serde_json::Value;
-
-const BIN: &str = env!("CARGO_BIN_EXE_geo-probe");
-const TABLES: [&str; 11] = [
-    "runs",
-    "targets",
-    "prompts",
-    "probes",
-    "mentions",
-    "queries",
-    "sources",
-    "answer_links",
-    "facts",
-    "claims",
-    "risk_flags",
-];
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use support::{ok, read_json, root};
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("warehouse").join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    support::target_scratch("warehouse", name)
 }
 
 fn geo_probe(args: &[&str]) -> Output {
-    Command::new(BIN).args(args).output().unwrap()
-}
-
-#[track_caller]
-fn ok(o: &Output) -> String {
-    assert!(o.status.success(), "exit {:?}: {}", o.status.code(), String::from_utf8_lossy(&o.stderr));
-    String::from_utf8(o.stdout.clone()).unwrap()
+    support::geo_probe().args(args).output().unwrap()
 }
 
 /// Exit 2 and one line `error: …` holding `needle` (bad input).
@@ -87,8 +64,13 @@ fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
     out
 }
 
+/// The demo export (`demo/demo-data.json`), its path.
+fn demo_file() -> String {
+    root().join("demo/demo-data.json").to_str().unwrap().to_string()
+}
+
 fn demo() -> Value {
-    serde_json::from_str(&std::fs::read_to_string(root().join("demo/demo-data.json")).unwrap()).unwrap()
+    read_json(Path::new(&demo_file()))
 }
 
 fn write(path: &Path, env: &Value) -> String {
@@ -99,8 +81,7 @@ fn write(path: &Path, env: &Value) -> String {
 #[test]
 fn the_demo_makes_one_file_per_run_and_table_and_says_so() {
     let dir = scratch("demo").join("out");
-    let file = root().join("demo/demo-data.json");
-    let stdout = ok(&geo_probe(&["warehouse", file.to_str().unwrap(), "--out", dir.to_str().unwrap()]));
+    let stdout = ok(&geo_probe(&["warehouse", &demo_file(), "--out", dir.to_str().unwrap()]));
     let files = tree(&dir);
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines.len(), TABLES.len(), "{stdout}");
@@ -200,8 +181,7 @@ fn bad_requests_write_nothing() {
     let work = scratch("bad");
     let dir = work.join("out");
     let out = dir.to_str().unwrap();
-    let file = root().join("demo/demo-data.json");
-    let file = file.to_str().unwrap();
+    let file = &demo_file();
     refused(
         &geo_probe(&["warehouse", file, "--out", out, "--run", "run_20261122T020000_demo", "--run", "no_such_run"]),
         "no_such_run",
@@ -289,8 +269,7 @@ fn same_listing(after: &BTreeMap<String, String>, before: &BTreeMap<String, Stri
 #[test]
 fn a_planted_link_at_any_level_is_refused_and_never_written_through() {
     let work = scratch("links");
-    let file = root().join("demo/demo-data.json");
-    let file = file.to_str().unwrap();
+    let file = &demo_file();
     // The review's case: a table folder of a new output folder links elsewhere.
     let elsewhere = work.join("elsewhere");
     std::fs::create_dir_all(&elsewhere).unwrap();
@@ -351,8 +330,7 @@ fn a_planted_link_at_any_level_is_refused_and_never_written_through() {
 #[test]
 fn a_failed_table_leaves_every_table_as_it_was() {
     let work = scratch("failed");
-    let file = root().join("demo/demo-data.json");
-    let file = file.to_str().unwrap();
+    let file = &demo_file();
     let fresh = work.join("fresh");
     std::fs::create_dir_all(fresh.join("sources")).unwrap();
     std::fs::write(fresh.join("sources/engine=deepseek"), "not a folder").unwrap();

@@ -10,6 +10,7 @@
 //! statistics on every column chunk, one row group per file).
 
 mod python_support;
+mod support;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -17,18 +18,12 @@ use std::process::Command;
 
 use geo_core::prng::SplitMix64;
 use serde_json::{json, Value};
+use support::root;
 
 const BIN: &str = env!("CARGO_BIN_EXE_geo-probe");
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
 fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("warehouse-duckdb").join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    support::target_scratch("warehouse-duckdb", name)
 }
 
 fn cli(args: &[&str]) -> String {

@@ -7,28 +7,18 @@
 
 mod support;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Output;
 
 use geo_core::analysis::analyze_envelope;
 use geo_core::model::{ExportEnvelope, Probe, Run};
-use geo_mock::{MockConfig, MockServer};
+use support::{mock, ok, root};
 
 /// Repeats of each of the fixture's 4 prompts per daily run.
 const REPEATS: u32 = 10;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
 fn geo_probe(args: &[&str]) -> Output {
     support::geo_probe().args(args).output().unwrap()
-}
-
-#[track_caller]
-fn ok(o: &Output) -> String {
-    assert!(o.status.success(), "exit {:?}: {}", o.status.code(), String::from_utf8_lossy(&o.stderr));
-    String::from_utf8(o.stdout.clone()).unwrap()
 }
 
 /// 365 daily runs of 4 prompts × 10 repeats (copies of the fixture's analysed probes), each run the
@@ -102,7 +92,7 @@ fn a_year_of_daily_runs_is_read_extended_and_read_again() {
     let summary = ok(&geo_probe(&["validate", file.to_str().unwrap()]));
     assert!(summary.contains("365 runs, 14600 probes"), "{summary}");
 
-    let server = MockServer::start(MockConfig::from_args(&["--port".into(), "0".into()]).unwrap()).unwrap();
+    let server = mock(&[]);
     ok(&geo_probe(&[
         "run",
         file.to_str().unwrap(),

@@ -4,11 +4,14 @@
 //! The export cycles over the recorded responses in `fixtures/responses/` with the fixture
 //! project's targets, so the text, sources and lists are realistic.
 
+mod support;
+
 use criterion::{criterion_group, criterion_main, Criterion};
 use geo_core::analysis::analyze_envelope;
-use geo_core::model::{EngineId, ExportEnvelope, Probe, ProbeStatus, Run, RunConfig, RunStatus};
-use geo_core::provider::parse_engine_response;
+use geo_core::model::{EngineId, ExportEnvelope, ProbeStatus, Run, RunConfig, RunStatus};
+use geo_core::provider::{parse_engine_response, ParsedResponse};
 use std::hint::black_box;
+use support::{raw_probe, Place};
 
 fn synthetic_export(probes: usize) -> ExportEnvelope {
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures");
@@ -46,40 +49,16 @@ fn synthetic_export(probes: usize) -> ExportEnvelope {
         surface: Default::default(),
     };
     for i in 0..probes {
-        let p = &parsed[i % parsed.len()];
-        env.probes.push(Probe {
+        let place = Place {
             id: format!("run_bench__p{}__{}", i % parsed.len(), i),
-            run_id: run.id.clone(),
-            project_id: project.id.clone(),
-            prompt_id: format!("p{:02}", i % parsed.len() + 1),
-            repeat_index: i as u32,
-            status: ProbeStatus::Success,
-            created_at: "2026-11-29T08:00:00.000Z".into(),
-            model: p.model.clone(),
-            attempts: 1,
-            latency_ms: 12_000,
-            error: None,
-            request_id: p.request_id.clone(),
-            stop_reason: p.stop_reason.clone(),
-            usage: p.usage,
-            truncated: false,
-            billed_usage: None,
-            continuations: 0,
-            cost_usd: None,
-            raw_answer: p.raw_answer.clone(),
-            queries: p.queries.clone(),
-            raw_sources: p.raw_sources.clone(),
-            raw_citations: None,
-            answer: String::new(),
-            sources: vec![],
-            mentions: vec![],
-            list_items: vec![],
-            other_entities: vec![],
-            answer_links: vec![],
-            claims: Vec::new(),
-            risk_flags: Vec::new(),
-            location_applied: Default::default(),
-        });
+            run: run.id.clone(),
+            project: project.id.clone(),
+            prompt: format!("p{:02}", i % parsed.len() + 1),
+            repeat: i as u32,
+        };
+        // Without the response's citations.
+        let p = ParsedResponse { raw_citations: None, ..parsed[i % parsed.len()].clone() };
+        env.probes.push(raw_probe(place, ProbeStatus::Success, p));
     }
     env.runs.push(run);
     analyze_envelope(&mut env);

@@ -15,6 +15,8 @@
 //! so that the ratio comes from one measurement on one machine state. Not a test: a speed
 //! target is a benchmark, never a timed test.
 
+mod support;
+
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -23,6 +25,7 @@ use geo_core::analysis::claims::{derive, FactRules};
 use geo_core::analysis::RunAnalyzer;
 use geo_core::model::{EngineId, ExportEnvelope, FactSnapshot, Probe, ProbeStatus, Target};
 use geo_core::provider::parse_engine_response;
+use support::{raw_probe, Place};
 
 /// Copies of the 42-probe run, as in `xtask/src/bench.rs`.
 const COPIES: usize = 120;
@@ -64,40 +67,10 @@ fn bench_probes() -> (Vec<Target>, FactSnapshot, Vec<Probe>) {
                 let run = format!("run_bench__c{copy:03}");
                 let prompt = format!("p{:02}", n + 1);
                 let answered = parsed.as_ref().is_some_and(|p| !p.raw_answer.trim().is_empty());
-                let p = parsed.clone().unwrap_or_default();
-                probes.push(Probe {
-                    id: format!("{run}__{prompt}__{repeat}"),
-                    run_id: run,
-                    project_id: project.id.clone(),
-                    prompt_id: prompt,
-                    repeat_index: repeat as u32,
-                    status: if answered { ProbeStatus::Success } else { ProbeStatus::Empty },
-                    created_at: "2026-11-29T08:00:00.000Z".into(),
-                    model: p.model,
-                    attempts: 1,
-                    latency_ms: 12_000,
-                    error: None,
-                    request_id: p.request_id,
-                    stop_reason: p.stop_reason,
-                    usage: p.usage,
-                    truncated: false,
-                    billed_usage: None,
-                    continuations: 0,
-                    cost_usd: None,
-                    raw_answer: p.raw_answer,
-                    queries: p.queries,
-                    raw_sources: p.raw_sources,
-                    raw_citations: p.raw_citations,
-                    answer: String::new(),
-                    sources: vec![],
-                    mentions: vec![],
-                    list_items: vec![],
-                    other_entities: vec![],
-                    answer_links: vec![],
-                    claims: vec![],
-                    risk_flags: vec![],
-                    location_applied: Default::default(),
-                });
+                let status = if answered { ProbeStatus::Success } else { ProbeStatus::Empty };
+                let id = format!("{run}__{prompt}__{repeat}");
+                let place = Place { id, run, project: project.id.clone(), prompt, repeat: repeat as u32 };
+                probes.push(raw_probe(place, status, parsed.clone().unwrap_or_default()));
             }
         }
     }

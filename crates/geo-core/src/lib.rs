@@ -6,7 +6,8 @@
 //! ([`analysis`]), metrics, insights and cost ([`metrics`]), noise-aware comparisons of runs
 //! and engines ([`compare`]), what to do next ([`actions`]: lost prompts, the searches the
 //! engine ran, the pages to be on, answer-link health), exports and import ([`export`]), the
-//! runner's decisions ([`runner`]) and the docs-chat retrieval and stream decoding ([`chat`]).
+//! runner's decisions ([`runner`]), the check that an engine's search works ([`doctor`]) and the
+//! docs-chat retrieval and stream decoding ([`chat`]).
 //!
 //! # The one decision: a pure core
 //!
@@ -82,6 +83,7 @@ pub mod actions;
 pub mod analysis;
 pub mod chat;
 pub mod compare;
+pub mod doctor;
 pub mod export;
 pub mod json;
 pub mod limits;

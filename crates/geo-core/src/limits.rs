@@ -61,7 +61,11 @@ pub const MAX_REPLY_BYTES: usize = 10 * 1024 * 1024;
 /// whole) and answered with an error. Requests of its tools are a few hundred bytes.
 pub const MAX_MCP_LINE_BYTES: usize = 1024 * 1024;
 
-pub use crate::provider::url::{MAX_BASE_URL_BYTES, MAX_KEY_CHARS};
+/// Longest base URL accepted (`provider::url`), in bytes.
+pub const MAX_BASE_URL_BYTES: usize = 2048;
+
+/// Longest API key accepted (`provider::url`), in characters (real keys are 30–200).
+pub const MAX_KEY_CHARS: usize = 512;
 
 /// Redirects `geo-probe links` follows from one Answer Link; the next one is an `error`.
 pub const MAX_LINK_REDIRECTS: usize = 5;

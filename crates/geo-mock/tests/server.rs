@@ -213,12 +213,18 @@ fn the_docs_chat_requires_the_key_too() {
     assert_eq!(send(&proxy, "POST", "/chat/completions", &[], &body).status, 200);
 }
 
-#[test]
-fn log_file_holds_every_request_with_headers_and_body() {
-    let dir = std::env::temp_dir().join(format!("geo-mock-log-{}", std::process::id()));
+/// `requests.jsonl` in the folder `geo-mock-NAME-PID` of the system's temporary folder, absent.
+fn log_file(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("geo-mock-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let log = dir.join("requests.jsonl");
     let _ = std::fs::remove_file(&log);
+    log
+}
+
+#[test]
+fn log_file_holds_every_request_with_headers_and_body() {
+    let log = log_file("log");
     let m = start(&["--log", log.to_str().unwrap(), "--fail-first", "1", "--fail-kind", "429"]);
     let body = messages_body("q1", "m");
     assert_eq!(
@@ -300,10 +306,7 @@ fn chat_stream_scenarios() {
 /// Security review, finding 1: the request log (memory and file) never holds a credential.
 #[test]
 fn credentials_never_reach_the_log() {
-    let dir = std::env::temp_dir().join(format!("geo-mock-secret-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let log = dir.join("requests.jsonl");
-    let _ = std::fs::remove_file(&log);
+    let log = log_file("secret");
     let m = start(&["--log", log.to_str().unwrap(), "--require-key", "sk-SECRET-1"]);
     let body = messages_body("q1", "m");
     let headers =

@@ -1,4 +1,4 @@
-//! The browser driver of `geo_core::runner::Engine`: the shell loop of the runner's module
+//! The browser driver of `geo_core::runner::Session`: the shell loop of the runner's module
 //! documentation, written with callbacks and `spawn_local` instead of a blocking loop.
 //!
 //! * `pump` polls the engine until it has nothing to do: `Send` spawns a fetch (its own
@@ -6,9 +6,9 @@
 //!   transaction, written in order by a single writer task), `Progress` updates the shared
 //!   [`LiveRun`] and repaints subscribers, `Finished` stores the run and ends the session.
 //!   The engine's next back-off deadline gets one timer that pumps again.
-//! * A response comes back through [`Engine::on_response`] then pumps; a request the user
+//! * A response comes back through [`runner::Session::on_response`] then pumps; a request the user
 //!   aborted (cancel) reports nothing.
-//! * [`cancel`] aborts every request in flight and calls [`Engine::cancel`]; finished probes
+//! * [`cancel`] aborts every request in flight and calls [`runner::Session::cancel`]; finished probes
 //!   are still written and the run ends `cancelled`.
 //! * One batch per tab: [`start_fresh`] starts one run per engine chosen (one session each,
 //!   driven side by side, sharing a `groupId` when there are several); it and [`resume`]
@@ -30,7 +30,7 @@ use crate::transport::{outcome_of, post};
 use crate::web::{new_id, now_iso};
 use geo_core::model::{EngineId, Lang, Probe, Project, Prompt, Run, RunConfig, RunStatus};
 use geo_core::provider::{self, Caller, Endpoint};
-use geo_core::runner::{start_run, Action, AttemptOutcome, Engine, EngineOptions, Mode, Progress, SendRequest, Slot};
+use geo_core::runner::{self, start_run, Action, AttemptOutcome, Mode, Progress, SendRequest, Slot};
 use std::cell::RefCell;
 use std::collections::{HashMap, VecDeque};
 use std::rc::Rc;
@@ -63,7 +63,7 @@ enum Write {
 }
 
 struct Session {
-    engine: Engine,
+    engine: runner::Session,
     run: Run,
     repo: IdbRepo,
     endpoint: Endpoint,
@@ -186,7 +186,7 @@ pub async fn start_fresh(
                 start_run(&project, &prompts, &selected, config, &existing_runs, new_id("run"), created_at.clone())
                     .map_err(|e| e.localized().get(lang).to_string())?;
             run.group_id = group_id.clone();
-            let engine = Engine::new(&run, Mode::Fresh, EngineOptions::default())
+            let engine = runner::Session::new(&run, Mode::Fresh, runner::SessionOptions::default())
                 .map_err(|e| e.localized().get(lang).to_string())?;
             sessions.push((run, engine, endpoint));
         }
@@ -206,7 +206,7 @@ pub async fn start_fresh(
     Ok(ids)
 }
 
-fn new_session(engine: Engine, run: Run, repo: IdbRepo, endpoint: Endpoint, lang: Lang) -> Session {
+fn new_session(engine: runner::Session, run: Run, repo: IdbRepo, endpoint: Endpoint, lang: Lang) -> Session {
     let redactor = geo_core::safe::Redactor::for_endpoint(&endpoint);
     Session {
         engine,
@@ -236,8 +236,8 @@ pub async fn resume(repo: IdbRepo, run_id: String, retry: bool, lang: Lang) -> R
         let endpoint = transport(&repo, &run.config, lang).await?;
         let existing = repo.probes_by_run(&run_id).await.map_err(|e| e.message(lang))?;
         let mode = if retry { Mode::RetryFailed { existing } } else { Mode::Continue { existing } };
-        let engine =
-            Engine::new(&run, mode, EngineOptions::default()).map_err(|e| e.localized().get(lang).to_string())?;
+        let engine = runner::Session::new(&run, mode, runner::SessionOptions::default())
+            .map_err(|e| e.localized().get(lang).to_string())?;
         run.status = RunStatus::Running;
         run.finished_at = None;
         repo.put_run(&run).await.map_err(|e| e.message(lang))?;

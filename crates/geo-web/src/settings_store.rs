@@ -15,7 +15,7 @@
 use crate::prefs::{self, KeyStorage};
 use crate::repo::{RepoError, RepoResult, Repository};
 use geo_core::model::{EngineId, Lang};
-use geo_core::provider::local_proxy::{self, LocalProxy, Route};
+use geo_core::provider::local_proxy::{self, EngineRoute, LocalProxy};
 use geo_core::provider::url::KeyError;
 use geo_core::provider::BrowserAccess;
 
@@ -101,7 +101,7 @@ pub async fn engine_route(
     engine: EngineId,
     key: Option<&str>,
     lang: Lang,
-) -> Result<Route, String> {
+) -> Result<EngineRoute, String> {
     let base = read_base_url(repo, engine).await.map_err(|e| e.message(lang))?;
     let proxy = read_local_proxy(repo).await.map_err(|e| e.message(lang))?;
     route_of(engine, key, base.as_deref(), proxy.as_ref(), lang)
@@ -114,7 +114,7 @@ pub fn route_of(
     base: Option<&str>,
     proxy: Option<&LocalProxy>,
     lang: Lang,
-) -> Result<Route, String> {
+) -> Result<EngineRoute, String> {
     let name = geo_core::provider::spec(engine).name;
     let checked = geo_core::provider::url::parse_base_url(base.unwrap_or(""))
         .map_err(|e| format!("{name}: {}", e.localized().get(lang)))?;

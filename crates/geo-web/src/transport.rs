@@ -20,11 +20,11 @@
 //! secret-looking query values.
 //!
 //! The settings page's key test ([`test_key`]) is the check of `geo-probe doctor`
-//! (`geo_core::provider::doctor`): one short question that needs a search, read like a probe.
+//! (`geo_core::doctor`): one short question that needs a search, read like a probe.
 
+use geo_core::doctor::{doctor_check, doctor_config, DoctorCheck, DOCTOR_PROMPT};
 use geo_core::model::EngineId;
-use geo_core::provider::doctor::{doctor_check, doctor_config, DoctorCheck, DOCTOR_PROMPT};
-use geo_core::provider::local_proxy::Route;
+use geo_core::provider::local_proxy::EngineRoute;
 use geo_core::provider::{self, Caller, Endpoint};
 use geo_core::runner::AttemptOutcome;
 
@@ -74,7 +74,11 @@ fn outcome_unredacted(
     match result {
         Ok(reply) => {
             let headers: Vec<(&str, &str)> = reply.headers.iter().map(|(n, v)| (*n, v.as_str())).collect();
-            Some(endpoint.outcome(&provider::Reply { status: reply.status, headers: &headers, body: &reply.body }))
+            Some(endpoint.outcome(&provider::EngineReply {
+                status: reply.status,
+                headers: &headers,
+                body: &reply.body,
+            }))
         }
         Err(FetchFailure::Timeout) => Some(Err(provider::timeout_error(timeout_ms))),
         Err(FetchFailure::Network(detail)) => Some(Err(endpoint.network_error(&detail))),
@@ -209,10 +213,10 @@ pub use fetch::{capped_text, is_redirect, post};
 const CHECK_TIMEOUT_MS: u64 = 120_000;
 
 /// Sends the settings page's key test of `engine`: the check of `geo-probe doctor`
-/// (`provider::doctor`: one short question that needs a web search, with the engine's run
+/// (`geo_core::doctor`: one short question that needs a web search, with the engine's run
 /// request) the way `route` says (its key, its base URL or the local proxy), and what it
 /// found (key accepted, searched, sources …). Every message is free of the key and the token.
-pub async fn test_key(engine: EngineId, route: &Route) -> DoctorCheck {
+pub async fn test_key(engine: EngineId, route: &EngineRoute) -> DoctorCheck {
     let config = doctor_config(engine, "");
     let endpoint = Endpoint::for_route(&config, route, Caller::Browser);
     let body = endpoint.body(DOCTOR_PROMPT, &config);

@@ -25,7 +25,7 @@ pub fn actions(raw: &[String]) -> Result<ExitCode> {
             .run(&actions.run_id)
             .ok_or_else(|| input_error(format!("run {:?} is not in the export", actions.run_id)))?;
         let project = env.projects.iter().find(|p| p.id == run.project_id).map_or(run.project_id.as_str(), |p| &p.name);
-        print(&actions_markdown(&actions, run, project, lang))?;
+        print(&actions_markdown(&actions, run, project, geo_core::provider::spec(actions.engine).name, lang))?;
     } else {
         let mut text = serde_json::to_string_pretty(&actions)?;
         text.push('\n');

@@ -3,7 +3,7 @@
 //!
 //! Each engine whose key variable is set (or each one named; with `--base-url` in proxy mode
 //! too) is asked geo-core's one short question that needs a web search
-//! (`provider::doctor`), all engines at once, with the request a run would send. One line
+//! (geo-core's `doctor`), all engines at once, with the request a run would send. One line
 //! per engine on standard output says whether the key was accepted, whether a search ran,
 //! how many sources and whether citation data came back, the model, the latency and the
 //! cost, with the fix when something failed; `--json` writes the same as one object. Exit 0
@@ -13,8 +13,8 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::Result;
+use geo_core::doctor::{doctor_check, doctor_config, DoctorCheck, DOCTOR_PROMPT};
 use geo_core::model::EngineId;
-use geo_core::provider::doctor::{doctor_check, doctor_config, DoctorCheck, DOCTOR_PROMPT};
 use geo_core::provider::{self, BaseUrl};
 
 use crate::args::{Args, Arity};

@@ -78,6 +78,13 @@ pub fn write_json(path: &Path, value: &Value) {
     std::fs::rename(&tmp, path).unwrap();
 }
 
+/// `export.json` in the fresh scratch directory `name`, holding [`sample_export`].
+pub fn sample_file(name: &str) -> PathBuf {
+    let file = scratch(name).join("export.json");
+    write_json(&file, &sample_export());
+    file
+}
+
 pub fn cli_json(args: &[&str]) -> Value {
     let out = Command::new(BIN).args(args).output().unwrap();
     assert!(out.status.success(), "geo-probe {args:?}: {}", String::from_utf8_lossy(&out.stderr));

@@ -1,27 +1,15 @@
-"""Reads the warehouse folders of `geo-probe warehouse` in DuckDB, creates the views of
-sql/metrics.sql over them and prints, per folder, every row of the views, the row count
+"""Reads the warehouse folders of `geo-probe warehouse` in DuckDB (every table folder of each),
+creates the views of sql/metrics.sql over them and prints, per folder, every row of the views, the row count
 of every table, the columns' types and the Parquet metadata that matters (compression, row
 groups, statistics) as one JSON object: `python views.py SQL_FILE DIR...`.
 """
 
 import json
 import sys
+from pathlib import Path
 
 import duckdb
 
-TABLES = [
-    "runs",
-    "targets",
-    "prompts",
-    "probes",
-    "mentions",
-    "queries",
-    "sources",
-    "answer_links",
-    "facts",
-    "claims",
-    "risk_flags",
-]
 VIEWS = ["run_metrics", "share_of_voice", "domain_metrics", "fact_metrics", "risk_flag_metrics"]
 
 
@@ -35,16 +23,24 @@ def rows(con, query):
     return [dict(zip(names, row)) for row in cur.fetchall()]
 
 
-def read(sql, folder):
+def open_warehouse(sql, folder):
+    """A DuckDB connection with a view over each table folder of `folder` (Hive-partitioned
+    Parquet) and the views of `sql` created; and the tables' names."""
     con = duckdb.connect()
-    for table in TABLES:
+    tables = sorted(p.name for p in Path(folder).iterdir() if p.is_dir())
+    for table in tables:
         files = literal(f"{folder}/{table}/**/*.parquet")
         con.execute(f"CREATE VIEW {table} AS SELECT * FROM read_parquet({files}, hive_partitioning = true)")
     con.execute(sql)
+    return con, tables
+
+
+def read(sql, folder):
+    con, tables = open_warehouse(sql, folder)
     out = {view: rows(con, f"SELECT * FROM {view}") for view in VIEWS}
-    out["counts"] = {t: con.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in TABLES}
+    out["counts"] = {t: con.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in tables}
     out["types"] = {
-        t: {r["column_name"]: r["column_type"] for r in rows(con, f"DESCRIBE {t}")} for t in TABLES
+        t: {r["column_name"]: r["column_type"] for r in rows(con, f"DESCRIBE {t}")} for t in tables
     }
     files = literal(f"{folder}/**/*.parquet")
     out["parquet"] = rows(

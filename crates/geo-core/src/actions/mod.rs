@@ -21,10 +21,17 @@
 //!   address public" it and the CLI's resolver share (no request to a private address).
 //! - [`markdown`]: the sections in Markdown (zh and en), for `--format markdown` and the report.
 //!
+//! - `compute`: the rules composed, for one run against another ([`compute_actions`]) or over
+//!   an export ([`actions_for_export`]).
+//!
+//! This file holds the vocabulary the rules share (the rows, [`RunInput`], the prepared run)
+//! and no rule: the rules import it, and it imports none of them back.
+//!
 //! Every rule reads successful probes only, like every figure of `metrics`.
 
 pub mod address;
 pub mod check;
+mod compute;
 mod lost;
 pub mod markdown;
 mod pages;
@@ -32,11 +39,12 @@ mod queries;
 mod status;
 mod wrong_facts;
 
-pub use markdown::actions_markdown;
+pub use compute::{actions_for_export, compute_actions};
+pub use markdown::{actions_markdown, links_counts_line};
 pub use queries::fold_query;
 
 use crate::analysis::sources::GROUNDING_REDIRECT_HOST;
-use crate::model::{EngineId, ExportEnvelope, LinkCheck, LinkClass, LinkCounts, Probe, ProbeStatus, Run, TargetKind};
+use crate::model::{EngineId, ExportEnvelope, LinkCheck, LinkCounts, Probe, ProbeStatus, Run, TargetKind};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -51,7 +59,7 @@ pub struct Actions {
     /// The prompts the brand loses, by `stake` descending, then `promptId`.
     pub lost_prompts: Vec<LostPrompt>,
     /// Every distinct search query, by `probeCount` descending, then `query`.
-    pub queries: Vec<QueryRow>,
+    pub queries: Vec<FanOutQuery>,
     /// The third-party pages of the lost prompts, by `probeCount` descending, then `url`.
     pub pages: Vec<PageRow>,
     /// The run's answer-link check by class; `None` when the run has none.
@@ -134,7 +142,7 @@ pub struct CompetitorRate {
 /// One distinct search query of a run (query fan-out).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct QueryRow {
+pub struct FanOutQuery {
     /// The query, folded ([`fold_query`]: NFKC, lower case, white space runs to one space).
     pub query: String,
     /// Successful probes that ran it (once per probe).
@@ -232,20 +240,6 @@ pub struct WrongFactPage {
     pub title: String,
     /// The evidence: the probes of those claims, in probe order.
     pub probe_ids: Vec<String>,
-}
-
-/// One line of counts: `answer links that do not exist: N of M (ok …, redirect …, not_found
-/// …, blocked …, error …)`, what `geo-probe links` prints.
-pub fn links_counts_line(c: &LinkCounts) -> String {
-    format!(
-        "{} (ok {}, redirect {}, not_found {}, blocked {}, error {})",
-        markdown::links_sentence(c.not_found, c.checked, crate::model::Lang::En),
-        c.ok,
-        c.redirect,
-        c.not_found,
-        c.blocked,
-        c.error
-    )
 }
 
 /// An answer link that does not exist, with the answers that wrote it.
@@ -351,75 +345,6 @@ pub(crate) fn is_grounding_redirect(url: &str) -> bool {
     host.eq_ignore_ascii_case(GROUNDING_REDIRECT_HOST)
 }
 
-/// The actions of `current`, compared with `against` when given.
-pub fn compute_actions(current: RunInput<'_>, against: Option<RunInput<'_>>) -> Actions {
-    let prepared = Prepared::new(current.run, current.probes);
-    let lost_prompts = lost::lost_prompts(&prepared);
-    let queries = queries::queries(&prepared);
-    let pages = pages::pages(&prepared, &lost_prompts);
-    let links = current.link_check.map(LinkCounts::of);
-    let not_found_links = current.link_check.map_or_else(Vec::new, |c| broken_links(&prepared, c));
-    let query_probe_count = prepared
-        .probes
-        .iter()
-        .filter(|p| {
-            p.queries.iter().any(|q| q.query.as_deref().is_some_and(|t| !q.internal && !fold_query(t).is_empty()))
-        })
-        .count() as u32;
-    let source_probe_count = prepared.probes.iter().filter(|p| !p.sources.is_empty()).count() as u32;
-    let fact_count = current.run.fact_snapshot.as_ref().map_or(0, |s| s.facts.len()) as u32;
-    let mut actions = Actions {
-        run_id: current.run.id.clone(),
-        engine: current.run.config.engine,
-        lost_prompts,
-        queries,
-        pages,
-        links,
-        against_id: None,
-        success_count: prepared.probes.len() as u32,
-        query_probe_count,
-        source_probe_count,
-        not_found_links,
-        fact_count,
-        wrong_facts: wrong_facts::wrong_facts(&prepared),
-        solved: None,
-    };
-    if let Some(other) = against {
-        let before = Prepared::new(other.run, other.probes);
-        let lost_before = lost::lost_prompts(&before);
-        let previous = status::Previous::new(
-            lost_before.iter().map(|l| l.prompt_id.clone()).collect(),
-            queries::queries(&before).into_iter().filter(|q| !q.owned).map(|q| q.query).collect(),
-            pages::pages(&before, &lost_before).into_iter().map(|p| p.url).collect(),
-            wrong_facts::wrong_facts(&before).into_iter().map(|f| f.fact_id).collect(),
-        );
-        status::mark(&mut actions, &prepared, &previous);
-        actions.against_id = Some(other.run.id.clone());
-    }
-    actions
-}
-
-/// The `not_found` links of `check` with the successful probes that wrote them.
-fn broken_links(prepared: &Prepared<'_>, check: &LinkCheck) -> Vec<BrokenLink> {
-    let mut out: Vec<BrokenLink> = check
-        .links
-        .iter()
-        .filter(|l| l.class == LinkClass::NotFound)
-        .map(|l| BrokenLink {
-            url: l.url.clone(),
-            status: l.status,
-            probe_ids: prepared
-                .probes
-                .iter()
-                .filter(|p| p.answer_links.iter().any(|a| a.canonical_url == l.url))
-                .map(|p| p.id.clone())
-                .collect(),
-        })
-        .collect();
-    crate::sort::sort_by(&mut out, |a, b| b.probe_ids.len().cmp(&a.probe_ids.len()).then_with(|| a.url.cmp(&b.url)));
-    out
-}
-
 /// Why actions could not be computed; each message says what to pass instead.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ActionsError {
@@ -458,35 +383,5 @@ pub(crate) fn find<'a>(env: &'a ExportEnvelope, id: &str) -> Result<&'a Run, Act
     env.run(id).ok_or_else(|| ActionsError::UnknownRun {
         run_id: id.to_string(),
         available: env.runs_in_order().iter().rev().take(10).map(|r| r.id.clone()).collect(),
-    })
-}
-
-/// `geo-probe actions` over an export: run `run_id` (default: the newest completed or partial
-/// run, else the newest run) compared with `against_id` (default: the run's `previousRunId`
-/// when the export holds it; no comparison otherwise).
-pub fn actions_for_export(
-    env: &ExportEnvelope,
-    run_id: Option<&str>,
-    against_id: Option<&str>,
-) -> Result<Actions, ActionsError> {
-    let run = match run_id {
-        Some(id) => find(env, id)?,
-        None => crate::export::default_run(env).ok_or(ActionsError::NoRuns)?,
-    };
-    let against = match against_id {
-        Some(id) => Some(find(env, id)?),
-        None => run.previous_run_id.as_deref().and_then(|p| env.run(p)),
-    };
-    let input = |run: &Run| -> (Vec<&Probe>, Option<&LinkCheck>) {
-        (env.probes_of(&run.id).collect(), env.link_check(&run.id))
-    };
-    let (mine, my_check) = input(run);
-    let current = RunInput { run, probes: &mine, link_check: my_check };
-    Ok(match against {
-        Some(other) => {
-            let (theirs, their_check) = input(other);
-            compute_actions(current, Some(RunInput { run: other, probes: &theirs, link_check: their_check }))
-        }
-        None => compute_actions(current, None),
     })
 }

@@ -5,7 +5,7 @@
 //! brought back and whether an owned or a competitor page was among them. A query whose
 //! search returned an error counts: the engine did run it.
 
-use super::{prompt_position, Prepared, QueryRow};
+use super::{prompt_position, FanOutQuery, Prepared};
 use crate::model::{Ownership, Probe};
 
 /// A query in the form the fan-out compares: NFKC, lower case, every run of white space one
@@ -37,13 +37,13 @@ pub(crate) fn probe_queries(probe: &Probe) -> Vec<(u32, String)> {
 ///
 /// One flat list of (query, probe) pairs, sorted and grouped: the crate's one sort rather
 /// than a map type of its own, for the web bundle's size (`docs/adr/0006-wasm-size.md`).
-pub(crate) fn queries(run: &Prepared<'_>) -> Vec<QueryRow> {
+pub(crate) fn queries(run: &Prepared<'_>) -> Vec<FanOutQuery> {
     let folded: Vec<Vec<(u32, String)>> = run.probes.iter().map(|p| probe_queries(p)).collect();
     let mut pairs: Vec<(&str, usize)> =
         folded.iter().enumerate().flat_map(|(k, f)| f.iter().map(move |(_, q)| (q.as_str(), k))).collect();
     crate::sort::sort(&mut pairs);
     pairs.dedup();
-    let mut rows: Vec<QueryRow> = Vec::new();
+    let mut rows: Vec<FanOutQuery> = Vec::new();
     for group in pairs.chunk_by(|a, b| a.0 == b.0) {
         let query = group[0].0;
         let (mut domains, mut prompts): (Vec<&str>, Vec<&str>) = (Vec::new(), Vec::new());
@@ -64,7 +64,7 @@ pub(crate) fn queries(run: &Prepared<'_>) -> Vec<QueryRow> {
         domains.dedup();
         crate::sort::sort_by_cached_key(&mut prompts, |id| (prompt_position(run.run, id), id.to_string()));
         prompts.dedup();
-        rows.push(QueryRow {
+        rows.push(FanOutQuery {
             query: query.to_string(),
             probe_count: group.len() as u32,
             prompt_ids: prompts.into_iter().map(str::to_string).collect(),

@@ -29,68 +29,11 @@ use std::collections::{HashMap, HashSet};
 use crate::analysis::markers::marker_len;
 use crate::analysis::urls::normalize_url;
 use crate::model::{AnswerLink, SearchSource};
+use crate::text::class::{is_cjk_punct, is_trailing_punct};
 use crate::text::markdown::{markdown_link, LinkIndex};
 
 /// At most this many distinct links are kept per answer.
 pub const MAX_ANSWER_LINKS: usize = 50;
-
-/// Full-width and CJK punctuation that ends a bare URL.
-pub(crate) fn is_cjk_punct(c: char) -> bool {
-    matches!(
-        c,
-        '。' | '，'
-            | '；'
-            | '：'
-            | '！'
-            | '？'
-            | '、'
-            | '“'
-            | '”'
-            | '‘'
-            | '’'
-            | '「'
-            | '」'
-            | '『'
-            | '』'
-            | '《'
-            | '》'
-            | '（'
-            | '）'
-            | '【'
-            | '】'
-            | '…'
-            | '〈'
-            | '〉'
-            | '｜'
-    )
-}
-
-/// Trailing characters always stripped from a URL.
-pub(crate) fn is_trailing_punct(c: char) -> bool {
-    matches!(
-        c,
-        '.' | ','
-            | ';'
-            | ':'
-            | '!'
-            | '?'
-            | '\''
-            | '"'
-            | '*'
-            | '。'
-            | '，'
-            | '；'
-            | '：'
-            | '！'
-            | '？'
-            | '、'
-            | '」'
-            | '』'
-            | '》'
-            | '）'
-            | '】'
-    )
-}
 
 /// Strips trailing punctuation and unmatched closing brackets.
 ///

@@ -24,6 +24,8 @@
 
 use std::borrow::Cow;
 
+use crate::text::class::{is_cjk_punct, is_trailing_punct};
+
 /// Longest `<text>` of a `[ref_<text>]` marker, in bytes (`[ref_12]`, `[ref_无]`).
 pub const MAX_REF_TEXT_BYTES: usize = 32;
 /// Most digits of a numbered marker (`[123]`; `[2024]` is a year, not a marker).
@@ -227,8 +229,8 @@ fn needs_space(before: Option<char>, after: Option<char>) -> bool {
     before.is_ascii_graphic()
         && !after.is_whitespace()
         && !matches!(after, ')' | ']' | '}')
-        && !super::links::is_trailing_punct(after)
-        && !super::links::is_cjk_punct(after)
+        && !is_trailing_punct(after)
+        && !is_cjk_punct(after)
 }
 
 #[cfg(test)]

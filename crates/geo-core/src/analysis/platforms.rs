@@ -29,10 +29,7 @@ pub struct Platform {
 impl Platform {
     /// The display name in `lang`.
     pub fn name(&self, lang: Lang) -> &'static str {
-        match lang {
-            Lang::Zh => self.name_zh,
-            Lang::En => self.name_en,
-        }
+        lang.pick(self.name_zh, self.name_en)
     }
 }
 
@@ -101,10 +98,7 @@ pub const CHANNELS: &[(&str, &str, &str)] = &[
 /// The label of channel `key` in `lang`; an unknown key is returned as it is.
 pub fn channel_label(key: &str, lang: Lang) -> &str {
     match CHANNELS.iter().find(|(k, _, _)| *k == key) {
-        Some((_, zh, en)) => match lang {
-            Lang::Zh => zh,
-            Lang::En => en,
-        },
+        Some((_, zh, en)) => lang.pick(zh, en),
         None => key,
     }
 }

@@ -25,18 +25,17 @@ pub struct ExportTurn {
 
 /// Writes the conversation as Markdown, headings in `lang`.
 pub fn export_conversation_markdown(turns: &[ExportTurn], lang: Lang) -> String {
-    let t = |zh: &'static str, en: &'static str| if lang == Lang::Zh { zh } else { en };
-    let mut out = format!("# {}\n", t("文档问答记录", "Docs chat transcript"));
+    let mut out = format!("# {}\n", lang.pick("文档问答记录", "Docs chat transcript"));
     if turns.is_empty() {
-        out.push_str(&format!("\n{}\n", t("（没有对话）", "(no conversation)")));
+        out.push_str(&format!("\n{}\n", lang.pick("（没有对话）", "(no conversation)")));
     }
     for (i, turn) in turns.iter().enumerate() {
-        out.push_str(&format!("\n## {} {}\n\n", t("问题", "Question"), i + 1));
+        out.push_str(&format!("\n## {} {}\n\n", lang.pick("问题", "Question"), i + 1));
         out.push_str(turn.question.trim());
-        out.push_str(&format!("\n\n### {}\n\n", t("回答", "Answer")));
+        out.push_str(&format!("\n\n### {}\n\n", lang.pick("回答", "Answer")));
         let answer = turn.answer.trim();
         if answer.is_empty() {
-            out.push_str(t("（没有回答文字）", "(no answer text)"));
+            out.push_str(lang.pick("（没有回答文字）", "(no answer text)"));
         } else {
             out.push_str(answer);
         }
@@ -44,14 +43,14 @@ pub fn export_conversation_markdown(turns: &[ExportTurn], lang: Lang) -> String 
         if !turn.state.is_done() {
             out.push_str(&format!(
                 "\n> **{}**: {} ({})\n",
-                t("状态", "State"),
+                lang.pick("状态", "State"),
                 turn.state.describe(lang),
                 turn.state.code()
             ));
         }
-        out.push_str(&format!("\n### {}\n\n", t("资料片段", "Sources")));
+        out.push_str(&format!("\n### {}\n\n", lang.pick("资料片段", "Sources")));
         if turn.hits.is_empty() {
-            out.push_str(t(
+            out.push_str(lang.pick(
                 "没有检索到与问题相关的资料片段。\n",
                 "No passage of the loaded documents matched the question.\n",
             ));

@@ -6,12 +6,12 @@
 //! [`RunMetrics`], so the comparison works on stored metric summaries as well as on a freshly
 //! analysed export. An engine with both surfaces gets a [`SurfaceGap`] (`surface_gaps.rs`).
 
+use super::columns::{ColumnKey, EngineMap, EnginePromptRow, EngineRun};
 use super::runs::newest_comparable;
 use super::surface_gaps::SurfaceGap;
 use super::CompareError;
 use crate::metrics::{compute_run_metrics, RunMetrics, TargetMap};
 use crate::model::{EngineId, ExportEnvelope, Prompt, Run, Surface};
-use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 use std::collections::{HashMap, HashSet};
 
@@ -148,26 +148,6 @@ impl EngineColumn {
     }
 }
 
-/// A column of the comparison: an engine and a surface, written `<engine>` for `api` and
-/// `<engine>:app` for `app` (the keys of a prompt row's `mentionRate`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct ColumnKey {
-    /// The engine.
-    pub engine: EngineId,
-    /// The surface.
-    pub surface: Surface,
-}
-
-impl ColumnKey {
-    /// `openai` or `openai:app`.
-    pub fn name(self) -> String {
-        match self.surface {
-            Surface::Api => self.engine.as_str().to_string(),
-            Surface::App => format!("{}:app", self.engine.as_str()),
-        }
-    }
-}
-
 /// A domain and its probe rate.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -176,55 +156,6 @@ pub struct TopDomain {
     pub domain: String,
     /// Numerator: successful probes retrieving it; denominator: successful probes.
     pub occurrence_rate: Option<f64>,
-}
-
-/// One prompt across the engines.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct EnginePromptRow {
-    /// The prompt.
-    pub prompt_id: String,
-    /// Its text (the project's current text).
-    pub text: String,
-    /// Per listed column (`<engine>`, `<engine>:app`): the prompt's brand mention rate in that
-    /// column's run; null where the run did not ask it or had no successful probe of it.
-    pub mention_rate: EngineMap<Option<f64>>,
-}
-
-/// A JSON object keyed by column (`<engine>`, `<engine>:app`), in the order of the listed
-/// columns.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct EngineMap<T>(pub Vec<(ColumnKey, T)>);
-
-impl<T> EngineMap<T> {
-    /// The value of `engine`'s `api` column.
-    pub fn get(&self, engine: EngineId) -> Option<&T> {
-        self.get_column(ColumnKey { engine, surface: Surface::Api })
-    }
-
-    /// The value of the column `key`.
-    pub fn get_column(&self, key: ColumnKey) -> Option<&T> {
-        self.0.iter().find(|(k, _)| *k == key).map(|(_, v)| v)
-    }
-}
-
-impl<T: Serialize> Serialize for EngineMap<T> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(Some(self.0.len()))?;
-        for (k, v) in &self.0 {
-            map.serialize_entry(&k.name(), v)?;
-        }
-        map.end()
-    }
-}
-
-/// One engine's run and its metrics, the input of [`compare_engines`].
-#[derive(Debug, Clone, Copy)]
-pub struct EngineRun<'a> {
-    /// The run.
-    pub run: &'a Run,
-    /// Its metrics (computed now or stored).
-    pub metrics: &'a RunMetrics,
 }
 
 /// For each engine and surface, the newest completed or partial run of `project_id` among

@@ -7,9 +7,9 @@
 use serde_json::Value;
 
 use super::runs::RunDiff;
-use crate::export::markdown::escape_cell;
 use crate::metrics::changed_fields;
 use crate::model::Lang;
+use crate::text::md::escape_cell;
 
 /// The paragraph that opens a report of runs that are not comparable (`None` when they are):
 /// it begins with the changed fields' keys.

@@ -19,6 +19,7 @@
 //! Everything reads [`crate::metrics::RunMetrics`], never probes, so the web app compares
 //! stored metric summaries and the CLI compares a freshly analysed export with the same code.
 
+mod columns;
 mod engines;
 mod interval;
 mod markdown;
@@ -26,9 +27,10 @@ mod method;
 mod runs;
 mod surface_gaps;
 
+pub use columns::{ColumnKey, EngineMap, EnginePromptRow, EngineRun};
 pub use engines::{
-    brand_gaps, compare_engines, engines_for_export, newest_run_per_engine, BrandGap, ColumnKey, EngineColumn,
-    EngineComparison, EngineMap, EnginePromptRow, EngineRun, TopDomain, GAP_OTHER_RATE, TOP_DOMAINS,
+    brand_gaps, compare_engines, engines_for_export, newest_run_per_engine, BrandGap, EngineColumn, EngineComparison,
+    TopDomain, GAP_OTHER_RATE, TOP_DOMAINS,
 };
 pub use interval::{half_width_at_half, newcombe_interval, repeats_for_half_width, Change, Direction};
 pub use markdown::{

@@ -10,7 +10,7 @@
 
 use serde::Serialize;
 
-use super::engines::{ColumnKey, EnginePromptRow, EngineRun};
+use super::columns::{ColumnKey, EnginePromptRow, EngineRun};
 use super::interval::Change;
 use crate::metrics::{jaccard, RunMetrics};
 use crate::model::{EngineId, Surface};

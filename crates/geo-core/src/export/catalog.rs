@@ -38,7 +38,7 @@ pub struct ProjectSummary {
 /// One run of the export.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct RunSummary {
+pub struct RunListing {
     /// The run.
     pub id: String,
     /// Its project.
@@ -120,7 +120,7 @@ pub fn project_summaries(env: &ExportEnvelope) -> Vec<ProjectSummary> {
 
 /// The runs of `env` (of the project `project_id` only, when given) in `createdAt` order
 /// (ties by id), with their probe counts. An unknown project is an error.
-pub fn run_summaries(env: &ExportEnvelope, project_id: Option<&str>) -> Result<Vec<RunSummary>, CatalogError> {
+pub fn run_summaries(env: &ExportEnvelope, project_id: Option<&str>) -> Result<Vec<RunListing>, CatalogError> {
     if let Some(id) = project_id {
         find_project(env, id)?;
     }
@@ -137,7 +137,7 @@ pub fn run_summaries(env: &ExportEnvelope, project_id: Option<&str>) -> Result<V
         .filter(|r| project_id.is_none_or(|id| r.project_id == id))
         .map(|r| {
             let (probe_count, success_count) = counts.get(r.id.as_str()).copied().unwrap_or_default();
-            RunSummary {
+            RunListing {
                 id: r.id.clone(),
                 project_id: r.project_id.clone(),
                 engine: r.config.engine,

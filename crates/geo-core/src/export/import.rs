@@ -227,24 +227,6 @@ fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
     }
 }
 
-/// Deepest nesting of `[`/`{` outside strings, stopping early once past `limit`.
-pub(crate) fn nesting_exceeds(text: &str, limit: usize) -> bool {
-    let mut depth = 0usize;
-    for (_, b) in crate::export::json::outside_strings(text) {
-        match b {
-            b'[' | b'{' => {
-                depth += 1;
-                if depth > limit {
-                    return true;
-                }
-            }
-            b']' | b'}' => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-    }
-    false
-}
-
 /// Parses and validates an export (full, single-run or demo file) of this program or of
 /// the original web app. See the module documentation for the order of the checks.
 /// References between records are not checked here: call
@@ -254,7 +236,7 @@ pub fn parse_export(text: &str, limits: &ImportLimits) -> Result<ExportEnvelope,
         return Err(ImportError::too_large(text.len(), limits.max_bytes));
     }
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    if nesting_exceeds(text, limits.max_depth) {
+    if crate::export::json::nesting_exceeds(text, limits.max_depth) {
         let kind = ImportErrorKind::TooDeep { limit: limits.max_depth };
         return Err(ImportError { kind, problems: Vec::new(), total: 1 });
     }

@@ -230,6 +230,25 @@ pub fn indent_json(compact: &str) -> String {
     out
 }
 
+/// Whether the nesting of `[`/`{` outside strings goes deeper than `limit` (stopping early once
+/// past it): the first check of an export and of a `--facts` file, before any parse.
+pub(crate) fn nesting_exceeds(text: &str, limit: usize) -> bool {
+    let mut depth = 0usize;
+    for (_, b) in outside_strings(text) {
+        match b {
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > limit {
+                    return true;
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    false
+}
+
 /// The structural bytes of JSON text (`{ } [ ] , :`) that stand outside string literals,
 /// with their byte offsets. Escapes inside strings (`\"`, `\\`) are honoured; the text
 /// need not be valid JSON (an unterminated string simply hides the rest).

@@ -37,7 +37,7 @@ pub use captures::{
 };
 pub use catalog::{
     default_run, find_probe, find_project, find_run, project_summaries, run_summaries, top_domains, CatalogError,
-    ProjectSummary, RunSummary,
+    ProjectSummary, RunListing,
 };
 pub use csv::{parse_csv, probes_csv, sources_csv, CsvParseError, CsvWriter};
 pub use import::{

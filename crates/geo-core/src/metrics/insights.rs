@@ -1,11 +1,13 @@
 //! The dashboard's key findings (seed §7): fixed rules, checked in order, on a run's metrics.
 //!
 //! No model is asked: the same metrics always give the same findings. They are hints, not
-//! causal conclusions. Titles are deduplicated and at most [`MAX_INSIGHTS`] are kept.
+//! causal conclusions. The rules are data, `RULES`, one function each (the pattern of the
+//! report's `SECTIONS`); each writes its figures once, into local names both its Chinese and
+//! its English template read. Titles are deduplicated and at most [`MAX_INSIGHTS`] are kept.
 
-use super::RunMetrics;
-use crate::model::{tags, Lang, Localized};
-use serde::{Deserialize, Serialize};
+use super::{Insight, RunMetrics};
+use crate::model::{tags, Localized};
+use crate::text::md::{decimal, percent};
 
 /// Most findings kept for a run.
 pub const MAX_INSIGHTS: usize = 5;
@@ -13,53 +15,49 @@ pub const MAX_INSIGHTS: usize = 5;
 /// Share of a run's probes above which truncated answers get an insight (5 %).
 pub const TRUNCATED_SHARE: f64 = 0.05;
 
-/// One finding. `title` and `detail` are Chinese (the contract fields); `titleEn` and
-/// `detailEn` are the English texts beside them.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Insight {
-    /// Stable snake_case key of the rule that produced it.
-    pub kind: String,
-    /// Chinese title.
-    pub title: String,
-    /// Chinese detail.
-    pub detail: String,
-    /// English title.
-    pub title_en: String,
-    /// English detail.
-    pub detail_en: String,
-}
+/// One rule: the finding it makes about a run's metrics, if any.
+type Rule = fn(&RunMetrics) -> Option<Insight>;
 
-impl Insight {
-    fn new(kind: &str, title: Localized, detail: Localized) -> Self {
-        Insight { kind: kind.to_string(), title: title.zh, detail: detail.zh, title_en: title.en, detail_en: detail.en }
-    }
+/// The rules, in the order they are checked (seed §7's nine, with the truncation rule of
+/// engines.md, "Fidelity", after the first):
+/// 1. no successful probe (run a batch first);
+///
+///    then more than [`TRUNCATED_SHARE`] of the run's probes succeeded with an answer cut off
+///    by a length limit (`truncatedCount` ÷ `probeCount`);
+/// 2. prompts tagged `generic` have successful probes but 0 brand mentions;
+/// 3. prompts tagged `brand` have successful probes and > 0 brand mentions;
+/// 4. successful probes exist but none retrieved an owned source;
+/// 5. a top source exists (platform, occurrence rate, average rank, occurrences);
+/// 6. source stability < 0.4;
+/// 7. new or lost domains;
+/// 8. mention rate ≥ 0.8;
+/// 9. mention rate < 0.2.
+const RULES: &[Rule] = &[
+    no_success,
+    truncated_answers,
+    generic_not_mentioned,
+    brand_recognized,
+    no_owned_source,
+    top_source,
+    low_stability,
+    source_change,
+    high_mention_rate,
+    low_mention_rate,
+];
 
-    /// The title in `lang`.
-    pub fn title_in(&self, lang: Lang) -> &str {
-        match lang {
-            Lang::Zh => &self.title,
-            Lang::En => &self.title_en,
+/// Builds the findings of a run: every rule of `RULES` in order (see there), deduplicated by title
+/// (first kept), at most [`MAX_INSIGHTS`].
+pub fn build_insights(m: &RunMetrics) -> Vec<Insight> {
+    let mut out: Vec<Insight> = Vec::new();
+    for rule in RULES {
+        if let Some(insight) = rule(m) {
+            out.push(insight);
         }
     }
-
-    /// The detail in `lang`.
-    pub fn detail_in(&self, lang: Lang) -> &str {
-        match lang {
-            Lang::Zh => &self.detail,
-            Lang::En => &self.detail_en,
-        }
-    }
-}
-
-/// A ratio as a percentage with one decimal (`66.7%`), or `—` for `None`.
-pub fn percent(value: Option<f64>) -> String {
-    value.map_or_else(|| "—".to_string(), |v| format!("{:.1}%", v * 100.0))
-}
-
-/// A mean with two decimals, or `—` for `None`.
-pub fn decimal(value: Option<f64>) -> String {
-    value.map_or_else(|| "—".to_string(), |v| format!("{v:.2}"))
+    let mut seen = std::collections::HashSet::new();
+    out.retain(|i| seen.insert(i.title.clone()));
+    out.truncate(MAX_INSIGHTS);
+    out
 }
 
 fn sample(domains: &[String]) -> String {
@@ -76,9 +74,25 @@ fn tagged(m: &RunMetrics, tag: &str) -> (u32, u32, u32) {
     m.tags.iter().find(|t| t.tag == tag).map_or((0, 0, 0), |t| (t.success_count, t.mention_count, t.prompt_count))
 }
 
+/// `no_success`: the run has no successful probe.
+fn no_success(m: &RunMetrics) -> Option<Insight> {
+    if m.success_count != 0 {
+        return None;
+    }
+    let n = m.probe_count;
+    Some(Insight::new(
+        "no_success",
+        Localized::new("还没有成功的探测", "No successful probe yet"),
+        Localized::new(
+            format!("本批次 {n} 次探测中没有成功的结果：先运行一个批次（或重试失败项）再看指标。"),
+            format!("None of the run's {n} probes succeeded: run a batch (or retry the failed probes) before reading the metrics."),
+        ),
+    ))
+}
+
 /// `truncated_answers`: more than [`TRUNCATED_SHARE`] of the run's probes succeeded with an
 /// answer cut off by a length limit.
-fn truncated_insight(m: &RunMetrics) -> Option<Insight> {
+fn truncated_answers(m: &RunMetrics) -> Option<Insight> {
     if m.probe_count == 0 || f64::from(m.truncated_count) <= TRUNCATED_SHARE * f64::from(m.probe_count) {
         return None;
     }
@@ -98,168 +112,127 @@ fn truncated_insight(m: &RunMetrics) -> Option<Insight> {
     ))
 }
 
-/// Builds the findings of a run, checking the nine rules of seed §7 in order:
-/// 1. no successful probe (run a batch first);
-///
-/// then, before the rest (engines.md, "Fidelity"): more than [`TRUNCATED_SHARE`] of the run's
-/// probes succeeded with an answer cut off by a length limit (`truncatedCount` ÷ `probeCount`);
-///
-/// 2. prompts tagged `generic` have successful probes but 0 brand mentions;
-/// 3. prompts tagged `brand` have successful probes and > 0 brand mentions;
-/// 4. successful probes exist but none retrieved an owned source;
-/// 5. a top source exists (platform, occurrence rate, average rank, occurrences);
-/// 6. source stability < 0.4;
-/// 7. new or lost domains;
-/// 8. mention rate ≥ 0.8;
-/// 9. mention rate < 0.2.
-///
-/// Then deduplicates by title (first kept) and keeps at most [`MAX_INSIGHTS`].
-pub fn build_insights(m: &RunMetrics) -> Vec<Insight> {
-    let mut out: Vec<Insight> = Vec::new();
-    let s = m.success_count;
-
-    if s == 0 {
-        out.push(Insight::new(
-            "no_success",
-            Localized::new("还没有成功的探测", "No successful probe yet"),
-            Localized::new(
-                format!("本批次 {} 次探测中没有成功的结果：先运行一个批次（或重试失败项）再看指标。", m.probe_count),
-                format!(
-                    "None of the run's {} probes succeeded: run a batch (or retry the failed probes) before reading the metrics.",
-                    m.probe_count
-                ),
-            ),
-        ));
-    }
-
-    out.extend(truncated_insight(m));
-
-    let (gs, gk, gn) = tagged(m, tags::GENERIC);
-    if gs > 0 && gk == 0 {
-        out.push(Insight::new(
+/// `generic_not_mentioned`: prompts tagged `generic` have successful probes, none naming the brand.
+fn generic_not_mentioned(m: &RunMetrics) -> Option<Insight> {
+    let (s, k, n) = tagged(m, tags::GENERIC);
+    (s > 0 && k == 0).then(|| {
+        Insight::new(
             "generic_not_mentioned",
             Localized::new("通用词没有被提及", "Not mentioned on generic prompts"),
             Localized::new(
-                format!("{gn} 条通用词 Prompt 的 {gs} 次成功探测中，品牌一次也没有被提及。"),
-                format!("The brand was not mentioned in any of the {gs} successful probes of {gn} generic prompt(s)."),
+                format!("{n} 条通用词 Prompt 的 {s} 次成功探测中，品牌一次也没有被提及。"),
+                format!("The brand was not mentioned in any of the {s} successful probes of {n} generic prompt(s)."),
             ),
-        ));
-    }
+        )
+    })
+}
 
-    let (bs, bk, bn) = tagged(m, tags::BRAND);
-    if bs > 0 && bk > 0 {
-        out.push(Insight::new(
+/// `brand_recognized`: prompts tagged `brand` have successful probes, some naming the brand.
+fn brand_recognized(m: &RunMetrics) -> Option<Insight> {
+    let (s, k, n) = tagged(m, tags::BRAND);
+    (s > 0 && k > 0).then(|| {
+        Insight::new(
             "brand_recognized",
             Localized::new("品牌词能被识别", "Recognised on brand prompts"),
             Localized::new(
-                format!("{bn} 条品牌词 Prompt 的 {bs} 次成功探测中，有 {bk} 次提及了品牌。"),
-                format!("The brand was mentioned in {bk} of the {bs} successful probes of {bn} brand prompt(s)."),
+                format!("{n} 条品牌词 Prompt 的 {s} 次成功探测中，有 {k} 次提及了品牌。"),
+                format!("The brand was mentioned in {k} of the {s} successful probes of {n} brand prompt(s)."),
             ),
-        ));
-    }
+        )
+    })
+}
 
-    if s > 0 && m.counts.owned_probe_count == 0 {
-        out.push(Insight::new(
+/// `no_owned_source`: successful probes exist, none retrieved a source on the brand's domains.
+fn no_owned_source(m: &RunMetrics) -> Option<Insight> {
+    let s = m.success_count;
+    (s > 0 && m.counts.owned_probe_count == 0).then(|| {
+        Insight::new(
             "no_owned_source",
             Localized::new("官网未进入检索来源", "Own site not among retrieved sources"),
             Localized::new(
                 format!("{s} 次成功探测的检索来源里都没有品牌自有域名。"),
                 format!("None of the {s} successful probes retrieved a source on the brand's own domains."),
             ),
-        ));
-    }
+        )
+    })
+}
 
-    if let Some(top) = m.domains.first() {
-        out.push(Insight::new(
-            "top_source",
-            Localized::new(format!("Top 来源：{}", top.platform), format!("Top source: {}", top.platform)),
-            Localized::new(
-                format!(
-                    "{}（{}）出现在 {} 的成功探测中（{}/{}），平均位次 {}，来源次数 {}。",
-                    top.domain,
-                    top.platform,
-                    percent(top.occurrence_rate),
-                    top.probe_count,
-                    s,
-                    decimal(top.avg_rank),
-                    top.occurrences
-                ),
-                format!(
-                    "{} ({}) was retrieved in {} of successful probes ({}/{}), average rank {}, {} occurrences.",
-                    top.domain,
-                    top.platform,
-                    percent(top.occurrence_rate),
-                    top.probe_count,
-                    s,
-                    decimal(top.avg_rank),
-                    top.occurrences
-                ),
+/// `top_source`: the domain retrieved most, with its platform, rate, rank and occurrences.
+fn top_source(m: &RunMetrics) -> Option<Insight> {
+    let top = m.domains.first()?;
+    let (domain, platform, s) = (&top.domain, &top.platform, m.success_count);
+    let (rate, n, rank, occurrences) =
+        (percent(top.occurrence_rate), top.probe_count, decimal(top.avg_rank), top.occurrences);
+    Some(Insight::new(
+        "top_source",
+        Localized::new(format!("Top 来源：{platform}"), format!("Top source: {platform}")),
+        Localized::new(
+            format!("{domain}（{platform}）出现在 {rate} 的成功探测中（{n}/{s}），平均位次 {rank}，来源次数 {occurrences}。"),
+            format!(
+                "{domain} ({platform}) was retrieved in {rate} of successful probes ({n}/{s}), average rank {rank}, {occurrences} occurrences."
             ),
-        ));
-    }
+        ),
+    ))
+}
 
-    if let Some(stability) = m.source_stability.filter(|v| *v < 0.4) {
-        out.push(Insight::new(
-            "low_stability",
-            Localized::new("来源稳定性偏低", "Low source stability"),
-            Localized::new(
-                format!(
-                    "同一 Prompt 重复提问时，来源域名集合的平均 Jaccard 相似度只有 {:.2}（{} 条 Prompt 参与计算）。",
-                    stability, m.counts.stability_prompt_count
-                ),
-                format!(
-                    "Repeats of the same prompt share few source domains: mean Jaccard {:.2} over {} prompt(s).",
-                    stability, m.counts.stability_prompt_count
-                ),
-            ),
-        ));
-    }
+/// `low_stability`: repeats of a prompt share few source domains (stability < 0.4).
+fn low_stability(m: &RunMetrics) -> Option<Insight> {
+    let stability = m.source_stability.filter(|v| *v < 0.4)?;
+    let n = m.counts.stability_prompt_count;
+    Some(Insight::new(
+        "low_stability",
+        Localized::new("来源稳定性偏低", "Low source stability"),
+        Localized::new(
+            format!("同一 Prompt 重复提问时，来源域名集合的平均 Jaccard 相似度只有 {stability:.2}（{n} 条 Prompt 参与计算）。"),
+            format!("Repeats of the same prompt share few source domains: mean Jaccard {stability:.2} over {n} prompt(s)."),
+        ),
+    ))
+}
 
-    if !m.new_domains.is_empty() || !m.lost_domains.is_empty() {
-        let (n, l) = (m.new_domains.len(), m.lost_domains.len());
-        let mut zh = format!("与上一批次相比新增 {n} 个域名、流失 {l} 个域名。");
-        let mut en = format!("Compared with the previous run: {n} new and {l} lost domain(s).");
-        if n > 0 {
-            zh.push_str(&format!("新增：{}。", sample(&m.new_domains)));
-            en.push_str(&format!(" New: {}.", sample(&m.new_domains)));
-        }
-        if l > 0 {
-            zh.push_str(&format!("流失：{}。", sample(&m.lost_domains)));
-            en.push_str(&format!(" Lost: {}.", sample(&m.lost_domains)));
-        }
-        out.push(Insight::new(
-            "source_change",
-            Localized::new("来源发生变化", "Sources changed"),
-            Localized::new(zh, en),
-        ));
+/// `source_change`: domains gained or lost against the previous run.
+fn source_change(m: &RunMetrics) -> Option<Insight> {
+    if m.new_domains.is_empty() && m.lost_domains.is_empty() {
+        return None;
     }
-
-    if let Some(rate) = m.mention_rate {
-        let k = m.counts.mention_count;
-        if rate >= 0.8 {
-            out.push(Insight::new(
-                "high_mention_rate",
-                Localized::new("品牌提及率很高", "High brand mention rate"),
-                Localized::new(
-                    format!("{k}/{s} 次成功探测提及了品牌（{}）。", percent(Some(rate))),
-                    format!("{k} of {s} successful probes mentioned the brand ({}).", percent(Some(rate))),
-                ),
-            ));
-        }
-        if rate < 0.2 {
-            out.push(Insight::new(
-                "low_mention_rate",
-                Localized::new("品牌提及率偏低", "Low brand mention rate"),
-                Localized::new(
-                    format!("只有 {k}/{s} 次成功探测提及了品牌（{}）。", percent(Some(rate))),
-                    format!("Only {k} of {s} successful probes mentioned the brand ({}).", percent(Some(rate))),
-                ),
-            ));
-        }
+    let (n, l) = (m.new_domains.len(), m.lost_domains.len());
+    let (new, lost) = (sample(&m.new_domains), sample(&m.lost_domains));
+    let mut zh = format!("与上一批次相比新增 {n} 个域名、流失 {l} 个域名。");
+    let mut en = format!("Compared with the previous run: {n} new and {l} lost domain(s).");
+    if n > 0 {
+        zh.push_str(&format!("新增：{new}。"));
+        en.push_str(&format!(" New: {new}."));
     }
+    if l > 0 {
+        zh.push_str(&format!("流失：{lost}。"));
+        en.push_str(&format!(" Lost: {lost}."));
+    }
+    Some(Insight::new("source_change", Localized::new("来源发生变化", "Sources changed"), Localized::new(zh, en)))
+}
 
-    let mut seen = std::collections::HashSet::new();
-    out.retain(|i| seen.insert(i.title.clone()));
-    out.truncate(MAX_INSIGHTS);
-    out
+/// `high_mention_rate`: the brand is named in at least 80 % of the successful probes.
+fn high_mention_rate(m: &RunMetrics) -> Option<Insight> {
+    let rate = m.mention_rate.filter(|r| *r >= 0.8)?;
+    let (k, s, rate) = (m.counts.mention_count, m.success_count, percent(Some(rate)));
+    Some(Insight::new(
+        "high_mention_rate",
+        Localized::new("品牌提及率很高", "High brand mention rate"),
+        Localized::new(
+            format!("{k}/{s} 次成功探测提及了品牌（{rate}）。"),
+            format!("{k} of {s} successful probes mentioned the brand ({rate})."),
+        ),
+    ))
+}
+
+/// `low_mention_rate`: the brand is named in under 20 % of the successful probes.
+fn low_mention_rate(m: &RunMetrics) -> Option<Insight> {
+    let rate = m.mention_rate.filter(|r| *r < 0.2)?;
+    let (k, s, rate) = (m.counts.mention_count, m.success_count, percent(Some(rate)));
+    Some(Insight::new(
+        "low_mention_rate",
+        Localized::new("品牌提及率偏低", "Low brand mention rate"),
+        Localized::new(
+            format!("只有 {k}/{s} 次成功探测提及了品牌（{rate}）。"),
+            format!("Only {k} of {s} successful probes mentioned the brand ({rate})."),
+        ),
+    ))
 }

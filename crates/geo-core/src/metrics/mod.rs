@@ -26,9 +26,9 @@ pub use cost::{
     estimate_cost_usd, estimate_engine_run, estimate_run, price_for_engine, run_cost, EstimateBasis, ModelPrice,
     RunEstimate, SearchBilling, PRICES, UNPRICED,
 };
-pub use insights::{build_insights, Insight};
+pub use insights::build_insights;
 pub use method::{changed_fields, method_changes, method_of, Method, MethodChange, METHOD_FIELDS};
-pub use run::{claims_tables, compute_run_metrics, compute_run_metrics_refs};
+pub use run::{claims_tables, compute_run_metrics, compute_run_metrics_refs, metrics_for_export};
 pub use series::{project_series, SeriesPoint};
 pub use stats::{jaccard, rbo, wilson_interval};
 pub use summary::{
@@ -36,7 +36,7 @@ pub use summary::{
     MethodBreak, RunSummary, SUMMARY_FORMAT,
 };
 
-use crate::model::{EngineId, ExportEnvelope, LinkCounts, Ownership, Probe, Run};
+use crate::model::{EngineId, ExportEnvelope, Lang, LinkCounts, Localized, Ownership, Probe, Run};
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use std::fmt;
 use std::hash::Hasher;
@@ -252,6 +252,39 @@ pub struct RunMetrics {
     /// [`metrics_for_export`]; `None` when the run has no check (and from the probes alone).
     #[serde(default)]
     pub answer_link_check: Option<LinkCounts>,
+}
+
+/// One finding of [`build_insights`]. `title` and `detail` are Chinese (the contract fields);
+/// `titleEn` and `detailEn` are the English texts beside them.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Insight {
+    /// Stable snake_case key of the rule that produced it.
+    pub kind: String,
+    /// Chinese title.
+    pub title: String,
+    /// Chinese detail.
+    pub detail: String,
+    /// English title.
+    pub title_en: String,
+    /// English detail.
+    pub detail_en: String,
+}
+
+impl Insight {
+    pub(crate) fn new(kind: &str, title: Localized, detail: Localized) -> Self {
+        Insight { kind: kind.to_string(), title: title.zh, detail: detail.zh, title_en: title.en, detail_en: detail.en }
+    }
+
+    /// The title in `lang`.
+    pub fn title_in(&self, lang: Lang) -> &str {
+        lang.pick(&self.title, &self.title_en)
+    }
+
+    /// The detail in `lang`.
+    pub fn detail_in(&self, lang: Lang) -> &str {
+        lang.pick(&self.detail, &self.detail_en)
+    }
 }
 
 /// One row of `facts`: a fact and the successful probes with a claim on it, each counted once
@@ -528,34 +561,6 @@ pub(crate) fn find_run<'a>(env: &'a ExportEnvelope, run_id: &str) -> Result<&'a 
         run_id: run_id.to_string(),
         available: env.runs_in_order().iter().take(10).map(|r| r.id.clone()).collect(),
     })
-}
-
-/// Metrics of every run of `env` in `createdAt` order, or of the run `run_id` only.
-///
-/// Each run is compared with the run named by its `previousRunId` when the export holds it,
-/// and carries the counts of its `linkChecks` record (`answerLinkCheck`) when it has one.
-/// An unknown `run_id` gives [`MetricsError::UnknownRun`].
-pub fn metrics_for_export(env: &ExportEnvelope, run_id: Option<&str>) -> Result<Vec<RunMetrics>, MetricsError> {
-    let selected: Vec<&Run> = match run_id {
-        Some(id) => vec![find_run(env, id)?],
-        None => env.runs_in_order(),
-    };
-    let by_run = probes_by_run(&env.probes);
-    let empty: Vec<&Probe> = Vec::new();
-    let probes_of = |id: &str| by_run.get(id).map_or(&empty[..], |v| &v[..]);
-    // Runs in order usually follow their previous run: its domains are reused, not collected again.
-    let mut last_domains = None;
-    Ok(selected
-        .into_iter()
-        .map(|run| {
-            let previous =
-                run.previous_run_id.as_deref().and_then(|pid| env.run(pid)).map(|prev| (prev, probes_of(&prev.id)));
-            let (mut metrics, domains) = run::compute_reusing(run, probes_of(&run.id), previous, last_domains.take());
-            last_domains = Some(domains);
-            metrics.answer_link_check = env.link_check(&run.id).map(LinkCounts::of);
-            metrics
-        })
-        .collect())
 }
 
 #[cfg(test)]

@@ -16,8 +16,8 @@ use super::acc::{CostAcc, Ctx};
 use super::insights::build_insights;
 use super::method::MethodAcc;
 use super::stats::wilson_interval;
-use super::{MetricCounts, RunMetrics};
-use crate::model::{Probe, ProbeStatus, Run};
+use super::{find_run, probes_by_run, MetricCounts, MetricsError, RunMetrics};
+use crate::model::{ExportEnvelope, Probe, ProbeStatus, Run};
 
 /// Computes the metrics of `run` from its probes (probes of other runs in `probes` are
 /// ignored), comparing sources with `previous` (the run named by `previousRunId` and its
@@ -40,6 +40,34 @@ pub fn compute_run_metrics_refs(run: &Run, probes: &[&Probe], previous: Option<(
     let prev: Option<(&Run, Vec<&Probe>)> =
         previous.map(|(r, ps)| (r, ps.iter().copied().filter(|p| p.run_id == r.id).collect()));
     compute(run, &own, prev.as_ref().map(|(r, ps)| (*r, &ps[..])))
+}
+
+/// Metrics of every run of `env` in `createdAt` order, or of the run `run_id` only.
+///
+/// Each run is compared with the run named by its `previousRunId` when the export holds it,
+/// and carries the counts of its `linkChecks` record (`answerLinkCheck`) when it has one.
+/// An unknown `run_id` gives [`MetricsError::UnknownRun`].
+pub fn metrics_for_export(env: &ExportEnvelope, run_id: Option<&str>) -> Result<Vec<RunMetrics>, MetricsError> {
+    let selected: Vec<&Run> = match run_id {
+        Some(id) => vec![find_run(env, id)?],
+        None => env.runs_in_order(),
+    };
+    let by_run = probes_by_run(&env.probes);
+    let empty: Vec<&Probe> = Vec::new();
+    let probes_of = |id: &str| by_run.get(id).map_or(&empty[..], |v| &v[..]);
+    // Runs in order usually follow their previous run: its domains are reused, not collected again.
+    let mut last_domains = None;
+    Ok(selected
+        .into_iter()
+        .map(|run| {
+            let previous =
+                run.previous_run_id.as_deref().and_then(|pid| env.run(pid)).map(|prev| (prev, probes_of(&prev.id)));
+            let (mut metrics, domains) = compute_reusing(run, probes_of(&run.id), previous, last_domains.take());
+            last_domains = Some(domains);
+            metrics.answer_link_check = env.link_check(&run.id).map(crate::model::LinkCounts::of);
+            metrics
+        })
+        .collect())
 }
 
 /// The `facts` and `riskFlags` tables of `run` alone (what `geo-probe claims` shows), from

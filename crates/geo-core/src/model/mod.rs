@@ -61,14 +61,14 @@ pub use facts::{Claim, Currency, Fact, FactKind, FactSnapshot, RiskFlag, RiskKin
 pub use lang::{Lang, Localized};
 pub use link_check::{LinkCheck, LinkClass, LinkCounts, LinkHop, LinkResult};
 pub use location::{
-    is_iana_timezone, Location, LocationApplied, LocationProblem, Surface, APP_MODEL, MAX_PART_CHARS, TIMEZONE_AREAS,
+    is_iana_timezone, Location, LocationApplied, LocationProblem, Surface, MAX_PART_CHARS, TIMEZONE_AREAS,
 };
 pub use probe::{
     probe_id, AnswerLink, ErrorKind, ListItem, Mention, Occurrence, Ownership, Probe, ProbeError, ProbeStatus, Query,
     RawCitation, RawSource, SearchContextSize, SearchSource, Usage,
 };
 pub use project::{tags, Project, Prompt, Target, TargetKind};
-pub use run::{EngineId, ReasoningEffort, Run, RunConfig, RunStatus};
+pub use run::{EngineId, ReasoningEffort, Run, RunConfig, RunStatus, APP_MODEL};
 
 #[cfg(test)]
 mod tests {

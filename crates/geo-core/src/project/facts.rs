@@ -625,7 +625,7 @@ pub fn parse_facts_file(text: &str, targets: &[Target]) -> Result<FactSnapshot, 
         return Err(FactProblem::FileTooLarge { bytes: text.len() });
     }
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    if crate::export::import::nesting_exceeds(text, MAX_EXPORT_DEPTH) {
+    if crate::export::json::nesting_exceeds(text, MAX_EXPORT_DEPTH) {
         return Err(FactProblem::FileTooDeep);
     }
     let not_json = |e: serde_json::Error| FactProblem::NotJson { message: e.to_string() };

@@ -10,8 +10,8 @@
 
 use super::engines::wire;
 use super::error::transport::{engine_network_error, local_proxy_network_error};
-use super::interpret::{Interpret, Reply};
-use super::local_proxy::Route;
+use super::interpret::{EngineReply, Interpret};
+use super::local_proxy::EngineRoute;
 use super::parsed::{Continuation, ParsedResponse};
 use super::spec::{model_or_default, spec, Auth, Caller};
 use super::url::{endpoint_url_with, host_for_messages, parse_base_url, BaseUrl, Url};
@@ -138,7 +138,7 @@ pub struct Endpoint {
     /// Who sends: a browser reports a failed request differently.
     pub caller: Caller,
     /// True when the requests go to `geo-probe proxy` ([`Endpoint::for_route`] of a
-    /// [`Route::LocalProxy`]): a request that gets no answer then says that the proxy did not.
+    /// [`EngineRoute::LocalProxy`]): a request that gets no answer then says that the proxy did not.
     pub local_proxy: bool,
 }
 
@@ -176,9 +176,9 @@ impl Endpoint {
     /// through the local proxy the token travels in
     /// [`TOKEN_HEADER`](super::local_proxy::TOKEN_HEADER) (when one was given) and nowhere
     /// else.
-    pub fn for_route(config: &RunConfig, route: &Route, caller: Caller) -> Endpoint {
+    pub fn for_route(config: &RunConfig, route: &EngineRoute, caller: Caller) -> Endpoint {
         let mut endpoint = Endpoint::new(config, route.base(), route.key(), caller);
-        if let Route::LocalProxy { token, .. } = route {
+        if let EngineRoute::LocalProxy { token, .. } = route {
             endpoint.local_proxy = true;
             endpoint.add_proxy_token(token);
         }
@@ -241,7 +241,7 @@ impl Endpoint {
 
     /// The outcome of an HTTP reply to this endpoint: [`interpret`](super::interpret()) with
     /// the engine's wire format (the one mapping both shells use).
-    pub fn outcome(&self, reply: &Reply) -> Result<ParsedResponse, ProbeError> {
+    pub fn outcome(&self, reply: &EngineReply) -> Result<ParsedResponse, ProbeError> {
         super::interpret::interpret(reply, &self.interpret())
     }
 
@@ -492,7 +492,7 @@ mod tests {
     #[test]
     fn every_engines_replies_go_through_interpret() {
         use crate::model::ErrorKind;
-        let reply = |status, headers, body| Reply { status, headers, body };
+        let reply = |status, headers, body| EngineReply { status, headers, body };
         for engine in EngineId::ALL {
             let config = RunConfig { engine, ..RunConfig::default() };
             let e = Endpoint::new(&config, None, Some("k"), Caller::Native);

@@ -40,7 +40,7 @@ pub struct Interpret<'a> {
 
 /// A complete HTTP reply as a shell received it.
 #[derive(Debug, Clone, Copy)]
-pub struct Reply<'a> {
+pub struct EngineReply<'a> {
     /// HTTP status.
     pub status: u16,
     /// Response headers as (name, value); names in any case. Only [`INTERPRETED_HEADERS`]
@@ -50,7 +50,7 @@ pub struct Reply<'a> {
     pub body: &'a str,
 }
 
-impl Reply<'_> {
+impl EngineReply<'_> {
     /// The first header named `name` (case-insensitive), trimmed, if not blank.
     fn header(&self, name: &str) -> Option<&str> {
         self.headers.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.trim()).filter(|v| !v.is_empty())
@@ -58,7 +58,7 @@ impl Reply<'_> {
 }
 
 /// The outcome of one attempt from its reply (see the module docs for the rules).
-pub fn interpret(reply: &Reply, how: &Interpret) -> Result<ParsedResponse, ProbeError> {
+pub fn interpret(reply: &EngineReply, how: &Interpret) -> Result<ParsedResponse, ProbeError> {
     if (300..400).contains(&reply.status) {
         return Err(redirect_error(Some(reply.status), reply.header("location")));
     }
@@ -81,7 +81,7 @@ pub fn interpret(reply: &Reply, how: &Interpret) -> Result<ParsedResponse, Probe
 }
 
 /// Whether the reply says it is HTML (`content-type: text/html…`).
-fn declares_html(reply: &Reply) -> bool {
+fn declares_html(reply: &EngineReply) -> bool {
     reply.header("content-type").is_some_and(|v| v.to_ascii_lowercase().starts_with("text/html"))
 }
 
@@ -96,7 +96,7 @@ mod tests {
 
     fn run(status: u16, headers: &[(&str, &str)], body: &str) -> Result<ParsedResponse, ProbeError> {
         interpret(
-            &Reply { status, headers, body },
+            &EngineReply { status, headers, body },
             &Interpret { model: "deepseek-v4-flash", wire: wire(EngineId::Deepseek) },
         )
     }
@@ -117,7 +117,7 @@ mod tests {
         assert!(crate::provider::INTERPRETED_HEADERS.contains(&"location"));
         let e = run(307, &[], "").unwrap_err();
         assert!(e.message.contains("redirected the request (not followed, http 307)"), "{}", e.message);
-        assert!(!crate::provider::is_retryable(e.kind), "never retried");
+        assert!(!crate::runner::is_retryable(e.kind), "never retried");
     }
 
     #[test]
@@ -176,11 +176,11 @@ mod tests {
         }
         let other = Wire { parse, error_kind, ..*wire(EngineId::Qwen) };
         let how = Interpret { model: "m", wire: &other };
-        assert_eq!(interpret(&Reply { status: 200, headers: &[], body: "x" }, &how).unwrap().model, "m");
-        let e = interpret(&Reply { status: 401, headers: &[], body: "" }, &how).unwrap_err();
+        assert_eq!(interpret(&EngineReply { status: 200, headers: &[], body: "x" }, &how).unwrap().model, "m");
+        let e = interpret(&EngineReply { status: 401, headers: &[], body: "" }, &how).unwrap_err();
         assert_eq!((e.kind, e.http_status), (ErrorKind::Refused, Some(401)));
         assert!(e.message.contains("qwen"), "{}", e.message);
-        let html = interpret(&Reply { status: 200, headers: &[("content-type", "text/html")], body: "<" }, &how);
+        let html = interpret(&EngineReply { status: 200, headers: &[("content-type", "text/html")], body: "<" }, &how);
         assert!(html.is_ok(), "its own parser read it");
         assert_eq!(other.invalid_json("x"), invalid_json(EngineId::Qwen, "x"));
     }

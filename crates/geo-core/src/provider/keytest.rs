@@ -3,7 +3,7 @@
 //!
 //! The tiny request costs a single output token and no search; the verdict is read from the
 //! status and the body with the same rules as a probe's error mapping. The settings page's key
-//! test now asks the doctor's question instead ([`super::doctor`]: did a search run, how many
+//! test now asks the doctor's question instead ([`crate::doctor`]: did a search run, how many
 //! sources came back), and reports its verdict in these words.
 
 use super::engines::{key_test_body, wire};

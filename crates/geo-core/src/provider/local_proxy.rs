@@ -130,7 +130,7 @@ pub fn start_command(proxy_url: &str, page_origin: &str) -> String {
 
 /// Where one engine's requests go ([`route`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Route {
+pub enum EngineRoute {
     /// The engine itself, or its own custom base (`base`), with the key.
     Key {
         /// The engine's own custom base URL, if set.
@@ -149,19 +149,19 @@ pub enum Route {
     },
 }
 
-impl Route {
+impl EngineRoute {
     /// The base URL the endpoint is built with (`None`: the engine's default).
     pub fn base(&self) -> Option<&str> {
         match self {
-            Route::Key { base, .. } => base.as_deref(),
-            Route::OwnBase(base) | Route::LocalProxy { base, .. } => Some(base),
+            EngineRoute::Key { base, .. } => base.as_deref(),
+            EngineRoute::OwnBase(base) | EngineRoute::LocalProxy { base, .. } => Some(base),
         }
     }
 
     /// The key sent, if any.
     pub fn key(&self) -> Option<&str> {
         match self {
-            Route::Key { mode, .. } => mode.key(),
+            EngineRoute::Key { mode, .. } => mode.key(),
             _ => None,
         }
     }
@@ -169,7 +169,7 @@ impl Route {
     /// The proxy's token, for the local proxy only.
     pub fn token(&self) -> Option<&str> {
         match self {
-            Route::LocalProxy { token, .. } => Some(token),
+            EngineRoute::LocalProxy { token, .. } => Some(token),
             _ => None,
         }
     }
@@ -182,13 +182,15 @@ pub fn route(
     key: Option<&str>,
     own_base: Option<&BaseUrl>,
     proxy: Option<&LocalProxy>,
-) -> Result<Route, KeyError> {
+) -> Result<EngineRoute, KeyError> {
     match (auth_mode(key, own_base), own_base, proxy) {
-        (Ok(mode @ KeyMode::Key(_)), base, _) => Ok(Route::Key { base: base.map(|b| b.as_str().to_string()), mode }),
-        (Ok(KeyMode::Proxy), Some(base), _) => Ok(Route::OwnBase(base.as_str().to_string())),
+        (Ok(mode @ KeyMode::Key(_)), base, _) => {
+            Ok(EngineRoute::Key { base: base.map(|b| b.as_str().to_string()), mode })
+        }
+        (Ok(KeyMode::Proxy), Some(base), _) => Ok(EngineRoute::OwnBase(base.as_str().to_string())),
         (Ok(KeyMode::Proxy), None, _) => Err(KeyError::Missing),
         (Err(KeyError::Missing), _, Some(proxy)) => {
-            Ok(Route::LocalProxy { base: engine_base(&proxy.url, engine), token: proxy.token.trim().to_string() })
+            Ok(EngineRoute::LocalProxy { base: engine_base(&proxy.url, engine), token: proxy.token.trim().to_string() })
         }
         (Err(e), _, _) => Err(e),
     }

@@ -10,13 +10,14 @@
 //! a key-test body), each row in its own file under `engines/`, and one table
 //! (`engines/mod.rs`, the only file that names those files). Everything else reads the rows:
 //! [`Endpoint`] (what the shells use), [`interpret`](mod@interpret) (a reply → the attempt's
-//! outcome), [`keytest`], [`doctor`]. What several engines share is a dialect ([`dialect`]:
+//! outcome), [`keytest`] and the doctor ([`crate::doctor`], which also reads the price table and
+//! so sits above `provider`). What several engines share is a dialect ([`dialect`]:
 //! Messages, chat completions, Responses), so an engine's file holds only what that engine does.
 //!
 //! **Architecture Invariant:** an engine or dialect module imports only the spec, the parsed
-//! result, the JSON readers, the error body and kinds, the budget, the location pieces (and, an engine, its dialect
-//! and the [`Wire`] type it fills in); only the table names the engine modules. The tidy test
-//! `engines_and_dialects_import_only_the_leaves` holds it.
+//! result, the JSON readers, the error body and kinds, the budget, the location pieces (and,
+//! an engine, its dialect and the [`Wire`] type it fills in); only the table names the engine
+//! modules. The tidy test `engines_and_dialects_import_only_the_leaves` holds it.
 //!
 //! - [`spec`](mod@spec), [`parsed`], `read`: the leaves — the engine table, the raw result, the lenient
 //!   JSON readers;
@@ -32,7 +33,6 @@
 
 pub mod budget;
 pub mod dialect;
-pub mod doctor;
 pub mod endpoint;
 mod engines;
 pub mod error;
@@ -58,7 +58,7 @@ pub use error::transport::{
     network_error, redirect_error, reply_too_large_error, timeout_error, LOCAL_PROXY_ERROR_TYPE,
 };
 pub use error::words::describe_engine_error;
-pub use interpret::{interpret, Interpret, Reply, INTERPRETED_HEADERS};
+pub use interpret::{interpret, EngineReply, Interpret, INTERPRETED_HEADERS};
 pub use keytest::{build_engine_key_test_body, interpret_engine_key_test, KeyVerdict};
 pub use location::{applied_by, applied_note, assumed_location_note, location_applied, location_line, system_prompt};
 pub use parsed::{Continuation, ParsedResponse};
@@ -68,55 +68,3 @@ pub use spec::{
 };
 pub use url::{auth_mode, check_key, parse_base_url, ApiKey, BaseUrl, BaseUrlError, KeyError, KeyMode};
 pub use wire::Wire;
-
-use crate::model::ErrorKind;
-
-/// Whether a failed attempt of this kind is tried again (seed §3.4).
-///
-/// 401/402/403 and a content-filter refusal are never retried; 408, 429, 5xx, network errors, timeouts, invalid JSON
-/// and empty answers are. Any other HTTP status (400, 404, 422 …) is a deterministic
-/// client error and is not retried either.
-pub fn is_retryable(kind: ErrorKind) -> bool {
-    match kind {
-        ErrorKind::Auth | ErrorKind::Balance | ErrorKind::Forbidden | ErrorKind::Http | ErrorKind::Refused => false,
-        ErrorKind::RateLimit
-        | ErrorKind::Server
-        | ErrorKind::Timeout
-        | ErrorKind::Network
-        | ErrorKind::InvalidJson
-        | ErrorKind::Empty => true,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::model::EngineId;
-
-    /// The seed §3.4 retry table, reached through the error constructors.
-    #[test]
-    fn retry_table() {
-        let map = |status, body| map_engine_http_error(EngineId::Deepseek, status, body);
-        let rows = [
-            (map(401, ""), false),
-            (map(402, ""), false),
-            (map(403, ""), false),
-            (map(400, r#"{"error":{"message":"Insufficient Balance"}}"#), false),
-            (map(400, "bad request"), false),
-            (map(404, ""), false),
-            (map(422, ""), false),
-            (map(408, ""), true),
-            (map(429, ""), true),
-            (map(500, ""), true),
-            (map(503, ""), true),
-            (map(529, ""), true),
-            (network_error("reset"), true),
-            (timeout_error(REQUEST_TIMEOUT_MS), true),
-            (parse_engine_response(EngineId::Deepseek, "<html>", "m").unwrap_err(), true),
-            (empty_answer_error(), true),
-        ];
-        for (err, retry) in rows {
-            assert_eq!(is_retryable(err.kind), retry, "{err:?}");
-        }
-    }
-}

@@ -25,13 +25,8 @@ use std::fmt;
 /// URLs with the same crate).
 pub use url::Url;
 
+use crate::limits::{MAX_BASE_URL_BYTES, MAX_KEY_CHARS};
 use crate::model::Localized;
-
-/// Longest base URL accepted, in bytes.
-pub const MAX_BASE_URL_BYTES: usize = 2048;
-
-/// Longest API key accepted, in characters (real keys are 30–200).
-pub const MAX_KEY_CHARS: usize = 512;
 
 /// A custom base URL that passed [`parse_base_url`].
 #[derive(Clone, PartialEq, Eq)]

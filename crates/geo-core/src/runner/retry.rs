@@ -1,8 +1,8 @@
 //! The retry rule of one probe (seed §3.4): what one attempt's outcome leads to.
 
 use crate::analysis::clean::clean_answer;
-use crate::model::{ProbeError, ProbeStatus};
-use crate::provider::{is_retryable, ParsedResponse};
+use crate::model::{ErrorKind, ProbeError, ProbeStatus};
+use crate::provider::ParsedResponse;
 
 /// Attempts per probe before it is recorded as `error` or `empty`.
 pub const MAX_ATTEMPTS: u32 = 3;
@@ -47,6 +47,23 @@ pub fn empty_backoff_ms(attempt: u32) -> u64 {
     EMPTY_BACKOFF_STEP_MS * u64::from(attempt)
 }
 
+/// Whether a failed attempt of this kind is tried again (seed §3.4).
+///
+/// 401/402/403 and a content-filter refusal are never retried; 408, 429, 5xx, network errors, timeouts, invalid JSON
+/// and empty answers are. Any other HTTP status (400, 404, 422 …) is a deterministic
+/// client error and is not retried either.
+pub fn is_retryable(kind: ErrorKind) -> bool {
+    match kind {
+        ErrorKind::Auth | ErrorKind::Balance | ErrorKind::Forbidden | ErrorKind::Http | ErrorKind::Refused => false,
+        ErrorKind::RateLimit
+        | ErrorKind::Server
+        | ErrorKind::Timeout
+        | ErrorKind::Network
+        | ErrorKind::InvalidJson
+        | ErrorKind::Empty => true,
+    }
+}
+
 /// Whether a response carries no usable answer: empty once cleaned (whitespace counts as empty).
 pub fn is_empty_answer(response: &ParsedResponse) -> bool {
     clean_answer(&response.raw_answer).trim().is_empty()
@@ -71,5 +88,42 @@ pub fn next_step(attempt: u32, max_attempts: u32, outcome: &AttemptOutcome, rand
             Step::Retry { backoff_ms: error_backoff_ms(attempt, random) }
         }
         Err(_) => Step::Finish(ProbeStatus::Error),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::EngineId;
+    use crate::provider::{
+        empty_answer_error, map_engine_http_error, network_error, parse_engine_response, timeout_error,
+        REQUEST_TIMEOUT_MS,
+    };
+
+    /// The seed §3.4 retry table, reached through the error constructors.
+    #[test]
+    fn retry_table() {
+        let map = |status, body| map_engine_http_error(EngineId::Deepseek, status, body);
+        let rows = [
+            (map(401, ""), false),
+            (map(402, ""), false),
+            (map(403, ""), false),
+            (map(400, r#"{"error":{"message":"Insufficient Balance"}}"#), false),
+            (map(400, "bad request"), false),
+            (map(404, ""), false),
+            (map(422, ""), false),
+            (map(408, ""), true),
+            (map(429, ""), true),
+            (map(500, ""), true),
+            (map(503, ""), true),
+            (map(529, ""), true),
+            (network_error("reset"), true),
+            (timeout_error(REQUEST_TIMEOUT_MS), true),
+            (parse_engine_response(EngineId::Deepseek, "<html>", "m").unwrap_err(), true),
+            (empty_answer_error(), true),
+        ];
+        for (err, retry) in rows {
+            assert_eq!(is_retryable(err.kind), retry, "{err:?}");
+        }
     }
 }

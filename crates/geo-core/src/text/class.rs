@@ -7,6 +7,9 @@
 //!   position-adjusted word count alike.
 //! - [`is_joiner`] / [`joins_word`]: `.`, `'`, `’`, `-`, `_` between two letters or digits
 //!   keep one word (`v2.0`, `don't`, `e-commerce`).
+//! - `is_cjk_punct` / `is_trailing_punct`: the full-width punctuation that ends a bare URL,
+//!   and the clause-ending punctuation stripped from a URL's end; where a removed citation
+//!   marker leaves no space.
 
 /// Whether `c` belongs to a CJK script that is written without spaces.
 ///
@@ -58,6 +61,67 @@ pub fn is_joiner(c: char) -> bool {
 #[inline]
 pub fn joins_word(next: Option<char>) -> bool {
     next.is_some_and(|n| n.is_alphanumeric() && !is_cjk(n))
+}
+
+/// Full-width and CJK punctuation: it ends a bare URL (`analysis::links`), and a citation
+/// marker removed before it leaves no space (`analysis::markers`).
+pub(crate) fn is_cjk_punct(c: char) -> bool {
+    matches!(
+        c,
+        '。' | '，'
+            | '；'
+            | '：'
+            | '！'
+            | '？'
+            | '、'
+            | '“'
+            | '”'
+            | '‘'
+            | '’'
+            | '「'
+            | '」'
+            | '『'
+            | '』'
+            | '《'
+            | '》'
+            | '（'
+            | '）'
+            | '【'
+            | '】'
+            | '…'
+            | '〈'
+            | '〉'
+            | '｜'
+    )
+}
+
+/// Punctuation that ends a clause, ASCII and CJK: always stripped from the end of a URL
+/// (`analysis::links`), and a citation marker removed before it leaves no space
+/// (`analysis::markers`).
+pub(crate) fn is_trailing_punct(c: char) -> bool {
+    matches!(
+        c,
+        '.' | ','
+            | ';'
+            | ':'
+            | '!'
+            | '?'
+            | '\''
+            | '"'
+            | '*'
+            | '。'
+            | '，'
+            | '；'
+            | '：'
+            | '！'
+            | '？'
+            | '、'
+            | '」'
+            | '』'
+            | '》'
+            | '）'
+            | '】'
+    )
 }
 
 #[cfg(test)]

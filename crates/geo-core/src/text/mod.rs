@@ -1,6 +1,7 @@
 //! Text primitives shared by every analysis step and by docs-chat retrieval, each defined
 //! once: NFKC folding ([`fold`]), byte-level UTF-8 scanning (`utf8`), character classes and
-//! word boundaries ([`class`]), static string tables packed at compile time ([`packed`]).
+//! word boundaries ([`class`]), static string tables packed at compile time ([`packed`]), and
+//! the one Markdown writer of the reports with their number formats ([`md`]).
 //!
 //! Before this module the same primitive lived twice with different behaviour (two CJK
 //! ranges, two word-byte rules, two NFKC fast paths, two Markdown-link parsers); now a Mention, a list title, the
@@ -10,6 +11,7 @@
 pub mod class;
 pub mod fold;
 pub(crate) mod markdown;
+pub mod md;
 pub mod packed;
 pub(crate) mod utf8;
 

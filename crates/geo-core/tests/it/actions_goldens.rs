@@ -7,6 +7,7 @@ use geo_core::analysis::analyze_envelope;
 use geo_core::export::markdown::markdown_report;
 use geo_core::export::{parse_export, validate_against, ImportLimits};
 use geo_core::model::{ExportEnvelope, FactSnapshot, Lang, RawCitation};
+use geo_core::provider::spec;
 
 fn load_text(text: &str) -> ExportEnvelope {
     let mut env = parse_export(text, &ImportLimits::default()).unwrap();
@@ -30,8 +31,8 @@ fn golden(name: &str, env: &ExportEnvelope, a: &Actions) {
     let run = env.runs.iter().find(|r| r.id == a.run_id).unwrap();
     let project = env.projects.iter().find(|p| p.id == run.project_id).map_or("", |p| p.name.as_str());
     insta::assert_snapshot!(format!("{name}_json"), serde_json::to_string_pretty(a).unwrap());
-    insta::assert_snapshot!(format!("{name}_zh"), actions_markdown(a, run, project, Lang::Zh));
-    insta::assert_snapshot!(format!("{name}_en"), actions_markdown(a, run, project, Lang::En));
+    insta::assert_snapshot!(format!("{name}_zh"), actions_markdown(a, run, project, spec(a.engine).name, Lang::Zh));
+    insta::assert_snapshot!(format!("{name}_en"), actions_markdown(a, run, project, spec(a.engine).name, Lang::En));
 }
 
 fn ids(v: impl IntoIterator<Item = impl AsRef<str>>) -> Vec<String> {
@@ -143,7 +144,7 @@ fn the_report_holds_the_same_sections() {
     let a = actions_for_export(&env, Some("run_act_b"), None).unwrap();
     let run = env.runs.iter().find(|r| r.id == "run_act_b").unwrap();
     let report = markdown_report(&env, "run_act_b", Lang::En).unwrap();
-    let sections = actions_markdown(&a, run, "x", Lang::En);
+    let sections = actions_markdown(&a, run, "x", spec(a.engine).name, Lang::En);
     let body = &sections[sections.find("## Prompts you lose").unwrap()..];
     assert!(report.contains(body), "the report carries the actions' sections");
     assert!(report.contains("answer links that do not exist: 1 of 4"));
@@ -269,14 +270,14 @@ fn wrong_facts_name_the_pages_behind_the_contradicting_sentences() {
     assert_eq!(json["solved"]["wrongFacts"], serde_json::json!(["zp_founded"]));
 
     let run = env.runs.iter().find(|r| r.id == "run_act_b").unwrap();
-    let en = actions_markdown(&a, run, "x", Lang::En);
+    let en = actions_markdown(&a, run, "x", spec(a.engine).name, Lang::En);
     let section = &en[en.find("## Wrong facts and the pages behind them").expect("the section")..];
     let section = &section[..section.find("\n## ").unwrap()];
     assert!(section.contains("| 成立年份 | 元构场 | 3 | 3 | 2019, 2018 | 0 | still open |"), "{section}");
     assert!(section.contains("| 总部 | 元构场 | 1 | 1 | 上海 | 1 | new |"), "{section}");
     assert!(section.contains("https://www.36kr.com/p/geo-review | 36kr.com | 2 | ✓ |"), "{section}");
     assert!(en.contains("- Facts no longer stated wrongly: 智谱营销成立\n"), "{en}");
-    let zh = actions_markdown(&a, run, "x", Lang::Zh);
+    let zh = actions_markdown(&a, run, "x", spec(a.engine).name, Lang::Zh);
     assert!(zh.contains("## 说错的事实及其背后的页面") && zh.contains("- 不再被说错的事实: 智谱营销成立\n"), "{zh}");
     let report = markdown_report(&env, "run_act_b", Lang::En).unwrap();
     assert!(report.contains(section), "the report carries the section");
@@ -285,7 +286,7 @@ fn wrong_facts_name_the_pages_behind_the_contradicting_sentences() {
     let gemini = actions_for_export(&env, Some("run_act_gemini"), None).unwrap();
     assert_eq!((gemini.fact_count, gemini.wrong_facts.len()), (0, 0));
     let run = env.runs.iter().find(|r| r.id == "run_act_gemini").unwrap();
-    assert!(!actions_markdown(&gemini, run, "x", Lang::En).contains("Wrong facts"));
+    assert!(!actions_markdown(&gemini, run, "x", spec(gemini.engine).name, Lang::En).contains("Wrong facts"));
     // With a sheet and no contradiction: the section says so.
     let first = actions_for_export(&env, Some("run_act_a"), None).unwrap();
     let run = env.runs.iter().find(|r| r.id == "run_act_a").unwrap();
@@ -293,5 +294,6 @@ fn wrong_facts_name_the_pages_behind_the_contradicting_sentences() {
     assert_eq!(ties, ["founded", "zp_founded", "staff"], "ties in the fact sheet's order");
     let mut clean = first.clone();
     clean.wrong_facts.clear();
-    assert!(actions_markdown(&clean, run, "x", Lang::En).contains("No sentence contradicts the fact sheet."));
+    assert!(actions_markdown(&clean, run, "x", spec(clean.engine).name, Lang::En)
+        .contains("No sentence contradicts the fact sheet."));
 }

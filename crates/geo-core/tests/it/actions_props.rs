@@ -101,16 +101,7 @@ fn run_strategy(
                 .into_iter()
                 .map(|t| crate::metrics_support::target(TARGETS[t].0, TARGETS[t].1, &[TARGETS[t].0], &[]))
                 .collect();
-            let probes = probes
-                .into_iter()
-                .enumerate()
-                .map(|(k, mut p)| {
-                    p.run_id = id.into();
-                    p.repeat_index = k as u32;
-                    p.id = probe_id(id, &p.prompt_id, k as u32);
-                    p
-                })
-                .collect();
+            let probes = crate::metrics_support::numbered(id, probes);
             let check = check.map(|links| LinkCheck {
                 run_id: id.into(),
                 checked_at: "2026-11-29T09:00:00.000Z".into(),

@@ -174,7 +174,7 @@ fn lists_resumed_after_one_long_interruption() {
 // process).
 
 use geo_core::model::EngineId;
-use geo_core::provider::{interpret, interpret_engine_key_test, wire, Interpret, Reply};
+use geo_core::provider::{interpret, interpret_engine_key_test, wire, EngineReply, Interpret};
 
 /// Size of the small reply; the large one is [`REPLY_FACTOR`] times it (1 MB and 10 MB).
 const REPLY_BYTES: usize = 1_000_000;
@@ -305,7 +305,7 @@ fn json_list(n: usize, open: &str, close: &str, item: impl Fn(usize) -> String) 
 fn reply_of(engine: EngineId, status: u16, body: &str) {
     let how = Interpret { model: "m", wire: wire(engine) };
     let headers = [("content-type", "application/json")];
-    std::hint::black_box(interpret(&Reply { status, headers: &headers, body }, &how).ok());
+    std::hint::black_box(interpret(&EngineReply { status, headers: &headers, body }, &how).ok());
 }
 
 /// A Messages body with `k` searches whose result blocks come in reverse order of their
@@ -469,7 +469,7 @@ fn error_envelopes_of_every_engine() {
 fn the_reply_shapes_parse_as_intended() {
     // The shapes above must reach the code they are meant to load, not an early refusal.
     let how = |engine| Interpret { model: "m", wire: wire(engine) };
-    let ok = |engine, body: &str| interpret(&Reply { status: 200, headers: &[], body }, &how(engine)).unwrap();
+    let ok = |engine, body: &str| interpret(&EngineReply { status: 200, headers: &[], body }, &how(engine)).unwrap();
     let m = ok(EngineId::Deepseek, &messages_body(50_000));
     let k = 50_000 / 330;
     assert_eq!((m.queries.len(), m.raw_sources.len()), (2 * k, k));
@@ -482,10 +482,10 @@ fn the_reply_shapes_parse_as_intended() {
     assert_eq!(p.raw_answer, "ab");
     assert!(p.raw_sources.len() > 100);
     let page = html_page(50_000);
-    let e = interpret(&Reply { status: 502, headers: &[], body: &page }, &how(EngineId::Deepseek)).unwrap_err();
+    let e = interpret(&EngineReply { status: 502, headers: &[], body: &page }, &how(EngineId::Deepseek)).unwrap_err();
     assert!(e.message.contains("gateway error") && !e.message.contains("var a"), "{}", e.message);
     let env = error_envelope(50_000);
-    let e = interpret(&Reply { status: 400, headers: &[], body: &env }, &how(EngineId::Gemini)).unwrap_err();
+    let e = interpret(&EngineReply { status: 400, headers: &[], body: &env }, &how(EngineId::Gemini)).unwrap_err();
     assert!(e.message.contains("invalid_request_error: mmm"), "{}", e.message);
 }
 

@@ -32,6 +32,7 @@ use regex::Regex;
 use unicode_normalization::UnicodeNormalization;
 
 use crate::metrics_support::probe;
+use crate::support::fact;
 
 // ---------------------------------------------------------------------------------------
 // The oracle.
@@ -727,21 +728,6 @@ fn answer(values: Vec<String>) -> impl Strategy<Value = String> {
         prop_oneof![9 => piece(), 1 => prop::sample::select(values)].boxed()
     };
     prop::collection::vec(piece, 0..50).prop_map(|v| v.concat())
-}
-
-fn fact(id: &str, target: &str, kind: FactKind, cues: &[&str]) -> Fact {
-    Fact {
-        id: id.into(),
-        target_id: target.into(),
-        label: id.into(),
-        kind,
-        cues: cues.iter().map(|c| c.to_string()).collect(),
-        value: None,
-        currency: None,
-        tolerance: None,
-        accepted: vec![],
-        rejected: vec![],
-    }
 }
 
 /// A fact sheet: a subset of a pool of facts in any order, with drawn values, and watch terms.

@@ -7,10 +7,6 @@ use geo_core::compare::{newcombe_interval, Change, Direction};
 use geo_core::metrics::wilson_interval;
 use proptest::prelude::*;
 
-fn cases() -> u32 {
-    std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(256)
-}
-
 /// Newcombe (1998), Table II, method 10: the eight worked examples `(x₁, n₁, x₂, n₂)`, the
 /// difference and the interval as printed (four decimals).
 const TABLE_II: &[(u32, u32, u32, u32, f64, f64, f64)] = &[
@@ -76,7 +72,7 @@ fn proportion() -> impl Strategy<Value = (u32, u32)> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(cases()))]
+    #![proptest_config(crate::config())]
 
     /// The interval contains the point difference and stays within [−1, 1].
     #[test]

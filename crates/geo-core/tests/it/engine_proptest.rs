@@ -12,10 +12,6 @@ use geo_core::provider::{map_engine_http_error, parse_engine_response};
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
-fn cases() -> u32 {
-    std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(256)
-}
-
 /// Every recorded body of every engine (DeepSeek's `fixtures/responses` included), with its engine.
 fn fixtures() -> &'static [(EngineId, String)] {
     static FIXTURES: OnceLock<Vec<(EngineId, String)>> = OnceLock::new();
@@ -49,108 +45,93 @@ fn arb_engine() -> impl Strategy<Value = EngineId> {
     prop::sample::select(EngineId::ALL.to_vec())
 }
 
+/// Strings of every engine's responses: types, statuses, URLs, citation markers, finish
+/// reasons and error codes.
+const WORDS: &[&str] = &[
+    "web_search_call",
+    "search",
+    "open_page",
+    "find_in_page",
+    "message",
+    "output_text",
+    "url_citation",
+    "url",
+    "api",
+    "failed",
+    "incomplete",
+    "STOP",
+    "https://a.example/x?utm_source=openai",
+    "https://vertexaisearch.cloud.google.com/grounding-api-redirect/X",
+    "zhihu.com",
+    "",
+    "text",
+    "[ref_1]",
+    "[ref_无]",
+    "^[1][2]^",
+    "[^1]",
+    "无",
+    "content_filter",
+    "sensitive",
+    "length",
+    "null",
+    "DataInspectionFailed",
+    "Arrearage",
+    "AccountOverdueError",
+];
+
+/// Keys of every engine's responses.
+const KEYS: &[&str] = &[
+    "type",
+    "status",
+    "action",
+    "queries",
+    "query",
+    "sources",
+    "url",
+    "title",
+    "content",
+    "text",
+    "annotations",
+    "output",
+    "candidates",
+    "parts",
+    "thought",
+    "groundingMetadata",
+    "webSearchQueries",
+    "groundingChunks",
+    "web",
+    "uri",
+    "groundingSupports",
+    "groundingChunkIndices",
+    "choices",
+    "message",
+    "citations",
+    "search_results",
+    "date",
+    "usage",
+    "usageMetadata",
+    "error",
+    "model",
+    "id",
+    "promptFeedback",
+    "search_info",
+    "site_name",
+    "index",
+    "plugins",
+    "finish_reason",
+    "flag",
+    "search_tokens",
+    "tool_usage",
+    "web_search",
+    "code",
+    "Response",
+    "Error",
+    "Code",
+];
+
 /// Arbitrary JSON biased towards the keys and values of every engine's responses.
 fn arb_json(depth: u32, size: u32) -> impl Strategy<Value = Value> {
-    let leaf = prop_oneof![
-        Just(Value::Null),
-        any::<bool>().prop_map(Value::Bool),
-        any::<i64>().prop_map(Value::from),
-        (-1.0e3f64..1.0e12).prop_map(Value::from),
-        prop::sample::select(vec![
-            "web_search_call",
-            "search",
-            "open_page",
-            "find_in_page",
-            "message",
-            "output_text",
-            "url_citation",
-            "url",
-            "api",
-            "failed",
-            "incomplete",
-            "STOP",
-            "https://a.example/x?utm_source=openai",
-            "https://vertexaisearch.cloud.google.com/grounding-api-redirect/X",
-            "zhihu.com",
-            "",
-            "text",
-            "[ref_1]",
-            "[ref_无]",
-            "^[1][2]^",
-            "[^1]",
-            "无",
-            "content_filter",
-            "sensitive",
-            "length",
-            "null",
-            "DataInspectionFailed",
-            "Arrearage",
-            "AccountOverdueError",
-        ])
-        .prop_map(Value::from),
-        ".{0,10}".prop_map(Value::from),
-    ];
-    leaf.prop_recursive(depth, size, 5, |inner| {
-        prop_oneof![
-            prop::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
-            prop::collection::vec(
-                (
-                    prop::sample::select(vec![
-                        "type",
-                        "status",
-                        "action",
-                        "queries",
-                        "query",
-                        "sources",
-                        "url",
-                        "title",
-                        "content",
-                        "text",
-                        "annotations",
-                        "output",
-                        "candidates",
-                        "parts",
-                        "thought",
-                        "groundingMetadata",
-                        "webSearchQueries",
-                        "groundingChunks",
-                        "web",
-                        "uri",
-                        "groundingSupports",
-                        "groundingChunkIndices",
-                        "choices",
-                        "message",
-                        "citations",
-                        "search_results",
-                        "date",
-                        "usage",
-                        "usageMetadata",
-                        "error",
-                        "model",
-                        "id",
-                        "promptFeedback",
-                        "search_info",
-                        "site_name",
-                        "index",
-                        "plugins",
-                        "finish_reason",
-                        "flag",
-                        "search_tokens",
-                        "tool_usage",
-                        "web_search",
-                        "code",
-                        "Response",
-                        "Error",
-                        "Code",
-                    ])
-                    .prop_map(str::to_string),
-                    inner,
-                ),
-                0..5,
-            )
-            .prop_map(|kv| Value::Object(kv.into_iter().collect())),
-        ]
-    })
+    crate::arb_json(depth, size, WORDS, KEYS)
 }
 
 /// Replaces the value at the `pick`-th node (pre-order) of `v` with `with`.
@@ -168,7 +149,7 @@ fn swap_node(v: &mut Value, pick: &mut usize, with: &Value) -> bool {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(cases()))]
+    #![proptest_config(crate::config())]
 
     #[test]
     fn never_panics_on_arbitrary_strings(engine in arb_engine(), body in any::<String>()) {

@@ -186,7 +186,7 @@ proptest! {
             Just(r#"{"type":"message","content":[{"type":"text","text":"hi"}]}"#.to_string()),
         ],
     ) {
-        let reply = provider::Reply { status, headers: &[("retry-after", "7")], body: &body };
+        let reply = provider::EngineReply { status, headers: &[("retry-after", "7")], body: &body };
         if let Err(e) = provider::interpret(&reply, &provider::Interpret { model: "m", wire: provider::wire(geo_core::model::EngineId::Deepseek) }) {
             prop_assert!(e.message.chars().count() <= MAX_PROVIDER_MESSAGE_CHARS + 400, "{} chars", e.message.chars().count());
         }

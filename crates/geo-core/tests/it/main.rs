@@ -12,6 +12,34 @@ pub fn config() -> proptest::prelude::ProptestConfig {
     proptest::prelude::ProptestConfig::with_cases(cases())
 }
 
+/// Arbitrary JSON up to `depth` levels and about `size` nodes whose strings are often one of
+/// `words` and whose keys are always one of `keys`: a response format's vocabulary, so
+/// that parsers reach past their first check.
+pub fn arb_json(
+    depth: u32,
+    size: u32,
+    words: &'static [&'static str],
+    keys: &'static [&'static str],
+) -> impl proptest::strategy::Strategy<Value = serde_json::Value> {
+    use proptest::prelude::*;
+    use serde_json::Value;
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(Value::from),
+        any::<f64>().prop_filter("finite", |f| f.is_finite()).prop_map(Value::from),
+        prop::sample::select(words).prop_map(Value::from),
+        ".{0,12}".prop_map(Value::from),
+    ];
+    leaf.prop_recursive(depth, size, 5, move |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+            prop::collection::vec((prop::sample::select(keys).prop_map(str::to_string), inner), 0..5)
+                .prop_map(|kv| Value::Object(kv.into_iter().collect())),
+        ]
+    })
+}
+
 mod export_support;
 mod metrics_support;
 mod runner_support;
@@ -61,11 +89,11 @@ mod provider_fixtures;
 mod provider_goldens;
 mod provider_location;
 mod provider_proptest;
-mod runner_engine;
 mod runner_fidelity;
 mod runner_modes;
 mod runner_props;
 mod runner_retry;
+mod runner_session;
 mod runner_start;
 mod sources_classify;
 mod sources_links;

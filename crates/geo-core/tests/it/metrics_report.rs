@@ -1,9 +1,10 @@
 //! Goldens of the Markdown report (both languages) and its escaping rules.
 
 use crate::metrics_support::*;
-use geo_core::export::markdown::{escape_cell, markdown_report};
+use geo_core::export::markdown::markdown_report;
 use geo_core::metrics::MetricsError;
 use geo_core::model::Lang;
+use geo_core::text::md::escape_cell;
 
 #[track_caller]
 fn check(input: &str, expect: &str) {

@@ -2,9 +2,8 @@
 //! and the key-test verdict for the same bodies.
 
 use geo_core::model::{EngineId, ErrorKind, Localized, ProbeError};
-use geo_core::provider::{
-    describe_engine_error, interpret_engine_key_test, is_retryable, map_engine_http_error, KeyVerdict,
-};
+use geo_core::provider::{describe_engine_error, interpret_engine_key_test, map_engine_http_error, KeyVerdict};
+use geo_core::runner::is_retryable;
 
 /// The recorded bodies are DeepSeek's and Anthropic's; they are read as the seed's engine's.
 fn map_http_error(status: u16, body: &str) -> ProbeError {

@@ -21,58 +21,42 @@ fn check(body: &str) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// Strings of the Messages format: block types, tool names and ids.
+const WORDS: &[&str] = &[
+    "text",
+    "server_tool_use",
+    "web_search_tool_result",
+    "web_search_result",
+    "web_search",
+    "thinking",
+    "error",
+    "ws_call_id=1",
+    "call_00_x",
+    "",
+];
+
+/// Keys of the Messages format.
+const KEYS: &[&str] = &[
+    "type",
+    "id",
+    "tool_use_id",
+    "name",
+    "input",
+    "query",
+    "content",
+    "text",
+    "url",
+    "title",
+    "page_age",
+    "error_code",
+    "usage",
+    "error",
+    "model",
+];
+
 /// Arbitrary JSON up to `depth` levels and about `size` nodes, biased towards Messages keys.
 fn arb_json_sized(depth: u32, size: u32) -> impl Strategy<Value = Value> {
-    let leaf = prop_oneof![
-        Just(Value::Null),
-        any::<bool>().prop_map(Value::Bool),
-        any::<i64>().prop_map(Value::from),
-        any::<f64>().prop_filter("finite", |f| f.is_finite()).prop_map(Value::from),
-        prop_oneof![
-            Just("text"),
-            Just("server_tool_use"),
-            Just("web_search_tool_result"),
-            Just("web_search_result"),
-            Just("web_search"),
-            Just("thinking"),
-            Just("error"),
-            Just("ws_call_id=1"),
-            Just("call_00_x"),
-            Just(""),
-        ]
-        .prop_map(Value::from),
-        ".{0,12}".prop_map(Value::from),
-    ];
-    leaf.prop_recursive(depth, size, 5, |inner| {
-        prop_oneof![
-            prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
-            prop::collection::vec(
-                (
-                    prop_oneof![
-                        Just("type"),
-                        Just("id"),
-                        Just("tool_use_id"),
-                        Just("name"),
-                        Just("input"),
-                        Just("query"),
-                        Just("content"),
-                        Just("text"),
-                        Just("url"),
-                        Just("title"),
-                        Just("page_age"),
-                        Just("error_code"),
-                        Just("usage"),
-                        Just("error"),
-                        Just("model"),
-                    ]
-                    .prop_map(str::to_string),
-                    inner,
-                ),
-                0..5
-            )
-            .prop_map(|kv| Value::Object(kv.into_iter().collect())),
-        ]
-    })
+    crate::arb_json(depth, size, WORDS, KEYS)
 }
 
 fn arb_json() -> impl Strategy<Value = Value> {

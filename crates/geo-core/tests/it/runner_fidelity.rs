@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use crate::runner_support::*;
 use geo_core::model::{EngineId, ErrorKind, ProbeStatus, RunStatus, Usage};
 use geo_core::provider::{parse_engine_response, ParsedResponse, MAX_CONTINUATIONS};
-use geo_core::runner::{Engine, EngineOptions, Mode};
+use geo_core::runner::{Mode, Session, SessionOptions};
 
 const PROBE: &str = "run1__p1__0";
 
@@ -28,7 +28,7 @@ fn usage(input: u64, output: u64) -> Usage {
 
 fn run_one(replies: Vec<Reply>, cancel_at: Option<u64>) -> Trace {
     let run = new_run(&["p1"], 1, 1);
-    let mut engine = Engine::new(&run, Mode::Fresh, EngineOptions::default()).unwrap();
+    let mut engine = Session::new(&run, Mode::Fresh, SessionOptions::default()).unwrap();
     drive_to_completion(&mut engine, Drive { cancel_at, ..Drive::new(Script::new().on(PROBE, replies)) })
 }
 

@@ -3,7 +3,7 @@
 
 use crate::runner_support::*;
 use geo_core::model::{ErrorKind, Probe, ProbeStatus, Run, RunStatus};
-use geo_core::runner::{plan_tasks, Engine, EngineOptions, Mode, RunnerError};
+use geo_core::runner::{plan_tasks, Mode, RunnerError, Session, SessionOptions};
 
 /// Stores written probes the way the shells do: overwrite by id.
 fn store(records: &mut Vec<Probe>, trace: &Trace) {
@@ -15,17 +15,22 @@ fn store(records: &mut Vec<Probe>, trace: &Trace) {
     }
 }
 
+/// The probes a new store holds after `trace`.
+fn stored(trace: &Trace) -> Vec<Probe> {
+    let mut records = Vec::new();
+    store(&mut records, trace);
+    records
+}
+
 /// A 2 × 3 run cancelled after p1__0 and p1__1 succeeded and p1__2 failed with 401.
 fn interrupted_run() -> (Run, Vec<Probe>) {
     let run = new_run(&["p1", "p2"], 3, 1);
-    let mut engine = Engine::new(&run, Mode::Fresh, EngineOptions::default()).unwrap();
+    let mut engine = Session::new(&run, Mode::Fresh, SessionOptions::default()).unwrap();
     let script = Script::new().on("run1__p1__2", vec![err(ErrorKind::Auth, Some(401))]);
     let trace = drive_to_completion(&mut engine, Drive { cancel_at: Some(T0 + 350), ..Drive::new(script) });
     assert_eq!(trace.written_ids(), ["run1__p1__0", "run1__p1__1", "run1__p1__2"]);
     assert_eq!(trace.outcome().status, RunStatus::Cancelled);
-    let mut records = Vec::new();
-    store(&mut records, &trace);
-    (run, records)
+    (run, stored(&trace))
 }
 
 #[test]
@@ -33,7 +38,8 @@ fn continue_runs_everything_but_successes_and_is_idempotent() {
     let (run, mut records) = interrupted_run();
     let untouched: Vec<Probe> = records.iter().filter(|p| p.status == ProbeStatus::Success).cloned().collect();
 
-    let mut engine = Engine::new(&run, Mode::Continue { existing: records.clone() }, EngineOptions::default()).unwrap();
+    let mut engine =
+        Session::new(&run, Mode::Continue { existing: records.clone() }, SessionOptions::default()).unwrap();
     let trace = drive_to_completion(&mut engine, Drive::new(Script::new()));
     let expect = ["run1__p1__2", "run1__p2__0", "run1__p2__1", "run1__p2__2"];
     assert_eq!(trace.first_attempt_ids(), expect, "same ids, successes skipped");
@@ -49,7 +55,8 @@ fn continue_runs_everything_but_successes_and_is_idempotent() {
 
     // Continuing a finished run does nothing and reports the same status.
     let before = records.clone();
-    let mut engine = Engine::new(&run, Mode::Continue { existing: records.clone() }, EngineOptions::default()).unwrap();
+    let mut engine =
+        Session::new(&run, Mode::Continue { existing: records.clone() }, SessionOptions::default()).unwrap();
     let trace = drive_to_completion(&mut engine, Drive::new(Script::new()));
     assert!(trace.sends.is_empty() && trace.writes.is_empty());
     assert_eq!(trace.outcome().status, RunStatus::Completed);
@@ -60,7 +67,7 @@ fn continue_runs_everything_but_successes_and_is_idempotent() {
 #[test]
 fn continue_status_counts_old_failures_it_could_not_fix() {
     let (run, records) = interrupted_run();
-    let mut engine = Engine::new(&run, Mode::Continue { existing: records }, EngineOptions::default()).unwrap();
+    let mut engine = Session::new(&run, Mode::Continue { existing: records }, SessionOptions::default()).unwrap();
     let script = Script::new().on("run1__p1__2", vec![err(ErrorKind::Balance, Some(402))]);
     let trace = drive_to_completion(&mut engine, Drive::new(script));
     assert_eq!(trace.outcome().status, RunStatus::Partial);
@@ -76,7 +83,7 @@ fn continue_uses_the_run_snapshots_not_the_current_project() {
     // prove it by checking what it sends and matches against.
     run.prompt_snapshot[1].text = "快照里的问题".into();
     run.alias_snapshot[0].aliases = vec!["快照品牌".into()];
-    let mut engine = Engine::new(&run, Mode::Continue { existing: records }, EngineOptions::default()).unwrap();
+    let mut engine = Session::new(&run, Mode::Continue { existing: records }, SessionOptions::default()).unwrap();
     let script = Script::new().on("run1__p2__0", vec![ok("推荐快照品牌和元构场")]);
     let trace = drive_to_completion(&mut engine, Drive::new(script));
     let texts: Vec<&str> = trace.sends.iter().map(|(_, s)| s.prompt_text.as_str()).collect();
@@ -99,7 +106,7 @@ fn continue_ignores_probes_of_other_runs() {
     let mut other_failure = records[2].clone();
     other_failure.run_id = "run0".into();
     records.push(other_failure);
-    let mut engine = Engine::new(&run, Mode::Continue { existing: records }, EngineOptions::default()).unwrap();
+    let mut engine = Session::new(&run, Mode::Continue { existing: records }, SessionOptions::default()).unwrap();
     let trace = drive_to_completion(&mut engine, Drive::new(Script::new()));
     assert_eq!(trace.first_attempt_ids(), ["run1__p1__2", "run1__p2__0", "run1__p2__1", "run1__p2__2"]);
     assert_eq!(trace.outcome().status, RunStatus::Completed);
@@ -108,23 +115,21 @@ fn continue_ignores_probes_of_other_runs() {
 /// A 2 × 2 run at concurrency 3 with three failures: p1__1 401, p2__0 empty, p2__1 503.
 fn failed_run() -> (Run, Vec<Probe>) {
     let run = new_run(&["p1", "p2"], 2, 3);
-    let mut engine = Engine::new(&run, Mode::Fresh, EngineOptions::default()).unwrap();
+    let mut engine = Session::new(&run, Mode::Fresh, SessionOptions::default()).unwrap();
     let script = Script::new()
         .on("run1__p1__1", vec![err(ErrorKind::Auth, Some(401))])
         .on("run1__p2__0", vec![empty(), empty(), empty()])
         .on("run1__p2__1", vec![err(ErrorKind::Server, Some(503)); 3]);
     let trace = drive_to_completion(&mut engine, Drive::new(script));
     assert_eq!(trace.outcome().status, RunStatus::Partial);
-    let mut records = Vec::new();
-    store(&mut records, &trace);
-    (run, records)
+    (run, stored(&trace))
 }
 
 #[test]
 fn retry_failed_runs_failures_serially_under_the_same_ids() {
     let (run, mut records) = failed_run();
     let mut engine =
-        Engine::new(&run, Mode::RetryFailed { existing: records.clone() }, EngineOptions::default()).unwrap();
+        Session::new(&run, Mode::RetryFailed { existing: records.clone() }, SessionOptions::default()).unwrap();
     assert_eq!(engine.concurrency(), 1, "serial whatever the run's concurrency");
     let mut script = Script::new();
     script.default_latency = 2_000;
@@ -143,7 +148,7 @@ fn retry_failed_runs_failures_serially_under_the_same_ids() {
 fn retry_failed_recomputes_partial_and_failed() {
     let (run, records) = failed_run();
     let mut engine =
-        Engine::new(&run, Mode::RetryFailed { existing: records.clone() }, EngineOptions::default()).unwrap();
+        Session::new(&run, Mode::RetryFailed { existing: records.clone() }, SessionOptions::default()).unwrap();
     let script = Script::new().on("run1__p1__1", vec![err(ErrorKind::Auth, Some(401))]);
     let trace = drive_to_completion(&mut engine, Drive::new(script));
     assert_eq!(trace.outcome().status, RunStatus::Partial);
@@ -158,7 +163,7 @@ fn retry_failed_recomputes_partial_and_failed() {
         })
         .collect();
     let mut engine =
-        Engine::new(&run, Mode::RetryFailed { existing: all_failed.clone() }, EngineOptions::default()).unwrap();
+        Session::new(&run, Mode::RetryFailed { existing: all_failed.clone() }, SessionOptions::default()).unwrap();
     let mut script = Script::new();
     for p in &all_failed {
         script = script.on(&p.id, vec![err(ErrorKind::Forbidden, Some(403))]);
@@ -178,7 +183,7 @@ fn retry_failed_without_failures_only_recomputes_the_status() {
             p
         })
         .collect();
-    let mut engine = Engine::new(&run, Mode::RetryFailed { existing: fixed }, EngineOptions::default()).unwrap();
+    let mut engine = Session::new(&run, Mode::RetryFailed { existing: fixed }, SessionOptions::default()).unwrap();
     let trace = drive_to_completion(&mut engine, Drive::new(Script::new()));
     assert!(trace.sends.is_empty());
     assert_eq!(trace.outcome().status, RunStatus::Completed);
@@ -204,18 +209,18 @@ fn unrunnable_runs_are_error_values() {
     let (mut run, records) = failed_run();
     let mut orphan = records.iter().find(|p| p.status.is_failure()).unwrap().clone();
     orphan.prompt_id = "gone".into();
-    let err =
-        Engine::new(&run, Mode::RetryFailed { existing: vec![orphan.clone()] }, EngineOptions::default()).unwrap_err();
+    let err = Session::new(&run, Mode::RetryFailed { existing: vec![orphan.clone()] }, SessionOptions::default())
+        .unwrap_err();
     assert_eq!(err, RunnerError::PromptNotInSnapshot { probe_id: orphan.id.clone(), prompt_id: "gone".into() });
     assert!(err.to_string().contains("not in the run's prompt snapshot"));
 
     run.config.repeats = 0;
-    let err = Engine::new(&run, Mode::Fresh, EngineOptions::default()).unwrap_err();
+    let err = Session::new(&run, Mode::Fresh, SessionOptions::default()).unwrap_err();
     assert_eq!(err, RunnerError::EmptySnapshot { run_id: "run1".into() });
     run.config.repeats = 2;
     run.prompt_snapshot.clear();
     assert!(matches!(
-        Engine::new(&run, Mode::Continue { existing: records }, EngineOptions::default()),
+        Session::new(&run, Mode::Continue { existing: records }, SessionOptions::default()),
         Err(RunnerError::EmptySnapshot { .. })
     ));
 }
@@ -224,7 +229,7 @@ fn unrunnable_runs_are_error_values() {
 fn duplicate_prompts_in_an_imported_snapshot_never_duplicate_probe_ids() {
     let mut run = new_run(&["p1"], 2, 3);
     run.prompt_snapshot.push(run.prompt_snapshot[0].clone());
-    let mut engine = Engine::new(&run, Mode::Fresh, EngineOptions::default()).unwrap();
+    let mut engine = Session::new(&run, Mode::Fresh, SessionOptions::default()).unwrap();
     let trace = drive_to_completion(&mut engine, Drive::new(Script::new()));
     assert_eq!(trace.written_ids(), ["run1__p1__0", "run1__p1__1"]);
 }

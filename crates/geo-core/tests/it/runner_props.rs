@@ -7,7 +7,7 @@
 
 use crate::runner_support::*;
 use geo_core::model::{ErrorKind, ProbeStatus, RunStatus};
-use geo_core::runner::{clamp_concurrency, final_status, is_empty_answer, Engine, EngineOptions, Mode};
+use geo_core::runner::{clamp_concurrency, final_status, is_empty_answer, Mode, Session, SessionOptions};
 use proptest::prelude::*;
 
 /// The HTTP status a transport reports with an error of `kind` (`None`: no response).
@@ -93,7 +93,7 @@ proptest! {
     ) {
         let selected = ["p1", "p2", "p3"];
         let run = new_run(&selected[..prompt_count], repeats, concurrency);
-        let mut engine = Engine::new(&run, Mode::Fresh, EngineOptions::default()).unwrap();
+        let mut engine = Session::new(&run, Mode::Fresh, SessionOptions::default()).unwrap();
         let tasks: Vec<String> = engine.tasks().iter().map(|t| t.probe_id.clone()).collect();
         let mut script = Script::new();
         for (i, id) in tasks.iter().enumerate() {

@@ -3,7 +3,7 @@
 
 use crate::runner_support::*;
 use geo_core::model::{ErrorKind, ProbeStatus};
-use geo_core::runner::{iso_timestamp, Engine, EngineOptions, Mode};
+use geo_core::runner::{iso_timestamp, Mode, Session, SessionOptions};
 
 const PROBE: &str = "run1__p1__0";
 
@@ -19,7 +19,7 @@ struct Expect {
 #[track_caller]
 fn check(replies: Vec<Reply>, randoms: &[u32], expect: Expect) {
     let run = new_run(&["p1"], 1, 3);
-    let mut engine = Engine::new(&run, Mode::Fresh, EngineOptions::default()).unwrap();
+    let mut engine = Session::new(&run, Mode::Fresh, SessionOptions::default()).unwrap();
     let script = Script::new().on(PROBE, replies);
     let trace = drive_to_completion(&mut engine, Drive { randoms: randoms.to_vec(), ..Drive::new(script) });
 
@@ -143,7 +143,7 @@ fn mixed_sequences_end_with_the_last_outcome() {
 #[test]
 fn success_probe_keeps_the_raw_result_and_is_analysed() {
     let run = new_run(&["p1"], 1, 1);
-    let mut engine = Engine::new(&run, Mode::Fresh, EngineOptions::default()).unwrap();
+    let mut engine = Session::new(&run, Mode::Fresh, SessionOptions::default()).unwrap();
     let script =
         Script::new().on(PROBE, vec![net().after(50), ok("我先搜索一下。\n\n推荐元构场和竞品甲。").after(4321)]);
     let trace = drive_to_completion(&mut engine, Drive { randoms: vec![100], ..Drive::new(script) });
@@ -178,7 +178,7 @@ fn success_probe_keeps_the_raw_result_and_is_analysed() {
 #[test]
 fn error_probe_has_no_raw_result_and_the_requested_model() {
     let run = new_run(&["p1"], 1, 1);
-    let mut engine = Engine::new(&run, Mode::Fresh, EngineOptions::default()).unwrap();
+    let mut engine = Session::new(&run, Mode::Fresh, SessionOptions::default()).unwrap();
     let script = Script::new().on(PROBE, vec![e(ErrorKind::Auth, 401).after(77)]);
     let trace = drive_to_completion(&mut engine, Drive::new(script));
     let probe = trace.probe(PROBE);
@@ -191,7 +191,7 @@ fn error_probe_has_no_raw_result_and_the_requested_model() {
 #[test]
 fn empty_probe_keeps_the_last_usage() {
     let run = new_run(&["p1"], 1, 1);
-    let mut engine = Engine::new(&run, Mode::Fresh, EngineOptions::default()).unwrap();
+    let mut engine = Session::new(&run, Mode::Fresh, SessionOptions::default()).unwrap();
     let script = Script::new().on(PROBE, vec![empty(), empty(), empty()]);
     let trace = drive_to_completion(&mut engine, Drive::new(script));
     let probe = trace.probe(PROBE);
@@ -205,14 +205,14 @@ fn empty_probe_keeps_the_last_usage() {
 #[test]
 fn send_carries_the_snapshot_text_and_the_timeout() {
     let run = new_run(&["p2"], 1, 1);
-    let opts = EngineOptions { timeout_ms: 5_000, ..EngineOptions::default() };
-    let mut engine = Engine::new(&run, Mode::Fresh, opts).unwrap();
+    let opts = SessionOptions { timeout_ms: 5_000, ..SessionOptions::default() };
+    let mut engine = Session::new(&run, Mode::Fresh, opts).unwrap();
     let trace = drive_to_completion(&mut engine, Drive::new(Script::new()));
     let (_, req) = &trace.sends[0];
     assert_eq!(req.prompt_text, "元构场怎么样？");
     assert_eq!(req.prompt_id, "p2");
     assert_eq!(req.timeout_ms, 5_000);
-    assert_eq!(EngineOptions::default().timeout_ms, 180_000);
+    assert_eq!(SessionOptions::default().timeout_ms, 180_000);
 }
 
 #[test]
@@ -220,7 +220,7 @@ fn max_attempts_option_bounds_the_retries() {
     let run = new_run(&["p1"], 1, 1);
     for (max, expect) in [(0u32, 1usize), (1, 1), (2, 2), (5, 5)] {
         let mut engine =
-            Engine::new(&run, Mode::Fresh, EngineOptions { max_attempts: max, ..EngineOptions::default() }).unwrap();
+            Session::new(&run, Mode::Fresh, SessionOptions { max_attempts: max, ..SessionOptions::default() }).unwrap();
         let script = Script::new().on(PROBE, vec![net(); 6]);
         let trace = drive_to_completion(&mut engine, Drive::new(script));
         assert_eq!(trace.sends.len(), expect, "max_attempts {max}");

@@ -8,7 +8,7 @@ use geo_core::model::{
     SCHEMA_VERSION,
 };
 use geo_core::project::FactProblem;
-use geo_core::runner::{final_status, previous_run_id, start_run, Engine, EngineOptions, Mode, RunnerError};
+use geo_core::runner::{final_status, previous_run_id, start_run, Mode, RunnerError, Session, SessionOptions};
 
 fn start(selected: &[&str], config: RunConfig, runs: &[Run]) -> Result<Run, RunnerError> {
     start_run(&project(), &prompts(), &ids(selected), config, runs, "run9".into(), "2026-11-29T09:00:00.000Z".into())
@@ -77,14 +77,14 @@ fn the_engine_refuses_a_crafted_run_before_planning() {
     let mut run = new_run(&["p1", "p2"], 1, 1);
     run.config.repeats = u32::MAX;
     for mode in [Mode::Fresh, Mode::Continue { existing: vec![] }, Mode::RetryFailed { existing: vec![] }] {
-        let e = Engine::new(&run, mode, EngineOptions::default()).unwrap_err();
+        let e = Session::new(&run, mode, SessionOptions::default()).unwrap_err();
         assert_eq!(e, RunnerError::TooManyProbes { planned: 2 * u64::from(u32::MAX) });
         assert!(e.to_string().contains("above the limit of 10000 probes a run"), "{e}");
     }
     run.config.repeats = 1;
     run.config.temperature = -3.0;
     assert!(matches!(
-        Engine::new(&run, Mode::Fresh, EngineOptions::default()),
+        Session::new(&run, Mode::Fresh, SessionOptions::default()),
         Err(RunnerError::InvalidTemperature { .. })
     ));
 }
@@ -118,18 +118,8 @@ fn runner_errors_speak_both_languages() {
 #[test]
 fn start_run_refuses_an_invalid_fact_sheet() {
     let mut project = project();
-    project.facts = vec![Fact {
-        id: "founded".into(),
-        target_id: "comp".into(),
-        label: "成立年份".into(),
-        kind: FactKind::Year,
-        cues: vec!["成立".into()],
-        value: Some(2015.0),
-        currency: None,
-        tolerance: None,
-        accepted: vec![],
-        rejected: vec![],
-    }];
+    let founded = crate::support::fact("founded", "comp", FactKind::Year, &["成立"]);
+    project.facts = vec![Fact { label: "成立年份".into(), value: Some(2015.0), ..founded }];
     project.watch_terms = vec!["跑路".into()];
     let start = |project: &Project| {
         start_run(project, &prompts(), &ids(&["p1"]), RunConfig::default(), &[], "run9".into(), "t".into())
@@ -161,12 +151,13 @@ fn start_run_refuses_an_invalid_fact_sheet() {
     ));
 }
 
-fn run(id: &str, project_id: &str, status: RunStatus, created_at: &str) -> Run {
+/// A run of p1 with this status, created at midnight UTC of 2026-11-DAY.
+fn run(id: &str, project_id: &str, status: RunStatus, day: u32) -> Run {
     let mut r = new_run(&["p1"], 1, 1);
     r.id = id.into();
     r.project_id = project_id.into();
     r.status = status;
-    r.created_at = created_at.into();
+    r.created_at = format!("2026-11-{day:02}T00:00:00.000Z");
     r
 }
 
@@ -180,46 +171,28 @@ fn previous_run_is_the_newest_completed_or_partial_run_of_the_project() {
     }
     use RunStatus::*;
     check(&[], None);
-    check(&[run("a", "proj", Completed, "2026-11-01T00:00:00.000Z")], Some("a"));
+    check(&[run("a", "proj", Completed, 1)], Some("a"));
+    check(&[run("b", "proj", Partial, 2), run("a", "proj", Completed, 1)], Some("b"));
     check(
         &[
-            run("b", "proj", Partial, "2026-11-02T00:00:00.000Z"),
-            run("a", "proj", Completed, "2026-11-01T00:00:00.000Z"),
-        ],
-        Some("b"),
-    );
-    check(
-        &[
-            run("a", "proj", Completed, "2026-11-01T00:00:00.000Z"),
-            run("f", "proj", Failed, "2026-11-05T00:00:00.000Z"),
-            run("c", "proj", Cancelled, "2026-11-06T00:00:00.000Z"),
-            run("r", "proj", Running, "2026-11-07T00:00:00.000Z"),
-            run("x", "proj_b", Completed, "2026-11-08T00:00:00.000Z"),
+            run("a", "proj", Completed, 1),
+            run("f", "proj", Failed, 5),
+            run("c", "proj", Cancelled, 6),
+            run("r", "proj", Running, 7),
+            run("x", "proj_b", Completed, 8),
         ],
         Some("a"),
     );
-    check(
-        &[
-            run("f", "proj", Failed, "2026-11-05T00:00:00.000Z"),
-            run("x", "proj_b", Partial, "2026-11-08T00:00:00.000Z"),
-        ],
-        None,
-    );
+    check(&[run("f", "proj", Failed, 5), run("x", "proj_b", Partial, 8)], None);
     // Equal creation times: the later record wins.
-    check(
-        &[
-            run("a", "proj", Completed, "2026-11-01T00:00:00.000Z"),
-            run("b", "proj", Partial, "2026-11-01T00:00:00.000Z"),
-        ],
-        Some("b"),
-    );
+    check(&[run("a", "proj", Completed, 1), run("b", "proj", Partial, 1)], Some("b"));
 }
 
 #[test]
 fn previous_run_is_of_the_same_engine() {
-    let mut openai = run("o", "proj", RunStatus::Completed, "2026-11-03T00:00:00.000Z");
+    let mut openai = run("o", "proj", RunStatus::Completed, 3);
     openai.config.engine = EngineId::Openai;
-    let deepseek = run("d", "proj", RunStatus::Completed, "2026-11-01T00:00:00.000Z");
+    let deepseek = run("d", "proj", RunStatus::Completed, 1);
     let runs = [deepseek, openai];
     assert_eq!(previous_run_id("proj", EngineId::Deepseek, &runs).as_deref(), Some("d"));
     assert_eq!(previous_run_id("proj", EngineId::Openai, &runs).as_deref(), Some("o"));

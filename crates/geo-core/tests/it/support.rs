@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use geo_core::model::{ExportEnvelope, Probe, ProbeStatus, Target, TargetKind};
+use geo_core::model::{ExportEnvelope, Fact, FactKind, Probe, ProbeStatus, Target, TargetKind};
 use geo_core::provider::ParsedResponse;
 
 /// The workspace's `fixtures/` directory.
@@ -91,6 +91,23 @@ pub fn target(id: &str, kind: TargetKind, label: &str, aliases: &[&str], domains
         label: label.into(),
         aliases: aliases.iter().map(|s| s.to_string()).collect(),
         domains: domains.iter().map(|s| s.to_string()).collect(),
+    }
+}
+
+/// A fact of `target` labelled with its id, read by `cues`, with no value, currency,
+/// tolerance or accepted and rejected wordings (a test sets those it means).
+pub fn fact(id: &str, target: &str, kind: FactKind, cues: &[&str]) -> Fact {
+    Fact {
+        id: id.into(),
+        target_id: target.into(),
+        label: id.into(),
+        kind,
+        cues: cues.iter().map(|c| c.to_string()).collect(),
+        value: None,
+        currency: None,
+        tolerance: None,
+        accepted: vec![],
+        rejected: vec![],
     }
 }
 

@@ -9,11 +9,14 @@
 //! - every geo-web module is named on ARCHITECTURE.md's code map;
 //! - the copies of the engines' key variables that cannot read the engine table agree with it;
 //! - `provider/` as data: an engine or dialect module imports only the leaves, only the table
-//!   names the engine modules, no provider file is in an import circle, and an engine is named
-//!   only by the tables and its own file.
+//!   names the engine modules, and an engine is named only by the tables and its own file;
+//! - no geo-core file is in an import circle (`imports`: a crate's file-level import graph,
+//!   names resolved to the file that defines them).
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
+
+mod imports;
 
 const ALLOWED_DEPS: &[&str] = &["serde", "serde_json", "url", "addr", "icu_normalizer", "rustc-hash"];
 const FORBIDDEN_TRANSITIVE: &[&str] = &[
@@ -162,6 +165,16 @@ fn tokens(code: &[u8]) -> Vec<(usize, String)> {
     out
 }
 
+/// The tokens of `src`'s product code ([`tokens`] of [`code_only`], `#[cfg(test)]` items left
+/// out), with `src` as [`code_only`] leaves it.
+fn product_tokens(src: &str) -> (Vec<u8>, Vec<(usize, String)>) {
+    let code = code_only(src);
+    let text = String::from_utf8_lossy(&code).into_owned();
+    let tests = test_items(&text, &code);
+    let toks = tokens(&code).into_iter().filter(|(at, _)| !tests.iter().any(|&(a, b)| (a..=b).contains(at))).collect();
+    (code, toks)
+}
+
 /// The first token of each item of the `use` group opening at `toks[open]` (`{`), nested
 /// groups included: what `std::{…}` names directly.
 fn group_heads(toks: &[&str], open: usize) -> Vec<String> {
@@ -200,12 +213,8 @@ fn group_heads(toks: &[&str], open: usize) -> Vec<String> {
 /// glob-imported (its paths would then hide from this scan), any of [`IMPURE_NAMES`], any of
 /// [`IMPURE_MACROS`]. Comments and string literals are not code and never count.
 fn impurities(src: &str) -> Vec<String> {
-    let code = code_only(src);
-    let text = String::from_utf8_lossy(&code).into_owned();
-    let tests = test_items(&text, &code);
+    let (code, all) = product_tokens(src);
     let line_of = |at: usize| code[..at].iter().filter(|&&c| c == b'\n').count() + 1;
-    let all: Vec<(usize, String)> =
-        tokens(&code).into_iter().filter(|(at, _)| !tests.iter().any(|&(a, b)| (a..=b).contains(at))).collect();
     let toks: Vec<&str> = all.iter().map(|(_, t)| t.as_str()).collect();
     let mut out = Vec::new();
     for (k, (at, t)) in all.iter().enumerate() {
@@ -1009,71 +1018,20 @@ fn is_segment(t: &str) -> bool {
     t == "*" || t.bytes().all(|c| is_ident(c) || c >= 0x80) && !t.is_empty()
 }
 
-/// The full paths of the path or use tree whose first segment is `toks[i]`: `a::b::{c, d::e}`
-/// → `a::b::c`, `a::b::d::e`. Returns them and the index after the tree.
-fn use_tree(toks: &[&str], mut i: usize) -> (Vec<Vec<String>>, usize) {
-    let mut prefix: Vec<String> = Vec::new();
-    loop {
-        match toks.get(i).copied() {
-            Some("{") => {
-                let mut out = Vec::new();
-                i += 1;
-                while let Some(&t) = toks.get(i) {
-                    if t == "}" {
-                        i += 1;
-                        break;
-                    }
-                    let (subs, next) = use_tree(toks, i);
-                    out.extend(subs.into_iter().map(|s| prefix.iter().cloned().chain(s).collect::<Vec<_>>()));
-                    i = next;
-                    // Past a rename (`as x`) to the next item.
-                    while !matches!(toks.get(i).copied(), Some("," | "}") | None) {
-                        i += 1;
-                    }
-                    if toks.get(i) == Some(&",") {
-                        i += 1;
-                    }
-                }
-                return (out, i);
-            }
-            Some(t) if is_segment(t) => {
-                prefix.push(t.to_string());
-                i += 1;
-                if toks.get(i) == Some(&"::") {
-                    i += 1;
-                    continue;
-                }
-                return (vec![prefix], i);
-            }
-            _ => return (vec![prefix], i),
-        }
-    }
-}
-
 /// Every path `src` (product code: comments, literals and `#[cfg(test)]` items left out) names
 /// inside the crate, resolved from the module `module` to a path from the crate root:
 /// `crate::a::b`, `super::b` (one `super` per level up), `self::b`, and `b::c` where `b` is a
-/// child module of `module` (`children`). Paths into other crates are not returned. With
-/// `uses_only`, only the paths of `use` declarations.
-fn crate_paths_of(
-    module: &[String],
-    src: &str,
-    children: &dyn Fn(&[String]) -> bool,
-    uses_only: bool,
-) -> Vec<Vec<String>> {
-    let code = code_only(src);
-    let text = String::from_utf8_lossy(&code).into_owned();
-    let tests = test_items(&text, &code);
-    let all: Vec<(usize, String)> =
-        tokens(&code).into_iter().filter(|(at, _)| !tests.iter().any(|&(a, b)| (a..=b).contains(at))).collect();
+/// child module of `module` (`children`). Paths into other crates are not returned.
+fn crate_paths(module: &[String], src: &str, children: &dyn Fn(&[String]) -> bool) -> Vec<Vec<String>> {
+    let (_, all) = product_tokens(src);
     let toks: Vec<&str> = all.iter().map(|(_, t)| t.as_str()).collect();
     let mut out = Vec::new();
     for k in 0..toks.len() {
         let starts = toks.get(k + 1) == Some(&"::") && (k == 0 || toks[k - 1] != "::") && is_segment(toks[k]);
-        if !starts || (uses_only && (k == 0 || toks[k - 1] != "use")) {
+        if !starts {
             continue;
         }
-        for path in use_tree(&toks, k).0 {
+        for (path, _) in imports::use_items(&toks, k).0 {
             let mut resolved: Vec<String> = module.to_vec();
             let mut rest = path.as_slice();
             match rest.first().map(String::as_str) {
@@ -1096,11 +1054,6 @@ fn crate_paths_of(
         }
     }
     out
-}
-
-/// Every path `src` names inside the crate ([`crate_paths_of`], declarations and code).
-fn crate_paths(module: &[String], src: &str, children: &dyn Fn(&[String]) -> bool) -> Vec<Vec<String>> {
-    crate_paths_of(module, src, children, false)
 }
 
 /// geo-core's source files as (module path, path below `src/`, text).
@@ -1156,7 +1109,7 @@ fn the_provider_import_scanner_sees_every_spelling() {
         (&qwen, "use crate::provider::ParsedResponse;"),
         (&qwen, "use crate::provider::*;"),
         (&qwen, "use super::perplexity::content_text;"),
-        (&qwen, "use super::super::interpret::Reply;"),
+        (&qwen, "use super::super::interpret::EngineReply;"),
         (&qwen, "use crate::metrics::cost::price_for;"),
         (&qwen, "fn f() { let _ = crate::provider::engines::wire(x); }"),
         (&qwen, "fn f() -> String { crate::provider::endpoint::engine_path(e, m) }"),
@@ -1241,78 +1194,6 @@ fn only_the_table_names_the_engine_modules() {
     assert_eq!(planted, [module("provider::engines::qwen::WIRE")], "the scanner sees a relative path");
 }
 
-/// The file that defines what `path` names: the deepest module of `path` with a file, or, when
-/// the next segment is a name that module re-exports (`pub use`), the file that defines that.
-fn defining_file(
-    path: &[String],
-    files: &HashMap<Vec<String>, String>,
-    exports: &HashMap<Vec<String>, Vec<String>>,
-    depth: usize,
-) -> Option<String> {
-    let deepest = (0..=path.len()).rev().find(|&n| files.contains_key(&path[..n]))?;
-    if depth < 8 && deepest < path.len() {
-        let mut name = path[..deepest].to_vec();
-        name.push(path[deepest].clone());
-        if let Some(target) = exports.get(&name) {
-            let mut next = target.clone();
-            next.extend(path[deepest + 1..].iter().cloned());
-            return defining_file(&next, files, exports, depth + 1);
-        }
-    }
-    files.get(&path[..deepest]).cloned()
-}
-
-/// Code review 3 §1a: the parsers imported the dispatcher back (a circle of 19 files through
-/// `provider/engine.rs`, `errors.rs` and the engines). No file of `provider/` is now in an
-/// import circle, counted by names resolved to the file that defines them (a name the facade
-/// re-exports counts as its defining file's).
-#[test]
-fn no_provider_file_is_in_an_import_circle() {
-    let all = geo_core_modules();
-    let modules: BTreeSet<Vec<String>> = all.iter().map(|(m, _, _)| m.clone()).collect();
-    let children = |m: &[String]| modules.contains(m);
-    let files: HashMap<Vec<String>, String> = all.iter().map(|(m, rel, _)| (m.clone(), rel.clone())).collect();
-    // What each module's `use` declarations bring in, by the name they bring it in as.
-    let mut exports: HashMap<Vec<String>, Vec<String>> = HashMap::new();
-    for (m, _, src) in &all {
-        for p in crate_paths_of(m, src, &children, true) {
-            if let Some(last) = p.last().filter(|l| *l != "*") {
-                exports.entry([m.as_slice(), std::slice::from_ref(last)].concat()).or_insert(p.clone());
-            }
-        }
-    }
-    let mut edges: BTreeSet<(String, String)> = BTreeSet::new();
-    for (m, rel, src) in &all {
-        for p in crate_paths(m, src, &children) {
-            if let Some(to) = defining_file(&p, &files, &exports, 0).filter(|to| to != rel) {
-                edges.insert((rel.clone(), to));
-            }
-        }
-    }
-    assert!(edges.len() > 100, "found only {} imports: the scanner is broken", edges.len());
-    let reaches = |from: &str| {
-        let mut seen: BTreeSet<String> = BTreeSet::new();
-        let mut stack = vec![from.to_string()];
-        while let Some(f) = stack.pop() {
-            for (_, to) in edges.range((f.clone(), String::new())..).take_while(|(a, _)| *a == f) {
-                if seen.insert(to.clone()) {
-                    stack.push(to.clone());
-                }
-            }
-        }
-        seen
-    };
-    let mut circles = Vec::new();
-    for (_, rel, _) in all.iter().filter(|(_, rel, _)| rel.starts_with("provider/")) {
-        let back: Vec<&String> =
-            edges.iter().filter(|(a, _)| a == rel).map(|(_, to)| to).filter(|to| reaches(to).contains(rel)).collect();
-        if !back.is_empty() {
-            circles.push(format!("{rel} imports {back:?}, which import it back"));
-        }
-    }
-    assert!(circles.is_empty(), "provider files in an import circle:\n{}", circles.join("\n"));
-}
-
 /// Issue 37's measure of "provider as data": adding an engine touches its own file, the tables
 /// and the fixtures. In geo-core's product code, an engine other than the seed's (`EngineId::
 /// default()`, which the default run and the docs chat name) is named only by the enum itself
@@ -1329,14 +1210,7 @@ fn an_engine_is_named_only_by_the_tables_and_its_own_file() {
     let mut wrong = Vec::new();
     let mut seen = 0;
     for (_, rel, src) in geo_core_modules() {
-        let code = code_only(&src);
-        let text = String::from_utf8_lossy(&code).into_owned();
-        let tests = test_items(&text, &code);
-        let toks: Vec<String> = tokens(&code)
-            .into_iter()
-            .filter(|(at, _)| !tests.iter().any(|&(a, b)| (a..=b).contains(at)))
-            .map(|(_, t)| t)
-            .collect();
+        let toks: Vec<String> = product_tokens(&src).1.into_iter().map(|(_, t)| t).collect();
         for e in EngineId::ALL.into_iter().filter(|e| *e != EngineId::default()) {
             let own = format!("provider/engines/{}.rs", e.as_str());
             let names = toks.windows(3).any(|w| w[0] == "EngineId" && w[1] == "::" && w[2] == variant(e));

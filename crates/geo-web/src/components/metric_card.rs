@@ -18,12 +18,12 @@ pub fn raw_u32(value: Option<u32>) -> String {
 
 /// A ratio in 0..=1 as a percentage with one decimal, `—` for `None`.
 pub fn pct(value: Option<f64>) -> String {
-    geo_core::metrics::insights::percent(value)
+    geo_core::text::md::percent(value)
 }
 
 /// A mean with two decimals, `—` for `None`.
 pub fn dec(value: Option<f64>) -> String {
-    geo_core::metrics::insights::decimal(value)
+    geo_core::text::md::decimal(value)
 }
 
 /// A Wilson 95% interval as `41.2%–78.9%`, empty for `None`.

@@ -10,11 +10,11 @@
 //! only (rmcp writes them; nothing here prints there); diagnostics go to standard error.
 //! The server ends when the client closes standard input. A line that is not a usable
 //! JSON-RPC message (not JSON, longer than `limits::MAX_MCP_LINE_BYTES`, not a request) is
-//! answered with a JSON-RPC error and serving goes on (`wire`).
+//! answered with a JSON-RPC error and serving goes on (`stdio`).
 
 mod source;
+mod stdio;
 mod tools;
-mod wire;
 
 use crate::args::Args;
 use crate::io::input_error;
@@ -48,8 +48,8 @@ pub fn mcp(raw: &[String]) -> Result<ExitCode> {
         .context("cannot start the MCP server's runtime")?;
     runtime.block_on(async move {
         let server = tools::GeoProbeServer::new(source);
-        // Every line gets an answer or a message (`wire`): rmcp's stdio drops bad lines silently.
-        match server.serve(wire::GuardedStdio::new(tokio::io::stdin(), tokio::io::stdout())).await {
+        // Every line gets an answer or a message (`stdio`): rmcp's stdio drops bad lines silently.
+        match server.serve(stdio::GuardedStdio::new(tokio::io::stdin(), tokio::io::stdout())).await {
             Ok(running) => {
                 let reason = running.waiting().await;
                 match reason {

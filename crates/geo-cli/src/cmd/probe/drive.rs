@@ -14,7 +14,7 @@ use std::time::Duration;
 use anyhow::{anyhow, Context, Result};
 use geo_core::model::{ExportEnvelope, Probe};
 use geo_core::provider::Endpoint;
-use geo_core::runner::{iso_timestamp, Action, AttemptOutcome, Engine, Slot};
+use geo_core::runner::{iso_timestamp, Action, AttemptOutcome, Session, Slot};
 use geo_core::safe::Redactor;
 
 use super::summary::{finish, summary, Bar};
@@ -71,14 +71,14 @@ impl OutEnvelope {
 /// One run being driven: its runner session, where its requests go, and its workers.
 pub(super) struct Lane {
     pub(super) run_index: usize,
-    engine: Engine,
+    engine: Session,
     pub(super) endpoint: Endpoint,
     workers: Vec<mpsc::Sender<Job>>,
     finished: bool,
 }
 
 impl Lane {
-    pub(super) fn new(run_index: usize, engine: Engine, endpoint: Endpoint) -> Lane {
+    pub(super) fn new(run_index: usize, engine: Session, endpoint: Endpoint) -> Lane {
         Lane { run_index, engine, endpoint, workers: Vec::new(), finished: false }
     }
 }

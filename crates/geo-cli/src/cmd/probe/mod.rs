@@ -31,7 +31,7 @@ use anyhow::Result;
 use geo_core::model::{ExportEnvelope, Probe, Run, RunStatus};
 use geo_core::prng::SplitMix64;
 use geo_core::provider;
-use geo_core::runner::{iso_timestamp, start_run, Engine, EngineOptions, Mode};
+use geo_core::runner::{iso_timestamp, start_run, Mode, Session, SessionOptions};
 
 use crate::args::Arity;
 use crate::clock::now_ms;
@@ -91,10 +91,10 @@ pub fn run(rest: &[String]) -> Result<ExitCode> {
             start_run(&project, &env.prompts, &selected, config, &env.runs[..first_new], run_id, iso_timestamp(now))
                 .map_err(|e| input_error(e.to_string()))?;
         run.group_id = group_id.clone();
-        let engine = Engine::new(
+        let engine = Session::new(
             &run,
             Mode::Fresh,
-            EngineOptions { timeout_ms: transport.timeout_ms, ..EngineOptions::default() },
+            SessionOptions { timeout_ms: transport.timeout_ms, ..SessionOptions::default() },
         )
         .map_err(|e| input_error(e.to_string()))?;
         env.runs.push(run);
@@ -141,10 +141,10 @@ fn again(rest: &[String], mode: fn(Vec<Probe>) -> Mode) -> Result<ExitCode> {
     transport.bases.check(&[engine], &format!("the engine of run {run_id} ({engine})"), has_key)?;
     let endpoint = endpoint_for(&env.runs[run_index].config, &transport)?;
     let existing: Vec<Probe> = env.probes_of(&run_id).cloned().collect();
-    let engine = Engine::new(
+    let engine = Session::new(
         &env.runs[run_index],
         mode(existing),
-        EngineOptions { timeout_ms: transport.timeout_ms, ..EngineOptions::default() },
+        SessionOptions { timeout_ms: transport.timeout_ms, ..SessionOptions::default() },
     )
     .map_err(|e| input_error(e.to_string()))?;
     let run = &mut env.runs[run_index];

@@ -22,7 +22,7 @@ pub const LENGTH_FINISH: &str = "length";
 
 /// `{"role","content"}`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ChatMessage<'a> {
+pub struct ProbeMessage<'a> {
     /// `system` or `user`.
     pub role: &'static str,
     /// The text.
@@ -32,10 +32,10 @@ pub struct ChatMessage<'a> {
 /// The seed's neutral system prompt (with the `User location:` line when the run's location
 /// goes there: `location::system_prompt`), then `prompt_text`: the messages of every
 /// chat-shaped probe request.
-pub fn probe_messages<'a>(prompt_text: &'a str, config: &RunConfig) -> [ChatMessage<'a>; 2] {
+pub fn probe_messages<'a>(prompt_text: &'a str, config: &RunConfig) -> [ProbeMessage<'a>; 2] {
     [
-        ChatMessage { role: "system", content: system_prompt(config) },
-        ChatMessage { role: "user", content: Cow::Borrowed(prompt_text) },
+        ProbeMessage { role: "system", content: system_prompt(config) },
+        ProbeMessage { role: "user", content: Cow::Borrowed(prompt_text) },
     ]
 }
 

@@ -648,7 +648,7 @@ mod tests {
         ] {
             let err = map_engine_http_error(EngineId::Doubao, 400, &body(code, "BadRequest"));
             assert_eq!((err.kind, err.http_status), (ErrorKind::Refused, Some(400)), "{code}");
-            assert!(!crate::provider::is_retryable(err.kind));
+            assert!(!crate::runner::is_retryable(err.kind));
         }
         assert_eq!(kind(400, &body("InvalidParameter", "BadRequest")), ErrorKind::Http);
         assert_eq!(kind(400, &body("MissingParameter", "BadRequest")), ErrorKind::Http);

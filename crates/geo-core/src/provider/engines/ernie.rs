@@ -32,7 +32,7 @@ use serde_json::{Map, Value};
 
 use crate::model::{EngineId, ErrorKind, ProbeError, Query, RawCitation, RawSource, RunConfig, Usage};
 use crate::provider::dialect::chat::{
-    content_text, first_choice, index_of, probe_messages, ChatMessage, Choice, Numbering, LENGTH_FINISH,
+    content_text, first_choice, index_of, probe_messages, Choice, Numbering, ProbeMessage, LENGTH_FINISH,
 };
 use crate::provider::error::body::ProviderErrorBody;
 use crate::provider::error::kind::{invalid_json, refused_error, reply_object};
@@ -59,7 +59,7 @@ pub struct ChatRequest<'a> {
     /// Requested model.
     pub model: &'a str,
     /// The system prompt, then the user prompt.
-    pub messages: [ChatMessage<'a>; 2],
+    pub messages: [ProbeMessage<'a>; 2],
     /// Sampling temperature.
     pub temperature: f64,
     /// The search options.

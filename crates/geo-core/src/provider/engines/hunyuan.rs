@@ -27,7 +27,7 @@ use serde_json::{Map, Value};
 
 use crate::model::{EngineId, ErrorKind, ProbeError, Query, RawSource, RunConfig};
 use crate::provider::dialect::chat::{
-    self, citations_by_rank, content_text, first_choice, index_of, probe_messages, ChatMessage, Choice, Numbering,
+    self, citations_by_rank, content_text, first_choice, index_of, probe_messages, Choice, Numbering, ProbeMessage,
     Take, LENGTH_FINISH,
 };
 use crate::provider::error::body::ProviderErrorBody;
@@ -52,7 +52,7 @@ pub struct ChatRequest<'a> {
     /// Requested model.
     pub model: &'a str,
     /// The system prompt, then the user prompt.
-    pub messages: [ChatMessage<'a>; 2],
+    pub messages: [ProbeMessage<'a>; 2],
     /// Sampling temperature (Hunyuan accepts 0–2).
     pub temperature: f64,
     /// Search enhancement on (Hunyuan's default, sent anyway).

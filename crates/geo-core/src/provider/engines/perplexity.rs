@@ -22,7 +22,7 @@ use serde_json::Value;
 
 use crate::model::{EngineId, ProbeError, Query, RawCitation, RawSource, RunConfig, SearchContextSize, Usage};
 use crate::provider::dialect::chat::{
-    self, content_text, first_choice, probe_messages, ChatMessage, Choice, LENGTH_FINISH,
+    self, content_text, first_choice, probe_messages, Choice, ProbeMessage, LENGTH_FINISH,
 };
 use crate::provider::error::kind::{invalid_json, no_own_codes, reply_object};
 use crate::provider::location::{plain_user_location, UserLocation};
@@ -43,7 +43,7 @@ pub struct ChatRequest<'a> {
     /// Requested model.
     pub model: &'a str,
     /// The system prompt, then the user prompt.
-    pub messages: [ChatMessage<'a>; 2],
+    pub messages: [ProbeMessage<'a>; 2],
     /// Output token limit.
     pub max_tokens: u32,
     /// `{"user_location": {country, region?, city?}}` when the run has a location (no `type`,

@@ -35,7 +35,7 @@ use serde_json::{Map, Value};
 
 use crate::model::{EngineId, ErrorKind, ProbeError, Query, RawSource, RunConfig, Usage};
 use crate::provider::dialect::chat::{
-    citations_by_rank, content_text, first_choice, index_of, probe_messages, ChatMessage, Choice, Numbering, Take,
+    citations_by_rank, content_text, first_choice, index_of, probe_messages, Choice, Numbering, ProbeMessage, Take,
     LENGTH_FINISH,
 };
 use crate::provider::error::body::{parse_error_body, ProviderErrorBody};
@@ -70,7 +70,7 @@ pub struct GenerationRequest<'a> {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Input<'a> {
     /// The system prompt, then the user prompt.
-    pub messages: [ChatMessage<'a>; 2],
+    pub messages: [ProbeMessage<'a>; 2],
 }
 
 /// `parameters`.

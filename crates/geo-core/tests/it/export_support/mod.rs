@@ -31,39 +31,17 @@ pub fn prompt(id: &str, project: &str, text: &str, tags: &[&str], at: &str) -> P
     }
 }
 
+/// A probe of `run` with nothing derived, no usage and no stop reason, one attempt of
+/// 12,345 ms, created at a time of its prompt and repeat.
 pub fn bare_probe(run: &Run, prompt_id: &str, repeat: u32, status: ProbeStatus) -> Probe {
     Probe {
-        id: probe_id(&run.id, prompt_id, repeat),
-        run_id: run.id.clone(),
         project_id: run.project_id.clone(),
-        prompt_id: prompt_id.into(),
-        repeat_index: repeat,
-        status,
         created_at: format!("2026-11-29T08:0{}:0{repeat}.000Z", prompt_id.len() % 10),
         model: RunConfig::default().model,
-        attempts: 1,
         latency_ms: 12_345,
-        error: None,
-        request_id: None,
         stop_reason: None,
         usage: Usage::default(),
-        truncated: false,
-        billed_usage: None,
-        continuations: 0,
-        cost_usd: None,
-        raw_answer: String::new(),
-        queries: Vec::new(),
-        raw_sources: Vec::new(),
-        raw_citations: None,
-        answer: String::new(),
-        sources: Vec::new(),
-        mentions: Vec::new(),
-        list_items: Vec::new(),
-        other_entities: Vec::new(),
-        answer_links: Vec::new(),
-        claims: Vec::new(),
-        risk_flags: Vec::new(),
-        location_applied: Default::default(),
+        ..crate::metrics_support::probe(&run.id, prompt_id, repeat, status)
     }
 }
 
@@ -147,22 +125,17 @@ pub fn sample_store() -> ExportEnvelope {
         fact_snapshot: None,
         surface: Default::default(),
     };
+    // The previous run: of the same project, app version and targets as `r1`.
     let r0 = Run {
         id: "run_a".into(),
-        project_id: "proj_1".into(),
         status: RunStatus::Completed,
         created_at: "2026-11-20T08:00:00.000Z".into(),
         finished_at: Some("2026-11-20T08:01:00.000Z".into()),
         previous_run_id: None,
-        app_version: "0.0.9-test".into(),
-        schema_version: SCHEMA_VERSION,
         config: RunConfig { repeats: 1, concurrency: 1, temperature: 0.7, ..RunConfig::default() },
-        alias_snapshot: vec![brand.clone(), rival.clone()],
         prompt_snapshot: vec![snap_pr1.clone()],
         planned_probe_count: 1,
-        group_id: None,
-        fact_snapshot: None,
-        surface: Default::default(),
+        ..r1.clone()
     };
 
     let mut a = bare_probe(&r1, "pr_1", 0, ProbeStatus::Success);

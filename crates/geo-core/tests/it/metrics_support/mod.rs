@@ -94,6 +94,20 @@ pub fn probe(run: &str, prompt: &str, repeat: u32, status: ProbeStatus) -> Probe
     }
 }
 
+/// `probes` as the repeats of run `run`, in order: repeat k gets index k and its id.
+pub fn numbered(run: &str, probes: Vec<Probe>) -> Vec<Probe> {
+    probes
+        .into_iter()
+        .enumerate()
+        .map(|(k, mut p)| {
+            p.run_id = run.into();
+            p.repeat_index = k as u32;
+            p.id = probe_id(run, &p.prompt_id, k as u32);
+            p
+        })
+        .collect()
+}
+
 pub fn failed(run: &str, prompt: &str, repeat: u32, status: ProbeStatus) -> Probe {
     let mut p = probe(run, prompt, repeat, status);
     p.usage = Usage::default();

@@ -1,5 +1,5 @@
 //! Shared harness of the runner tests: fixtures, a scripted fake transport and a virtual
-//! clock that drive an [`Engine`] to completion in memory.
+//! clock that drive an [`Session`] to completion in memory.
 
 #![allow(dead_code)]
 
@@ -7,21 +7,16 @@ use std::collections::{BTreeMap, VecDeque};
 
 use geo_core::model::{ErrorKind, Probe, ProbeError, Project, Prompt, Run, RunConfig, Target, TargetKind, Usage};
 use geo_core::provider::ParsedResponse;
-use geo_core::runner::{start_run, Action, AttemptOutcome, Engine, Progress, RunOutcome, SendRequest, Slot};
+use geo_core::runner::{start_run, Action, AttemptOutcome, Progress, RunOutcome, SendRequest, Session, Slot};
 
 /// Virtual start of every scripted session: 2026-11-29T08:00:00.000Z.
 pub const T0: u64 = 1_795_939_200_000;
 /// Latency of replies the script does not specify.
 pub const DEFAULT_LATENCY: u64 = 100;
 
+/// A target labelled with its first alias, without domains.
 pub fn target(id: &str, kind: TargetKind, aliases: &[&str]) -> Target {
-    Target {
-        id: id.into(),
-        kind,
-        label: aliases[0].into(),
-        aliases: aliases.iter().map(|a| a.to_string()).collect(),
-        domains: vec![],
-    }
+    crate::support::target(id, kind, aliases[0], aliases, &[])
 }
 
 pub fn project() -> Project {
@@ -192,7 +187,7 @@ impl Drive {
 
 /// Test-only helper: runs `engine` against the fake transport on a virtual clock starting
 /// at [`T0`] until it finishes, then delivers every response still in flight.
-pub fn drive_to_completion(engine: &mut Engine, mut drive: Drive) -> Trace {
+pub fn drive_to_completion(engine: &mut Session, mut drive: Drive) -> Trace {
     let mut trace = Trace::default();
     let mut now = T0;
     let mut pending: Vec<(u64, Slot, AttemptOutcome)> = Vec::new();

@@ -6,8 +6,8 @@ use super::form::{test_deepseek_key, test_other_key, EngineForm, OTHER_ENGINES};
 use crate::i18n::{t, tf};
 use crate::prefs::{self, KeyStorage};
 use crate::state::AppHandle;
+use geo_core::doctor::DoctorCheck;
 use geo_core::model::{EngineId, Lang};
-use geo_core::provider::doctor::DoctorCheck;
 use geo_core::provider::local_proxy;
 use geo_core::provider::{spec, BrowserAccess};
 use std::collections::HashMap;
@@ -31,7 +31,7 @@ pub fn key_verdict_value(v: &geo_core::provider::KeyVerdict) -> &'static str {
 
 /// A key test's result (`testid`: the verdict's id): the verdict (`data-verdict`, as before),
 /// then what the search did, `settings-key-test-ENGINE` carrying `data-searched` and
-/// `data-sources` (geo-core's `provider::doctor`, the check of `geo-probe doctor`).
+/// `data-sources` (geo-core's `doctor`, the check of `geo-probe doctor`).
 fn check_view(check: &DoctorCheck, testid: &str, lang: Lang) -> Html {
     let id = check.engine.as_str();
     html! {

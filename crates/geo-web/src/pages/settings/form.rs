@@ -10,9 +10,9 @@ use crate::settings_store::{
     parse_base_url, read_base_url, read_proxy_settings, route_of, save_base_url, save_proxy_settings, ProxySettings,
 };
 use crate::state::{Action, AppHandle, ToastKind};
+use geo_core::doctor::DoctorCheck;
 use geo_core::model::{EngineId, Lang};
-use geo_core::provider::doctor::DoctorCheck;
-use geo_core::provider::local_proxy::{self, LocalProxy, Route};
+use geo_core::provider::local_proxy::{self, EngineRoute, LocalProxy};
 use geo_core::provider::spec;
 use std::collections::HashMap;
 use yew::prelude::*;
@@ -64,7 +64,7 @@ impl EngineForm {
 
     /// Where `engine`'s requests would go with what is typed now: its key (else the saved
     /// one), its base URL and the local proxy.
-    fn route(&self, engine: EngineId, lang: Lang) -> Result<Route, String> {
+    fn route(&self, engine: EngineId, lang: Lang) -> Result<EngineRoute, String> {
         let typed = self.key_of(engine).trim().to_string();
         let key = if typed.is_empty() { prefs::api_key_for(engine) } else { Some(typed) };
         route_of(engine, key.as_deref(), Some(self.base_of(engine).as_str()), self.proxy().as_ref(), lang)

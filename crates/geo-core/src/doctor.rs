@@ -8,15 +8,19 @@
 //! came back (`None` for an engine that offers none), which model answered, the latency and
 //! the cost of the check, and what to do when something failed. A key that works but never
 //! searches is the failure this exists to catch.
+//!
+//! A check reads an engine's reply (`provider`) and prices it (`metrics::cost`), so it sits
+//! above both rather than inside either: the wire format never reads the price table.
 
 use serde::Serialize;
 
-use super::error::words::describe_local_proxy;
-use super::keytest::KeyVerdict;
-use super::parsed::ParsedResponse;
-use super::spec::{model_or_default, spec};
 use crate::metrics::cost::{cost_at_price, price_for_engine};
 use crate::model::{EngineId, ErrorKind, Localized, ProbeError, RunConfig};
+use crate::provider::budget::default_config;
+use crate::provider::error::words::describe_local_proxy;
+use crate::provider::keytest::KeyVerdict;
+use crate::provider::parsed::ParsedResponse;
+use crate::provider::spec::{model_or_default, spec};
 
 /// The question every check asks: short, and answerable only with a search.
 pub const DOCTOR_PROMPT: &str = "请联网搜索：今天有哪一条关于人工智能的新闻？用一句话回答并注明来源。";
@@ -24,7 +28,7 @@ pub const DOCTOR_PROMPT: &str = "请联网搜索：今天有哪一条关于人�
 /// The run config of a check of `engine`'s `model` (blank: its default): the default budget
 /// of the engine and model, one search, one probe.
 pub fn doctor_config(engine: EngineId, model: &str) -> RunConfig {
-    RunConfig { repeats: 1, concurrency: 1, max_searches: 1, ..super::budget::default_config(engine, model) }
+    RunConfig { repeats: 1, concurrency: 1, max_searches: 1, ..default_config(engine, model) }
 }
 
 /// What one engine's check found (the `engines[]` entries of `geo-probe doctor --json`).

@@ -1,4 +1,4 @@
-//! [`Engine`]: the poll-style state machine that executes a session of probes.
+//! [`Session`]: the poll-style state machine that executes a session of probes.
 
 use std::collections::VecDeque;
 
@@ -17,18 +17,18 @@ use super::status::final_status_of;
 use super::Slot;
 use crate::timestamp::iso_timestamp;
 
-/// Tunables of an engine session.
+/// Tunables of a session.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct EngineOptions {
+pub struct SessionOptions {
     /// Per-request timeout handed to the shell in every [`SendRequest`].
     pub timeout_ms: u64,
     /// Attempts per probe (values below 1 are treated as 1).
     pub max_attempts: u32,
 }
 
-impl Default for EngineOptions {
+impl Default for SessionOptions {
     fn default() -> Self {
-        EngineOptions { timeout_ms: DEFAULT_TIMEOUT_MS, max_attempts: MAX_ATTEMPTS }
+        SessionOptions { timeout_ms: DEFAULT_TIMEOUT_MS, max_attempts: MAX_ATTEMPTS }
     }
 }
 
@@ -42,7 +42,7 @@ pub struct SendRequest {
     /// The prompt asked.
     pub prompt_id: String,
     /// The question text from the run's `promptSnapshot`; the shell builds the body with
-    /// `provider::Endpoint::body(&prompt_text, engine.config())`.
+    /// `provider::Endpoint::body(&prompt_text, session.config())`.
     pub prompt_text: String,
     /// 1-based attempt number.
     pub attempt: u32,
@@ -74,7 +74,7 @@ pub struct Progress {
 pub struct RunOutcome {
     /// The run's final status (seed §3.5), over every probe record of the run.
     pub status: RunStatus,
-    /// ISO 8601 UTC time of the [`Engine::poll`] that finished the session.
+    /// ISO 8601 UTC time of the [`Session::poll`] that finished the session.
     pub finished_at: String,
 }
 
@@ -89,10 +89,10 @@ impl RunOutcome {
 /// What the shell must do next.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Action {
-    /// Perform this request and later report it with [`Engine::on_response`].
+    /// Perform this request and later report it with [`Session::on_response`].
     Send(SendRequest),
-    /// The slot backs off until `until_ms`; the engine resends by itself from the first
-    /// [`Engine::poll`] at or after that time. For logs and per-slot timers only.
+    /// The slot backs off until `until_ms`; the session resends by itself from the first
+    /// [`Session::poll`] at or after that time. For logs and per-slot timers only.
     Sleep {
         /// The slot that waits.
         slot: Slot,
@@ -106,7 +106,7 @@ pub enum Action {
     /// Updated counters.
     Progress(Progress),
     /// The session is over: update the run with [`RunOutcome::apply`] and store it; abort any
-    /// request still running. [`Engine::poll`] returns `None` from now on.
+    /// request still running. [`Session::poll`] returns `None` from now on.
     Finished(RunOutcome),
 }
 
@@ -166,7 +166,7 @@ enum SlotState {
     },
 }
 
-/// How a probe ended: what [`Engine::build_probe`] records besides the raw result.
+/// How a probe ended: what [`Session::build_probe`] records besides the raw result.
 struct Done {
     status: ProbeStatus,
     attempts: u32,
@@ -179,17 +179,17 @@ struct Done {
 ///
 /// See the [module documentation](super) for the driving loop.
 #[derive(Debug, Clone)]
-pub struct Engine {
+pub struct Session {
     run_id: String,
     project_id: String,
     config: RunConfig,
     alias_snapshot: Vec<Target>,
     fact_snapshot: Option<FactSnapshot>,
     prompt_texts: Vec<String>,
-    options: EngineOptions,
+    options: SessionOptions,
     /// The tasks not started yet, produced on demand.
     plan: TaskPlan,
-    /// The whole plan as it was at the start, for [`Engine::tasks`].
+    /// The whole plan as it was at the start, for [`Session::tasks`].
     initial_plan: TaskPlan,
     slots: Vec<SlotState>,
     /// Newest status per probe id of the run: the stored records, overwritten as probes finish.
@@ -202,14 +202,14 @@ pub struct Engine {
     finished: bool,
 }
 
-impl Engine {
+impl Session {
     /// Plans the session (see `runner::plan::plan`: lazily, and refused for a run above
     /// [`crate::limits::MAX_PROBES_PER_RUN`] probes or with an invalid temperature) and
     /// queues the first [`Action::Progress`].
     ///
     /// Concurrency is the run's, clamped to 1..=3, except in [`Mode::RetryFailed`], which runs
     /// serially. Only the run's own snapshots and config are used.
-    pub fn new(run: &Run, mode: Mode, options: EngineOptions) -> Result<Engine, RunnerError> {
+    pub fn new(run: &Run, mode: Mode, options: SessionOptions) -> Result<Session, RunnerError> {
         let tasks = plan(run, &mode)?;
         let concurrency = match mode {
             Mode::RetryFailed { .. } => 1,
@@ -218,14 +218,14 @@ impl Engine {
         let statuses = latest_records(&run.id, mode.existing()).into_iter().map(|p| (p.id.clone(), p.status)).collect();
         let planned = u32::try_from(tasks.remaining()).unwrap_or(u32::MAX);
         let progress = Progress { planned, ..Progress::default() };
-        Ok(Engine {
+        Ok(Session {
             run_id: run.id.clone(),
             project_id: run.project_id.clone(),
             config: run.config.clone(),
             alias_snapshot: run.alias_snapshot.clone(),
             fact_snapshot: run.fact_snapshot.clone(),
             prompt_texts: run.prompt_snapshot.iter().map(|p| p.text.clone()).collect(),
-            options: EngineOptions { max_attempts: options.max_attempts.max(1), ..options },
+            options: SessionOptions { max_attempts: options.max_attempts.max(1), ..options },
             initial_plan: tasks.clone(),
             plan: tasks,
             slots: vec![SlotState::Idle; concurrency as usize],
@@ -262,12 +262,12 @@ impl Engine {
         self.finished
     }
 
-    /// Whether [`Engine::cancel`] was called.
+    /// Whether [`Session::cancel`] was called.
     pub fn is_cancelled(&self) -> bool {
         self.cancelled
     }
 
-    /// The earliest time at which a back-off ends, so a shell that has drained [`Engine::poll`]
+    /// The earliest time at which a back-off ends, so a shell that has drained [`Session::poll`]
     /// knows when to poll again if no response arrives first. `None` when nothing is backing off.
     pub fn next_wakeup(&self) -> Option<u64> {
         if self.cancelled || self.finished {
@@ -282,7 +282,7 @@ impl Engine {
             .min()
     }
 
-    /// The next action at `now_ms` (Unix milliseconds), or `None` when the engine waits for a
+    /// The next action at `now_ms` (Unix milliseconds), or `None` when the session waits for a
     /// response or a back-off. Call it in a loop until `None` after every input.
     pub fn poll(&mut self, now_ms: u64) -> Option<Action> {
         if let Some(action) = self.queue.pop_front() {
@@ -332,7 +332,7 @@ impl Engine {
     /// Reports the outcome of the request sent on `slot`, received at `now_ms`.
     ///
     /// `random` is any fresh random number; it becomes the back-off jitter (0..=400 ms) if
-    /// this outcome is a retryable error. After [`Engine::cancel`] or once finished, every
+    /// this outcome is a retryable error. After [`Session::cancel`] or once finished, every
     /// response is dropped without effect (no half-made probe is written). A response for a
     /// slot with no request in flight is [`RunnerError::NoRequestInFlight`].
     pub fn on_response(
@@ -401,7 +401,7 @@ impl Engine {
     }
 
     /// Stops the session: no new request is sent, pending back-offs are abandoned, responses
-    /// still in flight will be dropped, and the next [`Engine::poll`] calls (after any probe
+    /// still in flight will be dropped, and the next [`Session::poll`] calls (after any probe
     /// already finished has been handed out for writing) end with status `cancelled`.
     pub fn cancel(&mut self) {
         if self.finished || self.cancelled {

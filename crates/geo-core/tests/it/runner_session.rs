@@ -3,7 +3,7 @@
 
 use crate::runner_support::*;
 use geo_core::model::{ErrorKind, ProbeStatus, RunConfig, RunStatus};
-use geo_core::runner::{iso_timestamp, Action, Engine, EngineOptions, Mode, Progress, RunnerError, Slot};
+use geo_core::runner::{iso_timestamp, Action, Mode, Progress, RunnerError, Session, SessionOptions, Slot};
 
 fn ids_of(list: &[(&str, u32)]) -> Vec<String> {
     list.iter().map(|(p, r)| format!("run1__{p}__{r}")).collect()
@@ -14,7 +14,7 @@ fn in_flight_never_exceeds_the_clamped_concurrency() {
     for (asked, expect) in [(0u32, 1usize), (1, 1), (2, 2), (3, 3), (5, 3), (u32::MAX, 3)] {
         let run = new_run(&["p1", "p2", "p3"], 3, asked);
         assert_eq!(run.config.concurrency as usize, expect, "start_run clamps {asked}");
-        let mut engine = Engine::new(&run, Mode::Fresh, EngineOptions::default()).unwrap();
+        let mut engine = Session::new(&run, Mode::Fresh, SessionOptions::default()).unwrap();
         assert_eq!(engine.concurrency(), expect);
         let mut script = Script::new();
         script.default_latency = 1_000;
@@ -30,7 +30,7 @@ fn engine_clamps_an_imported_run_config_too() {
     let mut run = new_run(&["p1", "p2"], 3, 3);
     for (stored, expect) in [(0u32, 1usize), (9, 3)] {
         run.config = RunConfig { concurrency: stored, ..run.config.clone() };
-        let mut engine = Engine::new(&run, Mode::Fresh, EngineOptions::default()).unwrap();
+        let mut engine = Session::new(&run, Mode::Fresh, SessionOptions::default()).unwrap();
         let trace = drive_to_completion(&mut engine, Drive::new(Script::new()));
         assert_eq!(trace.max_in_flight, expect);
     }
@@ -41,7 +41,7 @@ fn tasks_are_picked_up_prompt_outer_repeat_inner() {
     let expect = ids_of(&[("p1", 0), ("p1", 1), ("p1", 2), ("p2", 0), ("p2", 1), ("p2", 2)]);
     // Selection order does not matter: the snapshot keeps project order.
     let run = new_run(&["p2", "p1"], 3, 1);
-    let mut engine = Engine::new(&run, Mode::Fresh, EngineOptions::default()).unwrap();
+    let mut engine = Session::new(&run, Mode::Fresh, SessionOptions::default()).unwrap();
     let planned: Vec<String> = engine.tasks().iter().map(|t| t.probe_id.clone()).collect();
     assert_eq!(planned, expect);
     let trace = drive_to_completion(&mut engine, Drive::new(Script::new()));
@@ -51,7 +51,7 @@ fn tasks_are_picked_up_prompt_outer_repeat_inner() {
     // With three workers and uneven latencies the pick-up order stays the same, the
     // completion order does not.
     let run = new_run(&["p1", "p2"], 3, 3);
-    let mut engine = Engine::new(&run, Mode::Fresh, EngineOptions::default()).unwrap();
+    let mut engine = Session::new(&run, Mode::Fresh, SessionOptions::default()).unwrap();
     let script = Script::new()
         .on("run1__p1__0", vec![ok("元构场").after(5_000)])
         .on("run1__p1__1", vec![ok("元构场").after(300)])
@@ -68,7 +68,7 @@ fn tasks_are_picked_up_prompt_outer_repeat_inner() {
 fn a_backing_off_slot_keeps_its_probe() {
     // Two workers: p1__0 fails and backs off 1200 ms; its slot must not take p1__1's place.
     let run = new_run(&["p1"], 3, 2);
-    let mut engine = Engine::new(&run, Mode::Fresh, EngineOptions::default()).unwrap();
+    let mut engine = Session::new(&run, Mode::Fresh, SessionOptions::default()).unwrap();
     let script = Script::new().on("run1__p1__0", vec![err(ErrorKind::Network, None).after(100)]);
     let trace = drive_to_completion(&mut engine, Drive::new(script));
     let slots: Vec<(String, u32, Slot)> =
@@ -88,7 +88,7 @@ fn a_backing_off_slot_keeps_its_probe() {
 #[test]
 fn probes_are_written_when_they_finish_and_progress_follows() {
     let run = new_run(&["p1", "p2"], 2, 2);
-    let mut engine = Engine::new(&run, Mode::Fresh, EngineOptions::default()).unwrap();
+    let mut engine = Session::new(&run, Mode::Fresh, SessionOptions::default()).unwrap();
     let script = Script::new()
         .on("run1__p1__1", vec![err(ErrorKind::Auth, Some(401))])
         .on("run1__p2__0", vec![empty(), empty(), empty()]);
@@ -117,7 +117,7 @@ fn final_status_of_a_fresh_run() {
     #[track_caller]
     fn check(script: Script, expect: RunStatus) {
         let run = new_run(&["p1"], 2, 2);
-        let mut engine = Engine::new(&run, Mode::Fresh, EngineOptions::default()).unwrap();
+        let mut engine = Session::new(&run, Mode::Fresh, SessionOptions::default()).unwrap();
         let trace = drive_to_completion(&mut engine, Drive::new(script));
         assert_eq!(trace.outcome().status, expect);
     }
@@ -131,7 +131,7 @@ fn final_status_of_a_fresh_run() {
 #[test]
 fn cancel_mid_flight_keeps_finished_probes_and_writes_nothing_partial() {
     let run = new_run(&["p1", "p2"], 3, 3);
-    let mut engine = Engine::new(&run, Mode::Fresh, EngineOptions::default()).unwrap();
+    let mut engine = Session::new(&run, Mode::Fresh, SessionOptions::default()).unwrap();
     let script = Script::new()
         .on("run1__p1__0", vec![ok("元构场").after(100)])
         .on("run1__p1__1", vec![ok("元构场").after(1_000)])
@@ -159,7 +159,7 @@ fn cancel_mid_flight_keeps_finished_probes_and_writes_nothing_partial() {
 #[test]
 fn probes_finished_before_cancel_are_still_handed_out() {
     let run = new_run(&["p1"], 2, 2);
-    let mut engine = Engine::new(&run, Mode::Fresh, EngineOptions::default()).unwrap();
+    let mut engine = Session::new(&run, Mode::Fresh, SessionOptions::default()).unwrap();
     let mut sends = Vec::new();
     while let Some(action) = engine.poll(T0) {
         if let Action::Send(req) = action {
@@ -187,7 +187,7 @@ fn probes_finished_before_cancel_are_still_handed_out() {
 #[test]
 fn cancel_during_back_off_abandons_the_retry() {
     let run = new_run(&["p1"], 1, 1);
-    let mut engine = Engine::new(&run, Mode::Fresh, EngineOptions::default()).unwrap();
+    let mut engine = Session::new(&run, Mode::Fresh, SessionOptions::default()).unwrap();
     let script = Script::new().on("run1__p1__0", vec![err(ErrorKind::RateLimit, Some(429)).after(100)]);
     let drive = Drive { cancel_at: Some(T0 + 600), ..Drive::new(script) };
     let trace = drive_to_completion(&mut engine, drive);
@@ -199,7 +199,7 @@ fn cancel_during_back_off_abandons_the_retry() {
 #[test]
 fn a_response_for_an_idle_slot_is_an_error_value() {
     let run = new_run(&["p1"], 1, 1);
-    let mut engine = Engine::new(&run, Mode::Fresh, EngineOptions::default()).unwrap();
+    let mut engine = Session::new(&run, Mode::Fresh, SessionOptions::default()).unwrap();
     let unexpected = engine.on_response(Slot(0), T0, Ok(response("x")), 0);
     assert_eq!(unexpected, Err(RunnerError::NoRequestInFlight { slot: Slot(0) }));
     assert_eq!(
@@ -213,7 +213,7 @@ fn a_response_for_an_idle_slot_is_an_error_value() {
 #[test]
 fn finished_engine_stays_silent() {
     let run = new_run(&["p1"], 1, 1);
-    let mut engine = Engine::new(&run, Mode::Fresh, EngineOptions::default()).unwrap();
+    let mut engine = Session::new(&run, Mode::Fresh, SessionOptions::default()).unwrap();
     let trace = drive_to_completion(&mut engine, Drive::new(Script::new()));
     assert!(trace.finished.is_some());
     assert_eq!(engine.poll(T0 + 1_000_000), None);
@@ -225,7 +225,7 @@ fn finished_engine_stays_silent() {
 #[test]
 fn waiting_engine_reports_its_wakeup() {
     let run = new_run(&["p1"], 1, 1);
-    let mut engine = Engine::new(&run, Mode::Fresh, EngineOptions::default()).unwrap();
+    let mut engine = Session::new(&run, Mode::Fresh, SessionOptions::default()).unwrap();
     let send = std::iter::from_fn(|| engine.poll(T0))
         .find_map(|a| match a {
             Action::Send(s) => Some(s),
