@@ -87,13 +87,43 @@ usage:
                                           removes it from what comes back; prints a token
 
 FILE may be `-` for standard input. Each engine's API key is read from its own variable
-only: DEEPSEEK_API_KEY, ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY, PERPLEXITY_API_KEY,
-DASHSCOPE_API_KEY (qwen), ARK_API_KEY (doubao), QIANFAN_API_KEY (ernie), HUNYUAN_API_KEY (hunyuan);
+only: {KEY_VARS};
 with --base-url and no key an engine runs through that proxy without a key (proxy mode), sending
 GEO_PROBE_PROXY_TOKEN as x-geo-probe-proxy-token when it is set and the base URL is on this
 machine (127.0.0.0/8, [::1], localhost: geo-probe proxy), never to another host.
 --base-url E=URL (repeatable) gives engine E its own proxy; one bare --base-url for several
 engines that each have a key is refused, since that proxy would receive every key.";
+
+/// [`USAGE`] with its `{KEY_VARS}` filled from geo-core's engine table, so the help names
+/// every engine's key variable without a hand copy of the list (code review 3): the engines
+/// a page reaches only through `geo-probe proxy` (the Chinese platforms, whose variables name
+/// the platform, not the assistant) say which engine each is for; the list wraps before 100
+/// columns.
+fn usage() -> String {
+    let mut lines = vec![String::from("only:")];
+    let vars: Vec<String> = geo_core::provider::ENGINES
+        .iter()
+        .map(|s| {
+            if s.browser == geo_core::provider::BrowserAccess::Proxy {
+                format!("{} ({})", s.key_env, s.id.as_str())
+            } else {
+                s.key_env.to_string()
+            }
+        })
+        .collect();
+    for (i, var) in vars.iter().enumerate() {
+        let item = format!("{var}{}", if i + 1 == vars.len() { "" } else { "," });
+        let last = lines.last_mut().expect("a line");
+        if last.len() + 1 + item.len() <= 100 {
+            last.push(' ');
+            last.push_str(&item);
+        } else {
+            lines.push(item);
+        }
+    }
+    let list = lines.join("\n");
+    USAGE.replace("only: {KEY_VARS}", &list)
+}
 
 fn main() -> ExitCode {
     // `args_os`: `env::args` panics on an argument that is not UTF-8 (exit 101); the
@@ -119,7 +149,7 @@ fn main() -> ExitCode {
         }
     };
     let Some((command, rest)) = raw.split_first() else {
-        terminal::eprint_text(USAGE);
+        terminal::eprint_text(&usage());
         return ExitCode::from(2);
     };
     let result = match command.as_str() {
@@ -144,7 +174,7 @@ fn main() -> ExitCode {
         "proxy" => cmd::proxy::proxy(rest),
         "import-captures" => cmd::import_captures::import_captures(rest),
         "help" | "--help" | "-h" => {
-            println!("{USAGE}");
+            println!("{}", usage());
             Ok(ExitCode::SUCCESS)
         }
         "--version" | "-V" => {
@@ -168,16 +198,17 @@ fn main() -> ExitCode {
 
 #[cfg(test)]
 mod tests {
-    use super::USAGE;
+    use super::usage;
     use geo_core::model::EngineId;
     use geo_core::provider::spec;
 
-    /// The usage text is written by hand; it must still name every engine and its key
-    /// variable from geo-core's engine table (code review 3: hand copies of that list drift).
+    /// The usage text names every engine and its key variable from geo-core's engine table
+    /// (code review 3: hand copies of that list drift).
     #[test]
     fn the_usage_names_every_engine_and_its_key_variable() {
+        let usage = usage();
         let words: Vec<&str> =
-            USAGE.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).filter(|w| !w.is_empty()).collect();
+            usage.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).filter(|w| !w.is_empty()).collect();
         for engine in EngineId::ALL {
             assert!(words.contains(&engine.as_str()), "the usage does not name {}", engine.as_str());
             assert!(words.contains(&spec(engine).key_env), "the usage does not name {}", spec(engine).key_env);

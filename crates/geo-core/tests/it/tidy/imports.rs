@@ -505,10 +505,6 @@ fn check_circles(src: &str, known: &[KnownCircle]) -> Result<(), String> {
     }
 }
 
-// Circles of geo-core that another engineer's move of issue 37 closes, on a branch that does
-// not have it yet. The lead deletes each entry once both branches are merged (the test then
-// says which are gone).
-
 /// **Architecture Invariant** (code review 3 §1, issue 37): no file of geo-core is in an import
 /// circle. The layers can be read off the import graph: a leaf imports nothing that imports it
 /// back, a facade passes names on without importing them, and a module that composes its
