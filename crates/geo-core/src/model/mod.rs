@@ -9,7 +9,8 @@
 //! `crate::model::X`): `project` (targets, prompts, tags), `run` (engine, config, status),
 //! `probe` (raw result and derived analysis), `facts` (fact sheet, claims, risk flags),
 //! `link_check` ([`LinkCheck`] and its [`LinkCounts`]), `location` (a run's [`Location`],
-//! [`Surface`] and a probe's [`LocationApplied`]), `envelope` ([`ExportEnvelope`] and
+//! [`Surface`] and a probe's [`LocationApplied`]; `countries`, the ISO 3166-1 codes a location
+//! can name, with their Chinese and English names), `envelope` ([`ExportEnvelope`] and
 //! its run and probe lookups) and `lang` ([`Lang`], [`Localized`]). This file keeps the
 //! versions and `wire_names!`, which every model enum's names come from.
 
@@ -47,6 +48,7 @@ macro_rules! wire_names {
     };
 }
 
+mod countries;
 mod envelope;
 mod facts;
 mod lang;
@@ -56,6 +58,7 @@ mod probe;
 mod project;
 mod run;
 
+pub use countries::{countries, country, find_country, Country};
 pub use envelope::ExportEnvelope;
 pub use facts::{Claim, Currency, Fact, FactKind, FactSnapshot, RiskFlag, RiskKind, Verdict};
 pub use lang::{Lang, Localized};

@@ -123,7 +123,7 @@ pub fn assumed_location_note(engine: EngineId, has_location: bool) -> Option<Loc
     Some(Localized::new(
         format!("未设置位置时，{name}（{engine}）的网页搜索默认用户在{zh}；如需测量其他地区，请设置位置"),
         format!(
-            "{name} ({engine}) has no location for this run, so its web search assumes a user in {en}; pass --location to measure another country"
+            "{name} ({engine}) has no location for this run, so its web search assumes a user in {en}; set a location to measure another country"
         ),
     ))
 }
