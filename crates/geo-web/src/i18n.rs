@@ -640,6 +640,31 @@ const TABLE: &[(&str, &str, &str)] = &[
     //
     //
     //
+    // ---- issue 38, web part 1: a location per run (run page, probe drawer, run detail) ----
+    ("run.location", "位置（可选）", "Location (optional)"),
+    ("run.location_help", "联网搜索的结果因地区而异：在这里设定提问者所在的位置，每个引擎按它支持的方式接收。国家留空即不设位置。", "Web search is local: say where the asker is, and each engine gets it the one way it has. Leave the country empty for no location."),
+    ("run.location_country", "国家或地区（输入名称或代码）", "Country (type its name or code)"),
+    ("run.location_region", "省 / 州（可选）", "Region or state (optional)"),
+    ("run.location_city", "城市（可选）", "City (optional)"),
+    ("run.timezone", "时区（IANA 名称，可选）", "Time zone (IANA name, optional)"),
+    ("run.location_prompt", "对没有位置字段的引擎，在系统提示词末尾加一行 “User location: …”", "Add the line “User location: …” to the system prompt of engines without a location field"),
+    ("run.location_recent", "最近使用：", "Recent:"),
+    ("run.location_use", "使用位置 {x}", "Use the location {x}"),
+    ("run.location_unknown_country", "国家列表中没有 “{given}”：请从列表中选择，或输入国家名称或两个字母的 ISO 代码（如 CN、US）", "“{given}” is not a country of the list: pick one, or type its name or its two-letter ISO code (such as CN or US)"),
+    ("run.location_no_country", "请先选择国家：地区、城市和时区都需要国家", "Choose a country first: a region, city or time zone needs one"),
+    ("run.location_unknown_zone", "本浏览器的时区数据库中没有 “{given}”：请从列表中选择一个时区", "“{given}” is not a time zone of this browser's database: pick one from the list"),
+    ("run.location_reason", "位置有误，未发送任何请求：{why}", "The location is not valid, so nothing is sent: {why}"),
+    ("drawer.location", "位置", "Location"),
+    ("drawer.location_request", "写入请求的 user_location 字段", "sent in the request's user_location field"),
+    ("drawer.location_prompt", "以系统提示词末尾的一行 “User location: …” 发送", "sent as the system prompt's line “User location: …”"),
+    ("drawer.location_not_sent", "未发送：该引擎没有位置字段，且本批次关闭了系统提示词中的位置行", "not sent: this engine has no location field and the run switched the system-prompt line off"),
+    ("drawer.location_app", "在应用中采集回答时的位置", "where the app's answers were captured"),
+    ("drawer.location_none", "本批次未设置位置", "This run set no location"),
+    ("detail.location", "位置与来源", "Location and surface"),
+    ("detail.no_location", "未设置位置", "no location"),
+    //
+    //
+    //
 ];
 
 /// [`TABLE`] as one list of fields: key, Chinese, English.

@@ -1,5 +1,5 @@
 //! Values kept in Web Storage rather than IndexedDB: the interface language, the API keys
-//! and where the keys live.
+//! and where the keys live, and each project's recent run locations.
 //!
 //! Seed §8.1/§9.1: an API key is never written to IndexedDB, never exported. It sits in
 //! `sessionStorage` (this tab session only, the default) or `localStorage` (survives
@@ -13,7 +13,7 @@
 //! origin the keys live on and who else serves pages there.
 
 use crate::web::{local_storage, session_storage};
-use geo_core::model::{EngineId, Lang};
+use geo_core::model::{EngineId, Lang, Location};
 
 /// `localStorage` key of the interface language (`zh` | `en`).
 pub const LANG_KEY: &str = "geo-probe.lang";
@@ -236,9 +236,95 @@ pub fn save_project(id: Option<&str>) {
     }
 }
 
+/// `localStorage` key prefix of a project's recent run locations
+/// (`geo-probe.recentLocations.PROJECT`: a JSON array of locations, newest first).
+pub const RECENT_LOCATIONS_KEY: &str = "geo-probe.recentLocations.";
+/// How many distinct locations a project remembers.
+pub const RECENT_LOCATIONS: usize = 5;
+
+/// The locations of a stored list, newest first: what decodes and keeps geo-core's rule,
+/// each once, at most [`RECENT_LOCATIONS`]; nothing for text that is not a JSON array (Web
+/// Storage is the user's to edit).
+pub fn parse_recent(text: &str) -> Vec<Location> {
+    let values: Vec<serde_json::Value> = geo_core::json::from_str(text).unwrap_or_default();
+    let mut out: Vec<Location> = Vec::new();
+    for location in values.into_iter().filter_map(|v| serde_json::from_value::<Location>(v).ok()) {
+        if location.check().is_ok() && !out.contains(&location) && out.len() < RECENT_LOCATIONS {
+            out.push(location);
+        }
+    }
+    out
+}
+
+/// `location` first, then the others of `list` but it, at most [`RECENT_LOCATIONS`].
+pub fn with_recent(list: &[Location], location: &Location) -> Vec<Location> {
+    let mut out = vec![location.clone()];
+    out.extend(list.iter().filter(|l| *l != location).take(RECENT_LOCATIONS - 1).cloned());
+    out
+}
+
+/// The recent run locations of `project`, newest first.
+pub fn recent_locations(project: &str) -> Vec<Location> {
+    let text = local_storage().and_then(|s| s.get_item(&format!("{RECENT_LOCATIONS_KEY}{project}")).ok().flatten());
+    text.map(|t| parse_recent(&t)).unwrap_or_default()
+}
+
+/// Remembers `location` as the newest of `project`'s and returns the list now kept (the old
+/// one when the browser refuses to write: the run starts anyway).
+pub fn remember_location(project: &str, location: &Location) -> Vec<Location> {
+    let list = with_recent(&recent_locations(project), location);
+    let text = serde_json::to_string(&list).unwrap_or_default();
+    match local_storage().map(|s| s.set_item(&format!("{RECENT_LOCATIONS_KEY}{project}"), &text)) {
+        Some(Ok(())) => list,
+        _ => recent_locations(project),
+    }
+}
+
+/// Forgets the recent locations of `project` (deleted), or of every project (`None`: all data
+/// cleared).
+pub fn forget_recent_locations(project: Option<&str>) {
+    let Some(s) = local_storage() else { return };
+    let names: Vec<String> = match project {
+        Some(p) => vec![format!("{RECENT_LOCATIONS_KEY}{p}")],
+        None => (0..s.length().unwrap_or(0))
+            .filter_map(|i| s.key(i).ok().flatten())
+            .filter(|k| k.starts_with(RECENT_LOCATIONS_KEY))
+            .collect(),
+    };
+    for name in names {
+        let _ = s.remove_item(&name);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn place(flags: &str) -> Location {
+        Location::from_flags(Some(flags), None).unwrap().unwrap()
+    }
+
+    #[test]
+    fn recent_locations_are_distinct_newest_first_and_few() {
+        let (cn, us) = (place("CN/Zhejiang/Hangzhou"), place("US"));
+        assert_eq!(with_recent(&[], &cn), [cn.clone()]);
+        assert_eq!(with_recent(&[us.clone(), cn.clone()], &cn), [cn.clone(), us.clone()], "moved to the front");
+        let many: Vec<Location> = ["DE", "FR", "JP", "KR", "GB"].iter().map(|c| place(c)).collect();
+        let kept = with_recent(&many, &cn);
+        assert_eq!(kept.len(), RECENT_LOCATIONS);
+        assert_eq!((&kept[0], &kept[4]), (&cn, &many[3]), "the oldest dropped");
+        let text = serde_json::to_string(&kept).unwrap();
+        assert_eq!(parse_recent(&text), kept, "read back as written");
+    }
+
+    #[test]
+    fn a_stored_list_is_read_leniently() {
+        assert!(parse_recent("").is_empty());
+        assert!(parse_recent("{\"country\":\"CN\"}").is_empty(), "not an array");
+        let text =
+            r#"[{"country":"CN"},{"country":"cn"},7,{"country":"US","city":" x"},{"country":"CN"},{"country":"JP"}]"#;
+        assert_eq!(parse_recent(text), [place("CN"), place("JP")], "bad entries and repeats dropped");
+    }
 
     #[test]
     fn an_unknown_storage_choice_keeps_keys_for_the_session_only() {

@@ -1,7 +1,8 @@
 //! The probe drawer: one probe in full — the answer as sanitised Markdown (with a sentence
 //! marked when a claim or a flagged sentence opened it), what it says against the run's fact
 //! sheet (each claim with its verdict, each flagged sentence), the tracked
-//! mentions with their contexts (aliases highlighted as text, never as HTML), the searches,
+//! mentions with their contexts (aliases highlighted as text, never as HTML), where the run
+//! asked from and how the location reached the engine (`probe-location`), the searches,
 //! the sources with platform, channel, ownership and ranks, the parsed list and the links
 //! written in the answer. It is a modal `<dialog>`: the page behind is inert, Esc or a click
 //! outside closes it, focus moves into it when it opens and back to its opener when it closes.
@@ -11,8 +12,11 @@ use crate::components::safe_link;
 use crate::components::table::{head_cells, table, Col};
 use crate::i18n::{t, tf};
 use geo_core::analysis::platforms::channel_label;
-use geo_core::model::{EngineId, Fact, Lang, Ownership, Probe, ProbeStatus, Run, Target};
+use geo_core::model::{
+    EngineId, Fact, Lang, Location, LocationApplied, Ownership, Probe, ProbeStatus, Run, Surface, Target,
+};
 use geo_core::provider::describe_engine_error;
+use geo_core::provider::location::assumed_location_note;
 use geo_core::said::markdown::{kind_label, verdict_label};
 use yew::prelude::*;
 
@@ -151,7 +155,8 @@ pub fn drawer_marked<'a>(
     };
     let cost_usd = geo_core::metrics::cost::probe_cost_usd(run, p);
     let facts = run.fact_snapshot.as_ref().map(|s| s.facts.clone()).unwrap_or_default();
-    html! { <ProbeDrawer probe={p.clone()} prompt_text={AttrValue::from(prompt_text)} targets={run.alias_snapshot.clone()} engine={run.config.engine} {cost_usd} {facts} {marked} {lang} {on_close} /> }
+    let (location, surface) = (run.config.location.clone(), run.surface);
+    html! { <ProbeDrawer probe={p.clone()} prompt_text={AttrValue::from(prompt_text)} targets={run.alias_snapshot.clone()} engine={run.config.engine} {cost_usd} {facts} {marked} {location} {surface} {lang} {on_close} /> }
 }
 
 /// Props of [`ProbeDrawer`].
@@ -174,6 +179,12 @@ pub struct ProbeDrawerProps {
     /// The characters of the answer to mark (`start..end`): the sentence that opened it.
     #[prop_or_default]
     pub marked: Option<(u32, u32)>,
+    /// The run's location (`config.location`).
+    #[prop_or_default]
+    pub location: Option<Location>,
+    /// The run's surface: an `app` run's location is where its answers were captured.
+    #[prop_or_default]
+    pub surface: Surface,
     /// Interface language.
     pub lang: Lang,
     /// Closes the drawer.
@@ -198,6 +209,29 @@ fn use_modal(panel: &NodeRef) {
             }
         }
     });
+}
+
+/// Where the run asked from and how it reached the engine (`probe-location`): the location's
+/// label and how the probe's `locationApplied` says it was sent; without a location, what the
+/// engine assumes then (OpenAI: the United States) or that the run set none.
+pub fn location_text(
+    location: Option<&Location>,
+    applied: LocationApplied,
+    surface: Surface,
+    engine: EngineId,
+    lang: Lang,
+) -> String {
+    let Some(location) = location else {
+        return assumed_location_note(engine, false)
+            .map_or_else(|| t(lang, "drawer.location_none").to_string(), |n| n.get(lang).to_string());
+    };
+    let how = match (surface, applied) {
+        (Surface::App, _) => "drawer.location_app",
+        (_, LocationApplied::Request) => "drawer.location_request",
+        (_, LocationApplied::Prompt) => "drawer.location_prompt",
+        (_, LocationApplied::None) => "drawer.location_not_sent",
+    };
+    format!("{} · {}", location.label(), t(lang, how))
 }
 
 /// The columns of a probe's retrieved sources.
@@ -342,6 +376,9 @@ pub fn ProbeDrawer(props: &ProbeDrawerProps) -> Html {
                 <dt>{ t(lang, "drawer.attempts") }</dt><dd>{ p.attempts }</dd>
                 <dt>{ t(lang, "drawer.latency") }</dt><dd>{ format!("{} ms", p.latency_ms) }</dd>
                 <dt>{ t(lang, "runs.model") }</dt><dd>{ p.model.clone() }</dd>
+                <dt>{ t(lang, "drawer.location") }</dt>
+                <dd data-testid="probe-location" data-value={p.location_applied.as_str()}>
+                    { location_text(props.location.as_ref(), p.location_applied, props.surface, props.engine, lang) }</dd>
                 <dt>{ t(lang, "drawer.billed") }</dt>
                 <dd data-testid="probe-billed" data-input={billed.input_tokens.to_string()}
                     data-output={billed.output_tokens.to_string()}
@@ -438,6 +475,20 @@ mod tests {
         let got = highlight_segments(text, &needles);
         let want: Vec<(String, bool)> = expect.iter().map(|(s, b)| (s.to_string(), *b)).collect();
         assert_eq!(got, want, "{text}");
+    }
+
+    #[test]
+    fn the_location_says_how_it_was_sent() {
+        let cn = Location::from_flags(Some("CN/Zhejiang/Hangzhou"), Some("Asia/Shanghai")).unwrap();
+        let text = |applied, surface, engine| location_text(cn.as_ref(), applied, surface, engine, Lang::En);
+        let request = text(LocationApplied::Request, Surface::Api, EngineId::Openai);
+        assert_eq!(request, "Hangzhou, Zhejiang, CN (Asia/Shanghai) · sent in the request's user_location field");
+        assert!(text(LocationApplied::Prompt, Surface::Api, EngineId::Deepseek).ends_with("“User location: …”"));
+        assert!(text(LocationApplied::None, Surface::Api, EngineId::Deepseek).contains("not sent"));
+        assert!(text(LocationApplied::None, Surface::App, EngineId::Doubao).contains("captured"));
+        let none = |engine| location_text(None, LocationApplied::None, Surface::Api, engine, Lang::Zh);
+        assert_eq!(none(EngineId::Deepseek), "本批次未设置位置");
+        assert!(none(EngineId::Openai).contains("美国"), "OpenAI assumes the United States");
     }
 
     #[test]

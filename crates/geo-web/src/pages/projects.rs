@@ -174,6 +174,9 @@ fn delete_confirmed(app: &AppHandle, pending: &UseStateHandle<Option<Pending>>) 
             match action {
                 Pending::DeleteProject { id, .. } => {
                     let result = repo.delete_project(&id).await;
+                    if result.is_ok() {
+                        prefs::forget_recent_locations(Some(&id));
+                    }
                     report(&app, &result, Some(t(app.lang, "projects.deleted").to_string()));
                 }
                 Pending::DeletePrompt { id } => {

@@ -1,4 +1,5 @@
 //! One run: its status, headline figures (from `geo_core::metrics::compute_run_metrics`),
+//! where it asked from and which surface answered (`detail-location`),
 //! continue / retry-failed with a progress bar, the probe table filterable by prompt and
 //! status (in pages of 50 rows), and the probe drawer. The query `?prompt=ID` preselects
 //! the prompt filter and `?probe=ID` opens that probe's drawer (links from other pages).
@@ -172,6 +173,11 @@ pub fn RunDetailPage(props: &RunDetailProps) -> Html {
                             <dt>{ t(lang, "runs.created") }</dt><dd>{ run.created_at.clone() }</dd>
                             <dt>{ t(lang, "runs.model") }</dt><dd>{ run.config.model.clone() }</dd>
                             <dt>{ t(lang, "detail.repeats") }</dt><dd>{ run.config.repeats }</dd>
+                            <dt>{ t(lang, "detail.location") }</dt>
+                            <dd data-testid="detail-location" data-value={run.config.location.as_ref().map(|l| l.label()).unwrap_or_default()}
+                                data-surface={run.surface.as_str()}>
+                                { run.config.location.as_ref().map_or_else(|| t(lang, "detail.no_location").to_string(), |l| l.label()) }
+                                { " · " }{ run.surface.label(lang) }</dd>
                         </dl>
                         <p>{ tf(lang, "detail.probes", &[("n", &probes.len().to_string()), ("m", &run.planned_probe_count.to_string())]) }</p>
                         <div class="actions">

@@ -1,8 +1,10 @@
 //! The run page's form state and what it plans: the page's read ([`RunData`], with how each
 //! engine can be reached), the fields as typed ([`RunForm`]), what they plan ([`Plan`]: the
-//! prompts and engines chosen, the numbers read, each engine's estimate and budget, and why
-//! the run cannot start yet) and the submit handler that starts one run per ticked engine.
+//! prompts and engines chosen, the numbers read, each engine's estimate and budget, the
+//! location, and why the run cannot start yet) and the submit handler that starts one run per
+//! ticked engine and remembers its location for the project.
 
+use super::location::{use_location_form, LocationForm, LocationIssue};
 use crate::hooks::toast;
 use crate::i18n::{t, tf};
 use crate::prefs;
@@ -12,7 +14,7 @@ use crate::runner;
 use crate::settings_store::{read_base_url, read_local_proxy};
 use crate::state::{AppHandle, ToastKind};
 use geo_core::metrics::cost::{estimate_engine_run, RunEstimate};
-use geo_core::model::{EngineId, Lang, Probe, ReasoningEffort, Run, RunConfig};
+use geo_core::model::{EngineId, Lang, Location, Probe, ReasoningEffort, Run, RunConfig};
 use geo_core::provider::budget::{self, Budget, BudgetError};
 use geo_core::provider::{spec, BrowserAccess};
 use geo_core::runner::{check_temperature, clamp_concurrency};
@@ -75,6 +77,8 @@ pub(super) struct RunForm {
     pub(super) effort: UseStateHandle<String>,
     /// The temperature as typed.
     pub(super) temperature: UseStateHandle<String>,
+    /// The location fields and the project's recent locations.
+    pub(super) location: LocationForm,
 }
 
 /// The form's state, with the defaults of [`RunConfig`]; a choice of prompts belongs to one
@@ -87,7 +91,7 @@ pub(super) fn use_run_form(project_id: Option<String>) -> RunForm {
         use_state(|| EngineId::ALL.iter().map(|e| (*e, spec(*e).default_model.to_string())).collect::<HashMap<_, _>>());
     {
         let selected = selected.clone();
-        use_effect_with(project_id, move |_| selected.set(None));
+        use_effect_with(project_id.clone(), move |_| selected.set(None));
     }
     let repeats = use_state(|| RunConfig::default().repeats.to_string());
     let concurrency = use_state(|| RunConfig::default().concurrency.to_string());
@@ -95,7 +99,8 @@ pub(super) fn use_run_form(project_id: Option<String>) -> RunForm {
     let max_tokens = use_state(String::new);
     let effort = use_state(String::new);
     let temperature = use_state(|| RunConfig::default().temperature.to_string());
-    RunForm { selected, engines, models, repeats, concurrency, max_searches, max_tokens, effort, temperature }
+    let location = use_location_form(project_id);
+    RunForm { selected, engines, models, repeats, concurrency, max_searches, max_tokens, effort, temperature, location }
 }
 
 /// What the form as filled in plans: the prompts chosen, the engines ticked (in engines.md
@@ -112,6 +117,10 @@ pub(super) struct Plan {
     pub(super) budgets: Vec<(EngineId, Result<Budget, BudgetError>)>,
     /// The typed temperature, `None` when it is not a number.
     pub(super) temperature: Option<f64>,
+    /// The location the fields say (none when they are blank), or what is wrong with them.
+    pub(super) location: Result<Option<Location>, LocationIssue>,
+    /// Whether engines without a location field get the system prompt's line.
+    pub(super) location_prompt: bool,
 }
 
 impl Plan {
@@ -156,7 +165,19 @@ impl Plan {
             budgets.push((*engine, budget));
         }
         let temperature = form.temperature.trim().parse::<f64>().ok().filter(|t| t.is_finite());
-        Plan { chosen, ticked, repeats, concurrency, searches, estimates, budgets, temperature }
+        let (location, location_prompt) = (form.location.read(), *form.location.prompt);
+        Plan {
+            chosen,
+            ticked,
+            repeats,
+            concurrency,
+            searches,
+            estimates,
+            budgets,
+            temperature,
+            location,
+            location_prompt,
+        }
     }
 
     /// Why the temperature cannot be sent to one of the ticked engines (engines.md,
@@ -167,7 +188,8 @@ impl Plan {
     }
 
     /// Why the run cannot start yet, if it cannot: a session runs, no prompt or no engine is
-    /// chosen, an engine has neither a key nor a base URL, or a number is not a count.
+    /// chosen, an engine has neither a key nor a base URL, a number is not a count, a budget
+    /// or the temperature is refused, or the location is not one (nothing is sent then).
     pub(super) fn reason(&self, busy: bool, missing_transport: Option<EngineId>, lang: Lang) -> Option<String> {
         if busy {
             Some(t(lang, "run.reason_running").to_string())
@@ -186,12 +208,14 @@ impl Plan {
             Some(t(lang, "run.reason_numbers").to_string())
         } else if let Some(why) = self.budgets.iter().find_map(|(_, b)| b.as_ref().err()) {
             Some(why.localized().get(lang).to_string())
+        } else if let Err(issue) = &self.location {
+            Some(tf(lang, "run.location_reason", &[("why", &issue.message(lang))]))
         } else {
             self.temperature_refusal(lang)
         }
     }
 
-    /// One configuration per ticked engine, with its budget and the temperature.
+    /// One configuration per ticked engine, with its budget, the temperature and the location.
     pub(super) fn configs(&self, models: &HashMap<EngineId, String>) -> Vec<RunConfig> {
         self.ticked
             .iter()
@@ -203,6 +227,8 @@ impl Plan {
                     concurrency: self.concurrency.unwrap_or(1),
                     max_searches: self.searches.unwrap_or(0),
                     temperature: self.temperature.unwrap_or(RunConfig::default().temperature),
+                    location: self.location.clone().ok().flatten(),
+                    location_prompt: self.location_prompt,
                     ..RunConfig::default()
                 };
                 if let Some((_, Ok(b))) = self.budgets.iter().find(|(e, _)| e == engine) {
@@ -215,30 +241,36 @@ impl Plan {
 }
 
 /// The submit handler: starts one run per configuration through [`runner::start_fresh`],
-/// says how many started and selects the first.
+/// says how many started, selects the first and remembers the location among the project's
+/// `recent` ones.
 pub(super) fn start_handler(
     app: &AppHandle,
     data: &RunData,
     chosen: Vec<String>,
     configs: Vec<RunConfig>,
     starting: &UseStateHandle<bool>,
+    recent: &UseStateHandle<Vec<Location>>,
 ) -> Callback<SubmitEvent> {
-    let app = app.clone();
+    let (app, recent) = (app.clone(), recent.clone());
     let (project, prompts, runs, ..) = data;
     let (project, prompts, runs) = (project.clone(), prompts.clone(), runs.clone());
     let starting = starting.clone();
     Callback::from(move |e: SubmitEvent| {
         e.prevent_default();
         let Some(repo) = app.repo().cloned() else { return };
-        let (app, starting) = (app.clone(), starting.clone());
+        let (app, starting, recent) = (app.clone(), starting.clone(), recent.clone());
         let (project, prompts, chosen, configs, runs) =
             (project.clone(), prompts.clone(), chosen.clone(), configs.clone(), runs.clone());
+        let (project_id, location) = (project.id.clone(), configs.first().and_then(|c| c.location.clone()));
         starting.set(true);
         wasm_bindgen_futures::spawn_local(async move {
             let result = runner::start_fresh(repo, project, prompts, chosen, configs, runs, app.lang).await;
             starting.set(false);
             match result {
                 Ok(ids) => {
+                    if let Some(location) = &location {
+                        recent.set(prefs::remember_location(&project_id, location));
+                    }
                     let text = if ids.len() > 1 {
                         tf(app.lang, "run.started_many", &[("n", &ids.len().to_string())])
                     } else {

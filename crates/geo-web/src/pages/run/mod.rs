@@ -1,4 +1,4 @@
-//! Run page: choose prompts, engines and settings, see the estimate, start one run per engine
+//! Run page: choose prompts, engines, a location and settings, see the estimate, start one run per engine
 //! of the selected project (sharing a `groupId` when there are several), follow their
 //! progress and cancel them. The runs themselves are driven by [`crate::runner`]; they go on
 //! when the user leaves this page (but not the tab).
@@ -6,6 +6,7 @@
 mod estimate;
 mod fields;
 mod form;
+mod location;
 
 use crate::components::analytics::empty_with_link;
 use crate::components::progress::RunProgress;
@@ -18,6 +19,7 @@ use estimate::{estimate_view, precision};
 use fields::{budget_fields, engine_choices, number_fields, prompt_choices};
 use form::{read_run_data, start_handler, use_run_form, Plan, RunData};
 use geo_core::model::Lang;
+use location::location_fields;
 use yew::prelude::*;
 
 /// What the page shows instead of the form: a loading line, the read's error, or what to do
@@ -71,7 +73,8 @@ pub fn RunPage() -> Html {
     let missing_transport = plan.ticked.iter().find(|e| !with_transport.iter().any(|(w, _)| w == *e)).copied();
     let busy = live.iter().any(|l| l.running) || runner::is_busy() || *starting;
     let reason = plan.reason(busy, missing_transport, lang);
-    let on_start = start_handler(&app, run_data, plan.chosen.clone(), plan.configs(&form.models), &starting);
+    let configs = plan.configs(&form.models);
+    let on_start = start_handler(&app, run_data, plan.chosen.clone(), configs, &starting, &form.location.recent);
     let on_cancel = Callback::from(|_: MouseEvent| runner::cancel());
     let live_here: Vec<&runner::LiveRun> = live.iter().filter(|l| l.project_id == project.id).collect();
     let ticked = plan.ticked.len();
@@ -82,6 +85,7 @@ pub fn RunPage() -> Html {
             <form class="card run-form" onsubmit={on_start}>
                 { prompt_choices(prompts, &plan.chosen, &form.selected, lang) }
                 { engine_choices(&form, &plan, with_transport, lang) }
+                { location_fields(&form.location, &plan.location, &plan.ticked, lang) }
                 { number_fields(&form, lang) }
                 { budget_fields(&form, &plan, lang) }
                 { estimate_view(&plan.estimates, lang) }

@@ -248,6 +248,7 @@ pub(super) fn clear_all(app: &AppHandle, form: &EngineForm, confirm_clear: &UseS
             let result = repo.clear_all().await;
             if result.is_ok() {
                 prefs::forget_api_key();
+                prefs::forget_recent_locations(None);
                 prefs::save_project(None);
                 app.dispatch(Action::SelectProject(None));
                 form.forget();
