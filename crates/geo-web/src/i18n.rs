@@ -643,10 +643,10 @@ const TABLE: &[(&str, &str, &str)] = &[
     // ---- issue 38, web part 1: a location per run (run page, probe drawer, run detail) ----
     ("run.location", "位置（可选）", "Location (optional)"),
     ("run.location_help", "联网搜索的结果因地区而异：在这里设定提问者所在的位置，每个引擎按它支持的方式接收。国家留空即不设位置。", "Web search is local: say where the asker is, and each engine gets it the one way it has. Leave the country empty for no location."),
-    ("run.location_country", "国家或地区（输入名称或代码）", "Country (type its name or code)"),
+    ("run.location_country", "国家或地区（名称或代码）", "Country (name or code)"),
     ("run.location_region", "省 / 州（可选）", "Region or state (optional)"),
     ("run.location_city", "城市（可选）", "City (optional)"),
-    ("run.timezone", "时区（IANA 名称，可选）", "Time zone (IANA name, optional)"),
+    ("run.timezone", "时区（IANA，可选）", "Time zone (IANA, optional)"),
     ("run.location_prompt", "对没有位置字段的引擎，在系统提示词末尾加一行 “User location: …”", "Add the line “User location: …” to the system prompt of engines without a location field"),
     ("run.location_recent", "最近使用：", "Recent:"),
     ("run.location_use", "使用位置 {x}", "Use the location {x}"),
