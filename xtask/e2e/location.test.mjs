@@ -5,7 +5,8 @@
 // requests the mock received (OpenAI's user_location, DeepSeek's system-prompt line) and the
 // stored runs and probes equal to `geo-probe run --location` on the same project; the drawer's
 // `probe-location` and run detail's `detail-location`; the project's recent location as a
-// one-click button that refills the fields; the prompt line switched off; a run without one.
+// one-click button that refills the fields; the prompt line switched off; a run without one;
+// axe-core and a 390 px window on the block with a problem shown and with a recent location.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -13,6 +14,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileBrowser, freshPage, open, byId, dumpDb, until, cli } from './helpers.mjs';
 import { startMock, exportWithPrompts, importEnvelope, saveBases, storedRuns, envelopeOf, ENGINE_PROMPTS } from './run-helpers.mjs';
+import { axeViolations, horizontalOverflow } from './a11y-helpers.mjs';
 
 const browser = fileBrowser({ cli: true });
 
@@ -53,6 +55,16 @@ async function refused(page, name, value) {
   const problem = byId(page, 'run-location-problem');
   assert.equal(await problem.getAttribute('data-field'), name);
   assert.ok((await problem.textContent()).includes(value));
+}
+
+/** No serious or critical axe-core violation on the run page as it is, and no sideways
+ * scrolling at 390 px. */
+async function accessible(page, what) {
+  assert.deepEqual(await axeViolations(page), [], what);
+  await page.setViewportSize({ width: 390, height: 800 });
+  const overflow = await horizontalOverflow(page);
+  await page.setViewportSize({ width: 1280, height: 720 });
+  assert.equal(overflow.over, 0, `${what} at 390 px: ${overflow.offenders.join(', ')}`);
 }
 
 /** The probe-location of the drawer of `probe` on its run's detail page: [data-value, text]. */
@@ -108,6 +120,7 @@ test('a location per run: picked, checked, sent the way each engine takes it, re
     await hasAttr(field(page, 'country'), 'data-value', 'CN');
     assert.equal(await page.locator('#run-countries option[value="中国"]').count(), 1, 'the list names countries in Chinese');
     await refused(page, 'timezone', 'Asia/Nowhere');
+    await accessible(page, 'zh, the time zone refused');
     await type(page, 'region', HANGZHOU.region);
     await type(page, 'city', HANGZHOU.city);
     await type(page, 'timezone', HANGZHOU.timezone);
@@ -194,6 +207,7 @@ test('a location per run: picked, checked, sent the way each engine takes it, re
     assert.equal(await field(page, 'timezone').inputValue(), HANGZHOU.timezone);
     assert.equal(await field(page, 'region').inputValue(), HANGZHOU.region);
     assert.equal(await field(page, 'city').inputValue(), HANGZHOU.city);
+    await accessible(page, 'en, a recent location');
     await tick(page, ['deepseek', 'openai']);
     await byId(page, 'run-repeats').fill('1');
     await byId(page, 'run-location-prompt').uncheck();

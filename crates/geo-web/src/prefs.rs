@@ -307,7 +307,7 @@ mod tests {
     #[test]
     fn recent_locations_are_distinct_newest_first_and_few() {
         let (cn, us) = (place("CN/Zhejiang/Hangzhou"), place("US"));
-        assert_eq!(with_recent(&[], &cn), [cn.clone()]);
+        assert_eq!(with_recent(&[], &cn), std::slice::from_ref(&cn));
         assert_eq!(with_recent(&[us.clone(), cn.clone()], &cn), [cn.clone(), us.clone()], "moved to the front");
         let many: Vec<Location> = ["DE", "FR", "JP", "KR", "GB"].iter().map(|c| place(c)).collect();
         let kept = with_recent(&many, &cn);
