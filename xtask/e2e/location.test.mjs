@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileBrowser, freshPage, open, byId, dumpDb, until, cli } from './helpers.mjs';
+import { fileBrowser, freshPage, open, byId, until, cli } from './helpers.mjs';
 import { startMock, exportWithPrompts, importEnvelope, saveBases, storedRuns, envelopeOf, ENGINE_PROMPTS } from './run-helpers.mjs';
 import { axeViolations, horizontalOverflow } from './a11y-helpers.mjs';
 
