@@ -118,6 +118,8 @@ test('dashboard and sources show exactly the CLI metrics of the selected run', a
     await byId(page, 'source-filter').fill(first);
     await until(async () => (await byId(page, 'source-row').count()) >= 1 && (await byId(page, 'source-row').count()) < m.domains.length + 1, 5000, 'filtered');
     await page.locator(`[data-testid="source-row"][data-domain="${first}"] [data-testid="source-open"]`).click();
+    // The drill-down reads the run's probes when it opens (the table is the stored metrics).
+    await byId(page, 'source-url').first().waitFor();
     assert.ok(await byId(page, 'source-url').count() >= 1, 'drill-down lists the URLs');
 
     await byId(page, 'nav-lists').click();
@@ -125,7 +127,8 @@ test('dashboard and sources show exactly the CLI metrics of the selected run', a
     assert.equal(num(await byId(page, 'list-stability').getAttribute('data-value')), m.listStability ?? null);
     const probes = env.probes.filter((p) => p.runId === run.id && p.status === 'success');
     const items = probes.reduce((n, p) => n + (p.listItems ?? []).length, 0);
-    assert.equal(await byId(page, 'list-row').count(), items, 'one list-row per parsed list item');
+    // The page of lists reads its probes after the stored figures are shown.
+    await until(async () => (await byId(page, 'list-row').count()) === items, 5000, 'one list-row per parsed list item');
   }
   // "Add as competitor" updates the project, never a run.
   const entities = await byId(page, 'untracked-entity').count();

@@ -27,10 +27,10 @@ test('version 1 → 2 keeps the stored project', async () => {
 });
 
 // The app's own database at version 1 (records as version 1 stored them, no summaries) is
-// upgraded to the current version (3: the summaries of version 2, the empty link-check store
-// of version 3) when the app opens: the records stay, every run gets its summary (format 3)
-// from its probes on first read, and the dashboard's figures and comparison are those of
-// `geo-probe diff` on the same data.
+// upgraded to the current version (4: the summaries of version 2, the empty link-check store
+// of version 3, the page figures of version 4) when the app opens: the records stay, every
+// run gets its summary (format 5) and page figures from its probes on first read, and the
+// dashboard's figures and comparison are those of `geo-probe diff` on the same data.
 test('the app upgrades a version-1 database and computes the summaries of its runs', async () => {
   const path = await import('node:path');
   const { readFileSync } = await import('node:fs');
@@ -83,11 +83,15 @@ test('the app upgrades a version-1 database and computes the summaries of its ru
   await byId(page, 'project-select').selectOption(project);
   await page.locator('[data-testid="dashboard"][data-state="ready"][data-run="run_mixed_b"]').waitFor({ timeout: 30000 });
   const db = await dumpDb(page);
-  assert.equal(db.version, 3);
+  assert.equal(db.version, 4);
   assert.deepEqual(db.stores.linkChecks, [], 'the link-check store of version 3, empty');
   for (const name of ['projects', 'prompts', 'runs', 'probes']) assert.equal(db.stores[name].length, stores[name].length, `${name} kept`);
   assert.deepEqual(db.stores.runSummaries.map((s) => s.id).sort(), stores.runs.map((r) => r.id).sort(), 'a summary per run');
-  assert.ok(db.stores.runSummaries.every((s) => s.fresh && s.format === 3));
+  // The format the app writes now (SUMMARY_FORMAT: 5 since the page figures), as it wrote
+  // the summaries of the same file in a fresh profile.
+  assert.ok(db.stores.runSummaries.every((s) => s.fresh && s.format === stores.runSummaries[0].format));
+  assert.ok(stores.runSummaries[0].format >= 5);
+  assert.deepEqual(db.stores.runPages.map((s) => s.runId).sort(), stores.runs.map((r) => r.id).sort(), 'page figures per run');
 
   buildCli();
   const run = (args) => JSON.parse(cli(args));

@@ -5,8 +5,9 @@
 // (`geo:dashboard-metrics`: reading the stored run summaries and building the figures, of
 // which `geo:load` reads the records and `geo:trend` builds the trend; no probe is read, the
 // per-tag rows are part of the stored metrics; `geo:sources-metrics`: the figures with the
-// probes of the run and its previous run; the figures are read once per run and data version
-// and shared by the pages that show probes) are read from
+// stored metrics of the run and its previous run, as the dashboard's; `geo:lists-metrics` and
+// `geo:actions-metrics`: the page figures stored beside the run's summary (ADR 0023); the
+// figures are read once per run and data version) are read from
 // `performance.getEntriesByType('measure')`, with the time from navigation until the
 // dashboard cards show the big run's figures. With more than 50 prompts the dashboard's
 // prompt table and the lists page's brand-position table come 50 prompts a page.
@@ -27,6 +28,7 @@ async function measurePages(shape) {
   const text = JSON.stringify(env);
   const page = await freshPage(browser, 'settings');
   const t0 = Date.now();
+  const handed = await page.evaluate(() => performance.now());
   await page.getByTestId('settings-import-file').setInputFiles({ name: 'perf-5000.json', mimeType: 'application/json', buffer: Buffer.from(text) });
   // A long import says what it is doing, and a second file cannot be chosen meanwhile.
   await page.locator('[data-testid="import-result"][data-status="pending"]').waitFor({ timeout: 10000 });
@@ -35,6 +37,9 @@ async function measurePages(shape) {
   const importMs = Date.now() - t0;
   assert.ok(await byId(page, 'settings-import-file').isEnabled());
   const [iRead, iParse, iAnalyse, iWrite] = [await measures(page, 'geo:import-read'), await measures(page, 'geo:import-parse'), await measures(page, 'geo:import-analyse'), await measures(page, 'geo:import-write')];
+  // Until the first stage: Playwright handing the file's bytes to the page (a buffer of this
+  // size crosses the DevTools protocol) and the worker starting.
+  const handOver = await page.evaluate((t) => performance.getEntriesByName('geo:import-read').pop().startTime - t, handed);
   await selectRun(page, BIG_RUN);
 
   // A fresh navigation to the dashboard: the page timeline starts at 0 there.
@@ -104,6 +109,10 @@ async function measurePages(shape) {
   await promptPages('prompt-metric-row', 'prompts');
   await byId(page, 'nav-lists').click();
   await promptPages('list-prompt-row', 'brand-positions');
+  const lists = await until(async () => { const d = await measures(page, 'geo:lists-metrics'); return d.length ? d : null; }, 10000, 'lists measure');
+  await byId(page, 'nav-actions').click();
+  await page.locator(`[data-testid="actions"][data-state="ready"][data-run="${BIG_RUN}"]`).waitFor({ timeout: 120000 });
+  const actions = await until(async () => { const d = await measures(page, 'geo:actions-metrics'); return d.length ? d : null; }, 10000, 'actions measure');
   assert.deepEqual(page.errors, []);
 
   const last = (a) => a[a.length - 1].toFixed(1);
@@ -113,9 +122,10 @@ async function measurePages(shape) {
       `${(text.length / 1e6).toFixed(1)} MB export): dashboard figures ${last(dash)} ms (geo:dashboard-metrics, ` +
       `${dash.length} read(s), trend ${last(trend)} ms; per-tag rows included); ` +
       `warm re-read of the dashboard figures ${last(warm)} ms; ` +
-      `sources figures ${src[0].toFixed(1)} ms on a fresh page, ${last(srcWarm)} ms warm (geo:sources-metrics); run detail ${last(detail)} ms; ` +
+      `sources figures ${src[0].toFixed(1)} ms on a fresh page, ${last(srcWarm)} ms warm (geo:sources-metrics); ` +
+      `lists figures ${last(lists)} ms (geo:lists-metrics); actions figures ${last(actions)} ms (geo:actions-metrics); run detail ${last(detail)} ms; ` +
       `navigation to dashboard cards ${shownAt.toFixed(0)} ms (reading the project ${last(load)} ms, geo:load, of which decoding ` +
-      `${decode.reduce((a, b) => a + b, 0).toFixed(0)} ms, geo:idb-decode); import ${importMs} ms from handing the file to the page (reading it ${last(iRead)} ms, checking ${last(iParse)} ms, ` +
+      `${decode.reduce((a, b) => a + b, 0).toFixed(0)} ms, geo:idb-decode); import ${importMs} ms from handing the file to the page (handing over ${handOver.toFixed(0)} ms, reading it ${last(iRead)} ms, checking ${last(iParse)} ms, ` +
       `re-analysis ${last(iAnalyse)} ms, saving ${last(iWrite)} ms)`,
   );
 }

@@ -64,8 +64,8 @@ test('create a project, add prompts one by one and in bulk, reload keeps everyth
   assert.deepEqual(texts, ['有哪些靠谱的 GEO 优化公司？', '元构场怎么样？', '问题一', '问题二', '问题三']);
 
   const db = await dumpDb(page);
-  assert.equal(db.version, 3);
-  assert.deepEqual(Object.keys(db.stores).sort(), ['linkChecks', 'probes', 'projects', 'prompts', 'runMetrics', 'runSummaries', 'runs', 'settings']);
+  assert.equal(db.version, 4);
+  assert.deepEqual(Object.keys(db.stores).sort(), ['linkChecks', 'probes', 'projects', 'prompts', 'runMetrics', 'runPages', 'runSummaries', 'runs', 'settings']);
   const [project] = db.stores.projects;
   assert.equal(project.name, '元构场监测');
   assert.equal(project.brand.kind, 'brand');
@@ -94,6 +94,7 @@ test('create a project, add prompts one by one and in bulk, reload keeps everyth
   assert.deepEqual(indexes.runSummaries, { keyPath: 'id', indexes: ['previousRunId', 'projectId'] });
   assert.deepEqual(indexes.runMetrics, { keyPath: 'runId', indexes: ['projectId'] });
   assert.deepEqual(indexes.linkChecks, { keyPath: 'runId', indexes: ['projectId'] });
+  assert.deepEqual(indexes.runPages, { keyPath: 'runId', indexes: ['projectId'] });
   assert.deepEqual(page.errors, []);
 });
 

@@ -1,19 +1,78 @@
 //! The rules of `actions` composed: [`compute_actions`] for one run (against another) and
 //! [`actions_for_export`] over an export, as `geo-probe actions` runs them.
+//!
+//! A comparison needs of each run only its own items and two lists of its own
+//! ([`OwnActions`]), so [`compute_actions`] is [`own_actions`] of both runs set against each
+//! other by [`actions_against`]: the web app stores each run's [`OwnActions`] beside it and
+//! compares two stored records, with no probe read, the very same way.
 
 use super::{
     find, lost, pages, queries, status, wrong_facts, Actions, ActionsError, BrokenLink, LinkCounts, Prepared, RunInput,
 };
 use crate::model::{ExportEnvelope, LinkCheck, LinkClass, Probe, Run};
+use serde::{Deserialize, Serialize};
 
 /// The actions of `current`, compared with `against` when given.
 pub fn compute_actions(current: RunInput<'_>, against: Option<RunInput<'_>>) -> Actions {
-    let prepared = Prepared::new(current.run, current.probes);
-    let lost_prompts = lost::lost_prompts(&prepared);
-    let queries = queries::queries(&prepared);
-    let pages = pages::pages(&prepared, &lost_prompts);
-    let links = current.link_check.map(LinkCounts::of);
-    let not_found_links = current.link_check.map_or_else(Vec::new, |c| broken_links(&prepared, c));
+    actions_against(own_actions(current), against.map(own_actions).as_ref())
+}
+
+/// A run's actions on their own (every `status` null, no `againstId`, no `solved`), with
+/// what comparing a run with it, or it with another run, needs of the run besides its items.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OwnActions {
+    /// The run's items, compared with nothing.
+    pub actions: Actions,
+    /// The prompts of its successful probes, sorted, each once: a prompt lost by the compared
+    /// run counts as solved only when this run asked it.
+    pub asked_prompt_ids: Vec<String>,
+    /// The facts its successful answers speak to (a claim on them, any verdict), sorted, each
+    /// once: a fact contradicted then counts as solved only when this run speaks to it.
+    pub claimed_fact_ids: Vec<String>,
+}
+
+/// [`OwnActions`] of `run`.
+pub fn own_actions(run: RunInput<'_>) -> OwnActions {
+    let prepared = Prepared::new(run.run, run.probes);
+    let sorted = |ids: Vec<&str>| {
+        let mut ids: Vec<String> = ids.into_iter().map(str::to_string).collect();
+        crate::sort::sort(&mut ids);
+        ids.dedup();
+        ids
+    };
+    let asked_prompt_ids = sorted(prepared.probes.iter().map(|p| p.prompt_id.as_str()).collect());
+    let claimed_fact_ids =
+        sorted(prepared.probes.iter().flat_map(|p| p.claims.iter().map(|c| c.fact_id.as_str())).collect());
+    OwnActions { actions: items(&prepared, run.link_check), asked_prompt_ids, claimed_fact_ids }
+}
+
+/// The actions of `current`'s run compared with `against`'s run when given (each item new,
+/// still open or solved, and what was solved), as [`compute_actions`] gives them.
+pub fn actions_against(current: OwnActions, against: Option<&OwnActions>) -> Actions {
+    let OwnActions { mut actions, asked_prompt_ids, claimed_fact_ids } = current;
+    if let Some(other) = against {
+        let before = &other.actions;
+        let previous = status::Previous::new(
+            before.lost_prompts.iter().map(|l| l.prompt_id.clone()).collect(),
+            before.queries.iter().filter(|q| !q.owned).map(|q| q.query.clone()).collect(),
+            before.pages.iter().map(|p| p.url.clone()).collect(),
+            before.wrong_facts.iter().map(|f| f.fact_id.clone()).collect(),
+        );
+        status::mark(&mut actions, &asked_prompt_ids, &claimed_fact_ids, &previous);
+        actions.against_id = Some(before.run_id.clone());
+    }
+    actions
+}
+
+/// The items of a prepared run, compared with nothing.
+fn items(prepared: &Prepared<'_>, link_check: Option<&LinkCheck>) -> Actions {
+    let run = prepared.run;
+    let lost_prompts = lost::lost_prompts(prepared);
+    let queries = queries::queries(prepared);
+    let pages = pages::pages(prepared, &lost_prompts);
+    let links = link_check.map(LinkCounts::of);
+    let not_found_links = link_check.map_or_else(Vec::new, |c| broken_links(prepared, c));
     let query_probe_count = prepared
         .probes
         .iter()
@@ -24,10 +83,10 @@ pub fn compute_actions(current: RunInput<'_>, against: Option<RunInput<'_>>) -> 
         })
         .count() as u32;
     let source_probe_count = prepared.probes.iter().filter(|p| !p.sources.is_empty()).count() as u32;
-    let fact_count = current.run.fact_snapshot.as_ref().map_or(0, |s| s.facts.len()) as u32;
-    let mut actions = Actions {
-        run_id: current.run.id.clone(),
-        engine: current.run.config.engine,
+    let fact_count = run.fact_snapshot.as_ref().map_or(0, |s| s.facts.len()) as u32;
+    Actions {
+        run_id: run.id.clone(),
+        engine: run.config.engine,
         lost_prompts,
         queries,
         pages,
@@ -38,22 +97,9 @@ pub fn compute_actions(current: RunInput<'_>, against: Option<RunInput<'_>>) -> 
         source_probe_count,
         not_found_links,
         fact_count,
-        wrong_facts: wrong_facts::wrong_facts(&prepared),
+        wrong_facts: wrong_facts::wrong_facts(prepared),
         solved: None,
-    };
-    if let Some(other) = against {
-        let before = Prepared::new(other.run, other.probes);
-        let lost_before = lost::lost_prompts(&before);
-        let previous = status::Previous::new(
-            lost_before.iter().map(|l| l.prompt_id.clone()).collect(),
-            queries::queries(&before).into_iter().filter(|q| !q.owned).map(|q| q.query).collect(),
-            pages::pages(&before, &lost_before).into_iter().map(|p| p.url).collect(),
-            wrong_facts::wrong_facts(&before).into_iter().map(|f| f.fact_id).collect(),
-        );
-        status::mark(&mut actions, &prepared, &previous);
-        actions.against_id = Some(other.run.id.clone());
     }
-    actions
 }
 
 /// The `not_found` links of `check` with the successful probes that wrote them.

@@ -39,7 +39,7 @@ mod queries;
 mod status;
 mod wrong_facts;
 
-pub use compute::{actions_for_export, compute_actions};
+pub use compute::{actions_against, actions_for_export, compute_actions, own_actions, OwnActions};
 pub use markdown::{actions_markdown, links_counts_line};
 pub use queries::fold_query;
 

@@ -14,7 +14,7 @@
 //!   contradicting it is solved. A fact no answer speaks to now is neither: silence proves
 //!   nothing.
 
-use super::{Actions, ItemStatus, Prepared, Solved};
+use super::{Actions, ItemStatus, Solved};
 
 /// The items of the compared run, each list sorted (plain sorted lists rather than sets: the
 /// web bundle holds no set type for them, `docs/adr/0006-wasm-size.md`).
@@ -53,8 +53,9 @@ fn new_or_open(was: bool) -> Option<ItemStatus> {
     Some(if was { ItemStatus::Open } else { ItemStatus::New })
 }
 
-/// Sets every item's status in `actions` and lists what was solved.
-pub(crate) fn mark(actions: &mut Actions, run: &Prepared<'_>, previous: &Previous) {
+/// Sets every item's status in `actions` and lists what was solved; `asked` and `claimed`
+/// (sorted) are the prompts of the run's successful probes and the facts they speak to.
+pub(crate) fn mark(actions: &mut Actions, asked: &[String], claimed: &[String], previous: &Previous) {
     for l in &mut actions.lost_prompts {
         l.status = new_or_open(has(&previous.lost, &l.prompt_id));
     }
@@ -78,7 +79,7 @@ pub(crate) fn mark(actions: &mut Actions, run: &Prepared<'_>, previous: &Previou
         .lost
         .iter()
         .filter(|id| actions.lost_prompts.iter().all(|l| &l.prompt_id != *id))
-        .filter(|id| run.probes.iter().any(|p| &p.prompt_id == *id))
+        .filter(|id| has(asked, id))
         .cloned()
         .collect();
     solved.pages = previous.pages.iter().filter(|u| actions.pages.iter().all(|p| &p.url != *u)).cloned().collect();
@@ -89,7 +90,7 @@ pub(crate) fn mark(actions: &mut Actions, run: &Prepared<'_>, previous: &Previou
         .wrong_facts
         .iter()
         .filter(|id| actions.wrong_facts.iter().all(|f| &f.fact_id != *id))
-        .filter(|id| run.probes.iter().any(|p| p.claims.iter().any(|c| &c.fact_id == *id)))
+        .filter(|id| has(claimed, id))
         .cloned()
         .collect();
     actions.solved = Some(solved);

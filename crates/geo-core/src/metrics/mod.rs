@@ -11,11 +11,14 @@
 //! - [`project_series`]: the per-run trend points of a project.
 //! - [`summary`]: a run's figures from its own probes and its previous run's summary (the
 //!   web app's stored summaries).
+//! - [`positions`]: the brand's list position per prompt and repeat, and the order of the
+//!   listed probes (the lists page's figures that need probes, stored beside the summaries).
 
 pub(crate) mod acc;
 pub mod cost;
 pub mod insights;
 pub mod method;
+pub mod positions;
 pub(crate) mod run;
 pub mod series;
 pub mod stats;
@@ -28,6 +31,7 @@ pub use cost::{
 };
 pub use insights::build_insights;
 pub use method::{changed_fields, method_changes, method_of, Method, MethodChange, METHOD_FIELDS};
+pub use positions::{list_positions, ListPositions, PositionCell, PromptPositions};
 pub use run::{claims_tables, compute_run_metrics, compute_run_metrics_refs, metrics_for_export};
 pub use series::{project_series, SeriesPoint};
 pub use stats::{jaccard, rbo, wilson_interval};

@@ -28,7 +28,10 @@ use serde::{Deserialize, Serialize};
 /// older format had its probes stored before claims and risk flags existed, so the web app
 /// analyses them again before it recomputes the summary (`docs/adr/0013-stored-run-summaries.md`).
 /// Format 4: `surface` and `method` (where and how the run measured), in the metrics and here.
-pub const SUMMARY_FORMAT: u32 = 4;
+/// Format 5: the web app stores each run's page figures beside its summary (the lists page's
+/// [`list_positions`](super::list_positions), the run's own actions), computed with it; an
+/// older summary has none, so it is recomputed (`docs/adr/0023-stored-page-figures.md`).
+pub const SUMMARY_FORMAT: u32 = 5;
 
 /// A run's metrics as stored beside it: the metrics of its own `probes` (any probe of
 /// another run is ignored), set against its previous run's metrics (`None`: no previous run,

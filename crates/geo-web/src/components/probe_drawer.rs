@@ -8,6 +8,7 @@
 //! outside closes it, focus moves into it when it opens and back to its opener when it closes.
 
 use crate::components::markdown::Markdown;
+use crate::components::run_data::{use_probes_by_id, SharedRunData};
 use crate::components::safe_link;
 use crate::components::table::{head_cells, table, Col};
 use crate::i18n::{t, tf};
@@ -101,6 +102,28 @@ pub fn open_probe_button(
 /// that opened it (or to the page's main region when that button is no longer shown).
 pub fn drawer_for<'a>(open: &OpenProbe, probes: impl IntoIterator<Item = &'a Probe>, run: &Run, lang: Lang) -> Html {
     drawer_marked(open, None, probes, run, lang)
+}
+
+/// Props of [`StoredDrawer`].
+#[derive(Properties, PartialEq)]
+pub struct StoredDrawerProps {
+    /// Which probe is open.
+    pub open: OpenProbe,
+    /// The shown run (the probe's run).
+    pub data: SharedRunData,
+    /// Interface language.
+    pub lang: Lang,
+}
+
+/// [`drawer_for`] on a page that holds no probe (sources, lists, Actions: they show stored
+/// figures): the probe `open` names is read from storage when it opens, one record whatever
+/// the run's size.
+#[function_component]
+pub fn StoredDrawer(p: &StoredDrawerProps) -> Html {
+    let probe = use_probes_by_id((*p.open).iter().cloned().collect());
+    let Some(run) = p.data.run() else { return html! {} };
+    let probes = probe.ready().map(|v| &v.1[..]).unwrap_or_default();
+    drawer_for(&p.open, probes, run, p.lang)
 }
 
 /// The value of `data-open-mark` on a button that opens a drawer with the characters

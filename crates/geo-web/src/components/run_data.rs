@@ -4,8 +4,11 @@
 //! The figures come from the run summaries stored beside the runs
 //! ([`crate::repo::summaries`]): the dashboard reads the project's light summaries (its trend),
 //! the shown run and its previous run with their stored metrics (its cards and comparison),
-//! and no probe; the pages that show probes (sources, lists, export, actions, claims) read the probes
-//! and the answer-link checks of those two runs only. The figures are read once per project, run and data version, never on a
+//! and no probe; the sources page reads the same records; the lists and Actions pages read
+//! the page figures stored beside the run's summary (`docs/adr/0023-stored-page-figures.md`),
+//! and only the probes they show (a page of lists, an opened drill-down or answer); the
+//! export and claims pages read the probes and the answer-link checks of those two runs.
+//! The figures are read once per project, run and data version, never on a
 //! render, and a page reuses what another page already read for the same run. The work is
 //! timed with the User Timing API under the page's name ([`Figures::measure_name`]).
 
@@ -13,10 +16,12 @@ use crate::components::analytics::empty_with_link;
 use crate::hooks::shared::SharedReads;
 use crate::hooks::{use_app, use_query, Fetch};
 use crate::repo::idb::IdbRepo;
+use crate::repo::summaries::PagePart;
 use crate::repo::{RepoError, Repository};
+use geo_core::actions::{actions_against, Actions, OwnActions};
 use geo_core::compare::{diff_runs, RunDiff};
 use geo_core::export::full_export_with_checks;
-use geo_core::metrics::{pick_summary, trend_of, RunMetrics, RunSummary, SeriesPoint};
+use geo_core::metrics::{pick_summary, trend_of, ListPositions, RunMetrics, RunSummary, SeriesPoint};
 use geo_core::model::{ExportEnvelope, Lang, Probe, Project, Run};
 use std::ops::Deref;
 use std::rc::Rc;
@@ -41,6 +46,12 @@ pub struct RunData {
     /// The selected run against its previous run (`previousRunId`), as `geo-probe diff`
     /// computes it (for [`Figures::Dashboard`] only; `None` without a previous run).
     pub diff: Option<RunDiff>,
+    /// The selected run's list positions, as stored (for [`Figures::Lists`] only).
+    pub positions: Option<ListPositions>,
+    /// The selected run's actions against its previous run when the project holds it, as
+    /// `geo-probe actions --run ID` computes them, from the two runs' stored own actions
+    /// (for [`Figures::Actions`] only).
+    pub actions: Option<Actions>,
 }
 
 /// Which page reads the data: decides what is read and the timing's name.
@@ -133,24 +144,36 @@ pub fn without_run(data: &Fetch<Option<SharedRunData>>, lang: Lang) -> Html {
     })
 }
 
-/// What a kept read was made for: project, chosen run, data version, and whether it holds
-/// the runs' probes (the pages that show probes read the same records; the dashboard reads
-/// no probe).
-type FiguresKey = (String, Option<String>, u32, bool);
+/// What a kept read was made for: project, chosen run, data version, and what it read
+/// ([`Figures::reads`]).
+type FiguresKey = (String, Option<String>, u32, usize);
 
 impl Figures {
-    /// Whether the page shows probes of the run.
+    /// Whether the page reads every probe of the run (the export's downloads, the claims);
+    /// the other pages read stored figures only.
     fn needs_probes(self) -> bool {
-        self != Figures::Dashboard
+        matches!(self, Figures::Export | Figures::Claims)
+    }
+
+    /// Which kept read the page shares ([`FIGURES`]): the pages reading the same records
+    /// share one; the dashboard's also holds its trend and comparison.
+    fn reads(self) -> usize {
+        match self {
+            Figures::Dashboard => 0,
+            Figures::Sources => 1,
+            Figures::Lists => 2,
+            Figures::Actions => 3,
+            Figures::Export | Figures::Claims => 4,
+        }
     }
 }
 
 thread_local! {
-    /// The last figures read with and without probes: selecting the run that was shown
-    /// anyway, going to another page of the same run, or coming back while nothing was
+    /// The last figures read of each kind ([`Figures::reads`]): selecting the run that was
+    /// shown anyway, going to another page of the same run, or coming back while nothing was
     /// written reads nothing again; a second request while the first read is under way (at
     /// start-up the run selector settles on a run) waits for it.
-    static FIGURES: [Rc<SharedReads<FiguresKey, RunData>>; 2] = [Rc::new(SharedReads::new()), Rc::new(SharedReads::new())];
+    static FIGURES: [Rc<SharedReads<FiguresKey, RunData>>; 5] = Default::default();
     /// The project's run summaries at a data version, shared by the header's run selector
     /// and the page's figures (read once at start-up, not once each).
     static SUMMARIES: Rc<SharedReads<(String, u32), Vec<RunSummary>>> = Rc::new(SharedReads::new());
@@ -200,6 +223,7 @@ async fn read(
             runs.insert(0, run);
         }
     }
+    let (positions, actions) = page_figures(repo, &ids[..runs.len()], figures).await?;
     let env = Rc::new(full_export_with_checks(vec![project], prompts, runs, probes, checks, ""));
     span.end();
     let mut data = RunData {
@@ -209,6 +233,8 @@ async fn read(
         trend: Vec::new(),
         trend_other_runs: 0,
         diff: None,
+        positions,
+        actions,
     };
     if figures == Figures::Dashboard {
         let engine = data.run().map(|r| r.config.engine);
@@ -221,6 +247,31 @@ async fn read(
         });
     }
     Ok(data)
+}
+
+/// The stored page figures `figures` shows of `runs` (the shown run, then its previous run
+/// when the project holds it): the lists page's positions of the shown run, or the Actions
+/// page's actions of the shown run set against its previous run's (geo-core's
+/// `actions_against`, the comparison `geo-probe actions` makes).
+async fn page_figures(
+    repo: &IdbRepo,
+    runs: &[&str],
+    figures: Figures,
+) -> Result<(Option<ListPositions>, Option<Actions>), RepoError> {
+    Ok(match figures {
+        Figures::Lists if !runs.is_empty() => {
+            (repo.page_parts::<ListPositions>(&runs[..1], PagePart::Positions).await?.remove(0), None)
+        }
+        Figures::Actions if !runs.is_empty() => {
+            // A run named as its own previous run is compared with nothing, as in the CLI.
+            let mut both = runs[..runs.len().min(2)].to_vec();
+            both.dedup();
+            let mut own = repo.page_parts::<OwnActions>(&both, PagePart::Actions).await?.into_iter();
+            let (mine, previous) = (own.next().flatten(), own.next().flatten());
+            (None, mine.map(|m| actions_against(m, previous.as_ref())))
+        }
+        _ => (None, None),
+    })
 }
 
 /// Loads the selected project and run (re-read after every write) and computes the
@@ -236,8 +287,8 @@ pub fn use_run_data(figures: Figures) -> Fetch<Option<SharedRunData>> {
         let Some(project) = repo.get_project(&project_id).await? else { return Ok(None) };
         let summaries = run_summaries(&repo, &project_id, version).await?;
         let chosen = pick_summary(&summaries, run.as_deref()).map(|r| r.id.clone());
-        let key: FiguresKey = (project_id, chosen.clone(), version, figures.needs_probes());
-        let shared = FIGURES.with(|f| f[usize::from(figures.needs_probes())].clone());
+        let key: FiguresKey = (project_id, chosen.clone(), version, figures.reads());
+        let shared = FIGURES.with(|f| f[figures.reads()].clone());
         let data = shared
             .get(key, || async {
                 let span = crate::web::Span::start(figures.measure_name());
@@ -250,16 +301,50 @@ pub fn use_run_data(figures: Figures) -> Fetch<Option<SharedRunData>> {
     })
 }
 
+thread_local! {
+    /// The last run whose every probe a page read (the sources page's drill-downs): opening
+    /// another domain of the same run at the same data version reads nothing again.
+    static RUN_PROBES: Rc<SharedReads<(String, u32), Vec<Probe>>> = Rc::new(SharedReads::new());
+}
+
+/// The probes of run `run_id`, read when a page first asks for them and kept for the data
+/// version (the sources page's drill-downs: the table itself reads no probe).
+#[hook]
+pub fn use_run_probes(run_id: String) -> Fetch<Rc<Vec<Probe>>> {
+    let version = use_app().data_version;
+    use_query(run_id, move |repo, id| async move {
+        let shared = RUN_PROBES.with(Rc::clone);
+        shared.get((id.clone(), version), || repo.probes_by_run(&id)).await
+    })
+}
+
+/// The stored probes among `ids`, in their order, with the ids they were read for (an answer
+/// for an earlier list of ids shows until the read for the new one ends): the probes a page
+/// shows of a run it holds only stored figures of.
+#[hook]
+pub fn use_probes_by_id(ids: Vec<String>) -> Fetch<(Vec<String>, Vec<Probe>)> {
+    use_query(ids, |repo, ids| async move {
+        let probes = if ids.is_empty() { Vec::new() } else { repo.probes_by_id(&ids).await? };
+        Ok((ids, probes))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn the_pages_that_show_probes_share_their_reads() {
+    fn only_the_export_and_claims_pages_read_every_probe_and_they_share_the_read() {
         use Figures::*;
-        assert!(!Dashboard.needs_probes());
-        for f in [Sources, Lists, Export, Actions, Claims] {
+        for f in [Dashboard, Sources, Lists, Actions] {
+            assert!(!f.needs_probes(), "{f:?}");
+        }
+        for f in [Export, Claims] {
             assert!(f.needs_probes(), "{f:?}");
         }
+        assert_eq!(Export.reads(), Claims.reads());
+        let all = [Dashboard, Sources, Lists, Actions, Export];
+        assert!(all.iter().all(|f| f.reads() < FIGURES.with(|f| f.len())));
+        assert!(all.iter().enumerate().all(|(i, f)| all[i + 1..].iter().all(|g| g.reads() != f.reads())));
     }
 }

@@ -3,44 +3,27 @@
 //! the engine ran and whether the own site came back, the pages to be on, and how many
 //! answer links do not exist (after `geo-probe links` and an import). Against the previous
 //! run each item says whether it is new, still open or solved. Every item's evidence opens
-//! the answers behind it in the probe drawer; long tables show 50 rows a page.
+//! the answers behind it in the probe drawer; long tables show 50 rows a page. The page reads
+//! the run's own actions and its previous run's, stored beside their summaries, and sets one
+//! against the other with geo-core's `actions_against`: no probe is read until an answer opens.
 
 use crate::components::metric_card::{dec, pct, raw_f64};
 use crate::components::pager::{page_bounds, use_page, Pager, PAGE_SIZE};
-use crate::components::probe_drawer::{drawer_for, open_probe_button, OpenProbe};
-use crate::components::run_data::{use_run_data, without_run, Figures, RunData, SharedRunData};
+use crate::components::probe_drawer::{open_probe_button, OpenProbe, StoredDrawer};
+use crate::components::run_data::{use_run_data, without_run, Figures, SharedRunData};
 use crate::components::table::captioned_table;
 use crate::components::{safe_link, EmptyState};
 use crate::hooks::use_app;
 use crate::i18n::{t, tf};
 use geo_core::actions::markdown::{links_sentence, status_label};
-use geo_core::actions::{compute_actions, Actions, ItemStatus, RunInput};
-use geo_core::model::{Lang, Probe, Run};
+use geo_core::actions::{Actions, ItemStatus};
+use geo_core::model::{Lang, Run};
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 use yew::virtual_dom::{VTag, VText};
 
 /// Evidence buttons shown per item before "+N".
 const EVIDENCE_SHOWN: usize = 6;
-
-/// The actions of the shown run against its previous run (when the project holds it), as
-/// `geo-probe actions --run ID` computes them from the same records.
-pub fn actions_of(d: &RunData) -> Option<Actions> {
-    let run = d.run()?;
-    let input = |r: &Run| -> (Vec<&Probe>, Option<&geo_core::model::LinkCheck>) {
-        (d.env.probes_of(&r.id).collect(), d.env.link_check(&r.id))
-    };
-    let (mine, check) = input(run);
-    let current = RunInput { run, probes: &mine, link_check: check };
-    let previous = d.env.runs.iter().find(|r| Some(&r.id) == run.previous_run_id.as_ref() && r.id != run.id);
-    Some(match previous {
-        Some(prev) => {
-            let (theirs, their_check) = input(prev);
-            compute_actions(current, Some(RunInput { run: prev, probes: &theirs, link_check: their_check }))
-        }
-        None => compute_actions(current, None),
-    })
-}
 
 /// The page (one component: its parts are plain functions, for the bundle's size).
 #[function_component]
@@ -52,9 +35,8 @@ pub fn ActionsPage() -> Html {
     let (query_page, set_query_page) = use_page(*unowned_only);
     let (page_page, set_page_page) = use_page(());
     let shown: Option<SharedRunData> = data.ready().and_then(|d| d.clone());
-    let actions = use_memo(shown.clone(), |d| d.as_ref().and_then(|d| actions_of(d)));
     let run = shown.as_ref().and_then(|d| d.run().cloned());
-    let body = match (&shown, &run, (*actions).as_ref()) {
+    let body = match (&shown, &run, shown.as_ref().and_then(|d| d.actions.as_ref())) {
         (Some(d), Some(run), Some(a)) => {
             let v = View { a, run, open: &open, lang };
             let against = a.against_id.as_ref().and_then(|id| d.env.run(id));
@@ -83,7 +65,7 @@ pub fn ActionsPage() -> Html {
                     { wrong_facts_section(&v) }
                     { links_section(&v) }
                     { solved_section(&v) }
-                    { drawer_for(&open, d.run_probes(), run, lang) }
+                    <StoredDrawer open={open.clone()} data={d.clone()} {lang} />
                 </>
             }
         }
@@ -533,23 +515,32 @@ fn solved_section(v: &View<'_>) -> Html {
 mod tests {
     use super::*;
 
+    /// What the page shows (the stored own actions of the run and of its previous run, set
+    /// against each other) is `geo-probe actions`' object, on the demo and on the actions
+    /// fixture (a link check, lost prompts, queries solved).
     #[test]
-    fn the_page_shows_the_cli_object_for_the_demo() {
-        let text = include_str!("../../../../demo/demo-data.json");
-        let mut env = geo_core::export::parse_export(text, &Default::default()).unwrap();
-        assert!(geo_core::analysis::analyze_envelope(&mut env).is_empty());
-        let run = geo_core::export::default_run(&env).unwrap().clone();
-        let data = RunData {
-            env: std::rc::Rc::new(env.clone()),
-            has_probes: true,
-            metrics: Some(geo_core::metrics::metrics_for_export(&env, Some(&run.id)).unwrap().remove(0)),
-            trend: vec![],
-            trend_other_runs: 0,
-            diff: None,
-        };
-        let page = actions_of(&data).unwrap();
-        assert_eq!(page, geo_core::actions::actions_for_export(&env, Some(&run.id), None).unwrap());
-        assert!(page.against_id.is_some(), "the demo's newest run follows another");
+    fn the_page_shows_the_cli_object_from_the_stored_figures() {
+        use crate::repo::memory::MemoryRepo;
+        use crate::repo::test_support::block_on;
+        use crate::repo::{Batch, Repository};
+        let demo = include_str!("../../../../demo/demo-data.json");
+        let fixture = include_str!("../../../../fixtures/exports/actions.json");
+        for text in [demo, fixture] {
+            let mut env = geo_core::export::parse_export(text, &Default::default()).unwrap();
+            assert!(geo_core::analysis::analyze_envelope(&mut env).is_empty());
+            let repo = MemoryRepo::new();
+            block_on(repo.put_many(&Batch::from(env.clone()))).unwrap();
+            let mut compared = 0;
+            for run in &env.runs {
+                let own = |id: &str| block_on(repo.run_pages(id)).unwrap().map(|f| f.actions);
+                let previous = run.previous_run_id.as_deref().and_then(own);
+                let page = geo_core::actions::actions_against(own(&run.id).unwrap(), previous.as_ref());
+                let cli = geo_core::actions::actions_for_export(&env, Some(&run.id), None).unwrap();
+                assert_eq!(page, cli, "run {}", run.id);
+                compared += usize::from(page.against_id.is_some());
+            }
+            assert!(compared > 0, "some run follows another");
+        }
     }
 
     #[test]

@@ -467,6 +467,8 @@ mod tests {
             trend: vec![],
             trend_other_runs: 0,
             diff: None,
+            positions: None,
+            actions: None,
         };
         let page = report_of(&data).unwrap();
         assert_eq!(page, geo_core::said::claims_for_export(&env, Some(&run_id), None).unwrap());

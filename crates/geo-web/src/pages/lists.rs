@@ -3,20 +3,21 @@
 //! and overall, and the untracked entities found in lists with an "add as competitor" action
 //! that updates the project (never a past run: runs keep their alias snapshot). The
 //! per-probe lists come 50 probes a page, each with a button opening the probe's drawer.
+//! The positions and the order of the lists are stored beside the run's summary (geo-core's
+//! `list_positions`); the page reads only the probes of the page of lists it shows.
 
 use crate::components::analytics::{analytics_page, empty_with_link};
 use crate::components::metric_card::{pct, raw_f64};
 use crate::components::pager::{page_bounds, use_page, Pager, PAGE_SIZE};
-use crate::components::probe_drawer::{drawer_for, open_probe_button, OpenProbe};
-use crate::components::run_data::{use_run_data, Figures, SharedRunData};
+use crate::components::probe_drawer::{open_probe_button, OpenProbe, StoredDrawer};
+use crate::components::run_data::{use_probes_by_id, use_run_data, Figures, SharedRunData};
 use crate::components::EmptyState;
 use crate::hooks::{report, use_app};
 use crate::i18n::{t, tf};
 use crate::repo::Repository;
 use crate::routes::Route;
-use geo_core::metrics::RunMetrics;
-use geo_core::model::{Lang, Probe, ProbeStatus};
-use std::collections::HashMap;
+use geo_core::metrics::{ListPositions, PositionCell, RunMetrics};
+use geo_core::model::{Lang, Probe, Run};
 use yew::prelude::*;
 
 /// The page.
@@ -24,7 +25,7 @@ use yew::prelude::*;
 pub fn ListsPage() -> Html {
     let lang = use_app().lang;
     let data = use_run_data(Figures::Lists);
-    let body = data.view(lang, |d| match (**d).as_ref().filter(|d| d.metrics.is_some()) {
+    let body = data.view(lang, |d| match (**d).as_ref().filter(|d| d.metrics.is_some() && d.positions.is_some()) {
         Some(d) => html! { <ListsBody data={d.clone()} /> },
         None => empty_with_link(lang, "lists.empty", Route::Projects, "nav.projects"),
     });
@@ -45,38 +46,16 @@ fn ListsBody(p: &BodyProps) -> Html {
     let (pos_page, set_pos_page) = use_page(());
     let add = use_add_competitor();
     let d = &p.data;
-    let Some(m) = d.metrics.as_ref() else { return html! {} };
-    let Some(run) = d.run() else { return html! {} };
+    let (Some(m), Some(run), Some(positions)) = (d.metrics.as_ref(), d.run(), d.positions.as_ref()) else {
+        return html! {};
+    };
     let brand_id = m.brand_id.clone().unwrap_or_default();
-    let label_of =
-        |id: &str| run.alias_snapshot.iter().find(|t| t.id == id).map_or_else(|| id.to_string(), |t| t.label.clone());
     let repeats = run.config.repeats.max(1);
-    // Each prompt's probes by repeat index, grouped once per render.
-    let mut by_prompt: HashMap<&str, Vec<Option<&Probe>>> = HashMap::new();
-    for pr in d.run_probes() {
-        let slots = by_prompt.entry(pr.prompt_id.as_str()).or_insert_with(|| vec![None; repeats as usize]);
-        if let Some(slot) = slots.get_mut(pr.repeat_index as usize) {
-            *slot = Some(pr);
-        }
-    }
-    let has_lists = d.run_probes().any(|p| p.status == ProbeStatus::Success && !p.list_items.is_empty());
-    // The per-probe lists: successful probes in prompt order, then repeat.
-    let listed: Vec<&Probe> = m
-        .prompts
-        .iter()
-        .flat_map(|pm| by_prompt.get(pm.prompt_id.as_str()).into_iter().flatten().flatten().copied())
-        .filter(|p| p.status == ProbeStatus::Success)
-        .collect();
+    // The per-probe lists: successful probes in prompt order, then repeat (geo-core's
+    // `list_positions`), 50 a page, read when shown.
+    let listed = &positions.listed;
     let (page, row_from, row_to) = page_bounds(listed.len(), page, PAGE_SIZE);
-    let (pos_page, pos_from, pos_to) = page_bounds(m.prompts.len(), pos_page, PAGE_SIZE);
-    // Consecutive probes of one prompt on this page share a section.
-    let mut groups: Vec<(&str, Vec<&Probe>)> = Vec::new();
-    for pr in &listed[row_from..row_to] {
-        match groups.last_mut() {
-            Some((id, v)) if *id == pr.prompt_id => v.push(pr),
-            _ => groups.push((pr.prompt_id.as_str(), vec![pr])),
-        }
-    }
+    let (pos_page, pos_from, pos_to) = page_bounds(positions.prompts.len(), pos_page, PAGE_SIZE);
 
     html! {
         <>
@@ -88,25 +67,64 @@ fn ListsBody(p: &BodyProps) -> Html {
                     <div class="metric-hint muted">{ t(lang, "lst.stability_hint") }</div>
                 </div>
             </div>
-            if !has_lists {
+            if !positions.has_lists {
                 <EmptyState text={t(lang, "lst.no_lists").to_string()} />
             }
-            { brand_positions(m, &by_prompt, &label_of(&brand_id), (pos_page, pos_from, pos_to), set_pos_page, repeats, lang) }
+            { brand_positions(m, positions, &label_of(run, &brand_id), (pos_page, pos_from, pos_to), set_pos_page, repeats, lang) }
             { untracked(m, &add, lang) }
             <section aria-labelledby="probelists-h">
                 <h2 id="probelists-h">{ t(lang, "lst.per_probe") }</h2>
-                { for groups.iter().map(|(prompt_id, probes)| html! {
-                    <details class="card" open={true}>
-                        <summary>{ d.prompt_text(prompt_id) }</summary>
-                        <div class="list-grid">
-                        { for probes.iter().map(|p| probe_list(p, &probe_open, d, prompt_id, &brand_id, &label_of, lang)) }
-                        </div>
-                    </details>
-                }) }
+                <ProbeLists data={d.clone()} ids={listed[row_from..row_to].to_vec()} open={probe_open.clone()} />
                 <Pager total={listed.len()} {page} on_page={set_page} scope="lists" label={t(lang, "pager.lists")} {lang} />
             </section>
-            { drawer_for(&probe_open, d.run_probes(), run, lang) }
+            <StoredDrawer open={probe_open.clone()} data={d.clone()} {lang} />
         </>
+    }
+}
+
+/// The label of target `id` in `run`'s alias snapshot (the id when unknown).
+fn label_of(run: &Run, id: &str) -> String {
+    run.alias_snapshot.iter().find(|t| t.id == id).map_or_else(|| id.to_string(), |t| t.label.clone())
+}
+
+#[derive(Properties, PartialEq)]
+struct ProbeListsProps {
+    data: SharedRunData,
+    /// The probes of this page of lists, in order.
+    ids: Vec<String>,
+    open: OpenProbe,
+}
+
+/// One page of per-probe lists: its probes read from storage, consecutive probes of one
+/// prompt in one section.
+#[function_component]
+fn ProbeLists(p: &ProbeListsProps) -> Html {
+    let lang = use_app().lang;
+    let read = use_probes_by_id(p.ids.clone());
+    let d = &p.data;
+    let (Some(m), Some(run)) = (d.metrics.as_ref(), d.run()) else { return html! {} };
+    let probes = match read.ready() {
+        Some(r) if r.0 == p.ids => &r.1,
+        _ => return html! { <p class="muted" role="status">{ t(lang, "common.loading") }</p> },
+    };
+    let brand_id = m.brand_id.clone().unwrap_or_default();
+    let label_of = |id: &str| label_of(run, id);
+    let mut groups: Vec<(&str, Vec<&Probe>)> = Vec::new();
+    for pr in probes {
+        match groups.last_mut() {
+            Some((id, v)) if *id == pr.prompt_id => v.push(pr),
+            _ => groups.push((pr.prompt_id.as_str(), vec![pr])),
+        }
+    }
+    html! {
+        { for groups.iter().map(|(prompt_id, probes)| html! {
+            <details class="card" open={true}>
+                <summary>{ d.prompt_text(prompt_id) }</summary>
+                <div class="list-grid">
+                { for probes.iter().map(|pr| probe_list(pr, &p.open, d, prompt_id, &brand_id, &label_of, lang)) }
+                </div>
+            </details>
+        }) }
     }
 }
 
@@ -139,17 +157,17 @@ fn use_add_competitor() -> Callback<String> {
     })
 }
 
-/// The brand's list position per prompt and repeat, with each prompt's list stability.
+/// The brand's list position per prompt and repeat (geo-core's `list_positions`), with each
+/// prompt's list stability.
 fn brand_positions(
     m: &RunMetrics,
-    by_prompt: &HashMap<&str, Vec<Option<&Probe>>>,
+    positions: &ListPositions,
     brand_label: &str,
     (page, from, to): (usize, usize, usize),
     on_page: Callback<usize>,
     repeats: u32,
     lang: Lang,
 ) -> Html {
-    let brand_id = m.brand_id.clone().unwrap_or_default();
     html! {
         <section class="card" aria-labelledby="brandpos-h">
             <h2 id="brandpos-h">{ tf(lang, "lst.brand_positions", &[("b", brand_label)]) }</h2>
@@ -160,27 +178,29 @@ fn brand_positions(
                     <th scope="col" class="num">{ t(lang, "lst.rbo") }</th>
                 </tr></thead>
                 <tbody>
-                    { for m.prompts[from..to].iter().map(|pm| {
-                        let slots = by_prompt.get(pm.prompt_id.as_str());
+                    { for positions.prompts[from..to].iter().map(|row| {
+                        // The rows are the metrics' prompts, in their order.
+                        let pm = m.prompts.iter().find(|pm| pm.prompt_id == row.prompt_id);
+                        let stability = pm.and_then(|pm| pm.list_stability);
                         html! {
-                            <tr data-testid="list-prompt-row" data-prompt={pm.prompt_id.clone()} data-value={raw_f64(pm.list_stability)}>
-                                <td>{ pm.text.clone() }</td>
-                                { for (0..repeats).map(|r| {
-                                    let cell = match slots.and_then(|v| v.get(r as usize).copied().flatten()) {
-                                        None => "·".to_string(),
-                                        Some(p) if p.status != ProbeStatus::Success => t(lang, "lst.failed").to_string(),
-                                        Some(p) => p.mentions.iter().find(|mn| mn.target_id == brand_id)
-                                            .and_then(|mn| mn.list_position).map_or_else(|| "—".to_string(), |n| format!("#{n}")),
+                            <tr data-testid="list-prompt-row" data-prompt={row.prompt_id.clone()} data-value={raw_f64(stability)}>
+                                <td>{ pm.map_or_else(String::new, |pm| pm.text.clone()) }</td>
+                                { for row.cells.iter().map(|cell| {
+                                    let text = match cell {
+                                        PositionCell::NoProbe => "·".to_string(),
+                                        PositionCell::Failed => t(lang, "lst.failed").to_string(),
+                                        PositionCell::NotListed => "—".to_string(),
+                                        PositionCell::At(n) => format!("#{n}"),
                                     };
-                                    html! { <td class="num">{ cell }</td> }
+                                    html! { <td class="num">{ text }</td> }
                                 }) }
-                                <td class="num">{ pct(pm.list_stability) }</td>
+                                <td class="num">{ pct(stability) }</td>
                             </tr>
                         }
                     }) }
                 </tbody>
             </table></div>
-            <Pager total={m.prompts.len()} {page} {on_page} scope="brand-positions" label={t(lang, "pager.brand_positions")} {lang} />
+            <Pager total={positions.prompts.len()} {page} {on_page} scope="brand-positions" label={t(lang, "pager.brand_positions")} {lang} />
         </section>
     }
 }

@@ -2,14 +2,16 @@
 //! sortable, filterable table, the channel distribution, new and lost domains against the
 //! previous run, a drill-down from a domain to its URLs (titles, queries, ranks) and the
 //! outreach gap (domains competitors are retrieved with but the brand never is). The table
-//! and the drill-down show 50 rows a page; a drill-down row opens its probe's drawer.
+//! and the drill-down show 50 rows a page; a drill-down row opens its probe's drawer. The
+//! figures are the run's stored metrics: the page reads the run's probes only when a
+//! drill-down opens.
 
 use crate::components::analytics::{analytics_page, empty_with_link};
 use crate::components::charts::{Bar, BarChart};
 use crate::components::metric_card::{ci_text, dec, pct, ratio_title, raw_f64};
 use crate::components::pager::{page_bounds, use_page, Pager, PAGE_SIZE};
-use crate::components::probe_drawer::{drawer_for, open_probe_button, OpenProbe};
-use crate::components::run_data::{use_run_data, Figures, SharedRunData};
+use crate::components::probe_drawer::{open_probe_button, OpenProbe, StoredDrawer};
+use crate::components::run_data::{use_run_data, use_run_probes, Figures, SharedRunData};
 use crate::hooks::use_app;
 use crate::i18n::{t, tf};
 use crate::routes::Route;
@@ -246,7 +248,7 @@ fn SourcesBody(p: &BodyProps) -> Html {
                 <Pager total={rows.len()} {page} on_page={set_page} scope="domains" label={t(lang, "pager.domains")} {lang} />
                 if rows.is_empty() { <p class="muted">{ t(lang, "src.no_match") }</p> }
             </div>
-            if let Some(run) = p.data.run() { { drawer_for(&probe_open, p.data.run_probes(), run, lang) } }
+            <StoredDrawer open={probe_open.clone()} data={p.data.clone()} {lang} />
             <div class="chart-grid">
                 { channel_chart(m, lang) }
                 { new_lost(m, lang) }
@@ -292,15 +294,20 @@ struct DrillProps {
 }
 
 /// The URLs of `domain` in the run's successful probes with their titles, queries and
-/// ranks, 50 a page; each names its probe with a button that opens the probe's drawer.
+/// ranks, 50 a page; each names its probe with a button that opens the probe's drawer. The
+/// run's probes are read when the first drill-down of the run opens (the table reads none).
 #[function_component]
 fn DrillDown(p: &DrillProps) -> Html {
     let lang = use_app().lang;
     let (page, set_page) = use_page(p.domain.clone());
-    let domain = p.domain.as_str();
     let d = &p.data;
-    let found: Vec<_> = d
-        .run_probes()
+    let probes = use_run_probes(d.metrics.as_ref().map_or_else(String::new, |m| m.run_id.clone()));
+    let Some(probes) = probes.ready() else {
+        return html! { <p class="muted" role="status">{ t(lang, "common.loading") }</p> };
+    };
+    let domain = p.domain.as_str();
+    let found: Vec<_> = probes
+        .iter()
         .filter(|pr| pr.status == ProbeStatus::Success)
         .flat_map(|pr| pr.sources.iter().filter(|s| s.domain == domain).map(move |s| (pr, s)))
         .collect();

@@ -5,7 +5,8 @@
 //! every later write fail before touching anything, the way an aborted transaction does.
 
 use super::summaries::{
-    analyse_again, needs_analysis, order_summaries, records, runs_of_batch, StoredMetrics, RECOMPUTE_LIMIT,
+    analyse_again, needs_analysis, order_summaries, records, runs_of_batch, PageFigures, StoredMetrics, StoredPages,
+    RECOMPUTE_LIMIT,
 };
 use super::{
     order_probes, order_projects, order_prompts, order_runs, Batch, RepoError, RepoResult, Repository, StoredLinkCheck,
@@ -25,6 +26,7 @@ struct Tables {
     summaries: BTreeMap<String, RunSummary>,
     metrics: BTreeMap<String, StoredMetrics>,
     link_checks: BTreeMap<String, StoredLinkCheck>,
+    pages: BTreeMap<String, StoredPages>,
 }
 
 impl Tables {
@@ -64,17 +66,19 @@ impl Tables {
             .collect();
         for f in followers {
             if let Some(m) = self.metrics.get_mut(&f) {
-                against_previous(&mut m.metrics, computed.as_ref().map(|(_, m)| &m.metrics));
+                against_previous(&mut m.metrics, computed.as_ref().map(|(_, m, _)| &m.metrics));
             }
         }
         match computed {
-            Some((summary, metrics)) => {
+            Some((summary, metrics, pages)) => {
                 self.summaries.insert(id.to_string(), summary);
                 self.metrics.insert(id.to_string(), metrics);
+                self.pages.insert(id.to_string(), pages);
             }
             None => {
                 self.summaries.remove(id);
                 self.metrics.remove(id);
+                self.pages.remove(id);
             }
         }
     }
@@ -197,6 +201,11 @@ impl Repository for MemoryRepo {
         Ok(order_probes(t.probes.values().filter(|p| p.run_id == run_id).cloned().collect()))
     }
 
+    async fn probes_by_id(&self, ids: &[String]) -> RepoResult<Vec<Probe>> {
+        let t = self.tables.borrow();
+        Ok(ids.iter().filter_map(|id| t.probes.get(id).cloned()).collect())
+    }
+
     async fn put_probe(&self, probe: &Probe) -> RepoResult<()> {
         self.write(|t| {
             t.probes.insert(probe.id.clone(), probe.clone());
@@ -220,6 +229,14 @@ impl Repository for MemoryRepo {
             t.refresh(run_id);
         }
         Ok(t.metrics.get(run_id).map(|m| m.metrics.clone()))
+    }
+
+    async fn run_pages(&self, run_id: &str) -> RepoResult<Option<PageFigures>> {
+        let mut t = self.tables.borrow_mut();
+        if !t.summaries.get(run_id).is_some_and(RunSummary::is_current) {
+            t.refresh(run_id);
+        }
+        t.pages.get(run_id).map(StoredPages::figures).transpose()
     }
 
     async fn put_many(&self, batch: &Batch) -> RepoResult<()> {
@@ -285,6 +302,7 @@ impl Repository for MemoryRepo {
             t.summaries.retain(|_, s| s.project_id != id);
             t.metrics.retain(|_, m| m.project_id != id);
             t.link_checks.retain(|_, c| c.project_id != id);
+            t.pages.retain(|_, p| p.project_id != id);
         })
     }
 
@@ -493,12 +511,20 @@ mod tests {
     }
 
     /// Every stored summary equals geo-core's metrics of the stored probes (with the
-    /// previous run's), and the light summaries give the trend `project_series` gives.
+    /// previous run's), its page figures geo-core's list positions and own actions of those
+    /// probes, and the light summaries give the trend `project_series` gives.
     #[track_caller]
     fn summaries_match(repo: &MemoryRepo, step: &str) {
         let snap = block_on(repo.snapshot("t")).unwrap();
         for run in &snap.runs {
             let want = geo_core::metrics::metrics_for_export(&snap, Some(&run.id)).unwrap().remove(0);
+            // Read before the metrics: a stale summary is recomputed by this read too.
+            let pages = block_on(repo.run_pages(&run.id)).unwrap().expect("page figures");
+            let probes: Vec<&Probe> = snap.probes_of(&run.id).collect();
+            let input = geo_core::actions::RunInput { run, probes: &probes, link_check: snap.link_check(&run.id) };
+            assert_eq!(pages.actions, geo_core::actions::own_actions(input), "{step}: actions of {}", run.id);
+            let positions = geo_core::metrics::list_positions(run, &probes, &want);
+            assert_eq!(pages.positions, positions, "{step}: positions of {}", run.id);
             assert_eq!(block_on(repo.run_metrics(&run.id)).unwrap().as_ref(), Some(&want), "{step}: run {}", run.id);
         }
         for project in &snap.projects {
@@ -578,7 +604,8 @@ mod tests {
                 block_on(repo.delete_project(&project.id)).unwrap();
                 assert!(block_on(repo.run_summaries(&project.id)).unwrap().is_empty());
             }
-            assert!(repo.tables.borrow().metrics.is_empty() && repo.tables.borrow().summaries.is_empty());
+            let t = repo.tables.borrow();
+            assert!(t.metrics.is_empty() && t.summaries.is_empty() && t.pages.is_empty());
         }
     }
 
@@ -666,11 +693,14 @@ mod tests {
         // As a version-1 database: runs and probes without summaries.
         repo.tables.borrow_mut().summaries.clear();
         repo.tables.borrow_mut().metrics.clear();
+        repo.tables.borrow_mut().pages.clear();
         summaries_match(&repo, "computed on read");
-        // A summary of an older format is recomputed too.
+        // A summary of an older format is recomputed too, with the page figures that
+        // version-4 databases did not have beside it.
         let id = env.runs[0].id.clone();
-        repo.tables.borrow_mut().summaries.get_mut(&id).unwrap().format = 0;
+        repo.tables.borrow_mut().summaries.get_mut(&id).unwrap().format = 4;
         repo.tables.borrow_mut().metrics.get_mut(&id).unwrap().metrics.success_count = 999;
+        repo.tables.borrow_mut().pages.remove(&id);
         summaries_match(&repo, "older format");
     }
 }

@@ -8,7 +8,7 @@
 //! old one (seed §9.3), and bump `geo_core::model::SCHEMA_VERSION` when the exported shape
 //! changes too.
 
-use super::{StoreDef, STORES_V1, STORES_V2, STORES_V3};
+use super::{StoreDef, STORES_V1, STORES_V2, STORES_V3, STORES_V4};
 use wasm_bindgen::JsValue;
 use web_sys::{IdbDatabase, IdbIndexParameters, IdbObjectStoreParameters, IdbTransaction};
 
@@ -18,7 +18,7 @@ use web_sys::{IdbDatabase, IdbIndexParameters, IdbObjectStoreParameters, IdbTran
 pub type Migration = fn(&IdbDatabase, &IdbTransaction) -> Result<(), JsValue>;
 
 /// The migrations of the app's database, indexed by old version.
-pub const MIGRATIONS: &[Migration] = &[create_v1, add_summaries_v2, add_link_checks_v3];
+pub const MIGRATIONS: &[Migration] = &[create_v1, add_summaries_v2, add_link_checks_v3, add_run_pages_v4];
 
 /// Version 0 → 1: the five stores of seed §8.1 with their indexes.
 fn create_v1(db: &IdbDatabase, _tx: &IdbTransaction) -> Result<(), JsValue> {
@@ -36,6 +36,14 @@ fn add_summaries_v2(db: &IdbDatabase, _tx: &IdbTransaction) -> Result<(), JsValu
 /// older database has none, they arrive with an import.
 fn add_link_checks_v3(db: &IdbDatabase, _tx: &IdbTransaction) -> Result<(), JsValue> {
     create_stores(db, STORES_V3)
+}
+
+/// Version 3 → 4: the store of what the lists and Actions pages read of each run, empty.
+/// Every stored summary is of an older format then (`SUMMARY_FORMAT` 5 came with it), so the
+/// first read of a project's summaries computes each run's records, with progress, as
+/// version 2's did.
+fn add_run_pages_v4(db: &IdbDatabase, _tx: &IdbTransaction) -> Result<(), JsValue> {
+    create_stores(db, STORES_V4)
 }
 
 fn create_stores(db: &IdbDatabase, stores: &[StoreDef]) -> Result<(), JsValue> {

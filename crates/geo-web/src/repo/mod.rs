@@ -48,9 +48,13 @@ pub const STORES_V2: &[StoreDef] =
 /// an export), keyed by run id, with its project for the cascade delete.
 pub const STORES_V3: &[StoreDef] = &[("linkChecks", "runId", &["projectId"])];
 
+/// The store version 4 adds: what the lists and Actions pages read of each run besides its
+/// metrics ([`summaries::StoredPages`]), derived and kept with the summaries.
+pub const STORES_V4: &[StoreDef] = &[("runPages", "runId", &["projectId"])];
+
 /// Every store of the current schema.
 pub const STORE_NAMES: &[&str] =
-    &["projects", "prompts", "runs", "probes", "settings", "runSummaries", "runMetrics", "linkChecks"];
+    &["projects", "prompts", "runs", "probes", "settings", "runSummaries", "runMetrics", "linkChecks", "runPages"];
 
 /// A record of the `linkChecks` store: a run's `linkChecks` record of the export with the
 /// run's project (indexed, for the cascade delete).
@@ -220,6 +224,8 @@ pub trait Repository {
     async fn put_run(&self, run: &Run) -> RepoResult<()>;
     /// The probes of a run.
     async fn probes_by_run(&self, run_id: &str) -> RepoResult<Vec<Probe>>;
+    /// The stored probes among `ids`, in the order of `ids` (one read, whatever the run's size).
+    async fn probes_by_id(&self, ids: &[String]) -> RepoResult<Vec<Probe>>;
     /// Inserts or replaces one probe.
     async fn put_probe(&self, probe: &Probe) -> RepoResult<()>;
     /// The answer-link check of a run (`geo-probe links`), if one was imported.
@@ -231,6 +237,9 @@ pub trait Repository {
     /// The metrics of one run as stored beside it (recomputed first when stale); `None` when
     /// the run does not exist.
     async fn run_metrics(&self, run_id: &str) -> RepoResult<Option<RunMetrics>>;
+    /// What the lists and Actions pages read of one run, as stored beside its summary
+    /// (recomputed first when stale); `None` when the run does not exist.
+    async fn run_pages(&self, run_id: &str) -> RepoResult<Option<summaries::PageFigures>>;
     /// Puts every record of the batch in one transaction.
     async fn put_many(&self, batch: &Batch) -> RepoResult<()>;
     /// Deletes a project with its prompts, runs and probes, in one transaction.

@@ -16,19 +16,23 @@ mod tx;
 mod upkeep;
 
 use super::migrations::MIGRATIONS;
-use super::summaries::{order_summaries, runs_of_batch, Gate, StoredMetrics, RECOMPUTE_LIMIT};
+use super::summaries::{
+    self, order_summaries, runs_of_batch, Gate, PageFigures, PagePart, StoredMetrics, RECOMPUTE_LIMIT,
+};
 use super::{
     order_probes, order_projects, order_prompts, order_runs, Batch, RepoError, RepoResult, Repository, StoredLinkCheck,
     CHANNEL, DB_NAME, STORE_NAMES,
 };
 pub(crate) use codec::{decode, encode};
 use codec::{decode_array, error_from, write_error};
-use geo_core::metrics::{RunMetrics, RunSummary};
+use geo_core::actions::OwnActions;
+use geo_core::metrics::{ListPositions, RunMetrics, RunSummary};
 use geo_core::model::{ExportEnvelope, LinkCheck, Probe, Project, Prompt, Run};
 use js_sys::{Array, JSON};
 use std::rc::Rc;
 use tx::{
-    get_all, get_by_index, get_js, get_one, object_store, put, read_tx, tx_count, tx_get, tx_get_derived, write_in,
+    get_all, get_by_index, get_js, get_one, object_store, put, read_tx, tx_count, tx_get, tx_get_derived, tx_get_many,
+    write_in,
 };
 use upkeep::{compute_summaries, reanalyse_or_refuse, refresh_in, stale_runs, summaries_and_runs, RUN_STORES};
 use wasm_bindgen::prelude::*;
@@ -153,6 +157,58 @@ impl IdbRepo {
     }
 }
 
+impl IdbRepo {
+    /// Part `part` of the stored page figures of each of `runs` (`None` for a run that does
+    /// not exist), in one transaction; a run whose summary is stale, or whose record is
+    /// missing or no longer decodes, has its records computed first, as [`Repository::run_metrics`] does.
+    pub async fn page_parts<T: serde::de::DeserializeOwned>(
+        &self,
+        runs: &[&str],
+        part: PagePart,
+    ) -> RepoResult<Vec<Option<T>>> {
+        let read = async || -> RepoResult<Vec<(bool, Option<T>)>> {
+            let tx = read_tx(&self.db, &["runSummaries", "runPages"])?;
+            let r = |e| error_from(e, RepoError::Read);
+            let (summaries, pages) =
+                (object_store(&tx, "runSummaries", RepoError::Read)?, object_store(&tx, "runPages", RepoError::Read)?);
+            let mut requests = Vec::with_capacity(runs.len());
+            for id in runs {
+                let key = JsValue::from_str(id);
+                requests.push((summaries.get(&key).map_err(r)?, pages.get(&key).map_err(r)?));
+            }
+            let mut out = Vec::with_capacity(runs.len());
+            for (summary, record) in requests {
+                let current = decode::<RunSummary>(&request(&summary).await.map_err(r)?).is_ok_and(|s| s.is_current());
+                let record = request(&record).await.map_err(r)?;
+                // Only the part asked for is copied into wasm and decoded.
+                let text =
+                    js_sys::Reflect::get(&record, &JsValue::from_str(part.field())).ok().and_then(|v| v.as_string());
+                out.push((current, text.and_then(|t| summaries::part::<T>(&t).ok())));
+            }
+            Ok(out)
+        };
+        let mut found = read().await?;
+        let stale: Vec<&str> = runs
+            .iter()
+            .zip(&found)
+            .filter(|(_, (current, part))| !current || part.is_none())
+            .map(|(id, _)| *id)
+            .collect();
+        if stale.is_empty() {
+            return Ok(found.into_iter().map(|(_, p)| p).collect());
+        }
+        let mut rewrote = false;
+        for id in stale {
+            rewrote |= write_in(&self.db, RUN_STORES, async |tx| refresh_in(tx, id, None).await).await?;
+        }
+        if rewrote {
+            self.notify.changed();
+        }
+        found = read().await?;
+        Ok(found.into_iter().map(|(_, p)| p).collect())
+    }
+}
+
 /// A run and its stored metrics, as [`IdbRepo::prompts_runs_and_metrics`] reads them.
 pub type RunAndMetrics = (Option<Run>, Option<RunMetrics>);
 
@@ -209,6 +265,12 @@ impl Repository for IdbRepo {
 
     async fn probes_by_run(&self, run_id: &str) -> RepoResult<Vec<Probe>> {
         get_by_index(&self.db, "probes", "runId", run_id).await.map(order_probes)
+    }
+
+    async fn probes_by_id(&self, ids: &[String]) -> RepoResult<Vec<Probe>> {
+        let tx = read_tx(&self.db, &["probes"])?;
+        let found = tx_get_many(&tx, "probes", ids.iter().map(String::as_str)).await?;
+        found.iter().filter(|v| !v.is_undefined() && !v.is_null()).map(decode).collect()
     }
 
     async fn put_probe(&self, probe: &Probe) -> RepoResult<()> {
@@ -273,76 +335,88 @@ impl Repository for IdbRepo {
         Ok(read().await?.1.map(|m| m.metrics))
     }
 
+    async fn run_pages(&self, run_id: &str) -> RepoResult<Option<PageFigures>> {
+        let positions = self.page_parts::<ListPositions>(&[run_id], PagePart::Positions).await?.pop().flatten();
+        let actions = self.page_parts::<OwnActions>(&[run_id], PagePart::Actions).await?.pop().flatten();
+        Ok(positions.zip(actions).map(|(positions, actions)| PageFigures { positions, actions }))
+    }
+
     async fn put_many(&self, batch: &Batch) -> RepoResult<()> {
         if batch.is_empty() {
             return Ok(());
         }
-        self.write(&["projects", "prompts", "runs", "probes", "runSummaries", "runMetrics", "linkChecks"], async |tx| {
-            reanalyse_or_refuse(tx, batch).await?;
-            let mut issued = 0usize;
-            let mut put_sliced = async |store: &str, value: JsValue| -> RepoResult<()> {
-                let req = object_store(tx, store, RepoError::Write)?.put(&value).map_err(write_error)?;
-                issued += 1;
-                if issued.is_multiple_of(PUT_SLICE) {
-                    request(&req).await.map_err(write_error)?;
+        self.write(
+            &["projects", "prompts", "runs", "probes", "runSummaries", "runMetrics", "linkChecks", "runPages"],
+            async |tx| {
+                reanalyse_or_refuse(tx, batch).await?;
+                let mut issued = 0usize;
+                let mut put_sliced = async |store: &str, value: JsValue| -> RepoResult<()> {
+                    let req = object_store(tx, store, RepoError::Write)?.put(&value).map_err(write_error)?;
+                    issued += 1;
+                    if issued.is_multiple_of(PUT_SLICE) {
+                        request(&req).await.map_err(write_error)?;
+                    }
+                    Ok(())
+                };
+                for p in &batch.projects {
+                    put_sliced("projects", encode(p)?).await?;
+                }
+                for p in &batch.prompts {
+                    put_sliced("prompts", encode(p)?).await?;
+                }
+                for r in &batch.runs {
+                    put_sliced("runs", encode(r)?).await?;
+                }
+                for p in &batch.probes {
+                    put_sliced("probes", encode(p)?).await?;
+                }
+                for c in &batch.link_checks {
+                    // The check's run is in the batch or already stored (the import checked it).
+                    let project = match batch.runs.iter().find(|r| r.id == c.run_id) {
+                        Some(r) => r.project_id.clone(),
+                        None => tx_get::<Run>(tx, "runs", &c.run_id).await?.map_or(String::new(), |r| r.project_id),
+                    };
+                    put_sliced("linkChecks", encode(&StoredLinkCheck::of(c, &project))?).await?;
+                }
+                // Each changed run's summary, from the batch's probes when the store holds
+                // exactly those (a new run: nothing to decode), else from the stored ones.
+                let mut by_run: std::collections::HashMap<&str, Vec<&Probe>> = std::collections::HashMap::new();
+                for p in &batch.probes {
+                    by_run.entry(p.run_id.as_str()).or_default().push(p);
+                }
+                for id in runs_of_batch(&batch.runs, &batch.probes, &batch.link_checks) {
+                    let mine = by_run.remove(id.as_str()).unwrap_or_default();
+                    let stored = tx_count(tx, "probes", "runId", &id).await?;
+                    let known = (stored == mine.len()).then_some(mine);
+                    refresh_in(tx, &id, known).await?;
                 }
                 Ok(())
-            };
-            for p in &batch.projects {
-                put_sliced("projects", encode(p)?).await?;
-            }
-            for p in &batch.prompts {
-                put_sliced("prompts", encode(p)?).await?;
-            }
-            for r in &batch.runs {
-                put_sliced("runs", encode(r)?).await?;
-            }
-            for p in &batch.probes {
-                put_sliced("probes", encode(p)?).await?;
-            }
-            for c in &batch.link_checks {
-                // The check's run is in the batch or already stored (the import checked it).
-                let project = match batch.runs.iter().find(|r| r.id == c.run_id) {
-                    Some(r) => r.project_id.clone(),
-                    None => tx_get::<Run>(tx, "runs", &c.run_id).await?.map_or(String::new(), |r| r.project_id),
-                };
-                put_sliced("linkChecks", encode(&StoredLinkCheck::of(c, &project))?).await?;
-            }
-            // Each changed run's summary, from the batch's probes when the store holds
-            // exactly those (a new run: nothing to decode), else from the stored ones.
-            let mut by_run: std::collections::HashMap<&str, Vec<&Probe>> = std::collections::HashMap::new();
-            for p in &batch.probes {
-                by_run.entry(p.run_id.as_str()).or_default().push(p);
-            }
-            for id in runs_of_batch(&batch.runs, &batch.probes, &batch.link_checks) {
-                let mine = by_run.remove(id.as_str()).unwrap_or_default();
-                let stored = tx_count(tx, "probes", "runId", &id).await?;
-                let known = (stored == mine.len()).then_some(mine);
-                refresh_in(tx, &id, known).await?;
-            }
-            Ok(())
-        })
+            },
+        )
         .await
     }
 
     async fn delete_project(&self, id: &str) -> RepoResult<()> {
-        let stores = ["prompts", "runs", "probes", "runSummaries", "runMetrics", "linkChecks"];
-        self.write(&["projects", "prompts", "runs", "probes", "runSummaries", "runMetrics", "linkChecks"], async |tx| {
-            let key = JsValue::from_str(id);
-            let w = |e| error_from(e, RepoError::Write);
-            object_store(tx, "projects", RepoError::Write)?.delete(&key).map_err(w)?;
-            for store in stores {
-                let os = object_store(tx, store, RepoError::Write)?;
-                let keys_req = os.index("projectId").map_err(w)?.get_all_keys_with_key(&key).map_err(w)?;
-                // Awaiting inside the transaction is safe: the continuation runs in the
-                // microtask checkpoint of the success event, while the transaction is active.
-                let keys: Array = request(&keys_req).await.map_err(w)?.unchecked_into();
-                for k in keys.iter() {
-                    os.delete(&k).map_err(w)?;
+        let stores = ["prompts", "runs", "probes", "runSummaries", "runMetrics", "linkChecks", "runPages"];
+        self.write(
+            &["projects", "prompts", "runs", "probes", "runSummaries", "runMetrics", "linkChecks", "runPages"],
+            async |tx| {
+                let key = JsValue::from_str(id);
+                let w = |e| error_from(e, RepoError::Write);
+                object_store(tx, "projects", RepoError::Write)?.delete(&key).map_err(w)?;
+                for store in stores {
+                    let os = object_store(tx, store, RepoError::Write)?;
+                    let keys_req = os.index("projectId").map_err(w)?.get_all_keys_with_key(&key).map_err(w)?;
+                    // Awaiting inside the transaction is safe: the continuation runs in the
+                    // microtask checkpoint of the success event, while the transaction is active.
+                    let keys: Array = request(&keys_req).await.map_err(w)?.unchecked_into();
+                    for k in keys.iter() {
+                        os.delete(&k).map_err(w)?;
+                    }
                 }
-            }
-            Ok(())
-        })
+                Ok(())
+            },
+        )
         .await
     }
 

@@ -19,7 +19,7 @@ use web_sys::{IdbDatabase, IdbTransaction};
 
 /// The stores of a write that changes runs or probes: their summaries change in the same
 /// transaction ([`summaries`]), reading the run's answer-link check.
-pub(super) const RUN_STORES: &[&str] = &["runs", "probes", "runSummaries", "runMetrics", "linkChecks"];
+pub(super) const RUN_STORES: &[&str] = &["runs", "probes", "runSummaries", "runMetrics", "linkChecks", "runPages"];
 
 /// geo-core's overwrite rule for `batch` inside `tx`, before anything is written: a prompt,
 /// run or probe stored under another project or run refuses the whole write, and each run
@@ -128,17 +128,18 @@ async fn refresh_once(tx: &IdbTransaction, id: &str, known: Option<Vec<&Probe>>,
     let followers: Vec<RunSummary> = decode_lenient(tx_by_index(tx, "runSummaries", "previousRunId", id).await?);
     for f in followers {
         if let Some(mut m) = tx_get_derived::<StoredMetrics>(tx, "runMetrics", &f.id).await? {
-            against_previous(&mut m.metrics, computed.as_ref().map(|(_, m)| &m.metrics));
+            against_previous(&mut m.metrics, computed.as_ref().map(|(_, m, _)| &m.metrics));
             put(tx, "runMetrics", &m)?;
         }
     }
     match computed {
-        Some((summary, metrics)) => {
+        Some((summary, metrics, pages)) => {
             put(tx, "runSummaries", &summary)?;
             put(tx, "runMetrics", &metrics)?;
+            put(tx, "runPages", &pages)?;
         }
         None => {
-            for store in ["runSummaries", "runMetrics"] {
+            for store in ["runSummaries", "runMetrics", "runPages"] {
                 object_store(tx, store, RepoError::Write)?.delete(&JsValue::from_str(id)).map_err(write_error)?;
             }
         }
