@@ -12,10 +12,10 @@ use crate::model::{Ownership, SearchSource};
 ///
 /// One flat list of (page, probe, source) entries, sorted and grouped (see `queries`).
 pub(crate) fn pages(run: &Prepared<'_>, lost: &[LostPrompt]) -> Vec<PageRow> {
-    let mut entries: Vec<(String, usize, &SearchSource)> = Vec::new();
+    let mut entries: Vec<(&str, usize, &SearchSource)> = Vec::new();
     for (k, probe) in run.probes.iter().enumerate().filter(|(_, p)| lost.iter().any(|l| l.prompt_id == p.prompt_id)) {
         for s in probe.sources.iter().filter(|s| s.ownership == Ownership::ThirdParty) {
-            let key = if is_grounding_redirect(&s.url) { s.domain.clone() } else { s.url.clone() };
+            let key = if is_grounding_redirect(&s.url) { &s.domain } else { &s.url };
             entries.push((key, k, s));
         }
     }
@@ -23,10 +23,10 @@ pub(crate) fn pages(run: &Prepared<'_>, lost: &[LostPrompt]) -> Vec<PageRow> {
     crate::sort::sort_by(&mut entries, |a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
     let mut rows: Vec<PageRow> = Vec::new();
     for group in entries.chunk_by(|a, b| a.0 == b.0) {
-        let (key, first) = (&group[0].0, group[0].2);
+        let (key, first) = (group[0].0, group[0].2);
         let by_domain = is_grounding_redirect(&first.url);
         let mut row = PageRow {
-            url: key.clone(),
+            url: key.to_string(),
             domain: first.domain.clone(),
             probe_count: 0,
             cited_count: 0,

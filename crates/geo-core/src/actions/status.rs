@@ -82,7 +82,11 @@ pub(crate) fn mark(actions: &mut Actions, asked: &[String], claimed: &[String], 
         .filter(|id| has(asked, id))
         .cloned()
         .collect();
-    solved.pages = previous.pages.iter().filter(|u| actions.pages.iter().all(|p| &p.url != *u)).cloned().collect();
+    // Thousands of pages on a large run: looked up in a sorted list, not compared pairwise.
+    let mut now: Vec<&str> = actions.pages.iter().map(|p| p.url.as_str()).collect();
+    crate::sort::sort(&mut now);
+    let is_page_now = |u: &str| now.binary_search(&u).is_ok();
+    solved.pages = previous.pages.iter().filter(|u| !is_page_now(u)).cloned().collect();
     for f in &mut actions.wrong_facts {
         f.status = new_or_open(has(&previous.wrong_facts, &f.fact_id));
     }

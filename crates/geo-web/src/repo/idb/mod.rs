@@ -348,7 +348,12 @@ impl Repository for IdbRepo {
         self.write(
             &["projects", "prompts", "runs", "probes", "runSummaries", "runMetrics", "linkChecks", "runPages"],
             async |tx| {
+                // The parts are timed on the page's own timeline (an import without a
+                // worker): the history bench prints them.
+                let span = crate::web::Span::start("geo:write-check");
                 reanalyse_or_refuse(tx, batch).await?;
+                span.end();
+                let span = crate::web::Span::start("geo:write-put");
                 let mut issued = 0usize;
                 let mut put_sliced = async |store: &str, value: JsValue| -> RepoResult<()> {
                     let req = object_store(tx, store, RepoError::Write)?.put(&value).map_err(write_error)?;
@@ -378,6 +383,8 @@ impl Repository for IdbRepo {
                     };
                     put_sliced("linkChecks", encode(&StoredLinkCheck::of(c, &project))?).await?;
                 }
+                span.end();
+                let span = crate::web::Span::start("geo:write-summaries");
                 // Each changed run's summary, from the batch's probes when the store holds
                 // exactly those (a new run: nothing to decode), else from the stored ones.
                 let mut by_run: std::collections::HashMap<&str, Vec<&Probe>> = std::collections::HashMap::new();
@@ -390,6 +397,7 @@ impl Repository for IdbRepo {
                     let known = (stored == mine.len()).then_some(mine);
                     refresh_in(tx, &id, known).await?;
                 }
+                span.end();
                 Ok(())
             },
         )

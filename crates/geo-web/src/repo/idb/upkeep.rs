@@ -6,7 +6,8 @@
 
 use super::codec::{decode, decode_array, decode_lenient, error_from, js_field, write_error};
 use super::tx::{
-    object_store, put, read_tx, request, tx_by_index, tx_get, tx_get_derived, tx_get_many, tx_get_raw, write_in,
+    object_store, put, read_tx, request, tx_by_index, tx_get, tx_get_derived, tx_get_held, tx_get_many, tx_get_raw,
+    write_in,
 };
 use crate::repo::summaries::{self, records, StoredMetrics};
 use crate::repo::{Batch, RepoError, RepoResult, StoredLinkCheck};
@@ -40,7 +41,7 @@ pub(super) async fn reanalyse_or_refuse(tx: &IdbTransaction, batch: &Batch) -> R
             stored_runs.insert(r.id.as_str(), decode(stored)?);
         }
     }
-    let probes = tx_get_many(tx, "probes", batch.probes.iter().map(|p| p.id.as_str())).await?;
+    let probes = tx_get_held(tx, "probes", batch.probes.iter().map(|p| p.id.as_str())).await?;
     let probe_owners: std::collections::HashMap<&str, (String, String)> = batch
         .probes
         .iter()
