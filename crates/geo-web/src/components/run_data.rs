@@ -16,7 +16,7 @@ use crate::components::analytics::empty_with_link;
 use crate::hooks::shared::SharedReads;
 use crate::hooks::{use_app, use_query, Fetch};
 use crate::repo::idb::IdbRepo;
-use crate::repo::summaries::PagePart;
+use crate::repo::page_figures::PagePart;
 use crate::repo::{RepoError, Repository};
 use geo_core::actions::{actions_against, Actions, OwnActions};
 use geo_core::compare::{diff_runs, RunDiff};

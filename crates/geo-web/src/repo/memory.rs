@@ -4,9 +4,9 @@
 //! A write either applies whole or returns an error: [`MemoryRepo::fail_writes`] makes
 //! every later write fail before touching anything, the way an aborted transaction does.
 
+use super::page_figures::{PageFigures, StoredPages};
 use super::summaries::{
-    analyse_again, needs_analysis, order_summaries, records, runs_of_batch, PageFigures, StoredMetrics, StoredPages,
-    RECOMPUTE_LIMIT,
+    analyse_again, needs_analysis, order_summaries, records, runs_of_batch, StoredMetrics, RECOMPUTE_LIMIT,
 };
 use super::{
     order_probes, order_projects, order_prompts, order_runs, Batch, RepoError, RepoResult, Repository, StoredLinkCheck,
@@ -236,7 +236,8 @@ impl Repository for MemoryRepo {
         if !t.summaries.get(run_id).is_some_and(RunSummary::is_current) {
             t.refresh(run_id);
         }
-        t.pages.get(run_id).map(StoredPages::figures).transpose()
+        let figures = t.pages.get(run_id).map(StoredPages::figures).transpose();
+        figures.map_err(|e| RepoError::Decode(e.to_string()))
     }
 
     async fn put_many(&self, batch: &Batch) -> RepoResult<()> {

@@ -12,6 +12,7 @@
 pub mod idb;
 pub mod memory;
 pub mod migrations;
+pub mod page_figures;
 pub mod self_test;
 pub mod summaries;
 
@@ -49,7 +50,7 @@ pub const STORES_V2: &[StoreDef] =
 pub const STORES_V3: &[StoreDef] = &[("linkChecks", "runId", &["projectId"])];
 
 /// The store version 4 adds: what the lists and Actions pages read of each run besides its
-/// metrics ([`summaries::StoredPages`]), derived and kept with the summaries.
+/// metrics ([`page_figures::StoredPages`]), derived and kept with the summaries.
 pub const STORES_V4: &[StoreDef] = &[("runPages", "runId", &["projectId"])];
 
 /// Every store of the current schema.
@@ -239,7 +240,7 @@ pub trait Repository {
     async fn run_metrics(&self, run_id: &str) -> RepoResult<Option<RunMetrics>>;
     /// What the lists and Actions pages read of one run, as stored beside its summary
     /// (recomputed first when stale); `None` when the run does not exist.
-    async fn run_pages(&self, run_id: &str) -> RepoResult<Option<summaries::PageFigures>>;
+    async fn run_pages(&self, run_id: &str) -> RepoResult<Option<page_figures::PageFigures>>;
     /// Puts every record of the batch in one transaction.
     async fn put_many(&self, batch: &Batch) -> RepoResult<()>;
     /// Deletes a project with its prompts, runs and probes, in one transaction.

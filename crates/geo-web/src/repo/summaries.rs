@@ -25,10 +25,11 @@
 //! transaction ([`needs_analysis`], [`analyse_again`]). Analysing is idempotent, so a run
 //! whose probes were already current only costs the time.
 
+use super::page_figures::{PageFigures, StoredPages};
 use super::{RepoResult, Repository};
-use geo_core::actions::{own_actions, OwnActions, RunInput};
+use geo_core::actions::{own_actions, RunInput};
 use geo_core::compare::{compare_engines, EngineComparison, EngineRun};
-use geo_core::metrics::{list_positions, newest_summary_per_engine, summarize, ListPositions, RunMetrics, RunSummary};
+use geo_core::metrics::{list_positions, newest_summary_per_engine, summarize, RunMetrics, RunSummary};
 use geo_core::model::{LinkCheck, Probe, Run};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -72,79 +73,6 @@ pub struct StoredMetrics {
     pub project_id: String,
     /// Its metrics.
     pub metrics: RunMetrics,
-}
-
-/// What the lists and Actions pages read of one run besides its metrics, computed by
-/// geo-core from the run's probes (`docs/adr/0023-stored-page-figures.md`): nothing in it
-/// depends on another run, so a write to a run changes its own figures only.
-#[derive(Debug, Clone, PartialEq)]
-pub struct PageFigures {
-    /// The brand's list positions by prompt and repeat, and the listed probes' order.
-    pub positions: ListPositions,
-    /// The run's own actions; the page sets them against the previous run's.
-    pub actions: OwnActions,
-}
-
-/// A record of the `runPages` store: a run's [`PageFigures`], each part as its JSON text, so
-/// a page decodes only the part it shows, and reading a 5,000-probe run's actions (tens of
-/// thousands of evidence ids) copies one string instead of cloning and re-serialising an
-/// object of that many parts.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct StoredPages {
-    /// The run (the key).
-    pub run_id: String,
-    /// Its project (indexed, for the cascade delete).
-    pub project_id: String,
-    /// [`PageFigures::positions`] as JSON.
-    pub positions: String,
-    /// [`PageFigures::actions`] as JSON.
-    pub actions: String,
-}
-
-/// A part of [`StoredPages`], by its field's name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PagePart {
-    /// `positions` (the lists page).
-    Positions,
-    /// `actions` (the Actions page).
-    Actions,
-}
-
-impl PagePart {
-    /// The field of the stored record.
-    pub fn field(self) -> &'static str {
-        match self {
-            PagePart::Positions => "positions",
-            PagePart::Actions => "actions",
-        }
-    }
-}
-
-impl StoredPages {
-    /// The record of `run`'s `figures`.
-    pub fn of(run: &Run, figures: &PageFigures) -> StoredPages {
-        // Plain structs of strings, numbers and lists: writing them as JSON cannot fail.
-        fn text<T: serde::Serialize>(value: &T) -> String {
-            serde_json::to_string(value).unwrap_or_default()
-        }
-        StoredPages {
-            run_id: run.id.clone(),
-            project_id: run.project_id.clone(),
-            positions: text(&figures.positions),
-            actions: text(&figures.actions),
-        }
-    }
-
-    /// The figures the record holds.
-    pub fn figures(&self) -> RepoResult<PageFigures> {
-        Ok(PageFigures { positions: part(&self.positions)?, actions: part(&self.actions)? })
-    }
-}
-
-/// One part of a [`StoredPages`] record from its JSON text.
-pub fn part<T: serde::de::DeserializeOwned>(text: &str) -> RepoResult<T> {
-    geo_core::json::from_str(text).map_err(|e| super::RepoError::Decode(e.to_string()))
 }
 
 /// The records stored for `run` from its `probes`, its previous run's metrics and its

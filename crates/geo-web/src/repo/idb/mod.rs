@@ -16,9 +16,8 @@ mod tx;
 mod upkeep;
 
 use super::migrations::MIGRATIONS;
-use super::summaries::{
-    self, order_summaries, runs_of_batch, Gate, PageFigures, PagePart, StoredMetrics, RECOMPUTE_LIMIT,
-};
+use super::page_figures::{self, PageFigures, PagePart};
+use super::summaries::{order_summaries, runs_of_batch, Gate, StoredMetrics, RECOMPUTE_LIMIT};
 use super::{
     order_probes, order_projects, order_prompts, order_runs, Batch, RepoError, RepoResult, Repository, StoredLinkCheck,
     CHANNEL, DB_NAME, STORE_NAMES,
@@ -183,7 +182,7 @@ impl IdbRepo {
                 // Only the part asked for is copied into wasm and decoded.
                 let text =
                     js_sys::Reflect::get(&record, &JsValue::from_str(part.field())).ok().and_then(|v| v.as_string());
-                out.push((current, text.and_then(|t| summaries::part::<T>(&t).ok())));
+                out.push((current, text.and_then(|t| page_figures::part::<T>(&t).ok())));
             }
             Ok(out)
         };
