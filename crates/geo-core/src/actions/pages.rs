@@ -20,7 +20,7 @@ pub(crate) fn pages(run: &Prepared<'_>, lost: &[LostPrompt]) -> Vec<PageRow> {
         }
     }
     // By page, then probe; the sort is stable, so a probe's sources keep their order.
-    crate::sort::sort_by(&mut entries, |a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
+    crate::sort::sort_by(&mut entries, |a, b| a.0.cmp(b.0).then(a.1.cmp(&b.1)));
     let mut rows: Vec<PageRow> = Vec::new();
     for group in entries.chunk_by(|a, b| a.0 == b.0) {
         let (key, first) = (group[0].0, group[0].2);
