@@ -118,8 +118,9 @@ async function pagesMs(page, c) {
   const status = (scope, total) => `[data-testid="pager"][data-pager="${scope}"] [data-testid="pager-status"][data-total="${total}"]`;
   return {
     sources: await shownMs(page, 'sources', status('domains', c.domains), 'geo:sources-metrics'),
-    // The first page of lists, read after the stored figures (the table of positions) are shown.
-    lists: await shownMs(page, 'lists', `[data-testid="list-row"][data-probe^="${BIG_RUN}__"]`, 'geo:lists-metrics'),
+    // The first page of per-probe lists, read after the stored figures (the table of
+    // positions) are shown (the generated answers hold no list the analysis parses).
+    lists: await shownMs(page, 'lists', `.probe-list[data-probe^="${BIG_RUN}__"]`, 'geo:lists-metrics'),
     actions: await shownMs(page, 'actions', `[data-testid="actions"][data-state="ready"][data-run="${BIG_RUN}"] [data-testid="actions-against"]`, 'geo:actions-metrics'),
   };
 }
