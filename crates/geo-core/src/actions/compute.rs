@@ -1,11 +1,13 @@
 //! The rules of `actions` composed: [`compute_actions`] for one run (against another) and
 //! [`actions_for_export`] over an export, as `geo-probe actions` runs them.
 //!
-//! A comparison needs of each run only its own items and two lists of its own
-//! ([`OwnActions`]), so [`compute_actions`] is [`own_actions`] of both runs set against each
-//! other by [`actions_against`]: the web app stores each run's [`OwnActions`] beside it and
-//! compares two stored records, with no probe read, the very same way.
+//! A comparison needs of the current run its own items and two lists of its own
+//! ([`OwnActions`]), and of the compared run only its items' keys ([`ItemKeys`]), so
+//! [`compute_actions`] is [`own_actions`] of both runs set against each other by
+//! [`actions_against`]: the web app stores each run's [`OwnActions`] and [`ItemKeys`] beside
+//! it and compares two stored records, with no probe read, the very same way.
 
+use super::status::ItemKeys;
 use super::{
     find, lost, pages, queries, status, wrong_facts, Actions, ActionsError, BrokenLink, LinkCounts, Prepared, RunInput,
 };
@@ -14,7 +16,8 @@ use serde::{Deserialize, Serialize};
 
 /// The actions of `current`, compared with `against` when given.
 pub fn compute_actions(current: RunInput<'_>, against: Option<RunInput<'_>>) -> Actions {
-    actions_against(own_actions(current), against.map(own_actions).as_ref())
+    let keys = against.map(|a| ItemKeys::of(&own_actions(a).actions));
+    actions_against(own_actions(current), keys.as_ref())
 }
 
 /// A run's actions on their own (every `status` null, no `againstId`, no `solved`), with
@@ -47,19 +50,13 @@ pub fn own_actions(run: RunInput<'_>) -> OwnActions {
     OwnActions { actions: items(&prepared, run.link_check), asked_prompt_ids, claimed_fact_ids }
 }
 
-/// The actions of `current`'s run compared with `against`'s run when given (each item new,
-/// still open or solved, and what was solved), as [`compute_actions`] gives them.
-pub fn actions_against(current: OwnActions, against: Option<&OwnActions>) -> Actions {
+/// The actions of `current`'s run compared with the run whose item keys are `against`
+/// (each item new, still open or solved, and what was solved), as [`compute_actions`] gives
+/// them.
+pub fn actions_against(current: OwnActions, against: Option<&ItemKeys>) -> Actions {
     let OwnActions { mut actions, asked_prompt_ids, claimed_fact_ids } = current;
-    if let Some(other) = against {
-        let before = &other.actions;
-        let previous = status::Previous::new(
-            before.lost_prompts.iter().map(|l| l.prompt_id.clone()).collect(),
-            before.queries.iter().filter(|q| !q.owned).map(|q| q.query.clone()).collect(),
-            before.pages.iter().map(|p| p.url.clone()).collect(),
-            before.wrong_facts.iter().map(|f| f.fact_id.clone()).collect(),
-        );
-        status::mark(&mut actions, &asked_prompt_ids, &claimed_fact_ids, &previous);
+    if let Some(before) = against {
+        status::mark(&mut actions, &asked_prompt_ids, &claimed_fact_ids, before);
         actions.against_id = Some(before.run_id.clone());
     }
     actions

@@ -42,6 +42,7 @@ mod wrong_facts;
 pub use compute::{actions_against, actions_for_export, compute_actions, own_actions, OwnActions};
 pub use markdown::{actions_markdown, links_counts_line};
 pub use queries::fold_query;
+pub use status::ItemKeys;
 
 use crate::analysis::sources::GROUNDING_REDIRECT_HOST;
 use crate::model::{EngineId, ExportEnvelope, LinkCheck, LinkCounts, Probe, ProbeStatus, Run, TargetKind};

@@ -15,33 +15,42 @@
 //!   nothing.
 
 use super::{Actions, ItemStatus, Solved};
+use serde::{Deserialize, Serialize};
 
-/// The items of the compared run, each list sorted (plain sorted lists rather than sets: the
-/// web bundle holds no set type for them, `docs/adr/0006-wasm-size.md`).
-pub(crate) struct Previous {
+/// What a comparison needs of the compared run: its id and its items' keys, each list sorted
+/// and each key once (plain sorted lists rather than sets: the web bundle holds no set type
+/// for them, `docs/adr/0006-wasm-size.md`). A few hundred bytes for a daily run where its
+/// [`Actions`] hold every item's rows and evidence, so the web app stores it apart.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ItemKeys {
+    /// The compared run.
+    pub run_id: String,
     /// Its lost prompt ids.
-    pub(crate) lost: Vec<String>,
+    pub lost_prompt_ids: Vec<String>,
     /// Its queries without an owned source.
-    pub(crate) unowned_queries: Vec<String>,
+    pub unowned_queries: Vec<String>,
     /// Its pages to be on (their `url`).
-    pub(crate) pages: Vec<String>,
+    pub pages: Vec<String>,
     /// Its wrong facts (their `factId`).
-    pub(crate) wrong_facts: Vec<String>,
+    pub wrong_fact_ids: Vec<String>,
 }
 
-impl Previous {
-    /// The compared run's items from its lists (sorted here).
-    pub(crate) fn new(
-        mut lost: Vec<String>,
-        mut unowned_queries: Vec<String>,
-        mut pages: Vec<String>,
-        mut wrong_facts: Vec<String>,
-    ) -> Previous {
-        for list in [&mut lost, &mut unowned_queries, &mut pages, &mut wrong_facts] {
-            crate::sort::sort(list);
+impl ItemKeys {
+    /// The keys of the items of `actions` (a run's actions; their statuses play no part).
+    pub fn of(actions: &Actions) -> ItemKeys {
+        let sorted = |mut list: Vec<String>| {
+            crate::sort::sort(&mut list);
             list.dedup();
+            list
+        };
+        ItemKeys {
+            run_id: actions.run_id.clone(),
+            lost_prompt_ids: sorted(actions.lost_prompts.iter().map(|l| l.prompt_id.clone()).collect()),
+            unowned_queries: sorted(actions.queries.iter().filter(|q| !q.owned).map(|q| q.query.clone()).collect()),
+            pages: sorted(actions.pages.iter().map(|p| p.url.clone()).collect()),
+            wrong_fact_ids: sorted(actions.wrong_facts.iter().map(|f| f.fact_id.clone()).collect()),
         }
-        Previous { lost, unowned_queries, pages, wrong_facts }
     }
 }
 
@@ -55,9 +64,9 @@ fn new_or_open(was: bool) -> Option<ItemStatus> {
 
 /// Sets every item's status in `actions` and lists what was solved; `asked` and `claimed`
 /// (sorted) are the prompts of the run's successful probes and the facts they speak to.
-pub(crate) fn mark(actions: &mut Actions, asked: &[String], claimed: &[String], previous: &Previous) {
+pub(crate) fn mark(actions: &mut Actions, asked: &[String], claimed: &[String], previous: &ItemKeys) {
     for l in &mut actions.lost_prompts {
-        l.status = new_or_open(has(&previous.lost, &l.prompt_id));
+        l.status = new_or_open(has(&previous.lost_prompt_ids, &l.prompt_id));
     }
     let mut solved = Solved::default();
     for q in &mut actions.queries {
@@ -76,7 +85,7 @@ pub(crate) fn mark(actions: &mut Actions, asked: &[String], claimed: &[String], 
         p.status = new_or_open(has(&previous.pages, &p.url));
     }
     solved.lost_prompts = previous
-        .lost
+        .lost_prompt_ids
         .iter()
         .filter(|id| actions.lost_prompts.iter().all(|l| &l.prompt_id != *id))
         .filter(|id| has(asked, id))
@@ -88,10 +97,10 @@ pub(crate) fn mark(actions: &mut Actions, asked: &[String], claimed: &[String], 
     let is_page_now = |u: &str| now.binary_search(&u).is_ok();
     solved.pages = previous.pages.iter().filter(|u| !is_page_now(u)).cloned().collect();
     for f in &mut actions.wrong_facts {
-        f.status = new_or_open(has(&previous.wrong_facts, &f.fact_id));
+        f.status = new_or_open(has(&previous.wrong_fact_ids, &f.fact_id));
     }
     solved.wrong_facts = previous
-        .wrong_facts
+        .wrong_fact_ids
         .iter()
         .filter(|id| actions.wrong_facts.iter().all(|f| &f.fact_id != *id))
         .filter(|id| has(claimed, id))

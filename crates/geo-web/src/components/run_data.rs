@@ -18,7 +18,7 @@ use crate::hooks::{use_app, use_query, Fetch};
 use crate::repo::idb::IdbRepo;
 use crate::repo::page_figures::PagePart;
 use crate::repo::{RepoError, Repository};
-use geo_core::actions::{actions_against, Actions, OwnActions};
+use geo_core::actions::{actions_against, Actions, ItemKeys, OwnActions};
 use geo_core::compare::{diff_runs, RunDiff};
 use geo_core::export::full_export_with_checks;
 use geo_core::metrics::{pick_summary, trend_of, ListPositions, RunMetrics, RunSummary, SeriesPoint};
@@ -251,7 +251,7 @@ async fn read(
 
 /// The stored page figures `figures` shows of `runs` (the shown run, then its previous run
 /// when the project holds it): the lists page's positions of the shown run, or the Actions
-/// page's actions of the shown run set against its previous run's (geo-core's
+/// page's actions of the shown run set against its previous run's item keys (geo-core's
 /// `actions_against`, the comparison `geo-probe actions` makes).
 async fn page_figures(
     repo: &IdbRepo,
@@ -264,10 +264,13 @@ async fn page_figures(
         }
         Figures::Actions if !runs.is_empty() => {
             // A run named as its own previous run is compared with nothing, as in the CLI.
-            let mut both = runs[..runs.len().min(2)].to_vec();
-            both.dedup();
-            let mut own = repo.page_parts::<OwnActions>(&both, PagePart::Actions).await?.into_iter();
-            let (mine, previous) = (own.next().flatten(), own.next().flatten());
+            let mine = repo.page_parts::<OwnActions>(&runs[..1], PagePart::Actions).await?.remove(0);
+            // Of the previous run, its items' keys only; a run named as its own previous run
+            // is compared with nothing, as in the CLI.
+            let previous = match runs.get(1).filter(|p| **p != runs[0]) {
+                Some(p) => repo.page_parts::<ItemKeys>(&[p], PagePart::Keys).await?.remove(0),
+                None => None,
+            };
             (None, mine.map(|m| actions_against(m, previous.as_ref())))
         }
         _ => (None, None),

@@ -4,8 +4,9 @@
 //! answer links do not exist (after `geo-probe links` and an import). Against the previous
 //! run each item says whether it is new, still open or solved. Every item's evidence opens
 //! the answers behind it in the probe drawer; long tables show 50 rows a page. The page reads
-//! the run's own actions and its previous run's, stored beside their summaries, and sets one
-//! against the other with geo-core's `actions_against`: no probe is read until an answer opens.
+//! the run's own actions and its previous run's item keys, stored beside their summaries, and
+//! sets one against the other with geo-core's `actions_against`: no probe is read until an
+//! answer opens.
 
 use crate::components::metric_card::{dec, pct, raw_f64};
 use crate::components::pager::{page_bounds, use_page, Pager, PAGE_SIZE};
@@ -515,8 +516,8 @@ fn solved_section(v: &View<'_>) -> Html {
 mod tests {
     use super::*;
 
-    /// What the page shows (the stored own actions of the run and of its previous run, set
-    /// against each other) is `geo-probe actions`' object, on the demo and on the actions
+    /// What the page shows (the stored own actions of the run set against the stored item
+    /// keys of its previous run) is `geo-probe actions`' object, on the demo and on the actions
     /// fixture (a link check, lost prompts, queries solved).
     #[test]
     fn the_page_shows_the_cli_object_from_the_stored_figures() {
@@ -532,9 +533,9 @@ mod tests {
             block_on(repo.put_many(&Batch::from(env.clone()))).unwrap();
             let mut compared = 0;
             for run in &env.runs {
-                let own = |id: &str| block_on(repo.run_pages(id)).unwrap().map(|f| f.actions);
-                let previous = run.previous_run_id.as_deref().and_then(own);
-                let page = geo_core::actions::actions_against(own(&run.id).unwrap(), previous.as_ref());
+                let stored = |id: &str| block_on(repo.run_pages(id)).unwrap();
+                let previous = run.previous_run_id.as_deref().and_then(stored).map(|f| f.keys);
+                let page = geo_core::actions::actions_against(stored(&run.id).unwrap().actions, previous.as_ref());
                 let cli = geo_core::actions::actions_for_export(&env, Some(&run.id), None).unwrap();
                 assert_eq!(page, cli, "run {}", run.id);
                 compared += usize::from(page.against_id.is_some());

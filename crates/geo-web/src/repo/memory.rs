@@ -524,6 +524,12 @@ mod tests {
             let probes: Vec<&Probe> = snap.probes_of(&run.id).collect();
             let input = geo_core::actions::RunInput { run, probes: &probes, link_check: snap.link_check(&run.id) };
             assert_eq!(pages.actions, geo_core::actions::own_actions(input), "{step}: actions of {}", run.id);
+            assert_eq!(
+                pages.keys,
+                geo_core::actions::ItemKeys::of(&pages.actions.actions),
+                "{step}: keys of {}",
+                run.id
+            );
             let positions = geo_core::metrics::list_positions(run, &probes, &want);
             assert_eq!(pages.positions, positions, "{step}: positions of {}", run.id);
             assert_eq!(block_on(repo.run_metrics(&run.id)).unwrap().as_ref(), Some(&want), "{step}: run {}", run.id);

@@ -3,7 +3,7 @@
 //! with the run's summary and stored beside it in `runPages` ([`StoredPages`]), kept by the
 //! rules of [`super::summaries`].
 
-use geo_core::actions::OwnActions;
+use geo_core::actions::{ItemKeys, OwnActions};
 use geo_core::metrics::ListPositions;
 use geo_core::model::Run;
 
@@ -14,8 +14,11 @@ use geo_core::model::Run;
 pub struct PageFigures {
     /// The brand's list positions by prompt and repeat, and the listed probes' order.
     pub positions: ListPositions,
-    /// The run's own actions; the page sets them against the previous run's.
+    /// The run's own actions; the page sets them against the previous run's item keys.
     pub actions: OwnActions,
+    /// The keys of the run's items: what the page reads of the run when it is the previous
+    /// run of the one shown.
+    pub keys: ItemKeys,
 }
 
 /// A record of the `runPages` store: a run's [`PageFigures`], each part as its JSON text, so
@@ -33,6 +36,8 @@ pub struct StoredPages {
     pub positions: String,
     /// [`PageFigures::actions`] as JSON.
     pub actions: String,
+    /// [`PageFigures::keys`] as JSON.
+    pub keys: String,
 }
 
 /// A part of [`StoredPages`], by its field's name.
@@ -40,8 +45,10 @@ pub struct StoredPages {
 pub enum PagePart {
     /// `positions` (the lists page).
     Positions,
-    /// `actions` (the Actions page).
+    /// `actions` (the Actions page, of the shown run).
     Actions,
+    /// `keys` (the Actions page, of the previous run).
+    Keys,
 }
 
 impl PagePart {
@@ -50,6 +57,7 @@ impl PagePart {
         match self {
             PagePart::Positions => "positions",
             PagePart::Actions => "actions",
+            PagePart::Keys => "keys",
         }
     }
 }
@@ -66,12 +74,13 @@ impl StoredPages {
             project_id: run.project_id.clone(),
             positions: text(&figures.positions),
             actions: text(&figures.actions),
+            keys: text(&figures.keys),
         }
     }
 
     /// The figures the record holds.
     pub fn figures(&self) -> serde_json::Result<PageFigures> {
-        Ok(PageFigures { positions: part(&self.positions)?, actions: part(&self.actions)? })
+        Ok(PageFigures { positions: part(&self.positions)?, actions: part(&self.actions)?, keys: part(&self.keys)? })
     }
 }
 

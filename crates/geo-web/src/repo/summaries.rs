@@ -27,7 +27,7 @@
 
 use super::page_figures::{PageFigures, StoredPages};
 use super::{RepoResult, Repository};
-use geo_core::actions::{own_actions, RunInput};
+use geo_core::actions::{own_actions, ItemKeys, RunInput};
 use geo_core::compare::{compare_engines, EngineComparison, EngineRun};
 use geo_core::metrics::{list_positions, newest_summary_per_engine, summarize, RunMetrics, RunSummary};
 use geo_core::model::{LinkCheck, Probe, Run};
@@ -87,10 +87,9 @@ pub fn records(
     let mut metrics = summarize(run, probes, previous);
     metrics.answer_link_check = link_check.map(geo_core::model::LinkCounts::of);
     let summary = RunSummary::of(run, &metrics);
-    let figures = PageFigures {
-        positions: list_positions(run, probes, &metrics),
-        actions: own_actions(RunInput { run, probes, link_check }),
-    };
+    let actions = own_actions(RunInput { run, probes, link_check });
+    let keys = ItemKeys::of(&actions.actions);
+    let figures = PageFigures { positions: list_positions(run, probes, &metrics), actions, keys };
     let pages = StoredPages::of(run, &figures);
     (summary, StoredMetrics { run_id: run.id.clone(), project_id: run.project_id.clone(), metrics }, pages)
 }

@@ -24,7 +24,7 @@ use super::{
 };
 pub(crate) use codec::{decode, encode};
 use codec::{decode_array, error_from, write_error};
-use geo_core::actions::OwnActions;
+use geo_core::actions::{ItemKeys, OwnActions};
 use geo_core::metrics::{ListPositions, RunMetrics, RunSummary};
 use geo_core::model::{ExportEnvelope, LinkCheck, Probe, Project, Prompt, Run};
 use js_sys::{Array, JSON};
@@ -337,7 +337,11 @@ impl Repository for IdbRepo {
     async fn run_pages(&self, run_id: &str) -> RepoResult<Option<PageFigures>> {
         let positions = self.page_parts::<ListPositions>(&[run_id], PagePart::Positions).await?.pop().flatten();
         let actions = self.page_parts::<OwnActions>(&[run_id], PagePart::Actions).await?.pop().flatten();
-        Ok(positions.zip(actions).map(|(positions, actions)| PageFigures { positions, actions }))
+        let keys = self.page_parts::<ItemKeys>(&[run_id], PagePart::Keys).await?.pop().flatten();
+        Ok(match (positions, actions, keys) {
+            (Some(positions), Some(actions), Some(keys)) => Some(PageFigures { positions, actions, keys }),
+            _ => None,
+        })
     }
 
     async fn put_many(&self, batch: &Batch) -> RepoResult<()> {
