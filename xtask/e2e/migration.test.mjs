@@ -91,7 +91,9 @@ test('the app upgrades a version-1 database and computes the summaries of its ru
   // the summaries of the same file in a fresh profile.
   assert.ok(db.stores.runSummaries.every((s) => s.fresh && s.format === stores.runSummaries[0].format));
   assert.ok(stores.runSummaries[0].format >= 5);
-  assert.deepEqual(db.stores.runPages.map((s) => s.runId).sort(), stores.runs.map((r) => r.id).sort(), 'page figures per run');
+  // Per run its three parts: positions, own actions and item keys (ADR 0023).
+  const parts = stores.runs.flatMap((r) => ['positions', 'actions', 'keys'].map((p) => `${p}:${r.id}`)).sort();
+  assert.deepEqual(db.stores.runPages.map((s) => s.id).sort(), parts, 'page figures per run');
 
   buildCli();
   const run = (args) => JSON.parse(cli(args));

@@ -94,7 +94,7 @@ test('create a project, add prompts one by one and in bulk, reload keeps everyth
   assert.deepEqual(indexes.runSummaries, { keyPath: 'id', indexes: ['previousRunId', 'projectId'] });
   assert.deepEqual(indexes.runMetrics, { keyPath: 'runId', indexes: ['projectId'] });
   assert.deepEqual(indexes.linkChecks, { keyPath: 'runId', indexes: ['projectId'] });
-  assert.deepEqual(indexes.runPages, { keyPath: 'runId', indexes: ['projectId'] });
+  assert.deepEqual(indexes.runPages, { keyPath: 'id', indexes: ['projectId'] });
   assert.deepEqual(page.errors, []);
 });
 

@@ -4,7 +4,7 @@
 //! A write either applies whole or returns an error: [`MemoryRepo::fail_writes`] makes
 //! every later write fail before touching anything, the way an aborted transaction does.
 
-use super::page_figures::{PageFigures, StoredPages};
+use super::page_figures::{PageFigures, PagePart, StoredPart};
 use super::summaries::{
     analyse_again, needs_analysis, order_summaries, records, runs_of_batch, StoredMetrics, RECOMPUTE_LIMIT,
 };
@@ -26,7 +26,7 @@ struct Tables {
     summaries: BTreeMap<String, RunSummary>,
     metrics: BTreeMap<String, StoredMetrics>,
     link_checks: BTreeMap<String, StoredLinkCheck>,
-    pages: BTreeMap<String, StoredPages>,
+    pages: BTreeMap<String, StoredPart>,
 }
 
 impl Tables {
@@ -73,12 +73,16 @@ impl Tables {
             Some((summary, metrics, pages)) => {
                 self.summaries.insert(id.to_string(), summary);
                 self.metrics.insert(id.to_string(), metrics);
-                self.pages.insert(id.to_string(), pages);
+                for part in pages {
+                    self.pages.insert(part.id.clone(), part);
+                }
             }
             None => {
                 self.summaries.remove(id);
                 self.metrics.remove(id);
-                self.pages.remove(id);
+                for part in PagePart::ALL {
+                    self.pages.remove(&part.key(id));
+                }
             }
         }
     }
@@ -236,7 +240,8 @@ impl Repository for MemoryRepo {
         if !t.summaries.get(run_id).is_some_and(RunSummary::is_current) {
             t.refresh(run_id);
         }
-        let figures = t.pages.get(run_id).map(StoredPages::figures).transpose();
+        let [p, a, k] = PagePart::ALL.map(|part| t.pages.get(&part.key(run_id)));
+        let figures = p.zip(a).zip(k).map(|((p, a), k)| PageFigures::from_records([p, a, k])).transpose();
         figures.map_err(|e| RepoError::Decode(e.to_string()))
     }
 
@@ -707,7 +712,7 @@ mod tests {
         let id = env.runs[0].id.clone();
         repo.tables.borrow_mut().summaries.get_mut(&id).unwrap().format = 4;
         repo.tables.borrow_mut().metrics.get_mut(&id).unwrap().metrics.success_count = 999;
-        repo.tables.borrow_mut().pages.remove(&id);
+        repo.tables.borrow_mut().pages.remove(&PagePart::Actions.key(&id));
         summaries_match(&repo, "older format");
     }
 }

@@ -50,8 +50,9 @@ pub const STORES_V2: &[StoreDef] =
 pub const STORES_V3: &[StoreDef] = &[("linkChecks", "runId", &["projectId"])];
 
 /// The store version 4 adds: what the lists and Actions pages read of each run besides its
-/// metrics ([`page_figures::StoredPages`]), derived and kept with the summaries.
-pub const STORES_V4: &[StoreDef] = &[("runPages", "runId", &["projectId"])];
+/// metrics ([`page_figures::StoredPart`]: one record per run and part), derived and kept with
+/// the summaries.
+pub const STORES_V4: &[StoreDef] = &[("runPages", "id", &["projectId"])];
 
 /// Every store of the current schema.
 pub const STORE_NAMES: &[&str] =

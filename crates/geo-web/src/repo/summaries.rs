@@ -25,7 +25,7 @@
 //! transaction ([`needs_analysis`], [`analyse_again`]). Analysing is idempotent, so a run
 //! whose probes were already current only costs the time.
 
-use super::page_figures::{PageFigures, StoredPages};
+use super::page_figures::{PageFigures, StoredPart};
 use super::{RepoResult, Repository};
 use geo_core::actions::{own_actions, ItemKeys, RunInput};
 use geo_core::compare::{compare_engines, EngineComparison, EngineRun};
@@ -83,14 +83,14 @@ pub fn records(
     probes: &[&Probe],
     previous: Option<&RunMetrics>,
     link_check: Option<&LinkCheck>,
-) -> (RunSummary, StoredMetrics, StoredPages) {
+) -> (RunSummary, StoredMetrics, Vec<StoredPart>) {
     let mut metrics = summarize(run, probes, previous);
     metrics.answer_link_check = link_check.map(geo_core::model::LinkCounts::of);
     let summary = RunSummary::of(run, &metrics);
     let actions = own_actions(RunInput { run, probes, link_check });
     let keys = ItemKeys::of(&actions.actions);
     let figures = PageFigures { positions: list_positions(run, probes, &metrics), actions, keys };
-    let pages = StoredPages::of(run, &figures);
+    let pages = figures.records(run);
     (summary, StoredMetrics { run_id: run.id.clone(), project_id: run.project_id.clone(), metrics }, pages)
 }
 

@@ -173,15 +173,15 @@ impl IdbRepo {
             let mut requests = Vec::with_capacity(runs.len());
             for id in runs {
                 let key = JsValue::from_str(id);
-                requests.push((summaries.get(&key).map_err(r)?, pages.get(&key).map_err(r)?));
+                let part_key = JsValue::from_str(&part.key(id));
+                requests.push((summaries.get(&key).map_err(r)?, pages.get(&part_key).map_err(r)?));
             }
             let mut out = Vec::with_capacity(runs.len());
             for (summary, record) in requests {
                 let current = decode::<RunSummary>(&request(&summary).await.map_err(r)?).is_ok_and(|s| s.is_current());
                 let record = request(&record).await.map_err(r)?;
-                // Only the part asked for is copied into wasm and decoded.
-                let text =
-                    js_sys::Reflect::get(&record, &JsValue::from_str(part.field())).ok().and_then(|v| v.as_string());
+                // The part's text, copied into wasm and decoded.
+                let text = js_sys::Reflect::get(&record, &JsValue::from_str("text")).ok().and_then(|v| v.as_string());
                 out.push((current, text.and_then(|t| page_figures::part::<T>(&t).ok())));
             }
             Ok(out)

@@ -9,6 +9,7 @@ use super::tx::{
     object_store, put, read_tx, request, tx_by_index, tx_get, tx_get_derived, tx_get_held, tx_get_many, tx_get_raw,
     write_in,
 };
+use crate::repo::page_figures::PagePart;
 use crate::repo::summaries::{self, records, StoredMetrics};
 use crate::repo::{Batch, RepoError, RepoResult, StoredLinkCheck};
 use geo_core::metrics::{against_previous, RunSummary};
@@ -137,11 +138,17 @@ async fn refresh_once(tx: &IdbTransaction, id: &str, known: Option<Vec<&Probe>>,
         Some((summary, metrics, pages)) => {
             put(tx, "runSummaries", &summary)?;
             put(tx, "runMetrics", &metrics)?;
-            put(tx, "runPages", &pages)?;
+            for part in &pages {
+                put(tx, "runPages", part)?;
+            }
         }
         None => {
-            for store in ["runSummaries", "runMetrics", "runPages"] {
+            for store in ["runSummaries", "runMetrics"] {
                 object_store(tx, store, RepoError::Write)?.delete(&JsValue::from_str(id)).map_err(write_error)?;
+            }
+            for part in PagePart::ALL {
+                let key = JsValue::from_str(&part.key(id));
+                object_store(tx, "runPages", RepoError::Write)?.delete(&key).map_err(write_error)?;
             }
         }
     }
