@@ -485,7 +485,7 @@ const TABLE: &[(&str, &str, &str)] = &[
     ("diff.delta", "变化", "Change"),
     ("diff.interval", "95% 区间", "95% interval"),
     ("diff.reading", "判断", "Assessment"),
-    ("dash.trend_engine_note", "趋势只含 {engine} 的批次；另有 {n} 个其他引擎的批次，见", "The trend holds {engine}'s runs only; {n} runs of other engines are on"),
+    ("dash.trend_engine_note", "趋势只含 {engine} 的批次；另有 {n} 个其他引擎或界面的批次，见", "The trend holds {engine} runs only; {n} runs of other engines or surfaces are on"),
     ("dash.trend_one", "只有一个批次——再运行一次即可看到趋势。", "Only one run so far — run again to see a trend."),
     ("dash.sov", "声量占比", "Share of voice"),
     ("dash.sov_desc", "每个目标被提及的成功探测数，占所有目标提及总数的比例。", "Each target's mentioning probes as a share of all targets' mentions."),
@@ -640,6 +640,31 @@ const TABLE: &[(&str, &str, &str)] = &[
     //
     //
     //
+    // ---- issue 38, web part 3: a comparison that notices when the method changed (dashboard, run detail) ----
+    ("method.title", "测量方式", "How this run measured"),
+    ("method.help", "测量方式不同（模型、位置、预算等）的两个批次不能直接当作品牌表现比较。", "Two runs measured differently (model, location, budget …) are not comparable as measurements of the brand."),
+    ("method.models", "模型（请求 → 实际应答）", "Model (requested → served)"),
+    ("method.no_location", "未设置位置", "no location set"),
+    ("method.applied_request", "写入请求的位置字段", "in the request's location field"),
+    ("method.applied_prompt", "系统提示词中的位置行", "as a system-prompt line"),
+    ("method.applied_none", "未发送位置", "not sent"),
+    ("method.engine", "引擎", "Engine"),
+    ("method.engine_surface", "引擎与界面", "Engine and surface"),
+    ("method.surface", "界面", "Surface"),
+    ("method.requestedModel", "请求的模型", "Requested model"),
+    ("method.servedModels", "实际应答的模型", "Served models"),
+    ("method.location", "位置", "Location"),
+    ("method.location_sent", "位置及发送方式", "Location and how it was sent"),
+    ("method.locationApplied", "位置的发送方式", "How the location was sent"),
+    ("method.maxTokens", "输出上限（token）", "Max tokens"),
+    ("method.maxSearches", "搜索次数上限", "Max searches"),
+    ("method.temperature", "温度", "Temperature"),
+    ("method.reasoningEffort", "推理强度", "Reasoning effort"),
+    ("method.systemPromptVersion", "系统提示词版本", "System-prompt version"),
+    ("dash.trend_break_legend", "虚线：测量方式改变", "Dashed line: the method changed"),
+    ("dash.trend_break_title", "{at}：测量方式改变（{fields}）", "{at}: the method changed ({fields})"),
+    ("dash.trend_break_item", "{at}（{fields}）", "{at} ({fields})"),
+    ("dash.trend_breaks", "虚线标出测量方式改变的批次：{list}。跨过虚线的变化可能来自测量方式，而非品牌本身。", "A dashed line marks a run whose method changed: {list}. A move across it may be the method's, not the brand's."),
 ];
 
 /// [`TABLE`] as one list of fields: key, Chinese, English.

@@ -9,6 +9,7 @@ mod engine_label;
 pub mod fact_editor;
 pub mod header;
 pub mod metric_card;
+pub mod method;
 mod nav_link;
 pub mod pager;
 pub mod run_data;

@@ -173,6 +173,7 @@ pub fn RunDetailPage(props: &RunDetailProps) -> Html {
                             <dt>{ t(lang, "runs.model") }</dt><dd>{ run.config.model.clone() }</dd>
                             <dt>{ t(lang, "detail.repeats") }</dt><dd>{ run.config.repeats }</dd>
                         </dl>
+                        <crate::components::method::RunMethod method={m.method.clone()} />
                         <p>{ tf(lang, "detail.probes", &[("n", &probes.len().to_string()), ("m", &run.planned_probe_count.to_string())]) }</p>
                         <div class="actions">
                             <button type="button" data-testid="run-continue" onclick={start(false)} disabled={busy || complete}
