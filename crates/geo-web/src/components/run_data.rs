@@ -16,7 +16,9 @@ use crate::repo::idb::IdbRepo;
 use crate::repo::{RepoError, Repository};
 use geo_core::compare::{diff_runs, RunDiff};
 use geo_core::export::full_export_with_checks;
-use geo_core::metrics::{method_breaks, pick_summary, trend_of_surface, MethodBreak, RunMetrics, RunSummary, SeriesPoint};
+use geo_core::metrics::{
+    method_breaks, pick_summary, trend_of_surface, MethodBreak, RunMetrics, RunSummary, SeriesPoint,
+};
 use geo_core::model::{ExportEnvelope, Lang, Probe, Project, Run};
 use std::ops::Deref;
 use std::rc::Rc;

@@ -278,8 +278,9 @@ fn trend(d: &RunData, lang: Lang) -> Html {
         },
     ];
     // The trend is that of the run's engine and surface (`trend_of_surface`).
-    let engine =
-        d.run().map_or_else(String::new, |r| format!("{} {}", geo_core::provider::spec(r.config.engine).name, r.surface.label(lang)));
+    let engine = d.run().map_or_else(String::new, |r| {
+        format!("{} {}", geo_core::provider::spec(r.config.engine).name, r.surface.label(lang))
+    });
     let engine = engine.as_str();
     let mut desc = tf(lang, "dash.trend_desc", &[("n", &points.len().to_string()), ("engine", engine)]);
     let (marks, breaks_note) = method_marks(d, &labels, lang);
@@ -329,7 +330,8 @@ fn method_marks(d: &RunData, labels: &[String], lang: Lang) -> (Vec<Mark>, Optio
             })
         })
         .collect();
-    let note = (!items.is_empty()).then(|| tf(lang, "dash.trend_breaks", &[("list", &items.join(lang.pick("；", "; ")))]));
+    let note =
+        (!items.is_empty()).then(|| tf(lang, "dash.trend_breaks", &[("list", &items.join(lang.pick("；", "; ")))]));
     (marks, note)
 }
 
