@@ -6,13 +6,14 @@
 // the shown run's engine and surface only (an app run never joins an API trend) and marks with
 // `trend-method-break` exactly the runs whose method differs from the run before, as
 // `geo-probe diff` between consecutive runs finds them. A comparable pair (noise.json) shows no
-// such block and no mark; the run detail's `run-method` is `geo-probe metrics`' `method`.
+// such block and no mark; the run detail's `run-method` is `geo-probe metrics`' `method`. At
+// 390 px, in Chinese and English, both pages fit the screen and pass axe.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { launch, freshPage, byId, until, cli, buildCli, FIXTURES, importFixtureExport, showRun, open } from './helpers.mjs';
-import { setLang } from './a11y-helpers.mjs';
+import { setLang, axeViolations, horizontalOverflow } from './a11y-helpers.mjs';
 
 const FILE = path.join(FIXTURES, 'exports', 'method.json');
 
@@ -150,5 +151,34 @@ test('a comparable pair shows no method block and no trend mark', async () => {
   assert.equal(await byId(page, 'diff-method-change').count(), 0);
   assert.deepEqual(await shownBreaks(page), []);
   assert.equal(await byId(page, 'trend-method-note').count(), 0);
+  assert.deepEqual(page.errors, []);
+});
+
+test('on a phone, in Chinese and English, the method block and marks fit the screen and pass axe', async () => {
+  const page = await freshPage(browser, '', { viewport: { width: 390, height: 860 } });
+  await importFixtureExport(page, 'method.json');
+  // axe looks at this work's parts of each page (the rest is the a11y test's).
+  const pages = [
+    ['dashboard', ['[data-testid="diff-not-comparable"]', '[data-testid="trend-chart"]', '[data-testid="trend-method-note"]'], async () => {
+      await showRun(page, 'run_m_b');
+      await byId(page, 'diff-not-comparable').waitFor();
+      await byId(page, 'trend-method-break').first().waitFor();
+    }],
+    ['run detail', ['[data-testid="run-method"]'], async () => {
+      await open(page, 'runs/run_m_c');
+      await byId(page, 'run-method').waitFor();
+    }],
+  ];
+  const problems = [];
+  for (const lang of ['zh', 'en']) {
+    await setLang(page, lang);
+    for (const [where, parts, show] of pages) {
+      await show();
+      const o = await horizontalOverflow(page);
+      if (o.over > 0) problems.push(`${lang} ${where}: ${o.over} px too wide (${o.offenders.join('; ')})`);
+      for (const v of await axeViolations(page, parts)) problems.push(`${lang} ${where}: ${v}`);
+    }
+  }
+  assert.deepEqual(problems, []);
   assert.deepEqual(page.errors, []);
 });

@@ -181,11 +181,15 @@ pub fn LineChart(p: &LineChartProps) -> Html {
                     </g>
                 }) }
                 { for p.marks.iter().filter(|m| m.index < n).map(|m| {
-                    let x = format!("{:.1}", x_at(m.index, n));
+                    let at = x_at(m.index, n);
+                    let x = format!("{at:.1}");
                     html! {
                         <g class="mark" data-testid={m.testid} data-run={m.run.clone()} data-fields={m.fields.clone()}>
                             <title>{ m.title.clone() }</title>
                             <line x1={x.clone()} x2={x} y1={format!("{:.1}", PAD_T - 4.0)} y2={format!("{:.1}", H - PAD_B)} />
+                            // A wider, invisible strip, so the tooltip shows without aiming at a 1.5-unit line.
+                            <rect class="mark-hit" x={format!("{:.1}", at - 5.0)} y={format!("{:.1}", PAD_T - 4.0)}
+                                width="10" height={format!("{:.1}", H - PAD_B - PAD_T + 4.0)} />
                         </g>
                     }
                 }) }
