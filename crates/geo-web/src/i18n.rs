@@ -441,8 +441,6 @@ const TABLE: &[(&str, &str, &str)] = &[
     ("settings.test_key", "测试 Key", "Test key"),
     ("settings.testing", "测试中…", "Testing…"),
     //
-    //
-    //
     // ---- dashboard, sources, lists and export: rows added by that work go below this line ----
     ("dash.run_line", "批次 {id} · {at} · 模型 {model} · {n} 条探测", "Run {id} · {at} · model {model} · {n} probes"),
     ("dash.no_success", "这个批次没有成功的探测（共 {n} 条，失败 {f} 条），暂无指标——打开批次详情，重试失败的探测。", "This run has no successful probes ({n} probes, {f} failed), so there are no figures yet — open the run and retry the failed probes."),
@@ -485,7 +483,7 @@ const TABLE: &[(&str, &str, &str)] = &[
     ("diff.delta", "变化", "Change"),
     ("diff.interval", "95% 区间", "95% interval"),
     ("diff.reading", "判断", "Assessment"),
-    ("dash.trend_engine_note", "趋势只含 {engine} 的批次；另有 {n} 个其他引擎的批次，见", "The trend holds {engine}'s runs only; {n} runs of other engines are on"),
+    ("dash.trend_engine_note", "趋势只含 {engine} 的批次；另有 {n} 个其他引擎或界面的批次，见", "The trend holds {engine} runs only; {n} runs of other engines or surfaces are on"),
     ("dash.trend_one", "只有一个批次——再运行一次即可看到趋势。", "Only one run so far — run again to see a trend."),
     ("dash.sov", "声量占比", "Share of voice"),
     ("dash.sov_desc", "每个目标被提及的成功探测数，占所有目标提及总数的比例。", "Each target's mentioning probes as a share of all targets' mentions."),
@@ -560,8 +558,6 @@ const TABLE: &[(&str, &str, &str)] = &[
     ("exp.markdown_help", "当前界面语言的可读报告：指标、洞察、来源和各提示词结果。", "A readable report in the interface language: figures, insights, sources, prompts."),
     ("exp.privacy", "隐私提示：导出文件包含模型回答和第三方网页来源，分享前请检查；API Key 和设置永远不会被导出。", "Privacy: exports hold the model's answers and third-party sources — check them before sharing; the API key and settings are never exported."),
     //
-    //
-    //
     // ---- docs chat: rows added by that work go below this line ----
     ("chat.memory_note", "Key、资料和对话只保存在当前页面的内存中，不写入浏览器存储、Cookie 或网址；刷新页面（或离开本页）会清除 Key、资料和对话，需要保留请先导出。", "The key, documents and conversation live only in this page's memory — never in browser storage, cookies or the URL; refreshing the page (or leaving it) clears the key, documents and conversation, so export first to keep them."),
     ("chat.docs", "资料", "Documents"),
@@ -598,8 +594,6 @@ const TABLE: &[(&str, &str, &str)] = &[
     ("chat.test_timeout", "测试模式：网址参数 chatTimeoutMs 把回答时限从 120 秒缩短为 {ms} 毫秒", "Test mode: the chatTimeoutMs URL parameter shortens the answer time limit from 120 s to {ms} ms"),
     ("chat.sources", "本轮资料片段（点击查看原文）", "Sources of this turn (click to read the text)"),
     //
-    //
-    //
     // ---- demo data and settings additions: rows added by that work go below this line ----
     ("demo.section", "示例数据", "Demo data"),
     ("demo.help", "首次访问时会自动载入示例项目：两周的 DeepSeek 批次，以及最新一周其他 8 个引擎各一个批次（由录制的回答生成，分析口径与真实探测相同；引擎对比页可以看到 Gemini 漏掉了品牌）。删除后刷新也不会再出现，可随时恢复。", "On a first visit the example project is loaded: two weekly DeepSeek runs and, in the newest week, one run of each of the eight other engines (built from recorded answers, analysed like a live probe; the Engines page shows Gemini leaving the brand out). Once deleted it stays away after a reload; restore it at any time."),
@@ -613,8 +607,6 @@ const TABLE: &[(&str, &str, &str)] = &[
     ("demo.bad_file", "示例数据文件无效，未做任何更改；请重新部署 demo/demo-data.json", "the demo data file is invalid, nothing was changed: redeploy demo/demo-data.json"),
     ("demo.missing", "此部署没有示例数据（demo/demo-data.json）；运行 cargo xtask demo 生成后重新部署", "this deployment has no demo data (demo/demo-data.json): run cargo xtask demo and deploy again"),
     //
-    //
-    //
     // ---- storage errors (quota and other refusals, in both languages): rows added by that work go below this line ----
     ("repo.open", "无法打开本地存储（{m}）：请允许此网站保存数据后刷新页面", "cannot open local storage ({m}): allow site data for this page and reload"),
     ("repo.quota", "浏览器存储空间已满，未保存任何内容：请导出并删除旧批次后重试", "browser storage is full, nothing was saved: export and delete old runs, then try again"),
@@ -622,8 +614,6 @@ const TABLE: &[(&str, &str, &str)] = &[
     ("repo.read", "无法读取本地数据（{m}）：请刷新页面", "cannot read local data ({m}): reload the page"),
     ("repo.refused", "未保存任何内容：{m}", "nothing was saved: {m}"),
     ("repo.decode", "存储的数据格式异常（{m}）：请导出数据并报告此问题", "stored data has an unexpected shape ({m}): export it and report the problem"),
-    //
-    //
     //
     // ---- webpages (pagination, drill-down to the probe drawer): rows added by that work go below this line ----
     ("pager.prev", "上一页", "Previous"),
@@ -637,8 +627,6 @@ const TABLE: &[(&str, &str, &str)] = &[
     ("pager.prompts", "提示词表分页", "Prompt table pages"),
     ("pager.brand_positions", "品牌榜单位置表分页", "Brand list position table pages"),
     ("pg.open_probe", "打开探测详情：{x}", "Open the probe: {x}"),
-    //
-    //
     //
     // ---- issue 38, web part 1: a location per run (run page, probe drawer, run detail) ----
     ("run.location", "位置（可选）", "Location (optional)"),
@@ -663,8 +651,31 @@ const TABLE: &[(&str, &str, &str)] = &[
     ("detail.location", "位置与来源", "Location and surface"),
     ("detail.no_location", "未设置位置", "no location"),
     //
-    //
-    //
+    // ---- issue 38, web part 3: a comparison that notices when the method changed (dashboard, run detail) ----
+    ("method.title", "测量方式", "How this run measured"),
+    ("method.help", "测量方式不同（模型、位置、预算等）的两个批次不能直接当作品牌表现比较。", "Two runs measured differently (model, location, budget …) are not comparable as measurements of the brand."),
+    ("method.models", "模型（请求 → 实际应答）", "Model (requested → served)"),
+    ("method.no_location", "未设置位置", "no location set"),
+    ("method.applied_request", "写入请求的位置字段", "in the request's location field"),
+    ("method.applied_prompt", "系统提示词中的位置行", "as a system-prompt line"),
+    ("method.applied_none", "未发送位置", "not sent"),
+    ("method.engine", "引擎", "Engine"),
+    ("method.engine_surface", "引擎与界面", "Engine and surface"),
+    ("method.surface", "界面", "Surface"),
+    ("method.requestedModel", "请求的模型", "Requested model"),
+    ("method.servedModels", "实际应答的模型", "Served models"),
+    ("method.location", "位置", "Location"),
+    ("method.location_sent", "位置及发送方式", "Location and how it was sent"),
+    ("method.locationApplied", "位置的发送方式", "How the location was sent"),
+    ("method.maxTokens", "输出上限（token）", "Max tokens"),
+    ("method.maxSearches", "搜索次数上限", "Max searches"),
+    ("method.temperature", "温度", "Temperature"),
+    ("method.reasoningEffort", "推理强度", "Reasoning effort"),
+    ("method.systemPromptVersion", "系统提示词版本", "System-prompt version"),
+    ("dash.trend_break_legend", "虚线：测量方式改变", "Dashed line: the method changed"),
+    ("dash.trend_break_title", "{at}：测量方式改变（{fields}）", "{at}: the method changed ({fields})"),
+    ("dash.trend_break_item", "{at}（{fields}）", "{at} ({fields})"),
+    ("dash.trend_breaks", "虚线标出测量方式改变的批次：{list}。跨过虚线的变化可能来自测量方式，而非品牌本身。", "A dashed line marks a run whose method changed: {list}. A move across it may be the method's, not the brand's."),
 ];
 
 /// [`TABLE`] as one list of fields: key, Chinese, English.

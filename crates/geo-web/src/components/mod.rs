@@ -8,6 +8,7 @@ mod empty;
 mod engine_label;
 pub mod fact_editor;
 pub mod header;
+pub mod method;
 pub mod metric_card;
 mod nav_link;
 pub mod pager;

@@ -179,6 +179,7 @@ pub fn RunDetailPage(props: &RunDetailProps) -> Html {
                                 { run.config.location.as_ref().map_or_else(|| t(lang, "detail.no_location").to_string(), |l| l.label()) }
                                 { " · " }{ run.surface.label(lang) }</dd>
                         </dl>
+                        <crate::components::method::RunMethod method={m.method.clone()} />
                         <p>{ tf(lang, "detail.probes", &[("n", &probes.len().to_string()), ("m", &run.planned_probe_count.to_string())]) }</p>
                         <div class="actions">
                             <button type="button" data-testid="run-continue" onclick={start(false)} disabled={busy || complete}
