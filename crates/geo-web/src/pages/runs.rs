@@ -121,6 +121,8 @@ fn CapturesCard(p: &CapturesCardProps) -> Html {
     let engine = use_state(|| None::<EngineId>);
     let add_prompts = use_state(|| false);
     let outcome = use_state(|| None::<(&'static str, String)>);
+    // How many imports have ended (`data-done`), so that a test waits for the next one.
+    let done = use_mut_ref(|| 0u32);
     let on_engine = {
         let engine = engine.clone();
         Callback::from(move |e: Event| {
@@ -132,13 +134,14 @@ fn CapturesCard(p: &CapturesCardProps) -> Html {
         Callback::from(move |e: Event| add_prompts.set(e.target_unchecked_into::<HtmlInputElement>().checked()))
     };
     let on_file = {
-        let (app, outcome, engine, add_prompts, project) =
-            (app.clone(), outcome.clone(), engine.clone(), add_prompts.clone(), p.project.clone());
+        let (app, outcome, engine, add_prompts, project, done) =
+            (app.clone(), outcome.clone(), engine.clone(), add_prompts.clone(), p.project.clone(), done.clone());
         Callback::from(move |e: Event| {
             let input: HtmlInputElement = e.target_unchecked_into();
             let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
             input.set_value("");
             let Some(engine) = *engine else {
+                *done.borrow_mut() += 1;
                 outcome.set(Some(("error", t(app.lang, "captures.no_engine").to_string())));
                 return;
             };
@@ -149,12 +152,13 @@ fn CapturesCard(p: &CapturesCardProps) -> Html {
                 now: crate::web::now_iso(),
                 add_prompts: *add_prompts,
             };
-            import_captures(&app, file, job, &outcome);
+            import_captures(&app, file, job, &outcome, done.clone());
         })
     };
     let importing = matches!(*outcome, Some(("pending", _)));
     html! {
-        <section class="card captures" id="captures" aria-labelledby="captures-h" data-testid="captures-card">
+        <section class="card captures" id="captures" aria-labelledby="captures-h" data-testid="captures-card"
+            data-done={done.borrow().to_string()}>
             <h2 id="captures-h">{ t(lang, "captures.title") }</h2>
             <p class="muted">{ t(lang, "captures.help") }</p>
             <div class="row captures-fields">
@@ -198,17 +202,19 @@ fn stage_text(stage: Stage, lang: Lang, name: &str, mb: &str) -> String {
 
 /// Imports the capture `file` as `job` says: refused from its size before reading, then read,
 /// checked, analysed and saved in one transaction in the import worker, each stage shown in
-/// `outcome`, the outcome also as a toast.
+/// `outcome`, the outcome also as a toast; `done` counts the imports that ended.
 fn import_captures(
     app: &AppHandle,
     file: web_sys::File,
     job: crate::capture_import::CaptureJob,
     outcome: &UseStateHandle<Outcome>,
+    done: std::rc::Rc<std::cell::RefCell<u32>>,
 ) {
     let (app, outcome) = (app.clone(), outcome.clone());
     let Some(repo) = app.repo().cloned() else { return };
     let lang = app.lang;
     if let Some(msg) = crate::capture_import::size_refusal(file.size(), lang) {
+        *done.borrow_mut() += 1;
         return outcome.set(Some(("error", msg)));
     }
     let (name, mb) = (file.name(), format!("{:.1}", file.size() / 1e6));
@@ -222,6 +228,7 @@ fn import_captures(
             Err(text) => ("error", ToastKind::Error, text),
         };
         toast(&app, kind, text.clone());
+        *done.borrow_mut() += 1;
         outcome.set(Some((status, text)));
     });
 }
