@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { launch, freshPage, open, byId, dumpDb, until, cli, buildCli, ROOT, num, headerReady } from './helpers.mjs';
 import { startMock, importEnvelope, envelopeOf, fixtureProject, engineRows } from './run-helpers.mjs';
-import { setLang } from './a11y-helpers.mjs';
+import { axeViolations, horizontalOverflow, setLang } from './a11y-helpers.mjs';
 
 const PROJECT = 'proj_yuangouchang';
 const CAPTURES = path.join(ROOT, 'fixtures/captures');
@@ -168,6 +168,20 @@ test('captured answers import beside the API runs, marked app everywhere; the En
     for (const [key, rate] of Object.entries(row.mentionRate)) {
       const cell = page.locator(`[data-testid="engine-prompt-cell"][data-engine="${key}"][data-prompt="${row.promptId}"]`);
       assert.equal(num(await cell.getAttribute('data-value')), rate, `${row.promptId} × ${key}`);
+    }
+  }
+  // Both pages in both languages: no serious axe-core violation, no sideways scroll at 390 px.
+  for (const lang of ['en', 'zh']) {
+    await setLang(page, lang);
+    for (const [nav, ready] of [['nav-engines', 'surface-gap-row'], ['nav-runs', 'captures-import']]) {
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await byId(page, nav).click();
+      await byId(page, ready).first().waitFor();
+      await headerReady(page);
+      assert.deepEqual(await axeViolations(page), [], `${lang} ${nav}`);
+      await page.setViewportSize({ width: 390, height: 800 });
+      const o = await horizontalOverflow(page);
+      assert.equal(o.over, 0, `${lang} ${nav} at 390 px: ${o.offenders.join('; ')}`);
     }
   }
   assert.deepEqual(page.errors, []);

@@ -293,7 +293,8 @@ fn surface_card(c: &EngineComparison, lang: Lang) -> Html {
         html! { <p class="muted" data-testid="surface-gaps-unpaired">{ tf(lang, "engines.surface_unpaired", &[("engines", &names.join(sep))]) }</p> }
     } else {
         html! {
-            <div class="table-wrap">
+            // Scrolls sideways on a narrow window: the region takes the focus for the keyboard.
+            <div class="table-wrap" tabindex="0" role="region" aria-label={t(lang, "engines.surface_gaps")}>
                 <table class="engines-table surface-gaps">
                     <caption class="sr-only">{ t(lang, "engines.surface_gaps") }</caption>
                     <thead><tr>
@@ -343,7 +344,7 @@ fn surface_gap_row(c: &EngineComparison, g: &SurfaceGap, lang: Lang) -> Html {
             <td data-label={t(lang, "diff.reading")}>
                 <span class={classes!("change", direction)} data-testid="surface-gap-verdict" data-value={direction}>{ change_mark(m, lang) }</span></td>
             <td class="num" data-label={t(lang, "engines.surface_overlap")}>{ pct(g.domain_overlap) }</td>
-            <td data-label={t(lang, "engines.surface_prompts")}>
+            <td class="surface-prompts-cell" data-label={t(lang, "engines.surface_prompts")}>
                 if g.prompts.is_empty() {
                     <span class="muted">{ t(lang, "engines.surface_no_prompts") }</span>
                 } else {
