@@ -135,7 +135,7 @@ fn view(c: &EngineComparison, targets: &[Target], lang: Lang) -> Html {
             fraction: e.mention_rate.unwrap_or(0.0),
             display: format!("{} ({})", pct(e.mention_rate), interval(e.mention_rate_low, e.mention_rate_high)),
             testid: "engine-bar".into(),
-            target: e.key().name().into(),
+            target: e.key().name(),
             raw: raw_f64(e.mention_rate),
             title: tf(lang, "engines.bar_title", &[("n", &e.success_count.to_string())]),
         })
