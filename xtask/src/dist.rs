@@ -213,8 +213,9 @@ pub fn build(opts: &DistOptions) -> Result<Vec<SizeRow>> {
 }
 
 /// The import worker's module script: the page posts it the app's compiled
-/// `WebAssembly.Module` (so the wasm is neither downloaded nor compiled again), the file
-/// and the language; it instantiates the module with the same glue (the app does not
+/// `WebAssembly.Module` (so the wasm is neither downloaded nor compiled again), the file,
+/// the language and the job (absent for an export, the capture import's options as JSON for
+/// a capture file); it instantiates the module with the same glue (the app does not
 /// render: `start_app` is the page's call) and runs `import_in_worker`, posting a
 /// `failed` message itself when the module cannot start or traps.
 fn import_worker_script(glue_name: &str) -> String {
@@ -223,9 +224,9 @@ fn import_worker_script(glue_name: &str) -> String {
          import init, {{ import_in_worker }} from './{glue_name}';\n\
          self.onmessage = (e) => {{\n\
          \x20 self.onmessage = null;\n\
-         \x20 const {{ module, file, lang }} = e.data;\n\
+         \x20 const {{ module, file, lang, job }} = e.data;\n\
          \x20 init({{ module_or_path: module }})\n\
-         \x20   .then(() => import_in_worker(file, lang))\n\
+         \x20   .then(() => import_in_worker(file, lang, job))\n\
          \x20   .catch((err) => self.postMessage(JSON.stringify({{ kind: 'failed', message: String(err) }})));\n\
          }};\n"
     )
@@ -524,6 +525,9 @@ mod tests {
         let script = import_worker_script("geo_web-0123456789.js");
         assert!(script.contains("import init, { import_in_worker } from './geo_web-0123456789.js';"), "{script}");
         assert!(script.contains("init({ module_or_path: module })"), "{script}");
+        // The job geo-web's import_worker::Job posts (a capture file's options), passed on.
+        assert!(script.contains("const { module, file, lang, job } = e.data;"), "{script}");
+        assert!(script.contains("import_in_worker(file, lang, job)"), "{script}");
         // geo-web's import_worker::Message::Failed, as its test spells it.
         assert!(script.contains("JSON.stringify({ kind: 'failed', message: String(err) })"), "{script}");
         assert!(CSP.contains("worker-src 'self'"));

@@ -676,6 +676,39 @@ const TABLE: &[(&str, &str, &str)] = &[
     ("dash.trend_break_title", "{at}：测量方式改变（{fields}）", "{at}: the method changed ({fields})"),
     ("dash.trend_break_item", "{at}（{fields}）", "{at} ({fields})"),
     ("dash.trend_breaks", "虚线标出测量方式改变的批次：{list}。跨过虚线的变化可能来自测量方式，而非品牌本身。", "A dashed line marks a run whose method changed: {list}. A move across it may be the method's, not the brand's."),
+    //
+    //
+    //
+    //
+    // ---- issue 38, web part 2: app captures (the runs page's import, the app badge, the Engines page's app vs API): rows added by that work go below this line ----
+    ("captures.title", "导入在应用里采集的回答", "Import answers captured from an app"),
+    ("captures.help", "把在助手的网页版或 App 里采集的回答（手工复制，或从“另存为”的页面里取出）导入为所选引擎的一个“应用”批次，在引擎对比页与它的 API 批次并排比较。文件为 JSON，或表头为 prompt,answer,captured_at,source_urls,cited_urls 的 CSV（UTF-8），格式见 docs/captures.md。导入要么全部写入，要么什么都不写。", "Answers captured from an assistant's web or mobile app (copied by hand, or taken from a page saved with “save as”) become one app run of the engine you choose, shown beside its API runs on the Engines page. The file is JSON, or CSV (UTF-8) with the header prompt,answer,captured_at,source_urls,cited_urls; docs/captures.md describes both. An import applies whole or not at all."),
+    ("captures.engine", "回答来自哪个引擎的应用", "Engine whose app answered"),
+    ("captures.engine_choose", "请选择引擎", "Choose an engine"),
+    ("captures.add_prompts", "把项目里没有的提示词加入项目（不勾选时，这样的文件会被拒绝）", "Add prompts the project does not have (unticked, such a file is refused)"),
+    ("captures.file", "采集文件（.json 或 .csv）", "Capture file (.json or .csv)"),
+    ("captures.no_engine", "请先选择回答来自哪个引擎的应用；未导入任何内容", "choose the engine whose app answered first; nothing was imported"),
+    ("captures.checking", "正在逐行检查 {f}（{mb} MB）…", "Checking {f} ({mb} MB) row by row…"),
+    ("captures.analysing", "已检查 {n} 条回答，正在匹配提示词并分析…", "Checked {n} captured answers; matching prompts and analysing…"),
+    ("captures.saving", "已分析，正在保存 {n} 条探测（一次写入）…", "Analysed; saving {n} probes in one write…"),
+    ("captures.imported", "已导入 {n} 条采集的回答，作为 {engine} 的应用批次（{status}）：{id}", "{n} captured answer(s) imported as {engine}'s app run ({status}): {id}"),
+    ("captures.added", "已把 {n} 条提示词加入项目：{prompts}", "{n} prompt(s) added to the project: {prompts}"),
+    ("captures.warning", "注意：{w}", "warning: {w}"),
+    ("captures.refused", "{e}；未导入任何内容", "{e}; nothing was imported"),
+    ("captures.too_large", "采集文件有 {mb} MiB，超过 {limit} MiB 的上限：请拆分后再导入；未导入任何内容", "the capture file is {mb} MiB, over the limit of {limit} MiB: split it; nothing was imported"),
+    ("surface.app_title", "在助手应用里采集的回答（导入），不是通过 API 探测的", "Answers captured from the assistant's app (imported), not asked through the API"),
+    ("engines.surface", "来源", "Surface"),
+    ("engines.surface_gaps", "应用 vs API", "App vs API"),
+    ("engines.surface_help", "同一引擎在应用里采集的回答与最新 API 批次对比：品牌提及率的变化（应用减 API，含 95% 区间及其判断）和两边来源域名的重合度（Jaccard 指数），以及两边差异最大的提示词。", "Each engine's captured app answers against its newest API run: the change of the brand's mention rate (app minus API, with its 95% interval and what it means), the overlap of the two runs' source domains (Jaccard index) and the prompts that differ most."),
+    ("engines.surface_none", "还没有应用批次：在“批次”页导入从助手应用里采集的回答（JSON 或 CSV），即可与 API 的回答并排比较。", "No app run yet: import answers captured from an assistant's app (JSON or CSV) on the Runs page to see them beside the API's."),
+    ("engines.surface_import", "导入采集的回答", "Import captured answers"),
+    ("engines.surface_unpaired", "还没有引擎同时有 API 批次和应用批次（{engines} 只有应用批次）：先为同一引擎运行一次 API 探测。", "No engine has both an API run and an app run yet ({engines} only has app runs): run the same engine through its API first."),
+    ("engines.surface_api", "API 提及率", "API mention rate"),
+    ("engines.surface_app", "应用提及率", "App mention rate"),
+    ("engines.surface_overlap", "来源域名重合度", "Source-domain overlap"),
+    ("engines.surface_prompts", "差异最大的提示词", "Prompts that differ most"),
+    ("engines.surface_prompt", "API {api} → 应用 {app}（{delta}）", "API {api} → app {app} ({delta})"),
+    ("engines.surface_no_prompts", "没有两边都成功回答的提示词", "no prompt answered on both"),
 ];
 
 /// [`TABLE`] as one list of fields: key, Chinese, English.

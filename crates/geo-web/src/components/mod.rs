@@ -20,7 +20,7 @@ mod toasts;
 pub use confirm::{ConfirmDialog, ConfirmDialogProps};
 pub use deferred::{Deferred, DeferredProps};
 pub use empty::{EmptyState, EmptyStateProps};
-pub use engine_label::{EngineLabel, EngineLabelProps};
+pub use engine_label::{surface_badge, EngineLabel, EngineLabelProps};
 pub use link::safe_link;
 pub use nav_link::{NavLink, NavLinkProps};
 pub use toasts::{Toasts, ToastsProps};

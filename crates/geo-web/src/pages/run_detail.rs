@@ -9,7 +9,7 @@ use crate::components::probe_drawer::{drawer_for, open_probe_button, probe_statu
 use crate::components::progress::RunProgress;
 use crate::components::run_status::{status_label, status_value};
 use crate::components::table::{head_cells_and_hidden, table, Col};
-use crate::components::{EmptyState, EngineLabel};
+use crate::components::{surface_badge, EmptyState, EngineLabel};
 use crate::hooks::{toast, use_app, use_query};
 use crate::i18n::{t, tf};
 use crate::repo::Repository;
@@ -223,9 +223,12 @@ pub fn RunDetailPage(props: &RunDetailProps) -> Html {
             }
             _ => html! { <EmptyState text={t(lang, "detail.not_found").to_string()} /> },
         });
+    // An `app` run (captured answers) carries its badge in the title.
+    let surface = data.ready().and_then(|(run, _, _)| run.as_ref()).map(|r| r.surface);
     html! {
         <section>
-            <h1>{ t(lang, "detail.title") }</h1>
+            <h1>{ t(lang, "detail.title") }
+                if let Some(surface) = surface { { " " }{ surface_badge(surface, lang) } }</h1>
             { body }
         </section>
     }
