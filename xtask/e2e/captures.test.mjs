@@ -134,6 +134,10 @@ test('captured answers import beside the API runs, marked app everywhere; the En
   assert.match(await option.textContent(), / · Doubao · app · /);
   await page.locator(`[data-testid="run-row"][data-id="${doubao.id}"] a`).click();
   await page.locator('h1 [data-testid="surface-badge"][data-value="app"]').waitFor();
+  // An app run is imported, not probed: no continue or retry, a line saying why.
+  await byId(page, 'run-app-note').waitFor();
+  assert.equal(await byId(page, 'run-continue').count(), 0);
+  assert.equal(await byId(page, 'run-retry-failed').count(), 0);
 
   // The Engines page equals geo-probe engines on the page's own data.
   const exported = path.join(dir, 'db.json');

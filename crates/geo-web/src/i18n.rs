@@ -672,6 +672,7 @@ const TABLE: &[(&str, &str, &str)] = &[
     ("method.temperature", "温度", "Temperature"),
     ("method.reasoningEffort", "推理强度", "Reasoning effort"),
     ("method.systemPromptVersion", "系统提示词版本", "System-prompt version"),
+    ("detail.app_run", "这是导入的应用回答批次：它不能继续或重试，要更新请重新导入新采集的回答。", "This run holds imported app answers: it cannot be continued or retried; import newly captured answers instead."),
     ("dash.trend_break_legend", "虚线：测量方式改变", "Dashed line: the method changed"),
     ("dash.trend_break_title", "{at}：测量方式改变（{fields}）", "{at}: the method changed ({fields})"),
     ("dash.trend_break_item", "{at}（{fields}）", "{at} ({fields})"),

@@ -181,6 +181,9 @@ pub fn RunDetailPage(props: &RunDetailProps) -> Html {
                         </dl>
                         <crate::components::method::RunMethod method={m.method.clone()} />
                         <p>{ tf(lang, "detail.probes", &[("n", &probes.len().to_string()), ("m", &run.planned_probe_count.to_string())]) }</p>
+                        if !run.surface.is_api() {
+                            <p class="muted" data-testid="run-app-note">{ t(lang, "detail.app_run") }</p>
+                        } else {
                         <div class="actions">
                             <button type="button" data-testid="run-continue" onclick={start(false)} disabled={busy || complete}
                                 title={t(lang, "detail.continue_help")}>{ t(lang, "detail.continue") }</button>
@@ -190,6 +193,7 @@ pub fn RunDetailPage(props: &RunDetailProps) -> Html {
                                 <button type="button" class="danger" data-testid="run-cancel" onclick={{ let id = run.id.clone(); Callback::from(move |_: MouseEvent| runner::cancel_run(&id)) }}>{ t(lang, "run.cancel") }</button>
                             }
                         </div>
+                        }
                         if let Some(l) = live_here {
                             <RunProgress progress={l.progress} {lang} running={l.running} />
                             if let Some(e) = &l.error { <p class="error-box" role="alert">{ e.clone() }</p> }
