@@ -91,10 +91,10 @@ pub fn RunsPage() -> Html {
                     <NavLink to={Route::RunDetail { id: l.run_id.clone() }}>{ t(lang, "run.open_detail") }</NavLink>
                 </div>
             }) }
+            { body }
             if let Some(project) = app.project_id.clone() {
                 <CapturesCard {project} />
             }
-            { body }
         </section>
     }
 }
