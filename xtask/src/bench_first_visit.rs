@@ -23,6 +23,7 @@ use anyhow::{bail, Context, Result};
 use serde_json::Value;
 use std::process::Command;
 
+use crate::bench::median;
 use crate::dist::{self, DistOptions};
 use crate::e2e::ensure_chrome;
 use crate::npm::ensure_npm_packages;
@@ -257,17 +258,6 @@ fn clock_skew(v: &Visit) -> Option<f64> {
     let (_, end, _, _) = v.wasm?;
     let network = v.responses.iter().find(|r| r.url.ends_with(".wasm"))?.end;
     Some(network - end)
-}
-
-/// The median; the mean of the middle two for an even count.
-fn median(values: &[f64]) -> f64 {
-    let mut s = values.to_vec();
-    s.sort_by(f64::total_cmp);
-    match s.len() {
-        0 => f64::NAN,
-        n if n % 2 == 1 => s[n / 2],
-        n => (s[n / 2 - 1] + s[n / 2]) / 2.0,
-    }
 }
 
 /// `1234.4` → `1,234`: whole milliseconds with thousands separators.
