@@ -60,6 +60,9 @@ pub use repo::self_test::migration_self_test;
 #[cfg(target_arch = "wasm32")]
 #[wasm_bindgen::prelude::wasm_bindgen]
 pub fn start_app(import_worker: Option<String>) {
+    // The module is downloaded, compiled and instantiated: `cargo xtask bench-first-visit`
+    // splits a first visit's time at this mark.
+    web::mark("geo:start");
     import_worker::set_worker_url(import_worker);
     yew::Renderer::<app::App>::new().render();
 }
