@@ -182,18 +182,20 @@ pub fn parse_response(body: &str, requested_model: &str) -> Result<ParsedRespons
     })
 }
 
+/// The billing codes of Hunyuan / Tencent Cloud: each is `balance`.
+const BALANCE_CODES: [&str; 8] = [
+    "FailedOperation.FreeResourcePackExhausted",
+    "FailedOperation.ResourcePackExhausted",
+    "FailedOperation.ServiceStopArrears",
+    "ResourceInsufficient.ChargeResourceExhaust",
+    "ResourceUnavailable.InArrears",
+    "ResourceUnavailable.LowBalance",
+    "ResourceUnavailable.StopUsing",
+    "UnsupportedOperation.PkgExhausted",
+];
+
 /// The kind one Hunyuan / Tencent Cloud error code names, if it names one.
 fn kind_of_code(code: &str) -> Option<ErrorKind> {
-    const BALANCE: [&str; 8] = [
-        "FailedOperation.FreeResourcePackExhausted",
-        "FailedOperation.ResourcePackExhausted",
-        "FailedOperation.ServiceStopArrears",
-        "ResourceInsufficient.ChargeResourceExhaust",
-        "ResourceUnavailable.InArrears",
-        "ResourceUnavailable.LowBalance",
-        "ResourceUnavailable.StopUsing",
-        "UnsupportedOperation.PkgExhausted",
-    ];
     const FORBIDDEN: [&str; 5] = [
         "ResourceUnavailable.NotExist",
         "FailedOperation.ServiceNotActivated",
@@ -202,7 +204,7 @@ fn kind_of_code(code: &str) -> Option<ErrorKind> {
         "AuthFailure.UnauthorizedOperation",
     ];
     let code = code.trim();
-    if BALANCE.contains(&code) {
+    if BALANCE_CODES.contains(&code) {
         Some(ErrorKind::Balance)
     } else if FORBIDDEN.contains(&code) {
         Some(ErrorKind::Forbidden)
@@ -442,17 +444,9 @@ mod tests {
     fn error_codes() {
         let kind =
             |code: &str| error_kind(400, "", &ProviderErrorBody { code: Some(code.into()), ..Default::default() });
-        for code in [
-            "FailedOperation.FreeResourcePackExhausted",
-            "FailedOperation.ResourcePackExhausted",
-            "FailedOperation.ServiceStopArrears",
-            "ResourceInsufficient.ChargeResourceExhaust",
-            "ResourceUnavailable.InArrears",
-            "ResourceUnavailable.LowBalance",
-            "ResourceUnavailable.StopUsing",
-            "UnsupportedOperation.PkgExhausted",
-        ] {
+        for code in BALANCE_CODES {
             assert_eq!(kind(code), Some(ErrorKind::Balance), "{code}");
+            assert_eq!(kind(&format!(" {code} ")), Some(ErrorKind::Balance), "{code} with white space");
         }
         for code in ["OperationDenied.TextIllegalDetected", "OperationDenied.ImageIllegalDetected"] {
             assert_eq!(kind(code), Some(ErrorKind::Refused), "{code}");
