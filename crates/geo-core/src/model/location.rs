@@ -12,7 +12,6 @@
 //! (`Asia/Atlantis`) passes (`docs/adr/0022-location-surface-method.md`).
 
 use serde::{Deserialize, Serialize};
-use std::fmt;
 
 use super::{Lang, Localized};
 
@@ -133,13 +132,7 @@ impl LocationProblem {
     }
 }
 
-impl fmt::Display for LocationProblem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.localized().en)
-    }
-}
-
-impl std::error::Error for LocationProblem {}
+crate::model::localized_error!(LocationProblem);
 
 /// Whether `part` is a region or city a location keeps: non-blank after trimming, at most
 /// [`MAX_PART_CHARS`] characters, no control character (it goes into a system prompt's line).

@@ -58,6 +58,7 @@ mod run;
 
 pub use envelope::ExportEnvelope;
 pub use facts::{Claim, Currency, Fact, FactKind, FactSnapshot, RiskFlag, RiskKind, Verdict};
+pub(crate) use lang::localized_error;
 pub use lang::{Lang, Localized};
 pub use link_check::{LinkCheck, LinkClass, LinkCounts, LinkHop, LinkResult};
 pub use location::{
@@ -67,6 +68,8 @@ pub use probe::{
     probe_id, AnswerLink, ErrorKind, ListItem, Mention, Occurrence, Ownership, Probe, ProbeError, ProbeStatus, Query,
     RawCitation, RawSource, SearchContextSize, SearchSource, Usage,
 };
+#[cfg(test)]
+pub(crate) use project::test_target;
 pub use project::{tags, Project, Prompt, Target, TargetKind};
 pub use run::{EngineId, ReasoningEffort, Run, RunConfig, RunStatus, APP_MODEL};
 

@@ -383,17 +383,7 @@ impl<'s> SourcesBehind<'s> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Currency, Target, TargetKind};
-
-    fn target(id: &str, kind: TargetKind, aliases: &[&str]) -> Target {
-        Target {
-            id: id.into(),
-            kind,
-            label: aliases[0].into(),
-            aliases: aliases.iter().map(|a| a.to_string()).collect(),
-            domains: vec![],
-        }
-    }
+    use crate::model::{test_target as target, Currency, TargetKind};
 
     fn targets() -> Vec<Target> {
         vec![
