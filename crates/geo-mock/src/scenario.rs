@@ -55,6 +55,10 @@ pub enum Outcome {
     Refused,
 }
 
+/// An outcome that takes a number: its prefix (`pause=`), the numbers it takes, the outcome of
+/// a number, and what to write (for the error message).
+type Numbered = (&'static str, fn(u16) -> bool, fn(u16) -> Outcome, &'static str);
+
 /// The statuses the mock can fail with (each has a recorded body).
 pub const STATUSES: &[u16] = &[401, 402, 403, 408, 429, 500, 503];
 
@@ -64,8 +68,7 @@ impl Outcome {
     /// `echo`, `echo=STATUS` or `refused`.
     pub fn parse(text: &str) -> Result<Outcome, String> {
         let t = text.trim().to_ascii_lowercase();
-        // The outcomes that take a number: their prefix, the numbers they take, what to write.
-        let numbered: [(&str, fn(u16) -> bool, fn(u16) -> Outcome, &str); 3] = [
+        let numbered: [Numbered; 3] = [
             ("pause=", |n| n > 0, Outcome::Pause, "a number of pauses such as pause=5"),
             ("echo=", |s| (400..=599).contains(&s), Outcome::Echo, "an error status such as echo=401"),
             ("ok=", |_| true, Outcome::Answer, "a fixture number such as ok=23"),

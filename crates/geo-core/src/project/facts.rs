@@ -654,17 +654,13 @@ pub fn parse_facts_file(text: &str, targets: &[Target]) -> Result<FactSnapshot, 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::TargetKind;
+    use crate::model::{test_target, TargetKind};
 
     fn targets() -> Vec<Target> {
-        let target = |id: &str, kind| Target {
-            id: id.into(),
-            kind,
-            label: id.into(),
-            aliases: vec![id.into()],
-            domains: vec![],
-        };
-        vec![target("brand", TargetKind::Brand), target("rival", TargetKind::Competitor)]
+        vec![
+            test_target("brand", TargetKind::Brand, &["brand"]),
+            test_target("rival", TargetKind::Competitor, &["rival"]),
+        ]
     }
 
     fn strings(list: &[&str]) -> Vec<String> {

@@ -20,7 +20,7 @@ fn strs() -> impl Strategy<Value = Vec<String>> {
 }
 
 fn target() -> impl Strategy<Value = Target> {
-    (s(), prop_oneof![Just(TargetKind::Brand), Just(TargetKind::Competitor)], s(), strs(), strs())
+    (s(), prop::sample::select(TargetKind::ALL.to_vec()), s(), strs(), strs())
         .prop_map(|(id, kind, label, aliases, domains)| Target { id, kind, label, aliases, domains })
 }
 
@@ -62,13 +62,7 @@ static LOCATIONS: std::sync::LazyLock<[Location; 3]> = std::sync::LazyLock::new(
 });
 
 fn run() -> impl Strategy<Value = Run> {
-    let status = prop_oneof![
-        Just(RunStatus::Running),
-        Just(RunStatus::Completed),
-        Just(RunStatus::Partial),
-        Just(RunStatus::Failed),
-        Just(RunStatus::Cancelled)
-    ];
+    let status = prop::sample::select(RunStatus::ALL.to_vec());
     let config = (s(), any::<u32>(), any::<u32>(), any::<u32>(), any::<u32>(), finite_f64(), s()).prop_map(
         |(model, repeats, concurrency, max_searches, max_tokens, temperature, system_prompt_version)| RunConfig {
             engine: EngineId::Deepseek,
@@ -114,7 +108,7 @@ fn run() -> impl Strategy<Value = Run> {
 }
 
 fn ownership() -> impl Strategy<Value = Ownership> {
-    prop_oneof![Just(Ownership::Owned), Just(Ownership::Competitor), Just(Ownership::ThirdParty)]
+    prop::sample::select(Ownership::ALL.to_vec())
 }
 
 /// answer, sources, mentions, listItems, otherEntities, answerLinks.
@@ -178,19 +172,8 @@ fn derived() -> impl Strategy<Value = Derived> {
 }
 
 fn probe() -> impl Strategy<Value = Probe> {
-    let status = prop_oneof![
-        Just(ProbeStatus::Success),
-        Just(ProbeStatus::Error),
-        Just(ProbeStatus::Empty),
-        Just(ProbeStatus::Cancelled)
-    ];
-    let kind = prop_oneof![
-        Just(ErrorKind::Auth),
-        Just(ErrorKind::Balance),
-        Just(ErrorKind::RateLimit),
-        Just(ErrorKind::InvalidJson),
-        Just(ErrorKind::Http)
-    ];
+    let status = prop::sample::select(ProbeStatus::ALL.to_vec());
+    let kind = prop::sample::select(ErrorKind::ALL.to_vec());
     let error = of((kind, of(any::<u16>()), s()).prop_map(|(kind, http_status, message)| ProbeError {
         kind,
         http_status,
