@@ -198,7 +198,8 @@ pub fn mentioned_target_ids(text: &str, targets: &[Target]) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{test_target as target, TargetKind};
+    use crate::builders::aliased as target;
+    use crate::model::TargetKind;
 
     #[test]
     fn george_is_not_geo() {

@@ -92,8 +92,6 @@ pub use probe::{
     probe_id, AnswerLink, ErrorKind, ListItem, Mention, Occurrence, Ownership, Probe, ProbeError, ProbeStatus, Query,
     RawCitation, RawSource, SearchContextSize, SearchSource, Usage,
 };
-#[cfg(test)]
-pub(crate) use project::test_target;
 pub use project::{tags, Project, Prompt, Target, TargetKind};
 pub use run::{EngineId, ReasoningEffort, Run, RunConfig, RunStatus, APP_MODEL};
 

@@ -139,19 +139,6 @@ pub struct Prompt {
     pub updated_at: String,
 }
 
-/// A target named by `aliases`, labelled with the first (else its id), with no domains: the
-/// unit tests' builder.
-#[cfg(test)]
-pub(crate) fn test_target(id: &str, kind: TargetKind, aliases: &[&str]) -> Target {
-    Target {
-        id: id.into(),
-        kind,
-        label: aliases.first().copied().unwrap_or(id).into(),
-        aliases: aliases.iter().map(|s| s.to_string()).collect(),
-        domains: vec![],
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

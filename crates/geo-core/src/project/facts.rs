@@ -654,13 +654,11 @@ pub fn parse_facts_file(text: &str, targets: &[Target]) -> Result<FactSnapshot, 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{test_target, TargetKind};
+    use crate::builders::aliased;
+    use crate::model::TargetKind;
 
     fn targets() -> Vec<Target> {
-        vec![
-            test_target("brand", TargetKind::Brand, &["brand"]),
-            test_target("rival", TargetKind::Competitor, &["rival"]),
-        ]
+        vec![aliased("brand", TargetKind::Brand, &["brand"]), aliased("rival", TargetKind::Competitor, &["rival"])]
     }
 
     fn strings(list: &[&str]) -> Vec<String> {

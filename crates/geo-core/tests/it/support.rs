@@ -6,9 +6,10 @@
 
 use std::path::PathBuf;
 
+pub use crate::builders::{fact, target};
 use geo_core::analysis::analyze_envelope;
 use geo_core::export::{parse_export, validate_against, ImportLimits};
-use geo_core::model::{ExportEnvelope, Fact, FactKind, Probe, ProbeStatus, Target, TargetKind};
+use geo_core::model::{ExportEnvelope, Probe, ProbeStatus, Target};
 use geo_core::provider::ParsedResponse;
 
 /// The workspace's `fixtures/` directory.
@@ -101,15 +102,7 @@ pub fn golden_probe(parsed: ParsedResponse) -> Probe {
     let mut p = crate::metrics_support::probe("run_golden", "p", 0, ProbeStatus::Success);
     p.project_id = "proj_yuangouchang".into();
     p.latency_ms = 0;
-    p.model = parsed.model;
-    p.request_id = parsed.request_id;
-    p.stop_reason = parsed.stop_reason;
-    p.usage = parsed.usage;
-    p.raw_answer = parsed.raw_answer;
-    p.queries = parsed.queries;
-    p.raw_sources = parsed.raw_sources;
-    p.raw_citations = parsed.raw_citations;
-    p
+    crate::builders::with_response(p, parsed)
 }
 
 /// The derived fields of an analysed probe, as the analysis goldens snapshot them.
@@ -122,34 +115,6 @@ pub fn derived_fields(probe: &Probe) -> serde_json::Value {
         "otherEntities": probe.other_entities,
         "answerLinks": probe.answer_links,
     })
-}
-
-/// A target from string slices.
-pub fn target(id: &str, kind: TargetKind, label: &str, aliases: &[&str], domains: &[&str]) -> Target {
-    Target {
-        id: id.into(),
-        kind,
-        label: label.into(),
-        aliases: aliases.iter().map(|s| s.to_string()).collect(),
-        domains: domains.iter().map(|s| s.to_string()).collect(),
-    }
-}
-
-/// A fact of `target` labelled with its id, read by `cues`, with no value, currency,
-/// tolerance or accepted and rejected wordings (a test sets those it means).
-pub fn fact(id: &str, target: &str, kind: FactKind, cues: &[&str]) -> Fact {
-    Fact {
-        id: id.into(),
-        target_id: target.into(),
-        label: id.into(),
-        kind,
-        cues: cues.iter().map(|c| c.to_string()).collect(),
-        value: None,
-        currency: None,
-        tolerance: None,
-        accepted: vec![],
-        rejected: vec![],
-    }
 }
 
 /// The invariants every parsed response keeps, whatever the body: queries numbered 1…n,
