@@ -57,13 +57,7 @@ pub fn probe(run: &str, prompt: &str, repeat: u32, status: ProbeStatus) -> Probe
         error: None,
         request_id: None,
         stop_reason: Some("end_turn".into()),
-        usage: Usage {
-            input_tokens: 10_000,
-            output_tokens: 1_000,
-            cache_read_input_tokens: 0,
-            web_search_requests: 2,
-            search_context_size: None,
-        },
+        usage: usage(10_000, 1_000, 0, 2),
         truncated: false,
         billed_usage: None,
         continuations: 0,
@@ -96,4 +90,16 @@ pub fn with_response(mut probe: Probe, parsed: ParsedResponse) -> Probe {
     probe.raw_sources = parsed.raw_sources;
     probe.raw_citations = parsed.raw_citations;
     probe
+}
+
+/// Token and search usage: `input` tokens in (cache hits apart), `output` out, `cached`
+/// read from the cache, `searches` web searches, no search context size.
+pub fn usage(input: u64, output: u64, cached: u64, searches: u64) -> Usage {
+    Usage {
+        input_tokens: input,
+        output_tokens: output,
+        cache_read_input_tokens: cached,
+        web_search_requests: searches,
+        search_context_size: None,
+    }
 }

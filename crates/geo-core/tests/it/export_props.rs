@@ -1,6 +1,7 @@
 //! Properties: export → parse_export → export is the identity for arbitrary small
 //! envelopes, and parse_export never panics, whatever the text.
 
+use crate::builders::usage;
 use std::sync::OnceLock;
 
 use crate::export_support::{sample_store, EXPORTED_AT};
@@ -179,13 +180,7 @@ fn probe() -> impl Strategy<Value = Probe> {
         http_status,
         message,
     }));
-    let usage = any::<[u64; 4]>().prop_map(|u| Usage {
-        input_tokens: u[0],
-        output_tokens: u[1],
-        cache_read_input_tokens: u[2],
-        web_search_requests: u[3],
-        search_context_size: None,
-    });
+    let usage = any::<[u64; 4]>().prop_map(|u| usage(u[0], u[1], u[2], u[3]));
     let query = (any::<u32>(), of(s()), any::<bool>(), of(s())).prop_map(|(index, query, internal, error)| Query {
         index,
         query,

@@ -92,13 +92,7 @@ fn cost_prices_cache_miss_cache_hit_output_and_searches() {
     close(estimate_cost_usd("deepseek-v4-flash", &usage), 0.30 + 0.006 + 1.20 + 0.003);
     // Pro peak: 1.32 + 0.044 + 3.96 + 0.003.
     close(estimate_cost_usd("deepseek-v4-pro", &usage), 1.32 + 0.044 + 3.96 + 0.003);
-    let small = Usage {
-        input_tokens: 12_345,
-        output_tokens: 678,
-        cache_read_input_tokens: 0,
-        web_search_requests: 0,
-        search_context_size: None,
-    };
+    let small = crate::builders::usage(12_345, 678, 0, 0);
     close(estimate_cost_usd("deepseek-v4-flash", &small), 12_345.0 * 0.30 / 1e6 + 678.0 * 1.20 / 1e6);
     // An unknown model has no cost (never a guessed one).
     assert_eq!(estimate_cost_usd("mystery", &usage), None);

@@ -345,7 +345,8 @@ pub(crate) const KEY_TEST_BODY: &str = responses::KEY_TEST_BODY;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{ReasoningEffort, Usage};
+    use crate::builders::usage;
+    use crate::model::ReasoningEffort;
     use crate::provider::map_engine_http_error;
     use serde_json::json;
 
@@ -470,16 +471,7 @@ mod tests {
             ],
             "every annotation once, in order of first appearance"
         );
-        assert_eq!(
-            p.usage,
-            Usage {
-                input_tokens: 5000,
-                output_tokens: 612,
-                cache_read_input_tokens: 321,
-                web_search_requests: 2,
-                search_context_size: None
-            }
-        );
+        assert_eq!(p.usage, usage(5000, 612, 321, 2));
         assert_eq!(
             (p.request_id.as_deref(), p.stop_reason.as_deref(), p.model.as_str(), p.truncated),
             (Some("resp_021"), Some("completed"), MODEL, false)

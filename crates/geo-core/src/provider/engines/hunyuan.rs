@@ -243,7 +243,7 @@ pub(crate) const KEY_TEST_BODY: &str = chat::KEY_TEST_BODY;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::Usage;
+    use crate::builders::usage;
     use crate::provider::map_engine_http_error;
     use crate::provider::spec::SYSTEM_PROMPT;
     use serde_json::json;
@@ -340,16 +340,7 @@ mod tests {
                 ("https://zhipu-marketing.com/", Some("智谱营销"), Some(2))
             ]
         );
-        assert_eq!(
-            p.usage,
-            Usage {
-                input_tokens: 3120,
-                output_tokens: 410,
-                cache_read_input_tokens: 0,
-                web_search_requests: 1,
-                search_context_size: None
-            }
-        );
+        assert_eq!(p.usage, usage(3120, 410, 0, 1));
         assert_eq!(
             (p.request_id.as_deref(), p.stop_reason.as_deref(), p.model.as_str()),
             (Some("hy-1"), Some("stop"), "hunyuan-turbos-latest")

@@ -252,7 +252,7 @@ pub(crate) const KEY_TEST_BODY: &str = responses::KEY_TEST_BODY;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::Usage;
+    use crate::builders::usage;
     use serde_json::json;
 
     fn parse(v: Value) -> ParsedResponse {
@@ -349,16 +349,7 @@ mod tests {
             p.raw_sources.iter().map(|s| (s.query_index, s.rank, s.url.as_str(), s.title.as_str())).collect();
         assert_eq!(s, [(1, 1, "https://x.example/p", "X page"), (1, 2, "https://y.example/", "")]);
         assert_eq!(p.raw_citations.as_ref().unwrap().len(), 1);
-        assert_eq!(
-            p.usage,
-            Usage {
-                input_tokens: 800,
-                output_tokens: 50,
-                cache_read_input_tokens: 200,
-                web_search_requests: 3,
-                search_context_size: None
-            }
-        );
+        assert_eq!(p.usage, usage(800, 50, 200, 3));
         assert_eq!(
             (p.request_id.as_deref(), p.stop_reason.as_deref(), p.model.as_str()),
             (Some("resp_1"), Some("completed"), "gpt-5-2025-08-07")

@@ -3,6 +3,7 @@
 
 #![allow(dead_code)]
 
+use crate::builders::usage;
 use geo_core::model::*;
 
 /// Fixed export timestamp of the goldens.
@@ -144,13 +145,7 @@ pub fn sample_store() -> ExportEnvelope {
     a.answer = a.raw_answer.clone();
     a.request_id = Some("msg_01".into());
     a.stop_reason = Some("end_turn".into());
-    a.usage = Usage {
-        input_tokens: 1200,
-        output_tokens: 340,
-        cache_read_input_tokens: 64,
-        web_search_requests: 2,
-        search_context_size: None,
-    };
+    a.usage = usage(1200, 340, 64, 2);
     a.queries = vec![
         Query { index: 1, query: Some("GEO 监测工具, 排名".into()), internal: false, error: None },
         Query { index: 2, query: None, internal: true, error: None },
@@ -249,13 +244,7 @@ pub fn sample_store() -> ExportEnvelope {
     b.raw_answer = "=HYPERLINK(\"http://evil.example\",\"点我\")\n-1 分，@all".into();
     b.answer = b.raw_answer.clone();
     b.attempts = 2;
-    b.usage = Usage {
-        input_tokens: 900,
-        output_tokens: 20,
-        cache_read_input_tokens: 0,
-        web_search_requests: 0,
-        search_context_size: None,
-    };
+    b.usage = usage(900, 20, 0, 0);
 
     let mut c = bare_probe(&r1, "pr_3", 0, ProbeStatus::Error);
     c.attempts = 3;
