@@ -3,7 +3,7 @@
 //! by path, with the crate naming itself `geo_core`) and the benchmarks (by path).
 #![allow(dead_code)]
 
-use geo_core::model::{probe_id, Fact, FactKind, Probe, ProbeStatus, Target, TargetKind, Usage};
+use geo_core::model::{probe_id, Fact, FactKind, Probe, ProbeStatus, RawSource, Target, TargetKind, Usage};
 use geo_core::provider::ParsedResponse;
 
 /// A target from string slices.
@@ -101,5 +101,18 @@ pub fn usage(input: u64, output: u64, cached: u64, searches: u64) -> Usage {
         cache_read_input_tokens: cached,
         web_search_requests: searches,
         search_context_size: None,
+    }
+}
+
+/// Result `rank` of search `query_index`: `url` titled `title`, with its page age if any and
+/// no site name.
+pub fn raw_source(query_index: u32, rank: u32, title: &str, url: &str, page_age: Option<&str>) -> RawSource {
+    RawSource {
+        query_index,
+        rank,
+        title: title.into(),
+        url: url.into(),
+        page_age: page_age.map(str::to_string),
+        site_name: None,
     }
 }

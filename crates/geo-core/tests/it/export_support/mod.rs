@@ -3,7 +3,7 @@
 
 #![allow(dead_code)]
 
-use crate::builders::usage;
+use crate::builders::{raw_source, usage};
 use geo_core::model::*;
 
 /// Fixed export timestamp of the goldens.
@@ -151,30 +151,9 @@ pub fn sample_store() -> ExportEnvelope {
         Query { index: 2, query: None, internal: true, error: None },
     ];
     a.raw_sources = vec![
-        RawSource {
-            query_index: 1,
-            rank: 1,
-            title: "十大 GEO 工具，\"权威\"榜单".into(),
-            url: "https://www.zhihu.com/q/1".into(),
-            page_age: Some("2026-11-01".into()),
-            site_name: None,
-        },
-        RawSource {
-            query_index: 1,
-            rank: 2,
-            title: "=cmd|' /C calc'!A0".into(),
-            url: "https://acme.example/blog".into(),
-            page_age: None,
-            site_name: None,
-        },
-        RawSource {
-            query_index: 2,
-            rank: 1,
-            title: "十大 GEO 工具".into(),
-            url: "https://zhihu.com/q/1".into(),
-            page_age: None,
-            site_name: None,
-        },
+        raw_source(1, 1, "十大 GEO 工具，\"权威\"榜单", "https://www.zhihu.com/q/1", Some("2026-11-01")),
+        raw_source(1, 2, "=cmd|' /C calc'!A0", "https://acme.example/blog", None),
+        raw_source(2, 1, "十大 GEO 工具", "https://zhihu.com/q/1", None),
     ];
     let mut s1 = source(
         "src_1",
