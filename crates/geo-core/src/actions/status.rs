@@ -53,11 +53,24 @@ fn new_or_open(was: bool) -> Option<ItemStatus> {
     Some(if was { ItemStatus::Open } else { ItemStatus::New })
 }
 
+/// Marks each of `items` open when `was` (sorted) holds its key, else new, and returns the
+/// keys of `was` that no item holds any more and `judged` accepts, in `was`'s order: the
+/// solved ones.
+fn new_open_solved<T>(
+    items: &mut [T],
+    was: &[String],
+    key: fn(&T) -> &str,
+    status: fn(&mut T) -> &mut Option<ItemStatus>,
+    judged: impl Fn(&str) -> bool,
+) -> Vec<String> {
+    for item in items.iter_mut() {
+        *status(item) = new_or_open(has(was, key(item)));
+    }
+    was.iter().filter(|k| items.iter().all(|i| key(i) != k.as_str()) && judged(k)).cloned().collect()
+}
+
 /// Sets every item's status in `actions` and lists what was solved.
 pub(crate) fn mark(actions: &mut Actions, run: &Prepared<'_>, previous: &Previous) {
-    for l in &mut actions.lost_prompts {
-        l.status = new_or_open(has(&previous.lost, &l.prompt_id));
-    }
     let mut solved = Solved::default();
     for q in &mut actions.queries {
         let was_open = has(&previous.unowned_queries, &q.query);
@@ -71,26 +84,20 @@ pub(crate) fn mark(actions: &mut Actions, run: &Prepared<'_>, previous: &Previou
         };
     }
     crate::sort::sort(&mut solved.queries);
-    for p in &mut actions.pages {
-        p.status = new_or_open(has(&previous.pages, &p.url));
-    }
-    solved.lost_prompts = previous
-        .lost
-        .iter()
-        .filter(|id| actions.lost_prompts.iter().all(|l| &l.prompt_id != *id))
-        .filter(|id| run.probes.iter().any(|p| &p.prompt_id == *id))
-        .cloned()
-        .collect();
-    solved.pages = previous.pages.iter().filter(|u| actions.pages.iter().all(|p| &p.url != *u)).cloned().collect();
-    for f in &mut actions.wrong_facts {
-        f.status = new_or_open(has(&previous.wrong_facts, &f.fact_id));
-    }
-    solved.wrong_facts = previous
-        .wrong_facts
-        .iter()
-        .filter(|id| actions.wrong_facts.iter().all(|f| &f.fact_id != *id))
-        .filter(|id| run.probes.iter().any(|p| p.claims.iter().any(|c| &c.fact_id == *id)))
-        .cloned()
-        .collect();
+    solved.lost_prompts = new_open_solved(
+        &mut actions.lost_prompts,
+        &previous.lost,
+        |l| &l.prompt_id,
+        |l| &mut l.status,
+        |id| run.probes.iter().any(|p| p.prompt_id == id),
+    );
+    solved.pages = new_open_solved(&mut actions.pages, &previous.pages, |p| &p.url, |p| &mut p.status, |_| true);
+    solved.wrong_facts = new_open_solved(
+        &mut actions.wrong_facts,
+        &previous.wrong_facts,
+        |f| &f.fact_id,
+        |f| &mut f.status,
+        |id| run.probes.iter().any(|p| p.claims.iter().any(|c| c.fact_id == id)),
+    );
     actions.solved = Some(solved);
 }
