@@ -83,7 +83,7 @@ pub enum RunnerError {
 }
 
 impl RunnerError {
-    /// The message in Chinese and English (English is what [`Display`](fmt::Display) prints).
+    /// The message in Chinese and English (English is what [`Display`](std::fmt::Display) prints).
     pub fn localized(&self) -> Localized {
         match self {
             RunnerError::NoPromptSelected => Localized::new(
