@@ -333,7 +333,7 @@ test('probes stored before claims existed get their claims and flags when their 
     assert.deepEqual(p.riskFlags ?? [], want[p.id].riskFlags ?? [], p.id);
     assert.deepEqual(p.claims ?? [], want[p.id].claims ?? [], p.id);
   }
-  assert.ok(after.stores.runSummaries.every((s) => s.format === 3 && s.fresh), 'summary format 3');
+  assert.ok(after.stores.runSummaries.every((s) => s.format === 4 && s.fresh), "summary format 4 (geo-core's SUMMARY_FORMAT)");
   assert.deepEqual(after.stores.runMetrics[0].metrics.riskFlags, current.stores.runMetrics[0].metrics.riskFlags);
   await assertPageEquals(page, (await claimsOfPage(page, runId)).want);
   assert.deepEqual(page.errors, []);

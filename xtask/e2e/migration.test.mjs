@@ -28,7 +28,7 @@ test('version 1 → 2 keeps the stored project', async () => {
 
 // The app's own database at version 1 (records as version 1 stored them, no summaries) is
 // upgraded to the current version (3: the summaries of version 2, the empty link-check store
-// of version 3) when the app opens: the records stay, every run gets its summary (format 3)
+// of version 3) when the app opens: the records stay, every run gets its summary (format 4, geo-core's SUMMARY_FORMAT)
 // from its probes on first read, and the dashboard's figures and comparison are those of
 // `geo-probe diff` on the same data.
 test('the app upgrades a version-1 database and computes the summaries of its runs', async () => {
@@ -87,7 +87,7 @@ test('the app upgrades a version-1 database and computes the summaries of its ru
   assert.deepEqual(db.stores.linkChecks, [], 'the link-check store of version 3, empty');
   for (const name of ['projects', 'prompts', 'runs', 'probes']) assert.equal(db.stores[name].length, stores[name].length, `${name} kept`);
   assert.deepEqual(db.stores.runSummaries.map((s) => s.id).sort(), stores.runs.map((r) => r.id).sort(), 'a summary per run');
-  assert.ok(db.stores.runSummaries.every((s) => s.fresh && s.format === 3));
+  assert.ok(db.stores.runSummaries.every((s) => s.fresh && s.format === 4));
 
   buildCli();
   const run = (args) => JSON.parse(cli(args));
