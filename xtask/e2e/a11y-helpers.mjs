@@ -52,17 +52,18 @@ export async function setLang(page, lang) {
 }
 
 /** axe-core's serious and critical violations of the page as it is now (WCAG 2.1 A/AA
- * and best practices), each as `rule (impact): target, target…` for a readable failure. */
-export async function axeViolations(page) {
+ * and best practices), each as `rule (impact): target, target…` for a readable failure;
+ * with `include` (CSS selectors), of those parts of the page only. */
+export async function axeViolations(page, include = null) {
   // Evaluated through the DevTools protocol, so the app's CSP (no inline scripts) stays on.
   if (!(await page.evaluate(() => typeof window.axe === 'object'))) await page.evaluate(AXE_SOURCE);
-  const violations = await page.evaluate(async () => {
-    const result = await window.axe.run(document, {
+  const violations = await page.evaluate(async (include) => {
+    const result = await window.axe.run(include ? { include: include.map((s) => [s]) } : document, {
       runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
       resultTypes: ['violations'],
     });
     return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) }));
-  });
+  }, include);
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}: ${v.help}): ${v.targets.join(', ')}`);

@@ -5,12 +5,11 @@
 // interval band, the empty state without a previous run, and the run page's `run-precision`.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { launch, freshPage, open, byId, until, cli, buildCli } from './helpers.mjs';
+import {
+  launch, freshPage, byId, until, num, cli, buildCli, FIXTURES, importFixtureExport as importFile, showRun,
+} from './helpers.mjs';
 
-const FIXTURES = process.env.FIXTURES_DIR ?? path.resolve('fixtures');
-const PROJECT = 'proj_yuangouchang';
 const CASES = [
   ['drop.json', 'run_drop_b', 'regressed'],
   ['noise.json', 'run_noise_b', 'stable'],
@@ -28,24 +27,6 @@ before(async () => {
 after(async () => {
   await browser?.close();
 });
-
-async function importFile(page, file) {
-  await open(page, 'settings');
-  const text = readFileSync(path.join(FIXTURES, 'exports', file));
-  await byId(page, 'settings-import-file').setInputFiles({ name: file, mimeType: 'application/json', buffer: text });
-  await page.locator('[data-testid="import-result"][data-status="ok"]').waitFor();
-}
-
-async function showRun(page, runId) {
-  await open(page, '');
-  await until(async () => (await byId(page, 'project-select').locator(`option[value="${PROJECT}"]`).count()) > 0, 5000, 'project option');
-  await byId(page, 'project-select').selectOption(PROJECT);
-  await until(async () => (await byId(page, 'run-select').locator(`option[value="${runId}"]`).count()) > 0, 5000, 'run option');
-  await byId(page, 'run-select').selectOption(runId);
-  await page.locator(`[data-testid="dashboard"][data-state="ready"][data-run="${runId}"]`).waitFor();
-}
-
-const num = (s) => (s === '' || s === null ? null : Number(s));
 
 test('the dashboard comparison equals geo-probe diff, row by row', async () => {
   const page = await freshPage(browser);

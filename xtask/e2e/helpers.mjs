@@ -3,6 +3,7 @@
 // `geo-probe` CLI that tests compare the pages with.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { before, after } from 'node:test';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
@@ -184,6 +185,30 @@ export function withDeadline(promise, what) {
 
 /** The workspace root (the parent of `FIXTURES_DIR`, which `cargo xtask e2e` sets). */
 export const ROOT = path.resolve(process.env.FIXTURES_DIR ?? path.resolve('../../fixtures'), '..');
+/** The fixtures folder (`FIXTURES_DIR`). */
+export const FIXTURES = process.env.FIXTURES_DIR ?? path.join(ROOT, 'fixtures');
+/** The project of the fixture exports (`fixtures/project.json`). */
+export const FIXTURE_PROJECT = 'proj_yuangouchang';
+
+/** Imports the fixture export `fixtures/exports/FILE` through the settings page. */
+export async function importFixtureExport(page, file) {
+  await open(page, 'settings');
+  const text = readFileSync(path.join(FIXTURES, 'exports', file));
+  await page.getByTestId('settings-import-file').setInputFiles({ name: file, mimeType: 'application/json', buffer: text });
+  await page.locator('[data-testid="import-result"][data-status="ok"]').waitFor();
+}
+
+/** Opens the dashboard on run `runId` of `project` (picked in the header) and waits until it shows it. */
+export async function showRun(page, runId, project = FIXTURE_PROJECT) {
+  await open(page, '');
+  const options = (id, value) => page.getByTestId(id).locator(`option[value="${value}"]`).count();
+  await until(async () => (await options('project-select', project)) > 0, 5000, 'project option');
+  await page.getByTestId('project-select').selectOption(project);
+  await until(async () => (await options('run-select', runId)) > 0, 5000, 'run option');
+  await page.getByTestId('run-select').selectOption(runId);
+  await page.locator(`[data-testid="dashboard"][data-state="ready"][data-run="${runId}"]`).waitFor();
+}
+
 /** The debug `geo-probe`, beside the mock `cargo xtask e2e` builds (`GEO_MOCK_BIN`). */
 export const CLI = path.join(path.dirname(process.env.GEO_MOCK_BIN ?? path.join(ROOT, 'target/debug/geo-mock')), 'geo-probe');
 

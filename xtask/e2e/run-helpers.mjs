@@ -27,8 +27,9 @@ export async function startMock(args = []) {
 /** Starts `geo-probe proxy` ([`CLI`]: build it first with `buildCli`) on a free port in front
  * of `base` (a geo-mock URL) for `engines`, each with `key` in its key variable, allowing the
  * page's `origin`; resolves to { url, token, stderr: () => what it wrote, stop }. */
-/** Opens the Engines page and waits for one row per engine of `cmp` (`geo-probe engines` on
- * the same data); each engine of `cmp` with its row, whose run is the engine's run. */
+/** Opens the Engines page and waits for one row per engine and surface of `cmp` (`geo-probe
+ * engines` on the same data); each column of `cmp` with its row, whose run and surface are the
+ * column's. */
 export async function engineRows(page, cmp) {
   await byId(page, 'nav-engines').click();
   await page.locator('[data-testid="engines-page"][data-state="ready"]').waitFor();
@@ -36,8 +37,8 @@ export async function engineRows(page, cmp) {
   await until(async () => (await byId(page, 'engine-row').count()) === n, DEADLINE_MS, `${n} engine rows`);
   const rows = [];
   for (const e of cmp.engines) {
-    const row = page.locator(`[data-testid="engine-row"][data-engine="${e.engine}"]`);
-    assert.equal(await row.getAttribute('data-run'), e.runId, e.engine);
+    const row = page.locator(`[data-testid="engine-row"][data-engine="${e.engine}"][data-surface="${e.surface}"]`);
+    assert.equal(await row.getAttribute('data-run'), e.runId, `${e.engine} ${e.surface}`);
     rows.push([e, row]);
   }
   return rows;

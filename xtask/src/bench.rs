@@ -89,7 +89,8 @@ fn sorted(v: &[f64]) -> Vec<f64> {
     s
 }
 
-fn median(v: &[f64]) -> f64 {
+/// The median; the mean of the middle two for an even count (NaN for none): every bench's.
+pub fn median(v: &[f64]) -> f64 {
     let s = sorted(v);
     match s.len() {
         0 => f64::NAN,

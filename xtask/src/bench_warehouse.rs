@@ -27,6 +27,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
+use crate::bench::median;
 use crate::sys::{number_flag, run_cmd, workspace_root};
 
 /// The nine engines of the contract (shared/spec/engines.md), in its order.
@@ -144,16 +145,6 @@ fn report(f: &Figures) {
         f.duck["domain_metrics_s"].as_f64().unwrap_or(f64::NAN),
         mark(metrics_s < 5.0)
     );
-}
-
-fn median(v: &[f64]) -> f64 {
-    let mut s = v.to_vec();
-    s.sort_by(f64::total_cmp);
-    match s.len() {
-        0 => f64::NAN,
-        n if n % 2 == 1 => s[n / 2],
-        n => (s[n / 2 - 1] + s[n / 2]) / 2.0,
-    }
 }
 
 /// Runs `cmd` with its output discarded; its wall time in seconds and peak resident memory in MB.

@@ -81,47 +81,31 @@ pub const DEEPSEEK_KEY_VAR: &str = "DEEPSEEK_API_KEY";
 /// and the scenario prompt it answers with `p22`, a list of the competitors drawn from
 /// zhipu-marketing.com, geoboost.io and media pages, without 元构场 or its site.
 pub const ENGINE_RUNS: &[EngineRun] = &[
-    EngineRun {
-        engine: "anthropic",
-        key_var: "ANTHROPIC_API_KEY",
-        scripts: ["ok=01", "ok=01", "ok=01", "ok=01", "ok=08", "ok=10", "ok=01"],
-    },
-    EngineRun {
-        engine: "openai",
-        key_var: "OPENAI_API_KEY",
-        scripts: ["ok=01", "ok=01", "ok=01,ok=03,ok=01", "ok=01", "ok=08", "ok=10", "ok=01"],
-    },
+    EngineRun { engine: "anthropic", key_var: "ANTHROPIC_API_KEY", scripts: naming("ok=01") },
+    EngineRun { engine: "openai", key_var: "OPENAI_API_KEY", scripts: naming(ONE_OF_THREE_CUT_OFF) },
     EngineRun {
         engine: "gemini",
         key_var: "GEMINI_API_KEY",
         scripts: ["ok=22", "ok=22", "ok=01", "ok=22", "ok=08", "ok=10", "ok=01"],
     },
-    EngineRun {
-        engine: "perplexity",
-        key_var: "PERPLEXITY_API_KEY",
-        scripts: ["ok=01", "ok=01", "ok=03", "ok=01", "ok=08", "ok=10", "ok=01"],
-    },
-    EngineRun {
-        engine: "qwen",
-        key_var: "DASHSCOPE_API_KEY",
-        scripts: ["ok=01", "ok=01", "ok=01,ok=03,ok=01", "ok=01", "ok=08", "ok=10", "ok=01"],
-    },
-    EngineRun {
-        engine: "doubao",
-        key_var: "ARK_API_KEY",
-        scripts: ["ok=01", "ok=01", "ok=01,ok=03,ok=01", "ok=01", "ok=08", "ok=10", "ok=01"],
-    },
-    EngineRun {
-        engine: "ernie",
-        key_var: "QIANFAN_API_KEY",
-        scripts: ["ok=01", "ok=01", "ok=03", "ok=01", "ok=08", "ok=10", "ok=01"],
-    },
-    EngineRun {
-        engine: "hunyuan",
-        key_var: "HUNYUAN_API_KEY",
-        scripts: ["ok=01", "ok=01", "ok=01", "ok=01", "ok=08", "ok=10", "ok=01"],
-    },
+    EngineRun { engine: "perplexity", key_var: "PERPLEXITY_API_KEY", scripts: naming("ok=03") },
+    EngineRun { engine: "qwen", key_var: "DASHSCOPE_API_KEY", scripts: naming(ONE_OF_THREE_CUT_OFF) },
+    EngineRun { engine: "doubao", key_var: "ARK_API_KEY", scripts: naming(ONE_OF_THREE_CUT_OFF) },
+    EngineRun { engine: "ernie", key_var: "QIANFAN_API_KEY", scripts: naming("ok=03") },
+    EngineRun { engine: "hunyuan", key_var: "HUNYUAN_API_KEY", scripts: naming("ok=01") },
 ];
+
+/// The scripts of an engine that names the brand, in [`PROMPTS`] order: its list `p01` on the
+/// generic, scenario and comparison prompts, `product` on the product prompt, `p08` on the
+/// brand prompt and `p10` on the report prompt.
+const fn naming(product: &'static str) -> [&'static str; 7] {
+    ["ok=01", "ok=01", product, "ok=01", "ok=08", "ok=10", "ok=01"]
+}
+
+/// The product prompt's script where the engine's `p03` is cut off by the length limit: one
+/// attempt of three.
+const ONE_OF_THREE_CUT_OFF: &str = "ok=01,ok=03,ok=01";
+
 const PROJECT_TIME: &str = "2026-11-20T08:00:00.000Z";
 const EXPORTED_AT: &str = "2026-11-29T03:00:00.000Z";
 

@@ -8,7 +8,8 @@
 //! then write `dist/` with content-hashed names (the import worker's script among them),
 //! the `<base href>`, the CSP and a `404.html` copy for GitHub Pages deep links, the demo
 //! export and the Docs chat's sample documents (`samples/`, fetched on demand), and print
-//! raw and gzip sizes.
+//! raw and gzip sizes: per file, then per entry (what a page of the site loads before it
+//! can run: its wasm, JS and CSS; one entry today, the app, which loads all of it).
 
 use anyhow::{bail, Context, Result};
 use flate2::write::GzEncoder;
@@ -209,12 +210,71 @@ pub fn build(opts: &DistOptions) -> Result<Vec<SizeRow>> {
         rows.push(SizeRow { name: name.clone(), raw: bytes.len() as u64, gzip: gzip_len(&bytes)? });
     }
     print_sizes(&rows, &dist);
+    // The import worker's script is the app's too: it starts the same glue and module.
+    let app = [&wasm_name, &glue_name, &boot_name, &worker_name, &css_name];
+    let entries = [Entry {
+        name: "app (index.html)".into(),
+        files: rows.iter().filter(|r| app.contains(&&r.name)).cloned().collect(),
+    }];
+    print!("{}", entry_table(&entries));
     Ok(rows)
 }
 
+/// What one entry of the site loads: a page's wasm, JS and CSS files.
+#[derive(Debug, Clone)]
+pub struct Entry {
+    /// What the entry is (`app (index.html)`).
+    pub name: String,
+    /// Its files and their sizes.
+    pub files: Vec<SizeRow>,
+}
+
+/// `wasm`, `js` or `css` by a file's extension; `None` for anything else.
+fn kind(name: &str) -> Option<&'static str> {
+    match name.rsplit_once('.').map(|(_, e)| e) {
+        Some("wasm") => Some("wasm"),
+        Some("js" | "mjs") => Some("js"),
+        Some("css") => Some("css"),
+        _ => None,
+    }
+}
+
+/// The per-entry table of `cargo xtask dist`: each entry's wasm, JS and CSS (gzip -9, then its
+/// raw total), one line per entry, so entries split off later each get their line.
+pub fn entry_table(entries: &[Entry]) -> String {
+    let kb = |n: u64| format!("{:.1} KB", n as f64 / 1024.0);
+    let count = match entries.len() {
+        1 => "1 entry: everything the site runs loads with the app".to_string(),
+        n => format!("{n} entries"),
+    };
+    let mut out = format!("per entry, wasm + js + css ({count}):\n");
+    out.push_str(&format!(
+        "{:<24} {:>12} {:>10} {:>10} {:>12} {:>12}\n",
+        "entry", "wasm gzip", "js gzip", "css gzip", "total gzip", "total raw"
+    ));
+    for e in entries {
+        let sum = |k: &str, f: fn(&SizeRow) -> u64| -> u64 {
+            e.files.iter().filter(|r| kind(&r.name) == Some(k)).map(f).sum()
+        };
+        let gzip = |k| sum(k, |r| r.gzip);
+        let raw: u64 = ["wasm", "js", "css"].iter().map(|k| sum(k, |r| r.raw)).sum();
+        out.push_str(&format!(
+            "{:<24} {:>12} {:>10} {:>10} {:>12} {:>12}\n",
+            e.name,
+            kb(gzip("wasm")),
+            kb(gzip("js")),
+            kb(gzip("css")),
+            kb(gzip("wasm") + gzip("js") + gzip("css")),
+            kb(raw)
+        ));
+    }
+    out
+}
+
 /// The import worker's module script: the page posts it the app's compiled
-/// `WebAssembly.Module` (so the wasm is neither downloaded nor compiled again), the file
-/// and the language; it instantiates the module with the same glue (the app does not
+/// `WebAssembly.Module` (so the wasm is neither downloaded nor compiled again), the file,
+/// the language and the job (absent for an export, the capture import's options as JSON for
+/// a capture file); it instantiates the module with the same glue (the app does not
 /// render: `start_app` is the page's call) and runs `import_in_worker`, posting a
 /// `failed` message itself when the module cannot start or traps.
 fn import_worker_script(glue_name: &str) -> String {
@@ -223,9 +283,9 @@ fn import_worker_script(glue_name: &str) -> String {
          import init, {{ import_in_worker }} from './{glue_name}';\n\
          self.onmessage = (e) => {{\n\
          \x20 self.onmessage = null;\n\
-         \x20 const {{ module, file, lang }} = e.data;\n\
+         \x20 const {{ module, file, lang, job }} = e.data;\n\
          \x20 init({{ module_or_path: module }})\n\
-         \x20   .then(() => import_in_worker(file, lang))\n\
+         \x20   .then(() => import_in_worker(file, lang, job))\n\
          \x20   .catch((err) => self.postMessage(JSON.stringify({{ kind: 'failed', message: String(err) }})));\n\
          }};\n"
     )
@@ -456,11 +516,16 @@ fn hashed(stem: &str, ext: &str, bytes: &[u8]) -> String {
     format!("{stem}-{:010x}.{ext}", h >> 24)
 }
 
-/// Size of `bytes` after gzip at level 9.
-pub fn gzip_len(bytes: &[u8]) -> Result<u64> {
+/// `bytes` gzip-compressed at level 9.
+pub fn gzip(bytes: &[u8]) -> Result<Vec<u8>> {
     let mut enc = GzEncoder::new(Vec::new(), Compression::best());
     enc.write_all(bytes)?;
-    Ok(enc.finish()?.len() as u64)
+    Ok(enc.finish()?)
+}
+
+/// Size of `bytes` after gzip at level 9.
+pub fn gzip_len(bytes: &[u8]) -> Result<u64> {
+    Ok(gzip(bytes)?.len() as u64)
 }
 
 fn print_sizes(rows: &[SizeRow], dist: &Path) {
@@ -524,9 +589,38 @@ mod tests {
         let script = import_worker_script("geo_web-0123456789.js");
         assert!(script.contains("import init, { import_in_worker } from './geo_web-0123456789.js';"), "{script}");
         assert!(script.contains("init({ module_or_path: module })"), "{script}");
+        // The job geo-web's import_worker::Job posts (a capture file's options), passed on.
+        assert!(script.contains("const { module, file, lang, job } = e.data;"), "{script}");
+        assert!(script.contains("import_in_worker(file, lang, job)"), "{script}");
         // geo-web's import_worker::Message::Failed, as its test spells it.
         assert!(script.contains("JSON.stringify({ kind: 'failed', message: String(err) })"), "{script}");
         assert!(CSP.contains("worker-src 'self'"));
+    }
+
+    #[test]
+    fn entries_sum_their_wasm_js_and_css() {
+        let row = |name: &str, raw: u64, gzip: u64| SizeRow { name: name.into(), raw, gzip };
+        let app = Entry {
+            name: "app (index.html)".into(),
+            files: vec![
+                row("geo_web_bg-1.wasm", 2048 * 1024, 1024 * 1024),
+                row("geo_web-1.js", 20 * 1024, 8 * 1024),
+                row("boot-1.js", 1024, 512),
+                row("styles-1.css", 30 * 1024, 5 * 1024),
+                row("index.html", 4096, 1024),
+            ],
+        };
+        let table = entry_table(std::slice::from_ref(&app));
+        let lines: Vec<&str> = table.lines().collect();
+        assert_eq!(lines[0], "per entry, wasm + js + css (1 entry: everything the site runs loads with the app):");
+        assert!(lines[1].starts_with("entry "), "{table}");
+        let cells: Vec<&str> = lines[2].split("  ").map(str::trim).filter(|c| !c.is_empty()).collect();
+        // index.html is neither: wasm 1,024.0, js 8.5, css 5.0, total 1,037.5, raw 2,099.0 KB.
+        assert_eq!(cells, ["app (index.html)", "1024.0 KB", "8.5 KB", "5.0 KB", "1037.5 KB", "2099.0 KB"], "{table}");
+        let chat = Entry { name: "chat".into(), files: vec![row("chat-1.wasm", 1024, 1024)] };
+        let two = entry_table(&[app, chat]);
+        assert!(two.starts_with("per entry, wasm + js + css (2 entries):\n"), "{two}");
+        assert_eq!(two.lines().count(), 4, "{two}");
     }
 
     #[test]

@@ -1,25 +1,33 @@
-//! `cargo xtask serve [--port N] [--base-path P] [--dev] [--mock [--mock-port N]]`: builds
+//! `cargo xtask serve [--port N] [--base-path P] [--dev] [--pages] [--mock [--mock-port N]]`: builds
 //! `dist/` and serves it on 127.0.0.1 with the SPA fallback (a path without a file extension that is not a file
 //! gets `index.html`) and correct MIME types (`application/wasm` for streaming compile).
 //!
 //! A deliberately small std-only HTTP/1.1 server: GET and HEAD, one request per
 //! connection, a thread per connection. It is for local use and the browser tests only.
-//! Like GitHub Pages it sends an `ETag` and answers a matching `If-None-Match` with
-//! `304 Not Modified`, so a reload revalidates the 2 MB module instead of downloading it
-//! again (`Cache-Control: no-cache` keeps a rebuilt site from ever being served stale).
+//! Like GitHub Pages it sends text, JS, CSS, JSON and wasm gzip-encoded when the request
+//! accepts gzip (each file compressed once, at gzip -9 as `cargo xtask dist` measures it, and
+//! kept while it is unchanged), sends an `ETag` and answers a matching `If-None-Match` with
+//! `304 Not Modified`, so a reload revalidates the module instead of downloading it again.
+//! `Cache-Control: no-cache` keeps a rebuilt site from ever being served stale; `--pages`
+//! sends GitHub Pages' `max-age=600` instead (`serve_headers.rs`), as
+//! `cargo xtask bench-first-visit` does.
 //!
 //! `--mock` also starts the mock of every engine (`geo-mock`, default port 8787) so a newcomer
 //! can run probes end to end without a key: put its URL into Settings as the custom API base
 //! URL and leave the key empty (proxy mode).
 
 use anyhow::{bail, Context, Result};
+use std::collections::HashMap;
 use std::fs;
 use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 use std::thread;
 
 use crate::dist::{self, DistOptions, CSP};
+pub use crate::serve_headers::Caching;
+use crate::serve_headers::{accepts_gzip, compressible, representation_tag, Head};
 use crate::sys::workspace_root;
 
 /// A running static server.
@@ -28,6 +36,40 @@ pub struct Server {
     pub url: String,
     /// The bound port.
     pub port: u16,
+    site: Arc<Site>,
+}
+
+impl Server {
+    /// Compresses every file of the site that goes gzip-encoded now, before any request
+    /// (the first request for a file otherwise waits while it is compressed: seconds for the
+    /// module); returns how many files.
+    pub fn precompress(&self) -> Result<usize> {
+        let mut files = Vec::new();
+        list_files(&self.site.dir, &mut files)?;
+        let mut n = 0;
+        for file in files {
+            let name = file.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+            if compressible(mime(&name)) {
+                let body = fs::read(&file)?;
+                self.site.gzipped(&file, &etag(&body), &body)?;
+                n += 1;
+            }
+        }
+        Ok(n)
+    }
+}
+
+/// Every file below `dir`, recursively.
+fn list_files(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
+    for entry in fs::read_dir(dir)? {
+        let path = entry?.path();
+        if path.is_dir() {
+            list_files(&path, out)?;
+        } else {
+            out.push(path);
+        }
+    }
+    Ok(())
 }
 
 /// Entry point of `cargo xtask serve`.
@@ -35,6 +77,7 @@ pub fn run(args: &[String]) -> Result<()> {
     let mut port = 8080u16;
     let mut opts = DistOptions::default();
     let mut mock_port: Option<u16> = None;
+    let mut caching = Caching::Revalidate;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
@@ -43,6 +86,7 @@ pub fn run(args: &[String]) -> Result<()> {
                 opts.base_path = dist::normalize_base_path(it.next().context("--base-path needs a value")?)?
             }
             "--dev" => opts.dev = true,
+            "--pages" => caching = Caching::Pages,
             "--mock" => mock_port = Some(mock_port.unwrap_or(8787)),
             "--mock-port" => {
                 mock_port = Some(
@@ -50,14 +94,14 @@ pub fn run(args: &[String]) -> Result<()> {
                 )
             }
             other => {
-                bail!("unknown serve option {other:?}: use --port N, --base-path PATH, --dev, --mock [--mock-port N]")
+                bail!("unknown serve option {other:?}: use --port N, --base-path PATH, --dev, --pages, --mock [--mock-port N]")
             }
         }
     }
     dist::build(&opts)?;
     // Started before the static server so a busy mock port fails before anything is served.
     let _mock = mock_port.map(start_mock).transpose()?;
-    let server = start(&workspace_root().join("dist"), port, &opts.base_path)?;
+    let server = start_with(&workspace_root().join("dist"), port, &opts.base_path, caching)?;
     println!("serving dist/ at {}  (Ctrl-C to stop)", server.url);
     loop {
         thread::park();
@@ -107,22 +151,56 @@ impl Drop for MockChild {
 }
 
 /// Serves `dir` under `base_path` on 127.0.0.1:`port` (0 = any free port) from a
-/// background thread and returns at once.
+/// background thread and returns at once; every response says `no-cache`.
 pub fn start(dir: &Path, port: u16, base_path: &str) -> Result<Server> {
+    start_with(dir, port, base_path, Caching::Revalidate)
+}
+
+/// [`start`] with the given caching policy.
+pub fn start_with(dir: &Path, port: u16, base_path: &str, caching: Caching) -> Result<Server> {
     let listener = TcpListener::bind(("127.0.0.1", port))
         .with_context(|| format!("cannot listen on 127.0.0.1:{port}: choose another --port"))?;
     let port = listener.local_addr()?.port();
-    let dir = dir.to_path_buf();
-    let base = base_path.to_string();
+    let site = Arc::new(Site { dir: dir.to_path_buf(), base: base_path.to_string(), caching, gzip: Mutex::default() });
+    let shared = site.clone();
     thread::spawn(move || {
         for stream in listener.incoming().flatten() {
-            let (dir, base) = (dir.clone(), base.clone());
+            let site = shared.clone();
             thread::spawn(move || {
-                let _ = handle(stream, &dir, &base);
+                let _ = handle(stream, &site);
             });
         }
     });
-    Ok(Server { url: format!("http://127.0.0.1:{port}{base_path}"), port })
+    Ok(Server { url: format!("http://127.0.0.1:{port}{base_path}"), port, site })
+}
+
+/// What a server serves and how, shared by its connections.
+struct Site {
+    dir: PathBuf,
+    base: String,
+    caching: Caching,
+    /// Each file's gzip body: a file is compressed once while it stays unchanged (the debug
+    /// module is 13 MB).
+    gzip: Mutex<HashMap<PathBuf, Gzipped>>,
+}
+
+/// A file's gzip body with the validator of the bytes it was made from.
+type Gzipped = (String, Arc<Vec<u8>>);
+
+impl Site {
+    /// The gzip -9 body of `file`, whose bytes are `body` with validator `tag`.
+    fn gzipped(&self, file: &Path, tag: &str, body: &[u8]) -> Result<Arc<Vec<u8>>> {
+        // Held while compressing: two loads of a page at once compress the module once.
+        let mut cache = self.gzip.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((made_from, gz)) = cache.get(file) {
+            if made_from == tag {
+                return Ok(gz.clone());
+            }
+        }
+        let gz = Arc::new(dist::gzip(body)?);
+        cache.insert(file.to_path_buf(), (tag.to_string(), gz.clone()));
+        Ok(gz)
+    }
 }
 
 /// The MIME type of a file name.
@@ -183,40 +261,75 @@ fn percent_decode(s: &str) -> Option<String> {
     String::from_utf8(out).ok()
 }
 
-fn handle(stream: TcpStream, dir: &Path, base: &str) -> Result<()> {
+/// The request line and the two headers the server reads.
+struct Request {
+    method: String,
+    path: String,
+    if_none_match: Option<String>,
+    accept_encoding: Option<String>,
+}
+
+fn read_request(stream: &TcpStream) -> Result<Request> {
     let mut reader = BufReader::new(stream.try_clone()?);
     let mut line = String::new();
     reader.read_line(&mut line)?;
-    let mut if_none_match = None;
+    let (mut if_none_match, mut accept_encoding) = (None, None);
     loop {
         let mut header = String::new();
         if reader.read_line(&mut header)? == 0 || header == "\r\n" || header == "\n" {
             break;
         }
         if let Some((name, value)) = header.split_once(':') {
-            if name.trim().eq_ignore_ascii_case("if-none-match") {
+            let name = name.trim();
+            if name.eq_ignore_ascii_case("if-none-match") {
                 if_none_match = Some(value.trim().to_string());
+            } else if name.eq_ignore_ascii_case("accept-encoding") {
+                accept_encoding = Some(value.trim().to_string());
             }
         }
     }
     let mut parts = line.split_whitespace();
-    let (method, path) = (parts.next().unwrap_or(""), parts.next().unwrap_or("/"));
+    let (method, path) = (parts.next().unwrap_or("").to_string(), parts.next().unwrap_or("/").to_string());
+    Ok(Request { method, path, if_none_match, accept_encoding })
+}
+
+fn handle(stream: TcpStream, site: &Site) -> Result<()> {
+    let request = read_request(&stream)?;
     let mut out = stream;
-    if method != "GET" && method != "HEAD" {
-        return respond(&mut out, "405 Method Not Allowed", "text/plain", "", b"method not allowed", method == "HEAD");
+    let head_only = request.method == "HEAD";
+    let plain = |status| Head {
+        status,
+        mime: "text/plain; charset=utf-8",
+        length: None,
+        etag: None,
+        gzip: false,
+        vary: false,
+        caching: site.caching,
+        csp: CSP,
+    };
+    if request.method != "GET" && !head_only {
+        return respond(&mut out, plain("405 Method Not Allowed"), b"method not allowed", false);
     }
-    match resolve(dir, base, path) {
-        Some(file) => {
-            let body = fs::read(&file)?;
-            let name = file.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
-            let tag = etag(&body);
-            if if_none_match.as_deref().is_some_and(|m| matches_etag(m, &tag)) {
-                return respond(&mut out, "304 Not Modified", mime(&name), &tag, &[], true);
-            }
-            respond(&mut out, "200 OK", mime(&name), &tag, &body, method == "HEAD")
-        }
-        None => respond(&mut out, "404 Not Found", "text/plain; charset=utf-8", "", b"not found", method == "HEAD"),
+    let Some(file) = resolve(&site.dir, &site.base, &request.path) else {
+        return respond(&mut out, plain("404 Not Found"), b"not found", head_only);
+    };
+    let body = fs::read(&file)?;
+    let name = file.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+    let mime = mime(&name);
+    let file_tag = etag(&body);
+    let vary = compressible(mime);
+    let gzip = vary && accepts_gzip(request.accept_encoding.as_deref());
+    let tag = representation_tag(&file_tag, gzip);
+    let head =
+        Head { status: "200 OK", mime, length: None, etag: Some(&tag), gzip, vary, caching: site.caching, csp: CSP };
+    if request.if_none_match.as_deref().is_some_and(|m| matches_etag(m, &file_tag)) {
+        return respond(&mut out, Head { status: "304 Not Modified", gzip: false, ..head }, &[], true);
     }
+    if gzip {
+        let gz = site.gzipped(&file, &file_tag, &body)?;
+        return respond(&mut out, head, &gz, head_only);
+    }
+    respond(&mut out, head, &body, head_only)
 }
 
 /// A strong validator of `body`: its 64-bit FNV-1a hash, quoted.
@@ -234,17 +347,14 @@ fn matches_etag(header: &str, tag: &str) -> bool {
     header.split(',').map(str::trim).any(|t| t == "*" || t.trim_start_matches("W/") == tag)
 }
 
-/// Writes a response; `head` (a HEAD request, or a 304) sends the headers only, with the
-/// length of the body a GET would get.
-fn respond(out: &mut TcpStream, status: &str, mime: &str, etag: &str, body: &[u8], head: bool) -> Result<()> {
-    let etag = if etag.is_empty() { String::new() } else { format!("ETag: {etag}\r\n") };
-    let length = if status.starts_with("304") { String::new() } else { format!("Content-Length: {}\r\n", body.len()) };
-    let header = format!(
-        "HTTP/1.1 {status}\r\nContent-Type: {mime}\r\n{length}Cache-Control: no-cache\r\n{etag}\
-         X-Content-Type-Options: nosniff\r\nContent-Security-Policy: {CSP}; frame-ancestors 'none'\r\nConnection: close\r\n\r\n"
-    );
-    out.write_all(header.as_bytes())?;
-    if !head {
+/// Writes a response: `head` with the length of `body` (none for a 304), then `body` unless
+/// `head_only` (a HEAD request, or a 304).
+fn respond(out: &mut TcpStream, mut head: Head, body: &[u8], head_only: bool) -> Result<()> {
+    if !head.status.starts_with("304") {
+        head.length = Some(body.len());
+    }
+    out.write_all(head.text().as_bytes())?;
+    if !head_only {
         out.write_all(body)?;
     }
     out.flush()?;
@@ -339,6 +449,73 @@ mod tests {
         assert!(!changed.contains(&tag));
         assert!(matches_etag("\"a\", *", "\"b\""));
         assert!(!matches_etag("\"a\"", "\"b\""));
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    /// The headers and the body of a response, the body as bytes.
+    fn get_bytes(port: u16, request: &str) -> (String, Vec<u8>) {
+        let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
+        s.write_all(request.as_bytes()).unwrap();
+        let mut buf = Vec::new();
+        std::io::Read::read_to_end(&mut s, &mut buf).unwrap();
+        let split = buf.windows(4).position(|w| w == b"\r\n\r\n").expect("a head") + 4;
+        (String::from_utf8_lossy(&buf[..split]).into_owned(), buf[split..].to_vec())
+    }
+
+    fn gunzip(bytes: &[u8]) -> Vec<u8> {
+        let mut out = Vec::new();
+        std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(bytes), &mut out).unwrap();
+        out
+    }
+
+    #[test]
+    fn text_and_wasm_go_gzip_encoded_when_accepted_as_github_pages_sends_them() {
+        let dir = site();
+        let script = "console.log('geo');\n".repeat(200);
+        fs::write(dir.join("app.js"), &script).unwrap();
+        fs::write(dir.join("icon.png"), [137u8, 80, 78, 71]).unwrap();
+        let server = start_with(&dir, 0, "/", Caching::Pages).unwrap();
+        // index.html, app.js, app.wasm and demo/demo-data.json; not the PNG.
+        assert_eq!(server.precompress().unwrap(), 4);
+        let gzip = "Accept-Encoding: gzip, deflate, br, zstd\r\n";
+        let (head, body) = get_bytes(server.port, &format!("GET /app.js HTTP/1.1\r\nHost: x\r\n{gzip}\r\n"));
+        assert!(head.contains("Content-Encoding: gzip\r\n"), "{head}");
+        assert!(head.contains(&format!("Content-Length: {}\r\n", body.len())), "{head}");
+        assert!(head.contains("Cache-Control: max-age=600\r\n"), "{head}");
+        assert!(head.contains("Vary: Accept-Encoding\r\n"), "{head}");
+        assert!(body.len() < script.len() / 10, "{} bytes sent for {}", body.len(), script.len());
+        assert_eq!(gunzip(&body), script.as_bytes());
+        // The gzip body's validator is weak; naming it gets a 304 without a body or coding.
+        let tag = head.lines().find_map(|l| l.strip_prefix("ETag: ")).expect("an ETag").to_string();
+        assert!(tag.starts_with("W/\""), "{tag}");
+        let again = get(server.port, &format!("GET /app.js HTTP/1.1\r\nHost: x\r\n{gzip}If-None-Match: {tag}\r\n\r\n"));
+        assert!(again.starts_with("HTTP/1.1 304 Not Modified"), "{again}");
+        assert!(!again.contains("Content-Encoding") && again.ends_with("\r\n\r\n"), "{again}");
+        // Without gzip in the request, the bytes of the file, with its strong validator.
+        let (head, body) =
+            get_bytes(server.port, "GET /app.js HTTP/1.1\r\nHost: x\r\nAccept-Encoding: identity\r\n\r\n");
+        assert!(!head.contains("Content-Encoding"), "{head}");
+        assert!(head.contains(&format!("ETag: {}\r\n", tag.trim_start_matches("W/"))), "{head}");
+        assert_eq!(body, script.as_bytes());
+        // A changed file is compressed again, not served from the old gzip body.
+        fs::write(dir.join("app.js"), "changed").unwrap();
+        let (_, body) = get_bytes(server.port, &format!("GET /app.js HTTP/1.1\r\nHost: x\r\n{gzip}\r\n"));
+        assert_eq!(gunzip(&body), b"changed");
+        // The wasm module is compressed too; a PNG is sent as it is.
+        let (head, body) = get_bytes(server.port, &format!("GET /app.wasm HTTP/1.1\r\nHost: x\r\n{gzip}\r\n"));
+        assert!(head.contains("Content-Encoding: gzip"), "{head}");
+        assert_eq!(gunzip(&body), [0u8, 97, 115, 109]);
+        let (head, body) = get_bytes(server.port, &format!("GET /icon.png HTTP/1.1\r\nHost: x\r\n{gzip}\r\n"));
+        assert!(!head.contains("Content-Encoding") && !head.contains("Vary"), "{head}");
+        assert_eq!(body, [137u8, 80, 78, 71]);
+        // A HEAD request gets the GET's head, with the gzip length, and no body.
+        let (head, body) = get_bytes(server.port, &format!("HEAD /app.wasm HTTP/1.1\r\nHost: x\r\n{gzip}\r\n"));
+        assert!(head.contains("Content-Encoding: gzip") && head.contains("Content-Length: "), "{head}");
+        assert!(body.is_empty());
+        // `cargo xtask serve` without --pages keeps revalidating every load.
+        let revalidating = start(&dir, 0, "/").unwrap();
+        let (head, _) = get_bytes(revalidating.port, &format!("GET /app.js HTTP/1.1\r\nHost: x\r\n{gzip}\r\n"));
+        assert!(head.contains("Cache-Control: no-cache\r\n") && head.contains("Content-Encoding: gzip"), "{head}");
         let _ = fs::remove_dir_all(&dir);
     }
 }

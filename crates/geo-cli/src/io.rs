@@ -67,6 +67,18 @@ pub fn print(text: &str) -> Result<()> {
     }
 }
 
+/// `value` as pretty JSON and a line break: the JSON a command prints.
+pub fn pretty_json<T: serde::Serialize>(value: &T) -> Result<String> {
+    let mut text = serde_json::to_string_pretty(value)?;
+    text.push('\n');
+    Ok(text)
+}
+
+/// Prints `value` as pretty JSON ([`pretty_json`]) through [`print`].
+pub fn print_json<T: serde::Serialize>(value: &T) -> Result<()> {
+    print(&pretty_json(value)?)
+}
+
 /// 64 random bits from the operating system (`/dev/urandom`), or from the clock, the
 /// process id and a counter where that is missing: temp-file names and run ids.
 pub fn os_random_u64() -> u64 {

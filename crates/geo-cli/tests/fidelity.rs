@@ -21,11 +21,32 @@ const ENGINES: [&str; 5] = ["deepseek", "anthropic", "openai", "gemini", "perple
 /// Prompt p01 of the fixture project (every engine has a recorded answer to it).
 const P01: &str = "2026年国内有哪些靠谱的GEO（生成式引擎优化）服务商？";
 
-/// A scratch directory holding `in.json`: the fixture project with the prompts `(id, text)`.
-fn setup(name: &str, prompts: &[(&str, &str)]) -> (PathBuf, PathBuf) {
-    let dir = support::scratch("fidelity", name);
-    let file = support::input_with(&dir, prompts);
-    (dir, file)
+/// One case of `run` against a mock that answers every engine: a scratch folder `name`
+/// holding `in.json` (the fixture project with the prompts `(id, text)`), the run writing
+/// `out.json` beside it.
+struct Case {
+    mock: MockServer,
+    dir: PathBuf,
+    file: PathBuf,
+    out: PathBuf,
+}
+
+impl Case {
+    fn new(name: &str, prompts: &[(&str, &str)]) -> Case {
+        let dir = support::scratch("fidelity", name);
+        let file = support::input_with(&dir, prompts);
+        Case { mock: mock(&[]), out: dir.join("out.json"), dir, file }
+    }
+
+    /// [`run`] of `prompts` with `extra`, writing `out`.
+    fn run_into(&self, out: &Path, prompts: &str, extra: &[&str]) -> Output {
+        run(&self.file, out, &self.mock.url(), prompts, extra)
+    }
+
+    /// [`run`] of `prompts` with `extra`, writing `out.json`.
+    fn run(&self, prompts: &str, extra: &[&str]) -> Output {
+        self.run_into(&self.out, prompts, extra)
+    }
 }
 
 /// geo-probe with no engine key in its environment but `keys` (engine, key): every variable
@@ -76,9 +97,8 @@ fn usage_sum(a: &Value, b: &Value) -> Value {
 /// models think 8,000 tokens: every probe `success`, complete, in one attempt.
 #[test]
 fn models_that_think_8000_tokens_answer_in_one_attempt_with_the_default_config() {
-    let m = mock(&[]);
     let think = format!("[think:8000] {P01}");
-    let (dir, file) = setup(
+    let c = Case::new(
         "default",
         &[
             ("think1", &think),
@@ -95,9 +115,9 @@ fn models_that_think_8000_tokens_answer_in_one_attempt_with_the_default_config()
     for round in 0..3 {
         let pick = |ms: &[&'static str]| ms[round.min(ms.len() - 1)];
         let pairs: Vec<String> = models.iter().map(|(e, ms)| format!("{e}={}", pick(ms))).collect();
-        let out = dir.join(format!("out{round}.json"));
+        let out = c.dir.join(format!("out{round}.json"));
         let model_flag = pairs.join(",");
-        let o = run(&file, &out, &m.url(), "think1,think2", &["--engine", &ENGINES.join(","), "--model", &model_flag]);
+        let o = c.run_into(&out, "think1,think2", &["--engine", &ENGINES.join(","), "--model", &model_flag]);
         ok(&o);
         let out = read_json(&out);
         for (engine, ms) in models {
@@ -114,7 +134,7 @@ fn models_that_think_8000_tokens_answer_in_one_attempt_with_the_default_config()
         }
     }
     // What each engine was asked, as the run's config records it.
-    let out = read_json(&dir.join("out0.json"));
+    let out = read_json(&c.dir.join("out0.json"));
     let config = |e: &str| run_of(&out, e).0["config"].clone();
     assert_eq!(config("openai")["maxTokens"], 16384);
     assert_eq!(config("openai")["reasoningEffort"], "medium");
@@ -124,10 +144,10 @@ fn models_that_think_8000_tokens_answer_in_one_attempt_with_the_default_config()
     );
     assert_eq!(config("deepseek")["maxTokens"], 16384);
     assert!(config("anthropic").get("reasoningEffort").is_none());
-    let openai = body(&requests(&m, "openai")[0]);
+    let openai = body(&requests(&c.mock, "openai")[0]);
     assert_eq!((openai["reasoning"]["effort"].as_str(), openai["store"].as_bool()), (Some("medium"), Some(false)));
     assert!(openai.get("temperature").is_none());
-    let gemini = body(&requests(&m, "gemini")[0]);
+    let gemini = body(&requests(&c.mock, "gemini")[0]);
     assert_eq!(gemini["generationConfig"]["thinkingConfig"]["thinkingBudget"], 8192);
 }
 
@@ -136,15 +156,12 @@ fn models_that_think_8000_tokens_answer_in_one_attempt_with_the_default_config()
 /// truncated success. `metrics` counts and prices them.
 #[test]
 fn a_small_budget_truncates_bills_every_attempt_and_is_reported() {
-    let m = mock(&[]);
-    let (dir, file) =
-        setup("small", &[("spent", &format!("[think:8000] {P01}")), ("cut", &format!("[think:2800] {P01}"))]);
-    let out = dir.join("out.json");
-    let o = run(&file, &out, &m.url(), "spent,cut", &["--engine", "openai,gemini", "--max-tokens", "3000"]);
+    let c = Case::new("small", &[("spent", &format!("[think:8000] {P01}")), ("cut", &format!("[think:2800] {P01}"))]);
+    let o = c.run("spent,cut", &["--engine", "openai,gemini", "--max-tokens", "3000"]);
     let stderr = String::from_utf8_lossy(&o.stderr).into_owned();
     assert_eq!(o.status.code(), Some(0), "{stderr}");
     assert!(stderr.contains("thinking budget of 8192"), "gemini's thinking budget fills the output budget: {stderr}");
-    let out_json = read_json(&out);
+    let out_json = read_json(&c.out);
     for engine in ["openai", "gemini"] {
         let (_, probes) = run_of(&out_json, engine);
         let spent = probes.iter().find(|p| p["promptId"] == "spent").unwrap();
@@ -161,13 +178,14 @@ fn a_small_budget_truncates_bills_every_attempt_and_is_reported() {
         (Some("success"), Some(1), Some(true))
     );
     assert_eq!(cut["stopReason"], "max_output_tokens");
-    let metrics = geo_probe(&["metrics", out.to_str().unwrap()], &[]);
+    let out = c.out.to_str().unwrap();
+    let metrics = geo_probe(&["metrics", out], &[]);
     let metrics: Value = serde_json::from_slice(&metrics.stdout).unwrap();
     let openai = metrics.as_array().unwrap().iter().find(|r| r["engine"] == "openai").unwrap();
     assert_eq!(openai["truncatedCount"], 1);
     assert!(openai["insights"].as_array().unwrap().iter().any(|i| i["kind"] == "truncated_answers"), "{openai}");
     assert!(openai["estimatedCostUsd"].as_f64().unwrap() > 0.0);
-    let report = geo_probe(&["report", out.to_str().unwrap(), "--run", openai["runId"].as_str().unwrap()], &[]);
+    let report = geo_probe(&["report", out, "--run", openai["runId"].as_str().unwrap()], &[]);
     assert!(String::from_utf8_lossy(&report.stdout).contains('$'), "the report prices the run");
 }
 
@@ -176,12 +194,9 @@ fn a_small_budget_truncates_bills_every_attempt_and_is_reported() {
 /// continuations allow is truncated, and retried when it holds no answer.
 #[test]
 fn pause_turn_is_continued_and_a_turn_paused_too_long_is_truncated() {
-    let m = mock(&[]);
-    let (dir, file) =
-        setup("pause", &[("once", &format!("[mock:pause] {P01}")), ("long", &format!("[mock:pause=5] {P01}"))]);
-    let out = dir.join("out.json");
-    ok(&run(&file, &out, &m.url(), "once,long", &["--engine", "anthropic,deepseek"]));
-    let out = read_json(&out);
+    let c = Case::new("pause", &[("once", &format!("[mock:pause] {P01}")), ("long", &format!("[mock:pause=5] {P01}"))]);
+    ok(&c.run("once,long", &["--engine", "anthropic,deepseek"]));
+    let out = read_json(&c.out);
     for engine in ["anthropic", "deepseek"] {
         let (_, probes) = run_of(&out, engine);
         let once = probes.iter().find(|p| p["promptId"] == "once").unwrap();
@@ -209,11 +224,14 @@ fn pause_turn_is_continued_and_a_turn_paused_too_long_is_truncated() {
         }
     }
     // The continuation carried the paused content, as one assistant message.
-    let sent: Vec<Value> =
-        requests(&m, "anthropic").iter().map(body).filter(|b| b["messages"].as_array().unwrap().len() == 2).collect();
+    let sent: Vec<Value> = requests(&c.mock, "anthropic")
+        .iter()
+        .map(body)
+        .filter(|b| b["messages"].as_array().unwrap().len() == 2)
+        .collect();
     assert!(!sent.is_empty());
     assert!(sent.iter().all(|b| b["messages"][1]["role"] == "assistant"));
-    assert!(requests(&m, "anthropic").iter().all(|e| e["outcome"] != "temperature"));
+    assert!(requests(&c.mock, "anthropic").iter().all(|e| e["outcome"] != "temperature"));
 }
 
 /// An empty answer then an answer: both billed, the answer's usage kept; Perplexity's
@@ -221,11 +239,9 @@ fn pause_turn_is_continued_and_a_turn_paused_too_long_is_truncated() {
 /// its stated cost is the probe's cost.
 #[test]
 fn empty_then_answer_and_perplexitys_think() {
-    let m = mock(&[]);
-    let (dir, file) = setup("think", &[("retry", &format!("[mock:empty,ok] {P01}"))]);
-    let out = dir.join("out.json");
-    ok(&run(&file, &out, &m.url(), "retry,p01", &["--engine", "perplexity", "--model", "sonar-reasoning-pro"]));
-    let out = read_json(&out);
+    let c = Case::new("think", &[("retry", &format!("[mock:empty,ok] {P01}"))]);
+    ok(&c.run("retry,p01", &["--engine", "perplexity", "--model", "sonar-reasoning-pro"]));
+    let out = read_json(&c.out);
     let (_, probes) = run_of(&out, "perplexity");
     let retry = probes.iter().find(|p| p["promptId"] == "retry").unwrap();
     assert_eq!((retry["status"].as_str(), retry["attempts"].as_u64()), (Some("success"), Some(2)));
@@ -256,24 +272,16 @@ fn empty_then_answer_and_perplexitys_think() {
 /// engines that send none get one warning; an effort that does not apply gets one too.
 #[test]
 fn temperature_and_effort_are_checked_before_the_run() {
-    let m = mock(&[]);
-    let (dir, file) = setup("temperature", &[]);
-    let out = dir.join("out.json");
-    let o = run(&file, &out, &m.url(), "p01", &["--engine", "openai,anthropic", "--temperature", "1.5"]);
+    let c = Case::new("temperature", &[]);
+    let o = c.run("p01", &["--engine", "openai,anthropic", "--temperature", "1.5"]);
     assert_eq!(o.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&o.stderr);
     let errors: Vec<&str> = stderr.lines().filter(|l| l.starts_with("error:")).collect();
     assert_eq!(errors.len(), 1, "{stderr}");
     assert!(errors[0].contains("anthropic") && errors[0].contains("0 to 1"), "{stderr}");
-    assert!(!out.exists(), "no OUT");
-    assert!(m.log().is_empty(), "no request");
-    let o = run(
-        &file,
-        &out,
-        &m.url(),
-        "p01",
-        &["--engine", "openai,anthropic", "--temperature", "0.4", "--reasoning-effort", "high"],
-    );
+    assert!(!c.out.exists(), "no OUT");
+    assert!(c.mock.log().is_empty(), "no request");
+    let o = c.run("p01", &["--engine", "openai,anthropic", "--temperature", "0.4", "--reasoning-effort", "high"]);
     let stderr = ok(&o);
     let warnings: Vec<&str> = stderr.lines().filter(|l| l.starts_with("warning:")).collect();
     // The third: OpenAI without a location searches as a user in the United States (engines.md).
@@ -281,18 +289,18 @@ fn temperature_and_effort_are_checked_before_the_run() {
     assert!(warnings.iter().any(|w| w.contains("United States")), "{stderr}");
     assert!(warnings.iter().any(|w| w.contains("chatgpt") || w.contains("ChatGPT")), "{stderr}");
     assert!(warnings.iter().any(|w| w.contains("Claude") && w.contains("effort")), "{stderr}");
-    let claude = body(&requests(&m, "anthropic")[0]);
+    let claude = body(&requests(&c.mock, "anthropic")[0]);
     assert_eq!(claude["temperature"], 0.4);
-    let openai = body(&requests(&m, "openai")[0]);
+    let openai = body(&requests(&c.mock, "openai")[0]);
     assert_eq!(
         (openai["reasoning"]["effort"].as_str(), openai["max_output_tokens"].as_u64()),
         (Some("high"), Some(32768))
     );
     assert!(openai.get("temperature").is_none());
-    let out = read_json(&out);
+    let out = read_json(&c.out);
     assert_eq!(run_of(&out, "openai").0["config"]["reasoningEffort"], "high");
     for bad in [&["--max-tokens", "0"][..], &["--reasoning-effort", "extreme"], &["--temperature", "warm"]] {
-        let o = run(&file, &dir.join("bad.json"), &m.url(), "p01", bad);
+        let o = c.run_into(&c.dir.join("bad.json"), "p01", bad);
         assert_eq!(o.status.code(), Some(2), "{bad:?}");
     }
 }

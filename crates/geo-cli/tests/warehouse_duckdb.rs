@@ -50,6 +50,27 @@ fn same_number(what: &str, sql: &Value, cli: &Value) {
     }
 }
 
+/// A view's `row` against the metrics object `want` it comes from: each of `same` (column,
+/// field) equal, each of `numbers` the same number, and `columns` columns in all; `at` names
+/// a column in a message.
+#[track_caller]
+fn same_row(
+    at: impl Fn(&str) -> String,
+    row: &Value,
+    want: &Value,
+    same: &[(&str, &str)],
+    numbers: &[(&str, &str)],
+    columns: usize,
+) {
+    for (column, field) in same {
+        assert_eq!(row[column], want[field], "{}", at(column));
+    }
+    for (column, field) in numbers {
+        same_number(&at(column), &row[column], &want[field]);
+    }
+    assert_eq!(row.as_object().unwrap().len(), columns, "{}: {row}", at("the number of columns"));
+}
+
 /// Every column of the views against the metrics of the same runs.
 fn compare(name: &str, views: &Value, metrics: &[Value]) {
     let by_run = |view: &str| -> BTreeMap<String, Vec<&Value>> {
@@ -67,8 +88,7 @@ fn compare(name: &str, views: &Value, metrics: &[Value]) {
         let at = |what: &str| format!("{name}/{id}: {what}");
         let row = runs[id][0];
         assert_eq!(runs[id].len(), 1, "{}", at("one row"));
-        assert_eq!(row["engine"], m["engine"], "{}", at("engine"));
-        for (column, field) in [
+        let numbers = [
             ("probe_count", "probeCount"),
             ("success_count", "successCount"),
             ("failed_count", "failedCount"),
@@ -80,10 +100,8 @@ fn compare(name: &str, views: &Value, metrics: &[Value]) {
             ("owned_best_rank", "ownedBestRank"),
             ("unique_domains", "uniqueDomains"),
             ("searched_rate", "searchedRate"),
-        ] {
-            same_number(&at(column), &row[column], &m[field]);
-        }
-        assert_eq!(row.as_object().unwrap().len(), 13, "{}: {row}", at("the columns of run_metrics"));
+        ];
+        same_row(|c| at(&format!("run_metrics.{c}")), row, m, &[("engine", "engine")], &numbers, 13);
 
         let want = m["shareOfVoice"].as_object().unwrap();
         let got = shares.get(id).cloned().unwrap_or_default();
@@ -101,21 +119,16 @@ fn compare(name: &str, views: &Value, metrics: &[Value]) {
         assert_eq!(got.len(), want.len(), "{}", at("one domain_metrics row per domain"));
         for d in want {
             let domain = d["domain"].as_str().unwrap();
-            let row = got[domain];
-            for (column, field) in [("ownership", "ownership"), ("platform", "platform"), ("channel", "channel")] {
-                assert_eq!(row[column], d[field], "{}", at(&format!("{domain}.{column}")));
-            }
-            for (column, field) in [
+            let same = [("ownership", "ownership"), ("platform", "platform"), ("channel", "channel")];
+            let numbers = [
                 ("probe_count", "probeCount"),
                 ("occurrences", "occurrences"),
                 ("occurrence_rate", "occurrenceRate"),
                 ("avg_rank", "avgRank"),
                 ("best_rank", "bestRank"),
                 ("occurrence_share", "occurrenceShare"),
-            ] {
-                same_number(&at(&format!("{domain}.{column}")), &row[column], &d[field]);
-            }
-            assert_eq!(row.as_object().unwrap().len(), 11, "{}", at("the columns of domain_metrics"));
+            ];
+            same_row(|c| at(&format!("domain_metrics {domain}.{c}")), got[domain], d, &same, &numbers, 11);
         }
 
         // fact_metrics and risk_flag_metrics: the rows `facts` and `riskFlags`, in their order.
@@ -129,27 +142,22 @@ fn compare(name: &str, views: &Value, metrics: &[Value]) {
         assert_eq!(got.len(), want.len(), "{}", at("one fact_metrics row per fact"));
         for (row, f) in got.iter().zip(want) {
             let fact = f["factId"].as_str().unwrap();
-            for (column, field) in [("fact_id", "factId"), ("target_id", "targetId"), ("label", "label")] {
-                assert_eq!(row[column], f[field], "{}", at(&format!("{fact}.{column}")));
-            }
-            for (column, field) in [
+            let same = [("fact_id", "factId"), ("target_id", "targetId"), ("label", "label")];
+            let numbers = [
                 ("probes_with_claim", "probesWithClaim"),
                 ("consistent", "consistent"),
                 ("contradicts", "contradicts"),
                 ("unverified", "unverified"),
                 ("contradiction_rate", "contradictionRate"),
-            ] {
-                same_number(&at(&format!("{fact}.{column}")), &row[column], &f[field]);
-            }
-            assert_eq!(row.as_object().unwrap().len(), 10, "{}", at("the columns of fact_metrics"));
+            ];
+            same_row(|c| at(&format!("fact_metrics {fact}.{c}")), row, f, &same, &numbers, 10);
         }
         let want = m["riskFlags"].as_array().unwrap();
         let got = ordered(flags.get(id));
         assert_eq!(got.len(), want.len(), "{}", at("one risk_flag_metrics row per target"));
         for (row, f) in got.iter().zip(want) {
             let target = f["targetId"].as_str().unwrap();
-            assert_eq!(row["target_id"], f["targetId"], "{}", at("risk_flag_metrics order"));
-            for (column, field) in [
+            let numbers = [
                 ("mentioning_count", "mentioningCount"),
                 ("flagged_count", "flaggedCount"),
                 ("flagged_rate", "flaggedRate"),
@@ -158,10 +166,16 @@ fn compare(name: &str, views: &Value, metrics: &[Value]) {
                 ("negative", "negative"),
                 ("caution", "caution"),
                 ("watch", "watch"),
-            ] {
-                same_number(&at(&format!("{target}.{column}")), &row[column], &f[field]);
-            }
-            assert_eq!(row.as_object().unwrap().len(), 11, "{}", at("the columns of risk_flag_metrics"));
+            ];
+            // The rows come in the order of `riskFlags`: the same target at each place.
+            same_row(
+                |c| at(&format!("risk_flag_metrics {target}.{c}")),
+                row,
+                f,
+                &[("target_id", "targetId")],
+                &numbers,
+                11,
+            );
         }
     }
 }

@@ -34,9 +34,9 @@ pub fn from_str<T: DeserializeOwned>(text: &str) -> serde_json::Result<T> {
 struct Objects<T>(T);
 
 macro_rules! forward_deserialize {
-    ($($method:ident)*) => {$(
-        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
-            self.0.$method(Objects(visitor))
+    ($($method:ident($($arg:ident: $ty:ty),*))*) => {$(
+        fn $method<V: Visitor<'de>>(self, $($arg: $ty,)* visitor: V) -> Result<V::Value, D::Error> {
+            self.0.$method($($arg,)* Objects(visitor))
         }
     )*};
 }
@@ -45,32 +45,14 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Objects<D> {
     type Error = D::Error;
 
     forward_deserialize! {
-        deserialize_any deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
-        deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64 deserialize_u128
-        deserialize_f32 deserialize_f64 deserialize_char deserialize_str deserialize_string deserialize_bytes
-        deserialize_byte_buf deserialize_option deserialize_unit deserialize_seq deserialize_map
-        deserialize_identifier deserialize_ignored_any
-    }
-
-    fn deserialize_unit_struct<V: Visitor<'de>>(self, name: &'static str, visitor: V) -> Result<V::Value, D::Error> {
-        self.0.deserialize_unit_struct(name, Objects(visitor))
-    }
-
-    fn deserialize_newtype_struct<V: Visitor<'de>>(self, name: &'static str, visitor: V) -> Result<V::Value, D::Error> {
-        self.0.deserialize_newtype_struct(name, Objects(visitor))
-    }
-
-    fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value, D::Error> {
-        self.0.deserialize_tuple(len, Objects(visitor))
-    }
-
-    fn deserialize_tuple_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        len: usize,
-        visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        self.0.deserialize_tuple_struct(name, len, Objects(visitor))
+        deserialize_any() deserialize_bool() deserialize_i8() deserialize_i16() deserialize_i32() deserialize_i64()
+        deserialize_i128() deserialize_u8() deserialize_u16() deserialize_u32() deserialize_u64() deserialize_u128()
+        deserialize_f32() deserialize_f64() deserialize_char() deserialize_str() deserialize_string()
+        deserialize_bytes() deserialize_byte_buf() deserialize_option() deserialize_unit() deserialize_seq()
+        deserialize_map() deserialize_identifier() deserialize_ignored_any()
+        deserialize_unit_struct(name: &'static str) deserialize_newtype_struct(name: &'static str)
+        deserialize_tuple(len: usize) deserialize_tuple_struct(name: &'static str, len: usize)
+        deserialize_enum(name: &'static str, variants: &'static [&'static str])
     }
 
     /// The one change: a struct is a map, so its visitor's `visit_seq` is never called.
@@ -81,15 +63,6 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Objects<D> {
         visitor: V,
     ) -> Result<V::Value, D::Error> {
         self.0.deserialize_map(Objects(visitor))
-    }
-
-    fn deserialize_enum<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        variants: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        self.0.deserialize_enum(name, variants, Objects(visitor))
     }
 
     fn is_human_readable(&self) -> bool {

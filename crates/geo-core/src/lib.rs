@@ -79,6 +79,13 @@
 
 #![warn(missing_docs)]
 
+// The unit tests share the test builders of `tests/it`, which name the crate `geo_core`.
+#[cfg(test)]
+extern crate self as geo_core;
+#[cfg(test)]
+#[path = "../tests/it/builders.rs"]
+mod builders;
+
 pub mod actions;
 pub mod analysis;
 pub mod chat;

@@ -193,8 +193,8 @@ impl MockEngine {
     }
 
     /// Turns the answer's first search into a failed one, the way the engine reports it:
-    /// Messages `web_search_tool_result_error` (`unavailable`), OpenAI a `web_search_call` with
-    /// `status: failed` and no sources; Gemini and Perplexity document no search error, so
+    /// Messages `web_search_tool_result_error` (`unavailable`), OpenAI and Doubao a
+    /// `web_search_call` with `status: failed` and no sources; Gemini and Perplexity document no search error, so
     /// their answer loses its grounding results (and citations) and keeps its text.
     pub fn with_search_error(self, answer: &mut Value) {
         match self {
@@ -205,7 +205,8 @@ impl MockEngine {
                     b["content"] = error;
                 }
             }
-            MockEngine::Openai => {
+            // Responses: OpenAI's and Ark's.
+            MockEngine::Openai | MockEngine::Doubao => {
                 let items = answer.get_mut("output").and_then(Value::as_array_mut);
                 if let Some(call) = items.into_iter().flatten().find(|i| i["type"] == "web_search_call") {
                     call["status"] = json!("failed");
@@ -235,15 +236,6 @@ impl MockEngine {
                 }
                 if let Some(usage) = answer.get_mut("usage").and_then(Value::as_object_mut) {
                     usage.remove("plugins");
-                }
-            }
-            MockEngine::Doubao => {
-                let items = answer.get_mut("output").and_then(Value::as_array_mut);
-                if let Some(call) = items.into_iter().flatten().find(|i| i["type"] == "web_search_call") {
-                    call["status"] = json!("failed");
-                    if let Some(action) = call.get_mut("action").and_then(Value::as_object_mut) {
-                        action.remove("sources");
-                    }
                 }
             }
             MockEngine::Ernie => {

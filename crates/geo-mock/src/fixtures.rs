@@ -7,170 +7,142 @@ use serde_json::Value;
 
 use crate::engines::MockEngine;
 
+/// `(name, body)` of the recorded files `fixtures/$dir/$name.json`, in the order given: each
+/// file named once.
+macro_rules! recorded {
+    ($dir:literal: $($name:literal,)*) => {
+        &[$(($name, include_str!(concat!("../../../fixtures/", $dir, "/", $name, ".json")))),*]
+    };
+}
+
 /// `(name, body)` of every recorded Messages response, in file-name order (`01_…` first).
-pub const RESPONSES: &[(&str, &str)] = &[
-    ("01_zh_numbered_list", include_str!("../../../fixtures/responses/01_zh_numbered_list.json")),
-    ("02_zh_dunhao_list", include_str!("../../../fixtures/responses/02_zh_dunhao_list.json")),
-    ("03_zh_paren_list", include_str!("../../../fixtures/responses/03_zh_paren_list.json")),
-    ("04_zh_bold_numbered", include_str!("../../../fixtures/responses/04_zh_bold_numbered.json")),
-    ("05_zh_bullet_list", include_str!("../../../fixtures/responses/05_zh_bullet_list.json")),
-    ("06_zh_markdown_table", include_str!("../../../fixtures/responses/06_zh_markdown_table.json")),
-    ("07_zh_interrupted_list", include_str!("../../../fixtures/responses/07_zh_interrupted_list.json")),
-    ("08_zh_plain_prose", include_str!("../../../fixtures/responses/08_zh_plain_prose.json")),
-    ("09_en_numbered_list", include_str!("../../../fixtures/responses/09_en_numbered_list.json")),
-    ("10_search_error_max_uses", include_str!("../../../fixtures/responses/10_search_error_max_uses.json")),
-    ("11_internal_id_query", include_str!("../../../fixtures/responses/11_internal_id_query.json")),
-    ("12_empty_no_text", include_str!("../../../fixtures/responses/12_empty_no_text.json")),
-    ("13_empty_whitespace", include_str!("../../../fixtures/responses/13_empty_whitespace.json")),
-    ("14_preamble_then_answer", include_str!("../../../fixtures/responses/14_preamble_then_answer.json")),
-    ("15_preamble_only", include_str!("../../../fixtures/responses/15_preamble_only.json")),
-    ("16_duplicate_url_two_queries", include_str!("../../../fixtures/responses/16_duplicate_url_two_queries.json")),
-    ("17_tracking_params_subdomains", include_str!("../../../fixtures/responses/17_tracking_params_subdomains.json")),
-    ("18_answer_links", include_str!("../../../fixtures/responses/18_answer_links.json")),
-    ("19_html_script_in_answer", include_str!("../../../fixtures/responses/19_html_script_in_answer.json")),
-    ("20_citations_split_text", include_str!("../../../fixtures/responses/20_citations_split_text.json")),
-    ("21_en_preamble_citations", include_str!("../../../fixtures/responses/21_en_preamble_citations.json")),
-    ("22_zh_generic_brand_absent", include_str!("../../../fixtures/responses/22_zh_generic_brand_absent.json")),
-    ("23_zh_generic_brand_gained", include_str!("../../../fixtures/responses/23_zh_generic_brand_gained.json")),
-    ("24_zh_generic_competitor_first", include_str!("../../../fixtures/responses/24_zh_generic_competitor_first.json")),
-    ("25_zh_generic_sources_shift", include_str!("../../../fixtures/responses/25_zh_generic_sources_shift.json")),
-    ("26_zh_brand_profile_variant", include_str!("../../../fixtures/responses/26_zh_brand_profile_variant.json")),
-];
+pub const RESPONSES: &[(&str, &str)] = recorded!("responses":
+    "01_zh_numbered_list",
+    "02_zh_dunhao_list",
+    "03_zh_paren_list",
+    "04_zh_bold_numbered",
+    "05_zh_bullet_list",
+    "06_zh_markdown_table",
+    "07_zh_interrupted_list",
+    "08_zh_plain_prose",
+    "09_en_numbered_list",
+    "10_search_error_max_uses",
+    "11_internal_id_query",
+    "12_empty_no_text",
+    "13_empty_whitespace",
+    "14_preamble_then_answer",
+    "15_preamble_only",
+    "16_duplicate_url_two_queries",
+    "17_tracking_params_subdomains",
+    "18_answer_links",
+    "19_html_script_in_answer",
+    "20_citations_split_text",
+    "21_en_preamble_citations",
+    "22_zh_generic_brand_absent",
+    "23_zh_generic_brand_gained",
+    "24_zh_generic_competitor_first",
+    "25_zh_generic_sources_shift",
+    "26_zh_brand_profile_variant",
+);
 
 /// `(name, body)` of every recorded anthropic response (`fixtures/engines/anthropic/`), in file-name order.
-pub const ANTHROPIC_RESPONSES: &[(&str, &str)] = &[
-    (
-        "p01_zh_numbered_list_citations",
-        include_str!("../../../fixtures/engines/anthropic/p01_zh_numbered_list_citations.json"),
-    ),
-    ("p08_zh_no_search", include_str!("../../../fixtures/engines/anthropic/p08_zh_no_search.json")),
-    ("p09_en_numbered_list", include_str!("../../../fixtures/engines/anthropic/p09_en_numbered_list.json")),
-    (
-        "p10_search_error_too_many_requests",
-        include_str!("../../../fixtures/engines/anthropic/p10_search_error_too_many_requests.json"),
-    ),
-    ("p12_empty_pause_turn", include_str!("../../../fixtures/engines/anthropic/p12_empty_pause_turn.json")),
-    ("p15_preamble_only", include_str!("../../../fixtures/engines/anthropic/p15_preamble_only.json")),
-    ("t12_pause_turn_continued", include_str!("../../../fixtures/engines/anthropic/t12_pause_turn_continued.json")),
-    ("t12_pause_turn_preamble", include_str!("../../../fixtures/engines/anthropic/t12_pause_turn_preamble.json")),
-];
+pub const ANTHROPIC_RESPONSES: &[(&str, &str)] = recorded!("engines/anthropic":
+    "p01_zh_numbered_list_citations",
+    "p08_zh_no_search",
+    "p09_en_numbered_list",
+    "p10_search_error_too_many_requests",
+    "p12_empty_pause_turn",
+    "p15_preamble_only",
+    "t12_pause_turn_continued",
+    "t12_pause_turn_preamble",
+);
 
 /// `(name, body)` of every recorded openai response (`fixtures/engines/openai/`), in file-name order.
-pub const OPENAI_RESPONSES: &[(&str, &str)] = &[
-    ("p01_zh_list_url_citations", include_str!("../../../fixtures/engines/openai/p01_zh_list_url_citations.json")),
-    (
-        "p03_incomplete_max_output_tokens",
-        include_str!("../../../fixtures/engines/openai/p03_incomplete_max_output_tokens.json"),
-    ),
-    ("p08_zh_no_search", include_str!("../../../fixtures/engines/openai/p08_zh_no_search.json")),
-    (
-        "p09_en_multi_query_open_page",
-        include_str!("../../../fixtures/engines/openai/p09_en_multi_query_open_page.json"),
-    ),
-    ("p10_search_failed", include_str!("../../../fixtures/engines/openai/p10_search_failed.json")),
-    ("p12_empty_text", include_str!("../../../fixtures/engines/openai/p12_empty_text.json")),
-    ("p15_preamble_only", include_str!("../../../fixtures/engines/openai/p15_preamble_only.json")),
-    ("t01_reasoning_spent_budget", include_str!("../../../fixtures/engines/openai/t01_reasoning_spent_budget.json")),
-];
+pub const OPENAI_RESPONSES: &[(&str, &str)] = recorded!("engines/openai":
+    "p01_zh_list_url_citations",
+    "p03_incomplete_max_output_tokens",
+    "p08_zh_no_search",
+    "p09_en_multi_query_open_page",
+    "p10_search_failed",
+    "p12_empty_text",
+    "p15_preamble_only",
+    "t01_reasoning_spent_budget",
+);
 
 /// `(name, body)` of every recorded gemini response (`fixtures/engines/gemini/`), in file-name order.
-pub const GEMINI_RESPONSES: &[(&str, &str)] = &[
-    (
-        "p01_zh_list_grounding_redirects",
-        include_str!("../../../fixtures/engines/gemini/p01_zh_list_grounding_redirects.json"),
-    ),
-    ("p08_zh_no_search", include_str!("../../../fixtures/engines/gemini/p08_zh_no_search.json")),
-    ("p09_en_thought_parts", include_str!("../../../fixtures/engines/gemini/p09_en_thought_parts.json")),
-    ("p10_queries_without_results", include_str!("../../../fixtures/engines/gemini/p10_queries_without_results.json")),
-    ("p12_empty_thought_only", include_str!("../../../fixtures/engines/gemini/p12_empty_thought_only.json")),
-    ("p15_preamble_only", include_str!("../../../fixtures/engines/gemini/p15_preamble_only.json")),
-    ("p17_page_title_chunk_cached", include_str!("../../../fixtures/engines/gemini/p17_page_title_chunk_cached.json")),
-    ("p19_prompt_blocked", include_str!("../../../fixtures/engines/gemini/p19_prompt_blocked.json")),
-    ("p22_zh_generic_brand_absent", include_str!("../../../fixtures/engines/gemini/p22_zh_generic_brand_absent.json")),
-    (
-        "t01_max_tokens_thoughts_only",
-        include_str!("../../../fixtures/engines/gemini/t01_max_tokens_thoughts_only.json"),
-    ),
-];
+pub const GEMINI_RESPONSES: &[(&str, &str)] = recorded!("engines/gemini":
+    "p01_zh_list_grounding_redirects",
+    "p08_zh_no_search",
+    "p09_en_thought_parts",
+    "p10_queries_without_results",
+    "p12_empty_thought_only",
+    "p15_preamble_only",
+    "p17_page_title_chunk_cached",
+    "p19_prompt_blocked",
+    "p22_zh_generic_brand_absent",
+    "t01_max_tokens_thoughts_only",
+);
 
 /// `(name, body)` of every recorded perplexity response (`fixtures/engines/perplexity/`), in file-name order.
-pub const PERPLEXITY_RESPONSES: &[(&str, &str)] = &[
-    ("p01_zh_list_citations", include_str!("../../../fixtures/engines/perplexity/p01_zh_list_citations.json")),
-    ("p03_reasoning_steps", include_str!("../../../fixtures/engines/perplexity/p03_reasoning_steps.json")),
-    ("p08_no_citations_legacy", include_str!("../../../fixtures/engines/perplexity/p08_no_citations_legacy.json")),
-    ("p09_en_list", include_str!("../../../fixtures/engines/perplexity/p09_en_list.json")),
-    (
-        "p10_citation_outside_results",
-        include_str!("../../../fixtures/engines/perplexity/p10_citation_outside_results.json"),
-    ),
-    ("p12_empty_content", include_str!("../../../fixtures/engines/perplexity/p12_empty_content.json")),
-    ("p15_preamble_only", include_str!("../../../fixtures/engines/perplexity/p15_preamble_only.json")),
-    (
-        "t03_reasoning_think_markers",
-        include_str!("../../../fixtures/engines/perplexity/t03_reasoning_think_markers.json"),
-    ),
-    ("t12_think_unclosed_length", include_str!("../../../fixtures/engines/perplexity/t12_think_unclosed_length.json")),
-];
+pub const PERPLEXITY_RESPONSES: &[(&str, &str)] = recorded!("engines/perplexity":
+    "p01_zh_list_citations",
+    "p03_reasoning_steps",
+    "p08_no_citations_legacy",
+    "p09_en_list",
+    "p10_citation_outside_results",
+    "p12_empty_content",
+    "p15_preamble_only",
+    "t03_reasoning_think_markers",
+    "t12_think_unclosed_length",
+);
 
 // --- generated: the Chinese engines' recorded responses ---
 /// `(name, body)` of every recorded qwen response, in file-name order.
-pub const QWEN_RESPONSES: &[(&str, &str)] = &[
-    ("p01_zh_list_ref_citations", include_str!("../../../fixtures/engines/qwen/p01_zh_list_ref_citations.json")),
-    ("p03_length_truncated", include_str!("../../../fixtures/engines/qwen/p03_length_truncated.json")),
-    ("p08_zh_no_search", include_str!("../../../fixtures/engines/qwen/p08_zh_no_search.json")),
-    ("p09_en_list_ref_citations", include_str!("../../../fixtures/engines/qwen/p09_en_list_ref_citations.json")),
-    ("p10_marker_naming_no_result", include_str!("../../../fixtures/engines/qwen/p10_marker_naming_no_result.json")),
-    ("p12_empty_content", include_str!("../../../fixtures/engines/qwen/p12_empty_content.json")),
-    ("p13_zh_search_skipped", include_str!("../../../fixtures/engines/qwen/p13_zh_search_skipped.json")),
-    ("p15_preamble_only", include_str!("../../../fixtures/engines/qwen/p15_preamble_only.json")),
-];
+pub const QWEN_RESPONSES: &[(&str, &str)] = recorded!("engines/qwen":
+    "p01_zh_list_ref_citations",
+    "p03_length_truncated",
+    "p08_zh_no_search",
+    "p09_en_list_ref_citations",
+    "p10_marker_naming_no_result",
+    "p12_empty_content",
+    "p13_zh_search_skipped",
+    "p15_preamble_only",
+);
 
 /// `(name, body)` of every recorded doubao response, in file-name order.
-pub const DOUBAO_RESPONSES: &[(&str, &str)] = &[
-    (
-        "p01_zh_list_web_search_annotations",
-        include_str!("../../../fixtures/engines/doubao/p01_zh_list_web_search_annotations.json"),
-    ),
-    (
-        "p03_incomplete_max_output_tokens",
-        include_str!("../../../fixtures/engines/doubao/p03_incomplete_max_output_tokens.json"),
-    ),
-    ("p08_zh_company_no_search", include_str!("../../../fixtures/engines/doubao/p08_zh_company_no_search.json")),
-    ("p09_en_agencies_list", include_str!("../../../fixtures/engines/doubao/p09_en_agencies_list.json")),
-    (
-        "p10_search_incomplete_marker_without_annotation",
-        include_str!("../../../fixtures/engines/doubao/p10_search_incomplete_marker_without_annotation.json"),
-    ),
-    ("p12_empty_text", include_str!("../../../fixtures/engines/doubao/p12_empty_text.json")),
-    ("p15_preamble_only", include_str!("../../../fixtures/engines/doubao/p15_preamble_only.json")),
-];
+pub const DOUBAO_RESPONSES: &[(&str, &str)] = recorded!("engines/doubao":
+    "p01_zh_list_web_search_annotations",
+    "p03_incomplete_max_output_tokens",
+    "p08_zh_company_no_search",
+    "p09_en_agencies_list",
+    "p10_search_incomplete_marker_without_annotation",
+    "p12_empty_text",
+    "p15_preamble_only",
+);
 
 /// `(name, body)` of every recorded ernie response, in file-name order.
-pub const ERNIE_RESPONSES: &[(&str, &str)] = &[
-    ("p01_zh_list_citations", include_str!("../../../fixtures/engines/ernie/p01_zh_list_citations.json")),
-    ("p03_zh_index_gaps_empty_url", include_str!("../../../fixtures/engines/ernie/p03_zh_index_gaps_empty_url.json")),
-    ("p08_zh_no_search", include_str!("../../../fixtures/engines/ernie/p08_zh_no_search.json")),
-    ("p09_en_list", include_str!("../../../fixtures/engines/ernie/p09_en_list.json")),
-    ("p10_marker_without_result", include_str!("../../../fixtures/engines/ernie/p10_marker_without_result.json")),
-    ("p12_empty_content", include_str!("../../../fixtures/engines/ernie/p12_empty_content.json")),
-    ("p13_search_without_trace", include_str!("../../../fixtures/engines/ernie/p13_search_without_trace.json")),
-    ("p14_length_truncated", include_str!("../../../fixtures/engines/ernie/p14_length_truncated.json")),
-    ("p15_preamble_only", include_str!("../../../fixtures/engines/ernie/p15_preamble_only.json")),
-];
+pub const ERNIE_RESPONSES: &[(&str, &str)] = recorded!("engines/ernie":
+    "p01_zh_list_citations",
+    "p03_zh_index_gaps_empty_url",
+    "p08_zh_no_search",
+    "p09_en_list",
+    "p10_marker_without_result",
+    "p12_empty_content",
+    "p13_search_without_trace",
+    "p14_length_truncated",
+    "p15_preamble_only",
+);
 
 /// `(name, body)` of every recorded hunyuan response, in file-name order.
-pub const HUNYUAN_RESPONSES: &[(&str, &str)] = &[
-    ("p01_zh_list_brand_markers", include_str!("../../../fixtures/engines/hunyuan/p01_zh_list_brand_markers.json")),
-    ("p08_zh_no_search", include_str!("../../../fixtures/engines/hunyuan/p08_zh_no_search.json")),
-    ("p09_en_caret_markers", include_str!("../../../fixtures/engines/hunyuan/p09_en_caret_markers.json")),
-    ("p10_marker_naming_no_result", include_str!("../../../fixtures/engines/hunyuan/p10_marker_naming_no_result.json")),
-    ("p12_empty_content", include_str!("../../../fixtures/engines/hunyuan/p12_empty_content.json")),
-    (
-        "p13_search_skipped_canned_reply",
-        include_str!("../../../fixtures/engines/hunyuan/p13_search_skipped_canned_reply.json"),
-    ),
-    ("p15_preamble_only", include_str!("../../../fixtures/engines/hunyuan/p15_preamble_only.json")),
-];
+pub const HUNYUAN_RESPONSES: &[(&str, &str)] = recorded!("engines/hunyuan":
+    "p01_zh_list_brand_markers",
+    "p08_zh_no_search",
+    "p09_en_caret_markers",
+    "p10_marker_naming_no_result",
+    "p12_empty_content",
+    "p13_search_skipped_canned_reply",
+    "p15_preamble_only",
+);
 // --- end generated ---
 
 /// The fixture project (an export envelope): prompt `pNN` was asked to get fixture `NN_…`.

@@ -55,6 +55,10 @@ pub enum Outcome {
     Refused,
 }
 
+/// An outcome that takes a number: its prefix (`pause=`), the numbers it takes, the outcome of
+/// a number, and what to write (for the error message).
+type Numbered = (&'static str, fn(u16) -> bool, fn(u16) -> Outcome, &'static str);
+
 /// The statuses the mock can fail with (each has a recorded body).
 pub const STATUSES: &[u16] = &[401, 402, 403, 408, 429, 500, 503];
 
@@ -64,30 +68,21 @@ impl Outcome {
     /// `echo`, `echo=STATUS` or `refused`.
     pub fn parse(text: &str) -> Result<Outcome, String> {
         let t = text.trim().to_ascii_lowercase();
-        if let Some(n) = t.strip_prefix("pause=") {
-            return n
-                .trim()
-                .parse::<u16>()
-                .ok()
-                .filter(|n| *n > 0)
-                .map(Outcome::Pause)
-                .ok_or_else(|| format!("mock outcome {text:?}: pause= takes a number of pauses such as pause=5"));
-        }
-        if let Some(n) = t.strip_prefix("echo=") {
-            return n
-                .trim()
-                .parse::<u16>()
-                .ok()
-                .filter(|s| (400..=599).contains(s))
-                .map(Outcome::Echo)
-                .ok_or_else(|| format!("mock outcome {text:?}: echo= takes an error status such as echo=401"));
-        }
-        if let Some(n) = t.strip_prefix("ok=") {
-            return n
-                .trim()
-                .parse::<u16>()
-                .map(Outcome::Answer)
-                .map_err(|_| format!("mock outcome {text:?}: ok= takes a fixture number such as ok=23"));
+        let numbered: [Numbered; 3] = [
+            ("pause=", |n| n > 0, Outcome::Pause, "a number of pauses such as pause=5"),
+            ("echo=", |s| (400..=599).contains(&s), Outcome::Echo, "an error status such as echo=401"),
+            ("ok=", |_| true, Outcome::Answer, "a fixture number such as ok=23"),
+        ];
+        for (prefix, takes, outcome, what) in numbered {
+            if let Some(n) = t.strip_prefix(prefix) {
+                return n
+                    .trim()
+                    .parse::<u16>()
+                    .ok()
+                    .filter(|n| takes(*n))
+                    .map(outcome)
+                    .ok_or_else(|| format!("mock outcome {text:?}: {prefix} takes {what}"));
+            }
         }
         let outcome = match t.as_str() {
             "ok" => Outcome::Ok,

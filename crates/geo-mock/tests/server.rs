@@ -414,18 +414,24 @@ fn faults_use_each_engines_status_and_body() {
         let r = send(&m, "POST", &path, &[], &body);
         (r.status, String::from_utf8_lossy(&r.body).into_owned())
     };
-    let (s, body) = status("gemini", "401");
-    assert_eq!(s, 400, "gemini says a bad key with 400");
-    assert!(body.contains("API_KEY_INVALID"));
-    let (s, body) = status("openai", "402");
-    assert_eq!(s, 429, "openai says no quota with 429");
-    assert!(body.contains("insufficient_quota"));
-    let (s, body) = status("anthropic", "503");
-    assert_eq!(s, 529);
-    assert!(body.contains("overloaded_error"));
-    let (s, body) = status("perplexity", "401");
-    assert_eq!(s, 401);
-    assert!(body.contains("<title>401 Authorization Required</title>"));
+    // Each engine's bad key, no credit, overload and content-filter refusal, with its own
+    // status and body: (engine, fault, status, a piece of the body).
+    for (engine, fault, want, text) in [
+        ("gemini", "401", 400, "API_KEY_INVALID"),
+        ("openai", "402", 429, "insufficient_quota"),
+        ("anthropic", "503", 529, "overloaded_error"),
+        ("perplexity", "401", 401, "<title>401 Authorization Required</title>"),
+        ("qwen", "402", 400, "Arrearage"),
+        ("doubao", "402", 403, "AccountOverdueError"),
+        ("qwen", "refused", 400, "DataInspectionFailed"),
+        ("doubao", "refused", 400, "SensitiveContentDetected"),
+        ("ernie", "refused", 200, "content_filter"),
+        ("hunyuan", "refused", 200, "\"sensitive\""),
+    ] {
+        let (s, body) = status(engine, fault);
+        assert_eq!(s, want, "{engine} {fault}");
+        assert!(body.contains(text), "{engine} {fault}: {body}");
+    }
     let (s, body) = status("openai", "search_error");
     assert_eq!(s, 200);
     let v: Value = serde_json::from_str(&body).unwrap();
@@ -440,25 +446,6 @@ fn faults_use_each_engines_status_and_body() {
     let v: Value = serde_json::from_str(&body).unwrap();
     assert!(v["output"].get("search_info").is_none() && v["usage"].get("plugins").is_none(), "{body}");
     assert!(v["output"]["choices"][0]["message"]["content"].as_str().is_some_and(|t| !t.is_empty()));
-    // Each engine's bad key, no credit and content-filter refusal, with its own status.
-    let (s, body) = status("qwen", "402");
-    assert_eq!(s, 400, "dashscope's Arrearage is a 400");
-    assert!(body.contains("Arrearage"));
-    let (s, body) = status("doubao", "402");
-    assert_eq!(s, 403);
-    assert!(body.contains("AccountOverdueError"), "{body}");
-    let (s, body) = status("qwen", "refused");
-    assert_eq!(s, 400);
-    assert!(body.contains("DataInspectionFailed"));
-    let (s, body) = status("doubao", "refused");
-    assert_eq!(s, 400);
-    assert!(body.contains("SensitiveContentDetected"), "{body}");
-    let (s, body) = status("ernie", "refused");
-    assert_eq!(s, 200);
-    assert!(body.contains("content_filter"), "{body}");
-    let (s, body) = status("hunyuan", "refused");
-    assert_eq!(s, 200);
-    assert!(body.contains("\"sensitive\""), "{body}");
     let (s, _) = status("openai", "refused");
     assert_eq!(s, 200, "an engine without a documented refusal answers");
 }

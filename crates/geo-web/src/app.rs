@@ -52,6 +52,8 @@ pub fn App() -> Html {
     {
         let dispatcher = state.dispatcher();
         use_effect_with((), move |_| {
+            // The frame is on the page (storage still opening): the app's first render.
+            crate::web::mark("geo:first-render");
             let on_change = {
                 let dispatcher = dispatcher.clone();
                 Rc::new(move || dispatcher.dispatch(Action::DataChanged))

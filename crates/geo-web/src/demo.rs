@@ -83,14 +83,15 @@ impl From<RepoError> for DemoError {
 /// Parses the demo file and re-analyses it: every project must be an `isDemo` project (at
 /// least one), and every probe's run must be in the file.
 pub fn prepare(text: &str) -> Result<ExportEnvelope, DemoError> {
-    let mut env = parse_export(text, &ImportLimits::default()).map_err(|e| DemoError::BadFile(e.to_string()))?;
+    let mut env = crate::web::measure("geo:demo-parse", || parse_export(text, &ImportLimits::default()))
+        .map_err(|e| DemoError::BadFile(e.to_string()))?;
     if env.projects.is_empty() {
         return Err(DemoError::BadFile("the file holds no project".to_string()));
     }
     if let Some(p) = env.projects.iter().find(|p| !p.is_demo) {
         return Err(DemoError::BadFile(format!("project {} is not marked isDemo", p.id)));
     }
-    let orphans = geo_core::analysis::analyze_envelope(&mut env);
+    let orphans = crate::web::measure("geo:demo-analyse", || geo_core::analysis::analyze_envelope(&mut env));
     if let Some(id) = orphans.first() {
         return Err(DemoError::BadFile(format!("probe {id} belongs to no run in the file")));
     }
@@ -147,9 +148,16 @@ where
     F: FnOnce() -> Fut,
     Fut: Future<Output = Result<String, DemoError>>,
 {
-    let env = prepare(&load().await?)?;
+    // The measures `geo:demo-fetch`, `-parse`, `-analyse` and `-write` are the demo's share of
+    // a first visit in `cargo xtask bench-first-visit`.
+    let fetch = crate::web::Span::start("geo:demo-fetch");
+    let text = load().await?;
+    fetch.end();
+    let env = prepare(&text)?;
+    let write = crate::web::Span::start("geo:demo-write");
     repo.merge(&env).await?;
     repo.set_setting(SEEDED_SETTING, Some(serde_json::Value::Bool(true))).await?;
+    write.end();
     Ok(Counts::of(&env))
 }
 

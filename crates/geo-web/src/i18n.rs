@@ -441,8 +441,6 @@ const TABLE: &[(&str, &str, &str)] = &[
     ("settings.test_key", "测试 Key", "Test key"),
     ("settings.testing", "测试中…", "Testing…"),
     //
-    //
-    //
     // ---- dashboard, sources, lists and export: rows added by that work go below this line ----
     ("dash.run_line", "批次 {id} · {at} · 模型 {model} · {n} 条探测", "Run {id} · {at} · model {model} · {n} probes"),
     ("dash.no_success", "这个批次没有成功的探测（共 {n} 条，失败 {f} 条），暂无指标——打开批次详情，重试失败的探测。", "This run has no successful probes ({n} probes, {f} failed), so there are no figures yet — open the run and retry the failed probes."),
@@ -485,7 +483,7 @@ const TABLE: &[(&str, &str, &str)] = &[
     ("diff.delta", "变化", "Change"),
     ("diff.interval", "95% 区间", "95% interval"),
     ("diff.reading", "判断", "Assessment"),
-    ("dash.trend_engine_note", "趋势只含 {engine} 的批次；另有 {n} 个其他引擎的批次，见", "The trend holds {engine}'s runs only; {n} runs of other engines are on"),
+    ("dash.trend_engine_note", "趋势只含 {engine} 的批次；另有 {n} 个其他引擎或界面的批次，见", "The trend holds {engine} runs only; {n} runs of other engines or surfaces are on"),
     ("dash.trend_one", "只有一个批次——再运行一次即可看到趋势。", "Only one run so far — run again to see a trend."),
     ("dash.sov", "声量占比", "Share of voice"),
     ("dash.sov_desc", "每个目标被提及的成功探测数，占所有目标提及总数的比例。", "Each target's mentioning probes as a share of all targets' mentions."),
@@ -560,8 +558,6 @@ const TABLE: &[(&str, &str, &str)] = &[
     ("exp.markdown_help", "当前界面语言的可读报告：指标、洞察、来源和各提示词结果。", "A readable report in the interface language: figures, insights, sources, prompts."),
     ("exp.privacy", "隐私提示：导出文件包含模型回答和第三方网页来源，分享前请检查；API Key 和设置永远不会被导出。", "Privacy: exports hold the model's answers and third-party sources — check them before sharing; the API key and settings are never exported."),
     //
-    //
-    //
     // ---- docs chat: rows added by that work go below this line ----
     ("chat.memory_note", "Key、资料和对话只保存在当前页面的内存中，不写入浏览器存储、Cookie 或网址；刷新页面（或离开本页）会清除 Key、资料和对话，需要保留请先导出。", "The key, documents and conversation live only in this page's memory — never in browser storage, cookies or the URL; refreshing the page (or leaving it) clears the key, documents and conversation, so export first to keep them."),
     ("chat.docs", "资料", "Documents"),
@@ -598,8 +594,6 @@ const TABLE: &[(&str, &str, &str)] = &[
     ("chat.test_timeout", "测试模式：网址参数 chatTimeoutMs 把回答时限从 120 秒缩短为 {ms} 毫秒", "Test mode: the chatTimeoutMs URL parameter shortens the answer time limit from 120 s to {ms} ms"),
     ("chat.sources", "本轮资料片段（点击查看原文）", "Sources of this turn (click to read the text)"),
     //
-    //
-    //
     // ---- demo data and settings additions: rows added by that work go below this line ----
     ("demo.section", "示例数据", "Demo data"),
     ("demo.help", "首次访问时会自动载入示例项目：两周的 DeepSeek 批次，以及最新一周其他 8 个引擎各一个批次（由录制的回答生成，分析口径与真实探测相同；引擎对比页可以看到 Gemini 漏掉了品牌）。删除后刷新也不会再出现，可随时恢复。", "On a first visit the example project is loaded: two weekly DeepSeek runs and, in the newest week, one run of each of the eight other engines (built from recorded answers, analysed like a live probe; the Engines page shows Gemini leaving the brand out). Once deleted it stays away after a reload; restore it at any time."),
@@ -613,8 +607,6 @@ const TABLE: &[(&str, &str, &str)] = &[
     ("demo.bad_file", "示例数据文件无效，未做任何更改；请重新部署 demo/demo-data.json", "the demo data file is invalid, nothing was changed: redeploy demo/demo-data.json"),
     ("demo.missing", "此部署没有示例数据（demo/demo-data.json）；运行 cargo xtask demo 生成后重新部署", "this deployment has no demo data (demo/demo-data.json): run cargo xtask demo and deploy again"),
     //
-    //
-    //
     // ---- storage errors (quota and other refusals, in both languages): rows added by that work go below this line ----
     ("repo.open", "无法打开本地存储（{m}）：请允许此网站保存数据后刷新页面", "cannot open local storage ({m}): allow site data for this page and reload"),
     ("repo.quota", "浏览器存储空间已满，未保存任何内容：请导出并删除旧批次后重试", "browser storage is full, nothing was saved: export and delete old runs, then try again"),
@@ -622,8 +614,6 @@ const TABLE: &[(&str, &str, &str)] = &[
     ("repo.read", "无法读取本地数据（{m}）：请刷新页面", "cannot read local data ({m}): reload the page"),
     ("repo.refused", "未保存任何内容：{m}", "nothing was saved: {m}"),
     ("repo.decode", "存储的数据格式异常（{m}）：请导出数据并报告此问题", "stored data has an unexpected shape ({m}): export it and report the problem"),
-    //
-    //
     //
     // ---- webpages (pagination, drill-down to the probe drawer): rows added by that work go below this line ----
     ("pager.prev", "上一页", "Previous"),
@@ -637,8 +627,6 @@ const TABLE: &[(&str, &str, &str)] = &[
     ("pager.prompts", "提示词表分页", "Prompt table pages"),
     ("pager.brand_positions", "品牌榜单位置表分页", "Brand list position table pages"),
     ("pg.open_probe", "打开探测详情：{x}", "Open the probe: {x}"),
-    //
-    //
     //
     // ---- issue 38, web part 1: a location per run (run page, probe drawer, run detail) ----
     ("run.location", "位置（可选）", "Location (optional)"),
@@ -663,8 +651,65 @@ const TABLE: &[(&str, &str, &str)] = &[
     ("detail.location", "位置与来源", "Location and surface"),
     ("detail.no_location", "未设置位置", "no location"),
     //
+    // ---- issue 38, web part 3: a comparison that notices when the method changed (dashboard, run detail) ----
+    ("method.title", "测量方式", "How this run measured"),
+    ("method.help", "测量方式不同（模型、位置、预算等）的两个批次不能直接当作品牌表现比较。", "Two runs measured differently (model, location, budget …) are not comparable as measurements of the brand."),
+    ("method.models", "模型（请求 → 实际应答）", "Model (requested → served)"),
+    ("method.no_location", "未设置位置", "no location set"),
+    ("method.applied_request", "写入请求的位置字段", "in the request's location field"),
+    ("method.applied_prompt", "系统提示词中的位置行", "as a system-prompt line"),
+    ("method.applied_none", "未发送位置", "not sent"),
+    ("method.engine", "引擎", "Engine"),
+    ("method.engine_surface", "引擎与界面", "Engine and surface"),
+    ("method.surface", "界面", "Surface"),
+    ("method.requestedModel", "请求的模型", "Requested model"),
+    ("method.servedModels", "实际应答的模型", "Served models"),
+    ("method.location", "位置", "Location"),
+    ("method.location_sent", "位置及发送方式", "Location and how it was sent"),
+    ("method.locationApplied", "位置的发送方式", "How the location was sent"),
+    ("method.maxTokens", "输出上限（token）", "Max tokens"),
+    ("method.maxSearches", "搜索次数上限", "Max searches"),
+    ("method.temperature", "温度", "Temperature"),
+    ("method.reasoningEffort", "推理强度", "Reasoning effort"),
+    ("method.systemPromptVersion", "系统提示词版本", "System-prompt version"),
+    ("detail.app_run", "这是导入的应用回答批次：它不能继续或重试，要更新请重新导入新采集的回答。", "This run holds imported app answers: it cannot be continued or retried; import newly captured answers instead."),
+    ("dash.trend_break_legend", "虚线：测量方式改变", "Dashed line: the method changed"),
+    ("dash.trend_break_title", "{at}：测量方式改变（{fields}）", "{at}: the method changed ({fields})"),
+    ("dash.trend_break_item", "{at}（{fields}）", "{at} ({fields})"),
+    ("dash.trend_breaks", "虚线标出测量方式改变的批次：{list}。跨过虚线的变化可能来自测量方式，而非品牌本身。", "A dashed line marks a run whose method changed: {list}. A move across it may be the method's, not the brand's."),
     //
     //
+    //
+    //
+    // ---- issue 38, web part 2: app captures (the runs page's import, the app badge, the Engines page's app vs API): rows added by that work go below this line ----
+    ("captures.title", "导入在应用里采集的回答", "Import answers captured from an app"),
+    ("captures.help", "把在助手的网页版或 App 里采集的回答（手工复制，或从“另存为”的页面里取出）导入为所选引擎的一个“应用”批次，在引擎对比页与它的 API 批次并排比较。文件为 JSON，或表头为 prompt,answer,captured_at,source_urls,cited_urls 的 CSV（UTF-8），格式见 docs/captures.md。导入要么全部写入，要么什么都不写。", "Answers captured from an assistant's web or mobile app (copied by hand, or taken from a page saved with “save as”) become one app run of the engine you choose, shown beside its API runs on the Engines page. The file is JSON, or CSV (UTF-8) with the header prompt,answer,captured_at,source_urls,cited_urls; docs/captures.md describes both. An import applies whole or not at all."),
+    ("captures.engine", "回答来自哪个引擎的应用", "Engine whose app answered"),
+    ("captures.engine_choose", "请选择引擎", "Choose an engine"),
+    ("captures.add_prompts", "把项目里没有的提示词加入项目（不勾选时，这样的文件会被拒绝）", "Add prompts the project does not have (unticked, such a file is refused)"),
+    ("captures.file", "采集文件（.json 或 .csv）", "Capture file (.json or .csv)"),
+    ("captures.no_engine", "请先选择回答来自哪个引擎的应用；未导入任何内容", "choose the engine whose app answered first; nothing was imported"),
+    ("captures.checking", "正在逐行检查 {f}（{mb} MB）…", "Checking {f} ({mb} MB) row by row…"),
+    ("captures.analysing", "已检查 {n} 条回答，正在匹配提示词并分析…", "Checked {n} captured answers; matching prompts and analysing…"),
+    ("captures.saving", "已分析，正在保存 {n} 条探测（一次写入）…", "Analysed; saving {n} probes in one write…"),
+    ("captures.imported", "已导入 {n} 条采集的回答，作为 {engine} 的应用批次（{status}）：{id}", "{n} captured answer(s) imported as {engine}'s app run ({status}): {id}"),
+    ("captures.added", "已把 {n} 条提示词加入项目：{prompts}", "{n} prompt(s) added to the project: {prompts}"),
+    ("captures.warning", "注意：{w}", "warning: {w}"),
+    ("captures.refused", "{e}；未导入任何内容", "{e}; nothing was imported"),
+    ("captures.too_large", "采集文件有 {mb} MiB，超过 {limit} MiB 的上限：请拆分后再导入；未导入任何内容", "the capture file is {mb} MiB, over the limit of {limit} MiB: split it; nothing was imported"),
+    ("surface.app_title", "在助手应用里采集的回答（导入），不是通过 API 探测的", "Answers captured from the assistant's app (imported), not asked through the API"),
+    ("engines.surface", "来源", "Surface"),
+    ("engines.surface_gaps", "应用 vs API", "App vs API"),
+    ("engines.surface_help", "同一引擎在应用里采集的回答与最新 API 批次对比：品牌提及率的变化（应用减 API，含 95% 区间及其判断）和两边来源域名的重合度（Jaccard 指数），以及两边差异最大的提示词。", "Each engine's captured app answers against its newest API run: the change of the brand's mention rate (app minus API, with its 95% interval and what it means), the overlap of the two runs' source domains (Jaccard index) and the prompts that differ most."),
+    ("engines.surface_none", "还没有应用批次：在“批次”页导入从助手应用里采集的回答（JSON 或 CSV），即可与 API 的回答并排比较。", "No app run yet: import answers captured from an assistant's app (JSON or CSV) on the Runs page to see them beside the API's."),
+    ("engines.surface_import", "导入采集的回答", "Import captured answers"),
+    ("engines.surface_unpaired", "还没有引擎同时有 API 批次和应用批次（{engines} 只有应用批次）：先为同一引擎运行一次 API 探测。", "No engine has both an API run and an app run yet ({engines} only has app runs): run the same engine through its API first."),
+    ("engines.surface_api", "API 提及率", "API mention rate"),
+    ("engines.surface_app", "应用提及率", "App mention rate"),
+    ("engines.surface_overlap", "来源域名重合度", "Source-domain overlap"),
+    ("engines.surface_prompts", "差异最大的提示词", "Prompts that differ most"),
+    ("engines.surface_prompt", "API {api} → 应用 {app}（{delta}）", "API {api} → app {app} ({delta})"),
+    ("engines.surface_no_prompts", "没有两边都成功回答的提示词", "no prompt answered on both"),
 ];
 
 /// [`TABLE`] as one list of fields: key, Chinese, English.

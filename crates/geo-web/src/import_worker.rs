@@ -14,7 +14,12 @@
 //! module workers, a worker that fails before it begins), the page runs [`import_text`]
 //! itself, so an import always happens and always the same way. A tab closed mid-import
 //! ends the worker with it; its transaction was never committed, so nothing is half-written.
+//!
+//! The runs page's import of captured app answers ([`import_captures_text`],
+//! `crate::capture_import`) takes the same path: the page posts a [`Job`] with the file, so
+//! 10,000 captures are read, analysed and saved off the main thread too.
 
+use crate::capture_import::CaptureJob;
 use crate::i18n::tf;
 use crate::repo::{RepoError, Repository};
 use geo_core::export::{parse_export, ImportLimits};
@@ -191,10 +196,81 @@ pub async fn import_text(
     Ok(report.describe().get(lang).to_string())
 }
 
-pub use browser::{import_file, import_in_worker, set_worker_url};
+/// What a file is imported as: a full export (the settings page) or a capture file of an
+/// assistant's app (the runs page, [`CaptureJob`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Job {
+    /// An export, merged by id ([`import_text`]).
+    Export,
+    /// Captured app answers, a new `app` run ([`import_captures_text`]).
+    Captures(CaptureJob),
+}
+
+impl Job {
+    /// The job of the worker message's `job` field: a [`CaptureJob`]'s JSON, or none for an
+    /// export; `None` for a text that is neither.
+    pub fn from_message(job: Option<&str>) -> Option<Job> {
+        match job {
+            None => Some(Job::Export),
+            Some(text) => CaptureJob::from_json(text).map(Job::Captures),
+        }
+    }
+
+    /// The worker message's `job` field of this job (`None`: an export).
+    pub fn to_message(&self) -> Option<String> {
+        match self {
+            Job::Export => None,
+            Job::Captures(c) => Some(c.to_json()),
+        }
+    }
+}
+
+/// The whole import of a capture file's `text` as `job` says: checked row by row
+/// (`parse_captures`), matched against the project's prompts and analysed
+/// (`build_app_run`, geo-core's `import_captures` in two steps so that each is a stage), then
+/// the prompts added, the run and its probes saved in one transaction (the run's summary
+/// with them). `Ok` is [`capture_import::imported_text`], `Err` the refusal with the row or
+/// path and why, both in `lang`; nothing is written unless all of it is.
+pub async fn import_captures_text(
+    repo: &impl Repository,
+    text: &str,
+    job: &CaptureJob,
+    lang: Lang,
+    stage: &dyn Fn(Stage),
+) -> Result<String, String> {
+    use crate::capture_import::{batch_of, imported_text, project_envelope, refused_text};
+    stage(Stage::Checking);
+    crate::web::after_paint().await;
+    let captures = geo_core::export::parse_captures(text).map_err(|e| refused_text(&e, lang))?;
+    stage(Stage::Analysing(captures.len()));
+    crate::web::after_paint().await;
+    let stored = project_envelope(repo, &job.project_id).await.map_err(|e: RepoError| e.message(lang))?;
+    let imported =
+        geo_core::export::build_app_run(&stored, &captures, &job.options()).map_err(|e| refused_text(&e, lang))?;
+    stage(Stage::Saving(imported.probes.len()));
+    let text = imported_text(&imported, lang);
+    repo.put_many(&batch_of(imported)).await.map_err(|e: RepoError| e.message(lang))?;
+    Ok(text)
+}
+
+/// [`import_text`] or [`import_captures_text`], as `job` says.
+async fn import_job(
+    repo: &impl Repository,
+    text: &str,
+    job: &Job,
+    lang: Lang,
+    stage: &dyn Fn(Stage),
+) -> Result<String, String> {
+    match job {
+        Job::Export => import_text(repo, text, lang, stage).await,
+        Job::Captures(c) => import_captures_text(repo, text, c, lang, stage).await,
+    }
+}
+
+pub use browser::{import_file, import_file_as, import_in_worker, set_worker_url};
 
 mod browser {
-    use super::{import_text, Message, Stage};
+    use super::{import_job, Job, Message, Stage};
     use crate::i18n::tf;
     use crate::repo::idb::IdbRepo;
     use geo_core::model::Lang;
@@ -226,6 +302,18 @@ mod browser {
         lang: Lang,
         on_stage: Rc<dyn Fn(Stage)>,
     ) -> Result<String, String> {
+        import_file_as(repo, file, &Job::Export, lang, on_stage).await
+    }
+
+    /// [`import_file`] of `file` as `job` says: an export, or a capture file
+    /// ([`super::import_captures_text`]), in the worker or on the page.
+    pub async fn import_file_as(
+        repo: &IdbRepo,
+        file: File,
+        job: &Job,
+        lang: Lang,
+        on_stage: Rc<dyn Fn(Stage)>,
+    ) -> Result<String, String> {
         let spans = Rc::new(Spans::default());
         let staged: Rc<dyn Fn(Stage)> = {
             let spans = spans.clone();
@@ -234,7 +322,7 @@ mod browser {
                 on_stage(stage);
             })
         };
-        let outcome = match in_worker(&file, lang, staged.clone()).await {
+        let outcome = match in_worker(&file, job, lang, staged.clone()).await {
             Some(outcome) => {
                 // The worker's write reaches this tab's pages on the BroadcastChannel too,
                 // but perhaps after the outcome: show fresh figures with the outcome.
@@ -246,7 +334,7 @@ mod browser {
             None => {
                 staged(Stage::Reading);
                 let text = JsFuture::from(file.text()).await.ok().and_then(|v| v.as_string()).unwrap_or_default();
-                import_text(repo, &text, lang, &*staged).await
+                import_job(repo, &text, job, lang, &*staged).await
             }
         };
         spans.end();
@@ -272,7 +360,12 @@ mod browser {
 
     /// The import in a worker: `None` when no worker could begin it (the caller then runs
     /// it here), else its outcome.
-    async fn in_worker(file: &File, lang: Lang, on_stage: Rc<dyn Fn(Stage)>) -> Option<Result<String, String>> {
+    async fn in_worker(
+        file: &File,
+        job: &Job,
+        lang: Lang,
+        on_stage: Rc<dyn Fn(Stage)>,
+    ) -> Option<Result<String, String>> {
         let url = WORKER_URL.with(|u| u.borrow().clone())?;
         let options = WorkerOptions::new();
         options.set_type(WorkerType::Module);
@@ -308,9 +401,11 @@ mod browser {
         let request = Object::new();
         let lang_code = JsValue::from_str(lang.as_str());
         let set = |k: &str, v: &JsValue| Reflect::set(&request, &JsValue::from_str(k), v).is_ok();
+        let job = job.to_message().map_or(JsValue::UNDEFINED, |j| JsValue::from_str(&j));
         let posted = set("module", &wasm_bindgen::module())
             && set("file", file)
             && set("lang", &lang_code)
+            && set("job", &job)
             && worker.post_message(&request).is_ok();
         let last = if posted { JsFuture::from(ended).await.ok() } else { None };
         worker.terminate();
@@ -329,10 +424,12 @@ mod browser {
     }
 
     /// The worker's side: called by `import-worker-*.js` once the module is instantiated
-    /// there, with the file and the interface language (`zh`/`en`) the page posted. Opens
-    /// the database, runs [`import_text`] and posts every [`Message`] to the page.
+    /// there, with the file, the interface language (`zh`/`en`) and the job (none for an
+    /// export, a [`super::CaptureJob`]'s JSON for a capture file) the page posted. Opens the
+    /// database, runs the import ([`super::import_text`] or [`super::import_captures_text`])
+    /// and posts every [`Message`] to the page.
     #[wasm_bindgen]
-    pub async fn import_in_worker(file: File, lang: String) {
+    pub async fn import_in_worker(file: File, lang: String, job: Option<String>) {
         let lang = Lang::parse(&lang).unwrap_or_default();
         let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
         let post = |m: &Message| {
@@ -342,8 +439,9 @@ mod browser {
         let outcome = async {
             // This context's writes are announced to the page on the BroadcastChannel.
             let repo = IdbRepo::open(Rc::new(|| {})).await.map_err(|e| e.message(lang))?;
+            let job = Job::from_message(job.as_deref()).ok_or_else(|| tf(lang, "import.stopped", &[("e", "job")]))?;
             let text = JsFuture::from(file.text()).await.ok().and_then(|v| v.as_string()).unwrap_or_default();
-            import_text(&repo, &text, lang, &|stage| post(&Message::Stage { stage })).await
+            import_job(&repo, &text, &job, lang, &|stage| post(&Message::Stage { stage })).await
         }
         .await;
         let (ok, text) = match outcome {
@@ -425,6 +523,125 @@ mod tests {
         // The same file again changes nothing, and says so.
         let again = block_on(import_text(&repo, text, Lang::Zh, &|_| {})).unwrap();
         assert_eq!(again, block_on(fresh.merge_reported(&env)).unwrap().describe().get(Lang::Zh).to_string());
+    }
+
+    const PROJECT: &str = "proj_yuangouchang";
+    const CAPTURES_JSON: &str = include_str!("../../../fixtures/captures/doubao-app.json");
+    const CAPTURES_CSV: &str = include_str!("../../../fixtures/captures/doubao-app.csv");
+
+    /// A repository holding `fixtures/exports/method.json` (the fixture project's prompts p01–p04,
+    /// DeepSeek's and OpenAI's API runs), and that export.
+    fn method_repo() -> (MemoryRepo, ExportEnvelope) {
+        let env =
+            parse_import(include_str!("../../../fixtures/exports/method.json"), &ExportEnvelope::new(""), Lang::En)
+                .expect("the fixture imports");
+        let repo = MemoryRepo::default();
+        block_on(repo.merge(&env)).unwrap();
+        (repo, env)
+    }
+
+    fn job(engine: geo_core::model::EngineId, run_id: &str, add_prompts: bool) -> CaptureJob {
+        CaptureJob {
+            project_id: PROJECT.into(),
+            engine,
+            run_id: run_id.into(),
+            now: "2026-12-06T00:00:00.000Z".into(),
+            add_prompts,
+        }
+    }
+
+    fn import(repo: &MemoryRepo, text: &str, job: &CaptureJob, lang: Lang) -> (Result<String, String>, Vec<Stage>) {
+        let stages = std::cell::RefCell::new(Vec::new());
+        let outcome = block_on(import_captures_text(repo, text, job, lang, &|s| stages.borrow_mut().push(s)));
+        (outcome, stages.into_inner())
+    }
+
+    /// The runs page's import is `geo-probe import-captures` with its default options: the same
+    /// run and probes, written whole with the run's summary, and the Engines page's comparison
+    /// then equals `geo-probe engines` over the CLI's output.
+    #[test]
+    fn captures_import_as_the_cli_imports_them() {
+        use geo_core::model::EngineId;
+        let (repo, env) = method_repo();
+        let job = job(EngineId::Deepseek, "run_cap", false);
+        let (outcome, stages) = import(&repo, CAPTURES_JSON, &job, Lang::En);
+        let cli = geo_core::export::import_captures(&env, CAPTURES_JSON, &job.options()).unwrap();
+        assert_eq!(stages, [Stage::Checking, Stage::Analysing(4), Stage::Saving(4)]);
+        let text = outcome.unwrap();
+        assert_eq!(text, crate::capture_import::imported_text(&cli, Lang::En));
+        assert!(text.starts_with("4 captured answer(s) imported as DeepSeek's app run (Completed): run_cap"), "{text}");
+        let mut want = env.clone();
+        cli.apply(&mut want);
+        let got = block_on(repo.snapshot("t")).unwrap();
+        let run = |e: &ExportEnvelope| e.run("run_cap").cloned();
+        assert_eq!(run(&got), run(&want));
+        assert_eq!(got.probes_of("run_cap").count(), 4);
+        assert!(got.probes_of("run_cap").eq(want.probes_of("run_cap")));
+        assert_eq!(run(&got).unwrap().surface, geo_core::model::Surface::App);
+        // The run's summary is computed as any run's is.
+        let summary = block_on(repo.run_summaries(PROJECT)).unwrap().into_iter().find(|s| s.id == "run_cap").unwrap();
+        let metrics = geo_core::metrics::metrics_for_export(&want, Some("run_cap")).unwrap().remove(0);
+        assert_eq!(block_on(repo.run_metrics("run_cap")).unwrap(), Some(metrics));
+        assert_eq!(summary.surface, geo_core::model::Surface::App);
+        let engines = |e: &ExportEnvelope| geo_core::compare::engines_for_export(e, Some(PROJECT)).unwrap();
+        let cmp = engines(&got);
+        assert_eq!(cmp, engines(&want));
+        // DeepSeek's gap is now against the imported run (OpenAI's against the fixture's).
+        let gap = cmp.surface_gaps.iter().find(|g| g.engine == EngineId::Deepseek).expect("DeepSeek has both surfaces");
+        assert_eq!(gap.app_run_id, "run_cap");
+    }
+
+    /// A broken row, an unknown prompt or a file that is not a capture file writes nothing and
+    /// says where and why; `add_prompts` adds the unknown prompt, named, in the same write.
+    #[test]
+    fn a_refused_capture_file_writes_nothing_and_names_the_row() {
+        use geo_core::model::EngineId;
+        let (repo, _) = method_repo();
+        let before = serde_json::to_string(&block_on(repo.snapshot("t")).unwrap()).unwrap();
+        let unchanged = |step: &str| {
+            let now = serde_json::to_string(&block_on(repo.snapshot("t")).unwrap()).unwrap();
+            assert!(now == before, "{step}: something was written");
+        };
+        let bad_time = CAPTURES_CSV.replacen("2026-12-01T10:05:00+08:00", "2026-12-01 10:05", 1);
+        let (outcome, stages) = import(&repo, &bad_time, &job(EngineId::Doubao, "run_x", false), Lang::En);
+        let en = outcome.unwrap_err();
+        assert!(en.starts_with("row 3, captured_at: time \"2026-12-01 10:05\""), "{en}");
+        assert!(en.ends_with("; nothing was imported"), "{en}");
+        assert_eq!(stages, [Stage::Checking]);
+        unchanged("bad time");
+        let (zh, _) = import(&repo, &bad_time, &job(EngineId::Doubao, "run_x", false), Lang::Zh);
+        assert!(zh.unwrap_err().ends_with("；未导入任何内容"));
+        // A row without its answer column.
+        let short = "prompt,answer,captured_at,source_urls,cited_urls\r\np01,2026-12-01T01:00:00Z,,\r\n";
+        let (outcome, _) = import(&repo, short, &job(EngineId::Doubao, "run_x", false), Lang::En);
+        assert!(outcome.unwrap_err().starts_with("row 2"));
+        unchanged("short row");
+        // The CSV names a prompt method.json does not have (fixtures/project.json's p04).
+        let (outcome, stages) = import(&repo, CAPTURES_CSV, &job(EngineId::Doubao, "run_x", false), Lang::En);
+        let en = outcome.unwrap_err();
+        assert!(en.contains("unknown prompt \"帮我推荐几家做品牌AI可见度优化的公司，并说明理由\""), "{en}");
+        assert_eq!(stages, [Stage::Checking, Stage::Analysing(4)]);
+        unchanged("unknown prompt");
+        // Asked to, the import adds it to the project with the run, in one write.
+        let (outcome, _) = import(&repo, CAPTURES_CSV, &job(EngineId::Doubao, "run_y", true), Lang::En);
+        let text = outcome.unwrap();
+        // Added as geo-core adds it: its text in NFKC (the full-width comma folded).
+        assert!(
+            text.contains("\n1 prompt(s) added to the project: “帮我推荐几家做品牌AI可见度优化的公司,并说明理由”"),
+            "{text}"
+        );
+        let after = block_on(repo.snapshot("t")).unwrap();
+        assert_eq!(after.probes_of("run_y").count(), 4);
+        assert!(after.prompts.iter().any(|p| p.id == "run_y_p1" && p.project_id == PROJECT));
+    }
+
+    #[test]
+    fn a_capture_job_travels_to_the_worker_and_an_export_has_none() {
+        let captures = Job::Captures(job(geo_core::model::EngineId::Qwen, "run_q", true));
+        assert_eq!(Job::from_message(captures.to_message().as_deref()), Some(captures));
+        assert_eq!(Job::Export.to_message(), None);
+        assert_eq!(Job::from_message(None), Some(Job::Export));
+        assert_eq!(Job::from_message(Some("nonsense")), None);
     }
 
     #[test]

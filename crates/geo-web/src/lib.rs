@@ -26,11 +26,13 @@
 //! - [`prefs`]: the few values kept in Web Storage (language, API key, key storage);
 //! - [`settings_store`]: the settings keys of each engine's base URL and the base-URL check;
 //! - [`demo`]: seeding, restoring and deleting the demo project (seed §8.2);
-//! - [`import_worker`]: the settings import, run off the main thread in a Web Worker.
+//! - [`import_worker`]: the settings import, run off the main thread in a Web Worker;
+//! - [`capture_import`]: captured app answers as an `app` run (the runs page, through the import worker).
 
 #![warn(missing_docs)]
 
 pub mod app;
+pub mod capture_import;
 pub mod chat;
 pub mod components;
 pub mod demo;
@@ -58,6 +60,9 @@ pub use repo::self_test::migration_self_test;
 #[cfg(target_arch = "wasm32")]
 #[wasm_bindgen::prelude::wasm_bindgen]
 pub fn start_app(import_worker: Option<String>) {
+    // The module is downloaded, compiled and instantiated: `cargo xtask bench-first-visit`
+    // splits a first visit's time at this mark.
+    web::mark("geo:start");
     import_worker::set_worker_url(import_worker);
     yew::Renderer::<app::App>::new().render();
 }

@@ -103,6 +103,17 @@ pub async fn after_paint() {
     yew::platform::time::sleep(std::time::Duration::ZERO).await;
 }
 
+/// Records the User Timing mark `name` now (nothing natively or without `performance`):
+/// the moments of start-up that `cargo xtask bench-first-visit` reads (`geo:start`,
+/// `geo:first-render`).
+pub fn mark(name: &str) {
+    if cfg!(target_arch = "wasm32") {
+        if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
+            let _ = p.mark(name);
+        }
+    }
+}
+
 /// A User Timing span over async work: [`Span::start`] marks, [`Span::end`] records the
 /// measure (nothing natively or without `performance`).
 /// Spans of the same name may overlap: each has its own start mark.

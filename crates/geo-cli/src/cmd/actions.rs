@@ -2,8 +2,8 @@
 //! what to do next for a run (`shared/spec/data-model.md`, "What to do next"), every item
 //! computed by geo-core's `actions` module.
 
-use crate::args::{Args, Arity};
-use crate::io::{input_error, print};
+use crate::args::Arity;
+use crate::io::{input_error, print, print_json};
 use anyhow::Result;
 use geo_core::actions::{actions_for_export, actions_markdown};
 use std::process::ExitCode;
@@ -13,11 +13,7 @@ use std::process::ExitCode;
 /// like `report`).
 pub fn actions(raw: &[String]) -> Result<ExitCode> {
     let spec = [("run", Arity::One), ("against", Arity::One), ("format", Arity::One), ("lang", Arity::One)];
-    let args = Args::parse(raw, &spec).map_err(input_error)?;
-    args.expect_positionals(&["FILE"]).map_err(input_error)?;
-    let markdown = super::markdown_flag(&args)?;
-    let lang = super::lang_flag(&args)?;
-    let env = super::export::load_export(&args.positionals[0])?;
+    let super::ReportInput { args, markdown, lang, env } = super::ReportInput::read(raw, &spec)?;
     let actions =
         actions_for_export(&env, args.value("run"), args.value("against")).map_err(|e| input_error(e.to_string()))?;
     if markdown {
@@ -27,9 +23,7 @@ pub fn actions(raw: &[String]) -> Result<ExitCode> {
         let project = env.projects.iter().find(|p| p.id == run.project_id).map_or(run.project_id.as_str(), |p| &p.name);
         print(&actions_markdown(&actions, run, project, geo_core::provider::spec(actions.engine).name, lang))?;
     } else {
-        let mut text = serde_json::to_string_pretty(&actions)?;
-        text.push('\n');
-        print(&text)?;
+        print_json(&actions)?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -5,7 +5,7 @@
 //! the final state — is geo-core's `chat` module; this file reads files and moves bytes.
 
 use crate::args::{Args, Arity};
-use crate::io::{input_error, print, read_text};
+use crate::io::{input_error, read_text};
 use anyhow::Result;
 use geo_core::chat::{self, AnswerState, ChatStream, Document, Index, StreamEnd, TOP_K};
 use geo_core::safe::{terminal_text, StreamRedactor};
@@ -38,28 +38,20 @@ fn query(args: &Args) -> Result<String> {
 
 /// `geo-probe retrieve --docs FILE... --query TEXT [--top N]`.
 pub fn retrieve(raw: &[String]) -> Result<ExitCode> {
-    let args =
-        Args::parse(raw, &[("docs", Arity::Many), ("query", Arity::One), ("top", Arity::One)]).map_err(input_error)?;
-    args.expect_positionals(&[]).map_err(input_error)?;
+    let args = super::parse(raw, &[("docs", Arity::Many), ("query", Arity::One), ("top", Arity::One)], &[])?;
     let docs = load_docs(args.values("docs"))?;
     let q = query(&args)?;
     let top = args.number::<usize>("top").map_err(input_error)?.unwrap_or(TOP_K);
     let index = Index::from_documents(docs);
     let hits = index.search(&q, top);
-    let mut text = serde_json::to_string_pretty(&hits)?;
-    text.push('\n');
-    print(&text)?;
+    crate::io::print_json(&hits)?;
     Ok(ExitCode::SUCCESS)
 }
 
 /// `geo-probe chat --docs FILE... --query TEXT [--base-url URL] [--model M]`.
 pub fn chat(raw: &[String]) -> Result<ExitCode> {
-    let args = Args::parse(
-        raw,
-        &[("docs", Arity::Many), ("query", Arity::One), ("base-url", Arity::One), ("model", Arity::One)],
-    )
-    .map_err(input_error)?;
-    args.expect_positionals(&[]).map_err(input_error)?;
+    let spec = [("docs", Arity::Many), ("query", Arity::One), ("base-url", Arity::One), ("model", Arity::One)];
+    let args = super::parse(raw, &spec, &[])?;
     let docs = load_docs(args.values("docs"))?;
     let q = query(&args)?;
     // The docs chat asks DeepSeek, with DeepSeek's key variable from the engine table.

@@ -4,8 +4,8 @@
 //! `said::claims_for_export`; a `--facts` file is read and checked by geo-core's
 //! `project::parse_facts_file` against the run's `aliasSnapshot`.
 
-use crate::args::{Args, Arity};
-use crate::io::{input_error, print, read_text};
+use crate::args::Arity;
+use crate::io::{input_error, print, print_json, read_text};
 use anyhow::Result;
 use geo_core::export::{default_run, find_run};
 use geo_core::limits::MAX_FACTS_FILE_BYTES;
@@ -18,11 +18,7 @@ use std::process::ExitCode;
 /// language, zh by default.
 pub fn claims(raw: &[String]) -> Result<ExitCode> {
     let spec = [("run", Arity::One), ("facts", Arity::One), ("format", Arity::One), ("lang", Arity::One)];
-    let args = Args::parse(raw, &spec).map_err(input_error)?;
-    args.expect_positionals(&["FILE"]).map_err(input_error)?;
-    let markdown = super::markdown_flag(&args)?;
-    let lang = super::lang_flag(&args)?;
-    let env = super::export::load_export(&args.positionals[0])?;
+    let super::ReportInput { args, markdown, lang, env } = super::ReportInput::read(raw, &spec)?;
     let run = pick(&env, args.value("run"))?;
     let sheet = match args.value("facts") {
         Some(path) => Some(facts_file(path, run)?),
@@ -32,9 +28,7 @@ pub fn claims(raw: &[String]) -> Result<ExitCode> {
     if markdown {
         print(&claims_markdown(&report, run, lang))?;
     } else {
-        let mut text = serde_json::to_string_pretty(&report)?;
-        text.push('\n');
-        print(&text)?;
+        print_json(&report)?;
     }
     Ok(ExitCode::SUCCESS)
 }

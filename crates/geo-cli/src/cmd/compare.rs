@@ -6,8 +6,8 @@
 //! delivers the webhook. The comparison is printed before the webhook is tried, so a failed
 //! delivery (exit 3) never loses the report.
 
-use crate::args::{Args, Arity};
-use crate::io::{input_error, print};
+use crate::args::Arity;
+use crate::io::{input_error, print, print_json};
 use crate::terminal;
 use crate::webhook;
 use anyhow::Result;
@@ -47,12 +47,6 @@ impl FailOn {
     }
 }
 
-fn pretty_json<T: serde::Serialize>(value: &T) -> Result<String> {
-    let mut text = serde_json::to_string_pretty(value)?;
-    text.push('\n');
-    Ok(text)
-}
-
 /// `geo-probe diff FILE [--run ID | --engine E] [--against ID] [--format json|markdown]
 /// [--fail-on regression|change] [--webhook URL] [--lang zh|en] [--allow-no-previous]`.
 ///
@@ -71,8 +65,7 @@ pub fn diff(raw: &[String]) -> Result<ExitCode> {
         ("engine", Arity::One),
         ("allow-no-previous", Arity::Flag),
     ];
-    let args = Args::parse(raw, &spec).map_err(input_error)?;
-    args.expect_positionals(&["FILE"]).map_err(input_error)?;
+    let args = super::parse(raw, &spec, &["FILE"])?;
     let markdown = super::markdown_flag(&args)?;
     let fail_on = args.value("fail-on").map(FailOn::parse).transpose()?;
     let lang = super::lang_flag(&args)?;
@@ -127,7 +120,7 @@ pub fn diff(raw: &[String]) -> Result<ExitCode> {
     if markdown {
         print(&compare::diff_markdown(&diff, lang))?;
     } else {
-        print(&pretty_json(&diff)?)?;
+        print_json(&diff)?;
     }
 
     if let Some(hook) = hook.filter(|_| diff.verdict != Verdict::Stable) {
@@ -153,12 +146,11 @@ fn deliver(hook: &webhook::Target, diff: &RunDiff, lang: Lang, timeout: Duration
 
 /// `geo-probe engines FILE [--project ID]`.
 pub fn engines(raw: &[String]) -> Result<ExitCode> {
-    let args = Args::parse(raw, &[("project", Arity::One)]).map_err(input_error)?;
-    args.expect_positionals(&["FILE"]).map_err(input_error)?;
+    let args = super::parse(raw, &[("project", Arity::One)], &["FILE"])?;
     let env = super::export::load_export(&args.positionals[0])?;
     let comparison =
         compare::engines_for_export(&env, args.value("project")).map_err(|e| input_error(e.to_string()))?;
-    print(&pretty_json(&comparison)?)?;
+    print_json(&comparison)?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -31,14 +31,7 @@ fn engines_to_check(args: &Args) -> Result<Vec<EngineId>> {
     if args.value("engine").is_some() {
         return super::probe::engines_flag(args);
     }
-    let keyed = super::probe::keyed_engines()?;
-    if keyed.is_empty() {
-        return Err(input_error(format!(
-            "no engine can be checked: set one of {} (or name engines with --engine and pass --base-url for a proxy)",
-            super::probe::key_vars()
-        )));
-    }
-    Ok(keyed)
+    super::probe::some_keyed_engines("can be checked", "or name engines with --engine and pass --base-url for a proxy")
 }
 
 /// `geo-probe doctor`.
@@ -92,8 +85,7 @@ pub fn doctor(rest: &[String]) -> Result<ExitCode> {
             .collect()
     });
     if args.flag("json") {
-        let text = serde_json::to_string_pretty(&serde_json::json!({ "engines": checks }))?;
-        crate::io::print(&format!("{text}\n"))?;
+        crate::io::print_json(&serde_json::json!({ "engines": checks }))?;
     } else {
         let lines: Vec<String> = checks.iter().map(|c| format!("{}\n", c.line())).collect();
         crate::io::print(&lines.concat())?;

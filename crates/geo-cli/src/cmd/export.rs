@@ -1,7 +1,7 @@
 //! Offline commands over an export: `analyze`, `validate`, `metrics`, `report`, `csv`.
 
-use crate::args::{Args, Arity};
-use crate::io::{input_error, print, read_text};
+use crate::args::Arity;
+use crate::io::{input_error, print, print_json, read_text};
 use anyhow::Result;
 use geo_core::analysis::RunAnalyzer;
 use geo_core::export::{self, ImportLimits};
@@ -50,12 +50,6 @@ fn display_name(path: &str) -> &str {
     }
 }
 
-fn parse(raw: &[String], spec: &[(&str, Arity)], positionals: &[&str]) -> Result<Args> {
-    let args = Args::parse(raw, spec).map_err(input_error)?;
-    args.expect_positionals(positionals).map_err(input_error)?;
-    Ok(args)
-}
-
 /// The run to report on: `--run ID`, else the newest run of the export.
 pub fn pick_run(env: &ExportEnvelope, run: Option<&str>) -> Result<String> {
     match run {
@@ -75,7 +69,7 @@ pub fn pick_run(env: &ExportEnvelope, run: Option<&str>) -> Result<String> {
 
 /// `geo-probe analyze FILE`.
 pub fn analyze(raw: &[String]) -> Result<ExitCode> {
-    let args = parse(raw, &[], &["FILE"])?;
+    let args = super::parse(raw, &[], &["FILE"])?;
     let env = load_export(&args.positionals[0])?;
     print(&export::to_json_pretty(&env))?;
     Ok(ExitCode::SUCCESS)
@@ -83,7 +77,7 @@ pub fn analyze(raw: &[String]) -> Result<ExitCode> {
 
 /// `geo-probe validate FILE`.
 pub fn validate(raw: &[String]) -> Result<ExitCode> {
-    let args = parse(raw, &[], &["FILE"])?;
+    let args = super::parse(raw, &[], &["FILE"])?;
     let env = load_export(&args.positionals[0])?;
     print(&format!("{}\n", export::summarize(&env)))?;
     Ok(ExitCode::SUCCESS)
@@ -91,19 +85,17 @@ pub fn validate(raw: &[String]) -> Result<ExitCode> {
 
 /// `geo-probe metrics FILE [--run ID]`.
 pub fn metrics(raw: &[String]) -> Result<ExitCode> {
-    let args = parse(raw, &[("run", Arity::One)], &["FILE"])?;
+    let args = super::parse(raw, &[("run", Arity::One)], &["FILE"])?;
     let env = load_export(&args.positionals[0])?;
     let metrics =
         geo_core::metrics::metrics_for_export(&env, args.value("run")).map_err(|e| input_error(e.to_string()))?;
-    let mut text = serde_json::to_string_pretty(&metrics)?;
-    text.push('\n');
-    print(&text)?;
+    print_json(&metrics)?;
     Ok(ExitCode::SUCCESS)
 }
 
 /// `geo-probe report FILE [--run ID] [--lang zh|en]`.
 pub fn report(raw: &[String]) -> Result<ExitCode> {
-    let args = parse(raw, &[("run", Arity::One), ("lang", Arity::One)], &["FILE"])?;
+    let args = super::parse(raw, &[("run", Arity::One), ("lang", Arity::One)], &["FILE"])?;
     let lang = match args.value("lang") {
         None | Some("zh") => Lang::Zh,
         Some("en") => Lang::En,
@@ -118,7 +110,7 @@ pub fn report(raw: &[String]) -> Result<ExitCode> {
 
 /// `geo-probe csv probes|sources FILE [--run ID]`.
 pub fn csv(raw: &[String]) -> Result<ExitCode> {
-    let args = parse(raw, &[("run", Arity::One)], &["probes|sources", "FILE"])?;
+    let args = super::parse(raw, &[("run", Arity::One)], &["probes|sources", "FILE"])?;
     let env = load_export(&args.positionals[1])?;
     let run_id = pick_run(&env, args.value("run"))?;
     let text = match args.positionals[0].as_str() {

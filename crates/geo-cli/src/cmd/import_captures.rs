@@ -14,7 +14,7 @@ use anyhow::Result;
 use geo_core::export::{import_captures as import, CaptureOptions};
 use geo_core::runner::iso_timestamp;
 
-use crate::args::{Args, Arity};
+use crate::args::Arity;
 use crate::clock::now_ms;
 use crate::io::{input_error, print, read_text, write_atomic_with};
 use crate::terminal;
@@ -29,8 +29,7 @@ const FLAGS: &[(&str, Arity)] = &[
 
 /// `geo-probe import-captures`.
 pub fn import_captures(rest: &[String]) -> Result<ExitCode> {
-    let args = Args::parse(rest, FLAGS).map_err(input_error)?;
-    args.expect_positionals(&["FILE"]).map_err(input_error)?;
+    let args = super::parse(rest, FLAGS, &["FILE"])?;
     let required = |name: &str, what: &str| {
         args.value(name)
             .map(str::trim)

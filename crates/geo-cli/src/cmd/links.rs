@@ -103,8 +103,7 @@ pub fn links(raw: &[String]) -> Result<ExitCode> {
         ("allow-private", Arity::Flag),
         ("host-delay-ms", Arity::One),
     ];
-    let args = Args::parse(raw, &spec).map_err(input_error)?;
-    args.expect_positionals(&["FILE"]).map_err(input_error)?;
+    let args = super::parse(raw, &spec, &["FILE"])?;
     let out = args
         .value("out")
         .ok_or_else(|| input_error("links needs --out OUT, the file to write FILE and the check to"))?;

@@ -13,9 +13,41 @@ pub mod probe;
 pub mod proxy;
 pub mod warehouse;
 
-use crate::args::Args;
+use crate::args::{Args, Arity};
 use crate::io::input_error;
-use geo_core::model::Lang;
+use geo_core::model::{ExportEnvelope, Lang};
+
+/// The arguments of a command: `spec`'s flags and exactly the `positionals` named (a usage
+/// error otherwise).
+pub fn parse(raw: &[String], spec: &[(&str, Arity)], positionals: &[&str]) -> anyhow::Result<Args> {
+    let args = Args::parse(raw, spec).map_err(input_error)?;
+    args.expect_positionals(positionals).map_err(input_error)?;
+    Ok(args)
+}
+
+/// What a report over an export reads: its arguments (`FILE` and `spec`'s flags, among them
+/// `--format` and `--lang`), the two flags read, and the export, loaded.
+pub struct ReportInput {
+    /// The arguments.
+    pub args: Args,
+    /// `--format markdown`.
+    pub markdown: bool,
+    /// `--lang`.
+    pub lang: Lang,
+    /// `FILE`, loaded.
+    pub env: ExportEnvelope,
+}
+
+impl ReportInput {
+    /// Reads a report command's arguments and its export, flags first.
+    pub fn read(raw: &[String], spec: &[(&str, Arity)]) -> anyhow::Result<ReportInput> {
+        let args = parse(raw, spec, &["FILE"])?;
+        let markdown = markdown_flag(&args)?;
+        let lang = lang_flag(&args)?;
+        let env = export::load_export(&args.positionals[0])?;
+        Ok(ReportInput { args, markdown, lang, env })
+    }
+}
 
 /// `--lang zh|en` (zh when absent), the language of a Markdown output.
 pub fn lang_flag(args: &Args) -> anyhow::Result<Lang> {

@@ -8,7 +8,7 @@
 //! run is staged, the files are put in place together (`warehouse::staging`): a failure at any
 //! point leaves every table as it was.
 
-use crate::args::{Args, Arity};
+use crate::args::Arity;
 use crate::cmd::export::load_export;
 use crate::io::{input_error, print};
 use crate::warehouse::staging::{not_written, Placement, Staging};
@@ -31,8 +31,7 @@ const MAX_PROBES_IN_FLIGHT: usize = 20_000;
 /// The whole command is one all-or-nothing write: every run's files are staged first and put
 /// in place together ([`Staging::commit`]), so a failure leaves every table as it was.
 pub fn warehouse(raw: &[String]) -> Result<ExitCode> {
-    let args = Args::parse(raw, &[("out", Arity::One), ("run", Arity::One)]).map_err(input_error)?;
-    args.expect_positionals(&["FILE"]).map_err(input_error)?;
+    let args = super::parse(raw, &[("out", Arity::One), ("run", Arity::One)], &["FILE"])?;
     let out = args.value("out").ok_or_else(|| input_error("--out DIR is required: the folder of the tables"))?;
     let dir = Path::new(out);
     if dir.exists() && !dir.is_dir() {

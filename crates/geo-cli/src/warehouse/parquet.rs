@@ -55,6 +55,16 @@ fn properties(columns: &[Column]) -> Result<WriterProperties> {
     Ok(builder.build())
 }
 
+/// Column `i` of `rows` through `builder` (one with `append_option`): each row's
+/// `Value::$variant`, any other value null.
+macro_rules! primitive_column {
+    ($builder:expr, $rows:expr, $i:expr, $variant:ident) => {{
+        let mut b = $builder;
+        $rows.iter().for_each(|r| b.append_option(if let Value::$variant(v) = r.value($i) { Some(v) } else { None }));
+        Arc::new(b.finish())
+    }};
+}
+
 /// Column `i` of `rows` as an Arrow array of its type; a value of another type (never made by
 /// geo-core, whose test checks every column) becomes null.
 fn array<R: Row>(rows: &[R], i: usize, column: &Column) -> ArrayRef {
@@ -70,26 +80,11 @@ fn array<R: Row>(rows: &[R], i: usize, column: &Column) -> ArrayRef {
             }
             Arc::new(b.finish())
         }
-        ColumnType::Int => {
-            let mut b = Int64Builder::with_capacity(n);
-            rows.iter().for_each(|r| b.append_option(if let Value::Int(v) = r.value(i) { Some(v) } else { None }));
-            Arc::new(b.finish())
-        }
-        ColumnType::Float => {
-            let mut b = Float64Builder::with_capacity(n);
-            rows.iter().for_each(|r| b.append_option(if let Value::Float(v) = r.value(i) { Some(v) } else { None }));
-            Arc::new(b.finish())
-        }
-        ColumnType::Bool => {
-            let mut b = BooleanBuilder::with_capacity(n);
-            rows.iter().for_each(|r| b.append_option(if let Value::Bool(v) = r.value(i) { Some(v) } else { None }));
-            Arc::new(b.finish())
-        }
+        ColumnType::Int => primitive_column!(Int64Builder::with_capacity(n), rows, i, Int),
+        ColumnType::Float => primitive_column!(Float64Builder::with_capacity(n), rows, i, Float),
+        ColumnType::Bool => primitive_column!(BooleanBuilder::with_capacity(n), rows, i, Bool),
         ColumnType::Timestamp => {
-            let mut b = TimestampMicrosecondBuilder::with_capacity(n).with_timezone("UTC");
-            rows.iter()
-                .for_each(|r| b.append_option(if let Value::Timestamp(v) = r.value(i) { Some(v) } else { None }));
-            Arc::new(b.finish())
+            primitive_column!(TimestampMicrosecondBuilder::with_capacity(n).with_timezone("UTC"), rows, i, Timestamp)
         }
         ColumnType::StrList => {
             let mut b = ListBuilder::new(StringBuilder::new());

@@ -9,7 +9,8 @@
 
 use super::status::ItemKeys;
 use super::{
-    find, lost, pages, queries, status, wrong_facts, Actions, ActionsError, BrokenLink, LinkCounts, Prepared, RunInput,
+    find, lost, pages, queries, run_or_default, status, wrong_facts, Actions, ActionsError, BrokenLink, LinkCounts,
+    Prepared, RunInput,
 };
 use crate::model::{ExportEnvelope, LinkCheck, LinkClass, Probe, Run};
 use serde::{Deserialize, Serialize};
@@ -128,10 +129,7 @@ pub fn actions_for_export(
     run_id: Option<&str>,
     against_id: Option<&str>,
 ) -> Result<Actions, ActionsError> {
-    let run = match run_id {
-        Some(id) => find(env, id)?,
-        None => crate::export::default_run(env).ok_or(ActionsError::NoRuns)?,
-    };
+    let run = run_or_default(env, run_id)?;
     let against = match against_id {
         Some(id) => Some(find(env, id)?),
         None => run.previous_run_id.as_deref().and_then(|p| env.run(p)),

@@ -74,6 +74,24 @@ pub(crate) fn sections(md: &mut String, a: &Actions, run: &Run, engine: &str, la
     solved_section(md, a, run, t);
 }
 
+/// The first `limit` of `items` as a table under `head` (and the status column when the run is
+/// compared with another), one `row` each, then how many more there are; the rows shown.
+fn item_table<'r, T>(
+    md: &mut String,
+    a: &Actions,
+    t: Lang,
+    limit: usize,
+    head: Vec<(&'static str, Align)>,
+    items: &'r [T],
+    row: impl Fn(&T) -> Vec<String>,
+) -> &'r [T] {
+    let head = with_status(head, a, t);
+    let (rows, more) = shown(items, limit, t);
+    table(md, &head, rows.iter().map(row));
+    md.push_str(more.as_deref().unwrap_or(""));
+    rows
+}
+
 fn with_status(mut head: Vec<(&'static str, Align)>, a: &Actions, t: Lang) -> Vec<(&'static str, Align)> {
     if a.against_id.is_some() {
         head.push((t.pick("状态", "Status"), Align::Left));
@@ -91,20 +109,14 @@ fn lost_section(md: &mut String, a: &Actions, run: &Run, t: Lang, limit: usize) 
         md.push_str(t.pick("没有失分的提示词。\n\n", "No prompt is lost.\n\n"));
         return;
     }
-    let head = with_status(
-        vec![
-            ("Prompt", Align::Left),
-            (t.pick("品牌提及率（95% 区间）", "Brand mention rate (95% interval)"), Align::Right),
-            (t.pick("领先的竞品", "Competitors ahead"), Align::Left),
-            (t.pick("品牌落后的回答", "Answers with the brand behind"), Align::Right),
-            (t.pick("可争取", "At stake"), Align::Right),
-        ],
-        a,
-        t,
-    );
-    let (rows, more) = shown(&a.lost_prompts, limit, t);
-    table(md, &head, rows.iter().map(|l| lost_row(l, a, run, t)));
-    md.push_str(more.as_deref().unwrap_or(""));
+    let head = vec![
+        ("Prompt", Align::Left),
+        (t.pick("品牌提及率（95% 区间）", "Brand mention rate (95% interval)"), Align::Right),
+        (t.pick("领先的竞品", "Competitors ahead"), Align::Left),
+        (t.pick("品牌落后的回答", "Answers with the brand behind"), Align::Right),
+        (t.pick("可争取", "At stake"), Align::Right),
+    ];
+    item_table(md, a, t, limit, head, &a.lost_prompts, |l| lost_row(l, a, run, t));
 }
 
 fn lost_row(l: &LostPrompt, a: &Actions, run: &Run, t: Lang) -> Vec<String> {
@@ -167,21 +179,15 @@ fn queries_section(md: &mut String, a: &Actions, run: &Run, t: Lang, limit: usiz
             a.queries.len()
         ),
     ));
-    let head = with_status(
-        vec![
-            (t.pick("搜索词", "Query"), Align::Left),
-            (t.pick("探测", "Probes"), Align::Right),
-            ("Prompt", Align::Left),
-            (t.pick("来源域名", "Domains"), Align::Left),
-            (t.pick("自有", "Owned"), Align::Left),
-            (t.pick("竞品", "Competitor"), Align::Left),
-        ],
-        a,
-        t,
-    );
-    let (rows, more) = shown(&a.queries, limit, t);
-    table(md, &head, rows.iter().map(|q| query_row(q, a, run, t)));
-    md.push_str(more.as_deref().unwrap_or(""));
+    let head = vec![
+        (t.pick("搜索词", "Query"), Align::Left),
+        (t.pick("探测", "Probes"), Align::Right),
+        ("Prompt", Align::Left),
+        (t.pick("来源域名", "Domains"), Align::Left),
+        (t.pick("自有", "Owned"), Align::Left),
+        (t.pick("竞品", "Competitor"), Align::Left),
+    ];
+    item_table(md, a, t, limit, head, &a.queries, |q| query_row(q, a, run, t));
 }
 
 /// The first five of `items`, comma-separated, with `…` when there are more.
@@ -246,21 +252,15 @@ fn pages_section(md: &mut String, a: &Actions, t: Lang, limit: usize) {
             "Gemini gives only redirect links that differ in every answer: those pages are counted by the publisher's domain.\n\n",
         ));
     }
-    let head = with_status(
-        vec![
-            (t.pick("页面", "Page"), Align::Left),
-            (t.pick("域名", "Domain"), Align::Left),
-            (t.pick("探测", "Probes"), Align::Right),
-            (t.pick("被引用", "Cited"), Align::Right),
-            (t.pick("标题提到竞品", "Title names a competitor"), Align::Left),
-            (t.pick("标题提到品牌", "Title names the brand"), Align::Left),
-        ],
-        a,
-        t,
-    );
-    let (rows, more) = shown(&a.pages, limit, t);
-    table(md, &head, rows.iter().map(|p| page_row(p, a, t)));
-    md.push_str(more.as_deref().unwrap_or(""));
+    let head = vec![
+        (t.pick("页面", "Page"), Align::Left),
+        (t.pick("域名", "Domain"), Align::Left),
+        (t.pick("探测", "Probes"), Align::Right),
+        (t.pick("被引用", "Cited"), Align::Right),
+        (t.pick("标题提到竞品", "Title names a competitor"), Align::Left),
+        (t.pick("标题提到品牌", "Title names the brand"), Align::Left),
+    ];
+    item_table(md, a, t, limit, head, &a.pages, |p| page_row(p, a, t));
 }
 
 fn page_row(p: &PageRow, a: &Actions, t: Lang) -> Vec<String> {
@@ -293,21 +293,15 @@ fn wrong_facts_section(md: &mut String, a: &Actions, run: &Run, t: Lang, limit: 
         md.push_str(t.pick("没有与事实表矛盾的句子。\n\n", "No sentence contradicts the fact sheet.\n\n"));
         return;
     }
-    let head = with_status(
-        vec![
-            (t.pick("事实", "Fact"), Align::Left),
-            (t.pick("对象", "Target"), Align::Left),
-            (t.pick("矛盾的句子", "Contradicting sentences"), Align::Right),
-            (t.pick("回答", "Answers"), Align::Right),
-            (t.pick("说出的值", "Values stated"), Align::Left),
-            (t.pick("无来源的句子", "Without a source"), Align::Right),
-        ],
-        a,
-        t,
-    );
-    let (rows, more) = shown(&a.wrong_facts, limit, t);
-    table(md, &head, rows.iter().map(|f| wrong_fact_row(f, a, run, t)));
-    md.push_str(more.as_deref().unwrap_or(""));
+    let head = vec![
+        (t.pick("事实", "Fact"), Align::Left),
+        (t.pick("对象", "Target"), Align::Left),
+        (t.pick("矛盾的句子", "Contradicting sentences"), Align::Right),
+        (t.pick("回答", "Answers"), Align::Right),
+        (t.pick("说出的值", "Values stated"), Align::Left),
+        (t.pick("无来源的句子", "Without a source"), Align::Right),
+    ];
+    let rows = item_table(md, a, t, limit, head, &a.wrong_facts, |f| wrong_fact_row(f, a, run, t));
     let pages: Vec<(&WrongFact, &super::WrongFactPage)> =
         rows.iter().flat_map(|f| f.pages.iter().map(move |p| (f, p))).collect();
     if pages.is_empty() {

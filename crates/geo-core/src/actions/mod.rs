@@ -386,3 +386,12 @@ pub(crate) fn find<'a>(env: &'a ExportEnvelope, id: &str) -> Result<&'a Run, Act
         available: env.runs_in_order().iter().rev().take(10).map(|r| r.id.clone()).collect(),
     })
 }
+
+/// The run a report over an export reads: `run_id`, else the newest completed or partial run,
+/// else the newest run ([`crate::export::default_run`]).
+pub(crate) fn run_or_default<'a>(env: &'a ExportEnvelope, run_id: Option<&str>) -> Result<&'a Run, ActionsError> {
+    match run_id {
+        Some(id) => find(env, id),
+        None => crate::export::default_run(env).ok_or(ActionsError::NoRuns),
+    }
+}

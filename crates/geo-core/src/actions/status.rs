@@ -62,12 +62,28 @@ fn new_or_open(was: bool) -> Option<ItemStatus> {
     Some(if was { ItemStatus::Open } else { ItemStatus::New })
 }
 
+/// Marks each of `items` open when `was` (sorted) holds its key, else new, and returns the
+/// keys of `was` that no item holds any more and `judged` accepts, in `was`'s order: the
+/// solved ones. The items' keys are looked up in a sorted list, not compared pairwise: a
+/// large run has thousands of pages to be on.
+fn new_open_solved<T>(
+    items: &mut [T],
+    was: &[String],
+    key: fn(&T) -> &str,
+    status: fn(&mut T) -> &mut Option<ItemStatus>,
+    judged: impl Fn(&str) -> bool,
+) -> Vec<String> {
+    for item in items.iter_mut() {
+        *status(item) = new_or_open(has(was, key(item)));
+    }
+    let mut now: Vec<&str> = items.iter().map(key).collect();
+    crate::sort::sort(&mut now);
+    was.iter().filter(|k| now.binary_search(&k.as_str()).is_err() && judged(k)).cloned().collect()
+}
+
 /// Sets every item's status in `actions` and lists what was solved; `asked` and `claimed`
 /// (sorted) are the prompts of the run's successful probes and the facts they speak to.
 pub(crate) fn mark(actions: &mut Actions, asked: &[String], claimed: &[String], previous: &ItemKeys) {
-    for l in &mut actions.lost_prompts {
-        l.status = new_or_open(has(&previous.lost_prompt_ids, &l.prompt_id));
-    }
     let mut solved = Solved::default();
     for q in &mut actions.queries {
         let was_open = has(&previous.unowned_queries, &q.query);
@@ -81,30 +97,20 @@ pub(crate) fn mark(actions: &mut Actions, asked: &[String], claimed: &[String], 
         };
     }
     crate::sort::sort(&mut solved.queries);
-    for p in &mut actions.pages {
-        p.status = new_or_open(has(&previous.pages, &p.url));
-    }
-    solved.lost_prompts = previous
-        .lost_prompt_ids
-        .iter()
-        .filter(|id| actions.lost_prompts.iter().all(|l| &l.prompt_id != *id))
-        .filter(|id| has(asked, id))
-        .cloned()
-        .collect();
-    // Thousands of pages on a large run: looked up in a sorted list, not compared pairwise.
-    let mut now: Vec<&str> = actions.pages.iter().map(|p| p.url.as_str()).collect();
-    crate::sort::sort(&mut now);
-    let is_page_now = |u: &str| now.binary_search(&u).is_ok();
-    solved.pages = previous.pages.iter().filter(|u| !is_page_now(u)).cloned().collect();
-    for f in &mut actions.wrong_facts {
-        f.status = new_or_open(has(&previous.wrong_fact_ids, &f.fact_id));
-    }
-    solved.wrong_facts = previous
-        .wrong_fact_ids
-        .iter()
-        .filter(|id| actions.wrong_facts.iter().all(|f| &f.fact_id != *id))
-        .filter(|id| has(claimed, id))
-        .cloned()
-        .collect();
+    solved.lost_prompts = new_open_solved(
+        &mut actions.lost_prompts,
+        &previous.lost_prompt_ids,
+        |l| &l.prompt_id,
+        |l| &mut l.status,
+        |id| has(asked, id),
+    );
+    solved.pages = new_open_solved(&mut actions.pages, &previous.pages, |p| &p.url, |p| &mut p.status, |_| true);
+    solved.wrong_facts = new_open_solved(
+        &mut actions.wrong_facts,
+        &previous.wrong_fact_ids,
+        |f| &f.fact_id,
+        |f| &mut f.status,
+        |id| has(claimed, id),
+    );
     actions.solved = Some(solved);
 }

@@ -198,17 +198,8 @@ pub fn mentioned_target_ids(text: &str, targets: &[Target]) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::builders::aliased as target;
     use crate::model::TargetKind;
-
-    fn target(id: &str, kind: TargetKind, aliases: &[&str]) -> Target {
-        Target {
-            id: id.into(),
-            kind,
-            label: aliases.first().copied().unwrap_or(id).into(),
-            aliases: aliases.iter().map(|s| s.to_string()).collect(),
-            domains: vec![],
-        }
-    }
 
     #[test]
     fn george_is_not_geo() {

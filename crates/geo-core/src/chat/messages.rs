@@ -110,13 +110,7 @@ impl ChatError {
     }
 }
 
-impl std::fmt::Display for ChatError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.message().en)
-    }
-}
-
-impl std::error::Error for ChatError {}
+crate::model::localized_error!(ChatError, message);
 
 /// Checks the question: trimmed, non-empty, at most [`MAX_QUESTION_CHARS`] characters.
 pub fn validate_question(question: &str) -> Result<&str, ChatError> {

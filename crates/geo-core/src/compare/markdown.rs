@@ -125,6 +125,22 @@ fn row(t: Lang, label: &str, c: &Change) -> String {
     )
 }
 
+/// A section `heading` of one row per (label, change) of `rows`, the labels' column headed
+/// `column`.
+fn change_table<'a>(
+    md: &mut String,
+    t: Lang,
+    (heading, column): (&str, &str),
+    rows: impl Iterator<Item = (String, &'a Change)>,
+) {
+    md.push_str(&format!("## {heading}\n\n"));
+    md.push_str(&header(t, column));
+    for (label, change) in rows {
+        md.push_str(&row(t, &label, change));
+    }
+    md.push('\n');
+}
+
 fn header(t: Lang, first: &str) -> String {
     format!(
         "| {first} | {} | {} | {} | {} | {} |\n|---|---:|---:|---:|---:|---|\n",
@@ -197,31 +213,23 @@ pub fn diff_markdown(diff: &RunDiff, lang: Lang) -> String {
     ));
     md.push_str(&super::method::method_section(diff, lang));
 
-    md.push_str(&format!("## {}\n\n", t.pick("核心指标", "Headline metrics")));
-    md.push_str(&header(t, t.pick("指标", "Metric")));
-    for c in &diff.metrics {
-        md.push_str(&row(t, metric_label(c.name.unwrap_or(""), t), c));
-    }
-    md.push('\n');
-
+    let metrics = diff.metrics.iter().map(|c| (metric_label(c.name.unwrap_or(""), t).to_string(), c));
+    change_table(&mut md, t, (t.pick("核心指标", "Headline metrics"), t.pick("指标", "Metric")), metrics);
     if !diff.targets.is_empty() {
-        md.push_str(&format!("## {}\n\n", t.pick("各追踪对象的提及率", "Mention rate per tracked target")));
-        md.push_str(&header(t, t.pick("对象", "Target")));
-        for target in &diff.targets {
-            let label = if target.label.is_empty() { &target.target_id } else { &target.label };
-            md.push_str(&row(t, &escape_cell(label), &target.mention_rate));
-        }
-        md.push('\n');
+        let title = (t.pick("各追踪对象的提及率", "Mention rate per tracked target"), t.pick("对象", "Target"));
+        let targets = diff
+            .targets
+            .iter()
+            .map(|x| (escape_cell(if x.label.is_empty() { &x.target_id } else { &x.label }), &x.mention_rate));
+        change_table(&mut md, t, title, targets);
     }
-
     if !diff.prompts.is_empty() {
-        md.push_str(&format!("## {}\n\n", t.pick("各问题的品牌提及率", "Brand mention rate per prompt")));
-        md.push_str(&header(t, t.pick("问题", "Prompt")));
-        for p in &diff.prompts {
-            let label = if p.text.is_empty() { &p.prompt_id } else { &p.text };
-            md.push_str(&row(t, &escape_cell(label), &p.mention_rate));
-        }
-        md.push('\n');
+        let title = (t.pick("各问题的品牌提及率", "Brand mention rate per prompt"), t.pick("问题", "Prompt"));
+        let prompts = diff
+            .prompts
+            .iter()
+            .map(|p| (escape_cell(if p.text.is_empty() { &p.prompt_id } else { &p.text }), &p.mention_rate));
+        change_table(&mut md, t, title, prompts);
     }
 
     md.push_str(&format!("## {}\n\n", t.pick("来源域名", "Source domains")));

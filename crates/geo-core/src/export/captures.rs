@@ -116,13 +116,7 @@ impl CaptureError {
     }
 }
 
-impl std::fmt::Display for CaptureError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.localized().en)
-    }
-}
-
-impl std::error::Error for CaptureError {}
+crate::model::localized_error!(CaptureError);
 
 /// A quoted value for a message: at most 60 characters, line breaks shown as `\n`.
 fn quoted(text: &str) -> String {

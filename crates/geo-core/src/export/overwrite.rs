@@ -103,13 +103,7 @@ mod tests {
         let moved = run_overwrite(&run("r", "p2"), &stored).unwrap_err();
         assert!(moved.message.contains("run \"r\" is stored in project \"p1\""), "{}", moved.message);
         let mut renamed = run("r", "p1");
-        renamed.alias_snapshot = vec![crate::model::Target {
-            id: "b".into(),
-            kind: crate::model::TargetKind::Brand,
-            label: "Acme".into(),
-            aliases: vec!["Acme".into()],
-            domains: vec![],
-        }];
+        renamed.alias_snapshot = vec![crate::builders::aliased("b", crate::model::TargetKind::Brand, &["Acme"])];
         assert_eq!(run_overwrite(&renamed, &stored), Ok(Overwrite::Reanalyse));
         let again = reanalysed(probe("x", "r", "p1"), &renamed);
         assert_eq!(again.mentions.len(), 1, "analysed with the new snapshot");

@@ -85,6 +85,27 @@ const fn price(
     }
 }
 
+/// A DeepSeek row: per search [`PER_SEARCH_USD`], page checked 2026-11-15.
+const fn deepseek(model: &'static str, tokens: [f64; 3]) -> ModelPrice {
+    price(EngineId::Deepseek, model, tokens, PER_SEARCH_USD, SearchBilling::PerSearch, "2026-11-15", DEEPSEEK_PRICING)
+}
+
+/// An Anthropic row: web search $10 per 1,000 searches, page checked 2026-03-21.
+const fn claude(model: &'static str, tokens: [f64; 3]) -> ModelPrice {
+    price(EngineId::Anthropic, model, tokens, 0.01, SearchBilling::PerSearch, "2026-03-21", ANTHROPIC_PRICING)
+}
+
+/// An OpenAI row: the `web_search` tool $10 per 1,000 calls, page checked 2026-03-12.
+const fn openai(model: &'static str, tokens: [f64; 3]) -> ModelPrice {
+    price(EngineId::Openai, model, tokens, 0.01, SearchBilling::PerSearch, "2026-03-12", OPENAI_PRICING)
+}
+
+/// A Gemini row: Grounding with Google Search $35 per 1,000 grounded prompts, page checked
+/// 2025-11-15.
+const fn gemini(model: &'static str, tokens: [f64; 3]) -> ModelPrice {
+    price(EngineId::Gemini, model, tokens, 0.035, SearchBilling::PerSearchingRequest, "2025-11-15", GEMINI_PRICING)
+}
+
 /// A Perplexity row: the request fee by search context size.
 const fn sonar(model: &'static str, tokens: [f64; 3], fees: [f64; 3]) -> ModelPrice {
     let mut p = price(
@@ -124,105 +145,17 @@ const fn sonar(model: &'static str, tokens: [f64; 3], fees: [f64; 3]) -> ModelPr
 ///   input tokens or not at all. Doubao: [`UNPRICED`]. Third-party figures (Qwen3-Max's,
 ///   Hunyuan's) are provisional: ADR 0011.
 pub const PRICES: &[ModelPrice] = &[
-    price(
-        EngineId::Deepseek,
-        "deepseek-v4-flash",
-        [0.006, 0.30, 1.20],
-        PER_SEARCH_USD,
-        SearchBilling::PerSearch,
-        "2026-11-15",
-        DEEPSEEK_PRICING,
-    ),
-    price(
-        EngineId::Deepseek,
-        "deepseek-v4-pro",
-        [0.044, 1.32, 3.96],
-        PER_SEARCH_USD,
-        SearchBilling::PerSearch,
-        "2026-11-15",
-        DEEPSEEK_PRICING,
-    ),
-    price(
-        EngineId::Anthropic,
-        "claude-sonnet-4-6",
-        [0.30, 3.00, 15.00],
-        0.01,
-        SearchBilling::PerSearch,
-        "2026-03-21",
-        ANTHROPIC_PRICING,
-    ),
-    price(
-        EngineId::Anthropic,
-        "claude-haiku-4-5",
-        [0.10, 1.00, 5.00],
-        0.01,
-        SearchBilling::PerSearch,
-        "2026-03-21",
-        ANTHROPIC_PRICING,
-    ),
-    price(
-        EngineId::Anthropic,
-        "claude-opus-4-6",
-        [0.50, 5.00, 25.00],
-        0.01,
-        SearchBilling::PerSearch,
-        "2026-03-21",
-        ANTHROPIC_PRICING,
-    ),
-    price(
-        EngineId::Openai,
-        "gpt-5-mini",
-        [0.025, 0.25, 2.00],
-        0.01,
-        SearchBilling::PerSearch,
-        "2026-03-12",
-        OPENAI_PRICING,
-    ),
-    price(
-        EngineId::Openai,
-        "gpt-5",
-        [0.125, 1.25, 10.00],
-        0.01,
-        SearchBilling::PerSearch,
-        "2026-03-12",
-        OPENAI_PRICING,
-    ),
-    price(
-        EngineId::Openai,
-        "gpt-4.1",
-        [0.50, 2.00, 8.00],
-        0.01,
-        SearchBilling::PerSearch,
-        "2026-03-12",
-        OPENAI_PRICING,
-    ),
-    price(
-        EngineId::Gemini,
-        "gemini-2.5-flash",
-        [0.03, 0.30, 2.50],
-        0.035,
-        SearchBilling::PerSearchingRequest,
-        "2025-11-15",
-        GEMINI_PRICING,
-    ),
-    price(
-        EngineId::Gemini,
-        "gemini-2.5-pro",
-        [0.125, 1.25, 10.00],
-        0.035,
-        SearchBilling::PerSearchingRequest,
-        "2025-11-15",
-        GEMINI_PRICING,
-    ),
-    price(
-        EngineId::Gemini,
-        "gemini-2.5-flash-lite",
-        [0.01, 0.10, 0.40],
-        0.035,
-        SearchBilling::PerSearchingRequest,
-        "2025-11-15",
-        GEMINI_PRICING,
-    ),
+    deepseek("deepseek-v4-flash", [0.006, 0.30, 1.20]),
+    deepseek("deepseek-v4-pro", [0.044, 1.32, 3.96]),
+    claude("claude-sonnet-4-6", [0.30, 3.00, 15.00]),
+    claude("claude-haiku-4-5", [0.10, 1.00, 5.00]),
+    claude("claude-opus-4-6", [0.50, 5.00, 25.00]),
+    openai("gpt-5-mini", [0.025, 0.25, 2.00]),
+    openai("gpt-5", [0.125, 1.25, 10.00]),
+    openai("gpt-4.1", [0.50, 2.00, 8.00]),
+    gemini("gemini-2.5-flash", [0.03, 0.30, 2.50]),
+    gemini("gemini-2.5-pro", [0.125, 1.25, 10.00]),
+    gemini("gemini-2.5-flash-lite", [0.01, 0.10, 0.40]),
     sonar("sonar", [1.00, 1.00, 1.00], [0.005, 0.008, 0.012]),
     sonar("sonar-pro", [3.00, 3.00, 15.00], [0.006, 0.010, 0.014]),
     sonar("sonar-reasoning-pro", [2.00, 2.00, 8.00], [0.006, 0.010, 0.014]),
@@ -562,18 +495,6 @@ fn profile_and_count(run: &Run, probes: &[Probe]) -> Option<(ProbeProfile, u32)>
         };
         (profile, n)
     })
-}
-
-/// Estimates the cost and duration of a DeepSeek run: [`estimate_engine_run`] for
-/// [`EngineId::Deepseek`].
-pub fn estimate_run(
-    model: &str,
-    prompts: usize,
-    repeats: u32,
-    concurrency: u32,
-    history: Option<(&Run, &[Probe])>,
-) -> RunEstimate {
-    estimate_engine_run(EngineId::Deepseek, model, prompts, repeats, concurrency, history)
 }
 
 /// Estimates the cost and duration of a run of `prompts` × `repeats` probes of `model` on

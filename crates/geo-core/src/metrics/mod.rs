@@ -26,8 +26,8 @@ pub mod summary;
 
 pub use acc::sources::source_tally;
 pub use cost::{
-    estimate_cost_usd, estimate_engine_run, estimate_run, price_for_engine, run_cost, EstimateBasis, ModelPrice,
-    RunEstimate, SearchBilling, PRICES, UNPRICED,
+    estimate_cost_usd, estimate_engine_run, price_for_engine, run_cost, EstimateBasis, ModelPrice, RunEstimate,
+    SearchBilling, PRICES, UNPRICED,
 };
 pub use insights::build_insights;
 pub use method::{changed_fields, method_changes, method_of, Method, MethodChange, METHOD_FIELDS};

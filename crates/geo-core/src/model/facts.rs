@@ -22,15 +22,7 @@ pub enum FactKind {
     Text,
 }
 
-wire_names!(FactKind { Year => "year", Number => "number", Money => "money", Text => "text" });
-
-impl TryFrom<String> for FactKind {
-    type Error = String;
-
-    fn try_from(name: String) -> Result<Self, String> {
-        FactKind::parse(&name).ok_or_else(|| format!("unknown fact kind {name:?}; use year, number, money or text"))
-    }
-}
+wire_names!(FactKind "fact kind" { Year => "year", Number => "number", Money => "money", Text => "text" });
 
 /// The currency of a `money` fact.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -47,15 +39,7 @@ pub enum Currency {
     Eur,
 }
 
-wire_names!(Currency { Cny => "CNY", Usd => "USD", Eur => "EUR" });
-
-impl TryFrom<String> for Currency {
-    type Error = String;
-
-    fn try_from(name: String) -> Result<Self, String> {
-        Currency::parse(&name).ok_or_else(|| format!("unknown currency {name:?}; use CNY, USD or EUR"))
-    }
-}
+wire_names!(Currency "currency" { Cny => "CNY", Usd => "USD", Eur => "EUR" });
 
 /// Writes a whole number as an integer (`2015`, not `2015.0`), any other as it is.
 fn integral<S: Serializer>(value: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
@@ -123,16 +107,7 @@ pub enum Verdict {
     Unverified,
 }
 
-wire_names!(Verdict { Consistent => "consistent", Contradicts => "contradicts", Unverified => "unverified" });
-
-impl TryFrom<String> for Verdict {
-    type Error = String;
-
-    fn try_from(name: String) -> Result<Self, String> {
-        Verdict::parse(&name)
-            .ok_or_else(|| format!("unknown verdict {name:?}; use consistent, contradicts or unverified"))
-    }
-}
+wire_names!(Verdict "verdict" { Consistent => "consistent", Contradicts => "contradicts", Unverified => "unverified" });
 
 /// A sentence of an answer on a fact's topic, about the fact's target, with its verdict.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -171,15 +146,7 @@ pub enum RiskKind {
     Watch,
 }
 
-wire_names!(RiskKind { Negative => "negative", Caution => "caution", Watch => "watch" });
-
-impl TryFrom<String> for RiskKind {
-    type Error = String;
-
-    fn try_from(name: String) -> Result<Self, String> {
-        RiskKind::parse(&name).ok_or_else(|| format!("unknown risk kind {name:?}; use negative, caution or watch"))
-    }
-}
+wire_names!(RiskKind "risk kind" { Negative => "negative", Caution => "caution", Watch => "watch" });
 
 /// A sentence about a target that holds a risk cue: a sentence to read, not a verdict.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -1,4 +1,5 @@
-//! The two interface languages ([`Lang`]) and a message in both ([`Localized`]).
+//! The two interface languages ([`Lang`]), a message in both ([`Localized`]) and the
+//! `localized_error!` impls of an error whose message is one.
 
 use serde::{Deserialize, Serialize};
 
@@ -48,3 +49,22 @@ impl Localized {
         }
     }
 }
+
+/// `Display` (the English text of the type's [`Localized`] message, from its `localized`
+/// method or the one named) and `std::error::Error`, for an error whose message is in both
+/// interface languages.
+macro_rules! localized_error {
+    ($ty:ty) => {
+        $crate::model::localized_error!($ty, localized);
+    };
+    ($ty:ty, $message:ident) => {
+        impl std::fmt::Display for $ty {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(&self.$message().en)
+            }
+        }
+
+        impl std::error::Error for $ty {}
+    };
+}
+pub(crate) use localized_error;

@@ -12,7 +12,6 @@
 //! (`Asia/Atlantis`) passes (`docs/adr/0022-location-surface-method.md`).
 
 use serde::{Deserialize, Serialize};
-use std::fmt;
 
 use super::{Lang, Localized};
 
@@ -133,13 +132,7 @@ impl LocationProblem {
     }
 }
 
-impl fmt::Display for LocationProblem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.localized().en)
-    }
-}
-
-impl std::error::Error for LocationProblem {}
+crate::model::localized_error!(LocationProblem);
 
 /// Whether `part` is a region or city a location keeps: non-blank after trimming, at most
 /// [`MAX_PART_CHARS`] characters, no control character (it goes into a system prompt's line).
@@ -280,7 +273,7 @@ pub enum Surface {
     App,
 }
 
-wire_names!(Surface { Api => "api", App => "app" });
+wire_names!(Surface "surface" { Api => "api", App => "app" });
 
 impl Surface {
     /// `api`: the value a run without `surface` has (skipped when written).
@@ -294,14 +287,6 @@ impl Surface {
             Surface::Api => "API",
             Surface::App => lang.pick("应用", "app"),
         }
-    }
-}
-
-impl TryFrom<String> for Surface {
-    type Error = String;
-
-    fn try_from(name: String) -> Result<Self, String> {
-        Surface::parse(&name).ok_or_else(|| format!("unknown surface {name:?}; use api or app"))
     }
 }
 
@@ -319,21 +304,12 @@ pub enum LocationApplied {
     None,
 }
 
-wire_names!(LocationApplied { Request => "request", Prompt => "prompt", None => "none" });
+wire_names!(LocationApplied "locationApplied" { Request => "request", Prompt => "prompt", None => "none" });
 
 impl LocationApplied {
     /// `none`: the value a probe without `locationApplied` has (skipped when written).
     pub fn is_none(&self) -> bool {
         *self == LocationApplied::None
-    }
-}
-
-impl TryFrom<String> for LocationApplied {
-    type Error = String;
-
-    fn try_from(name: String) -> Result<Self, String> {
-        LocationApplied::parse(&name)
-            .ok_or_else(|| format!("unknown locationApplied {name:?}; use request, prompt or none"))
     }
 }
 

@@ -24,8 +24,22 @@ pub const SYSTEM_PROMPT_VERSION: &str = "neutral-zh-v1";
 pub const EXPORT_FORMAT: &str = "geo-probe-export";
 
 /// `ALL`, `NAMES`, `as_str` and `parse` for a model enum, from one list of its variants and
-/// their wire names (the serde names; a test checks every variant against serde).
+/// their wire names (the serde names; a test checks every variant against serde). Given what
+/// the value is called (`wire_names!(Verdict "verdict" { … })`), also `TryFrom<String>`, the
+/// reader of an enum read through a `String` (`#[serde(try_from = "String")]`), whose error
+/// names the value and the names to use.
 macro_rules! wire_names {
+    ($ty:ident $what:literal { $($variant:ident => $name:literal),+ $(,)? }) => {
+        wire_names!($ty { $($variant => $name),+ });
+
+        impl TryFrom<String> for $ty {
+            type Error = String;
+
+            fn try_from(name: String) -> Result<Self, String> {
+                $ty::parse(&name).ok_or_else(|| crate::model::unknown_name($what, &name, $ty::NAMES))
+            }
+        }
+    };
     ($ty:ident { $($variant:ident => $name:literal),+ $(,)? }) => {
         impl $ty {
             /// Every variant, in declaration order.
@@ -48,6 +62,16 @@ macro_rules! wire_names {
     };
 }
 
+/// `unknown verdict "x"; use consistent, contradicts or unverified`: the error of a `String`
+/// that names no value of an enum, called `what`, whose names are `names`.
+fn unknown_name(what: &str, name: &str, names: &[&str]) -> String {
+    let use_one = match names {
+        [.., last] if names.len() > 1 => format!("{} or {last}", names[..names.len() - 1].join(", ")),
+        _ => names.join(", "),
+    };
+    format!("unknown {what} {name:?}; use {use_one}")
+}
+
 mod countries;
 mod envelope;
 mod facts;
@@ -61,6 +85,7 @@ mod run;
 pub use countries::{countries, country, find_country, Country};
 pub use envelope::ExportEnvelope;
 pub use facts::{Claim, Currency, Fact, FactKind, FactSnapshot, RiskFlag, RiskKind, Verdict};
+pub(crate) use lang::localized_error;
 pub use lang::{Lang, Localized};
 pub use link_check::{LinkCheck, LinkClass, LinkCounts, LinkHop, LinkResult};
 pub use location::{
@@ -77,6 +102,21 @@ pub use run::{EngineId, ReasoningEffort, Run, RunConfig, RunStatus, APP_MODEL};
 mod tests {
     use super::*;
     use serde::Serialize;
+
+    /// A name no variant has: the error names the value and every name to use, in order.
+    #[test]
+    fn unknown_names_say_what_to_use() {
+        assert_eq!(Surface::try_from("web".to_string()).unwrap_err(), r#"unknown surface "web"; use api or app"#);
+        assert_eq!(
+            FactKind::try_from("date".to_string()).unwrap_err(),
+            r#"unknown fact kind "date"; use year, number, money or text"#
+        );
+        assert_eq!(
+            LocationApplied::try_from(String::new()).unwrap_err(),
+            r#"unknown locationApplied ""; use request, prompt or none"#
+        );
+        assert_eq!(unknown_name("x", "y", &["only"]), r#"unknown x "y"; use only"#);
+    }
 
     #[test]
     fn enums_serialise_as_contract_strings() {

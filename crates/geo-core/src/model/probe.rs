@@ -434,6 +434,7 @@ pub fn probe_id(run_id: &str, prompt_id: &str, repeat_index: u32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::builders::usage;
 
     #[test]
     fn probe_id_has_the_seed_shape() {
@@ -470,13 +471,7 @@ mod tests {
 
     #[test]
     fn usage_sums_field_by_field() {
-        let a = Usage {
-            input_tokens: 1,
-            output_tokens: 2,
-            cache_read_input_tokens: 3,
-            web_search_requests: 4,
-            search_context_size: None,
-        };
+        let a = usage(1, 2, 3, 4);
         let b = Usage { search_context_size: Some(SearchContextSize::High), ..a };
         let sum = a.plus(b);
         assert_eq!(

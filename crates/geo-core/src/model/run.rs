@@ -269,16 +269,7 @@ pub enum ReasoningEffort {
     High,
 }
 
-wire_names!(ReasoningEffort { Low => "low", Medium => "medium", High => "high" });
-
-impl TryFrom<String> for ReasoningEffort {
-    type Error = String;
-
-    fn try_from(name: String) -> Result<Self, String> {
-        ReasoningEffort::parse(&name)
-            .ok_or_else(|| format!("unknown reasoning effort {name:?}; use low, medium or high"))
-    }
-}
+wire_names!(ReasoningEffort "reasoning effort" { Low => "low", Medium => "medium", High => "high" });
 
 /// Lifecycle state of a run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -654,17 +654,11 @@ pub fn parse_facts_file(text: &str, targets: &[Target]) -> Result<FactSnapshot, 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::builders::aliased;
     use crate::model::TargetKind;
 
     fn targets() -> Vec<Target> {
-        let target = |id: &str, kind| Target {
-            id: id.into(),
-            kind,
-            label: id.into(),
-            aliases: vec![id.into()],
-            domains: vec![],
-        };
-        vec![target("brand", TargetKind::Brand), target("rival", TargetKind::Competitor)]
+        vec![aliased("brand", TargetKind::Brand, &["brand"]), aliased("rival", TargetKind::Competitor, &["rival"])]
     }
 
     fn strings(list: &[&str]) -> Vec<String> {

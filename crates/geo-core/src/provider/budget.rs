@@ -248,13 +248,7 @@ impl BudgetError {
     }
 }
 
-impl std::fmt::Display for BudgetError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.localized().en)
-    }
-}
-
-impl std::error::Error for BudgetError {}
+crate::model::localized_error!(BudgetError);
 
 /// The budget of a run of `engine`'s `model` for the user's `max_tokens` and `effort`
 /// (each `None` when not given): the effort where the model takes one (else the row's

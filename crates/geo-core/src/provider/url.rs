@@ -165,13 +165,7 @@ impl BaseUrlError {
     }
 }
 
-impl fmt::Display for BaseUrlError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.localized().en)
-    }
-}
-
-impl std::error::Error for BaseUrlError {}
+crate::model::localized_error!(BaseUrlError);
 
 /// Checks a custom base URL as typed (see the module doc). `Ok(None)`: empty or blank,
 /// meaning the engine's default base.
@@ -334,13 +328,7 @@ impl KeyError {
     }
 }
 
-impl fmt::Display for KeyError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.localized().en)
-    }
-}
-
-impl std::error::Error for KeyError {}
+crate::model::localized_error!(KeyError);
 
 /// Checks a key as pasted: trimmed; blank → `Ok(None)`; otherwise only visible ASCII
 /// (`!`..=`~`) and at most [`MAX_KEY_CHARS`] characters.

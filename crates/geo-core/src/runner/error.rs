@@ -1,7 +1,5 @@
 //! [`RunnerError`]: why a run could not be started or driven, in both interface languages.
 
-use std::fmt;
-
 use crate::model::{EngineId, Localized, LocationProblem};
 use crate::project::FactProblem;
 
@@ -85,7 +83,7 @@ pub enum RunnerError {
 }
 
 impl RunnerError {
-    /// The message in Chinese and English (English is what [`Display`](fmt::Display) prints).
+    /// The message in Chinese and English (English is what [`Display`](std::fmt::Display) prints).
     pub fn localized(&self) -> Localized {
         match self {
             RunnerError::NoPromptSelected => Localized::new(
@@ -173,10 +171,4 @@ impl RunnerError {
     }
 }
 
-impl fmt::Display for RunnerError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.localized().en)
-    }
-}
-
-impl std::error::Error for RunnerError {}
+crate::model::localized_error!(RunnerError);

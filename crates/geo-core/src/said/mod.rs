@@ -191,10 +191,7 @@ pub fn claims_for_export(
     run_id: Option<&str>,
     sheet: Option<&FactSnapshot>,
 ) -> Result<ClaimsReport, ActionsError> {
-    let run = match run_id {
-        Some(id) => crate::actions::find(env, id)?,
-        None => crate::export::default_run(env).ok_or(ActionsError::NoRuns)?,
-    };
+    let run = crate::actions::run_or_default(env, run_id)?;
     let probes: Vec<&Probe> = env.probes_of(&run.id).collect();
     Ok(claims_report(run, &probes, sheet))
 }

@@ -870,14 +870,7 @@ fn analysed(case: &Case) -> (Run, Probe) {
         .sources
         .iter()
         .enumerate()
-        .map(|(i, url)| RawSource {
-            query_index: 1,
-            rank: i as u32 + 1,
-            title: format!("title {i}"),
-            url: url.to_string(),
-            page_age: None,
-            site_name: None,
-        })
+        .map(|(i, url)| crate::builders::raw_source(1, i as u32 + 1, &format!("title {i}"), url, None))
         .collect();
     p.raw_citations = Some(case.citations.clone());
     RunAnalyzer::for_run(&run).analyze(&mut p);

@@ -4,19 +4,14 @@
 //! with an engine's API and app runs side by side and the gap between them. Goldens:
 //! `it__compare_method__*`.
 
-use geo_core::analysis::analyze_envelope;
+use crate::support::diff_goldens;
 use geo_core::compare::{diff_export, diff_markdown, diff_summary, engines_for_export, RunDiff};
-use geo_core::export::{parse_export, validate_against, ImportLimits};
+use geo_core::metrics::METHOD_FIELDS;
 use geo_core::model::{EngineId, ExportEnvelope, Lang, Surface};
 use serde_json::Value;
 
 fn load() -> ExportEnvelope {
-    let path = format!("{}/../../fixtures/exports/method.json", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let mut env = parse_export(&text, &ImportLimits::default()).unwrap();
-    assert!(validate_against(&env, &ExportEnvelope::new("")).is_empty());
-    assert!(analyze_envelope(&mut env).is_empty());
-    env
+    crate::support::fixture_export("method.json")
 }
 
 fn fields(diff: &RunDiff) -> Vec<&'static str> {
@@ -27,17 +22,6 @@ fn fields(diff: &RunDiff) -> Vec<&'static str> {
 fn first_paragraph(md: &str) -> &str {
     let after_title = md.split_once("\n\n").map(|(_, rest)| rest).unwrap_or("");
     after_title.split("\n\n").next().unwrap_or("")
-}
-
-#[track_caller]
-fn golden(name: &str, diff: &RunDiff) {
-    insta::assert_snapshot!(format!("{name}_json"), serde_json::to_string_pretty(diff).unwrap());
-    insta::assert_snapshot!(format!("{name}_zh"), diff_markdown(diff, Lang::Zh));
-    insta::assert_snapshot!(format!("{name}_en"), diff_markdown(diff, Lang::En));
-    insta::assert_snapshot!(
-        format!("{name}_summary"),
-        format!("{}\n{}", diff_summary(diff, Lang::Zh), diff_summary(diff, Lang::En))
-    );
 }
 
 #[test]
@@ -56,7 +40,7 @@ fn a_changed_served_model_is_not_comparable_and_named_first() {
     }
     let json: Value = serde_json::to_value(&diff).unwrap();
     assert_eq!(json["comparable"], false);
-    golden("served_model", &diff);
+    diff_goldens!("served_model", &diff);
 }
 
 #[test]
@@ -71,7 +55,7 @@ fn a_location_added_is_not_comparable_either() {
     let md = diff_markdown(&diff, Lang::En);
     assert!(first_paragraph(&md).starts_with("location, locationApplied changed"), "{md}");
     assert!(md.contains("| `location` | — | Hangzhou, Zhejiang, CN (Asia/Shanghai) |"), "{md}");
-    golden("location_changed", &diff);
+    diff_goldens!("location_changed", &diff);
 }
 
 #[test]
@@ -82,22 +66,13 @@ fn the_same_method_stays_comparable_and_says_nothing_new() {
     let md = diff_markdown(&same, Lang::En);
     assert!(first_paragraph(&md).starts_with("**Verdict"), "{md}");
     assert!(diff_summary(&same, Lang::En).starts_with("GEO Probe: "));
-    // An API run against the same engine's app run: the surface and the budget differ.
+    // An API run against the same engine's app run: the surface and the budget differ, every
+    // method key but the engine and the reasoning effort (neither run asks one), in order.
     let surfaces = diff_export(&env, Some("run_m_ds_app"), Some("run_m_c")).unwrap();
-    assert_eq!(
-        fields(&surfaces),
-        [
-            "surface",
-            "requestedModel",
-            "servedModels",
-            "location",
-            "locationApplied",
-            "maxTokens",
-            "maxSearches",
-            "temperature",
-            "systemPromptVersion"
-        ]
-    );
+    let same = ["engine", "reasoningEffort"];
+    let differing: Vec<&str> = METHOD_FIELDS.into_iter().filter(|f| !same.contains(f)).collect();
+    assert_eq!(differing.len(), 9);
+    assert_eq!(fields(&surfaces), differing);
 }
 
 #[test]

@@ -2,21 +2,13 @@
 //! (`geo-probe engines`) on the fixture exports of `fixtures/exports/`, loaded the way every
 //! command loads a file (parse, validate, re-analyse).
 
-use geo_core::analysis::analyze_envelope;
-use geo_core::compare::{
-    diff_export, diff_markdown, diff_runs, diff_summary, engines_for_export, CompareError, RunDiff, Verdict,
-};
-use geo_core::export::{parse_export, validate_against, ImportLimits};
+use crate::support::diff_goldens;
+use geo_core::compare::{diff_export, diff_runs, engines_for_export, CompareError, RunDiff, Verdict};
 use geo_core::metrics::compute_run_metrics;
 use geo_core::model::{EngineId, ExportEnvelope, Lang};
 
 fn load(name: &str) -> ExportEnvelope {
-    let path = format!("{}/../../fixtures/exports/{name}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let mut env = parse_export(&text, &ImportLimits::default()).unwrap();
-    assert!(validate_against(&env, &ExportEnvelope::new("")).is_empty(), "{name} is self-contained");
-    assert!(analyze_envelope(&mut env).is_empty());
-    env
+    crate::support::fixture_export(name)
 }
 
 fn pretty<T: serde::Serialize>(value: &T) -> String {
@@ -26,13 +18,7 @@ fn pretty<T: serde::Serialize>(value: &T) -> String {
 #[track_caller]
 fn golden(name: &str, diff: &RunDiff, verdict: Verdict) {
     assert_eq!(diff.verdict, verdict, "{name}");
-    insta::assert_snapshot!(format!("{name}_json"), pretty(diff));
-    insta::assert_snapshot!(format!("{name}_zh"), diff_markdown(diff, Lang::Zh));
-    insta::assert_snapshot!(format!("{name}_en"), diff_markdown(diff, Lang::En));
-    insta::assert_snapshot!(
-        format!("{name}_summary"),
-        format!("{}\n{}", diff_summary(diff, Lang::Zh), diff_summary(diff, Lang::En))
-    );
+    diff_goldens!(name, diff);
 }
 
 #[test]

@@ -8,7 +8,7 @@
 //! the answers say" has claims of every verdict and watch flags to show.
 
 use geo_core::compare::engines_for_export;
-use geo_core::metrics::cost::estimate_run;
+use geo_core::metrics::cost::estimate_engine_run;
 use geo_core::metrics::{metrics_for_export, RunMetrics};
 use geo_core::model::{EngineId, ExportEnvelope, ProbeStatus, RiskKind, Verdict};
 
@@ -102,7 +102,14 @@ fn recorded_latencies_give_a_realistic_estimate() {
         .collect();
     assert!(ok.iter().all(|ms| (15_000..=90_000).contains(ms)), "{ok:?}");
     // The run page's default: every prompt, 3 repeats, 3 at a time.
-    let e = estimate_run("deepseek-v4-flash", env.prompts.len(), 3, 3, Some((last, &env.probes)));
+    let e = estimate_engine_run(
+        EngineId::Deepseek,
+        "deepseek-v4-flash",
+        env.prompts.len(),
+        3,
+        3,
+        Some((last, &env.probes)),
+    );
     assert_eq!(e.waves, (env.prompts.len() as u64 * 3).div_ceil(3));
     assert!((20_000.0..=60_000.0).contains(&e.profile.latency_ms), "{}", e.profile.latency_ms);
     assert!((120..=900).contains(&e.seconds), "{} s", e.seconds);

@@ -2,6 +2,7 @@
 //! the model: every field the model has survives `parse_export`, every field it does not
 //! have is dropped while parsing, and no message grows with the file.
 
+use crate::builders::usage;
 use geo_core::export::{parse_export, ImportLimits};
 use geo_core::model::*;
 use serde_json::{json, Value};
@@ -93,13 +94,7 @@ pub(crate) fn everything() -> ExportEnvelope {
         error: Some(ProbeError { kind: ErrorKind::Server, http_status: Some(500), message: "boom".into() }),
         request_id: Some("req".into()),
         stop_reason: Some("end_turn".into()),
-        usage: Usage {
-            input_tokens: 1,
-            output_tokens: 2,
-            cache_read_input_tokens: 3,
-            web_search_requests: 4,
-            search_context_size: None,
-        },
+        usage: usage(1, 2, 3, 4),
         truncated: true,
         billed_usage: Some(Usage {
             input_tokens: 5,

@@ -1,6 +1,7 @@
 //! Properties: export → parse_export → export is the identity for arbitrary small
 //! envelopes, and parse_export never panics, whatever the text.
 
+use crate::builders::usage;
 use std::sync::OnceLock;
 
 use crate::export_support::{sample_store, EXPORTED_AT};
@@ -20,7 +21,7 @@ fn strs() -> impl Strategy<Value = Vec<String>> {
 }
 
 fn target() -> impl Strategy<Value = Target> {
-    (s(), prop_oneof![Just(TargetKind::Brand), Just(TargetKind::Competitor)], s(), strs(), strs())
+    (s(), prop::sample::select(TargetKind::ALL.to_vec()), s(), strs(), strs())
         .prop_map(|(id, kind, label, aliases, domains)| Target { id, kind, label, aliases, domains })
 }
 
@@ -62,13 +63,7 @@ static LOCATIONS: std::sync::LazyLock<[Location; 3]> = std::sync::LazyLock::new(
 });
 
 fn run() -> impl Strategy<Value = Run> {
-    let status = prop_oneof![
-        Just(RunStatus::Running),
-        Just(RunStatus::Completed),
-        Just(RunStatus::Partial),
-        Just(RunStatus::Failed),
-        Just(RunStatus::Cancelled)
-    ];
+    let status = prop::sample::select(RunStatus::ALL.to_vec());
     let config = (s(), any::<u32>(), any::<u32>(), any::<u32>(), any::<u32>(), finite_f64(), s()).prop_map(
         |(model, repeats, concurrency, max_searches, max_tokens, temperature, system_prompt_version)| RunConfig {
             engine: EngineId::Deepseek,
@@ -114,7 +109,7 @@ fn run() -> impl Strategy<Value = Run> {
 }
 
 fn ownership() -> impl Strategy<Value = Ownership> {
-    prop_oneof![Just(Ownership::Owned), Just(Ownership::Competitor), Just(Ownership::ThirdParty)]
+    prop::sample::select(Ownership::ALL.to_vec())
 }
 
 /// answer, sources, mentions, listItems, otherEntities, answerLinks.
@@ -178,31 +173,14 @@ fn derived() -> impl Strategy<Value = Derived> {
 }
 
 fn probe() -> impl Strategy<Value = Probe> {
-    let status = prop_oneof![
-        Just(ProbeStatus::Success),
-        Just(ProbeStatus::Error),
-        Just(ProbeStatus::Empty),
-        Just(ProbeStatus::Cancelled)
-    ];
-    let kind = prop_oneof![
-        Just(ErrorKind::Auth),
-        Just(ErrorKind::Balance),
-        Just(ErrorKind::RateLimit),
-        Just(ErrorKind::InvalidJson),
-        Just(ErrorKind::Http)
-    ];
+    let status = prop::sample::select(ProbeStatus::ALL.to_vec());
+    let kind = prop::sample::select(ErrorKind::ALL.to_vec());
     let error = of((kind, of(any::<u16>()), s()).prop_map(|(kind, http_status, message)| ProbeError {
         kind,
         http_status,
         message,
     }));
-    let usage = any::<[u64; 4]>().prop_map(|u| Usage {
-        input_tokens: u[0],
-        output_tokens: u[1],
-        cache_read_input_tokens: u[2],
-        web_search_requests: u[3],
-        search_context_size: None,
-    });
+    let usage = any::<[u64; 4]>().prop_map(|u| usage(u[0], u[1], u[2], u[3]));
     let query = (any::<u32>(), of(s()), any::<bool>(), of(s())).prop_map(|(index, query, internal, error)| Query {
         index,
         query,

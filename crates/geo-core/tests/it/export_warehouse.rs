@@ -13,11 +13,11 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use geo_core::export::warehouse::{run_tables, warehouse_runs, RunTables, WarehouseError, TABLES, TABLE_COUNT};
-use geo_core::metrics::{metrics_for_export, wilson_interval, FactMetrics, RiskFlagMetrics, RunMetrics};
+use geo_core::metrics::{metrics_for_export, FactMetrics, RiskFlagMetrics, RunMetrics};
 use geo_core::model::*;
 use proptest::prelude::*;
 
-use crate::metrics_oracle::two_runs;
+use crate::metrics_oracle::{risk_row, two_runs};
 
 /// The row counts the export itself gives for `run`, in `TABLES` order.
 fn export_counts(run: &Run, probes: &[&Probe]) -> [usize; TABLE_COUNT] {
@@ -216,19 +216,7 @@ fn risk_flag_view(t: &RunTables<'_>) -> Vec<RiskFlagMetrics> {
                     .collect::<BTreeSet<_>>()
                     .len() as u32
             };
-            let (n, k) = (mentioning.len() as u32, probes(None));
-            let ci = wilson_interval(k, n);
-            RiskFlagMetrics {
-                target_id: id.to_string(),
-                mentioning_count: n,
-                flagged_count: k,
-                flagged_rate: ratio(k as usize, n as usize),
-                flagged_low: ci.map(|c| c[0]),
-                flagged_high: ci.map(|c| c[1]),
-                negative: probes(Some(RiskKind::Negative)),
-                caution: probes(Some(RiskKind::Caution)),
-                watch: probes(Some(RiskKind::Watch)),
-            }
+            risk_row(id, mentioning.len() as u32, probes)
         })
         .collect()
 }

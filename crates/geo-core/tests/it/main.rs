@@ -40,6 +40,7 @@ pub fn arb_json(
     })
 }
 
+mod builders;
 mod export_support;
 mod metrics_support;
 mod runner_support;

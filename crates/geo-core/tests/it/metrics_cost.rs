@@ -3,8 +3,7 @@
 use crate::metrics_support::*;
 use geo_core::metrics::cost::{batch_estimate, price_for, BatchEstimate, DEFAULT_PROBE_PROFILE};
 use geo_core::metrics::{
-    estimate_cost_usd, estimate_engine_run, estimate_run, price_for_engine, run_cost, EstimateBasis, SearchBilling,
-    PRICES, UNPRICED,
+    estimate_cost_usd, estimate_engine_run, price_for_engine, run_cost, EstimateBasis, SearchBilling, PRICES, UNPRICED,
 };
 use geo_core::model::*;
 use geo_core::provider::spec;
@@ -93,13 +92,7 @@ fn cost_prices_cache_miss_cache_hit_output_and_searches() {
     close(estimate_cost_usd("deepseek-v4-flash", &usage), 0.30 + 0.006 + 1.20 + 0.003);
     // Pro peak: 1.32 + 0.044 + 3.96 + 0.003.
     close(estimate_cost_usd("deepseek-v4-pro", &usage), 1.32 + 0.044 + 3.96 + 0.003);
-    let small = Usage {
-        input_tokens: 12_345,
-        output_tokens: 678,
-        cache_read_input_tokens: 0,
-        web_search_requests: 0,
-        search_context_size: None,
-    };
+    let small = crate::builders::usage(12_345, 678, 0, 0);
     close(estimate_cost_usd("deepseek-v4-flash", &small), 12_345.0 * 0.30 / 1e6 + 678.0 * 1.20 / 1e6);
     // An unknown model has no cost (never a guessed one).
     assert_eq!(estimate_cost_usd("mystery", &usage), None);
@@ -193,7 +186,7 @@ fn a_batch_costs_the_sum_and_takes_the_longest_run() {
 
 #[test]
 fn estimate_uses_defaults_without_history() {
-    let e = estimate_run("deepseek-v4-flash", 4, 3, 3, None);
+    let e = estimate_engine_run(EngineId::Deepseek, "deepseek-v4-flash", 4, 3, 3, None);
     assert_eq!((e.probes, e.basis), (12, EstimateBasis::Defaults));
     let per = 30_000.0 * 0.30 / 1e6 + 2_000.0 * 1.20 / 1e6 + 5.0 * 0.00075;
     close(e.cost_usd, 12.0 * per);
@@ -202,9 +195,9 @@ fn estimate_uses_defaults_without_history() {
     assert_eq!((e.workers, e.waves, e.history_probes), (3, 4, 0));
     assert_eq!(e.profile, DEFAULT_PROBE_PROFILE);
     // Concurrency is clamped to 1..=3.
-    assert_eq!(estimate_run("deepseek-v4-flash", 4, 3, 9, None).seconds, 240);
-    assert_eq!(estimate_run("deepseek-v4-flash", 4, 3, 0, None).seconds, 720);
-    assert_eq!(estimate_run("deepseek-v4-flash", 0, 3, 3, None).seconds, 0);
+    assert_eq!(estimate_engine_run(EngineId::Deepseek, "deepseek-v4-flash", 4, 3, 9, None).seconds, 240);
+    assert_eq!(estimate_engine_run(EngineId::Deepseek, "deepseek-v4-flash", 4, 3, 0, None).seconds, 720);
+    assert_eq!(estimate_engine_run(EngineId::Deepseek, "deepseek-v4-flash", 0, 3, 3, None).seconds, 0);
 }
 
 #[test]
@@ -212,7 +205,7 @@ fn estimate_uses_last_run_successful_averages() {
     let (_, _, _, r2, mut p2) = sample();
     p2[0].latency_ms = 30_000; // successes: 30 s, 20 s, 20 s, 20 s, 20 s → 22 s average
     p2[2].latency_ms = 999_000; // an error: ignored
-    let e = estimate_run("deepseek-v4-pro", 2, 2, 3, Some((&r2, &p2)));
+    let e = estimate_engine_run(EngineId::Deepseek, "deepseek-v4-pro", 2, 2, 3, Some((&r2, &p2)));
     assert_eq!(e.basis, EstimateBasis::LastRun);
     close(Some(e.profile.latency_ms), 22_000.0);
     let per = 10_000.0 * 1.32 / 1e6 + 1_000.0 * 3.96 / 1e6 + 2.0 * 0.00075;
@@ -221,5 +214,8 @@ fn estimate_uses_last_run_successful_averages() {
     assert_eq!(e.seconds, 44);
     assert_eq!((e.workers, e.waves, e.history_probes), (3, 2, 5));
     let failed_only = vec![failed("r2", "p1", 0, ProbeStatus::Error)];
-    assert_eq!(estimate_run("deepseek-v4-pro", 2, 2, 3, Some((&r2, &failed_only))).basis, EstimateBasis::Defaults);
+    assert_eq!(
+        estimate_engine_run(EngineId::Deepseek, "deepseek-v4-pro", 2, 2, 3, Some((&r2, &failed_only))).basis,
+        EstimateBasis::Defaults
+    );
 }

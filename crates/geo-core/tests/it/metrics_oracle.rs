@@ -413,21 +413,27 @@ fn risk_rows(t: &Targets, ok: &[&Probe]) -> Vec<RiskFlagMetrics> {
                     .filter(|p| p.risk_flags.iter().any(|f| f.target_id == x.id && kind.is_none_or(|k| f.kind == k)))
                     .count() as u32
             };
-            let (n, flagged) = (mentioning.len() as u32, with(None));
-            let ci = wilson_interval(flagged, n);
-            RiskFlagMetrics {
-                target_id: x.id.clone(),
-                mentioning_count: n,
-                flagged_count: flagged,
-                flagged_rate: ratio(flagged, n),
-                flagged_low: ci.map(|c| c[0]),
-                flagged_high: ci.map(|c| c[1]),
-                negative: with(Some(RiskKind::Negative)),
-                caution: with(Some(RiskKind::Caution)),
-                watch: with(Some(RiskKind::Watch)),
-            }
+            risk_row(&x.id, mentioning.len() as u32, with)
         })
         .collect()
+}
+
+/// The `riskFlags` row of `target_id`: `n` probes mention it, `flagged(kind)` of them have a
+/// flag of that kind on it (of any kind for `None`).
+pub(crate) fn risk_row(target_id: &str, n: u32, flagged: impl Fn(Option<RiskKind>) -> u32) -> RiskFlagMetrics {
+    let k = flagged(None);
+    let ci = wilson_interval(k, n);
+    RiskFlagMetrics {
+        target_id: target_id.to_string(),
+        mentioning_count: n,
+        flagged_count: k,
+        flagged_rate: ratio(k, n),
+        flagged_low: ci.map(|c| c[0]),
+        flagged_high: ci.map(|c| c[1]),
+        negative: flagged(Some(RiskKind::Negative)),
+        caution: flagged(Some(RiskKind::Caution)),
+        watch: flagged(Some(RiskKind::Watch)),
+    }
 }
 
 /// `method` (data-model.md, "Method and surface"): the config's fields (`null` for a config

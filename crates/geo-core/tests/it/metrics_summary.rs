@@ -3,11 +3,9 @@
 //! round trip (the web app stores it as JSON); the trend point, the run comparison and the
 //! engines comparison computed from summaries equal those computed from probes.
 
-use geo_core::analysis::analyze_envelope;
 use geo_core::compare::{
     compare_engines, diff_export, diff_runs, engines_for_export, newest_run_per_engine, EngineRun,
 };
-use geo_core::export::{parse_export, ImportLimits};
 use geo_core::metrics::{
     against_previous, compute_run_metrics, method_breaks, metrics_for_export, newest_summary_per_engine, pick_summary,
     project_series, summarize, trend_of, trend_of_surface, MethodBreak, RunMetrics, RunSummary, SeriesPoint,
@@ -163,11 +161,7 @@ fn against_no_previous_run_is_the_run_alone_and_replaces_an_earlier_previous() {
 }
 
 fn load(name: &str) -> ExportEnvelope {
-    let path = format!("{}/../../fixtures/exports/{name}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let mut env = parse_export(&text, &ImportLimits::default()).unwrap();
-    assert!(analyze_envelope(&mut env).is_empty());
-    env
+    crate::support::fixture_export(name)
 }
 
 #[test]

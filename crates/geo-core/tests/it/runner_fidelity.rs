@@ -3,6 +3,7 @@
 //! (`billedUsage`, `costUsd`); a reply cut off by a length limit is `truncated`; a cancel
 //! drops a turn in flight.
 
+use crate::builders::usage;
 use std::path::PathBuf;
 
 use crate::runner_support::*;
@@ -20,10 +21,6 @@ fn fixture(engine: EngineId, name: &str) -> ParsedResponse {
 
 fn reply(r: ParsedResponse) -> Reply {
     Reply { outcome: Ok(r), latency_ms: DEFAULT_LATENCY }
-}
-
-fn usage(input: u64, output: u64) -> Usage {
-    Usage { input_tokens: input, output_tokens: output, ..Usage::default() }
 }
 
 fn run_one(replies: Vec<Reply>, cancel_at: Option<u64>) -> Trace {
@@ -94,15 +91,15 @@ fn a_turn_still_paused_after_the_last_continuation_is_truncated() {
 #[test]
 fn every_attempt_is_billed_and_usage_is_the_answering_one() {
     let mut empty = response("");
-    empty.usage = usage(100, 7);
+    empty.usage = usage(100, 7, 0, 0);
     let mut answer = response("元构场是一家公司。");
-    answer.usage = usage(300, 40);
+    answer.usage = usage(300, 40, 0, 0);
     let trace = run_one(vec![reply(empty.clone()), reply(empty), reply(answer)], None);
     let p = trace.probe(PROBE);
     assert_eq!((p.status, p.attempts), (ProbeStatus::Success, 3));
-    assert_eq!(p.usage, usage(300, 40));
-    assert_eq!(p.billed(), usage(500, 54));
-    assert_eq!(p.billed_usage, Some(usage(500, 54)), "written on every new probe");
+    assert_eq!(p.usage, usage(300, 40, 0, 0));
+    assert_eq!(p.billed(), usage(500, 54, 0, 0));
+    assert_eq!(p.billed_usage, Some(usage(500, 54, 0, 0)), "written on every new probe");
     // An error reply brings no usage; a probe without any reply is billed nothing.
     let trace = run_one(vec![err(ErrorKind::Auth, Some(401))], None);
     let p = trace.probe(PROBE);

@@ -1,9 +1,10 @@
 //! Platform table, `classify_source` and `normalize_sources` (seed §5.2).
 
+use crate::builders::raw_source as raw;
 use geo_core::analysis::platforms::{channel_label, lookup_platform, CHANNELS};
 use geo_core::analysis::sources::{classify_source, normalize_sources, Classification};
 use geo_core::analysis::urls::registrable_domain;
-use geo_core::model::{Lang, Ownership, Query, RawSource, Target, TargetKind};
+use geo_core::model::{Lang, Ownership, Query, Target, TargetKind};
 
 use crate::support::target;
 
@@ -161,17 +162,6 @@ fn kind_not_position_decides_the_brand() {
 
 fn q(index: u32, words: Option<&str>, internal: bool) -> Query {
     Query { index, query: words.map(str::to_string), internal, error: None }
-}
-
-fn raw(query_index: u32, rank: u32, title: &str, url: &str, page_age: Option<&str>) -> RawSource {
-    RawSource {
-        query_index,
-        rank,
-        title: title.into(),
-        url: url.into(),
-        page_age: page_age.map(str::to_string),
-        site_name: None,
-    }
 }
 
 #[test]

@@ -2,7 +2,7 @@
 
 use geo_core::analysis::links::{extract_answer_links, MAX_ANSWER_LINKS};
 use geo_core::analysis::sources::normalize_sources;
-use geo_core::model::{AnswerLink, Query, RawSource, SearchSource};
+use geo_core::model::{AnswerLink, Query, SearchSource};
 
 /// `(url as written, canonical, text)` of every extracted link.
 #[track_caller]
@@ -119,14 +119,7 @@ fn dedupe_by_canonical_url_first_wins_and_keeps_text() {
 
 #[test]
 fn in_sources_compares_canonical_urls() {
-    let raws = vec![RawSource {
-        query_index: 1,
-        rank: 1,
-        title: "百科".into(),
-        url: "https://baike.baidu.com/item/GEO?fr=aladdin".into(),
-        page_age: None,
-        site_name: None,
-    }];
+    let raws = vec![crate::builders::raw_source(1, 1, "百科", "https://baike.baidu.com/item/GEO?fr=aladdin", None)];
     let queries = vec![Query { index: 1, query: Some("geo".into()), internal: false, error: None }];
     let sources: Vec<SearchSource> = normalize_sources(&queries, &raws, &[]);
     let answer = "参考 [百度百科](https://baike.baidu.com/item/GEO/) 与 https://wapbaike.baidu.com/item/GEO";

@@ -8,6 +8,8 @@ use geo_core::analysis::urls::{is_tracking_param, normalize_url, UrlParts};
 use geo_core::model::{Query, RawSource, Target, TargetKind};
 use proptest::prelude::*;
 
+use crate::support::target;
+
 /// URL-ish strings: real hosts (platform, site-scoped tracking, IDN, IP), odd paths,
 /// a mix of tracking and business parameters, fragments.
 fn url_like() -> impl Strategy<Value = String> {
@@ -115,20 +117,8 @@ fn assert_canonical(parts: &UrlParts) {
 
 fn targets() -> Vec<Target> {
     vec![
-        Target {
-            id: "b".into(),
-            kind: TargetKind::Brand,
-            label: "品牌".into(),
-            aliases: vec!["品牌".into(), "geo".into()],
-            domains: vec!["example.com".into()],
-        },
-        Target {
-            id: "c".into(),
-            kind: TargetKind::Competitor,
-            label: "对手".into(),
-            aliases: vec!["对手".into()],
-            domains: vec!["HTTPS://www.Rival.cn/x".into(), "".into()],
-        },
+        target("b", TargetKind::Brand, "品牌", &["品牌", "geo"], &["example.com"]),
+        target("c", TargetKind::Competitor, "对手", &["对手"], &["HTTPS://www.Rival.cn/x", ""]),
     ]
 }
 

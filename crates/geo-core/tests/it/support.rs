@@ -1,17 +1,59 @@
-//! Helpers every area's tests share: the recorded fixtures on disk, a target builder, the
-//! probe a golden analyses and the derived fields its snapshot holds.
+//! Helpers every area's tests share: the recorded fixtures on disk, the fixture exports as a
+//! command loads them, a target builder, the probe a golden analyses and the derived fields its
+//! snapshot holds, and the goldens of a run comparison.
 //! (The property-test configuration is in `main.rs`: `crate::config()`.)
 #![allow(dead_code)]
 
 use std::path::PathBuf;
 
-use geo_core::model::{ExportEnvelope, Fact, FactKind, Probe, ProbeStatus, Target, TargetKind};
+pub use crate::builders::{fact, target};
+use geo_core::analysis::analyze_envelope;
+use geo_core::export::{parse_export, validate_against, ImportLimits};
+use geo_core::model::{ExportEnvelope, Probe, ProbeStatus, Target};
 use geo_core::provider::ParsedResponse;
 
 /// The workspace's `fixtures/` directory.
 pub fn fixtures_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures")
 }
+
+/// `fixtures/exports/{name}`, loaded the way every command loads a file: parsed, checked to
+/// be self-contained, re-analysed.
+pub fn fixture_export(name: &str) -> ExportEnvelope {
+    let path = fixtures_dir().join("exports").join(name);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut env = parse_export(&text, &ImportLimits::default()).unwrap();
+    assert!(validate_against(&env, &ExportEnvelope::new("")).is_empty(), "{name} is self-contained");
+    assert!(analyze_envelope(&mut env).is_empty());
+    env
+}
+
+/// The goldens of a run comparison `$diff` (a `RunDiff`): `{name}_json`, `{name}_zh`,
+/// `{name}_en` and `{name}_summary`. A macro, so that the snapshots keep the name of the module
+/// that takes them.
+macro_rules! diff_goldens {
+    ($name:expr, $diff:expr) => {{
+        let (name, diff): (&str, &geo_core::compare::RunDiff) = ($name, $diff);
+        insta::assert_snapshot!(format!("{name}_json"), serde_json::to_string_pretty(diff).unwrap());
+        insta::assert_snapshot!(
+            format!("{name}_zh"),
+            geo_core::compare::diff_markdown(diff, geo_core::model::Lang::Zh)
+        );
+        insta::assert_snapshot!(
+            format!("{name}_en"),
+            geo_core::compare::diff_markdown(diff, geo_core::model::Lang::En)
+        );
+        insta::assert_snapshot!(
+            format!("{name}_summary"),
+            format!(
+                "{}\n{}",
+                geo_core::compare::diff_summary(diff, geo_core::model::Lang::Zh),
+                geo_core::compare::diff_summary(diff, geo_core::model::Lang::En)
+            )
+        );
+    }};
+}
+pub(crate) use diff_goldens;
 
 /// Every file of `fixtures/<sub>/` whose name ends with `suffix` (`""` for all), as (file
 /// name, text), sorted by name.
@@ -60,15 +102,7 @@ pub fn golden_probe(parsed: ParsedResponse) -> Probe {
     let mut p = crate::metrics_support::probe("run_golden", "p", 0, ProbeStatus::Success);
     p.project_id = "proj_yuangouchang".into();
     p.latency_ms = 0;
-    p.model = parsed.model;
-    p.request_id = parsed.request_id;
-    p.stop_reason = parsed.stop_reason;
-    p.usage = parsed.usage;
-    p.raw_answer = parsed.raw_answer;
-    p.queries = parsed.queries;
-    p.raw_sources = parsed.raw_sources;
-    p.raw_citations = parsed.raw_citations;
-    p
+    crate::builders::with_response(p, parsed)
 }
 
 /// The derived fields of an analysed probe, as the analysis goldens snapshot them.
@@ -81,34 +115,6 @@ pub fn derived_fields(probe: &Probe) -> serde_json::Value {
         "otherEntities": probe.other_entities,
         "answerLinks": probe.answer_links,
     })
-}
-
-/// A target from string slices.
-pub fn target(id: &str, kind: TargetKind, label: &str, aliases: &[&str], domains: &[&str]) -> Target {
-    Target {
-        id: id.into(),
-        kind,
-        label: label.into(),
-        aliases: aliases.iter().map(|s| s.to_string()).collect(),
-        domains: domains.iter().map(|s| s.to_string()).collect(),
-    }
-}
-
-/// A fact of `target` labelled with its id, read by `cues`, with no value, currency,
-/// tolerance or accepted and rejected wordings (a test sets those it means).
-pub fn fact(id: &str, target: &str, kind: FactKind, cues: &[&str]) -> Fact {
-    Fact {
-        id: id.into(),
-        target_id: target.into(),
-        label: id.into(),
-        kind,
-        cues: cues.iter().map(|c| c.to_string()).collect(),
-        value: None,
-        currency: None,
-        tolerance: None,
-        accepted: vec![],
-        rejected: vec![],
-    }
 }
 
 /// The invariants every parsed response keeps, whatever the body: queries numbered 1…n,

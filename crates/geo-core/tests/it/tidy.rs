@@ -829,25 +829,27 @@ fn the_code_map_check_sees_a_missing_module_and_a_folder_listing() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `crates/{krate}`'s section of ARCHITECTURE.md states its invariants and names each of its
+/// modules (more than `at_least` of them, so a wrong folder cannot pass).
+#[track_caller]
+fn check_code_map(krate: &str, at_least: usize) {
+    let section = architecture_section(&format!("crates/{krate}"));
+    assert!(section.contains("Architecture Invariant"), "ARCHITECTURE.md has no {krate} section with its invariants");
+    let src = root().join(format!("crates/{krate}/src"));
+    assert!(module_paths(&src).len() > at_least, "found too few {krate} modules");
+    let missing = modules_missing_from_map(&section, &src);
+    assert!(missing.is_empty(), "ARCHITECTURE.md's {krate} section does not name these modules: {missing:?}");
+}
+
 #[test]
 fn every_geo_web_module_is_on_the_code_map() {
-    let section = architecture_section("crates/geo-web");
-    assert!(section.contains("Architecture Invariant"), "ARCHITECTURE.md has no geo-web section with its invariants");
-    let src = root().join("crates/geo-web/src");
-    assert!(module_paths(&src).len() > 20, "found too few geo-web modules");
-    let missing = modules_missing_from_map(&section, &src);
-    assert!(missing.is_empty(), "ARCHITECTURE.md's geo-web section does not name these modules: {missing:?}");
+    check_code_map("geo-web", 20);
 }
 
 /// Code review 3: the map covered geo-web only, so geo-core modules drifted off it.
 #[test]
 fn every_geo_core_module_is_on_the_code_map() {
-    let section = architecture_section("crates/geo-core");
-    assert!(section.contains("Architecture Invariant"), "ARCHITECTURE.md has no geo-core section with its invariants");
-    let src = root().join("crates/geo-core/src");
-    assert!(module_paths(&src).len() > 60, "found too few geo-core modules");
-    let missing = modules_missing_from_map(&section, &src);
-    assert!(missing.is_empty(), "ARCHITECTURE.md's geo-core section does not name these modules: {missing:?}");
+    check_code_map("geo-core", 60);
 }
 
 /// ARCHITECTURE.md is a map, not an inventory (code review 3: one line had 2,227 characters).

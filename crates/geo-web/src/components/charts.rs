@@ -2,6 +2,7 @@
 //! shares (share of voice, channels). Each SVG has `<title>`/`<desc>` and `role="img"`, and
 //! a visually hidden table repeats the numbers for screen readers. Colours come from CSS
 //! classes (`series-0`…`series-8`, one per engine) defined for light and dark themes.
+//! A [`Mark`] is a vertical dashed line at one x position (the trend's method changes).
 
 use yew::prelude::*;
 
@@ -17,6 +18,21 @@ pub struct Series {
     pub band: Vec<Option<[f64; 2]>>,
 }
 
+/// A vertical dashed line at one x position of a [`LineChart`], with its tooltip.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Mark {
+    /// The x position.
+    pub index: usize,
+    /// Its tooltip (the SVG `<title>`).
+    pub title: String,
+    /// `data-testid` of the mark.
+    pub testid: &'static str,
+    /// `data-run` of the mark.
+    pub run: String,
+    /// `data-fields` of the mark.
+    pub fields: String,
+}
+
 /// Props of [`LineChart`].
 #[derive(Properties, PartialEq)]
 pub struct LineChartProps {
@@ -30,6 +46,12 @@ pub struct LineChartProps {
     pub x_labels: Vec<String>,
     /// The lines.
     pub series: Vec<Series>,
+    /// Vertical marks (none by default).
+    #[prop_or_default]
+    pub marks: Vec<Mark>,
+    /// The legend's entry for the marks (shown when there is a mark).
+    #[prop_or_default]
+    pub mark_legend: AttrValue,
 }
 
 /// Colour classes in `web/styles.css` (`series-0`…`series-8`): one per engine, so nine bars never share one.
@@ -158,11 +180,27 @@ pub fn LineChart(p: &LineChartProps) -> Html {
                         }) }
                     </g>
                 }) }
+                { for p.marks.iter().filter(|m| m.index < n).map(|m| {
+                    let at = x_at(m.index, n);
+                    let x = format!("{at:.1}");
+                    html! {
+                        <g class="mark" data-testid={m.testid} data-run={m.run.clone()} data-fields={m.fields.clone()}>
+                            <title>{ m.title.clone() }</title>
+                            <line x1={x.clone()} x2={x} y1={format!("{:.1}", PAD_T - 4.0)} y2={format!("{:.1}", H - PAD_B)} />
+                            // A wider, invisible strip, so the tooltip shows without aiming at a 1.5-unit line.
+                            <rect class="mark-hit" x={format!("{:.1}", at - 5.0)} y={format!("{:.1}", PAD_T - 4.0)}
+                                width="10" height={format!("{:.1}", H - PAD_B - PAD_T + 4.0)} />
+                        </g>
+                    }
+                }) }
             </svg>
             <ul class="legend">
                 { for p.series.iter().enumerate().map(|(k, s)| html! {
                     <li><span class={format!("swatch series-{}", k % SERIES)} aria-hidden="true"></span>{ s.label.clone() }</li>
                 }) }
+                if !p.marks.is_empty() {
+                    <li><span class="swatch mark-swatch" aria-hidden="true"></span>{ p.mark_legend.clone() }</li>
+                }
             </ul>
             // Hidden in a clipped block: a table keeps its content's width whatever its own
             // `width` says, and would make the page scroll sideways.

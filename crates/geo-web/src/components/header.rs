@@ -99,14 +99,17 @@ fn run_options_html(list: &[&RunSummary], selected: &str, lang: geo_core::model:
     let mut out = String::with_capacity(list.len() * 80);
     for r in list {
         let at: String = r.created_at.replace('T', " ").chars().take(16).collect();
+        // An `app` run (captured answers) says so beside its engine: an option holds text only.
+        let surface = if r.surface.is_api() { String::new() } else { format!(" · {}", r.surface.label(lang)) };
         let label = format!(
-            "{at} · {} · {}",
+            "{at} · {}{surface} · {}",
             geo_core::provider::spec(r.engine).name,
             crate::components::run_status::status_label(lang, r.status)
         );
         out.push_str(&format!(
-            "<option value=\"{}\"{}>{}</option>",
+            "<option value=\"{}\" data-surface=\"{}\"{}>{}</option>",
             escape(&r.id),
+            r.surface.as_str(),
             if r.id == selected { " selected" } else { "" },
             escape(&label)
         ));
@@ -249,12 +252,32 @@ mod tests {
         let list = [summary("run_a"), summary("x\"><script>alert(1)</script>&")];
         let list: Vec<&RunSummary> = list.iter().collect();
         let html = run_options_html(&list, "run_a", Lang::En);
-        assert!(html.starts_with("<option value=\"run_a\" selected>2026-11-30 08:05 · DeepSeek · "), "{html}");
+        assert!(
+            html.starts_with("<option value=\"run_a\" data-surface=\"api\" selected>2026-11-30 08:05 · DeepSeek · "),
+            "{html}"
+        );
         assert!(!html.contains("<script"), "{html}");
-        assert!(html.contains("value=\"x&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;&amp;\">"), "{html}");
+        assert!(
+            html.contains("value=\"x&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;&amp;\" data-surface=\"api\">"),
+            "{html}"
+        );
         assert_eq!(html.matches("<option ").count(), 2);
         assert_eq!(html.matches(" selected").count(), 1);
         assert_eq!(run_options_html(&list, "none", Lang::En).matches(" selected").count(), 0);
+    }
+
+    #[test]
+    fn an_app_run_says_so_in_its_option() {
+        let mut app = summary("run_app");
+        app.surface = geo_core::model::Surface::App;
+        let list = [&app];
+        let en = run_options_html(&list, "", Lang::En);
+        assert!(
+            en.starts_with("<option value=\"run_app\" data-surface=\"app\">2026-11-30 08:05 · DeepSeek · app · "),
+            "{en}"
+        );
+        let zh = run_options_html(&list, "", Lang::Zh);
+        assert!(zh.contains("DeepSeek · 应用 · "), "{zh}");
     }
 
     #[test]

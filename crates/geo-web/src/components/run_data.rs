@@ -21,7 +21,9 @@ use crate::repo::{RepoError, Repository};
 use geo_core::actions::{actions_against, Actions, ItemKeys, OwnActions};
 use geo_core::compare::{diff_runs, RunDiff};
 use geo_core::export::full_export_with_checks;
-use geo_core::metrics::{pick_summary, trend_of, ListPositions, RunMetrics, RunSummary, SeriesPoint};
+use geo_core::metrics::{
+    method_breaks, pick_summary, trend_of_surface, ListPositions, MethodBreak, RunMetrics, RunSummary, SeriesPoint,
+};
 use geo_core::model::{ExportEnvelope, Lang, Probe, Project, Run};
 use std::ops::Deref;
 use std::rc::Rc;
@@ -38,11 +40,14 @@ pub struct RunData {
     pub has_probes: bool,
     /// The selected run's metrics (`None` while the project has no run).
     pub metrics: Option<RunMetrics>,
-    /// The project's trend across the runs of the selected run's engine (computed for
-    /// [`Figures::Dashboard`] only).
+    /// The project's trend across the runs of the selected run's engine and surface (an `app`
+    /// run is never drawn in an `api` trend; computed for [`Figures::Dashboard`] only).
     pub trend: Vec<SeriesPoint>,
-    /// How many of the project's runs the trend leaves out: those of other engines.
+    /// How many of the project's runs the trend leaves out: those of other engines or surfaces.
     pub trend_other_runs: usize,
+    /// The trend's points where the method changed from the point before (geo-core's
+    /// `method_breaks`, for [`Figures::Dashboard`] only).
+    pub method_breaks: Vec<MethodBreak>,
     /// The selected run against its previous run (`previousRunId`), as `geo-probe diff`
     /// computes it (for [`Figures::Dashboard`] only; `None` without a previous run).
     pub diff: Option<RunDiff>,
@@ -232,14 +237,17 @@ async fn read(
         metrics,
         trend: Vec::new(),
         trend_other_runs: 0,
+        method_breaks: Vec::new(),
         diff: None,
         positions,
         actions,
     };
     if figures == Figures::Dashboard {
         let engine = data.run().map(|r| r.config.engine);
-        data.trend = crate::web::measure("geo:trend", || trend_of(summaries, engine));
+        let surface = data.run().map(|r| r.surface).unwrap_or_default();
+        data.trend = crate::web::measure("geo:trend", || trend_of_surface(summaries, engine, surface));
         data.trend_other_runs = summaries.len() - data.trend.len();
+        data.method_breaks = method_breaks(summaries, engine, surface);
         data.diff = crate::web::measure("geo:diff", || {
             let (run, m) = (data.run()?, data.metrics.as_ref()?);
             let prev = data.env.runs.iter().find(|r| Some(&r.id) == run.previous_run_id.as_ref())?;

@@ -466,6 +466,7 @@ mod tests {
             metrics: Some(geo_core::metrics::metrics_for_export(&env, Some(&run_id)).unwrap().remove(0)),
             trend: vec![],
             trend_other_runs: 0,
+            method_breaks: vec![],
             diff: None,
             positions: None,
             actions: None,

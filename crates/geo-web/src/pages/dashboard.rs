@@ -5,7 +5,8 @@
 //! says what to do next.
 
 use crate::components::analytics::empty_with_link;
-use crate::components::charts::{Bar, BarChart, LineChart, Series};
+use crate::components::charts::{Bar, BarChart, LineChart, Mark, Series};
+use crate::components::method::field_label;
 use crate::components::metric_card::{ci_text, dec, pct, ratio_title, raw_f64, raw_u32, MetricCard};
 use crate::components::pager::{page_bounds, use_page, Pager, PAGE_SIZE};
 use crate::components::run_data::{use_run_data, Figures, RunData, SharedRunData};
@@ -15,7 +16,7 @@ use crate::components::{Deferred, EmptyState, NavLink};
 use crate::hooks::{use_app, Fetch};
 use crate::i18n::{t, tf};
 use crate::routes::{DetailQuery, Route};
-use geo_core::compare;
+use geo_core::compare::{self, RunDiff};
 use geo_core::metrics::{wilson_interval, RunMetrics};
 use geo_core::model::{tags, Lang, Run};
 use yew::prelude::*;
@@ -141,14 +142,22 @@ fn comparison(d: &RunData, lang: Lang) -> Html {
     };
     let previous_at =
         diff.context.against_created_at.get(..16).unwrap_or(&diff.context.against_created_at).replace('T', " ");
+    let verdict = html! {
+        <span class={format!("verdict verdict-{}", diff.verdict)} data-testid="diff-verdict" data-value={diff.verdict.as_str()}>
+            { compare::verdict_label(diff.verdict, lang) }
+        </span>
+    };
     html! {
         <section class="card" aria-labelledby="diff-h">
             <div class="row spread">
                 <h2 id="diff-h">{ t(lang, "diff.title") }</h2>
-                <span class={format!("verdict verdict-{}", diff.verdict)} data-testid="diff-verdict" data-value={diff.verdict.as_str()}>
-                    { compare::verdict_label(diff.verdict, lang) }
-                </span>
+                if diff.comparable { { verdict.clone() } }
             </div>
+            // Runs measured differently: said first, above the verdict.
+            if !diff.comparable {
+                { not_comparable(diff, lang) }
+                <div class="row">{ verdict }</div>
+            }
             <p class="muted">
                 { tf(lang, "diff.against", &[("id", &diff.against_id), ("at", &previous_at)]) }
                 { " " }{ compare::verdict_sentence(diff.verdict, lang) }
@@ -176,6 +185,40 @@ fn comparison(d: &RunData, lang: Lang) -> Html {
                 }) }
             }) }
         </section>
+    }
+}
+
+/// What the comparison says first when the two runs were measured differently (nothing when
+/// they are comparable): geo-core's paragraph naming the changed `method` keys, then each
+/// change with both runs' values (`diff-method-change`, the rows of `methodChanges`).
+fn not_comparable(diff: &RunDiff, lang: Lang) -> Html {
+    let Some(paragraph) = compare::not_comparable_paragraph(diff, lang) else { return html! {} };
+    html! {
+        <div class="method-warning" role="note" data-testid="diff-not-comparable">
+            <p>{ strong_spans(&paragraph) }</p>
+            <ul class="method-changes">
+                { for diff.method_changes.iter().map(|c| html! {
+                    <li data-testid="diff-method-change" data-field={c.field}
+                        data-against={c.against.to_string()} data-current={c.current.to_string()}>
+                        <strong>{ field_label(c.field, lang).to_string() }</strong>{ " " }<code class="small">{ c.field }</code>{ ": " }
+                        <span class="method-before">{ compare::value_text(&c.against) }</span>
+                        { " → " }
+                        <span class="method-after">{ compare::value_text(&c.current) }</span>
+                    </li>
+                }) }
+            </ul>
+        </div>
+    }
+}
+
+/// geo-core's Markdown sentence with its `**bold**` spans as `<strong>` (the rest as text).
+fn strong_spans(text: &str) -> Html {
+    html! {
+        { for text.split("**").enumerate().map(|(i, part)| if i % 2 == 1 {
+            html! { <strong>{ part.to_string() }</strong> }
+        } else {
+            html! { { part.to_string() } }
+        }) }
     }
 }
 
@@ -234,17 +277,26 @@ fn trend(d: &RunData, lang: Lang) -> Html {
             band: Vec::new(),
         },
     ];
-    // The trend is that of the run's engine (`trend_of`).
-    let engine = d.run().map_or("", |r| geo_core::provider::spec(r.config.engine).name);
-    let desc = tf(lang, "dash.trend_desc", &[("n", &points.len().to_string()), ("engine", engine)]);
+    // The trend is that of the run's engine and surface (`trend_of_surface`).
+    let engine = d.run().map_or_else(String::new, |r| {
+        format!("{} {}", geo_core::provider::spec(r.config.engine).name, r.surface.label(lang))
+    });
+    let engine = engine.as_str();
+    let mut desc = tf(lang, "dash.trend_desc", &[("n", &points.len().to_string()), ("engine", engine)]);
+    let (marks, breaks_note) = method_marks(d, &labels, lang);
+    if let Some(note) = &breaks_note {
+        desc = format!("{desc} {note}");
+    }
     // A year of daily runs draws hundreds of points: after the cards are on screen.
     let placeholder = html! { <p class="muted" aria-busy="true">{ t(lang, "common.loading") }</p> };
     html! {
         <section class="card">
             <Deferred {placeholder}>
-                <LineChart testid="trend-chart" title={t(lang, "dash.trend")} {desc} x_labels={labels} {series} />
+                <LineChart testid="trend-chart" title={t(lang, "dash.trend")} {desc} x_labels={labels} {series} {marks}
+                    mark_legend={t(lang, "dash.trend_break_legend")} />
             </Deferred>
             if points.len() < 2 { <p class="muted">{ t(lang, "dash.trend_one") }</p> }
+            if let Some(note) = breaks_note { <p class="muted small" data-testid="trend-method-note">{ note }</p> }
             if d.trend_other_runs > 0 {
                 <p class="muted" data-testid="trend-engine-note" data-engine={d.run().map(|r| r.config.engine.as_str())}
                    data-other-runs={d.trend_other_runs.to_string()}>
@@ -254,6 +306,33 @@ fn trend(d: &RunData, lang: Lang) -> Html {
             }
         </section>
     }
+}
+
+/// The trend's marks where the method changed (geo-core's `method_breaks`), each naming the
+/// changed fields, and the sentence that explains them (`None` without a change).
+fn method_marks(d: &RunData, labels: &[String], lang: Lang) -> (Vec<Mark>, Option<String>) {
+    let mut items = Vec::new();
+    let marks: Vec<Mark> = d
+        .method_breaks
+        .iter()
+        .filter_map(|b| {
+            let index = d.trend.iter().position(|p| p.run_id == b.run_id)?;
+            let names: Vec<&str> = b.fields.iter().map(|f| field_label(f, lang)).collect();
+            let names = names.join(lang.pick("、", ", "));
+            let at = labels.get(index).map_or("", String::as_str);
+            items.push(tf(lang, "dash.trend_break_item", &[("at", at), ("fields", &names)]));
+            Some(Mark {
+                index,
+                title: tf(lang, "dash.trend_break_title", &[("at", at), ("fields", &names)]),
+                testid: "trend-method-break",
+                run: b.run_id.clone(),
+                fields: b.fields.join(","),
+            })
+        })
+        .collect();
+    let note =
+        (!items.is_empty()).then(|| tf(lang, "dash.trend_breaks", &[("list", &items.join(lang.pick("；", "; ")))]));
+    (marks, note)
 }
 
 fn target_label(run: Option<&Run>, id: &str) -> String {

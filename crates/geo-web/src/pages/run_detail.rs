@@ -9,7 +9,7 @@ use crate::components::probe_drawer::{drawer_for, open_probe_button, probe_statu
 use crate::components::progress::RunProgress;
 use crate::components::run_status::{status_label, status_value};
 use crate::components::table::{head_cells_and_hidden, table, Col};
-use crate::components::{EmptyState, EngineLabel};
+use crate::components::{surface_badge, EmptyState, EngineLabel};
 use crate::hooks::{toast, use_app, use_query};
 use crate::i18n::{t, tf};
 use crate::repo::Repository;
@@ -179,7 +179,11 @@ pub fn RunDetailPage(props: &RunDetailProps) -> Html {
                                 { run.config.location.as_ref().map_or_else(|| t(lang, "detail.no_location").to_string(), |l| l.label()) }
                                 { " · " }{ run.surface.label(lang) }</dd>
                         </dl>
+                        <crate::components::method::RunMethod method={m.method.clone()} />
                         <p>{ tf(lang, "detail.probes", &[("n", &probes.len().to_string()), ("m", &run.planned_probe_count.to_string())]) }</p>
+                        if !run.surface.is_api() {
+                            <p class="muted" data-testid="run-app-note">{ t(lang, "detail.app_run") }</p>
+                        } else {
                         <div class="actions">
                             <button type="button" data-testid="run-continue" onclick={start(false)} disabled={busy || complete}
                                 title={t(lang, "detail.continue_help")}>{ t(lang, "detail.continue") }</button>
@@ -189,6 +193,7 @@ pub fn RunDetailPage(props: &RunDetailProps) -> Html {
                                 <button type="button" class="danger" data-testid="run-cancel" onclick={{ let id = run.id.clone(); Callback::from(move |_: MouseEvent| runner::cancel_run(&id)) }}>{ t(lang, "run.cancel") }</button>
                             }
                         </div>
+                        }
                         if let Some(l) = live_here {
                             <RunProgress progress={l.progress} {lang} running={l.running} />
                             if let Some(e) = &l.error { <p class="error-box" role="alert">{ e.clone() }</p> }
@@ -222,9 +227,12 @@ pub fn RunDetailPage(props: &RunDetailProps) -> Html {
             }
             _ => html! { <EmptyState text={t(lang, "detail.not_found").to_string()} /> },
         });
+    // An `app` run (captured answers) carries its badge in the title.
+    let surface = data.ready().and_then(|(run, _, _)| run.as_ref()).map(|r| r.surface);
     html! {
         <section>
-            <h1>{ t(lang, "detail.title") }</h1>
+            <h1>{ t(lang, "detail.title") }
+                if let Some(surface) = surface { { " " }{ surface_badge(surface, lang) } }</h1>
             { body }
         </section>
     }

@@ -16,7 +16,6 @@ mod source;
 mod stdio;
 mod tools;
 
-use crate::args::Args;
 use crate::io::input_error;
 use crate::terminal;
 use anyhow::{Context, Result};
@@ -27,8 +26,7 @@ pub use source::ExportSource;
 
 /// `geo-probe mcp FILE`.
 pub fn mcp(raw: &[String]) -> Result<ExitCode> {
-    let args = Args::parse(raw, &[]).map_err(input_error)?;
-    args.expect_positionals(&["FILE"]).map_err(input_error)?;
+    let args = super::parse(raw, &[], &["FILE"])?;
     let path = &args.positionals[0];
     if path == "-" {
         return Err(input_error(

@@ -57,9 +57,7 @@ pub(super) fn required<'a>(args: &'a Args, name: &str, what: &str) -> Result<&'a
 /// The command's flags: the transport flags, `extra`, and FILE.
 pub(super) fn parse(rest: &[String], extra: &[(&'static str, Arity)]) -> Result<Args> {
     let spec: Vec<(&str, Arity)> = TRANSPORT_FLAGS.iter().chain(extra).copied().collect();
-    let args = Args::parse(rest, &spec).map_err(input_error)?;
-    args.expect_positionals(&["FILE"]).map_err(input_error)?;
-    Ok(args)
+    crate::cmd::parse(rest, &spec, &["FILE"])
 }
 
 /// The engines of `--engine E[,E…]` in the order given, each once (default: DeepSeek).

@@ -72,6 +72,16 @@ pub(crate) fn keyed_engines() -> Result<Vec<EngineId>> {
     Ok(keyed)
 }
 
+/// [`keyed_engines`], at least one: none is the usage error "no engine `what`: set one of
+/// KEY_VARS (`otherwise`)".
+pub(crate) fn some_keyed_engines(what: &str, otherwise: &str) -> Result<Vec<EngineId>> {
+    let keyed = keyed_engines()?;
+    if keyed.is_empty() {
+        return Err(input_error(format!("no engine {what}: set one of {} ({otherwise})", key_vars())));
+    }
+    Ok(keyed)
+}
+
 /// Every engine's key variable, comma-separated, for messages.
 pub(crate) fn key_vars() -> String {
     EngineId::ALL.iter().map(|e| provider::spec(*e).key_env).collect::<Vec<_>>().join(", ")

@@ -41,7 +41,7 @@ use flags::{models_flag, parse, required, run_configs, transport_settings, RUN_F
 use keys::endpoint_for;
 
 pub(crate) use flags::engines_flag;
-pub(crate) use keys::{checked_endpoint, checked_key, has_key, key_from_env, key_vars, keyed_engines};
+pub(crate) use keys::{checked_endpoint, checked_key, has_key, key_from_env, some_keyed_engines};
 
 /// Exit status of a cancelled run (128 + SIGINT, as shells report Ctrl-C).
 const EXIT_CANCELLED: u8 = 130;

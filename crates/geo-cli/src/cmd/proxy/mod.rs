@@ -290,7 +290,14 @@ fn upstreams(args: &Args) -> Result<Vec<Upstream>> {
     }
     let bases = EngineBases::parse(values)?;
     let named = args.value("engine").is_some();
-    let engines = if named { super::probe::engines_flag(args)? } else { keyed_engines()? };
+    let engines = if named {
+        super::probe::engines_flag(args)?
+    } else {
+        super::probe::some_keyed_engines(
+            "to serve",
+            "or name engines with --engine and give each --base-url ENGINE=URL",
+        )?
+    };
     let what = if named { "in --engine" } else { "an engine whose key variable is set (name it with --engine)" };
     bases.check(&engines, what, |_| true)?;
     let mut all = Redactor::new();
@@ -318,18 +325,6 @@ fn upstreams(args: &Args) -> Result<Vec<Upstream>> {
     }
     terminal::register(&all);
     Ok(out)
-}
-
-/// Every engine whose key variable holds something, in engines.md's order.
-fn keyed_engines() -> Result<Vec<EngineId>> {
-    let keyed = super::probe::keyed_engines()?;
-    if keyed.is_empty() {
-        return Err(input_error(format!(
-            "no engine to serve: set one of {} (or name engines with --engine and give each --base-url ENGINE=URL)",
-            super::probe::key_vars()
-        )));
-    }
-    Ok(keyed)
 }
 
 /// 32 bytes of the operating system's random source as base64url: the per-start token.

@@ -383,17 +383,8 @@ impl<'s> SourcesBehind<'s> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Currency, Target, TargetKind};
-
-    fn target(id: &str, kind: TargetKind, aliases: &[&str]) -> Target {
-        Target {
-            id: id.into(),
-            kind,
-            label: aliases[0].into(),
-            aliases: aliases.iter().map(|a| a.to_string()).collect(),
-            domains: vec![],
-        }
-    }
+    use crate::builders::{aliased as target, fact};
+    use crate::model::{Currency, TargetKind};
 
     fn targets() -> Vec<Target> {
         vec![
@@ -401,21 +392,6 @@ mod tests {
             target("zp", TargetKind::Competitor, &["智谱营销"]),
             target("gb", TargetKind::Competitor, &["GEOBoost"]),
         ]
-    }
-
-    fn fact(id: &str, target: &str, kind: FactKind, cues: &[&str]) -> Fact {
-        Fact {
-            id: id.into(),
-            target_id: target.into(),
-            label: id.into(),
-            kind,
-            cues: cues.iter().map(|c| c.to_string()).collect(),
-            value: None,
-            currency: None,
-            tolerance: None,
-            accepted: vec![],
-            rejected: vec![],
-        }
     }
 
     fn sheet() -> FactSnapshot {

@@ -40,33 +40,31 @@ pub(crate) fn check_string_sizes(v: &Value, max_chars: usize, path: &Seg<'_>, si
 /// past them is taken in.
 pub(crate) fn check_snapshot_sizes(env: &ExportEnvelope, sink: &mut Sink) {
     use crate::limits::{MAX_SNAPSHOT_PROMPTS, MAX_SNAPSHOT_TARGETS};
+    // `count` `things` at `path` when over `limit`: the problem, with what to do.
+    let mut over = |path: String, count: usize, limit: usize, things: &str, advice: &str| {
+        if count > limit {
+            sink.push_problem(Problem::new(path, format!("{count} {things}, above the limit of {limit}; {advice}")));
+        }
+    };
     for (i, project) in env.projects.iter().enumerate() {
         let targets = 1 + project.competitors.len();
-        if targets > MAX_SNAPSHOT_TARGETS {
-            sink.push_problem(Problem::new(
-                format!("projects[{i}].competitors"),
-                format!("{targets} targets, above the limit of {MAX_SNAPSHOT_TARGETS}; remove competitors"),
-            ));
-        }
+        over(format!("projects[{i}].competitors"), targets, MAX_SNAPSHOT_TARGETS, "targets", "remove competitors");
     }
     for (i, run) in env.runs.iter().enumerate() {
-        if run.alias_snapshot.len() > MAX_SNAPSHOT_TARGETS {
-            sink.push_problem(Problem::new(
-                format!("runs[{i}].aliasSnapshot"),
-                format!(
-                    "{} targets, above the limit of {MAX_SNAPSHOT_TARGETS}; a run never tracks that many",
-                    run.alias_snapshot.len()
-                ),
-            ));
-        }
-        if run.prompt_snapshot.len() > MAX_SNAPSHOT_PROMPTS {
-            sink.push_problem(Problem::new(
-                format!("runs[{i}].promptSnapshot"),
-                format!(
-                    "{} prompts, above the limit of {MAX_SNAPSHOT_PROMPTS}; a run never asks that many",
-                    run.prompt_snapshot.len()
-                ),
-            ));
-        }
+        let (targets, prompts) = (run.alias_snapshot.len(), run.prompt_snapshot.len());
+        over(
+            format!("runs[{i}].aliasSnapshot"),
+            targets,
+            MAX_SNAPSHOT_TARGETS,
+            "targets",
+            "a run never tracks that many",
+        );
+        over(
+            format!("runs[{i}].promptSnapshot"),
+            prompts,
+            MAX_SNAPSHOT_PROMPTS,
+            "prompts",
+            "a run never asks that many",
+        );
     }
 }

@@ -1,7 +1,7 @@
 //! The Responses dialect that OpenAI and Doubao (Volcengine Ark's `/api/v3/responses`) speak:
-//! a request's reasoning effort, a `message` item's text and its annotations, the blank line
-//! between two messages, the reply's status and why it stopped, the usage block and the key
-//! test's body.
+//! a request's input message, `web_search` tool and reasoning effort, the walk over a reply's
+//! `output` items, a `message` item's text and its annotations, the blank line between two
+//! messages, the reply's status and why it stopped, the usage block and the key test's body.
 //!
 //! The two engines read a `web_search_call` differently (OpenAI lists several queries and the
 //! pages it retrieved, Ark one query and no pages) and their annotations mean different things
@@ -11,17 +11,72 @@
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::model::Usage;
+use crate::model::{EngineId, ProbeError, Usage};
+use crate::provider::error::kind::invalid_json;
+use crate::provider::location::UserLocation;
 use crate::provider::read::{count, non_blank, str_field};
 
 /// `incomplete_details.reason` of a reply cut off by `max_output_tokens`.
 pub const MAX_OUTPUT_TOKENS_REASON: &str = "max_output_tokens";
+
+/// One message of a request's `input`: `{"role","content"}`, the content a string (OpenAI) or
+/// a list of parts (Ark).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct InputMessage<C> {
+    /// `system` or `user`.
+    pub role: &'static str,
+    /// The text, or its parts.
+    pub content: C,
+}
+
+/// The hosted search tool: `{"type":"web_search"}`, with Ark's results per search (`limit`)
+/// and the run's `user_location` (`{"type":"approximate", country, region?, city?,
+/// timezone?}`) when it has one.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct WebSearchTool<'a> {
+    /// Always `web_search`.
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    /// Results per search (Ark only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub limit: Option<u32>,
+    /// The run's location.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub user_location: Option<UserLocation<'a>>,
+}
 
 /// A request's `reasoning`: `{"effort":"low|medium|high"}`, for a model that takes one.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Reasoning {
     /// The run's reasoning effort.
     pub effort: &'static str,
+}
+
+/// What an engine reads from the items of a reply's `output`; the rest (`reasoning`, anything
+/// unknown) is skipped.
+pub trait OutputItems: Default {
+    /// A `web_search_call` item.
+    fn search_call(&mut self, item: &Map<String, Value>);
+    /// A `message` item.
+    fn message(&mut self, item: &Map<String, Value>);
+}
+
+/// Walks the reply `obj`'s `output` items once, in order.
+///
+/// Errors: no `output` array → `invalid_json`.
+pub fn walk_output<O: OutputItems>(engine: EngineId, obj: &Map<String, Value>) -> Result<O, ProbeError> {
+    let Some(Value::Array(items)) = obj.get("output") else {
+        return Err(invalid_json(engine, "the body has no output array"));
+    };
+    let mut out = O::default();
+    for item in items.iter().filter_map(Value::as_object) {
+        match str_field(item, "type") {
+            Some("web_search_call") => out.search_call(item),
+            Some("message") => out.message(item),
+            _ => {}
+        }
+    }
+    Ok(out)
 }
 
 /// The text of a `message` item: its `output_text` parts joined as they are, each part's

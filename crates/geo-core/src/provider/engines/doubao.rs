@@ -45,11 +45,12 @@ use serde_json::{Map, Value};
 use crate::analysis::urls::normalize_url;
 use crate::model::{EngineId, ErrorKind, ProbeError, Query, RawCitation, RawSource, RunConfig};
 use crate::provider::dialect::responses::{
-    self, message_text, push_message, Reasoning, Status, MAX_OUTPUT_TOKENS_REASON,
+    self, message_text, push_message, walk_output, InputMessage, OutputItems, Reasoning, Status, WebSearchTool,
+    MAX_OUTPUT_TOKENS_REASON,
 };
 use crate::provider::error::body::{parse_error_body, ProviderErrorBody};
-use crate::provider::error::kind::{invalid_json, map_envelope, refused_error, reply_object};
-use crate::provider::location::{user_location, UserLocation};
+use crate::provider::error::kind::{map_envelope, refused_error, reply_object};
+use crate::provider::location::user_location;
 use crate::provider::parsed::ParsedResponse;
 use crate::provider::read::{count, model_of, non_blank, str_field, text};
 use crate::provider::spec::{model_or_default, SYSTEM_PROMPT};
@@ -76,9 +77,10 @@ pub const CONTENT_FILTER_REASON: &str = "content_filter";
 pub struct ArkRequest<'a> {
     /// Requested model.
     pub model: &'a str,
-    /// The system prompt, then the user prompt.
-    pub input: [InputMessage<'a>; 2],
-    /// `[{"type":"web_search","limit":10}]`, with `user_location` when the run has a location.
+    /// The system prompt, then the user prompt: `{"role","content":[{"type":"input_text","text"}]}`.
+    pub input: [InputMessage<[InputText<'a>; 1]>; 2],
+    /// `[{"type":"web_search","limit":10}]`, with `user_location` when the run has a location
+    /// (`{"type":"approximate", country, region?, city?}`: the reference's keys, no timezone).
     pub tools: [WebSearchTool<'a>; 1],
     /// Tool-call rounds allowed: min(maxSearches, 10), at least 1.
     pub max_tool_calls: u32,
@@ -95,15 +97,6 @@ pub struct ArkRequest<'a> {
     pub stream: bool,
 }
 
-/// `{"role","content":[{"type":"input_text","text"}]}`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct InputMessage<'a> {
-    /// `system` or `user`.
-    pub role: &'static str,
-    /// One text part.
-    pub content: [InputText<'a>; 1],
-}
-
 /// `{"type":"input_text","text":"…"}`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct InputText<'a> {
@@ -112,20 +105,6 @@ pub struct InputText<'a> {
     pub kind: &'static str,
     /// The text.
     pub text: &'a str,
-}
-
-/// `{"type":"web_search","limit":N}`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct WebSearchTool<'a> {
-    /// Always `web_search`.
-    #[serde(rename = "type")]
-    pub kind: &'static str,
-    /// Results per search.
-    pub limit: u32,
-    /// `{"type":"approximate", country, region?, city?}` when the run has a location (the
-    /// reference's keys: no timezone).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub user_location: Option<UserLocation<'a>>,
 }
 
 /// `{"type":"enabled|disabled"}`.
@@ -145,7 +124,7 @@ pub fn build_request<'a>(prompt_text: &'a str, config: &'a RunConfig) -> ArkRequ
         input: [message("system", SYSTEM_PROMPT), message("user", prompt_text)],
         tools: [WebSearchTool {
             kind: "web_search",
-            limit: RESULTS_PER_SEARCH,
+            limit: Some(RESULTS_PER_SEARCH),
             user_location: user_location(config, false),
         }],
         max_tool_calls: config.max_searches.clamp(1, MAX_TOOL_CALLS),
@@ -290,7 +269,7 @@ struct Output {
     searches: u64,
 }
 
-impl Output {
+impl OutputItems for Output {
     /// A `web_search_call`: one query (internal when it names none); a failed or incomplete
     /// call carries that word as its error and is not counted as a search.
     fn search_call(&mut self, item: &Map<String, Value>) {
@@ -336,19 +315,7 @@ pub fn parse_response(body: &str, requested_model: &str) -> Result<ParsedRespons
     if status.incomplete_for(&[CONTENT_FILTER_REASON]) {
         return Err(content_filter_refusal(obj.get("incomplete_details").and_then(Value::as_object)));
     }
-    let Some(Value::Array(items)) = obj.get("output") else {
-        return Err(invalid_json(ENGINE, "the body has no output array"));
-    };
-
-    let mut out = Output::default();
-    for item in items.iter().filter_map(Value::as_object) {
-        match str_field(item, "type") {
-            Some("web_search_call") => out.search_call(item),
-            Some("message") => out.message(item),
-            _ => {}
-        }
-    }
-    let Output { answer, mut queries, annotations, searches } = out;
+    let Output { answer, mut queries, annotations, searches } = walk_output(ENGINE, &obj)?;
     if queries.is_empty() && !annotations.sources.is_empty() {
         queries.push(Query { index: 1, query: None, internal: true, error: None });
     }
@@ -378,7 +345,8 @@ pub(crate) const KEY_TEST_BODY: &str = responses::KEY_TEST_BODY;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{ReasoningEffort, Usage};
+    use crate::builders::usage;
+    use crate::model::ReasoningEffort;
     use crate::provider::map_engine_http_error;
     use serde_json::json;
 
@@ -503,16 +471,7 @@ mod tests {
             ],
             "every annotation once, in order of first appearance"
         );
-        assert_eq!(
-            p.usage,
-            Usage {
-                input_tokens: 5000,
-                output_tokens: 612,
-                cache_read_input_tokens: 321,
-                web_search_requests: 2,
-                search_context_size: None
-            }
-        );
+        assert_eq!(p.usage, usage(5000, 612, 321, 2));
         assert_eq!(
             (p.request_id.as_deref(), p.stop_reason.as_deref(), p.model.as_str(), p.truncated),
             (Some("resp_021"), Some("completed"), MODEL, false)

@@ -269,6 +269,7 @@ fn error_kind(_status: u16, _body: &str, parsed: &ProviderErrorBody) -> Option<E
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::builders::usage;
     use crate::provider::error::body::parse_error_body;
     use crate::provider::error::kind::map_envelope;
     use crate::provider::map_engine_http_error;
@@ -354,16 +355,7 @@ mod tests {
             [("https://a.example/1", Some("A")), ("https://b.example/2", Some("B")), ("https://c.example/3", None)],
             "a marker in reasoning_content cites nothing"
         );
-        assert_eq!(
-            p.usage,
-            Usage {
-                input_tokens: 4200,
-                output_tokens: 380,
-                cache_read_input_tokens: 10,
-                web_search_requests: 1,
-                search_context_size: None
-            }
-        );
+        assert_eq!(p.usage, usage(4200, 380, 10, 1));
         assert_eq!(
             (p.request_id.as_deref(), p.stop_reason.as_deref(), p.truncated),
             (Some("as-1"), Some("stop"), false)

@@ -259,6 +259,7 @@ fn error_kind(_status: u16, body: &str, _parsed: &ProviderErrorBody) -> Option<E
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::builders::usage;
     use crate::provider::spec::SYSTEM_PROMPT;
     use serde_json::json;
 
@@ -316,16 +317,7 @@ mod tests {
         let texts: Vec<Option<&str>> =
             p.raw_citations.as_ref().unwrap().iter().map(|c| c.cited_text.as_deref()).collect();
         assert_eq!(texts, [Some("Spain won."), None], "the first support naming the chunk");
-        assert_eq!(
-            p.usage,
-            Usage {
-                input_tokens: 470,
-                output_tokens: 27,
-                cache_read_input_tokens: 30,
-                web_search_requests: 1,
-                search_context_size: None
-            }
-        );
+        assert_eq!(p.usage, usage(470, 27, 30, 1));
         assert_eq!((p.request_id.as_deref(), p.stop_reason.as_deref()), (Some("r1"), Some("STOP")));
     }
 

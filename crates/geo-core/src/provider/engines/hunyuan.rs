@@ -182,18 +182,20 @@ pub fn parse_response(body: &str, requested_model: &str) -> Result<ParsedRespons
     })
 }
 
+/// The billing codes of Hunyuan / Tencent Cloud: each is `balance`.
+const BALANCE_CODES: [&str; 8] = [
+    "FailedOperation.FreeResourcePackExhausted",
+    "FailedOperation.ResourcePackExhausted",
+    "FailedOperation.ServiceStopArrears",
+    "ResourceInsufficient.ChargeResourceExhaust",
+    "ResourceUnavailable.InArrears",
+    "ResourceUnavailable.LowBalance",
+    "ResourceUnavailable.StopUsing",
+    "UnsupportedOperation.PkgExhausted",
+];
+
 /// The kind one Hunyuan / Tencent Cloud error code names, if it names one.
 fn kind_of_code(code: &str) -> Option<ErrorKind> {
-    const BALANCE: [&str; 8] = [
-        "FailedOperation.FreeResourcePackExhausted",
-        "FailedOperation.ResourcePackExhausted",
-        "FailedOperation.ServiceStopArrears",
-        "ResourceInsufficient.ChargeResourceExhaust",
-        "ResourceUnavailable.InArrears",
-        "ResourceUnavailable.LowBalance",
-        "ResourceUnavailable.StopUsing",
-        "UnsupportedOperation.PkgExhausted",
-    ];
     const FORBIDDEN: [&str; 5] = [
         "ResourceUnavailable.NotExist",
         "FailedOperation.ServiceNotActivated",
@@ -202,7 +204,7 @@ fn kind_of_code(code: &str) -> Option<ErrorKind> {
         "AuthFailure.UnauthorizedOperation",
     ];
     let code = code.trim();
-    if BALANCE.contains(&code) {
+    if BALANCE_CODES.contains(&code) {
         Some(ErrorKind::Balance)
     } else if FORBIDDEN.contains(&code) {
         Some(ErrorKind::Forbidden)
@@ -241,7 +243,7 @@ pub(crate) const KEY_TEST_BODY: &str = chat::KEY_TEST_BODY;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::Usage;
+    use crate::builders::usage;
     use crate::provider::map_engine_http_error;
     use crate::provider::spec::SYSTEM_PROMPT;
     use serde_json::json;
@@ -338,16 +340,7 @@ mod tests {
                 ("https://zhipu-marketing.com/", Some("智谱营销"), Some(2))
             ]
         );
-        assert_eq!(
-            p.usage,
-            Usage {
-                input_tokens: 3120,
-                output_tokens: 410,
-                cache_read_input_tokens: 0,
-                web_search_requests: 1,
-                search_context_size: None
-            }
-        );
+        assert_eq!(p.usage, usage(3120, 410, 0, 1));
         assert_eq!(
             (p.request_id.as_deref(), p.stop_reason.as_deref(), p.model.as_str()),
             (Some("hy-1"), Some("stop"), "hunyuan-turbos-latest")
@@ -442,17 +435,9 @@ mod tests {
     fn error_codes() {
         let kind =
             |code: &str| error_kind(400, "", &ProviderErrorBody { code: Some(code.into()), ..Default::default() });
-        for code in [
-            "FailedOperation.FreeResourcePackExhausted",
-            "FailedOperation.ResourcePackExhausted",
-            "FailedOperation.ServiceStopArrears",
-            "ResourceInsufficient.ChargeResourceExhaust",
-            "ResourceUnavailable.InArrears",
-            "ResourceUnavailable.LowBalance",
-            "ResourceUnavailable.StopUsing",
-            "UnsupportedOperation.PkgExhausted",
-        ] {
+        for code in BALANCE_CODES {
             assert_eq!(kind(code), Some(ErrorKind::Balance), "{code}");
+            assert_eq!(kind(&format!(" {code} ")), Some(ErrorKind::Balance), "{code} with white space");
         }
         for code in ["OperationDenied.TextIllegalDetected", "OperationDenied.ImageIllegalDetected"] {
             assert_eq!(kind(code), Some(ErrorKind::Refused), "{code}");

@@ -25,11 +25,12 @@ use crate::analysis::urls::normalize_url;
 use crate::model::{EngineId, ErrorKind, ProbeError, Query, RawCitation, RawSource, RunConfig};
 use crate::provider::budget::{row_for, ReasoningParam};
 use crate::provider::dialect::responses::{
-    self, message_text, push_message, Reasoning, Status, MAX_OUTPUT_TOKENS_REASON,
+    self, message_text, push_message, walk_output, InputMessage, OutputItems, Reasoning, Status, WebSearchTool,
+    MAX_OUTPUT_TOKENS_REASON,
 };
 use crate::provider::error::body::ProviderErrorBody;
-use crate::provider::error::kind::{invalid_json, reply_object};
-use crate::provider::location::{user_location, UserLocation};
+use crate::provider::error::kind::reply_object;
+use crate::provider::location::user_location;
 use crate::provider::parsed::ParsedResponse;
 use crate::provider::read::{model_of, non_blank, str_field, text};
 use crate::provider::spec::{model_or_default, SYSTEM_PROMPT};
@@ -48,10 +49,12 @@ pub struct ResponsesRequest<'a> {
     pub model: &'a str,
     /// The system prompt.
     pub instructions: &'a str,
-    /// The one user message.
-    pub input: [InputMessage<'a>; 1],
-    /// `[{"type":"web_search"}]`, with `user_location` when the run has a location.
-    pub tools: [Tool<'a>; 1],
+    /// The one user message: `{"role":"user","content":"…"}`.
+    pub input: [InputMessage<&'a str>; 1],
+    /// `[{"type":"web_search"}]`, and `user_location: {"type":"approximate", country, region?,
+    /// city?, timezone?}` when the run has a location (engines.md, "Where and how an answer was
+    /// measured"; without one OpenAI's search assumes a user in the United States).
+    pub tools: [WebSearchTool<'a>; 1],
     /// `["web_search_call.action.sources"]`: every retrieved page, not only the cited ones.
     pub include: [&'static str; 1],
     /// Output token limit (reasoning tokens included).
@@ -65,28 +68,6 @@ pub struct ResponsesRequest<'a> {
     pub store: bool,
 }
 
-/// `{"role":"user","content":"…"}`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct InputMessage<'a> {
-    /// Always `user`.
-    pub role: &'static str,
-    /// The prompt.
-    pub content: &'a str,
-}
-
-/// `{"type":"web_search"}`, and `user_location: {"type":"approximate", country, region?,
-/// city?, timezone?}` when the run has a location (engines.md, "Where and how an answer was
-/// measured"; without one OpenAI's search assumes a user in the United States).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Tool<'a> {
-    /// Always `web_search`.
-    #[serde(rename = "type")]
-    pub kind: &'static str,
-    /// The run's location.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub user_location: Option<UserLocation<'a>>,
-}
-
 /// The probe request for `prompt_text` under `config`.
 pub fn build_request<'a>(prompt_text: &'a str, config: &'a RunConfig) -> ResponsesRequest<'a> {
     let effort = match row_for(ENGINE, &config.model).param {
@@ -97,7 +78,7 @@ pub fn build_request<'a>(prompt_text: &'a str, config: &'a RunConfig) -> Respons
         model: model_or_default(ENGINE, &config.model),
         instructions: SYSTEM_PROMPT,
         input: [InputMessage { role: "user", content: prompt_text }],
-        tools: [Tool { kind: "web_search", user_location: user_location(config, true) }],
+        tools: [WebSearchTool { kind: "web_search", limit: None, user_location: user_location(config, true) }],
         include: ["web_search_call.action.sources"],
         max_output_tokens: config.max_tokens,
         max_tool_calls: config.max_searches,
@@ -142,7 +123,7 @@ struct Output {
     searches: u64,
 }
 
-impl Output {
+impl OutputItems for Output {
     /// A `web_search_call` whose action is `search` (or has no type): its queries and the
     /// pages it retrieved; other actions (`open_page`, `find_in_page`) add nothing.
     fn search_call(&mut self, item: &Map<String, Value>) {
@@ -209,17 +190,7 @@ impl Output {
 /// → the mapped OpenAI error.
 pub fn parse_response(body: &str, requested_model: &str) -> Result<ParsedResponse, ProbeError> {
     let obj = reply_object(ENGINE, error_kind, body, "output")?;
-    let Some(Value::Array(items)) = obj.get("output") else {
-        return Err(invalid_json(ENGINE, "the body has no output array"));
-    };
-    let mut out = Output::default();
-    for item in items.iter().filter_map(Value::as_object) {
-        match str_field(item, "type") {
-            Some("web_search_call") => out.search_call(item),
-            Some("message") => out.message(item),
-            _ => {}
-        }
-    }
+    let mut out: Output = walk_output(ENGINE, &obj)?;
     name_sources(&mut out.sources, &out.citations);
     let status = Status::of(&obj);
     Ok(ParsedResponse {
@@ -281,7 +252,7 @@ pub(crate) const KEY_TEST_BODY: &str = responses::KEY_TEST_BODY;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::Usage;
+    use crate::builders::usage;
     use serde_json::json;
 
     fn parse(v: Value) -> ParsedResponse {
@@ -378,16 +349,7 @@ mod tests {
             p.raw_sources.iter().map(|s| (s.query_index, s.rank, s.url.as_str(), s.title.as_str())).collect();
         assert_eq!(s, [(1, 1, "https://x.example/p", "X page"), (1, 2, "https://y.example/", "")]);
         assert_eq!(p.raw_citations.as_ref().unwrap().len(), 1);
-        assert_eq!(
-            p.usage,
-            Usage {
-                input_tokens: 800,
-                output_tokens: 50,
-                cache_read_input_tokens: 200,
-                web_search_requests: 3,
-                search_context_size: None
-            }
-        );
+        assert_eq!(p.usage, usage(800, 50, 200, 3));
         assert_eq!(
             (p.request_id.as_deref(), p.stop_reason.as_deref(), p.model.as_str()),
             (Some("resp_1"), Some("completed"), "gpt-5-2025-08-07")

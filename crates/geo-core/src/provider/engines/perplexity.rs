@@ -211,6 +211,7 @@ pub(crate) const KEY_TEST_BODY: &str = chat::KEY_TEST_BODY;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::builders::usage;
     use crate::model::ErrorKind;
     use crate::provider::spec::SYSTEM_PROMPT;
     use serde_json::json;
@@ -245,16 +246,7 @@ mod tests {
             p.raw_sources.iter().map(|s| (s.rank, s.url.as_str(), s.page_age.as_deref())).collect();
         assert_eq!(s, [(1, "https://a.example/x", Some("2026-01-02")), (2, "https://b.example", None)]);
         assert_eq!(p.raw_citations.as_ref().unwrap().len(), 1);
-        assert_eq!(
-            p.usage,
-            Usage {
-                input_tokens: 12,
-                output_tokens: 34,
-                cache_read_input_tokens: 0,
-                web_search_requests: 1,
-                search_context_size: None
-            }
-        );
+        assert_eq!(p.usage, usage(12, 34, 0, 1));
         let bare =
             parse_response(r#"{"choices":[{"message":{"content":[{"type":"text","text":"x"}]}}]}"#, "sonar").unwrap();
         assert_eq!((bare.raw_answer.as_str(), bare.queries.len(), bare.raw_citations), ("x", 0, Some(vec![])));

@@ -300,6 +300,7 @@ fn error_kind(status: u16, _body: &str, parsed: &ProviderErrorBody) -> Option<Er
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::builders::usage;
     use crate::model::ReasoningEffort;
     use crate::provider::map_engine_http_error;
     use crate::provider::spec::{spec, SYSTEM_PROMPT};
@@ -398,16 +399,7 @@ mod tests {
         );
         assert!(p.raw_sources.iter().all(|s| s.page_age.is_none()));
         assert_eq!(p.queries, [Query { index: 1, query: None, internal: true, error: None }]);
-        assert_eq!(
-            p.usage,
-            Usage {
-                input_tokens: 2300,
-                output_tokens: 280,
-                cache_read_input_tokens: 34,
-                web_search_requests: 1,
-                search_context_size: None
-            }
-        );
+        assert_eq!(p.usage, usage(2300, 280, 34, 1));
         assert_eq!(p.request_id.as_deref(), Some("9fe63fe8-d274-4e6b-9249-5783449dc27a"));
         assert_eq!((p.stop_reason.as_deref(), p.truncated, p.model.as_str()), (Some("stop"), false, "qwen-plus"));
         assert_eq!(p.raw_citations, Some(vec![]));

@@ -3,6 +3,7 @@
 
 #![allow(dead_code)]
 
+use crate::builders::{raw_source, usage};
 use geo_core::model::*;
 
 /// Fixed export timestamp of the goldens.
@@ -144,42 +145,15 @@ pub fn sample_store() -> ExportEnvelope {
     a.answer = a.raw_answer.clone();
     a.request_id = Some("msg_01".into());
     a.stop_reason = Some("end_turn".into());
-    a.usage = Usage {
-        input_tokens: 1200,
-        output_tokens: 340,
-        cache_read_input_tokens: 64,
-        web_search_requests: 2,
-        search_context_size: None,
-    };
+    a.usage = usage(1200, 340, 64, 2);
     a.queries = vec![
         Query { index: 1, query: Some("GEO 监测工具, 排名".into()), internal: false, error: None },
         Query { index: 2, query: None, internal: true, error: None },
     ];
     a.raw_sources = vec![
-        RawSource {
-            query_index: 1,
-            rank: 1,
-            title: "十大 GEO 工具，\"权威\"榜单".into(),
-            url: "https://www.zhihu.com/q/1".into(),
-            page_age: Some("2026-11-01".into()),
-            site_name: None,
-        },
-        RawSource {
-            query_index: 1,
-            rank: 2,
-            title: "=cmd|' /C calc'!A0".into(),
-            url: "https://acme.example/blog".into(),
-            page_age: None,
-            site_name: None,
-        },
-        RawSource {
-            query_index: 2,
-            rank: 1,
-            title: "十大 GEO 工具".into(),
-            url: "https://zhihu.com/q/1".into(),
-            page_age: None,
-            site_name: None,
-        },
+        raw_source(1, 1, "十大 GEO 工具，\"权威\"榜单", "https://www.zhihu.com/q/1", Some("2026-11-01")),
+        raw_source(1, 2, "=cmd|' /C calc'!A0", "https://acme.example/blog", None),
+        raw_source(2, 1, "十大 GEO 工具", "https://zhihu.com/q/1", None),
     ];
     let mut s1 = source(
         "src_1",
@@ -249,13 +223,7 @@ pub fn sample_store() -> ExportEnvelope {
     b.raw_answer = "=HYPERLINK(\"http://evil.example\",\"点我\")\n-1 分，@all".into();
     b.answer = b.raw_answer.clone();
     b.attempts = 2;
-    b.usage = Usage {
-        input_tokens: 900,
-        output_tokens: 20,
-        cache_read_input_tokens: 0,
-        web_search_requests: 0,
-        search_context_size: None,
-    };
+    b.usage = usage(900, 20, 0, 0);
 
     let mut c = bare_probe(&r1, "pr_3", 0, ProbeStatus::Error);
     c.attempts = 3;

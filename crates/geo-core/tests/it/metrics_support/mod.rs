@@ -4,6 +4,8 @@
 
 use geo_core::model::*;
 
+pub use crate::builders::probe;
+
 pub const BRAND: &str = "acme";
 pub const BETA: &str = "beta";
 pub const GAMMA: &str = "gamma";
@@ -49,48 +51,6 @@ pub fn run(id: &str, created_at: &str, prompts: Vec<Prompt>, previous: Option<&s
         group_id: None,
         fact_snapshot: None,
         surface: Default::default(),
-    }
-}
-
-pub fn probe(run: &str, prompt: &str, repeat: u32, status: ProbeStatus) -> Probe {
-    Probe {
-        id: probe_id(run, prompt, repeat),
-        run_id: run.into(),
-        project_id: "proj".into(),
-        prompt_id: prompt.into(),
-        repeat_index: repeat,
-        status,
-        created_at: "2026-11-29T08:00:00.000Z".into(),
-        model: "deepseek-v4-flash".into(),
-        attempts: 1,
-        latency_ms: 20_000,
-        error: None,
-        request_id: None,
-        stop_reason: Some("end_turn".into()),
-        usage: Usage {
-            input_tokens: 10_000,
-            output_tokens: 1_000,
-            cache_read_input_tokens: 0,
-            web_search_requests: 2,
-            search_context_size: None,
-        },
-        truncated: false,
-        billed_usage: None,
-        continuations: 0,
-        cost_usd: None,
-        raw_answer: String::new(),
-        queries: vec![],
-        raw_sources: vec![],
-        raw_citations: None,
-        answer: String::new(),
-        sources: vec![],
-        mentions: vec![],
-        list_items: vec![],
-        other_entities: vec![],
-        answer_links: vec![],
-        claims: Vec::new(),
-        risk_flags: Vec::new(),
-        location_applied: Default::default(),
     }
 }
 

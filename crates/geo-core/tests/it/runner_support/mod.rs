@@ -3,9 +3,10 @@
 
 #![allow(dead_code)]
 
+use crate::builders::usage;
 use std::collections::{BTreeMap, VecDeque};
 
-use geo_core::model::{ErrorKind, Probe, ProbeError, Project, Prompt, Run, RunConfig, Target, TargetKind, Usage};
+use geo_core::model::{ErrorKind, Probe, ProbeError, Project, Prompt, Run, RunConfig, Target, TargetKind};
 use geo_core::provider::ParsedResponse;
 use geo_core::runner::{start_run, Action, AttemptOutcome, Progress, RunOutcome, SendRequest, Session, Slot};
 
@@ -82,13 +83,7 @@ impl Reply {
 pub fn response(answer: &str) -> ParsedResponse {
     ParsedResponse {
         raw_answer: answer.into(),
-        usage: Usage {
-            input_tokens: 10,
-            output_tokens: 20,
-            cache_read_input_tokens: 0,
-            web_search_requests: 1,
-            search_context_size: None,
-        },
+        usage: usage(10, 20, 0, 1),
         request_id: Some("msg_1".into()),
         stop_reason: Some("end_turn".into()),
         model: "deepseek-v4-flash-0901".into(),

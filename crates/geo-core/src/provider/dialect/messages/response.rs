@@ -301,6 +301,7 @@ impl Walk {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::builders::usage;
     use crate::model::ErrorKind;
     use serde_json::json;
 
@@ -486,16 +487,7 @@ mod tests {
         assert_eq!(p.request_id.as_deref(), Some("b0eecb62-6a3f-4c1e-9d2a-1f4e5a6b7c8d"));
         assert_eq!(p.stop_reason.as_deref(), Some("end_turn"));
         assert_eq!(p.model, "deepseek-v4-pro");
-        assert_eq!(
-            p.usage,
-            Usage {
-                input_tokens: 4672,
-                output_tokens: 825,
-                cache_read_input_tokens: 1280,
-                web_search_requests: 2,
-                search_context_size: None
-            }
-        );
+        assert_eq!(p.usage, usage(4672, 825, 1280, 2));
         let bare = parse(
             json!({"content":[], "model": "", "usage": {"input_tokens": -3, "output_tokens": 2.0, "server_tool_use": null}}),
         );
