@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { launch, freshPage, open, byId, dumpDb, until, cli, buildCli, ROOT, num, headerReady } from './helpers.mjs';
+import { fileBrowser, freshPage, open, byId, dumpDb, until, cli, ROOT, num, headerReady } from './helpers.mjs';
 import { startMock, importEnvelope, envelopeOf, fixtureProject, engineRows } from './run-helpers.mjs';
 import { axeViolations, horizontalOverflow, setLang } from './a11y-helpers.mjs';
 
@@ -23,14 +23,13 @@ const JSON_FILE = path.join(CAPTURES, 'doubao-app.json');
 // The prompts the example captures name (by id or by text).
 const PROMPTS = 'p01,p02,p03,p04';
 
-let browser;
+const browser = fileBrowser({ cli: true });
 let mock;
 let dir;
 let apiFile;
 let api;
 
 before(async () => {
-  buildCli();
   mock = await startMock();
   dir = mkdtempSync(path.join(tmpdir(), 'geo-captures-'));
   const input = path.join(dir, 'project.json');
@@ -40,11 +39,9 @@ before(async () => {
     '--base-url', mock.url, '--timeout-secs', '10', '--out', apiFile]);
   api = JSON.parse(readFileSync(apiFile, 'utf8'));
   assert.deepEqual(api.runs.map((r) => r.config.engine).sort(), ['deepseek', 'doubao']);
-  browser = await launch();
 });
 
 after(async () => {
-  await browser?.close();
   mock?.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });

@@ -3,11 +3,11 @@
 // are imported, and for each current run the `diff-verdict` and every `diff-row` (delta,
 // interval, significance) must be exactly what the CLI prints. Also: the trend chart's
 // interval band, the empty state without a previous run, and the run page's `run-precision`.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import {
-  launch, freshPage, byId, until, num, cli, buildCli, FIXTURES, importFixtureExport as importFile, showRun,
+  fileBrowser, freshPage, byId, until, num, cli, FIXTURES, importFixtureExport as importFile, showRun,
 } from './helpers.mjs';
 
 const CASES = [
@@ -17,16 +17,7 @@ const CASES = [
   ['mixed.json', 'run_mixed_b', 'mixed'],
 ];
 
-let browser;
-
-before(async () => {
-  buildCli();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-});
+const browser = fileBrowser({ cli: true });
 
 test('the dashboard comparison equals geo-probe diff, row by row', async () => {
   const page = await freshPage(browser);

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileBrowser, freshPage, open, byId, dumpDb, until, BASE_URL } from './helpers.mjs';
-import { startMock, exportWithPrompts, importEnvelope, saveSettings, progressOf } from './run-helpers.mjs';
+import { startMock, mockedPage, exportWithPrompts, importEnvelope, saveSettings, progressOf } from './run-helpers.mjs';
 import { startRunAll, sessionEnded, recordPosts, recordDialogs, bigEnvelope } from './guards-helpers.mjs';
 
 const browser = fileBrowser();
@@ -19,9 +19,7 @@ const unexpected = (page) => page.errors.filter((e) => !/Failed to load resource
 test('beforeunload: closing or reloading asks while a run is in flight, not after it is cancelled', async () => {
   const mock = await startMock(['--latency-ms', '60000']);
   try {
-    const page = await freshPage(browser);
-    await importEnvelope(page, exportWithPrompts(TWO));
-    await saveSettings(page, { baseUrl: mock.url });
+    const page = await mockedPage(browser, mock, TWO);
     const dialogs = recordDialogs(page);
     // Clicking start is the user gesture Chromium wants before it shows the prompt.
     await startRunAll(page, { concurrency: '1' });

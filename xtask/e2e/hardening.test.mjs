@@ -12,7 +12,7 @@ import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { launch, freshPage, open, byId, dumpDb, until, cli, buildCli, CLI, BASE_URL } from './helpers.mjs';
+import { fileBrowser, freshPage, open, byId, dumpDb, until, cli, CLI, BASE_URL } from './helpers.mjs';
 import { startMock, exportWithPrompts, importEnvelope, saveSettings, progressOf, startRun } from './run-helpers.mjs';
 
 const FIXTURES = process.env.FIXTURES_DIR ?? path.resolve('fixtures');
@@ -20,15 +20,12 @@ const PROJECT = 'proj_yuangouchang';
 const KEY = 'sk-echo-key-7f3a9c2e51';
 const TOKEN = 'tok-echo-4b8d1f';
 
-let browser;
+const browser = fileBrowser({ cli: true });
 let dir;
-before(async () => {
-  buildCli();
-  browser = await launch();
+before(() => {
   dir = mkdtempSync(path.join(tmpdir(), 'geo-hardening-'));
 });
-after(async () => {
-  await browser?.close();
+after(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -8,25 +8,16 @@
 // `geo-probe diff` between consecutive runs finds them. A comparable pair (noise.json) shows no
 // such block and no mark; the run detail's `run-method` is `geo-probe metrics`' `method`. At
 // 390 px, in Chinese and English, both pages fit the screen and pass axe.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { launch, freshPage, byId, until, cli, buildCli, FIXTURES, importFixtureExport, showRun, open } from './helpers.mjs';
+import { fileBrowser, freshPage, byId, until, cli, FIXTURES, importFixtureExport, showRun, open } from './helpers.mjs';
 import { setLang, axeViolations, horizontalOverflow } from './a11y-helpers.mjs';
 
 const FILE = path.join(FIXTURES, 'exports', 'method.json');
 
-let browser;
-
-before(async () => {
-  buildCli();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-});
+const browser = fileBrowser({ cli: true });
 
 /** `geo-probe diff` of `run` (against `against`, default its previous run) on `file`, as JSON. */
 const diffOf = (run, against, file = FILE) =>

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { byId, open, until, dumpDb, DEADLINE_MS, CLI, KEY_VARS } from './helpers.mjs';
+import { byId, open, until, dumpDb, freshPage, DEADLINE_MS, CLI, KEY_VARS } from './helpers.mjs';
 
 /** Starts geo-mock on a free port with `args`; resolves to { url, stop }. */
 export async function startMock(args = []) {
@@ -134,6 +134,15 @@ export async function saveSettings(page, { baseUrl = '', key = '' }) {
   await byId(page, 'settings-base-url').fill(baseUrl);
   await byId(page, 'settings-save').click();
   await page.locator('[data-testid="toast"][data-kind="ok"]').first().waitFor();
+}
+
+/** A fresh page with an export of `prompts` imported and the settings pointing at `mock` (with
+ * `key`, none by default): where a run test against geo-mock starts. */
+export async function mockedPage(browser, mock, prompts, key = '') {
+  const page = await freshPage(browser);
+  await importEnvelope(page, exportWithPrompts(prompts));
+  await saveSettings(page, { baseUrl: mock.url, key });
+  return page;
 }
 
 /** The progress attributes as numbers. */

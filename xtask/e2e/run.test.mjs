@@ -3,8 +3,8 @@
 // out of IndexedDB.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fileBrowser, freshPage, open, byId, dumpDb, until } from './helpers.mjs';
-import { startMock, exportWithPrompts, importEnvelope, saveSettings, progressOf, startRun } from './run-helpers.mjs';
+import { fileBrowser, open, byId, dumpDb, until } from './helpers.mjs';
+import { startMock, mockedPage, progressOf, startRun } from './run-helpers.mjs';
 
 const browser = fileBrowser();
 
@@ -27,9 +27,7 @@ const statusOf = async (page) => byId(page, 'run-status').getAttribute('data-val
 test('proxy mode without a key: 2 prompts × 3 repeats reach planned with the right statuses', async () => {
   const mock = await startMock(['--fault', '500:0.3', '--seed', '3', '--latency-ms', '200']);
   try {
-    const page = await freshPage(browser);
-    await importEnvelope(page, exportWithPrompts(TWO));
-    await saveSettings(page, { baseUrl: mock.url });
+    const page = await mockedPage(browser, mock, TWO);
     await byId(page, 'nav-run').click();
     await until(async () => (await byId(page, 'run-prompt-toggle').count()) === 2, 5000, 'two toggles');
     assert.equal(await byId(page, 'run-model').inputValue(), 'deepseek-v4-flash');
@@ -81,9 +79,7 @@ test('proxy mode without a key: 2 prompts × 3 repeats reach planned with the ri
 test('cancel keeps finished probes; reload keeps them; continue completes the run', async () => {
   const mock = await startMock(['--latency-ms', '700']);
   try {
-    const page = await freshPage(browser);
-    await importEnvelope(page, exportWithPrompts(TWO));
-    await saveSettings(page, { baseUrl: mock.url });
+    const page = await mockedPage(browser, mock, TWO);
     await startRun(page, { concurrency: '1' });
     await until(async () => ((await progressOf(page))?.done ?? 0) >= 2, 20000, 'two probes done');
     await byId(page, 'run-cancel').click();
@@ -113,12 +109,10 @@ test('cancel keeps finished probes; reload keeps them; continue completes the ru
 test('retry failed repairs the failures, in proxy mode without a key', async () => {
   const mock = await startMock([]);
   try {
-    const page = await freshPage(browser);
-    await importEnvelope(page, exportWithPrompts([
+    const page = await mockedPage(browser, mock, [
       { id: 'p01', text: '2026年国内有哪些靠谱的GEO服务商？' },
       { id: 'p09', text: '推荐 GEO 服务商 [mock:500,500,500,ok]' },
-    ]));
-    await saveSettings(page, { baseUrl: mock.url });
+    ]);
     await startRun(page, { repeats: '1' });
     const p = await finished(page, 30000);
     assert.equal(p.failed, 1);
@@ -143,9 +137,7 @@ test('with a key: the key test, a run, and the key in no IndexedDB store', async
   const KEY = 'sk-e2e-run-0123456789';
   const mock = await startMock(['--require-key', KEY]);
   try {
-    const page = await freshPage(browser);
-    await importEnvelope(page, exportWithPrompts([TWO[0]]));
-    await saveSettings(page, { baseUrl: mock.url, key: 'sk-wrong' });
+    const page = await mockedPage(browser, mock, [TWO[0]], 'sk-wrong');
     await byId(page, 'settings-test-key').click();
     await until(async () => (await byId(page, 'settings-key-verdict').getAttribute('data-verdict')) === 'invalid-key', 10000, 'invalid verdict');
     await byId(page, 'settings-api-key').fill(KEY);

@@ -710,6 +710,8 @@ const TABLE: &[(&str, &str, &str)] = &[
     ("engines.surface_prompts", "差异最大的提示词", "Prompts that differ most"),
     ("engines.surface_prompt", "API {api} → 应用 {app}（{delta}）", "API {api} → app {app} ({delta})"),
     ("engines.surface_no_prompts", "没有两边都成功回答的提示词", "no prompt answered on both"),
+    // Tables that scroll sideways on a phone are named regions the keyboard reaches.
+    ("detail.probe_table", "本批次的探测", "This run's probes"),
 ];
 
 /// [`TABLE`] as one list of fields: key, Chinese, English.

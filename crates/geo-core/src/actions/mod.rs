@@ -363,14 +363,9 @@ pub enum ActionsError {
 impl fmt::Display for ActionsError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ActionsError::UnknownRun { run_id, available } if available.is_empty() => {
-                write!(f, "run `{run_id}` is not in the export, which holds no runs: export a file that contains it")
+            ActionsError::UnknownRun { run_id, available } => {
+                crate::model::write_not_in_export(f, "run", run_id, available)
             }
-            ActionsError::UnknownRun { run_id, available } => write!(
-                f,
-                "run `{run_id}` is not in the export: use one of {}",
-                available.iter().map(|id| format!("`{id}`")).collect::<Vec<_>>().join(", ")
-            ),
             ActionsError::NoRuns => {
                 write!(f, "the export has no runs: start one with `geo-probe run` and export it")
             }

@@ -88,12 +88,7 @@ fn list(ids: &[String]) -> String {
 impl fmt::Display for CompareError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            CompareError::UnknownRun { run_id, available } if available.is_empty() => {
-                write!(f, "run `{run_id}` is not in the export, which holds no runs: export a file that contains it")
-            }
-            CompareError::UnknownRun { run_id, available } => {
-                write!(f, "run `{run_id}` is not in the export: use one of {}", list(available))
-            }
+            CompareError::UnknownRun { run_id, available } => crate::model::write_not_in_export(f, "run", run_id, available),
             CompareError::NoComparableRun => write!(
                 f,
                 "the export has no completed or partial run to compare: finish a run first, or pass --run ID"

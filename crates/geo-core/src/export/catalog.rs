@@ -84,14 +84,9 @@ pub enum CatalogError {
 impl fmt::Display for CatalogError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            CatalogError::UnknownProject { project_id, available } if available.is_empty() => {
-                write!(f, "project `{project_id}` is not in the export, which holds no projects: export a file that contains it")
+            CatalogError::UnknownProject { project_id, available } => {
+                crate::model::write_not_in_export(f, "project", project_id, available)
             }
-            CatalogError::UnknownProject { project_id, available } => write!(
-                f,
-                "project `{project_id}` is not in the export: use one of {}",
-                available.iter().map(|id| format!("`{id}`")).collect::<Vec<_>>().join(", ")
-            ),
             CatalogError::UnknownProbe { probe_id } => write!(
                 f,
                 "probe `{probe_id}` is not in the export: probe ids are `{{runId}}__{{promptId}}__{{repeatIndex}}`, as `search_answers` returns them"

@@ -536,14 +536,9 @@ pub enum MetricsError {
 impl fmt::Display for MetricsError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            MetricsError::UnknownRun { run_id, available } if available.is_empty() => {
-                write!(f, "run `{run_id}` is not in the export, which holds no runs: export a file that contains it")
+            MetricsError::UnknownRun { run_id, available } => {
+                crate::model::write_not_in_export(f, "run", run_id, available)
             }
-            MetricsError::UnknownRun { run_id, available } => write!(
-                f,
-                "run `{run_id}` is not in the export: use one of {}",
-                available.iter().map(|id| format!("`{id}`")).collect::<Vec<_>>().join(", ")
-            ),
         }
     }
 }

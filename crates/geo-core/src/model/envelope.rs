@@ -3,6 +3,7 @@
 //! its link check, the runs in order).
 
 use std::cmp::Ordering;
+use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
@@ -85,6 +86,22 @@ impl ExportEnvelope {
     pub fn newest_run(&self) -> Option<&Run> {
         self.runs.iter().max_by(created_then_id)
     }
+}
+
+/// The message of an id the export does not hold, as every command prints it: `KIND `ID``
+/// is not in the export, then the ids of that kind it does hold (`available`), or that it
+/// holds none.
+pub(crate) fn write_not_in_export(
+    f: &mut fmt::Formatter<'_>,
+    kind: &str,
+    id: &str,
+    available: &[String],
+) -> fmt::Result {
+    if available.is_empty() {
+        return write!(f, "{kind} `{id}` is not in the export, which holds no {kind}s: export a file that contains it");
+    }
+    let ids = available.iter().map(|id| format!("`{id}`")).collect::<Vec<_>>().join(", ");
+    write!(f, "{kind} `{id}` is not in the export: use one of {ids}")
 }
 
 /// The order of [`ExportEnvelope::runs_in_order`]: `createdAt` (fixed-width ISO 8601 UTC, so

@@ -83,6 +83,7 @@ mod project;
 mod run;
 
 pub use countries::{countries, country, find_country, Country};
+pub(crate) use envelope::write_not_in_export;
 pub use envelope::ExportEnvelope;
 pub use facts::{Claim, Currency, Fact, FactKind, FactSnapshot, RiskFlag, RiskKind, Verdict};
 pub(crate) use lang::localized_error;

@@ -194,7 +194,7 @@ fn cpu_ns_of(tid: &str) -> Option<u64> {
 fn time_work<T: Send + Sync + 'static>(
     input: &Arc<T>,
     times: usize,
-    run: fn(&T),
+    run: impl Fn(&T) + Send + 'static,
     budget: Option<Duration>,
 ) -> Option<Duration> {
     let (tx, rx) = mpsc::channel::<Result<Duration, String>>();
@@ -238,7 +238,13 @@ fn time_work<T: Send + Sync + 'static>(
 /// Asserts that `run` over `large` (`factor` times the size of `small`) costs about `factor`
 /// times `run` over `small`. Each sample runs the large input `reps` times and the small one
 /// `factor * reps` times; `reps` doubles until a small sample takes [`MIN_SAMPLE`].
-fn assert_linear_work<T: Send + Sync + 'static>(name: &str, small: T, large: T, factor: usize, run: fn(&T)) {
+fn assert_linear_work<T: Send + Sync + 'static>(
+    name: &str,
+    small: T,
+    large: T,
+    factor: usize,
+    run: impl Fn(&T) + Copy + Send + 'static,
+) {
     let _guard = one_at_a_time();
     let (small, large) = (Arc::new(small), Arc::new(large));
     let sample = |reps: usize| time_work(&small, factor * reps, run, None).expect("no budget");
@@ -275,7 +281,7 @@ fn assert_linear_work<T: Send + Sync + 'static>(name: &str, small: T, large: T, 
 
 /// Asserts that `run` over `make(10 MB)` costs about ten times `run` over `make(1 MB)`.
 /// `make(n)` builds a reply of at least `n` bytes.
-fn assert_linear_reply(name: &str, make: impl Fn(usize) -> String, run: fn(&String)) {
+fn assert_linear_reply(name: &str, make: impl Fn(usize) -> String, run: impl Fn(&String) + Copy + Send + 'static) {
     let small = make(REPLY_BYTES);
     let large = make(REPLY_FACTOR * REPLY_BYTES);
     assert!(small.len() >= REPLY_BYTES && small.len() < 2 * REPLY_BYTES, "{name}: {} bytes", small.len());
@@ -414,55 +420,40 @@ fn error_envelope(n: usize) -> String {
     )
 }
 
-/// One call per engine over a reply, in [`EngineId::ALL`] order.
-type EngineRuns = [(EngineId, fn(&String)); 9];
-
 /// Every engine's error mapper (and the settings page's key test) over `make`'s replies:
-/// `runs` gives each engine's call, in [`EngineId::ALL`] order.
-fn every_engine_linear(what: &str, make: fn(usize) -> String, runs: EngineRuns, key_test: fn(&String)) {
-    assert_eq!(runs.map(|(e, _)| e), EngineId::ALL, "every engine");
-    for (engine, run) in runs {
-        assert_linear_reply(&format!("{engine} {what}"), make, run);
+/// `statuses` gives the status each engine's reply comes with, in [`EngineId::ALL`] order,
+/// `key_test` the engine and status the key test reads.
+fn every_engine_linear(what: &str, make: fn(usize) -> String, statuses: [u16; 9], key_test: (EngineId, u16)) {
+    for (engine, status) in EngineId::ALL.into_iter().zip(statuses) {
+        assert_linear_reply(&format!("{engine} {what}"), make, move |b| reply_of(engine, status, b));
     }
-    assert_linear_reply(&format!("key test {what}"), make, key_test);
+    let (engine, status) = key_test;
+    assert_linear_reply(&format!("key test {what}"), make, move |b| {
+        std::hint::black_box(interpret_engine_key_test(engine, status, b));
+    });
 }
 
 #[test]
 fn html_error_pages_of_every_engine() {
-    // Each engine's gateway page at the status it comes with (Perplexity's openresty 401).
-    let runs: EngineRuns = [
-        (EngineId::Deepseek, |b| reply_of(EngineId::Deepseek, 502, b)),
-        (EngineId::Anthropic, |b| reply_of(EngineId::Anthropic, 502, b)),
-        (EngineId::Openai, |b| reply_of(EngineId::Openai, 502, b)),
-        (EngineId::Gemini, |b| reply_of(EngineId::Gemini, 502, b)),
-        (EngineId::Perplexity, |b| reply_of(EngineId::Perplexity, 401, b)),
-        (EngineId::Qwen, |b| reply_of(EngineId::Qwen, 502, b)),
-        (EngineId::Doubao, |b| reply_of(EngineId::Doubao, 403, b)),
-        (EngineId::Ernie, |b| reply_of(EngineId::Ernie, 500, b)),
-        (EngineId::Hunyuan, |b| reply_of(EngineId::Hunyuan, 401, b)),
-    ];
-    every_engine_linear("html error page", html_page, runs, |b| {
-        std::hint::black_box(interpret_engine_key_test(EngineId::Perplexity, 401, b));
-    });
+    // Each engine's gateway page at the status it comes with (Perplexity's openresty 401,
+    // Doubao's 403, ERNIE's 500, Hunyuan's 401).
+    every_engine_linear(
+        "html error page",
+        html_page,
+        [502, 502, 502, 502, 401, 502, 403, 500, 401],
+        (EngineId::Perplexity, 401),
+    );
 }
 
 #[test]
 fn error_envelopes_of_every_engine() {
     // In a 2xx body (mapped by the parser) and at an error status (by the error mapper).
-    let runs: EngineRuns = [
-        (EngineId::Deepseek, |b| reply_of(EngineId::Deepseek, 200, b)),
-        (EngineId::Anthropic, |b| reply_of(EngineId::Anthropic, 400, b)),
-        (EngineId::Openai, |b| reply_of(EngineId::Openai, 200, b)),
-        (EngineId::Gemini, |b| reply_of(EngineId::Gemini, 400, b)),
-        (EngineId::Perplexity, |b| reply_of(EngineId::Perplexity, 200, b)),
-        (EngineId::Qwen, |b| reply_of(EngineId::Qwen, 400, b)),
-        (EngineId::Doubao, |b| reply_of(EngineId::Doubao, 200, b)),
-        (EngineId::Ernie, |b| reply_of(EngineId::Ernie, 200, b)),
-        (EngineId::Hunyuan, |b| reply_of(EngineId::Hunyuan, 400, b)),
-    ];
-    every_engine_linear("error envelope", error_envelope, runs, |b| {
-        std::hint::black_box(interpret_engine_key_test(EngineId::Gemini, 200, b));
-    });
+    every_engine_linear(
+        "error envelope",
+        error_envelope,
+        [200, 400, 200, 400, 200, 400, 200, 200, 400],
+        (EngineId::Gemini, 200),
+    );
 }
 
 #[test]

@@ -284,7 +284,7 @@ fn sources_view(p: &Probe, lang: Lang, label_of: &dyn Fn(&str) -> String) -> Htm
                 <p class="muted">{ t(lang, "drawer.no_citation_data") }</p>
             }
             if !p.sources.is_empty() {
-                { table(head_cells(lang, SOURCE_COLS), html! {
+                { table(tf(lang, "drawer.sources", &[("n", &p.sources.len().to_string())]), head_cells(lang, SOURCE_COLS), html! {
                     { for p.sources.iter().map(|s| html! {
                         <tr data-testid="probe-source" data-url={s.url.clone()}
                             data-cited={s.cited.map_or("", |c| if c { "true" } else { "false" })}

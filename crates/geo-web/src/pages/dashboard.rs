@@ -162,7 +162,7 @@ fn comparison(d: &RunData, lang: Lang) -> Html {
                 { tf(lang, "diff.against", &[("id", &diff.against_id), ("at", &previous_at)]) }
                 { " " }{ compare::verdict_sentence(diff.verdict, lang) }
             </p>
-            { table(head_cells(lang, DIFF_COLS), html! {
+            { table(t(lang, "diff.title"), head_cells(lang, DIFF_COLS), html! {
                 { for diff.metrics.iter().map(|c| {
                     let name = c.name.unwrap_or("");
                     let mark = match c.direction() {
@@ -378,7 +378,7 @@ fn top_sources(m: &RunMetrics, lang: Lang) -> Html {
             if m.domains.is_empty() {
                 <p class="muted">{ t(lang, "dash.no_sources") }</p>
             } else {
-                { table(head_cells(lang, TOP_SOURCE_COLS), html! {
+                { table(t(lang, "dash.top_sources"), head_cells(lang, TOP_SOURCE_COLS), html! {
                     { for m.domains.iter().take(8).map(|dm| html! {
                         <tr data-testid="top-source" data-domain={dm.domain.clone()}>
                             <td>{ dm.domain.clone() }</td>
@@ -411,7 +411,7 @@ fn tag_table(m: &RunMetrics, lang: Lang) -> Html {
             if m.tags.is_empty() {
                 <p class="muted">{ t(lang, "dash.no_tags") }</p>
             } else {
-                { table(head_cells(lang, TAG_COLS), html! {
+                { table(t(lang, "dash.by_tag"), head_cells(lang, TAG_COLS), html! {
                     { for m.tags.iter().map(|tg| html! {
                         <tr data-testid="tag-row" data-tag={tg.tag.clone()} data-value={raw_f64(tg.mention_rate)}>
                             <th scope="row">{ tags::label(&tg.tag, lang).to_string() }</th>
@@ -453,7 +453,7 @@ fn PromptTable(p: &PromptTableProps) -> Html {
         <>
         <section class="card" aria-labelledby="prompts-h">
             <h2 id="prompts-h">{ t(lang, "dash.prompts") }</h2>
-            { table(head_cells(lang, PROMPT_COLS), html! {
+            { table(t(lang, "dash.prompts"), head_cells(lang, PROMPT_COLS), html! {
                 { for m.prompts[from..to].iter().map(|p| html! {
                     <tr data-testid="prompt-metric-row" data-prompt={p.prompt_id.clone()} data-value={raw_f64(p.mention_rate)}>
                         <td>

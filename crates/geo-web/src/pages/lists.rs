@@ -171,7 +171,7 @@ fn brand_positions(
     html! {
         <section class="card" aria-labelledby="brandpos-h">
             <h2 id="brandpos-h">{ tf(lang, "lst.brand_positions", &[("b", brand_label)]) }</h2>
-            <div class="table-wrap"><table>
+            <div class="table-wrap" tabindex="0" role="region" aria-labelledby="brandpos-h"><table>
                 <thead><tr>
                     <th scope="col">{ t(lang, "dash.prompt") }</th>
                     { for (1..=repeats).map(|r| html! { <th scope="col" class="num">{ tf(lang, "lst.repeat", &[("n", &r.to_string())]) }</th> }) }

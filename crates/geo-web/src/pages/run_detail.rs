@@ -215,7 +215,7 @@ pub fn RunDetailPage(props: &RunDetailProps) -> Html {
                                             .iter().map(|(v, k)| html! { <option value={*v} selected={filter_status.as_str() == *v}>{ t(lang, k) }</option> }) }
                                     </select></label>
                             </div>
-                            { table(head_cells_and_hidden(lang, PROBE_COLS, "detail.open"), html! {
+                            { table(t(lang, "detail.probe_table"), head_cells_and_hidden(lang, PROBE_COLS, "detail.open"), html! {
                                 { for shown[row_from..row_to].iter().map(|p| probe_row(p, &prompt_text(&p.prompt_id), &open, lang)) }
                             }) }
                             <Pager total={shown.len()} {page} on_page={set_page.clone()} scope="probes" label={t(lang, "pager.probes")} {lang} />

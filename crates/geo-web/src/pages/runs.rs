@@ -58,7 +58,7 @@ pub fn RunsPage() -> Html {
             None => empty_with_link(lang, "runs.empty", Route::Projects, "projects.new"),
         },
         Fetch::Ready(list) => html! {
-            { table(head_cells_and_hidden(lang, RUN_COLS, "runs.open"), html! {
+            { table(t(lang, "nav.runs"), head_cells_and_hidden(lang, RUN_COLS, "runs.open"), html! {
                     { for list.iter().map(|(r, figures)| html! {
                         <tr key={r.id.clone()} data-testid="run-row" data-id={r.id.clone()} data-status={status_value(r.status)}
                             data-surface={r.surface.as_str()}>
