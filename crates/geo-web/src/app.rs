@@ -52,22 +52,17 @@ pub fn App() -> Html {
     {
         let dispatcher = state.dispatcher();
         use_effect_with((), move |_| {
-            // The frame is on the page (storage still opening): the app's first render.
+            // The frame is on the page (storage still opening): the app's first render. It
+            // takes the place of the static frame `index.html` shows while the module loads.
             crate::web::mark("geo:first-render");
+            remove_static_frame();
             let on_change = {
                 let dispatcher = dispatcher.clone();
                 Rc::new(move || dispatcher.dispatch(Action::DataChanged))
             };
             wasm_bindgen_futures::spawn_local(async move {
                 match IdbRepo::open(on_change).await {
-                    Ok(repo) => {
-                        dispatcher.dispatch(Action::RepoReady(repo.clone()));
-                        // Seed §8.2: seed the demo project on a first visit.
-                        if let Err(e) = crate::demo::ensure_demo_seed(&repo, crate::demo::fetch_demo).await {
-                            dispatcher.dispatch(Action::Toast(ToastKind::Error, e.message(prefs::load_lang())));
-                        }
-                        dispatcher.dispatch(Action::Started);
-                    }
+                    Ok(repo) => start_up(repo, dispatcher).await,
                     Err(e) => dispatcher.dispatch(Action::RepoFailed(e)),
                 }
             });
@@ -88,6 +83,57 @@ pub fn App() -> Html {
                 <Frame />
             </BrowserRouter>
         </ContextProvider<crate::state::AppHandle>>
+    }
+}
+
+/// The start-up work once storage is open (seed §8.2): on a first visit the demo is seeded.
+/// When the demo's first view fits the demo file (issue 39), the pages read it while the demo
+/// is parsed, analysed and written behind it, after the first figures are painted; otherwise
+/// the demo is seeded as the pages read storage. Either way `Started` follows the seeding.
+async fn start_up(repo: IdbRepo, dispatcher: UseReducerDispatcher<AppState>) {
+    use crate::demo::{self, SeedDecision};
+    let toast =
+        |e: demo::DemoError| dispatcher.dispatch(Action::Toast(ToastKind::Error, e.message(prefs::load_lang())));
+    let seeding = match demo::decision(&repo).await {
+        Ok(SeedDecision::Seed) => {
+            // Both files were preloaded by `index.html` while the module downloaded.
+            let text = demo::fetch_demo().await;
+            let view = match &text {
+                Ok(text) => demo::fetch_first_view(text).await,
+                Err(_) => None,
+            };
+            let shown = view.is_some();
+            if let Some(view) = view {
+                repo.show_first_view(view);
+            }
+            dispatcher.dispatch(Action::RepoReady(repo.clone()));
+            if shown {
+                crate::web::after_paint().await;
+            }
+            let behind = repo.behind_first_view();
+            let seeded = demo::ensure_demo_seed(&behind, move || async move { text }).await;
+            repo.end_first_view();
+            seeded.map(drop)
+        }
+        Ok(_) => {
+            dispatcher.dispatch(Action::RepoReady(repo));
+            Ok(())
+        }
+        Err(e) => {
+            dispatcher.dispatch(Action::RepoReady(repo));
+            Err(e.into())
+        }
+    };
+    if let Err(e) = seeding {
+        toast(e);
+    }
+    dispatcher.dispatch(Action::Started);
+}
+
+/// Removes the static frame of `index.html` (`#boot-frame`): the app's own frame is on the page.
+fn remove_static_frame() {
+    if let Some(frame) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("boot-frame")) {
+        frame.remove();
     }
 }
 
@@ -123,7 +169,15 @@ fn Frame() -> Html {
         Callback::from(move |id| app.dispatch(Action::Dismiss(id)))
     };
     let body = match &app.repo {
-        RepoState::Opening => html! { <p class="muted" aria-busy="true">{ t(lang, "storage.opening") }</p> },
+        RepoState::Opening => html! {
+            <>
+                <p class="muted" aria-busy="true">{ t(lang, "storage.opening") }</p>
+                // The placeholders of `index.html`'s static frame, until the figures come.
+                <div class="skeleton-grid" aria-hidden="true">
+                    { for (0..6).map(|_| html! { <div class="card skeleton-card"></div> }) }
+                </div>
+            </>
+        },
         RepoState::Failed(e) => html! { <p class="error-box" role="alert">{ e.to_string() }</p> },
         RepoState::Ready(_) => html! { <Switch<Route> render={switch} /> },
     };

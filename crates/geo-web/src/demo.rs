@@ -11,6 +11,7 @@
 //! nothing. The logic is generic over [`Repository`] and the loader, and tested natively.
 
 use crate::i18n::t;
+use crate::repo::first_view::{FirstView, FIRST_VIEW_URL};
 use crate::repo::{RepoError, Repository};
 use geo_core::export::{parse_export, ImportLimits};
 use geo_core::model::{ExportEnvelope, Lang};
@@ -133,6 +134,11 @@ impl Counts {
     }
 }
 
+/// The seed §8.2 decision over what `repo` holds.
+pub async fn decision<R: Repository>(repo: &R) -> Result<SeedDecision, RepoError> {
+    Ok(decide(flag(repo, DELETED_SETTING).await?, demo_exists(repo).await?, flag(repo, SEEDED_SETTING).await?))
+}
+
 async fn flag<R: Repository>(repo: &R, key: &str) -> Result<bool, RepoError> {
     Ok(repo.setting(key).await?.and_then(|v| v.as_bool()).unwrap_or(false))
 }
@@ -148,11 +154,9 @@ where
     F: FnOnce() -> Fut,
     Fut: Future<Output = Result<String, DemoError>>,
 {
-    // The measures `geo:demo-fetch`, `-parse`, `-analyse` and `-write` are the demo's share of
-    // a first visit in `cargo xtask bench-first-visit`.
-    let fetch = crate::web::Span::start("geo:demo-fetch");
+    // The measures `geo:demo-fetch` ([`fetch_demo`]), `-parse`, `-analyse` and `-write` are
+    // the demo's share of a first visit in `cargo xtask bench-first-visit`.
     let text = load().await?;
-    fetch.end();
     let env = prepare(&text)?;
     let write = crate::web::Span::start("geo:demo-write");
     repo.merge(&env).await?;
@@ -170,8 +174,7 @@ where
     F: FnOnce() -> Fut,
     Fut: Future<Output = Result<String, DemoError>>,
 {
-    let decision =
-        decide(flag(repo, DELETED_SETTING).await?, demo_exists(repo).await?, flag(repo, SEEDED_SETTING).await?);
+    let decision = decision(repo).await?;
     if decision != SeedDecision::Seed {
         return Ok(SeedOutcome::Skipped(decision));
     }
@@ -209,11 +212,24 @@ pub async fn delete_demo<R: Repository>(repo: &R) -> Result<usize, RepoError> {
 
 /// Fetches [`DEMO_URL`] relative to the document's base URL (the `<base href>`).
 pub async fn fetch_demo() -> Result<String, DemoError> {
-    match fetch_text(DEMO_URL).await {
+    let span = crate::web::Span::start("geo:demo-fetch");
+    let text = fetch_text(DEMO_URL).await;
+    span.end();
+    match text {
         Ok(Some(text)) => Ok(text),
         Ok(None) => Err(DemoError::Missing),
         Err(detail) => Err(DemoError::Fetch(detail)),
     }
+}
+
+/// Fetches the demo's first view ([`FIRST_VIEW_URL`], preloaded by `index.html`) and keeps
+/// it when it may stand for the demo file `demo_text` ([`FirstView::accept`]); `None` when it
+/// is missing, fails, does not decode or was made from another demo file.
+pub async fn fetch_first_view(demo_text: &str) -> Option<FirstView> {
+    let span = crate::web::Span::start("geo:first-view");
+    let view = fetch_text(FIRST_VIEW_URL).await.ok().flatten().and_then(|text| FirstView::accept(&text, demo_text));
+    span.end();
+    view
 }
 
 /// Fetches a text file of the site, `url` relative to the document's base URL (the

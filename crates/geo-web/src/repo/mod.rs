@@ -9,6 +9,7 @@
 //!   data version; other tabs hear it on the `BroadcastChannel` named [`CHANNEL`]);
 //! - settings here are application settings only: the API key never enters a repository.
 
+pub mod first_view;
 pub mod idb;
 pub mod memory;
 pub mod migrations;

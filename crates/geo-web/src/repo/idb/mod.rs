@@ -15,6 +15,7 @@ mod open;
 mod tx;
 mod upkeep;
 
+use super::first_view::{FirstView, Overlay};
 use super::migrations::MIGRATIONS;
 use super::page_figures::{self, PageFigures, PagePart};
 use super::summaries::{order_summaries, runs_of_batch, Gate, StoredMetrics, RECOMPUTE_LIMIT};
@@ -51,6 +52,8 @@ pub struct IdbRepo {
     notify: Rc<Notifier>,
     /// One computation of missing summaries at a time.
     gate: Rc<Gate>,
+    /// The demo's first view, shown while the demo is seeded behind it (issue 39).
+    overlay: Rc<Overlay>,
 }
 
 impl PartialEq for IdbRepo {
@@ -96,7 +99,7 @@ impl IdbRepo {
     /// here and whenever another tab announces one.
     pub async fn open(on_change: ChangeListener) -> RepoResult<IdbRepo> {
         let db = open_database(DB_NAME, MIGRATIONS).await?;
-        Ok(IdbRepo { db, notify: Rc::new(Notifier::new(on_change)), gate: Rc::default() })
+        Ok(IdbRepo { db, notify: Rc::new(Notifier::new(on_change)), gate: Rc::default(), overlay: Rc::default() })
     }
 
     /// Tells this tab's pages that data changed in a write made elsewhere on its behalf
@@ -107,7 +110,33 @@ impl IdbRepo {
 
     /// Wraps an already open database (used by the migration self-test).
     pub fn from_database(db: IdbDatabase, on_change: ChangeListener) -> IdbRepo {
-        IdbRepo { db, notify: Rc::new(Notifier { on_change, channel: None, _on_message: None }), gate: Rc::default() }
+        IdbRepo {
+            db,
+            notify: Rc::new(Notifier { on_change, channel: None, _on_message: None }),
+            gate: Rc::default(),
+            overlay: Rc::default(),
+        }
+    }
+
+    /// Shows `view` in front of the stored data (the demo's records the dashboard reads)
+    /// until [`IdbRepo::end_first_view`]: the reads it answers come from it, every other read
+    /// and every write waits for its end. Clones share it, except [`IdbRepo::behind_first_view`].
+    pub fn show_first_view(&self, view: FirstView) {
+        self.overlay.show(view);
+    }
+
+    /// Ends the first view (the demo is stored, or its seeding failed): the waiting reads and
+    /// writes go on, and the pages read the stored data again.
+    pub fn end_first_view(&self) {
+        if self.overlay.view().is_some() {
+            self.overlay.end();
+            self.notify.changed();
+        }
+    }
+
+    /// The same database without the first view in front: what seeds the demo behind it.
+    pub fn behind_first_view(&self) -> IdbRepo {
+        IdbRepo { overlay: Rc::default(), ..self.clone() }
     }
 
     /// Runs `fill` (which issues requests) inside one read-write transaction and commits it,
@@ -116,6 +145,7 @@ impl IdbRepo {
     where
         F: AsyncFnOnce(&IdbTransaction) -> RepoResult<T>,
     {
+        self.overlay.settled().await;
         let out = write_in(&self.db, stores, fill).await?;
         self.notify.changed();
         Ok(out)
@@ -130,6 +160,10 @@ impl IdbRepo {
         project_id: &str,
         runs: &[&str],
     ) -> RepoResult<(Vec<Prompt>, Vec<RunAndMetrics>)> {
+        if let Some(view) = self.overlay.view() {
+            let records = runs.iter().map(|id| (view.get_run(id), view.run_metrics(id))).collect();
+            return Ok((view.prompts_by_project(project_id), records));
+        }
         let tx = read_tx(&self.db, &["prompts", "runs", "runMetrics"])?;
         let r = |e| error_from(e, RepoError::Read);
         let prompts_req = object_store(&tx, "prompts", RepoError::Read)?
@@ -165,6 +199,7 @@ impl IdbRepo {
         runs: &[&str],
         part: PagePart,
     ) -> RepoResult<Vec<Option<T>>> {
+        self.overlay.settled().await;
         let read = async || -> RepoResult<Vec<(bool, Option<T>)>> {
             let tx = read_tx(&self.db, &["runSummaries", "runPages"])?;
             let r = |e| error_from(e, RepoError::Read);
@@ -217,10 +252,16 @@ const PUT_SLICE: usize = 500;
 
 impl Repository for IdbRepo {
     async fn list_projects(&self) -> RepoResult<Vec<Project>> {
+        if let Some(view) = self.overlay.view() {
+            return Ok(view.list_projects());
+        }
         get_all(&self.db, "projects").await.map(order_projects)
     }
 
     async fn get_project(&self, id: &str) -> RepoResult<Option<Project>> {
+        if let Some(view) = self.overlay.view() {
+            return Ok(view.get_project(id));
+        }
         get_one(&self.db, "projects", id).await
     }
 
@@ -229,6 +270,9 @@ impl Repository for IdbRepo {
     }
 
     async fn prompts_by_project(&self, project_id: &str) -> RepoResult<Vec<Prompt>> {
+        if let Some(view) = self.overlay.view() {
+            return Ok(view.prompts_by_project(project_id));
+        }
         get_by_index(&self.db, "prompts", "projectId", project_id).await.map(order_prompts)
     }
 
@@ -247,10 +291,16 @@ impl Repository for IdbRepo {
     }
 
     async fn runs_by_project(&self, project_id: &str) -> RepoResult<Vec<Run>> {
+        if let Some(view) = self.overlay.view() {
+            return Ok(view.runs_by_project(project_id));
+        }
         get_by_index(&self.db, "runs", "projectId", project_id).await.map(order_runs)
     }
 
     async fn get_run(&self, id: &str) -> RepoResult<Option<Run>> {
+        if let Some(view) = self.overlay.view() {
+            return Ok(view.get_run(id));
+        }
         get_one(&self.db, "runs", id).await
     }
 
@@ -263,10 +313,12 @@ impl Repository for IdbRepo {
     }
 
     async fn probes_by_run(&self, run_id: &str) -> RepoResult<Vec<Probe>> {
+        self.overlay.settled().await;
         get_by_index(&self.db, "probes", "runId", run_id).await.map(order_probes)
     }
 
     async fn probes_by_id(&self, ids: &[String]) -> RepoResult<Vec<Probe>> {
+        self.overlay.settled().await;
         let tx = read_tx(&self.db, &["probes"])?;
         let found = tx_get_many(&tx, "probes", ids.iter().map(String::as_str)).await?;
         found.iter().filter(|v| !v.is_undefined() && !v.is_null()).map(decode).collect()
@@ -291,10 +343,14 @@ impl Repository for IdbRepo {
     }
 
     async fn link_check(&self, run_id: &str) -> RepoResult<Option<LinkCheck>> {
+        self.overlay.settled().await;
         Ok(get_one::<StoredLinkCheck>(&self.db, "linkChecks", run_id).await?.map(StoredLinkCheck::into_check))
     }
 
     async fn run_summaries(&self, project_id: &str) -> RepoResult<Vec<RunSummary>> {
+        if let Some(view) = self.overlay.view() {
+            return Ok(view.run_summaries(project_id));
+        }
         let (mut list, mut runs) = summaries_and_runs(&self.db, project_id).await?;
         if !stale_runs(&list, &runs).is_empty() {
             let _one_at_a_time = self.gate.enter().await;
@@ -314,6 +370,9 @@ impl Repository for IdbRepo {
     }
 
     async fn run_metrics(&self, run_id: &str) -> RepoResult<Option<RunMetrics>> {
+        if let Some(view) = self.overlay.view() {
+            return Ok(view.run_metrics(run_id));
+        }
         let read = async || -> RepoResult<(Option<RunSummary>, Option<StoredMetrics>)> {
             let tx = read_tx(&self.db, &["runSummaries", "runMetrics"])?;
             let r = |e| error_from(e, RepoError::Read);
@@ -442,6 +501,7 @@ impl Repository for IdbRepo {
     }
 
     async fn setting(&self, key: &str) -> RepoResult<Option<serde_json::Value>> {
+        self.overlay.settled().await;
         // A setting is untyped: read with serde_json's own `Value` reader (the one the
         // engines' replies go through), not `geo_core::json`, so that the module holds one
         // `Value` deserializer (docs/adr/0014-site-size.md).
@@ -471,6 +531,7 @@ impl Repository for IdbRepo {
     }
 
     async fn snapshot(&self, exported_at: &str) -> RepoResult<ExportEnvelope> {
+        self.overlay.settled().await;
         // One read transaction: the lists are a consistent picture.
         let stores = ["projects", "prompts", "runs", "probes", "linkChecks"];
         let tx = read_tx(&self.db, &stores)?;
