@@ -17,7 +17,8 @@ use std::rc::Rc;
 use yew::prelude::*;
 use yew_router::prelude::*;
 
-/// Renders the page of a route.
+/// Renders the page of a route (the app entry: every page).
+#[cfg(feature = "full")]
 pub fn switch(route: Route) -> Html {
     match route {
         Route::Dashboard => html! { <pages::dashboard::DashboardPage /> },
@@ -34,6 +35,16 @@ pub fn switch(route: Route) -> Html {
         Route::Settings => html! { <pages::settings::SettingsPage /> },
         Route::Chat => html! { <pages::chat::ChatPage /> },
         Route::NotFound => html! { <pages::NotFoundPage /> },
+    }
+}
+
+/// Renders the page of a route (the dashboard entry: the dashboard; every other route is
+/// handed over to the entry that owns it, `crate::entries`).
+#[cfg(not(feature = "full"))]
+pub fn switch(route: Route) -> Html {
+    match route {
+        Route::Dashboard if crate::handover::links(&route) => html! { <pages::dashboard::DashboardPage /> },
+        route => html! { <crate::handover::HandOver {route} /> },
     }
 }
 
@@ -56,6 +67,7 @@ pub fn App() -> Html {
             // takes the place of the static frame `index.html` shows while the module loads.
             crate::web::mark("geo:first-render");
             remove_static_frame();
+            crate::handover::focus_main_if_handed_over();
             let on_change = {
                 let dispatcher = dispatcher.clone();
                 Rc::new(move || dispatcher.dispatch(Action::DataChanged))
@@ -63,7 +75,10 @@ pub fn App() -> Html {
             wasm_bindgen_futures::spawn_local(async move {
                 match IdbRepo::open(on_change).await {
                     Ok(repo) => start_up(repo, dispatcher).await,
-                    Err(e) => dispatcher.dispatch(Action::RepoFailed(e)),
+                    Err(e) => {
+                        dispatcher.dispatch(Action::RepoFailed(e));
+                        crate::handover::start_up_settled();
+                    }
                 }
             });
         });
@@ -128,6 +143,7 @@ async fn start_up(repo: IdbRepo, dispatcher: UseReducerDispatcher<AppState>) {
         toast(e);
     }
     dispatcher.dispatch(Action::Started);
+    crate::handover::start_up_settled();
 }
 
 /// Removes the static frame of `index.html` (`#boot-frame`): the app's own frame is on the page.

@@ -710,6 +710,9 @@ const TABLE: &[(&str, &str, &str)] = &[
     ("engines.surface_prompts", "差异最大的提示词", "Prompts that differ most"),
     ("engines.surface_prompt", "API {api} → 应用 {app}（{delta}）", "API {api} → app {app} ({delta})"),
     ("engines.surface_no_prompts", "没有两边都成功回答的提示词", "no prompt answered on both"),
+    // Issue 39 (1), the site's entries: a page of another entry loading in its place (crate::handover).
+    ("entry.loading", "正在载入此页面…", "Loading this page…"),
+    ("entry.failed", "此页面未能载入：请检查网络连接后刷新页面。", "This page could not be loaded: check the connection and reload the page."),
 ];
 
 /// [`TABLE`] as one list of fields: key, Chinese, English.

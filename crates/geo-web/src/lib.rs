@@ -27,7 +27,9 @@
 //! - [`settings_store`]: the settings keys of each engine's base URL and the base-URL check;
 //! - [`demo`]: seeding, restoring and deleting the demo project (seed §8.2);
 //! - [`import_worker`]: the settings import, run off the main thread in a Web Worker;
-//! - [`capture_import`]: captured app answers as an `app` run (the runs page, through the import worker).
+//! - [`capture_import`]: captured app answers as an `app` run (the runs page, through the import worker);
+//! - [`entries`]: which wasm entry of the site owns which page; [`handover`]: the loading state and the
+//!   handover from the dashboard entry to the app entry (the feature `full`, ADR 0025).
 
 #![warn(missing_docs)]
 
@@ -37,7 +39,9 @@ pub mod chat;
 pub mod components;
 pub mod demo;
 pub mod draft;
+pub mod entries;
 pub mod fact_draft;
+pub mod handover;
 pub mod hooks;
 pub mod i18n;
 pub mod import_worker;
@@ -55,14 +59,16 @@ pub use repo::self_test::migration_self_test;
 
 /// Mounts the app on `<body>`; the bootstrap (`boot-*.js`, written by `cargo xtask dist`)
 /// calls it once the module is instantiated, naming the import worker's script
-/// ([`import_worker`]). Not a wasm-bindgen `start` function: the import worker instantiates
-/// this same module, and it must not render there.
+/// ([`import_worker`]) and whether another entry handed the page over ([`handover`]).
+/// Not a wasm-bindgen `start` function: the import worker instantiates this same module, and
+/// it must not render there.
 #[cfg(target_arch = "wasm32")]
 #[wasm_bindgen::prelude::wasm_bindgen]
-pub fn start_app(import_worker: Option<String>) {
+pub fn start_app(import_worker: Option<String>, handed_over: Option<bool>) {
     // The module is downloaded, compiled and instantiated: `cargo xtask bench-first-visit`
     // splits a first visit's time at this mark.
     web::mark("geo:start");
     import_worker::set_worker_url(import_worker);
-    yew::Renderer::<app::App>::new().render();
+    handover::set_handed_over(handed_over.unwrap_or(false));
+    handover::keep(yew::Renderer::<app::App>::new().render());
 }
