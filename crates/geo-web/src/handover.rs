@@ -107,7 +107,7 @@ thread_local! {
 }
 
 /// Runs `f` once the start-up work has settled (at once when it has).
-fn when_settled(f: impl FnOnce() + 'static) {
+pub fn when_settled(f: impl FnOnce() + 'static) {
     let now = START_UP.with(|s| match &mut *s.borrow_mut() {
         StartUp::Pending(waiting) => {
             waiting.push(Box::new(f));
