@@ -44,7 +44,10 @@ pub fn switch(route: Route) -> Html {
 pub fn switch(route: Route) -> Html {
     match route {
         Route::Dashboard if crate::handover::links(&route) => html! { <pages::dashboard::DashboardPage /> },
-        route => html! { <crate::handover::HandOver {route} /> },
+        route => {
+            let title = NAV.iter().find(|(r, ..)| *r == route.section()).map_or("common.loading", |(.., key)| key);
+            html! { <crate::handover::HandOver {route} {title} /> }
+        }
     }
 }
 

@@ -33,6 +33,8 @@ pub fn links(route: &Route) -> bool {
 pub struct HandOverProps {
     /// The route another entry owns.
     pub route: Route,
+    /// The i18n key of its name (its navigation entry's), the heading while it loads.
+    pub title: &'static str,
 }
 
 /// The loading state of a route this entry does not link, while the entry that owns it
@@ -49,14 +51,15 @@ pub fn HandOver(props: &HandOverProps) -> Html {
     if *failed {
         return html! {
             <section class="entry-loading">
+                <h1>{ t(lang, props.title) }</h1>
                 <p class="error-box" role="alert">{ t(lang, "entry.failed") }</p>
             </section>
         };
     }
     html! {
         <section class="entry-loading" aria-busy="true">
+            <h1>{ t(lang, props.title) }</h1>
             <p class="muted" role="status">{ t(lang, "entry.loading") }</p>
-            <span class="skeleton-bar skeleton-title" aria-hidden="true"></span>
             <div class="skeleton-grid" aria-hidden="true">
                 { for (0..3).map(|_| html! { <div class="card skeleton-card"></div> }) }
             </div>
