@@ -78,6 +78,78 @@ test('the first visit seeds the demo project with analysed probes; a reload does
   assert.deepEqual(page.errors, []);
 });
 
+/** In every document, before its scripts: the first `metric-mention-rate` value the page
+ * shows and when (the page's clock), as `window.__geoFirstFigure`. */
+const WATCH_FIGURE = () => {
+  const observer = new MutationObserver(() => {
+    const el = document.querySelector('[data-testid="metric-mention-rate"]');
+    if (el?.dataset.value && window.__geoFirstFigure === undefined) {
+      window.__geoFirstFigure = { at: performance.now(), value: Number(el.dataset.value), run: el.closest('[data-testid="dashboard"]')?.dataset.run };
+      observer.disconnect();
+    }
+  });
+  observer.observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-value'] });
+};
+
+/** The first figure and the demo's write (`geo:demo-write`, start and end), once seeded. */
+async function firstFigureAndWrite(page) {
+  await page.waitForFunction(() => window.__geoFirstFigure !== undefined && performance.getEntriesByName('geo:demo-write', 'measure').length > 0);
+  return page.evaluate(() => {
+    const [write] = performance.getEntriesByName('geo:demo-write', 'measure');
+    return { figure: window.__geoFirstFigure, write: [write.startTime, write.startTime + write.duration] };
+  });
+}
+
+test('a first visit shows the newest run\'s figures from the demo\'s first view before the demo is stored, then stores the demo', async () => {
+  const [want] = JSON.parse(cli(['metrics', path.join(ROOT, 'demo/demo-data.json'), '--run', RUN2]));
+  const context = await newContext(browser);
+  await context.addInitScript(WATCH_FIGURE);
+  // The app's fetch takes the preloaded responses: each file is requested once.
+  const requested = {};
+  context.on('request', (r) => {
+    const name = new URL(r.url()).pathname.split('/').pop();
+    if (name.startsWith('demo-')) requested[name] = (requested[name] ?? 0) + 1;
+  });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await open(page, '');
+  const { figure, write } = await firstFigureAndWrite(page);
+  // The figure came before the demo's write began: nothing of the demo was stored yet.
+  assert.ok(figure.at < write[0], `the figure at ${figure.at} ms, the demo's write from ${write[0]} ms`);
+  assert.equal(figure.run, RUN2);
+  assert.equal(figure.value, want.mentionRate);
+  // Then the demo is stored whole, and the page shows the stored figures: the same.
+  const db = await seeded(page);
+  assert.deepEqual(counts(db), COUNTS);
+  await headerReady(page);
+  await page.locator(`[data-testid="dashboard"][data-state="ready"][data-run="${RUN2}"]`).waitFor();
+  assert.equal(Number(await byId(page, 'metric-mention-rate').getAttribute('data-value')), want.mentionRate);
+  assert.deepEqual(requested, { 'demo-first-view.json': 1, 'demo-data.json': 1 });
+  // The static frame of index.html is gone, its place taken by the app's.
+  assert.equal(await page.locator('#boot-frame').count(), 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a first view made from another demo file is not used: the demo is seeded first, with the same figures', async () => {
+  const [want] = JSON.parse(cli(['metrics', path.join(ROOT, 'demo/demo-data.json'), '--run', RUN2]));
+  const context = await newContext(browser);
+  await context.addInitScript(WATCH_FIGURE);
+  await context.route('**/demo/demo-first-view.json', async (r) => {
+    const view = await (await r.fetch()).json();
+    view.source = 'fnv1a64:0000000000000000';
+    await r.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(view) });
+  });
+  const page = await context.newPage();
+  await open(page, '');
+  const { figure, write } = await firstFigureAndWrite(page);
+  assert.ok(figure.at > write[0], `the figure at ${figure.at} ms, after the demo's write began at ${write[0]} ms`);
+  assert.equal(figure.value, want.mentionRate);
+  assert.deepEqual(counts(await seeded(page)), COUNTS);
+  await context.close();
+});
+
 test('demo-delete removes it and a reload keeps it gone; demo-restore brings it back', async () => {
   const page = await freshPage(browser, 'settings', { demo: true });
   await seeded(page);

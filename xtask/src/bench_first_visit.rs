@@ -15,8 +15,9 @@
 //! which writes every round's raw figures to `target/bench-first-visit/rounds.json`. This
 //! file turns them into the printed figures: per round and as medians, the bytes before the
 //! figure, where the time went ([`phases`]: the page, the wasm download, compile and
-//! instantiate, the app's start, storage, the demo's fetch, parse, analysis and write, the
-//! dashboard's figures), and each target met or missed. It exits 0 either way: a benchmark,
+//! instantiate, the app's start, storage, the demo's fetch, its first view, and its parse,
+//! analysis and write when they came before the figure, the dashboard's figures), the demo's
+//! seeding after the figure ([`after_figure`]), and each target met or missed. It exits 0 either way: a benchmark,
 //! not a timed test; the figures are the result.
 
 use anyhow::{bail, Context, Result};
@@ -126,6 +127,8 @@ struct Visit {
     first_render: Option<f64>,
     /// The measures `geo:demo-fetch`, `-parse`, `-analyse`, `-write`: (start, end).
     demo: [Option<(f64, f64)>; 4],
+    /// The measure `geo:first-view`: the demo's first view fetched and checked (issue 39).
+    first_view: Option<(f64, f64)>,
     responses: Vec<Response>,
     errors: Vec<String>,
 }
@@ -163,6 +166,7 @@ fn parse_visit(v: &Value) -> Result<Visit> {
         start: v["marks"]["geo:start"].as_f64(),
         first_render: v["marks"]["geo:first-render"].as_f64(),
         demo: ["geo:demo-fetch", "geo:demo-parse", "geo:demo-analyse", "geo:demo-write"].map(span),
+        first_view: span("geo:first-view"),
         responses,
         errors: v["errors"].as_array().into_iter().flatten().filter_map(|e| e.as_str().map(String::from)).collect(),
     })
@@ -189,13 +193,14 @@ fn responses_before(v: &Visit) -> usize {
 }
 
 /// The names of [`phases`], in order.
-const PHASES: [&str; 10] = [
+const PHASES: [&str; 11] = [
     "page",
     "wasm download",
     "compile + instantiate",
     "app start",
     "storage",
     "demo fetch",
+    "first view",
     "demo parse",
     "demo analyse",
     "demo write",
@@ -208,12 +213,14 @@ const PHASES: [&str; 10] = [
 /// response; its compile streams meanwhile), compile + instantiate (the rest, until
 /// `geo:start`), the app's start (until its first render, `geo:first-render`), storage
 /// (opening IndexedDB and the demo decision, until the demo's fetch starts), the demo's
-/// fetch, parse, analysis and write (`geo:demo-*`), and the figures (reading the run and
-/// rendering the dashboard, until the figure shows). A moment the visit did not have (no
-/// demo on a return visit) leaves its phase out: its time counts in the next phase. The
+/// fetch (`geo:demo-fetch`), its first view (`geo:first-view`: fetched and checked), the
+/// demo's parse, analysis and write (`geo:demo-*`) when they ended before the figure (without
+/// a first view that fits), and the figures (reading the run and rendering the dashboard,
+/// until the figure shows). A moment the visit did not have (no demo on a return visit, a
+/// seeding after the figure) leaves its phase out: its time counts in the next phase. The
 /// phases add up to the figure's time; a moment earlier than the one before counts 0.
 fn phases(v: &Visit) -> Vec<(&'static str, f64)> {
-    let [fetch, parse, analyse, write] = v.demo;
+    let [fetch, parse, analyse, write] = v.demo.map(|s| s.filter(|s| s.1 <= v.figure));
     let moments = [
         v.wasm.map(|w| w.0),
         v.wasm.map(|w| w.1),
@@ -221,6 +228,7 @@ fn phases(v: &Visit) -> Vec<(&'static str, f64)> {
         v.first_render,
         fetch.map(|s| s.0),
         fetch.map(|s| s.1),
+        v.first_view.map(|s| s.1),
         parse.map(|s| s.1),
         analyse.map(|s| s.1),
         write.map(|s| s.1),
@@ -239,17 +247,26 @@ fn phases(v: &Visit) -> Vec<(&'static str, f64)> {
 }
 
 /// The four parts of issue 39's "where the time goes", each the sum of its [`phases`]:
-/// download (the page and the wasm module), compile (and instantiate), demo seeding (fetch,
-/// parse, analysis, write) and first render (the app's start, storage, the figures).
+/// download (the page and the wasm module), compile (and instantiate), demo seeding (what of
+/// the demo came before the figure: its fetch, its first view, and its parse, analysis and
+/// write when they did) and first render (the app's start, storage, the figures).
 fn groups(phases: &[(&str, f64)]) -> [(&'static str, f64); 4] {
     let sum =
         |names: &[&str]| phases.iter().filter(|(n, _)| names.contains(n)).map(|(_, t)| *t).fold(0.0, |a, b| a + b);
     [
         ("download", sum(&["page", "wasm download"])),
         ("compile", sum(&["compile + instantiate"])),
-        ("demo seeding", sum(&["demo fetch", "demo parse", "demo analyse", "demo write"])),
+        ("demo seeding", sum(&["demo fetch", "first view", "demo parse", "demo analyse", "demo write"])),
         ("first render", sum(&["app start", "storage", "figures"])),
     ]
+}
+
+/// The demo's seeding when it ended after the figure (the first view was shown): how long its
+/// parse, analysis and write took, and when it was stored (ms after navigation start).
+fn after_figure(v: &Visit) -> Option<(f64, f64)> {
+    let [_, parse, _, write] = v.demo;
+    let (parse, write) = (parse?, write?);
+    (write.1 > v.figure).then_some((write.1 - parse.0, write.1))
 }
 
 /// The difference between the module's end on the page's clock (Resource Timing) and on the
@@ -316,8 +333,18 @@ fn visit_line(what: &str, v: &Visit) -> String {
         None => String::new(),
     };
     let phases = phases(v);
+    let after = match after_figure(v) {
+        Some((took, stored)) => {
+            format!(
+                "    after the figure: demo seeding {} (parse, analyse, write), stored at {}\n",
+                ms(took),
+                ms(stored)
+            )
+        }
+        None => String::new(),
+    };
     format!(
-        "  {what}: {} to the first figure, {} in {} responses before it{wasm}\n    {}\n    = {}\n",
+        "  {what}: {} to the first figure, {} in {} responses before it{wasm}\n    {}\n    = {}\n{after}",
         ms(v.figure),
         kb(bytes_before(v)),
         responses_before(v),
@@ -364,6 +391,16 @@ fn report(rounds: &[Round]) -> String {
     for (what, visits) in [("first visit: ", &firsts), ("return visit:", &agains)] {
         out.push_str(&format!("  {what} {}\n", phase_line(&median_phases(visits))));
         out.push_str(&format!("                = {}\n", phase_line(&median_groups(visits))));
+    }
+    let after: Vec<(f64, f64)> = firsts.iter().filter_map(|v| after_figure(v)).collect();
+    if !after.is_empty() {
+        out.push_str(&format!(
+            "  first visit, after the figure: demo seeding {}, stored at {} ({} of {} visits)\n",
+            ms(median(&after.iter().map(|a| a.0).collect::<Vec<_>>())),
+            ms(median(&after.iter().map(|a| a.1).collect::<Vec<_>>())),
+            after.len(),
+            firsts.len()
+        ));
     }
     out.push_str(&target_line(
         "first visit to the first figure",
@@ -429,6 +466,7 @@ mod tests {
             start: Some(2400.0),
             first_render: Some(2450.0),
             demo: [Some((2500.0, 2800.0)), Some((2800.0, 2850.0)), Some((2850.0, 3050.0)), Some((3060.0, 3150.0))],
+            first_view: None,
             responses: vec![
                 Response { url: "http://127.0.0.1:1/".into(), bytes: 1000.0, end: 200.0 },
                 Response { url: "http://127.0.0.1:1/geo_web_bg-1.wasm".into(), bytes: 1_000_300.0, end: 2310.0 },
@@ -489,10 +527,50 @@ mod tests {
         );
         // Without marks (an app that sets none) the time after the module is one phase; a
         // moment out of order counts 0 and never makes the sum differ from the figure.
-        let bare = Visit { start: None, first_render: Some(100.0), demo: [None; 4], ..v };
+        let bare = Visit { start: None, first_render: Some(100.0), demo: [None; 4], ..v.clone() };
         let p = phases(&bare);
         assert_eq!(p[2], ("app start", 0.0));
         assert_eq!(p.iter().map(|(_, t)| t).sum::<f64>(), 3400.0);
+        assert_eq!(after_figure(&v), None);
+    }
+
+    #[test]
+    fn a_seeding_after_the_figure_is_told_apart() {
+        // The first view fetched and checked 2,800–2,830, the figure at 2,900, then the demo
+        // parsed from 2,950 and stored at 3,300.
+        let v = Visit {
+            figure: 2900.0,
+            first_view: Some((2800.0, 2830.0)),
+            demo: [Some((2500.0, 2800.0)), Some((2950.0, 3000.0)), Some((3000.0, 3200.0)), Some((3210.0, 3300.0))],
+            ..first_visit()
+        };
+        let got = phases(&v);
+        assert_eq!(
+            got,
+            [
+                ("page", 300.0),
+                ("wasm download", 2000.0),
+                ("compile + instantiate", 100.0),
+                ("app start", 50.0),
+                ("storage", 50.0),
+                ("demo fetch", 300.0),
+                ("first view", 30.0),
+                ("figures", 70.0),
+            ]
+        );
+        assert_eq!(got.iter().map(|(_, t)| t).sum::<f64>(), v.figure);
+        assert_eq!(groups(&got)[2], ("demo seeding", 330.0));
+        assert_eq!(after_figure(&v), Some((350.0, 3300.0)));
+        let report = report(&[Round { first: v.clone(), again: v }]);
+        assert!(
+            report.contains("    after the figure: demo seeding 350 ms (parse, analyse, write), stored at 3,300 ms\n"),
+            "{report}"
+        );
+        assert!(
+            report
+                .contains("  first visit, after the figure: demo seeding 350 ms, stored at 3,300 ms (1 of 1 visits)\n"),
+            "{report}"
+        );
     }
 
     /// The JSON of one visit as first-visit.mjs writes it.

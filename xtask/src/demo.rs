@@ -1,5 +1,6 @@
 //! `cargo xtask demo [--real]`: regenerates `demo/demo-data.json`, the example project the web
-//! app seeds on a first visit (seed §8.2, §10 item 4).
+//! app seeds on a first visit (seed §8.2, §10 item 4), then `demo/demo-first-view.json`, what
+//! that seeding stores for the dashboard's first view (issue 39), by geo-web's own test of it.
 //!
 //! The file is made by the real probing path, `geo-probe run`, never by hand:
 //!
@@ -37,6 +38,8 @@ use crate::sys::workspace_root;
 pub const PROJECT_ID: &str = "proj_demo";
 /// Where the demo lands (copied into `dist/demo/` by `cargo xtask dist`).
 pub const OUT: &str = "demo/demo-data.json";
+/// The demo's first view, written from what seeding [`OUT`] stores (geo-web `repo::first_view`).
+pub const FIRST_VIEW_OUT: &str = "demo/demo-first-view.json";
 /// Probe fields derived from the raw result; the demo file does not keep them.
 pub const DERIVED: &[&str] =
     &["answer", "sources", "mentions", "listItems", "otherEntities", "answerLinks", "claims", "riskFlags"];
@@ -217,6 +220,18 @@ pub fn run(args: &[String]) -> Result<()> {
     text.push('\n');
     std::fs::write(&out, text).with_context(|| format!("cannot write {}", out.display()))?;
     println!("wrote {OUT}: {}", summary(&env));
+    // The demo's first view (issue 39): the records the app's seeding stores, written by
+    // geo-web's own test of them (`repo::first_view`), so that it is made by the seeding code.
+    let status = Command::new(&cargo)
+        .current_dir(&root)
+        .args(["test", "-q", "-p", "geo-web", "--lib", "first_view"])
+        .env("GEO_FIRST_VIEW_UPDATE", "1")
+        .status()
+        .context("cannot start cargo to write the demo's first view")?;
+    if !status.success() {
+        bail!("writing {FIRST_VIEW_OUT} failed: see geo-web's `repo::first_view` tests above");
+    }
+    println!("wrote {FIRST_VIEW_OUT}: what seeding {OUT} stores for the dashboard's first view");
     if real {
         println!(
             "before committing, read every answer in {OUT} for personal data (phone numbers, e-mail \
