@@ -193,11 +193,8 @@ pub fn build(opts: &DistOptions) -> Result<Vec<SizeRow>> {
         let glue = fs::read(glue_path)?;
         let wasm = fs::read(wasm_path)?;
         let stem = entry_stem(name);
-        let entry = BuiltEntry {
-            name,
-            glue: hashed(&stem, "js", &glue),
-            wasm: hashed(&format!("{stem}_bg"), "wasm", &wasm),
-        };
+        let entry =
+            BuiltEntry { name, glue: hashed(&stem, "js", &glue), wasm: hashed(&format!("{stem}_bg"), "wasm", &wasm) };
         fs::write(dist.join(&entry.glue), &glue)?;
         fs::write(dist.join(&entry.wasm), &wasm)?;
         built.push(entry);
@@ -778,13 +775,19 @@ mod tests {
         // dashboard's, every other path the app's.
         assert!(boot.contains("const paths = { \"/\": \"dashboard\" };"), "{boot}");
         assert!(boot.contains("const first = paths[path] ?? \"app\";"), "{boot}");
-        assert!(boot.contains("\"dashboard\": { glue: './geo_web_dashboard-1.js', wasm: './geo_web_dashboard_bg-1.wasm' }"), "{boot}");
+        assert!(
+            boot.contains("\"dashboard\": { glue: './geo_web_dashboard-1.js', wasm: './geo_web_dashboard_bg-1.wasm' }"),
+            "{boot}"
+        );
         assert!(boot.contains("\"app\": { glue: './geo_web-1.js', wasm: './geo_web_bg-1.wasm' }"), "{boot}");
         // The path relative to <base href> (a site under /geo-probe/ on GitHub Pages).
         assert!(boot.contains("location.pathname.slice(base.length - 1)"), "{boot}");
         // geo-web's start_app(import_worker, handed_over) and the reduced entry's stop_app.
         assert!(boot.contains("running.start_app(worker, false);"), "{boot}");
-        assert!(boot.contains("await running.stop_app();\n  running = glue;\n  glue.start_app(worker, true);"), "{boot}");
+        assert!(
+            boot.contains("await running.stop_app();\n  running = glue;\n  glue.start_app(worker, true);"),
+            "{boot}"
+        );
         // The names geo-web's handover calls.
         assert!(boot.contains("globalThis.geoLoadEntry = (name)"), "{boot}");
         assert!(boot.contains("globalThis.geoPrefetchEntry = (name)"), "{boot}");
@@ -799,7 +802,10 @@ mod tests {
                         <link rel=\"modulepreload\" href=\"{{GLUE}}\"><link rel=\"preload\" href=\"{{WASM}}\"><script src=\"{{BOOT}}\">";
         let opts = DistOptions::default();
         let dashboard = page_html(template, &opts, "s.css", "boot-1.js", &built[0]).unwrap();
-        assert!(dashboard.contains("href=\"geo_web_dashboard-1.js\"") && dashboard.contains("href=\"geo_web_dashboard_bg-1.wasm\""));
+        assert!(
+            dashboard.contains("href=\"geo_web_dashboard-1.js\"")
+                && dashboard.contains("href=\"geo_web_dashboard_bg-1.wasm\"")
+        );
         assert!(!dashboard.contains("\"geo_web-1.js\""));
         let app = page_html(template, &opts, "s.css", "boot-1.js", &built[1]).unwrap();
         assert!(app.contains("href=\"geo_web-1.js\"") && app.contains("href=\"geo_web_bg-1.wasm\""));

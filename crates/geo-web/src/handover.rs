@@ -73,7 +73,8 @@ fn load_entry(entry: &'static str, on_fail: impl FnOnce() + 'static) {
     #[cfg(target_arch = "wasm32")]
     {
         use wasm_bindgen::JsCast;
-        let call = boot_function("geoLoadEntry").and_then(|f| f.call1(&wasm_bindgen::JsValue::NULL, &entry.into()).ok());
+        let call =
+            boot_function("geoLoadEntry").and_then(|f| f.call1(&wasm_bindgen::JsValue::NULL, &entry.into()).ok());
         let Some(promise) = call.and_then(|p| p.dyn_into::<js_sys::Promise>().ok()) else {
             on_fail();
             return;

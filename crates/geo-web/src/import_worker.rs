@@ -267,9 +267,9 @@ async fn import_job(
     }
 }
 
-pub use browser::{import_file, import_file_as, set_worker_url};
 #[cfg(feature = "full")]
 pub use browser::import_in_worker;
+pub use browser::{import_file, import_file_as, set_worker_url};
 
 mod browser {
     use super::{import_job, Job, Message, Stage};
