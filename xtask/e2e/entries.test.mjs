@@ -105,6 +105,22 @@ test('by keyboard: Enter on a navigation link hands over, in Chinese and at 390 
   }
 });
 
+test('the run chosen on the dashboard is still chosen after the handover', async () => {
+  const page = await entryPage('');
+  await headerReady(page);
+  const runs = await byId(page, 'run-select').locator('option').evaluateAll((os) => os.map((o) => o.value).filter(Boolean));
+  assert.ok(runs.length > 1, 'the demo has several runs');
+  const older = runs.at(-1) === (await byId(page, 'run-select').inputValue()) ? runs[0] : runs.at(-1);
+  await byId(page, 'run-select').selectOption(older);
+  await page.locator(`[data-testid="dashboard"][data-state="ready"][data-run="${older}"]`).waitFor();
+  await byId(page, 'nav-sources').click();
+  await page.waitForFunction(() => !document.querySelector('.entry-loading') && document.querySelector('[data-testid="nav-sources"]')?.getAttribute('aria-current') === 'page');
+  await headerReady(page);
+  assert.equal(await byId(page, 'run-select').inputValue(), older);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 test('deep links load the app entry straight into their page', async () => {
   const demo = await (await fetch(new URL('demo/demo-data.json', BASE_URL))).json();
   const runId = demo.runs.at(-1).id;

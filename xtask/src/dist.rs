@@ -299,8 +299,8 @@ fn page_html(template: &str, opts: &DistOptions, css: &str, boot: &str, entry: &
 /// `<base href>`) from the table of geo-web's `entries.rs`, loads its glue and module and
 /// starts it, naming the import worker's script. It gives the running entry two functions
 /// (geo-web's `handover`): `geoLoadEntry(name)` loads another entry in the same document,
-/// stops the running one (`stop_app`: once its start-up has settled) and mounts the other,
-/// once; `geoPrefetchEntry(name)` fetches and compiles an entry at low priority when the
+/// stops the running one (`stop_app`: once its start-up has settled, with the selection it
+/// carries) and mounts the other with it, once; `geoPrefetchEntry(name)` fetches and compiles an entry at low priority when the
 /// browser is idle.
 pub fn boot_script(built: &[BuiltEntry], worker_name: &str) -> String {
     let files = built
@@ -336,15 +336,15 @@ pub fn boot_script(built: &[BuiltEntry], worker_name: &str) -> String {
          let handover = null;\n\
          globalThis.geoLoadEntry = (name) => (handover ??= (async () => {{\n\
          \x20 const glue = await load(name, await compile(name, 'high'));\n\
-         \x20 await running.stop_app();\n\
+         \x20 const carried = await running.stop_app();\n\
          \x20 running = glue;\n\
-         \x20 glue.start_app(worker, true);\n\
+         \x20 glue.start_app(worker, carried);\n\
          }})().catch((err) => {{ handover = null; throw err; }}));\n\
          globalThis.geoPrefetchEntry = (name) => {{\n\
          \x20 const go = () => {{ compile(name, 'low').catch(() => {{}}); import(entries[name].glue).catch(() => {{}}); }};\n\
          \x20 if (globalThis.requestIdleCallback) requestIdleCallback(go, {{ timeout: 2000 }}); else setTimeout(go, 0);\n\
          }};\n\
-         running.start_app(worker, false);\n"
+         running.start_app(worker);\n"
     )
 }
 
@@ -782,10 +782,13 @@ mod tests {
         assert!(boot.contains("\"app\": { glue: './geo_web-1.js', wasm: './geo_web_bg-1.wasm' }"), "{boot}");
         // The path relative to <base href> (a site under /geo-probe/ on GitHub Pages).
         assert!(boot.contains("location.pathname.slice(base.length - 1)"), "{boot}");
-        // geo-web's start_app(import_worker, handed_over) and the reduced entry's stop_app.
-        assert!(boot.contains("running.start_app(worker, false);"), "{boot}");
+        // geo-web's start_app(import_worker, handed_over) and the reduced entry's stop_app,
+        // whose selection the next entry starts with.
+        assert!(boot.contains("running.start_app(worker);"), "{boot}");
         assert!(
-            boot.contains("await running.stop_app();\n  running = glue;\n  glue.start_app(worker, true);"),
+            boot.contains(
+                "const carried = await running.stop_app();\n  running = glue;\n  glue.start_app(worker, carried);"
+            ),
             "{boot}"
         );
         // The names geo-web's handover calls.

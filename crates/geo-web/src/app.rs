@@ -62,7 +62,16 @@ pub fn lang_code(lang: Lang) -> &'static str {
 /// The root component: opens storage, provides the shared state, routes.
 #[function_component]
 pub fn App() -> Html {
-    let state = use_reducer(|| AppState::new(prefs::load_lang(), prefs::load_project()));
+    let state = use_reducer(|| {
+        let mut state = AppState::new(prefs::load_lang(), prefs::load_project());
+        // After a handover (ADR 0025), the selection the dashboard entry showed.
+        if let Some(carried) = crate::handover::handed_over_selection() {
+            state.project_id = carried.project.or(state.project_id);
+            state.run_id = carried.run;
+        }
+        state
+    });
+    crate::handover::note_selection(state.project_id.as_deref(), state.run_id.as_deref());
     {
         let dispatcher = state.dispatcher();
         use_effect_with((), move |_| {

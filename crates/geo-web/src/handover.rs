@@ -107,7 +107,48 @@ enum StartUp {
 
 thread_local! {
     static START_UP: RefCell<StartUp> = const { RefCell::new(StartUp::Pending(Vec::new())) };
-    static HANDED_OVER: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// The selection handed over by the entry before (`start_app`'s second argument).
+    static HANDED_OVER: RefCell<Option<Selection>> = const { RefCell::new(None) };
+    /// The selection on screen now, handed over by `stop_app`.
+    static ON_SCREEN: RefCell<Selection> = const { RefCell::new(Selection { project: None, run: None }) };
+}
+
+/// What the user chose that lives only in the app's memory and survives a handover: the
+/// selected project and run (the language and everything stored are in Web Storage and
+/// IndexedDB, which every entry reads).
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Selection {
+    /// The selected project id.
+    pub project: Option<String>,
+    /// The selected run id (none: the project's newest).
+    pub run: Option<String>,
+}
+
+impl Selection {
+    /// The text `stop_app` hands to the bootstrap and `start_app` reads back.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// Reads [`Selection::to_json`]'s text; `None` for anything else.
+    pub fn from_json(text: &str) -> Option<Selection> {
+        serde_json::from_str(text).ok()
+    }
+}
+
+/// Notes the selection on screen (the root component, at every render).
+pub fn note_selection(project: Option<&str>, run: Option<&str>) {
+    ON_SCREEN.with(|s| {
+        let mut s = s.borrow_mut();
+        if s.project.as_deref() != project || s.run.as_deref() != run {
+            *s = Selection { project: project.map(str::to_owned), run: run.map(str::to_owned) };
+        }
+    });
+}
+
+/// The selection the entry before handed over, once (the root component's initial state).
+pub fn handed_over_selection() -> Option<Selection> {
+    HANDED_OVER.with(|h| h.borrow().clone())
 }
 
 /// Runs `f` once the start-up work has settled (at once when it has).
@@ -145,15 +186,16 @@ pub fn start_up_settled() {
     }
 }
 
-/// Notes whether this entry was mounted by a handover (`start_app`'s second argument).
-pub fn set_handed_over(yes: bool) {
-    HANDED_OVER.with(|h| h.set(yes));
+/// Notes whether this entry was mounted by a handover and the selection it carries
+/// (`start_app`'s second argument: [`Selection::to_json`]'s text, absent on a page load).
+pub fn set_handed_over(selection: Option<&str>) {
+    HANDED_OVER.with(|h| *h.borrow_mut() = selection.map(|t| Selection::from_json(t).unwrap_or_default()));
 }
 
 /// After a handover, the focus goes to `main`, where the page the user asked for shows (the
 /// element that had it, a link of the entry before, is gone).
 pub fn focus_main_if_handed_over() {
-    if HANDED_OVER.with(|h| h.replace(false)) {
+    if HANDED_OVER.with(|h| h.borrow().is_some()) {
         crate::hooks::focus("#main");
     }
 }
@@ -170,7 +212,8 @@ pub fn keep(handle: yew::AppHandle<crate::app::App>) {
 }
 
 /// The bootstrap's call before another entry mounts: resolves once the start-up work has
-/// settled and this entry's app is destroyed. Only a reduced entry has it.
+/// settled and this entry's app is destroyed, with the selection on screen
+/// ([`Selection::to_json`]) for the next entry's `start_app`. Only a reduced entry has it.
 #[cfg(all(target_arch = "wasm32", not(feature = "full")))]
 #[wasm_bindgen::prelude::wasm_bindgen]
 pub fn stop_app() -> js_sys::Promise {
@@ -179,7 +222,8 @@ pub fn stop_app() -> js_sys::Promise {
             if let Some(handle) = APP_HANDLE.with(|h| h.borrow_mut().take()) {
                 handle.destroy();
             }
-            let _ = resolve.call0(&wasm_bindgen::JsValue::UNDEFINED);
+            let selection = ON_SCREEN.with(|s| s.borrow().to_json());
+            let _ = resolve.call1(&wasm_bindgen::JsValue::UNDEFINED, &selection.into());
         });
     })
 }
@@ -265,6 +309,22 @@ mod tests {
         for e in entries::ENTRIES {
             assert_eq!(e.name == APP, e.cargo_args.is_empty(), "{}", e.name);
         }
+    }
+
+    #[test]
+    fn the_selection_on_screen_is_what_the_next_entry_starts_with() {
+        note_selection(Some("proj_1"), Some("run_2"));
+        let text = ON_SCREEN.with(|s| s.borrow().to_json());
+        assert_eq!(text, r#"{"project":"proj_1","run":"run_2"}"#);
+        assert_eq!(handed_over_selection(), None, "a page load hands nothing over");
+        set_handed_over(Some(&text));
+        let want = Selection { project: Some("proj_1".into()), run: Some("run_2".into()) };
+        assert_eq!(handed_over_selection(), Some(want));
+        // A handover whose text cannot be read still moves the focus, with nothing selected.
+        set_handed_over(Some("not json"));
+        assert_eq!(handed_over_selection(), Some(Selection::default()));
+        set_handed_over(None);
+        assert_eq!(handed_over_selection(), None);
     }
 
     #[test]

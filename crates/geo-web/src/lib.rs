@@ -59,16 +59,17 @@ pub use repo::self_test::migration_self_test;
 
 /// Mounts the app on `<body>`; the bootstrap (`boot-*.js`, written by `cargo xtask dist`)
 /// calls it once the module is instantiated, naming the import worker's script
-/// ([`import_worker`]) and whether another entry handed the page over ([`handover`]).
+/// ([`import_worker`]) and, when another entry handed the page over, what it carries
+/// ([`handover::Selection`]).
 /// Not a wasm-bindgen `start` function: the import worker instantiates this same module, and
 /// it must not render there.
 #[cfg(target_arch = "wasm32")]
 #[wasm_bindgen::prelude::wasm_bindgen]
-pub fn start_app(import_worker: Option<String>, handed_over: Option<bool>) {
+pub fn start_app(import_worker: Option<String>, handed_over: Option<String>) {
     // The module is downloaded, compiled and instantiated: `cargo xtask bench-first-visit`
     // splits a first visit's time at this mark.
     web::mark("geo:start");
     import_worker::set_worker_url(import_worker);
-    handover::set_handed_over(handed_over.unwrap_or(false));
+    handover::set_handed_over(handed_over.as_deref());
     handover::keep(yew::Renderer::<app::App>::new().render());
 }
