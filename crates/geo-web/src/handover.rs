@@ -116,7 +116,7 @@ thread_local! {
 /// What the user chose that lives only in the app's memory and survives a handover: the
 /// selected project and run (the language and everything stored are in Web Storage and
 /// IndexedDB, which every entry reads).
-#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Selection {
     /// The selected project id.
     pub project: Option<String>,
@@ -124,15 +124,22 @@ pub struct Selection {
     pub run: Option<String>,
 }
 
+/// Between the project and the run in [`Selection::to_text`] (ids hold no control characters).
+const SEPARATOR: char = '\u{1f}';
+
 impl Selection {
-    /// The text `stop_app` hands to the bootstrap and `start_app` reads back.
-    pub fn to_json(&self) -> String {
-        serde_json::to_string(self).unwrap_or_default()
+    /// The text `stop_app` hands to the bootstrap and `start_app` reads back: the two ids
+    /// (empty for none) with [`SEPARATOR`] between; no serde here, it would be linked into
+    /// the dashboard entry for two strings.
+    pub fn to_text(&self) -> String {
+        format!("{}{SEPARATOR}{}", self.project.as_deref().unwrap_or(""), self.run.as_deref().unwrap_or(""))
     }
 
-    /// Reads [`Selection::to_json`]'s text; `None` for anything else.
-    pub fn from_json(text: &str) -> Option<Selection> {
-        serde_json::from_str(text).ok()
+    /// Reads [`Selection::to_text`]'s text; `None` for anything else.
+    pub fn from_text(text: &str) -> Option<Selection> {
+        let some = |id: &str| (!id.is_empty()).then(|| id.to_owned());
+        let (project, run) = text.split_once(SEPARATOR)?;
+        Some(Selection { project: some(project), run: some(run) })
     }
 }
 
@@ -187,9 +194,9 @@ pub fn start_up_settled() {
 }
 
 /// Notes whether this entry was mounted by a handover and the selection it carries
-/// (`start_app`'s second argument: [`Selection::to_json`]'s text, absent on a page load).
+/// (`start_app`'s second argument: [`Selection::to_text`]'s text, absent on a page load).
 pub fn set_handed_over(selection: Option<&str>) {
-    HANDED_OVER.with(|h| *h.borrow_mut() = selection.map(|t| Selection::from_json(t).unwrap_or_default()));
+    HANDED_OVER.with(|h| *h.borrow_mut() = selection.map(|t| Selection::from_text(t).unwrap_or_default()));
 }
 
 /// After a handover, the focus goes to `main`, where the page the user asked for shows (the
@@ -213,7 +220,7 @@ pub fn keep(handle: yew::AppHandle<crate::app::App>) {
 
 /// The bootstrap's call before another entry mounts: resolves once the start-up work has
 /// settled and this entry's app is destroyed, with the selection on screen
-/// ([`Selection::to_json`]) for the next entry's `start_app`. Only a reduced entry has it.
+/// ([`Selection::to_text`]) for the next entry's `start_app`. Only a reduced entry has it.
 #[cfg(all(target_arch = "wasm32", not(feature = "full")))]
 #[wasm_bindgen::prelude::wasm_bindgen]
 pub fn stop_app() -> js_sys::Promise {
@@ -222,7 +229,7 @@ pub fn stop_app() -> js_sys::Promise {
             if let Some(handle) = APP_HANDLE.with(|h| h.borrow_mut().take()) {
                 handle.destroy();
             }
-            let selection = ON_SCREEN.with(|s| s.borrow().to_json());
+            let selection = ON_SCREEN.with(|s| s.borrow().to_text());
             let _ = resolve.call1(&wasm_bindgen::JsValue::UNDEFINED, &selection.into());
         });
     })
@@ -314,14 +321,16 @@ mod tests {
     #[test]
     fn the_selection_on_screen_is_what_the_next_entry_starts_with() {
         note_selection(Some("proj_1"), Some("run_2"));
-        let text = ON_SCREEN.with(|s| s.borrow().to_json());
-        assert_eq!(text, r#"{"project":"proj_1","run":"run_2"}"#);
+        let text = ON_SCREEN.with(|s| s.borrow().to_text());
+        assert_eq!(text, "proj_1\u{1f}run_2");
+        assert_eq!(Selection::from_text("\u{1f}"), Some(Selection::default()));
+        assert_eq!(Selection::from_text("\u{1f}run_2").and_then(|s| s.run).as_deref(), Some("run_2"));
         assert_eq!(handed_over_selection(), None, "a page load hands nothing over");
         set_handed_over(Some(&text));
         let want = Selection { project: Some("proj_1".into()), run: Some("run_2".into()) };
         assert_eq!(handed_over_selection(), Some(want));
         // A handover whose text cannot be read still moves the focus, with nothing selected.
-        set_handed_over(Some("not json"));
+        set_handed_over(Some("no separator"));
         assert_eq!(handed_over_selection(), Some(Selection::default()));
         set_handed_over(None);
         assert_eq!(handed_over_selection(), None);
