@@ -6,9 +6,6 @@ mod bench_warehouse;
 mod demo;
 mod dist;
 mod e2e;
-// geo-web's table of the site's wasm entries, compiled here too: the bootstrap's table is
-// generated from it (`dist::boot_script`).
-#[path = "../../crates/geo-web/src/entries.rs"]
 mod entries;
 mod mock;
 mod npm;

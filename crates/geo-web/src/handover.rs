@@ -207,32 +207,10 @@ pub fn focus_main_if_handed_over() {
     }
 }
 
-#[cfg(target_arch = "wasm32")]
-thread_local! {
-    static APP_HANDLE: RefCell<Option<yew::AppHandle<crate::app::App>>> = const { RefCell::new(None) };
-}
-
-/// Keeps the mounted app's handle, so that [`stop_app`] can destroy it.
-#[cfg(target_arch = "wasm32")]
-pub fn keep(handle: yew::AppHandle<crate::app::App>) {
-    APP_HANDLE.with(|h| *h.borrow_mut() = Some(handle));
-}
-
-/// The bootstrap's call before another entry mounts: resolves once the start-up work has
-/// settled and this entry's app is destroyed, with the selection on screen
-/// ([`Selection::to_text`]) for the next entry's `start_app`. Only a reduced entry has it.
-#[cfg(all(target_arch = "wasm32", not(feature = "full")))]
-#[wasm_bindgen::prelude::wasm_bindgen]
-pub fn stop_app() -> js_sys::Promise {
-    js_sys::Promise::new(&mut |resolve, _| {
-        when_settled(move || {
-            if let Some(handle) = APP_HANDLE.with(|h| h.borrow_mut().take()) {
-                handle.destroy();
-            }
-            let selection = ON_SCREEN.with(|s| s.borrow().to_text());
-            let _ = resolve.call1(&wasm_bindgen::JsValue::UNDEFINED, &selection.into());
-        });
-    })
+/// The selection on screen, as [`Selection::to_text`] writes it: what `stop_app` (in
+/// `lib.rs`, beside `start_app`) resolves with for the next entry's `start_app`.
+pub fn selection_on_screen() -> String {
+    ON_SCREEN.with(|s| s.borrow().to_text())
 }
 
 #[cfg(test)]
@@ -321,7 +299,7 @@ mod tests {
     #[test]
     fn the_selection_on_screen_is_what_the_next_entry_starts_with() {
         note_selection(Some("proj_1"), Some("run_2"));
-        let text = ON_SCREEN.with(|s| s.borrow().to_text());
+        let text = selection_on_screen();
         assert_eq!(text, "proj_1\u{1f}run_2");
         assert_eq!(Selection::from_text("\u{1f}"), Some(Selection::default()));
         assert_eq!(Selection::from_text("\u{1f}run_2").and_then(|s| s.run).as_deref(), Some("run_2"));

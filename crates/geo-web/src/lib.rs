@@ -71,5 +71,30 @@ pub fn start_app(import_worker: Option<String>, handed_over: Option<String>) {
     web::mark("geo:start");
     import_worker::set_worker_url(import_worker);
     handover::set_handed_over(handed_over.as_deref());
-    handover::keep(yew::Renderer::<app::App>::new().render());
+    let handle = yew::Renderer::<app::App>::new().render();
+    APP_HANDLE.with(|h| *h.borrow_mut() = Some(handle));
+}
+
+#[cfg(target_arch = "wasm32")]
+thread_local! {
+    /// The mounted app, so that `stop_app` can destroy it.
+    static APP_HANDLE: std::cell::RefCell<Option<yew::AppHandle<app::App>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The bootstrap's call before another entry mounts (ADR 0025, [`handover`]): resolves once
+/// the start-up work has settled and this entry's app is destroyed, with the selection on
+/// screen ([`handover::Selection::to_text`]) for the next entry's `start_app`. Only a reduced
+/// entry has it.
+#[cfg(all(target_arch = "wasm32", not(feature = "full")))]
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn stop_app() -> js_sys::Promise {
+    js_sys::Promise::new(&mut |resolve, _| {
+        handover::when_settled(move || {
+            if let Some(handle) = APP_HANDLE.with(|h| h.borrow_mut().take()) {
+                handle.destroy();
+            }
+            let selection = handover::selection_on_screen();
+            let _ = resolve.call1(&wasm_bindgen::JsValue::UNDEFINED, &selection.into());
+        });
+    })
 }
