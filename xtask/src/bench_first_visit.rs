@@ -486,24 +486,31 @@ mod tests {
         assert_eq!(clock_skew(&v), Some(10.0));
     }
 
+    /// The phases of [`first_visit`] up to the demo's fetch, then `rest`.
+    fn after_the_demo_fetch(rest: &[(&'static str, f64)]) -> Vec<(&'static str, f64)> {
+        let start = [
+            ("page", 300.0),
+            ("wasm download", 2000.0),
+            ("compile + instantiate", 100.0),
+            ("app start", 50.0),
+            ("storage", 50.0),
+            ("demo fetch", 300.0),
+        ];
+        start.iter().chain(rest).copied().collect()
+    }
+
     #[test]
     fn the_phases_run_from_navigation_start_to_the_figure() {
         let v = first_visit();
         let got = phases(&v);
         assert_eq!(
             got,
-            [
-                ("page", 300.0),
-                ("wasm download", 2000.0),
-                ("compile + instantiate", 100.0),
-                ("app start", 50.0),
-                ("storage", 50.0),
-                ("demo fetch", 300.0),
+            after_the_demo_fetch(&[
                 ("demo parse", 50.0),
                 ("demo analyse", 200.0),
                 ("demo write", 100.0),
-                ("figures", 250.0),
-            ]
+                ("figures", 250.0)
+            ])
         );
         assert_eq!(got.iter().map(|(_, t)| t).sum::<f64>(), v.figure);
         // A return visit has no demo: its storage and reading count as the figures' phase.
@@ -545,19 +552,7 @@ mod tests {
             ..first_visit()
         };
         let got = phases(&v);
-        assert_eq!(
-            got,
-            [
-                ("page", 300.0),
-                ("wasm download", 2000.0),
-                ("compile + instantiate", 100.0),
-                ("app start", 50.0),
-                ("storage", 50.0),
-                ("demo fetch", 300.0),
-                ("first view", 30.0),
-                ("figures", 70.0),
-            ]
-        );
+        assert_eq!(got, after_the_demo_fetch(&[("first view", 30.0), ("figures", 70.0)]));
         assert_eq!(got.iter().map(|(_, t)| t).sum::<f64>(), v.figure);
         assert_eq!(groups(&got)[2], ("demo seeding", 330.0));
         assert_eq!(after_figure(&v), Some((350.0, 3300.0)));
