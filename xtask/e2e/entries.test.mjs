@@ -57,19 +57,43 @@ async function handsOver(page, name, shot) {
   assert.ok(page.requests.some(isAppWasm), `${name}: the app entry was loaded`);
 }
 
+/** Before the page's scripts: the moment (page clock) `metric-mention-rate` first carries its value. */
+const FIRST_FIGURE = () => {
+  new MutationObserver((_, observer) => {
+    if (document.querySelector('[data-testid="metric-mention-rate"][data-value]')) {
+      window.__figureAt = performance.now();
+      observer.disconnect();
+    }
+  }).observe(document, { subtree: true, childList: true, attributes: true });
+};
+
 test('a first visit to the dashboard fetches the dashboard entry alone before its first figure, then prefetches the app entry', async () => {
-  const page = await entryPage('');
-  await page.locator('[data-testid="metric-mention-rate"][data-value]').waitFor();
-  const before = [...page.requests];
-  assert.equal(before.filter(isDashboardWasm).length, 1, 'the dashboard entry is fetched once');
-  assert.deepEqual(before.filter((u) => isAppWasm(u) || isAppGlue(u)), [], 'nothing of the app entry before the first figure');
-  assert.equal(before.filter((u) => u.endsWith('.wasm')).length, 1, 'one module before the first figure');
+  const context = await newContext(browser);
+  await context.addInitScript(FIRST_FIGURE);
+  const page = await context.newPage();
+  const requests = [];
+  page.on('request', (r) => requests.push(r.url()));
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(BASE_URL);
+  await page.waitForFunction(() => window.__figureAt !== undefined);
   // Once the start-up has settled, the app entry is fetched in the background (low priority).
   await headerReady(page);
   await page.waitForFunction(() => performance.getEntriesByType('resource').some((e) => /\/geo_web_bg-[0-9a-f]+\.wasm$/.test(e.name)));
-  assert.ok(page.requests.some(isAppGlue), 'and its glue');
-  assert.equal(page.requests.filter(isDashboardWasm).length, 1);
-  assert.deepEqual(page.errors, []);
+  // Requests on the page's clock: each one's start against the first figure's moment.
+  const { figureAt, fetched } = await page.evaluate(() => ({
+    figureAt: window.__figureAt,
+    fetched: performance.getEntriesByType('resource').map((e) => ({ url: e.name, start: e.startTime })),
+  }));
+  const before = fetched.filter((r) => r.start < figureAt).map((r) => r.url);
+  assert.equal(before.filter(isDashboardWasm).length, 1, 'the dashboard entry is fetched before the first figure');
+  assert.deepEqual(before.filter((u) => isAppWasm(u) || isAppGlue(u)), [], 'nothing of the app entry before the first figure');
+  assert.equal(before.filter((u) => u.endsWith('.wasm')).length, 1, 'one module before the first figure');
+  assert.ok(fetched.some((r) => isAppGlue(r.url) && r.start > figureAt), 'the app entry\'s glue after it');
+  assert.equal(requests.filter(isDashboardWasm).length, 1, 'the dashboard entry once');
+  assert.equal(requests.filter(isAppWasm).length, 1, 'the app entry once');
+  assert.deepEqual(errors, []);
+  await context.close();
 });
 
 test('every navigation link hands the dashboard over to the app entry with a loading state', async () => {
