@@ -19,6 +19,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use crate::entries;
 use crate::npm::ensure_npm_packages;
 use crate::sys::{run_cmd, which, workspace_root};
 
@@ -105,33 +106,80 @@ fn target_dir(root: &Path) -> PathBuf {
     std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root.join("target"))
 }
 
-/// Builds the library of `package` for wasm32 (profile `wasm-release`, or `dev`) and
-/// returns the path of its module.
-fn build_wasm(root: &Path, package: &str, dev: bool) -> Result<PathBuf> {
+/// Builds the library of `package` for wasm32 (profile `wasm-release`, or `dev`) with the
+/// feature arguments `features` and returns the path of its module. Cargo writes every
+/// feature set's module to the same path: read it before the next build.
+fn build_wasm(root: &Path, package: &str, dev: bool, features: &[&str]) -> Result<PathBuf> {
     ensure_wasm_target()?;
     let profile = if dev { "dev" } else { "wasm-release" };
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    run_cmd(Command::new(&cargo).current_dir(root).args([
-        "build",
-        "-p",
-        package,
-        "--lib",
-        "--target",
-        "wasm32-unknown-unknown",
-        "--profile",
-        profile,
-    ]))?;
+    run_cmd(
+        Command::new(&cargo)
+            .current_dir(root)
+            .args(["build", "-p", package, "--lib", "--target", "wasm32-unknown-unknown", "--profile", profile])
+            .args(features),
+    )?;
     let profile_dir = if dev { "debug" } else { profile };
     let file = format!("{}.wasm", package.replace('-', "_"));
     Ok(target_dir(root).join("wasm32-unknown-unknown").join(profile_dir).join(file))
 }
 
+/// The stem of an entry's files in `dist/`: `geo_web` for the app entry (its names of before
+/// the split), `geo_web_<name>` for a reduced one.
+fn entry_stem(name: &str) -> String {
+    if name == entries::APP {
+        "geo_web".into()
+    } else {
+        format!("geo_web_{name}")
+    }
+}
+
+/// One entry's files once built: its name, the JS glue and the wasm module in `dist/`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BuiltEntry {
+    /// The entry's name (`crate::entries` of geo-web).
+    pub name: &'static str,
+    /// Its JS glue's file name.
+    pub glue: String,
+    /// Its wasm module's file name.
+    pub wasm: String,
+}
+
+/// Builds each entry of `geo-web` (`entries::ENTRIES`: one `cargo build` per feature set),
+/// runs wasm-bindgen on it at once (the next build overwrites the module), and shrinks it
+/// (wasm-opt, terser) on a thread while the next entry builds; returns the staged glue and
+/// module of each entry, in the table's order.
+fn build_entries(root: &Path, dev: bool) -> Result<Vec<(&'static str, PathBuf, PathBuf)>> {
+    let mut staged = Vec::new();
+    let mut shrinking = Vec::new();
+    for entry in entries::ENTRIES {
+        let started = std::time::Instant::now();
+        let wasm_in = build_wasm(root, "geo-web", dev, entry.cargo_args)?;
+        eprintln!("xtask: entry {}: cargo build {:.0} s", entry.name, started.elapsed().as_secs_f64());
+        let (glue, wasm) = bindgen(root, &wasm_in, &format!("xtask-dist-{}", entry.name), dev)?;
+        if !dev {
+            let (root, glue, wasm, name) = (root.to_path_buf(), glue.clone(), wasm.clone(), entry.name);
+            shrinking.push(std::thread::spawn(move || -> Result<()> {
+                let started = std::time::Instant::now();
+                optimize_wasm(&root, &wasm)?;
+                minify_glue(&root, &glue)?;
+                eprintln!("xtask: entry {name}: wasm-opt and terser {:.0} s", started.elapsed().as_secs_f64());
+                Ok(())
+            }));
+        }
+        staged.push((entry.name, glue, wasm));
+    }
+    for t in shrinking {
+        t.join().map_err(|_| anyhow::anyhow!("shrinking an entry panicked"))??;
+    }
+    Ok(staged)
+}
+
 /// Builds everything into `dist/` and returns the size table.
 pub fn build(opts: &DistOptions) -> Result<Vec<SizeRow>> {
+    let started = std::time::Instant::now();
     let root = workspace_root();
-    let wasm_in = build_wasm(&root, "geo-web", opts.dev)?;
-
-    let (glue_path, wasm_path) = bindgen_and_optimize(&root, &wasm_in, "xtask-dist-stage", opts.dev)?;
+    let staged = build_entries(&root, opts.dev)?;
 
     let dist = root.join("dist");
     if dist.exists() {
@@ -140,47 +188,40 @@ pub fn build(opts: &DistOptions) -> Result<Vec<SizeRow>> {
     fs::create_dir_all(&dist)?;
 
     let web = root.join("web");
-    if !opts.dev {
-        minify_glue(&root, &glue_path)?;
+    let mut built = Vec::new();
+    for (name, glue_path, wasm_path) in &staged {
+        let glue = fs::read(glue_path)?;
+        let wasm = fs::read(wasm_path)?;
+        let stem = entry_stem(name);
+        let entry =
+            BuiltEntry { name, glue: hashed(&stem, "js", &glue), wasm: hashed(&format!("{stem}_bg"), "wasm", &wasm) };
+        fs::write(dist.join(&entry.glue), &glue)?;
+        fs::write(dist.join(&entry.wasm), &wasm)?;
+        built.push(entry);
     }
-    let glue = fs::read(&glue_path)?;
-    let wasm = fs::read(&wasm_path)?;
+    let app = built.iter().find(|e| e.name == entries::APP).context("the entries table has no app entry")?;
     let css = fs::read_to_string(web.join("styles.css")).context("web/styles.css is missing")?;
     let css = if opts.dev { css } else { minify_css(&css) }.into_bytes();
-    let glue_name = hashed("geo_web", "js", &glue);
-    let wasm_name = hashed("geo_web_bg", "wasm", &wasm);
     let css_name = hashed("styles", "css", &css);
-    let worker = import_worker_script(&glue_name);
+    // The import worker runs the app entry: its pages are the ones that import.
+    let worker = import_worker_script(&app.glue);
     let worker_name = hashed("import-worker", "js", worker.as_bytes());
-    let boot = format!(
-        "// Loads the app: the JS glue, then the wasm module, both relative to this file, then\n\
-         // starts it, naming the import worker's script (crates/geo-web/src/import_worker.rs).\n\
-         import init, {{ start_app }} from './{glue_name}';\n\
-         init({{ module_or_path: new URL('./{wasm_name}', import.meta.url) }})\n\
-         \x20 .then(() => start_app(new URL('./{worker_name}', import.meta.url).href));\n"
-    );
+    let boot = boot_script(&built, &worker_name);
     let boot_name = hashed("boot", "js", boot.as_bytes());
     fs::write(dist.join(&worker_name), &worker)?;
-    fs::write(dist.join(&glue_name), &glue)?;
-    fs::write(dist.join(&wasm_name), &wasm)?;
     fs::write(dist.join(&css_name), &css)?;
     fs::write(dist.join(&boot_name), &boot)?;
 
     let template = fs::read_to_string(web.join("index.html")).context("web/index.html is missing")?;
-    let index = template
-        .replace("{{BASE_PATH}}", &opts.base_path)
-        .replace("{{CSP}}", CSP)
-        .replace("{{STYLES}}", &css_name)
-        .replace("{{GLUE}}", &glue_name)
-        .replace("{{BOOT}}", &boot_name)
-        // The module is fetched as the page is parsed, not once the boot script has run
-        // (the bootstrap's `fetch` is a same-origin CORS request, as the preload is).
-        .replace("{{WASM}}", &wasm_name);
-    if index.contains("{{") {
-        bail!("web/index.html has an unknown {{{{placeholder}}}}: only BASE_PATH, CSP, STYLES, GLUE, BOOT, WASM are filled");
+    // GitHub Pages answers the root with index.html and every deep link with 404.html: each
+    // preloads the entry its paths need (`cargo xtask serve` answers the same way).
+    let root_entry = entries::entry_for_path("/");
+    let rest_entry = entries::ENTRIES.iter().find(|e| e.paths.is_empty()).map_or(entries::APP, |e| e.name);
+    for (page, entry) in [("index.html", root_entry), ("404.html", rest_entry)] {
+        let files = built.iter().find(|e| e.name == entry).context("an entry of the table was not built")?;
+        let html = page_html(&template, opts, &css_name, &boot_name, files)?;
+        fs::write(dist.join(page), &html)?;
     }
-    fs::write(dist.join("index.html"), &index)?;
-    fs::write(dist.join("404.html"), &index)?;
     fs::write(dist.join(".nojekyll"), "")?;
     for entry in fs::read_dir(&web)? {
         let entry = entry?;
@@ -205,19 +246,106 @@ pub fn build(opts: &DistOptions) -> Result<Vec<SizeRow>> {
     }
 
     let mut rows = Vec::new();
-    for name in [&wasm_name, &glue_name, &css_name, &boot_name, &worker_name, &"index.html".to_string()] {
+    let mut names: Vec<String> = built.iter().flat_map(|e| [e.wasm.clone(), e.glue.clone()]).collect();
+    names.extend([css_name.clone(), boot_name.clone(), worker_name.clone(), "index.html".into(), "404.html".into()]);
+    for name in &names {
         let bytes = fs::read(dist.join(name))?;
         rows.push(SizeRow { name: name.clone(), raw: bytes.len() as u64, gzip: gzip_len(&bytes)? });
     }
     print_sizes(&rows, &dist);
-    // The import worker's script is the app's too: it starts the same glue and module.
-    let app = [&wasm_name, &glue_name, &boot_name, &worker_name, &css_name];
-    let entries = [Entry {
-        name: "app (index.html)".into(),
-        files: rows.iter().filter(|r| app.contains(&&r.name)).cloned().collect(),
-    }];
-    print!("{}", entry_table(&entries));
+    // What a page load of each entry fetches before it runs: its wasm and glue, the boot
+    // script and the CSS; the app entry's import worker script too (it starts the same glue
+    // and module).
+    let table: Vec<Entry> = built
+        .iter()
+        .map(|e| {
+            let mut files = vec![&e.wasm, &e.glue, &boot_name, &css_name];
+            if e.name == entries::APP {
+                files.push(&worker_name);
+            }
+            let paths = match entries::ENTRIES.iter().find(|d| d.name == e.name).map(|d| d.paths) {
+                Some([]) | None => "every other path".to_string(),
+                Some(paths) => paths.join(" "),
+            };
+            Entry {
+                name: format!("{} ({paths})", e.name),
+                files: rows.iter().filter(|r| files.contains(&&r.name)).cloned().collect(),
+            }
+        })
+        .collect();
+    print!("{}", entry_table(&table));
+    println!("dist built in {:.0} s", started.elapsed().as_secs_f64());
     Ok(rows)
+}
+
+/// `web/index.html` filled in for one page of the site and the entry it preloads.
+fn page_html(template: &str, opts: &DistOptions, css: &str, boot: &str, entry: &BuiltEntry) -> Result<String> {
+    let html = template
+        .replace("{{BASE_PATH}}", &opts.base_path)
+        .replace("{{CSP}}", CSP)
+        .replace("{{STYLES}}", css)
+        .replace("{{GLUE}}", &entry.glue)
+        .replace("{{BOOT}}", boot)
+        // The module is fetched as the page is parsed, not once the boot script has run
+        // (the bootstrap's `fetch` is a same-origin CORS request, as the preload is).
+        .replace("{{WASM}}", &entry.wasm);
+    if html.contains("{{") {
+        bail!("web/index.html has an unknown {{{{placeholder}}}}: only BASE_PATH, CSP, STYLES, GLUE, BOOT, WASM are filled");
+    }
+    Ok(html)
+}
+
+/// The bootstrap (`boot-*.js`): picks the entry that owns the page's path (relative to
+/// `<base href>`) from the table of geo-web's `entries.rs`, loads its glue and module and
+/// starts it, naming the import worker's script. It gives the running entry two functions
+/// (geo-web's `handover`): `geoLoadEntry(name)` loads another entry in the same document,
+/// stops the running one (`stop_app`: once its start-up has settled, with the selection it
+/// carries) and mounts the other with it, once; `geoPrefetchEntry(name)` fetches and compiles an entry at low priority when the
+/// browser is idle.
+pub fn boot_script(built: &[BuiltEntry], worker_name: &str) -> String {
+    let files = built
+        .iter()
+        .map(|e| format!("{:?}: {{ glue: './{}', wasm: './{}' }}", e.name, e.glue, e.wasm))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let paths = entries::ENTRIES
+        .iter()
+        .flat_map(|e| e.paths.iter().map(move |p| format!("{p:?}: {:?}", e.name)))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let rest = entries::ENTRIES.iter().find(|e| e.paths.is_empty()).map_or(entries::APP, |e| e.name);
+    format!(
+        "// Loads the wasm entry this page's path needs and starts it (the table is generated from\n\
+         // crates/geo-web/src/entries.rs; the handover is crates/geo-web/src/handover.rs).\n\
+         const entries = {{ {files} }};\n\
+         const paths = {{ {paths} }};\n\
+         const url = (file) => new URL(file, import.meta.url);\n\
+         const worker = url('./{worker_name}').href;\n\
+         const base = new URL(document.baseURI).pathname;\n\
+         const path = location.pathname.startsWith(base) ? location.pathname.slice(base.length - 1) : '/';\n\
+         const compiled = {{}};\n\
+         const compile = (name, priority) => (compiled[name] ??= WebAssembly.compileStreaming(fetch(url(entries[name].wasm), {{ priority }}))\n\
+         \x20 .catch((err) => {{ delete compiled[name]; throw err; }}));\n\
+         const load = async (name, module_or_path) => {{\n\
+         \x20 const glue = await import(entries[name].glue);\n\
+         \x20 await glue.default({{ module_or_path }});\n\
+         \x20 return glue;\n\
+         }};\n\
+         const first = paths[path] ?? {rest:?};\n\
+         let running = await load(first, url(entries[first].wasm));\n\
+         let handover = null;\n\
+         globalThis.geoLoadEntry = (name) => (handover ??= (async () => {{\n\
+         \x20 const glue = await load(name, await compile(name, 'high'));\n\
+         \x20 const carried = await running.stop_app();\n\
+         \x20 running = glue;\n\
+         \x20 glue.start_app(worker, carried);\n\
+         }})().catch((err) => {{ handover = null; throw err; }}));\n\
+         globalThis.geoPrefetchEntry = (name) => {{\n\
+         \x20 const go = () => {{ compile(name, 'low').catch(() => {{}}); import(entries[name].glue).catch(() => {{}}); }};\n\
+         \x20 if (globalThis.requestIdleCallback) requestIdleCallback(go, {{ timeout: 2000 }}); else setTimeout(go, 0);\n\
+         }};\n\
+         running.start_app(worker);\n"
+    )
 }
 
 /// What one entry of the site loads: a page's wasm, JS and CSS files.
@@ -294,6 +422,16 @@ fn import_worker_script(glue_name: &str) -> String {
 /// Runs wasm-bindgen (`--target web`) on `wasm_in` into `target/<stage>` and, unless `dev`,
 /// `wasm-opt -Oz --converge` on the result; returns the paths of the JS glue and the wasm module.
 fn bindgen_and_optimize(root: &Path, wasm_in: &Path, stage: &str, dev: bool) -> Result<(PathBuf, PathBuf)> {
+    let (glue_path, wasm_path) = bindgen(root, wasm_in, stage, dev)?;
+    if !dev {
+        optimize_wasm(root, &wasm_path)?;
+    }
+    Ok((glue_path, wasm_path))
+}
+
+/// Runs wasm-bindgen (`--target web`) on `wasm_in` into `target/<stage>`; returns the paths
+/// of the JS glue and the wasm module.
+fn bindgen(root: &Path, wasm_in: &Path, stage: &str, dev: bool) -> Result<(PathBuf, PathBuf)> {
     let stage = target_dir(root).join(stage);
     if stage.exists() {
         fs::remove_dir_all(&stage)?;
@@ -308,14 +446,10 @@ fn bindgen_and_optimize(root: &Path, wasm_in: &Path, stage: &str, dev: bool) -> 
         .generate(&stage)
         .context("wasm-bindgen failed")?;
     let stem = wasm_in.file_stem().and_then(|s| s.to_str()).context("the wasm module has no file name")?;
-    let glue_path = stage.join(format!("{stem}.js"));
-    let wasm_path = stage.join(format!("{stem}_bg.wasm"));
     if dev {
         eprintln!("xtask: wasm-opt skipped (--dev)");
-    } else {
-        optimize_wasm(root, &wasm_path)?;
     }
-    Ok((glue_path, wasm_path))
+    Ok((stage.join(format!("{stem}.js")), stage.join(format!("{stem}_bg.wasm"))))
 }
 
 /// `cargo xtask size-floor`: builds `xtask/size-floor` (every dependency the product
@@ -327,7 +461,7 @@ pub fn size_floor(args: &[String]) -> Result<()> {
         bail!("size-floor takes no arguments (got {a:?})");
     }
     let root = workspace_root();
-    let wasm_in = build_wasm(&root, "size-floor", false)?;
+    let wasm_in = build_wasm(&root, "size-floor", false, &[])?;
     let (glue_path, wasm_path) = bindgen_and_optimize(&root, &wasm_in, "xtask-floor-stage", false)?;
     let mut rows = Vec::new();
     for path in [&wasm_path, &glue_path] {
@@ -621,6 +755,65 @@ mod tests {
         let two = entry_table(&[app, chat]);
         assert!(two.starts_with("per entry, wasm + js + css (2 entries):\n"), "{two}");
         assert_eq!(two.lines().count(), 4, "{two}");
+    }
+
+    fn two_entries() -> Vec<BuiltEntry> {
+        entries::ENTRIES
+            .iter()
+            .map(|e| BuiltEntry {
+                name: e.name,
+                glue: format!("{}-1.js", entry_stem(e.name)),
+                wasm: format!("{}_bg-1.wasm", entry_stem(e.name)),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_bootstrap_carries_geo_webs_entry_table_and_starts_the_entry_of_the_path() {
+        let boot = boot_script(&two_entries(), "import-worker-1.js");
+        // Generated from the one table (crates/geo-web/src/entries.rs): the root is the
+        // dashboard's, every other path the app's.
+        assert!(boot.contains("const paths = { \"/\": \"dashboard\" };"), "{boot}");
+        assert!(boot.contains("const first = paths[path] ?? \"app\";"), "{boot}");
+        assert!(
+            boot.contains("\"dashboard\": { glue: './geo_web_dashboard-1.js', wasm: './geo_web_dashboard_bg-1.wasm' }"),
+            "{boot}"
+        );
+        assert!(boot.contains("\"app\": { glue: './geo_web-1.js', wasm: './geo_web_bg-1.wasm' }"), "{boot}");
+        // The path relative to <base href> (a site under /geo-probe/ on GitHub Pages).
+        assert!(boot.contains("location.pathname.slice(base.length - 1)"), "{boot}");
+        // geo-web's start_app(import_worker, handed_over) and the reduced entry's stop_app,
+        // whose selection the next entry starts with.
+        assert!(boot.contains("running.start_app(worker);"), "{boot}");
+        assert!(
+            boot.contains(
+                "const carried = await running.stop_app();\n  running = glue;\n  glue.start_app(worker, carried);"
+            ),
+            "{boot}"
+        );
+        // The names geo-web's handover calls.
+        assert!(boot.contains("globalThis.geoLoadEntry = (name)"), "{boot}");
+        assert!(boot.contains("globalThis.geoPrefetchEntry = (name)"), "{boot}");
+        assert!(boot.contains("{ priority }"), "{boot}");
+        assert!(!boot.contains("{{"), "{boot}");
+    }
+
+    #[test]
+    fn each_page_preloads_the_entry_its_paths_need() {
+        let built = two_entries();
+        let template = "<base href=\"{{BASE_PATH}}\"><meta content=\"{{CSP}}\"><link href=\"{{STYLES}}\">\
+                        <link rel=\"modulepreload\" href=\"{{GLUE}}\"><link rel=\"preload\" href=\"{{WASM}}\"><script src=\"{{BOOT}}\">";
+        let opts = DistOptions::default();
+        let dashboard = page_html(template, &opts, "s.css", "boot-1.js", &built[0]).unwrap();
+        assert!(
+            dashboard.contains("href=\"geo_web_dashboard-1.js\"")
+                && dashboard.contains("href=\"geo_web_dashboard_bg-1.wasm\"")
+        );
+        assert!(!dashboard.contains("\"geo_web-1.js\""));
+        let app = page_html(template, &opts, "s.css", "boot-1.js", &built[1]).unwrap();
+        assert!(app.contains("href=\"geo_web-1.js\"") && app.contains("href=\"geo_web_bg-1.wasm\""));
+        assert!(page_html("{{NOPE}}", &opts, "", "", &built[0]).is_err());
+        assert_eq!(entries::entry_for_path("/"), entries::DASHBOARD);
     }
 
     #[test]

@@ -6,6 +6,7 @@ mod bench_warehouse;
 mod demo;
 mod dist;
 mod e2e;
+mod entries;
 mod mock;
 mod npm;
 mod python;

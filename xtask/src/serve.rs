@@ -240,8 +240,10 @@ pub fn resolve(dir: &Path, base: &str, raw_path: &str) -> Option<PathBuf> {
         return Some(candidate.join("index.html"));
     }
     let last = rel.rsplit('/').next().unwrap_or("");
-    // SPA fallback: routes have no extension; missing assets stay 404.
-    (!last.contains('.')).then(|| dir.join("index.html")).filter(|p| p.is_file())
+    // SPA fallback: routes have no extension; missing assets stay 404. Like GitHub Pages,
+    // `404.html` when there is one (it preloads the app entry; ADR 0025), else `index.html`.
+    let fallback = [dir.join("404.html"), dir.join("index.html")].into_iter().find(|p| p.is_file());
+    fallback.filter(|_| !last.contains('.'))
 }
 
 fn percent_decode(s: &str) -> Option<String> {
@@ -396,6 +398,13 @@ mod tests {
         check(&dir, "/", "/%2e%2e/secret", None);
         check(&dir, "/geo-probe/", "/geo-probe/projects", Some("index.html"));
         check(&dir, "/geo-probe/", "/geo-probe", Some("index.html"));
+        // With a 404.html (as `cargo xtask dist` writes), deep links get it, the root index.html.
+        fs::write(dir.join("404.html"), "<html>").unwrap();
+        check(&dir, "/", "/", Some("index.html"));
+        check(&dir, "/", "/chat", Some("404.html"));
+        check(&dir, "/geo-probe/", "/geo-probe/runs/run_1?x=1", Some("404.html"));
+        check(&dir, "/", "/missing.js", None);
+        fs::remove_file(dir.join("404.html")).unwrap();
         check(&dir, "/geo-probe/", "/geo-probe/app.wasm", Some("app.wasm"));
         check(&dir, "/geo-probe/", "/other/", None);
         let _ = fs::remove_dir_all(&dir);

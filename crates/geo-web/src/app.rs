@@ -17,7 +17,8 @@ use std::rc::Rc;
 use yew::prelude::*;
 use yew_router::prelude::*;
 
-/// Renders the page of a route.
+/// Renders the page of a route (the app entry: every page).
+#[cfg(feature = "full")]
 pub fn switch(route: Route) -> Html {
     match route {
         Route::Dashboard => html! { <pages::dashboard::DashboardPage /> },
@@ -37,6 +38,19 @@ pub fn switch(route: Route) -> Html {
     }
 }
 
+/// Renders the page of a route (the dashboard entry: the dashboard; every other route is
+/// handed over to the entry that owns it, `crate::entries`).
+#[cfg(not(feature = "full"))]
+pub fn switch(route: Route) -> Html {
+    match route {
+        Route::Dashboard if crate::handover::links(&route) => html! { <pages::dashboard::DashboardPage /> },
+        route => {
+            let title = NAV.iter().find(|(r, ..)| *r == route.section()).map_or("common.loading", |(.., key)| key);
+            html! { <crate::handover::HandOver {route} {title} /> }
+        }
+    }
+}
+
 /// The interface language as `<html lang>` and `lang-toggle`'s `data-value` carry it.
 pub fn lang_code(lang: Lang) -> &'static str {
     match lang {
@@ -48,7 +62,16 @@ pub fn lang_code(lang: Lang) -> &'static str {
 /// The root component: opens storage, provides the shared state, routes.
 #[function_component]
 pub fn App() -> Html {
-    let state = use_reducer(|| AppState::new(prefs::load_lang(), prefs::load_project()));
+    let state = use_reducer(|| {
+        let mut state = AppState::new(prefs::load_lang(), prefs::load_project());
+        // After a handover (ADR 0025), the selection the dashboard entry showed.
+        if let Some(carried) = crate::handover::handed_over_selection() {
+            state.project_id = carried.project.or(state.project_id);
+            state.run_id = carried.run;
+        }
+        state
+    });
+    crate::handover::note_selection(state.project_id.as_deref(), state.run_id.as_deref());
     {
         let dispatcher = state.dispatcher();
         use_effect_with((), move |_| {
@@ -56,6 +79,7 @@ pub fn App() -> Html {
             // takes the place of the static frame `index.html` shows while the module loads.
             crate::web::mark("geo:first-render");
             remove_static_frame();
+            crate::handover::focus_main_if_handed_over();
             let on_change = {
                 let dispatcher = dispatcher.clone();
                 Rc::new(move || dispatcher.dispatch(Action::DataChanged))
@@ -63,7 +87,10 @@ pub fn App() -> Html {
             wasm_bindgen_futures::spawn_local(async move {
                 match IdbRepo::open(on_change).await {
                     Ok(repo) => start_up(repo, dispatcher).await,
-                    Err(e) => dispatcher.dispatch(Action::RepoFailed(e)),
+                    Err(e) => {
+                        dispatcher.dispatch(Action::RepoFailed(e));
+                        crate::handover::start_up_settled();
+                    }
                 }
             });
         });
@@ -128,6 +155,7 @@ async fn start_up(repo: IdbRepo, dispatcher: UseReducerDispatcher<AppState>) {
         toast(e);
     }
     dispatcher.dispatch(Action::Started);
+    crate::handover::start_up_settled();
 }
 
 /// Removes the static frame of `index.html` (`#boot-frame`): the app's own frame is on the page.

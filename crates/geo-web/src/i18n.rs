@@ -712,6 +712,9 @@ const TABLE: &[(&str, &str, &str)] = &[
     ("engines.surface_no_prompts", "没有两边都成功回答的提示词", "no prompt answered on both"),
     // Tables that scroll sideways on a phone are named regions the keyboard reaches.
     ("detail.probe_table", "本批次的探测", "This run's probes"),
+    // Issue 39 (1), the site's entries: a page of another entry loading in its place (crate::handover).
+    ("entry.loading", "正在载入此页面…", "Loading this page…"),
+    ("entry.failed", "此页面未能载入：请检查网络连接后刷新页面。", "This page could not be loaded: check the connection and reload the page."),
 ];
 
 /// [`TABLE`] as one list of fields: key, Chinese, English.

@@ -267,7 +267,9 @@ async fn import_job(
     }
 }
 
-pub use browser::{import_file, import_file_as, import_in_worker, set_worker_url};
+#[cfg(feature = "full")]
+pub use browser::import_in_worker;
+pub use browser::{import_file, import_file_as, set_worker_url};
 
 mod browser {
     use super::{import_job, Job, Message, Stage};
@@ -280,7 +282,9 @@ mod browser {
     use wasm_bindgen::prelude::*;
     use wasm_bindgen::JsCast;
     use wasm_bindgen_futures::JsFuture;
-    use web_sys::{DedicatedWorkerGlobalScope, Event, File, MessageEvent, Worker, WorkerOptions, WorkerType};
+    #[cfg(feature = "full")]
+    use web_sys::DedicatedWorkerGlobalScope;
+    use web_sys::{Event, File, MessageEvent, Worker, WorkerOptions, WorkerType};
 
     thread_local! {
         static WORKER_URL: RefCell<Option<String>> = const { RefCell::new(None) };
@@ -427,7 +431,9 @@ mod browser {
     /// there, with the file, the interface language (`zh`/`en`) and the job (none for an
     /// export, a [`super::CaptureJob`]'s JSON for a capture file) the page posted. Opens the
     /// database, runs the import ([`super::import_text`] or [`super::import_captures_text`])
-    /// and posts every [`Message`] to the page.
+    /// and posts every [`Message`] to the page. Only the app entry has it (its pages import;
+    /// the worker's script names the app entry's glue, `crate::entries`).
+    #[cfg(feature = "full")]
     #[wasm_bindgen]
     pub async fn import_in_worker(file: File, lang: String, job: Option<String>) {
         let lang = Lang::parse(&lang).unwrap_or_default();

@@ -27,7 +27,9 @@
 //! - [`settings_store`]: the settings keys of each engine's base URL and the base-URL check;
 //! - [`demo`]: seeding, restoring and deleting the demo project (seed §8.2);
 //! - [`import_worker`]: the settings import, run off the main thread in a Web Worker;
-//! - [`capture_import`]: captured app answers as an `app` run (the runs page, through the import worker).
+//! - [`capture_import`]: captured app answers as an `app` run (the runs page, through the import worker);
+//! - [`entries`]: which wasm entry of the site owns which page; [`handover`]: the loading state and the
+//!   handover from the dashboard entry to the app entry (the feature `full`, ADR 0025).
 
 #![warn(missing_docs)]
 
@@ -37,7 +39,9 @@ pub mod chat;
 pub mod components;
 pub mod demo;
 pub mod draft;
+pub mod entries;
 pub mod fact_draft;
+pub mod handover;
 pub mod hooks;
 pub mod i18n;
 pub mod import_worker;
@@ -55,14 +59,42 @@ pub use repo::self_test::migration_self_test;
 
 /// Mounts the app on `<body>`; the bootstrap (`boot-*.js`, written by `cargo xtask dist`)
 /// calls it once the module is instantiated, naming the import worker's script
-/// ([`import_worker`]). Not a wasm-bindgen `start` function: the import worker instantiates
-/// this same module, and it must not render there.
+/// ([`import_worker`]) and, when another entry handed the page over, what it carries
+/// ([`handover::Selection`]).
+/// Not a wasm-bindgen `start` function: the import worker instantiates this same module, and
+/// it must not render there.
 #[cfg(target_arch = "wasm32")]
 #[wasm_bindgen::prelude::wasm_bindgen]
-pub fn start_app(import_worker: Option<String>) {
+pub fn start_app(import_worker: Option<String>, handed_over: Option<String>) {
     // The module is downloaded, compiled and instantiated: `cargo xtask bench-first-visit`
     // splits a first visit's time at this mark.
     web::mark("geo:start");
     import_worker::set_worker_url(import_worker);
-    yew::Renderer::<app::App>::new().render();
+    handover::set_handed_over(handed_over.as_deref());
+    let handle = yew::Renderer::<app::App>::new().render();
+    APP_HANDLE.with(|h| *h.borrow_mut() = Some(handle));
+}
+
+#[cfg(target_arch = "wasm32")]
+thread_local! {
+    /// The mounted app, so that `stop_app` can destroy it.
+    static APP_HANDLE: std::cell::RefCell<Option<yew::AppHandle<app::App>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The bootstrap's call before another entry mounts (ADR 0025, [`handover`]): resolves once
+/// the start-up work has settled and this entry's app is destroyed, with the selection on
+/// screen ([`handover::Selection::to_text`]) for the next entry's `start_app`. Only a reduced
+/// entry has it.
+#[cfg(all(target_arch = "wasm32", not(feature = "full")))]
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn stop_app() -> js_sys::Promise {
+    js_sys::Promise::new(&mut |resolve, _| {
+        handover::when_settled(move || {
+            if let Some(handle) = APP_HANDLE.with(|h| h.borrow_mut().take()) {
+                handle.destroy();
+            }
+            let selection = handover::selection_on_screen();
+            let _ = resolve.call1(&wasm_bindgen::JsValue::UNDEFINED, &selection.into());
+        });
+    })
 }

@@ -1,0 +1,329 @@
+//! The handover between the site's wasm entries (issue 39, ADR 0025; the table is
+//! [`crate::entries`]).
+//!
+//! A reduced entry (the dashboard's) renders [`HandOver`] for a route it does not link: a
+//! visible loading state that asks the bootstrap (`globalThis.geoLoadEntry`, written by
+//! `cargo xtask dist`) for the entry that owns the route. The bootstrap loads that entry's
+//! glue and module in the same document, calls this entry's `stop_app` (which waits until the
+//! start-up work — opening storage, seeding the demo — has settled, so that two modules never
+//! seed at once, then destroys the Yew app), and mounts the other entry, whose router reads
+//! the current URL. Only forward: the app entry links every route and never hands back.
+//! Once the dashboard entry's start-up has settled and painted, it asks the bootstrap to
+//! fetch and compile the app entry at low priority (`globalThis.geoPrefetchEntry`), so a
+//! later navigation waits for no download.
+
+use crate::entries::{self, APP, DASHBOARD};
+use crate::hooks::use_app;
+use crate::i18n::t;
+use crate::routes::Route;
+use std::cell::RefCell;
+use yew::prelude::*;
+use yew_router::Routable;
+
+/// The entry this build is (`full`: the app entry; otherwise the dashboard entry).
+pub const THIS_ENTRY: &str = if cfg!(feature = "full") { APP } else { DASHBOARD };
+
+/// Whether this build's `switch` renders `route` itself (otherwise it hands over).
+pub fn links(route: &Route) -> bool {
+    THIS_ENTRY == APP || entries::entry_for_path(&route.to_path()) == THIS_ENTRY
+}
+
+/// Props of [`HandOver`].
+#[derive(Properties, PartialEq)]
+pub struct HandOverProps {
+    /// The route another entry owns.
+    pub route: Route,
+    /// The i18n key of its name (its navigation entry's), the heading while it loads.
+    pub title: &'static str,
+}
+
+/// The loading state of a route this entry does not link, while the entry that owns it
+/// loads and takes over the page; an error with what to do when it cannot be loaded.
+#[function_component]
+pub fn HandOver(props: &HandOverProps) -> Html {
+    let lang = use_app().lang;
+    let failed = use_state(|| false);
+    let entry = entries::entry_for_path(&props.route.to_path());
+    {
+        let failed = failed.clone();
+        use_effect_with(entry, move |entry| load_entry(entry, move || failed.set(true)));
+    }
+    if *failed {
+        return html! {
+            <section class="entry-loading">
+                <h1>{ t(lang, props.title) }</h1>
+                <p class="error-box" role="alert">{ t(lang, "entry.failed") }</p>
+            </section>
+        };
+    }
+    html! {
+        <section class="entry-loading" aria-busy="true">
+            <h1>{ t(lang, props.title) }</h1>
+            <p class="muted" role="status">{ t(lang, "entry.loading") }</p>
+            <div class="skeleton-grid" aria-hidden="true">
+                { for (0..3).map(|_| html! { <div class="card skeleton-card"></div> }) }
+            </div>
+        </section>
+    }
+}
+
+/// Asks the bootstrap for `entry`; `on_fail` when there is no bootstrap or the entry cannot
+/// be loaded. On success this entry's app is destroyed and nothing more happens here.
+fn load_entry(entry: &'static str, on_fail: impl FnOnce() + 'static) {
+    #[cfg(target_arch = "wasm32")]
+    {
+        use wasm_bindgen::JsCast;
+        let call =
+            boot_function("geoLoadEntry").and_then(|f| f.call1(&wasm_bindgen::JsValue::NULL, &entry.into()).ok());
+        let Some(promise) = call.and_then(|p| p.dyn_into::<js_sys::Promise>().ok()) else {
+            on_fail();
+            return;
+        };
+        wasm_bindgen_futures::spawn_local(async move {
+            if wasm_bindgen_futures::JsFuture::from(promise).await.is_err() {
+                on_fail();
+            }
+        });
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let _ = entry;
+        on_fail();
+    }
+}
+
+/// A function the bootstrap put on `globalThis`.
+#[cfg(target_arch = "wasm32")]
+fn boot_function(name: &str) -> Option<js_sys::Function> {
+    use wasm_bindgen::JsCast;
+    js_sys::Reflect::get(&js_sys::global(), &name.into()).ok()?.dyn_into().ok()
+}
+
+/// Where the start-up work stands: waiting with what is to run once it has settled, or settled.
+enum StartUp {
+    Pending(Vec<Box<dyn FnOnce()>>),
+    Settled,
+}
+
+thread_local! {
+    static START_UP: RefCell<StartUp> = const { RefCell::new(StartUp::Pending(Vec::new())) };
+    /// The selection handed over by the entry before (`start_app`'s second argument).
+    static HANDED_OVER: RefCell<Option<Selection>> = const { RefCell::new(None) };
+    /// The selection on screen now, handed over by `stop_app`.
+    static ON_SCREEN: RefCell<Selection> = const { RefCell::new(Selection { project: None, run: None }) };
+}
+
+/// What the user chose that lives only in the app's memory and survives a handover: the
+/// selected project and run (the language and everything stored are in Web Storage and
+/// IndexedDB, which every entry reads).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Selection {
+    /// The selected project id.
+    pub project: Option<String>,
+    /// The selected run id (none: the project's newest).
+    pub run: Option<String>,
+}
+
+/// Between the project and the run in [`Selection::to_text`] (ids hold no control characters).
+const SEPARATOR: char = '\u{1f}';
+
+impl Selection {
+    /// The text `stop_app` hands to the bootstrap and `start_app` reads back: the two ids
+    /// (empty for none) with [`SEPARATOR`] between; no serde here, it would be linked into
+    /// the dashboard entry for two strings.
+    pub fn to_text(&self) -> String {
+        format!("{}{SEPARATOR}{}", self.project.as_deref().unwrap_or(""), self.run.as_deref().unwrap_or(""))
+    }
+
+    /// Reads [`Selection::to_text`]'s text; `None` for anything else.
+    pub fn from_text(text: &str) -> Option<Selection> {
+        let some = |id: &str| (!id.is_empty()).then(|| id.to_owned());
+        let (project, run) = text.split_once(SEPARATOR)?;
+        Some(Selection { project: some(project), run: some(run) })
+    }
+}
+
+/// Notes the selection on screen (the root component, at every render).
+pub fn note_selection(project: Option<&str>, run: Option<&str>) {
+    ON_SCREEN.with(|s| {
+        let mut s = s.borrow_mut();
+        if s.project.as_deref() != project || s.run.as_deref() != run {
+            *s = Selection { project: project.map(str::to_owned), run: run.map(str::to_owned) };
+        }
+    });
+}
+
+/// The selection the entry before handed over, once (the root component's initial state).
+pub fn handed_over_selection() -> Option<Selection> {
+    HANDED_OVER.with(|h| h.borrow().clone())
+}
+
+/// Runs `f` once the start-up work has settled (at once when it has).
+pub fn when_settled(f: impl FnOnce() + 'static) {
+    let now = START_UP.with(|s| match &mut *s.borrow_mut() {
+        StartUp::Pending(waiting) => {
+            waiting.push(Box::new(f));
+            None
+        }
+        StartUp::Settled => Some(f),
+    });
+    if let Some(f) = now {
+        f();
+    }
+}
+
+/// The start-up work is over (storage opened or failed, the demo seeded or not): what
+/// waited for it runs, and the dashboard entry prefetches the app entry after the next paint.
+pub fn start_up_settled() {
+    let waiting = START_UP.with(|s| match std::mem::replace(&mut *s.borrow_mut(), StartUp::Settled) {
+        StartUp::Pending(waiting) => waiting,
+        StartUp::Settled => Vec::new(),
+    });
+    for f in waiting {
+        f();
+    }
+    #[cfg(target_arch = "wasm32")]
+    if THIS_ENTRY != APP {
+        wasm_bindgen_futures::spawn_local(async {
+            crate::web::after_paint().await;
+            if let Some(f) = boot_function("geoPrefetchEntry") {
+                let _ = f.call1(&wasm_bindgen::JsValue::NULL, &APP.into());
+            }
+        });
+    }
+}
+
+/// Notes whether this entry was mounted by a handover and the selection it carries
+/// (`start_app`'s second argument: [`Selection::to_text`]'s text, absent on a page load).
+pub fn set_handed_over(selection: Option<&str>) {
+    HANDED_OVER.with(|h| *h.borrow_mut() = selection.map(|t| Selection::from_text(t).unwrap_or_default()));
+}
+
+/// After a handover, the focus goes to `main`, where the page the user asked for shows (the
+/// element that had it, a link of the entry before, is gone).
+pub fn focus_main_if_handed_over() {
+    if HANDED_OVER.with(|h| h.borrow().is_some()) {
+        crate::hooks::focus("#main");
+    }
+}
+
+/// The selection on screen, as [`Selection::to_text`] writes it: what `stop_app` (in
+/// `lib.rs`, beside `start_app`) resolves with for the next entry's `start_app`.
+pub fn selection_on_screen() -> String {
+    ON_SCREEN.with(|s| s.borrow().to_text())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::rc::Rc;
+
+    /// A route of every variant (the match makes a new variant a compile error here).
+    fn every_route() -> Vec<Route> {
+        let all = vec![
+            Route::Dashboard,
+            Route::Projects,
+            Route::Run,
+            Route::Runs,
+            Route::RunDetail { id: "run_1".into() },
+            Route::Engines,
+            Route::Sources,
+            Route::Actions,
+            Route::Claims,
+            Route::Lists,
+            Route::Export,
+            Route::Settings,
+            Route::Chat,
+            Route::NotFound,
+        ];
+        for r in &all {
+            match r {
+                Route::Dashboard
+                | Route::Projects
+                | Route::Run
+                | Route::Runs
+                | Route::RunDetail { .. }
+                | Route::Engines
+                | Route::Sources
+                | Route::Actions
+                | Route::Claims
+                | Route::Lists
+                | Route::Export
+                | Route::Settings
+                | Route::Chat
+                | Route::NotFound => {}
+            }
+        }
+        all
+    }
+
+    #[test]
+    fn the_dashboard_entry_owns_the_dashboard_route_only() {
+        for route in every_route() {
+            let owner = entries::entry_for_path(&route.to_path());
+            let expect = if route == Route::Dashboard { DASHBOARD } else { APP };
+            assert_eq!(owner, expect, "{route:?} at {}", route.to_path());
+        }
+        // The app entry (this native build's features) links every route.
+        assert!(every_route().iter().all(links) || THIS_ENTRY != APP);
+    }
+
+    #[track_caller]
+    fn check(path: &str, entry: &str) {
+        assert_eq!(entries::entry_for_path(path), entry, "{path}");
+    }
+
+    #[test]
+    fn deep_links_load_the_entry_that_owns_them() {
+        check("/", DASHBOARD);
+        check("", DASHBOARD);
+        check("/?run=r1", DASHBOARD);
+        check("/#main", DASHBOARD);
+        check("/chat", APP);
+        check("/settings?tab=data", APP);
+        check("/runs/run_1", APP);
+        check("/no-such-page", APP);
+    }
+
+    #[test]
+    fn the_entries_table_has_one_entry_for_every_other_path_and_it_is_last() {
+        let rest: Vec<_> = entries::ENTRIES.iter().filter(|e| e.paths.is_empty()).collect();
+        assert_eq!(rest.len(), 1);
+        assert_eq!(entries::ENTRIES.last().map(|e| e.name), Some(APP));
+        // The app entry is the crate's default build; a reduced entry turns `full` off.
+        for e in entries::ENTRIES {
+            assert_eq!(e.name == APP, e.cargo_args.is_empty(), "{}", e.name);
+        }
+    }
+
+    #[test]
+    fn the_selection_on_screen_is_what_the_next_entry_starts_with() {
+        note_selection(Some("proj_1"), Some("run_2"));
+        let text = selection_on_screen();
+        assert_eq!(text, "proj_1\u{1f}run_2");
+        assert_eq!(Selection::from_text("\u{1f}"), Some(Selection::default()));
+        assert_eq!(Selection::from_text("\u{1f}run_2").and_then(|s| s.run).as_deref(), Some("run_2"));
+        assert_eq!(handed_over_selection(), None, "a page load hands nothing over");
+        set_handed_over(Some(&text));
+        let want = Selection { project: Some("proj_1".into()), run: Some("run_2".into()) };
+        assert_eq!(handed_over_selection(), Some(want));
+        // A handover whose text cannot be read still moves the focus, with nothing selected.
+        set_handed_over(Some("no separator"));
+        assert_eq!(handed_over_selection(), Some(Selection::default()));
+        set_handed_over(None);
+        assert_eq!(handed_over_selection(), None);
+    }
+
+    #[test]
+    fn what_waits_for_the_start_up_runs_once_it_has_settled() {
+        let ran = Rc::new(RefCell::new(Vec::new()));
+        let r = ran.clone();
+        when_settled(move || r.borrow_mut().push("first"));
+        assert!(ran.borrow().is_empty());
+        start_up_settled();
+        assert_eq!(*ran.borrow(), ["first"]);
+        let r = ran.clone();
+        when_settled(move || r.borrow_mut().push("after"));
+        assert_eq!(*ran.borrow(), ["first", "after"]);
+    }
+}

@@ -1,0 +1,187 @@
+// The site's wasm entries (issue 39, deliverable 1; docs/adr/0025-entries.md): a first visit
+// to the dashboard downloads the dashboard entry alone before its first figure; any other page
+// is handed over to the app entry in the same document, with a loading state, by mouse and by
+// keyboard; deep links load the app entry straight away; the import worker runs from an app
+// that was handed over.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { fileBrowser, newContext, byId, headerReady, BASE_URL, FIXTURES } from './helpers.mjs';
+
+const browser = fileBrowser();
+
+// Every navigation entry (ui-testids.md) and a heading or control its page shows once it is the app entry's.
+const NAV = ['projects', 'run', 'runs', 'engines', 'sources', 'actions', 'claims', 'lists', 'export', 'settings', 'chat'];
+const isDashboardWasm = (url) => /\/geo_web_dashboard_bg-[0-9a-f]+\.wasm$/.test(url);
+const isAppWasm = (url) => /\/geo_web_bg-[0-9a-f]+\.wasm$/.test(url);
+const isAppGlue = (url) => /\/geo_web-[0-9a-f]+\.js$/.test(url);
+
+/** A fresh context and page that records every request's URL (in order) and page errors;
+ * `holdApp` holds the app entry's module until `page.releaseApp()`. */
+async function entryPage(route, { demo = true, holdApp = false, viewport } = {}) {
+  const context = await newContext(browser, viewport ? { viewport } : {});
+  if (!demo) await context.route('**/demo/demo-data.json', (r) => r.fulfill({ status: 404, body: 'not found' }));
+  let releaseApp = () => {};
+  if (holdApp) {
+    const gate = new Promise((r) => { releaseApp = r; });
+    await context.route(/\/geo_web_bg-[0-9a-f]+\.wasm$/, async (r) => { await gate; await r.continue(); });
+  }
+  const page = await context.newPage();
+  page.releaseApp = releaseApp;
+  page.requests = [];
+  page.on('request', (r) => page.requests.push(r.url()));
+  page.errors = [];
+  page.on('pageerror', (e) => page.errors.push(String(e)));
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !(!demo && (m.location()?.url ?? '').endsWith('/demo/demo-data.json'))) page.errors.push(m.text());
+  });
+  await page.goto(new URL(route, BASE_URL).href);
+  await byId(page, 'nav-projects').waitFor();
+  return page;
+}
+
+/** The loading state of a handover, then the page of the app entry in the same document. */
+async function handsOver(page, name, shot) {
+  const loading = page.locator('main .entry-loading[aria-busy="true"]');
+  await loading.waitFor();
+  assert.equal(await loading.locator('[role="status"]').count(), 1, `${name}: the loading state says so`);
+  assert.equal(await page.locator('main h1').count(), 1, `${name}: the page's name is its heading while it loads`);
+  if (shot) await page.screenshot({ path: shot });
+  page.releaseApp();
+  await page.waitForFunction(() => !document.querySelector('.entry-loading') && document.querySelectorAll('main h1').length >= 1);
+  await page.waitForFunction((n) => document.querySelector(`[data-testid="nav-${n}"]`)?.getAttribute('aria-current') === 'page', name);
+  assert.equal(new URL(page.url()).pathname, `/${name}`);
+  assert.equal(await page.evaluate(() => window.__marker), 1, `${name}: the same document`);
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'main', `${name}: the focus is on the page`);
+  assert.ok(page.requests.some(isAppWasm), `${name}: the app entry was loaded`);
+}
+
+/** Before the page's scripts: the moment (page clock) `metric-mention-rate` first carries its value. */
+const FIRST_FIGURE = () => {
+  new MutationObserver((_, observer) => {
+    if (document.querySelector('[data-testid="metric-mention-rate"][data-value]')) {
+      window.__figureAt = performance.now();
+      observer.disconnect();
+    }
+  }).observe(document, { subtree: true, childList: true, attributes: true });
+};
+
+test('a first visit to the dashboard fetches the dashboard entry alone before its first figure, then prefetches the app entry', async () => {
+  const context = await newContext(browser);
+  await context.addInitScript(FIRST_FIGURE);
+  const page = await context.newPage();
+  const requests = [];
+  page.on('request', (r) => requests.push(r.url()));
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(BASE_URL);
+  await page.waitForFunction(() => window.__figureAt !== undefined);
+  // Once the start-up has settled, the app entry is fetched in the background (low priority).
+  await headerReady(page);
+  await page.waitForFunction(() => performance.getEntriesByType('resource').some((e) => /\/geo_web_bg-[0-9a-f]+\.wasm$/.test(e.name)));
+  // Requests on the page's clock: each one's start against the first figure's moment.
+  const { figureAt, fetched } = await page.evaluate(() => ({
+    figureAt: window.__figureAt,
+    fetched: performance.getEntriesByType('resource').map((e) => ({ url: e.name, start: e.startTime })),
+  }));
+  const before = fetched.filter((r) => r.start < figureAt).map((r) => r.url);
+  assert.equal(before.filter(isDashboardWasm).length, 1, 'the dashboard entry is fetched before the first figure');
+  assert.deepEqual(before.filter((u) => isAppWasm(u) || isAppGlue(u)), [], 'nothing of the app entry before the first figure');
+  assert.equal(before.filter((u) => u.endsWith('.wasm')).length, 1, 'one module before the first figure');
+  assert.ok(fetched.some((r) => isAppGlue(r.url) && r.start > figureAt), 'the app entry\'s glue after it');
+  assert.equal(requests.filter(isDashboardWasm).length, 1, 'the dashboard entry once');
+  assert.equal(requests.filter(isAppWasm).length, 1, 'the app entry once');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('every navigation link hands the dashboard over to the app entry with a loading state', async () => {
+  const shots = process.env.GEO_SCREENSHOT_DIR;
+  if (shots) mkdirSync(shots, { recursive: true });
+  for (const name of NAV) {
+    const page = await entryPage('', { holdApp: true });
+    await headerReady(page);
+    await page.evaluate(() => { window.__marker = 1; });
+    await byId(page, `nav-${name}`).click();
+    await handsOver(page, name, shots && name === 'settings' ? path.join(shots, 'handover-1280.png') : null);
+    assert.deepEqual(page.errors, [], name);
+    await page.context().close();
+  }
+});
+
+test('by keyboard: Enter on a navigation link hands over, in Chinese and at 390 px', async () => {
+  const shots = process.env.GEO_SCREENSHOT_DIR;
+  for (const name of ['chat', 'runs']) {
+    const page = await entryPage('', { holdApp: true, viewport: { width: 390, height: 844 } });
+    await headerReady(page);
+    await page.evaluate(() => { window.__marker = 1; });
+    await byId(page, `nav-${name}`).focus();
+    await page.keyboard.press('Enter');
+    await handsOver(page, name, shots && name === 'chat' ? path.join(shots, 'handover-390.png') : null);
+    assert.equal(await page.locator('html').getAttribute('lang'), 'zh');
+    // The page works from the keyboard after the handover: from `main`, Shift+Tab is back on
+    // the navigation, at the link that was pressed's row (the last link, Docs chat).
+    await page.keyboard.press('Shift+Tab');
+    assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'nav-chat');
+    assert.deepEqual(page.errors, [], name);
+    await page.context().close();
+  }
+});
+
+test('the run chosen on the dashboard is still chosen after the handover', async () => {
+  const page = await entryPage('');
+  await headerReady(page);
+  const runs = await byId(page, 'run-select').locator('option').evaluateAll((os) => os.map((o) => o.value).filter(Boolean));
+  assert.ok(runs.length > 1, 'the demo has several runs');
+  const older = runs.at(-1) === (await byId(page, 'run-select').inputValue()) ? runs[0] : runs.at(-1);
+  await byId(page, 'run-select').selectOption(older);
+  await page.locator(`[data-testid="dashboard"][data-state="ready"][data-run="${older}"]`).waitFor();
+  await byId(page, 'nav-sources').click();
+  await page.waitForFunction(() => !document.querySelector('.entry-loading') && document.querySelector('[data-testid="nav-sources"]')?.getAttribute('aria-current') === 'page');
+  await headerReady(page);
+  assert.equal(await byId(page, 'run-select').inputValue(), older);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('deep links load the app entry straight into their page', async () => {
+  const demo = await (await fetch(new URL('demo/demo-data.json', BASE_URL))).json();
+  const runId = demo.runs.at(-1).id;
+  for (const [route, ready] of [['chat', 'chat-question'], ['settings', 'settings-import-file'], [`runs/${runId}`, 'run-status'], ['projects', 'project-new']]) {
+    const page = await entryPage(route);
+    await byId(page, ready).first().waitFor();
+    assert.equal(page.requests.filter(isDashboardWasm).length, 0, `${route}: no dashboard entry`);
+    assert.equal(page.requests.filter(isAppWasm).length, 1, `${route}: the app entry once`);
+    assert.equal(await page.locator('.entry-loading').count(), 0);
+    assert.deepEqual(page.errors, [], route);
+    await page.context().close();
+  }
+});
+
+test('the import worker runs from an app the dashboard handed over', async () => {
+  const context = await newContext(browser);
+  await context.route('**/demo/demo-data.json', (r) => r.fulfill({ status: 404, body: 'not found' }));
+  await context.addInitScript(() => {
+    window.__workers = [];
+    const Native = window.Worker;
+    window.Worker = class extends Native {
+      constructor(url, options) { super(url, options); window.__workers.push(String(url)); }
+    };
+  });
+  const page = await context.newPage();
+  page.errors = [];
+  page.on('pageerror', (e) => page.errors.push(String(e)));
+  await page.goto(BASE_URL);
+  await headerReady(page);
+  await byId(page, 'nav-settings').click();
+  await byId(page, 'settings-import-file').setInputFiles(path.join(FIXTURES, 'exports', 'engines.json'));
+  const result = page.locator('[data-testid="import-result"]:not([data-status="pending"])');
+  await result.waitFor();
+  assert.equal(await result.getAttribute('data-status'), 'ok', await result.textContent());
+  const workers = await page.evaluate(() => window.__workers);
+  assert.equal(workers.length, 1, 'one import worker');
+  assert.match(workers[0], /\/import-worker-[0-9a-f]+\.js$/);
+  assert.deepEqual(page.errors, []);
+  await context.close();
+});
