@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { mkdirSync } from 'node:fs';
-import { fileBrowser, newContext, byId, headerReady, BASE_URL, FIXTURES } from './helpers.mjs';
+import { fileBrowser, newContext, byId, headerReady, withoutDemo, fromMissingDemo, BASE_URL, FIXTURES } from './helpers.mjs';
 
 const browser = fileBrowser();
 
@@ -21,7 +21,7 @@ const isAppGlue = (url) => /\/geo_web-[0-9a-f]+\.js$/.test(url);
  * `holdApp` holds the app entry's module until `page.releaseApp()`. */
 async function entryPage(route, { demo = true, holdApp = false, viewport } = {}) {
   const context = await newContext(browser, viewport ? { viewport } : {});
-  if (!demo) await context.route('**/demo/demo-data.json', (r) => r.fulfill({ status: 404, body: 'not found' }));
+  if (!demo) await withoutDemo(context);
   let releaseApp = () => {};
   if (holdApp) {
     const gate = new Promise((r) => { releaseApp = r; });
@@ -34,7 +34,7 @@ async function entryPage(route, { demo = true, holdApp = false, viewport } = {})
   page.errors = [];
   page.on('pageerror', (e) => page.errors.push(String(e)));
   page.on('console', (m) => {
-    if (m.type() === 'error' && !(!demo && (m.location()?.url ?? '').endsWith('/demo/demo-data.json'))) page.errors.push(m.text());
+    if (m.type() === 'error' && !(!demo && fromMissingDemo(m))) page.errors.push(m.text());
   });
   await page.goto(new URL(route, BASE_URL).href);
   await byId(page, 'nav-projects').waitFor();
@@ -161,7 +161,7 @@ test('deep links load the app entry straight into their page', async () => {
 
 test('the import worker runs from an app the dashboard handed over', async () => {
   const context = await newContext(browser);
-  await context.route('**/demo/demo-data.json', (r) => r.fulfill({ status: 404, body: 'not found' }));
+  await withoutDemo(context);
   await context.addInitScript(() => {
     window.__workers = [];
     const Native = window.Worker;
