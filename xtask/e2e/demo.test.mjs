@@ -113,8 +113,8 @@ async function rootPageWithFingerprint(context, change) {
   const root = new URL(BASE_URL);
   await context.route((url) => url.origin === root.origin && url.pathname === root.pathname, async (r) => {
     const html = await (await r.fetch()).text();
+    // (A page without the meta is answered as it is: the test then finds no fingerprint.)
     const body = html.replace(/(<meta name="geo-demo-fingerprint" content=")([^"]*)/, (_, head, value) => head + change(value));
-    assert.notEqual(body, html, 'the page names the demo\'s fingerprint');
     await r.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body });
   });
 }
