@@ -89,6 +89,10 @@ test('a first visit to the dashboard fetches the dashboard entry alone before it
   assert.equal(before.filter(isDashboardWasm).length, 1, 'the dashboard entry is fetched before the first figure');
   assert.deepEqual(before.filter((u) => isAppWasm(u) || isAppGlue(u)), [], 'nothing of the app entry before the first figure');
   assert.equal(before.filter((u) => u.endsWith('.wasm')).length, 1, 'one module before the first figure');
+  // The demo's first view before it (checked against the page's fingerprint), the demo file after it (ADR 0024).
+  assert.equal(before.filter((u) => u.endsWith('/demo/demo-first-view.json')).length, 1, 'the first view before the first figure');
+  assert.deepEqual(before.filter((u) => u.endsWith('/demo/demo-data.json')), [], 'the demo file after the first figure');
+  assert.ok(fetched.some((r) => r.url.endsWith('/demo/demo-data.json') && r.start > figureAt), 'the demo file after it');
   assert.ok(fetched.some((r) => isAppGlue(r.url) && r.start > figureAt), 'the app entry\'s glue after it');
   assert.equal(requests.filter(isDashboardWasm).length, 1, 'the dashboard entry once');
   assert.equal(requests.filter(isAppWasm).length, 1, 'the app entry once');
