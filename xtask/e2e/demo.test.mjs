@@ -108,15 +108,30 @@ async function firstFigureAndWrite(page) {
 /** The page's demo fingerprint (`<meta name="geo-demo-fingerprint">`, written by `cargo xtask dist`). */
 const pageFingerprint = (page) => page.evaluate(() => document.querySelector('meta[name="geo-demo-fingerprint"]')?.content ?? null);
 
-/** The site's root page (`index.html`) answered with its demo fingerprint changed by `change`. */
-async function rootPageWithFingerprint(context, change) {
+/** A first visit to the site's root page (`index.html`) answered with its demo fingerprint
+ * replaced by `fingerprint` (`null`: the meta removed, a page from before it), until the demo
+ * is seeded: the page's fingerprint, the first figure (checked against `geo-probe metrics` on
+ * the demo file), the demo's write and the demo file's requests. */
+async function visitWithPageFingerprint(fingerprint) {
+  const [want] = JSON.parse(cli(['metrics', path.join(ROOT, 'demo/demo-data.json'), '--run', RUN2]));
+  const context = await newContext(browser);
+  await context.addInitScript(WATCH_FIGURE);
   const root = new URL(BASE_URL);
   await context.route((url) => url.origin === root.origin && url.pathname === root.pathname, async (r) => {
     const html = await (await r.fetch()).text();
     // (A page without the meta is answered as it is: the test then finds no fingerprint.)
-    const body = html.replace(/(<meta name="geo-demo-fingerprint" content=")([^"]*)/, (_, head, value) => head + change(value));
+    const meta = /<meta name="geo-demo-fingerprint" content="[^"]*">/;
+    const body = html.replace(meta, fingerprint === null ? '' : `<meta name="geo-demo-fingerprint" content="${fingerprint}">`);
     await r.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body });
   });
+  const page = await context.newPage();
+  await open(page, '');
+  const shown = await pageFingerprint(page);
+  const seen = await firstFigureAndWrite(page);
+  assert.equal(seen.figure.value, want.mentionRate);
+  assert.deepEqual(counts(await seeded(page)), COUNTS);
+  await context.close();
+  return { shown, ...seen };
 }
 
 test('a first visit shows the newest run\'s figures from the demo\'s first view before the demo is stored, then stores the demo', async () => {
@@ -158,35 +173,17 @@ test('a first visit shows the newest run\'s figures from the demo\'s first view 
 });
 
 test('a first view made from another demo file than the page names is not used: the demo is seeded first, with the same figures', async () => {
-  const [want] = JSON.parse(cli(['metrics', path.join(ROOT, 'demo/demo-data.json'), '--run', RUN2]));
   // The page names another demo file than the first view was made from (and than the demo file).
-  const context = await newContext(browser);
-  await context.addInitScript(WATCH_FIGURE);
-  await rootPageWithFingerprint(context, () => 'fnv1a64:0000000000000000');
-  const page = await context.newPage();
-  await open(page, '');
-  assert.equal(await pageFingerprint(page), 'fnv1a64:0000000000000000');
-  const { figure, write } = await firstFigureAndWrite(page);
+  const { shown, figure, write } = await visitWithPageFingerprint('fnv1a64:0000000000000000');
+  assert.equal(shown, 'fnv1a64:0000000000000000');
   assert.ok(figure.at > write[0], `the figure at ${figure.at} ms, after the demo's write began at ${write[0]} ms`);
-  assert.equal(figure.value, want.mentionRate);
-  assert.deepEqual(counts(await seeded(page)), COUNTS);
-  await context.close();
 });
 
 test('a page without the demo\'s fingerprint checks the first view against the demo file, as before: the figure before the write', async () => {
-  const [want] = JSON.parse(cli(['metrics', path.join(ROOT, 'demo/demo-data.json'), '--run', RUN2]));
-  const context = await newContext(browser);
-  await context.addInitScript(WATCH_FIGURE);
-  await rootPageWithFingerprint(context, () => '');
-  const page = await context.newPage();
-  await open(page, '');
-  assert.equal(await pageFingerprint(page), '');
-  const { figure, write, demoRequests } = await firstFigureAndWrite(page);
+  const { shown, figure, write, demoRequests } = await visitWithPageFingerprint(null);
+  assert.equal(shown, null);
   assert.ok(figure.at < write[0], `the figure at ${figure.at} ms, the demo's write from ${write[0]} ms`);
   assert.ok(demoRequests[0] < figure.at, 'the demo file is fetched before the figure, to check the first view');
-  assert.equal(figure.value, want.mentionRate);
-  assert.deepEqual(counts(await seeded(page)), COUNTS);
-  await context.close();
 });
 
 test('a demo file that is not the one the page and the first view name is seeded as it is: its own figures are stored and shown', async () => {
