@@ -4,7 +4,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { fileBrowser, freshPage, open, byId, dumpDb, until, headerReady, newContext, cli, ROOT } from './helpers.mjs';
+import os from 'node:os';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { fileBrowser, freshPage, open, byId, dumpDb, until, headerReady, newContext, cli, ROOT, BASE_URL } from './helpers.mjs';
 
 const PROJECT = 'proj_demo';
 const RUN1 = 'run_20261122T020000_demo';
@@ -91,13 +93,45 @@ const WATCH_FIGURE = () => {
   observer.observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-value'] });
 };
 
-/** The first figure and the demo's write (`geo:demo-write`, start and end), once seeded. */
+/** The first figure, the demo's write (`geo:demo-write`, start and end) and when each request
+ * for the demo file started (Resource Timing: a preload's start, or the app's fetch's), once
+ * seeded. */
 async function firstFigureAndWrite(page) {
   await page.waitForFunction(() => window.__geoFirstFigure !== undefined && performance.getEntriesByName('geo:demo-write', 'measure').length > 0);
   return page.evaluate(() => {
     const [write] = performance.getEntriesByName('geo:demo-write', 'measure');
-    return { figure: window.__geoFirstFigure, write: [write.startTime, write.startTime + write.duration] };
+    const demoRequests = performance.getEntriesByType('resource').filter((e) => e.name.endsWith('/demo/demo-data.json')).map((e) => e.startTime);
+    return { figure: window.__geoFirstFigure, write: [write.startTime, write.startTime + write.duration], demoRequests };
   });
+}
+
+/** The page's demo fingerprint (`<meta name="geo-demo-fingerprint">`, written by `cargo xtask dist`). */
+const pageFingerprint = (page) => page.evaluate(() => document.querySelector('meta[name="geo-demo-fingerprint"]')?.content ?? null);
+
+/** A first visit to the site's root page (`index.html`) answered with its demo fingerprint
+ * replaced by `fingerprint` (`null`: the meta removed, a page from before it), until the demo
+ * is seeded: the page's fingerprint, the first figure (checked against `geo-probe metrics` on
+ * the demo file), the demo's write and the demo file's requests. */
+async function visitWithPageFingerprint(fingerprint) {
+  const [want] = JSON.parse(cli(['metrics', path.join(ROOT, 'demo/demo-data.json'), '--run', RUN2]));
+  const context = await newContext(browser);
+  await context.addInitScript(WATCH_FIGURE);
+  const root = new URL(BASE_URL);
+  await context.route((url) => url.origin === root.origin && url.pathname === root.pathname, async (r) => {
+    const html = await (await r.fetch()).text();
+    // (A page without the meta is answered as it is: the test then finds no fingerprint.)
+    const meta = /<meta name="geo-demo-fingerprint" content="[^"]*">/;
+    const body = html.replace(meta, fingerprint === null ? '' : `<meta name="geo-demo-fingerprint" content="${fingerprint}">`);
+    await r.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body });
+  });
+  const page = await context.newPage();
+  await open(page, '');
+  const shown = await pageFingerprint(page);
+  const seen = await firstFigureAndWrite(page);
+  assert.equal(seen.figure.value, want.mentionRate);
+  assert.deepEqual(counts(await seeded(page)), COUNTS);
+  await context.close();
+  return { shown, ...seen };
 }
 
 test('a first visit shows the newest run\'s figures from the demo\'s first view before the demo is stored, then stores the demo', async () => {
@@ -114,9 +148,15 @@ test('a first visit shows the newest run\'s figures from the demo\'s first view 
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   await open(page, '');
-  const { figure, write } = await firstFigureAndWrite(page);
+  const { figure, write, demoRequests } = await firstFigureAndWrite(page);
   // The figure came before the demo's write began: nothing of the demo was stored yet.
   assert.ok(figure.at < write[0], `the figure at ${figure.at} ms, the demo's write from ${write[0]} ms`);
+  // The first view was checked against the page's fingerprint of the demo file, so the demo
+  // file was asked for only after the figure (it is not preloaded): its bytes are not on the
+  // first figure's path.
+  assert.equal(demoRequests.length, 1, `one request for the demo file: ${demoRequests}`);
+  assert.ok(demoRequests[0] > figure.at, `the demo file asked for at ${demoRequests[0]} ms, the figure at ${figure.at} ms`);
+  assert.match(await pageFingerprint(page), /^fnv1a64:[0-9a-f]{16}$/);
   assert.equal(figure.run, RUN2);
   assert.equal(figure.value, want.mentionRate);
   // Then the demo is stored whole, and the page shows the stored figures: the same.
@@ -132,21 +172,55 @@ test('a first visit shows the newest run\'s figures from the demo\'s first view 
   await context.close();
 });
 
-test('a first view made from another demo file is not used: the demo is seeded first, with the same figures', async () => {
+test('a first view made from another demo file than the page names is not used: the demo is seeded first, with the same figures', async () => {
+  // The page names another demo file than the first view was made from (and than the demo file).
+  const { shown, figure, write } = await visitWithPageFingerprint('fnv1a64:0000000000000000');
+  assert.equal(shown, 'fnv1a64:0000000000000000');
+  assert.ok(figure.at > write[0], `the figure at ${figure.at} ms, after the demo's write began at ${write[0]} ms`);
+});
+
+test('a page without the demo\'s fingerprint checks the first view against the demo file, as before: the figure before the write', async () => {
+  const { shown, figure, write, demoRequests } = await visitWithPageFingerprint(null);
+  assert.equal(shown, null);
+  assert.ok(figure.at < write[0], `the figure at ${figure.at} ms, the demo's write from ${write[0]} ms`);
+  assert.ok(demoRequests[0] < figure.at, 'the demo file is fetched before the figure, to check the first view');
+});
+
+test('a demo file that is not the one the page and the first view name is seeded as it is: its own figures are stored and shown', async () => {
+  // An inconsistent deployment: the page and the first view agree, the demo file served is
+  // another (the newest run's answers no longer name the brand).
+  const text = readFileSync(path.join(ROOT, 'demo/demo-data.json'), 'utf8');
+  const other = JSON.parse(text);
+  for (const p of other.probes) if (p.runId === RUN2 && p.rawAnswer) p.rawAnswer = p.rawAnswer.replaceAll('元构场', '某品牌');
+  const otherText = JSON.stringify(other, null, 2);
+  const otherFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'geo-demo-')), 'demo-data.json');
+  writeFileSync(otherFile, otherText);
   const [want] = JSON.parse(cli(['metrics', path.join(ROOT, 'demo/demo-data.json'), '--run', RUN2]));
+  const [wantOther] = JSON.parse(cli(['metrics', otherFile, '--run', RUN2]));
+  assert.notEqual(wantOther.mentionRate, want.mentionRate, 'the other file has other figures');
   const context = await newContext(browser);
   await context.addInitScript(WATCH_FIGURE);
-  await context.route('**/demo/demo-first-view.json', async (r) => {
-    const view = await (await r.fetch()).json();
-    view.source = 'fnv1a64:0000000000000000';
-    await r.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(view) });
-  });
+  await context.route('**/demo/demo-data.json', (r) => r.fulfill({ status: 200, contentType: 'application/json', body: otherText }));
   const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
   await open(page, '');
-  const { figure, write } = await firstFigureAndWrite(page);
-  assert.ok(figure.at > write[0], `the figure at ${figure.at} ms, after the demo's write began at ${write[0]} ms`);
+  // The first view is shown (it fits the page), then the demo file that came is seeded.
+  const { figure } = await firstFigureAndWrite(page);
   assert.equal(figure.value, want.mentionRate);
-  assert.deepEqual(counts(await seeded(page)), COUNTS);
+  const db = await seeded(page);
+  assert.deepEqual(counts(db), COUNTS);
+  // What is stored is the file that came, analysed (its figures are read back below).
+  assert.ok(db.stores.probes.filter((p) => p.runId === RUN2).every((p) => !(p.rawAnswer ?? '').includes('元构场')));
+  await headerReady(page);
+  await page.locator(`[data-testid="dashboard"][data-state="ready"][data-run="${RUN2}"]`).waitFor();
+  await page.waitForFunction((v) => Number(document.querySelector('[data-testid="metric-mention-rate"]')?.dataset.value) === v, wantOther.mentionRate);
+  // A reload reads storage only (no first view on a return visit): the other file's figures.
+  await page.reload();
+  await headerReady(page);
+  await page.locator(`[data-testid="dashboard"][data-state="ready"][data-run="${RUN2}"]`).waitFor();
+  assert.equal(Number(await byId(page, 'metric-mention-rate').getAttribute('data-value')), wantOther.mentionRate);
+  assert.deepEqual(errors, []);
   await context.close();
 });
 

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { mkdirSync } from 'node:fs';
-import { fileBrowser, newContext, byId, headerReady, BASE_URL, FIXTURES } from './helpers.mjs';
+import { fileBrowser, newContext, byId, headerReady, withoutDemo, fromMissingDemo, BASE_URL, FIXTURES } from './helpers.mjs';
 
 const browser = fileBrowser();
 
@@ -21,7 +21,7 @@ const isAppGlue = (url) => /\/geo_web-[0-9a-f]+\.js$/.test(url);
  * `holdApp` holds the app entry's module until `page.releaseApp()`. */
 async function entryPage(route, { demo = true, holdApp = false, viewport } = {}) {
   const context = await newContext(browser, viewport ? { viewport } : {});
-  if (!demo) await context.route('**/demo/demo-data.json', (r) => r.fulfill({ status: 404, body: 'not found' }));
+  if (!demo) await withoutDemo(context);
   let releaseApp = () => {};
   if (holdApp) {
     const gate = new Promise((r) => { releaseApp = r; });
@@ -34,7 +34,7 @@ async function entryPage(route, { demo = true, holdApp = false, viewport } = {})
   page.errors = [];
   page.on('pageerror', (e) => page.errors.push(String(e)));
   page.on('console', (m) => {
-    if (m.type() === 'error' && !(!demo && (m.location()?.url ?? '').endsWith('/demo/demo-data.json'))) page.errors.push(m.text());
+    if (m.type() === 'error' && !(!demo && fromMissingDemo(m))) page.errors.push(m.text());
   });
   await page.goto(new URL(route, BASE_URL).href);
   await byId(page, 'nav-projects').waitFor();
@@ -89,6 +89,10 @@ test('a first visit to the dashboard fetches the dashboard entry alone before it
   assert.equal(before.filter(isDashboardWasm).length, 1, 'the dashboard entry is fetched before the first figure');
   assert.deepEqual(before.filter((u) => isAppWasm(u) || isAppGlue(u)), [], 'nothing of the app entry before the first figure');
   assert.equal(before.filter((u) => u.endsWith('.wasm')).length, 1, 'one module before the first figure');
+  // The demo's first view before it (checked against the page's fingerprint), the demo file after it (ADR 0024).
+  assert.equal(before.filter((u) => u.endsWith('/demo/demo-first-view.json')).length, 1, 'the first view before the first figure');
+  assert.deepEqual(before.filter((u) => u.endsWith('/demo/demo-data.json')), [], 'the demo file after the first figure');
+  assert.ok(fetched.some((r) => r.url.endsWith('/demo/demo-data.json') && r.start > figureAt), 'the demo file after it');
   assert.ok(fetched.some((r) => isAppGlue(r.url) && r.start > figureAt), 'the app entry\'s glue after it');
   assert.equal(requests.filter(isDashboardWasm).length, 1, 'the dashboard entry once');
   assert.equal(requests.filter(isAppWasm).length, 1, 'the app entry once');
@@ -161,7 +165,7 @@ test('deep links load the app entry straight into their page', async () => {
 
 test('the import worker runs from an app the dashboard handed over', async () => {
   const context = await newContext(browser);
-  await context.route('**/demo/demo-data.json', (r) => r.fulfill({ status: 404, body: 'not found' }));
+  await withoutDemo(context);
   await context.addInitScript(() => {
     window.__workers = [];
     const Native = window.Worker;

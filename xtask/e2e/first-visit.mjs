@@ -14,8 +14,9 @@
 //   page's clock through the request's `wallTime`;
 // - `wasm`: the module's Resource Timing (request start, response end, bytes);
 // - the app's User Timing: the marks `geo:start` (module instantiated) and `geo:first-render`,
-//   the measures `geo:demo-fetch`, `geo:first-view` (the demo's first view fetched and checked),
-//   `geo:demo-parse`, `-analyse`, `-write`;
+//   the measures `geo:first-view` (the demo's first view fetched and checked), `geo:demo-fetch`
+//   (after the figure on a page that names the demo's fingerprint, ADR 0024; before it on one
+//   that does not), `geo:demo-parse`, `-analyse`, `-write`;
 // then, once the header is ready, navigates the same page to the site again: the return
 // visit (HTTP cache warm, IndexedDB filled), recorded the same way.
 import { writeFileSync } from 'node:fs';

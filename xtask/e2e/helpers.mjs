@@ -33,6 +33,16 @@ export function fileBrowser({ cli = false } = {}) {
 }
 
 const DEMO_FILE = '/demo/demo-data.json';
+/** The demo's files: the demo file and its first view (ADR 0024). */
+const DEMO_FILES = [DEMO_FILE, '/demo/demo-first-view.json'];
+
+/** A deployment without demo data: both demo files answer 404 in `context`. */
+export async function withoutDemo(context) {
+  for (const file of DEMO_FILES) await context.route(`**${file}`, (r) => r.fulfill({ status: 404, body: 'not found' }));
+}
+
+/** Whether a console message comes from a demo file that `withoutDemo` answered 404. */
+export const fromMissingDemo = (message) => DEMO_FILES.some((f) => (message.location()?.url ?? '').endsWith(f));
 
 /** How long any wait may last before the test fails: a wait ends when the page reaches the
  * state it waits for, so this deadline only decides how soon a broken test gives up. It is
@@ -82,14 +92,14 @@ async function holdStartup(context) {
  * `viewport` (`{ width, height }`) sets the window size (default 1280 × 720). */
 export async function freshPage(browser, path = '', { demo = false, viewport, hold = false } = {}) {
   const context = await newContext(browser, viewport ? { viewport } : {});
-  if (!demo) await context.route(`**${DEMO_FILE}`, (r) => r.fulfill({ status: 404, body: 'not found' }));
+  if (!demo) await withoutDemo(context);
   const release = hold ? await holdStartup(context) : null;
   const page = await context.newPage();
   if (release) page.release = () => release(page);
   page.errors = [];
   page.on('pageerror', (e) => page.errors.push(String(e)));
   page.on('console', (m) => {
-    const blockedDemo = !demo && (m.location()?.url ?? '').endsWith(DEMO_FILE);
+    const blockedDemo = !demo && fromMissingDemo(m);
     if (m.type() === 'error' && !blockedDemo) page.errors.push(m.text());
   });
   await open(page, path);

@@ -26,7 +26,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync, rmSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileBrowser, byId, BASE_URL } from './helpers.mjs';
+import { fileBrowser, byId, withoutDemo, BASE_URL } from './helpers.mjs';
 import { bigExport, historyExport, selectRun, BIG_RUN } from './webpages-helpers.mjs';
 
 const browser = fileBrowser();
@@ -45,7 +45,7 @@ const NO_WORKER = () => { window.Worker = undefined; };
 
 async function importInto(text, name, { noWorker = false } = {}) {
   const context = await browser.newContext();
-  await context.route('**/demo/demo-data.json', (r) => r.fulfill({ status: 404, body: 'not found' }));
+  await withoutDemo(context);
   await context.addInitScript(LONG_TASKS);
   if (noWorker) await context.addInitScript(NO_WORKER);
   const page = await context.newPage();

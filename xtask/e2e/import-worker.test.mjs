@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync, rmSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { launch, byId, dumpDb, BASE_URL, newContext } from './helpers.mjs';
+import { launch, byId, dumpDb, BASE_URL, newContext, withoutDemo, fromMissingDemo } from './helpers.mjs';
 import { bigExport } from './webpages-helpers.mjs';
 
 let browser;
@@ -42,12 +42,12 @@ const OBSERVE = ({ noWorker }) => {
 
 async function importPage({ noWorker = false } = {}) {
   const context = await newContext(browser);
-  await context.route('**/demo/demo-data.json', (r) => r.fulfill({ status: 404, body: 'not found' }));
+  await withoutDemo(context);
   await context.addInitScript(OBSERVE, { noWorker });
   const page = await context.newPage();
   page.errors = [];
   page.on('pageerror', (e) => page.errors.push(String(e)));
-  page.on('console', (m) => { if (m.type() === 'error' && !(m.location()?.url ?? '').endsWith('/demo/demo-data.json')) page.errors.push(m.text()); });
+  page.on('console', (m) => { if (m.type() === 'error' && !fromMissingDemo(m)) page.errors.push(m.text()); });
   await page.goto(new URL('settings', BASE_URL).href);
   await byId(page, 'lang-toggle').waitFor();
   await page.evaluate(() => localStorage.setItem('geo-probe.lang', 'en'));

@@ -2,7 +2,7 @@
 // test-only version-2 migration (a new index) and the record is still there, read via it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fileBrowser, freshPage, newContext } from './helpers.mjs';
+import { fileBrowser, freshPage, newContext, withoutDemo } from './helpers.mjs';
 
 const browser = fileBrowser();
 
@@ -46,7 +46,7 @@ test('the app upgrades a version-1 database and computes the summaries of its ru
   await source.context().close();
 
   const context = await newContext(browser);
-  await context.route('**/demo/demo-data.json', (r) => r.fulfill({ status: 404, body: 'not found' }));
+  await withoutDemo(context);
   await context.route('**/__blank__', (r) => r.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>blank</title>' }));
   const page = await context.newPage();
   page.errors = [];

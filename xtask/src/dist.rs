@@ -19,6 +19,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use crate::demo_fingerprint;
 use crate::entries;
 use crate::npm::ensure_npm_packages;
 use crate::sys::{run_cmd, which, workspace_root};
@@ -212,6 +213,13 @@ pub fn build(opts: &DistOptions) -> Result<Vec<SizeRow>> {
     fs::write(dist.join(&css_name), &css)?;
     fs::write(dist.join(&boot_name), &boot)?;
 
+    let demo = root.join("demo");
+    if demo.is_dir() {
+        copy_dir(&demo, &dist.join("demo"))?;
+    }
+    // The fingerprint of the demo file just copied: the app accepts the demo's first view
+    // when it names the same one, before the demo file has come (ADR 0024).
+    let demo_meta = demo_meta(&dist);
     let template = fs::read_to_string(web.join("index.html")).context("web/index.html is missing")?;
     // GitHub Pages answers the root with index.html and every deep link with 404.html: each
     // preloads the entry its paths need (`cargo xtask serve` answers the same way).
@@ -219,7 +227,7 @@ pub fn build(opts: &DistOptions) -> Result<Vec<SizeRow>> {
     let rest_entry = entries::ENTRIES.iter().find(|e| e.paths.is_empty()).map_or(entries::APP, |e| e.name);
     for (page, entry) in [("index.html", root_entry), ("404.html", rest_entry)] {
         let files = built.iter().find(|e| e.name == entry).context("an entry of the table was not built")?;
-        let html = page_html(&template, opts, &css_name, &boot_name, files)?;
+        let html = page_html(&template, opts, &css_name, &boot_name, files, &demo_meta)?;
         fs::write(dist.join(page), &html)?;
     }
     fs::write(dist.join(".nojekyll"), "")?;
@@ -229,10 +237,6 @@ pub fn build(opts: &DistOptions) -> Result<Vec<SizeRow>> {
         if entry.file_type()?.is_file() && name != "index.html" && name != "styles.css" {
             fs::copy(entry.path(), dist.join(&name))?;
         }
-    }
-    let demo = root.join("demo");
-    if demo.is_dir() {
-        copy_dir(&demo, &dist.join("demo"))?;
     }
     // The Docs chat's sample documents, fetched by the page on demand (geo-web
     // `chat::samples`): every Markdown file of `fixtures/chat/`.
@@ -278,9 +282,33 @@ pub fn build(opts: &DistOptions) -> Result<Vec<SizeRow>> {
     Ok(rows)
 }
 
-/// `web/index.html` filled in for one page of the site and the entry it preloads.
-fn page_html(template: &str, opts: &DistOptions, css: &str, boot: &str, entry: &BuiltEntry) -> Result<String> {
+/// The `<meta>` that names the fingerprint of `dist/demo/demo-data.json` (geo-web's
+/// `demo_fingerprint`), or nothing when the site has no demo file: the app then checks the
+/// demo's first view against the demo file once it has fetched it. The fingerprint is of the
+/// text the app's `fetch` reads (`Response.text()`: UTF-8, a byte order mark dropped).
+fn demo_meta(dist: &Path) -> String {
+    match fs::read_to_string(dist.join("demo/demo-data.json")) {
+        Ok(text) => format!(
+            "<meta name=\"{}\" content=\"{}\">",
+            demo_fingerprint::META_NAME,
+            demo_fingerprint::fingerprint(text.strip_prefix('\u{feff}').unwrap_or(&text))
+        ),
+        Err(_) => String::new(),
+    }
+}
+
+/// `web/index.html` filled in for one page of the site and the entry it preloads, with the
+/// demo file's fingerprint (`demo_meta`).
+fn page_html(
+    template: &str,
+    opts: &DistOptions,
+    css: &str,
+    boot: &str,
+    entry: &BuiltEntry,
+    demo_meta: &str,
+) -> Result<String> {
     let html = template
+        .replace("{{DEMO_META}}", demo_meta)
         .replace("{{BASE_PATH}}", &opts.base_path)
         .replace("{{CSP}}", CSP)
         .replace("{{STYLES}}", css)
@@ -290,7 +318,9 @@ fn page_html(template: &str, opts: &DistOptions, css: &str, boot: &str, entry: &
         // (the bootstrap's `fetch` is a same-origin CORS request, as the preload is).
         .replace("{{WASM}}", &entry.wasm);
     if html.contains("{{") {
-        bail!("web/index.html has an unknown {{{{placeholder}}}}: only BASE_PATH, CSP, STYLES, GLUE, BOOT, WASM are filled");
+        bail!(
+            "web/index.html has an unknown {{{{placeholder}}}}: only BASE_PATH, CSP, STYLES, GLUE, BOOT, WASM, DEMO_META are filled"
+        );
     }
     Ok(html)
 }
@@ -804,16 +834,53 @@ mod tests {
         let template = "<base href=\"{{BASE_PATH}}\"><meta content=\"{{CSP}}\"><link href=\"{{STYLES}}\">\
                         <link rel=\"modulepreload\" href=\"{{GLUE}}\"><link rel=\"preload\" href=\"{{WASM}}\"><script src=\"{{BOOT}}\">";
         let opts = DistOptions::default();
-        let dashboard = page_html(template, &opts, "s.css", "boot-1.js", &built[0]).unwrap();
+        let dashboard = page_html(template, &opts, "s.css", "boot-1.js", &built[0], "").unwrap();
         assert!(
             dashboard.contains("href=\"geo_web_dashboard-1.js\"")
                 && dashboard.contains("href=\"geo_web_dashboard_bg-1.wasm\"")
         );
         assert!(!dashboard.contains("\"geo_web-1.js\""));
-        let app = page_html(template, &opts, "s.css", "boot-1.js", &built[1]).unwrap();
+        let app = page_html(template, &opts, "s.css", "boot-1.js", &built[1], "").unwrap();
         assert!(app.contains("href=\"geo_web-1.js\"") && app.contains("href=\"geo_web_bg-1.wasm\""));
-        assert!(page_html("{{NOPE}}", &opts, "", "", &built[0]).is_err());
+        assert!(page_html("{{NOPE}}", &opts, "", "", &built[0], "").is_err());
         assert_eq!(entries::entry_for_path("/"), entries::DASHBOARD);
+    }
+
+    #[test]
+    fn each_page_names_the_fingerprint_of_the_demo_file_it_ships_with() {
+        let dir = std::env::temp_dir().join(format!("geo-dist-demo-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(dir.join("demo")).unwrap();
+        // No demo file: no meta, and the app checks the first view against the file it fetches.
+        assert_eq!(demo_meta(&dir), "");
+        let demo = fs::read_to_string(workspace_root().join("demo/demo-data.json")).unwrap();
+        fs::write(dir.join("demo/demo-data.json"), &demo).unwrap();
+        let meta = demo_meta(&dir);
+        // The fingerprint the committed first view was computed with (geo-web's test keeps
+        // that file equal to what seeding this demo file stores).
+        let view: serde_json::Value =
+            serde_json::from_str(&fs::read_to_string(workspace_root().join("demo/demo-first-view.json")).unwrap())
+                .unwrap();
+        let source = view["source"].as_str().unwrap();
+        assert_eq!(meta, format!("<meta name=\"geo-demo-fingerprint\" content=\"{source}\">"));
+        // The text the app's fetch reads: a byte order mark is not part of it.
+        fs::write(dir.join("demo/demo-data.json"), format!("\u{feff}{demo}")).unwrap();
+        assert_eq!(demo_meta(&dir), meta);
+        let _ = fs::remove_dir_all(&dir);
+        // Into both pages, in the template's place.
+        let built = two_entries();
+        let template = "<head>{{DEMO_META}}<base href=\"{{BASE_PATH}}\"></head>";
+        for entry in &built {
+            let html = page_html(template, &DistOptions::default(), "", "", entry, &meta).unwrap();
+            assert_eq!(html, format!("<head>{meta}<base href=\"/\"></head>"));
+        }
+        let web = include_str!("../../web/index.html");
+        assert_eq!(web.matches("{{DEMO_META}}").count(), 1, "web/index.html carries the demo's fingerprint");
+        assert!(
+            !web.contains("href=\"demo/demo-data.json\""),
+            "the demo file is not preloaded: it comes after the figure"
+        );
+        assert!(web.contains("<link rel=\"preload\" href=\"demo/demo-first-view.json\" as=\"fetch\" crossorigin>"));
     }
 
     #[test]

@@ -114,34 +114,14 @@ pub fn App() -> Html {
 }
 
 /// The start-up work once storage is open (seed §8.2): on a first visit the demo is seeded.
-/// When the demo's first view fits the demo file (issue 39), the pages read it while the demo
-/// is parsed, analysed and written behind it, after the first figures are painted; otherwise
-/// the demo is seeded as the pages read storage. Either way `Started` follows the seeding.
+/// When the demo's first view fits (issue 39, ADR 0024), the pages read it while the demo is
+/// fetched, parsed, analysed and written behind it, after the first figures are painted;
+/// otherwise the demo is seeded as the pages read storage. Either way `Started` follows the
+/// seeding.
 async fn start_up(repo: IdbRepo, dispatcher: UseReducerDispatcher<AppState>) {
     use crate::demo::{self, SeedDecision};
-    let toast =
-        |e: demo::DemoError| dispatcher.dispatch(Action::Toast(ToastKind::Error, e.message(prefs::load_lang())));
     let seeding = match demo::decision(&repo).await {
-        Ok(SeedDecision::Seed) => {
-            // Both files were preloaded by `index.html` while the module downloaded.
-            let text = demo::fetch_demo().await;
-            let view = match &text {
-                Ok(text) => demo::fetch_first_view(text).await,
-                Err(_) => None,
-            };
-            let shown = view.is_some();
-            if let Some(view) = view {
-                repo.show_first_view(view);
-            }
-            dispatcher.dispatch(Action::RepoReady(repo.clone()));
-            if shown {
-                crate::web::after_paint().await;
-            }
-            let behind = repo.behind_first_view();
-            let seeded = demo::ensure_demo_seed(&behind, move || async move { text }).await;
-            repo.end_first_view();
-            seeded.map(drop)
-        }
+        Ok(SeedDecision::Seed) => seed_demo(&repo, &dispatcher).await,
         Ok(_) => {
             dispatcher.dispatch(Action::RepoReady(repo));
             Ok(())
@@ -152,10 +132,55 @@ async fn start_up(repo: IdbRepo, dispatcher: UseReducerDispatcher<AppState>) {
         }
     };
     if let Err(e) = seeding {
-        toast(e);
+        dispatcher.dispatch(Action::Toast(ToastKind::Error, e.message(prefs::load_lang())));
     }
     dispatcher.dispatch(Action::Started);
     crate::handover::start_up_settled();
+}
+
+/// Seeds the demo on a first visit, behind its first view when one fits.
+///
+/// When the page names the demo file's fingerprint (`cargo xtask dist` writes it), the first
+/// view (preloaded) is checked against it and shown, and the demo file is fetched only after
+/// the next paint: the figures do not wait for it. The file is then checked against the
+/// view: the same file is seeded behind the view; another one (a deployment whose files do
+/// not match) ends the view first, so the pages read storage, and is seeded as without a
+/// view. A page without the fingerprint (an older or hand-made one) fetches the demo file
+/// first, as before, and checks the first view against it.
+async fn seed_demo(repo: &IdbRepo, dispatcher: &UseReducerDispatcher<AppState>) -> Result<(), crate::demo::DemoError> {
+    use crate::demo;
+    let (fetched, view) = match demo::page_fingerprint() {
+        Some(source) => (None, demo::fetch_first_view(&source).await),
+        None => {
+            let text = demo::fetch_demo().await;
+            let view = match &text {
+                Ok(text) => demo::fetch_first_view(&crate::demo_fingerprint::fingerprint(text)).await,
+                Err(_) => None,
+            };
+            (Some(text), view)
+        }
+    };
+    let source = view.as_ref().map(|v| v.source.clone());
+    if let Some(view) = view {
+        repo.show_first_view(view);
+    }
+    dispatcher.dispatch(Action::RepoReady(repo.clone()));
+    if source.is_some() {
+        crate::web::after_paint().await;
+    }
+    let text = match fetched {
+        Some(text) => text,
+        None => demo::fetch_demo().await,
+    };
+    if let (Some(source), Ok(text)) = (&source, &text) {
+        if !demo::is_source_of(text, source) {
+            repo.end_first_view();
+        }
+    }
+    let behind = repo.behind_first_view();
+    let seeded = demo::ensure_demo_seed(&behind, move || async move { text }).await;
+    repo.end_first_view();
+    seeded.map(drop)
 }
 
 /// Removes the static frame of `index.html` (`#boot-frame`): the app's own frame is on the page.

@@ -223,13 +223,31 @@ pub async fn fetch_demo() -> Result<String, DemoError> {
 }
 
 /// Fetches the demo's first view ([`FIRST_VIEW_URL`], preloaded by `index.html`) and keeps
-/// it when it may stand for the demo file `demo_text` ([`FirstView::accept`]); `None` when it
-/// is missing, fails, does not decode or was made from another demo file.
-pub async fn fetch_first_view(demo_text: &str) -> Option<FirstView> {
+/// it when it may stand for the demo file of fingerprint `source` ([`FirstView::accept`]);
+/// `None` when it is missing, fails, does not decode or was made from another demo file.
+pub async fn fetch_first_view(source: &str) -> Option<FirstView> {
     let span = crate::web::Span::start("geo:first-view");
-    let view = fetch_text(FIRST_VIEW_URL).await.ok().flatten().and_then(|text| FirstView::accept(&text, demo_text));
+    let view = fetch_text(FIRST_VIEW_URL).await.ok().flatten().and_then(|text| FirstView::accept(&text, source));
     span.end();
     view
+}
+
+/// The demo file's fingerprint as the page names it (`<meta name="geo-demo-fingerprint">`,
+/// written by `cargo xtask dist`): `None` without the meta or with an empty one (an older or
+/// hand-made page), or natively.
+pub fn page_fingerprint() -> Option<String> {
+    if !cfg!(target_arch = "wasm32") {
+        return None;
+    }
+    let selector = format!("meta[name=\"{}\"]", crate::demo_fingerprint::META_NAME);
+    let meta = web_sys::window()?.document()?.query_selector(&selector).ok()??;
+    meta.get_attribute("content").map(|c| c.trim().to_string()).filter(|c| !c.is_empty())
+}
+
+/// Whether the demo file `text` is the one a first view of fingerprint `source` was made
+/// from: checked before the file is seeded behind that view.
+pub fn is_source_of(text: &str, source: &str) -> bool {
+    crate::demo_fingerprint::fingerprint(text) == source
 }
 
 /// Fetches a text file of the site, `url` relative to the document's base URL (the
@@ -364,6 +382,16 @@ mod tests {
         block_on(restore_demo(&repo, ok_loader)).unwrap();
         let env = block_on(repo.snapshot("x")).unwrap();
         assert_eq!((env.projects.len(), env.probes.len()), (1, counts.probes));
+    }
+
+    #[test]
+    fn a_fetched_demo_file_is_checked_against_the_first_views_fingerprint() {
+        let source = crate::demo_fingerprint::fingerprint(DEMO);
+        assert!(is_source_of(DEMO, &source));
+        assert!(!is_source_of(&DEMO.replacen('1', "2", 1), &source), "one changed byte");
+        assert!(!is_source_of(DEMO, ""));
+        // Natively there is no page, so no fingerprint: the path of before.
+        assert_eq!(page_fingerprint(), None);
     }
 
     #[test]

@@ -25,7 +25,8 @@
 //! - [`transport`]: the browser transport of the runner and the key tests (`fetch`, capped, no redirects);
 //! - [`prefs`]: the few values kept in Web Storage (language, API key, key storage);
 //! - [`settings_store`]: the settings keys of each engine's base URL and the base-URL check;
-//! - [`demo`]: seeding, restoring and deleting the demo project (seed §8.2);
+//! - [`demo`]: seeding, restoring and deleting the demo project (seed §8.2); [`demo_fingerprint`]: which
+//!   demo file a first view stands for, as the page names it (xtask compiles it too);
 //! - [`import_worker`]: the settings import, run off the main thread in a Web Worker;
 //! - [`capture_import`]: captured app answers as an `app` run (the runs page, through the import worker);
 //! - [`entries`]: which wasm entry of the site owns which page; [`handover`]: the loading state and the
@@ -38,6 +39,7 @@ pub mod capture_import;
 pub mod chat;
 pub mod components;
 pub mod demo;
+pub mod demo_fingerprint;
 pub mod draft;
 pub mod entries;
 pub mod fact_draft;

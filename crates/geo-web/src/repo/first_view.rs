@@ -11,9 +11,12 @@
 //! does after regenerating the demo).
 //!
 //! At start-up the app shows these records through an [`Overlay`] of the IndexedDB
-//! repository only when the demo is to be seeded and the file fits the demo file the app
-//! fetched ([`FirstView::accept`]: same fingerprint, summaries of the current format, every
-//! project a demo); otherwise it seeds first, as before. While the overlay is shown, the
+//! repository only when the demo is to be seeded and the file fits the demo file the page
+//! names (`<meta name="geo-demo-fingerprint">`, [`crate::demo_fingerprint`]), or the demo file
+//! fetched on a page that names none ([`FirstView::accept`]: same fingerprint, summaries of
+//! the current format, every project a demo); otherwise it seeds first, as before. On the
+//! page's word the demo file is fetched after the first figures and seeded behind the view
+//! only when it is the file the view was made from. While the overlay is shown, the
 //! reads it cannot answer (probes, page figures, settings) and every write wait for the
 //! seeding to end, so nothing is read from a half-seeded store or written before the demo.
 
@@ -51,11 +54,7 @@ pub struct FirstView {
     pub metrics: Vec<RunMetrics>,
 }
 
-/// The 64-bit FNV-1a hash of `text`, in hex: which demo file a first view was computed from.
-pub fn fingerprint(text: &str) -> String {
-    let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));
-    format!("fnv1a64:{hash:016x}")
-}
+pub use crate::demo_fingerprint::fingerprint;
 
 impl FirstView {
     /// The first view of what `repo` holds (the demo just seeded from a file of fingerprint
@@ -85,14 +84,15 @@ impl FirstView {
         Ok(view)
     }
 
-    /// The first view in `text` when it may stand for the demo file `demo_text`: it decodes,
-    /// is of [`FIRST_VIEW_FORMAT`], was computed from exactly that file, holds only demo
-    /// projects (at least one), a current summary and metrics for every run; `None`
-    /// otherwise (the app then seeds before it shows anything).
-    pub fn accept(text: &str, demo_text: &str) -> Option<FirstView> {
+    /// The first view in `text` when it may stand for the demo file of fingerprint `source`
+    /// (the page's, or the fetched file's [`fingerprint`]): it decodes, is of
+    /// [`FIRST_VIEW_FORMAT`], was computed from exactly that file, holds only demo projects
+    /// (at least one), a current summary and metrics for every run; `None` otherwise (the
+    /// app then seeds before it shows anything).
+    pub fn accept(text: &str, source: &str) -> Option<FirstView> {
         let view: FirstView = geo_core::json::from_str(text).ok()?;
         let fits = view.format == FIRST_VIEW_FORMAT
-            && view.source == fingerprint(demo_text)
+            && view.source == source
             && !view.projects.is_empty()
             && view.projects.iter().all(|p| p.is_demo)
             && view.summaries.len() == view.runs.len()
@@ -217,7 +217,7 @@ mod tests {
             std::fs::write(&path, &text).unwrap();
         }
         let committed = std::fs::read_to_string(&path).unwrap_or_default();
-        let got = FirstView::accept(&committed, DEMO);
+        let got = FirstView::accept(&committed, &fingerprint(DEMO));
         assert!(
             got.as_ref() == Some(&want),
             "demo/demo-first-view.json is missing or differs from what seeding demo/demo-data.json stores: \
@@ -236,24 +236,27 @@ mod tests {
     fn a_first_view_is_used_only_for_the_demo_file_it_was_made_from() {
         let view = seeded_view();
         let text = serde_json::to_string(&view).unwrap();
-        assert_eq!(FirstView::accept(&text, DEMO).as_ref(), Some(&view));
+        assert_eq!(FirstView::accept(&text, &fingerprint(DEMO)).as_ref(), Some(&view));
         // Another demo file, one changed byte included.
-        assert_eq!(FirstView::accept(&text, &DEMO.replacen('1', "2", 1)), None);
+        assert_eq!(FirstView::accept(&text, &fingerprint(&DEMO.replacen('1', "2", 1))), None);
+        assert_eq!(FirstView::accept(&text, &fingerprint("")), None);
+        // A page that names no fingerprint, or another file's.
         assert_eq!(FirstView::accept(&text, ""), None);
+        assert_eq!(FirstView::accept(&text, "fnv1a64:0000000000000000"), None);
         // Not a first view, or of another format.
-        assert_eq!(FirstView::accept("", DEMO), None);
-        assert_eq!(FirstView::accept("[]", DEMO), None);
-        assert_eq!(FirstView::accept(&text.replacen("\"format\":1", "\"format\":2", 1), DEMO), None);
+        assert_eq!(FirstView::accept("", &fingerprint(DEMO)), None);
+        assert_eq!(FirstView::accept("[]", &fingerprint(DEMO)), None);
+        assert_eq!(FirstView::accept(&text.replacen("\"format\":1", "\"format\":2", 1), &fingerprint(DEMO)), None);
         // A summary computed by another release (an older format) or a run without metrics.
         let mut old = view.clone();
         old.summaries[0].format -= 1;
-        assert_eq!(FirstView::accept(&serde_json::to_string(&old).unwrap(), DEMO), None);
+        assert_eq!(FirstView::accept(&serde_json::to_string(&old).unwrap(), &fingerprint(DEMO)), None);
         let mut short = view.clone();
         short.metrics.pop();
-        assert_eq!(FirstView::accept(&serde_json::to_string(&short).unwrap(), DEMO), None);
+        assert_eq!(FirstView::accept(&serde_json::to_string(&short).unwrap(), &fingerprint(DEMO)), None);
         let mut mine = view;
         mine.projects[0].is_demo = false;
-        assert_eq!(FirstView::accept(&serde_json::to_string(&mine).unwrap(), DEMO), None);
+        assert_eq!(FirstView::accept(&serde_json::to_string(&mine).unwrap(), &fingerprint(DEMO)), None);
     }
 
     #[test]
