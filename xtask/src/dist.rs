@@ -19,7 +19,11 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::demo_fingerprint;
+/// geo-web's fingerprint of the demo file, compiled here too so the meta dist writes and the
+/// check the page makes cannot drift (a child of this file: `main.rs` declaring it made a circle).
+#[path = "../../crates/geo-web/src/demo_fingerprint.rs"]
+mod demo_fingerprint;
+
 use crate::entries;
 use crate::npm::ensure_npm_packages;
 use crate::sys::{run_cmd, which, workspace_root};
