@@ -672,12 +672,7 @@ fn copy_dir(from: &Path, to: &Path) -> Result<()> {
 /// `stem-<10 hex of FNV-1a>.ext`: a new name whenever the content changes, so browsers
 /// and the Pages CDN never mix an old glue with a new module.
 fn hashed(stem: &str, ext: &str, bytes: &[u8]) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in bytes {
-        h ^= u64::from(*b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    format!("{stem}-{:010x}.{ext}", h >> 24)
+    format!("{stem}-{:010x}.{ext}", geo_core::text::fnv1a64(bytes) >> 24)
 }
 
 /// `bytes` gzip-compressed at level 9.

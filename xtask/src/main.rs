@@ -4,9 +4,6 @@ mod bench;
 mod bench_first_visit;
 mod bench_warehouse;
 mod demo;
-// geo-web's demo fingerprint, compiled here too: `dist` writes the demo file's into the pages
-// with the very function the first view's was computed with.
-#[path = "../../crates/geo-web/src/demo_fingerprint.rs"]
 mod demo_fingerprint;
 mod dist;
 mod e2e;
