@@ -18,7 +18,7 @@
 use crate::analysis::platforms::channel_label;
 use crate::metrics::{find_run, run, MetricsError, RunMetrics};
 use crate::model::{tags as tag_names, ExportEnvelope, Lang, Ownership, Probe, Run};
-use crate::text::md::{decimal, escape_cell, frac, heading, percent, table, Align};
+use crate::text::md::{cell_list, decimal, escape_cell, frac, heading, percent, table, Align};
 
 /// Sources listed in the report's top-sources table.
 pub const TOP_SOURCES: usize = 10;
@@ -423,13 +423,7 @@ fn changes(md: &mut String, r: &Report) {
         ));
         return;
     }
-    let list = |v: &[String]| {
-        if v.is_empty() {
-            "—".to_string()
-        } else {
-            v.iter().map(|d| escape_cell(d)).collect::<Vec<_>>().join(", ")
-        }
-    };
+    let list = |v: &[String]| cell_list(v, ", ");
     md.push_str(&format!(
         "- {} ({}): {}\n- {} ({}): {}\n\n",
         t.pick("新增", "New"),
