@@ -72,10 +72,9 @@ const LIMITS: &[(&str, &str)] = &[
 /// An unknown run id gives [`MetricsError::UnknownRun`].
 pub fn markdown_report(env: &ExportEnvelope, run_id: &str, lang: Lang) -> Result<String, MetricsError> {
     let target_run = find_run(env, run_id)?;
-    let own: Vec<&Probe> = env.probes.iter().filter(|p| p.run_id == target_run.id).collect();
-    let previous = target_run.previous_run_id.as_deref().and_then(|pid| env.runs.iter().find(|r| r.id == pid));
-    let prev_probes: Vec<&Probe> =
-        previous.map_or_else(Vec::new, |prev| env.probes.iter().filter(|p| p.run_id == prev.id).collect());
+    let own: Vec<&Probe> = env.probes_of(&target_run.id).collect();
+    let previous = target_run.previous_run_id.as_deref().and_then(|pid| env.run(pid));
+    let prev_probes: Vec<&Probe> = previous.map_or_else(Vec::new, |prev| env.probes_of(&prev.id).collect());
     let m = run::compute(target_run, &own, previous.map(|prev| (prev, &prev_probes[..])));
     let project = env
         .projects
