@@ -132,7 +132,7 @@ fn bench_export(root: &Path) -> Result<PathBuf> {
             .args(["--project", "proj_yuangouchang", "--repeats", "2", "--concurrency", "3", "--base-url", &mock.url])
             .arg("--out")
             .arg(&base)
-            .env_remove(crate::demo::DEEPSEEK_KEY_VAR),
+            .env_remove(crate::demo::deepseek_key_var()),
     )?;
     drop(mock);
     let env: Value = serde_json::from_str(&std::fs::read_to_string(&base)?)?;

@@ -33,6 +33,8 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 
 use crate::sys::workspace_root;
+use geo_core::model::EngineId;
+use geo_core::provider::spec;
 
 /// Id of the demo project.
 pub const PROJECT_ID: &str = "proj_demo";
@@ -58,21 +60,25 @@ pub const ENGINE_GROUP_ID: &str = "grp_20261128T020000_demo";
 /// [`PROMPTS`] in order, the `[mock:…]` script that picks its recorded answers
 /// (`ok=N` is that engine's `fixtures/engines/<engine>/pNN_…`).
 pub struct EngineRun {
-    /// Engine id.
-    pub engine: &'static str,
-    /// The variable `geo-probe` reads the engine's key from (removed for the mock).
-    pub key_var: &'static str,
+    /// The engine.
+    pub engine: EngineId,
     /// Mock script per prompt, in [`PROMPTS`] order.
     pub scripts: [&'static str; 7],
 }
 
-/// The variable `geo-probe` reads DeepSeek's key from (the demo's own weeks are DeepSeek's).
-///
-/// xtask does not depend on geo-core (so the first `cargo xtask` stays fast), so this and
-/// [`ENGINE_RUNS`] copy the engine table's key variables: geo-core's tidy test
-/// `the_copies_of_the_key_variables_outside_rust_agree_with_the_engine_table` checks each
-/// against `provider::ENGINES`, and that xtask spells each of them once.
-pub const DEEPSEEK_KEY_VAR: &str = "DEEPSEEK_API_KEY";
+impl EngineRun {
+    /// The variable `geo-probe` reads the engine's key from (removed for the mock), from
+    /// geo-core's engine table.
+    pub fn key_var(&self) -> &'static str {
+        spec(self.engine).key_env
+    }
+}
+
+/// The variable `geo-probe` reads DeepSeek's key from (the demo's own weeks are DeepSeek's),
+/// from geo-core's engine table: xtask spells no key variable itself.
+pub fn deepseek_key_var() -> &'static str {
+    spec(EngineId::Deepseek).key_env
+}
 
 /// The story of the engines (week two): every engine answers the generic, scenario and
 /// comparison prompts with its Chinese list (`p01`: the brand first, in the engine's own
@@ -84,18 +90,14 @@ pub const DEEPSEEK_KEY_VAR: &str = "DEEPSEEK_API_KEY";
 /// and the scenario prompt it answers with `p22`, a list of the competitors drawn from
 /// zhipu-marketing.com, geoboost.io and media pages, without 元构场 or its site.
 pub const ENGINE_RUNS: &[EngineRun] = &[
-    EngineRun { engine: "anthropic", key_var: "ANTHROPIC_API_KEY", scripts: naming("ok=01") },
-    EngineRun { engine: "openai", key_var: "OPENAI_API_KEY", scripts: naming(ONE_OF_THREE_CUT_OFF) },
-    EngineRun {
-        engine: "gemini",
-        key_var: "GEMINI_API_KEY",
-        scripts: ["ok=22", "ok=22", "ok=01", "ok=22", "ok=08", "ok=10", "ok=01"],
-    },
-    EngineRun { engine: "perplexity", key_var: "PERPLEXITY_API_KEY", scripts: naming("ok=03") },
-    EngineRun { engine: "qwen", key_var: "DASHSCOPE_API_KEY", scripts: naming(ONE_OF_THREE_CUT_OFF) },
-    EngineRun { engine: "doubao", key_var: "ARK_API_KEY", scripts: naming(ONE_OF_THREE_CUT_OFF) },
-    EngineRun { engine: "ernie", key_var: "QIANFAN_API_KEY", scripts: naming("ok=03") },
-    EngineRun { engine: "hunyuan", key_var: "HUNYUAN_API_KEY", scripts: naming("ok=01") },
+    EngineRun { engine: EngineId::Anthropic, scripts: naming("ok=01") },
+    EngineRun { engine: EngineId::Openai, scripts: naming(ONE_OF_THREE_CUT_OFF) },
+    EngineRun { engine: EngineId::Gemini, scripts: ["ok=22", "ok=22", "ok=01", "ok=22", "ok=08", "ok=10", "ok=01"] },
+    EngineRun { engine: EngineId::Perplexity, scripts: naming("ok=03") },
+    EngineRun { engine: EngineId::Qwen, scripts: naming(ONE_OF_THREE_CUT_OFF) },
+    EngineRun { engine: EngineId::Doubao, scripts: naming(ONE_OF_THREE_CUT_OFF) },
+    EngineRun { engine: EngineId::Ernie, scripts: naming("ok=03") },
+    EngineRun { engine: EngineId::Hunyuan, scripts: naming("ok=01") },
 ];
 
 /// The scripts of an engine that names the brand, in [`PROMPTS`] order: its list `p01` on the
@@ -195,8 +197,9 @@ pub fn run(args: &[String]) -> Result<()> {
             other => bail!("unknown demo option {other:?}: use --real to probe the DeepSeek API instead of the mock"),
         }
     }
-    if real && std::env::var(DEEPSEEK_KEY_VAR).map(|k| k.trim().is_empty()).unwrap_or(true) {
-        bail!("--real needs {DEEPSEEK_KEY_VAR} in the environment; export your DeepSeek api key and run again");
+    let deepseek_key_var = deepseek_key_var();
+    if real && std::env::var(deepseek_key_var).map(|k| k.trim().is_empty()).unwrap_or(true) {
+        bail!("--real needs {deepseek_key_var} in the environment; export your DeepSeek api key and run again");
     }
     let root = workspace_root();
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
@@ -374,17 +377,17 @@ fn generate(bin: &Path, work: &Path, real: bool) -> Result<Value> {
     let week_two: Value = read(&file2)?;
     let mut engines: Value = read(&file1)?;
     for run in ENGINE_RUNS {
-        if real && std::env::var(run.key_var).map(|k| k.trim().is_empty()).unwrap_or(true) {
-            println!("{} skipped: {} is not set", run.engine, run.key_var);
+        if real && std::env::var(run.key_var()).map(|k| k.trim().is_empty()).unwrap_or(true) {
+            println!("{} skipped: {} is not set", run.engine.as_str(), run.key_var());
             continue;
         }
         engines["prompts"] = original_prompts.clone();
         if !real {
             engines = with_engine_scripts(&engines, run);
         }
-        let input = work.join(format!("{}-input.json", run.engine));
+        let input = work.join(format!("{}-input.json", run.engine.as_str()));
         std::fs::write(&input, serde_json::to_vec_pretty(&engines)?)?;
-        let out = work.join(format!("{}.json", run.engine));
+        let out = work.join(format!("{}.json", run.engine.as_str()));
         engine_run(bin, &input, &out, base.as_deref(), run)?;
         engines = read(&out)?;
     }
@@ -426,7 +429,7 @@ fn probe_run(bin: &Path, input: &Path, out: &Path, base: Option<&str>, real: boo
         Some(url) => {
             // The mock: proxy mode (no key) and one request at a time, so the `[mock:…]`
             // scripts land on the same probes every time.
-            cmd.args(["--base-url", url, "--concurrency", "1"]).env_remove(DEEPSEEK_KEY_VAR);
+            cmd.args(["--base-url", url, "--concurrency", "1"]).env_remove(deepseek_key_var());
         }
         None if real => {}
         None => bail!("no mock address"),
@@ -453,17 +456,17 @@ fn with_engine_scripts(input: &Value, run: &EngineRun) -> Value {
 /// mode (every key variable removed, one request at a time), or the real API with the key.
 fn engine_run(bin: &Path, input: &Path, out: &Path, base: Option<&str>, run: &EngineRun) -> Result<()> {
     let mut cmd = Command::new(bin.join("geo-probe"));
-    cmd.arg("run").arg(input).args(["--project", PROJECT_ID, "--engine", run.engine, "--repeats", "3"]);
+    cmd.arg("run").arg(input).args(["--project", PROJECT_ID, "--engine", run.engine.as_str(), "--repeats", "3"]);
     cmd.arg("--out").arg(out);
     if let Some(url) = base {
         cmd.args(["--base-url", url, "--concurrency", "1"]).env_remove("GEO_PROBE_PROXY_TOKEN");
         for r in ENGINE_RUNS {
-            cmd.env_remove(r.key_var);
+            cmd.env_remove(r.key_var());
         }
     }
     let status = cmd.status().context("cannot start geo-probe")?;
     if !status.success() {
-        bail!("geo-probe run --engine {} exited with {status}", run.engine);
+        bail!("geo-probe run --engine {} exited with {status}", run.engine.as_str());
     }
     Ok(())
 }
@@ -788,7 +791,7 @@ mod tests {
         let runs = env["runs"].as_array().unwrap();
         let engines: Vec<&str> = runs.iter().map(|r| r["config"]["engine"].as_str().unwrap()).collect();
         let mut expected = vec!["deepseek"];
-        let mut others: Vec<&str> = ENGINE_RUNS.iter().map(|r| r.engine).collect();
+        let mut others: Vec<&str> = ENGINE_RUNS.iter().map(|r| r.engine.as_str()).collect();
         others.sort_unstable(); // same start: by id
         expected.extend(others);
         expected.push("deepseek");

@@ -19,11 +19,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// geo-web's fingerprint of the demo file, compiled here too so the meta dist writes and the
-/// check the page makes cannot drift (a child of this file: `main.rs` declaring it made a circle).
-#[path = "../../crates/geo-web/src/demo_fingerprint.rs"]
-mod demo_fingerprint;
-
+use crate::demo_fingerprint;
 use crate::entries;
 use crate::npm::ensure_npm_packages;
 use crate::sys::{run_cmd, which, workspace_root};
@@ -676,12 +672,7 @@ fn copy_dir(from: &Path, to: &Path) -> Result<()> {
 /// `stem-<10 hex of FNV-1a>.ext`: a new name whenever the content changes, so browsers
 /// and the Pages CDN never mix an old glue with a new module.
 fn hashed(stem: &str, ext: &str, bytes: &[u8]) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in bytes {
-        h ^= u64::from(*b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    format!("{stem}-{:010x}.{ext}", h >> 24)
+    format!("{stem}-{:010x}.{ext}", geo_core::text::fnv1a64(bytes) >> 24)
 }
 
 /// `bytes` gzip-compressed at level 9.

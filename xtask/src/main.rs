@@ -4,6 +4,7 @@ mod bench;
 mod bench_first_visit;
 mod bench_warehouse;
 mod demo;
+mod demo_fingerprint;
 mod dist;
 mod e2e;
 mod entries;

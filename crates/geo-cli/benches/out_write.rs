@@ -30,7 +30,7 @@ fn base() -> ExportEnvelope {
 fn history(runs: usize, per_run: usize, done: usize) -> (ExportEnvelope, usize) {
     let seed = base();
     let template_run = seed.runs[0].clone();
-    let probes: Vec<Probe> = seed.probes.iter().filter(|p| p.run_id == template_run.id).cloned().collect();
+    let probes: Vec<Probe> = seed.probes_of(&template_run.id).cloned().collect();
     let mut env = ExportEnvelope { runs: Vec::new(), probes: Vec::new(), ..seed };
     let add_run = |env: &mut ExportEnvelope, k: usize, n: usize| {
         let id = format!("run_{k:04}");

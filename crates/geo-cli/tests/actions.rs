@@ -152,7 +152,7 @@ fn claims_export() -> Value {
 /// geo-core's object and Markdown of `geo-probe claims` for `run`.
 fn said(env: &ExportEnvelope, run: &str, lang: Lang) -> (String, String) {
     let report = geo_core::said::claims_for_export(env, Some(run), None).unwrap();
-    let run = env.runs.iter().find(|r| r.id == run).unwrap();
+    let run = env.run(run).unwrap();
     let mut json = serde_json::to_string_pretty(&report).unwrap();
     json.push('\n');
     (json, geo_core::said::markdown::claims_markdown(&report, run, lang))

@@ -28,7 +28,7 @@ fn year(path: &Path) -> u64 {
     let mut seed: ExportEnvelope = serde_json::from_str(&text).unwrap();
     assert!(analyze_envelope(&mut seed).is_empty());
     let template: Run = seed.runs[0].clone();
-    let probes: Vec<Probe> = seed.probes.iter().filter(|p| p.run_id == template.id).cloned().collect();
+    let probes: Vec<Probe> = seed.probes_of(&template.id).cloned().collect();
     let mut env = ExportEnvelope { runs: Vec::new(), probes: Vec::new(), ..seed };
     for day in 0..365u32 {
         let id = format!("run_day_{day:03}");

@@ -124,19 +124,37 @@ pub fn proxy_token() -> Option<String> {
 /// Saves (or, when blank, removes) the proxy's token in `storage`, the keys' choice, and
 /// removes it from the other storage.
 pub fn save_proxy_token(token: &str, storage: KeyStorage) -> Result<(), String> {
+    let token = Some(token.trim()).filter(|t| !t.is_empty());
+    let Some(keep) = only_in(storage, PROXY_TOKEN) else {
+        return token.map_or(Ok(()), |_| Err(NO_STORAGE.into()));
+    };
+    write_secret(&keep, PROXY_TOKEN, token, "proxy token")
+}
+
+/// What a save says when the browser has no Web Storage.
+const NO_STORAGE: &str = "web storage is not available in this browser";
+
+/// The Web Storage that `storage` names, once `name` is removed from the other one: a secret
+/// is kept in one storage at a time. `None` when the browser has no such storage.
+fn only_in(storage: KeyStorage, name: &str) -> Option<web_sys::Storage> {
     let (keep, other) = match storage {
         KeyStorage::Local => (local_storage(), session_storage()),
         KeyStorage::Session => (session_storage(), local_storage()),
     };
     if let Some(other) = other {
-        let _ = other.remove_item(PROXY_TOKEN);
+        let _ = other.remove_item(name);
     }
-    let token = token.trim();
-    let Some(keep) = keep else {
-        return if token.is_empty() { Ok(()) } else { Err("web storage is not available in this browser".into()) };
+    keep
+}
+
+/// Writes `value` under `name` in `keep`, or removes `name` for `None`; the error names the
+/// secret as `what`.
+fn write_secret(keep: &web_sys::Storage, name: &str, value: Option<&str>, what: &str) -> Result<(), String> {
+    let result = match value {
+        Some(v) => keep.set_item(name, v),
+        None => keep.remove_item(name),
     };
-    let result = if token.is_empty() { keep.remove_item(PROXY_TOKEN) } else { keep.set_item(PROXY_TOKEN, token) };
-    result.map_err(|_| "the browser refused to store the proxy token: check its storage settings".to_string())
+    result.map_err(|_| format!("the browser refused to store the {what}: check its storage settings"))
 }
 
 /// A secret kept in Web Storage under `name`, session storage first; `None` when unset or blank.
@@ -157,17 +175,8 @@ pub fn save_api_key(key: &str, storage: KeyStorage) -> Result<(), String> {
 /// the other. Errors when the browser refuses to write Web Storage.
 pub fn save_api_key_for(engine: EngineId, key: &str, storage: KeyStorage) -> Result<(), String> {
     let name = key_name(engine);
-    let (keep, other) = match storage {
-        KeyStorage::Local => (local_storage(), session_storage()),
-        KeyStorage::Session => (session_storage(), local_storage()),
-    };
-    if let Some(other) = other {
-        let _ = other.remove_item(&name);
-    }
-    let keep = keep.ok_or_else(|| "web storage is not available in this browser".to_string())?;
-    let key = key.trim();
-    let result = if key.is_empty() { keep.remove_item(&name) } else { keep.set_item(&name, key) };
-    result.map_err(|_| "the browser refused to store the key: check its storage settings".to_string())?;
+    let keep = only_in(storage, &name).ok_or_else(|| NO_STORAGE.to_string())?;
+    write_secret(&keep, &name, Some(key.trim()).filter(|k| !k.is_empty()), "key")?;
     if let Some(local) = local_storage() {
         let _ = local.set_item(KEY_STORAGE_KEY, storage.as_str());
     }
@@ -204,21 +213,10 @@ pub fn secret_base_url_for(engine: EngineId) -> Option<String> {
 /// removes it from the other storage.
 pub fn save_secret_base_url(engine: EngineId, base: Option<&str>, storage: KeyStorage) -> Result<(), String> {
     let name = secret_base_name(engine);
-    let (keep, other) = match storage {
-        KeyStorage::Local => (local_storage(), session_storage()),
-        KeyStorage::Session => (session_storage(), local_storage()),
+    let Some(keep) = only_in(storage, &name) else {
+        return base.map_or(Ok(()), |_| Err(NO_STORAGE.into()));
     };
-    if let Some(other) = other {
-        let _ = other.remove_item(&name);
-    }
-    let Some(keep) = keep else {
-        return base.map_or(Ok(()), |_| Err("web storage is not available in this browser".into()));
-    };
-    let result = match base {
-        Some(b) => keep.set_item(&name, b),
-        None => keep.remove_item(&name),
-    };
-    result.map_err(|_| "the browser refused to store the base url: check its storage settings".to_string())
+    write_secret(&keep, &name, base, "base url")
 }
 
 /// The remembered project id, if any.

@@ -8,7 +8,7 @@
 
 use super::{Actions, FanOutQuery, ItemStatus, LinkCounts, LostPrompt, PageRow, WrongFact};
 use crate::model::{Lang, Run};
-use crate::text::md::{decimal, escape_cell, frac, heading, percent, table, Align};
+use crate::text::md::{cell_list, decimal, escape_cell, frac, heading, percent, table, Align};
 
 /// The label of a target of the run (its id when unknown).
 fn label<'a>(run: &'a Run, id: &'a str) -> &'a str {
@@ -415,13 +415,7 @@ fn solved_section(md: &mut String, a: &Actions, run: &Run, t: Lang) {
         &format!("与批次 `{}` 相比：\n\n", against.replace('`', "'")),
         &format!("Against run `{}`:\n\n", against.replace('`', "'")),
     ));
-    let list = |items: Vec<String>| {
-        if items.is_empty() {
-            "—".to_string()
-        } else {
-            items.iter().map(|i| escape_cell(i)).collect::<Vec<_>>().join("; ")
-        }
-    };
+    let list = |items: Vec<String>| cell_list(&items, "; ");
     md.push_str(&format!(
         "- {}: {}\n- {}: {}\n- {}: {}\n",
         t.pick("不再失分的提示词", "Prompts no longer lost"),

@@ -18,7 +18,7 @@
 use crate::analysis::platforms::channel_label;
 use crate::metrics::{find_run, run, MetricsError, RunMetrics};
 use crate::model::{tags as tag_names, ExportEnvelope, Lang, Ownership, Probe, Run};
-use crate::text::md::{decimal, escape_cell, frac, heading, percent, table, Align};
+use crate::text::md::{cell_list, decimal, escape_cell, frac, heading, percent, table, Align};
 
 /// Sources listed in the report's top-sources table.
 pub const TOP_SOURCES: usize = 10;
@@ -72,10 +72,9 @@ const LIMITS: &[(&str, &str)] = &[
 /// An unknown run id gives [`MetricsError::UnknownRun`].
 pub fn markdown_report(env: &ExportEnvelope, run_id: &str, lang: Lang) -> Result<String, MetricsError> {
     let target_run = find_run(env, run_id)?;
-    let own: Vec<&Probe> = env.probes.iter().filter(|p| p.run_id == target_run.id).collect();
-    let previous = target_run.previous_run_id.as_deref().and_then(|pid| env.runs.iter().find(|r| r.id == pid));
-    let prev_probes: Vec<&Probe> =
-        previous.map_or_else(Vec::new, |prev| env.probes.iter().filter(|p| p.run_id == prev.id).collect());
+    let own: Vec<&Probe> = env.probes_of(&target_run.id).collect();
+    let previous = target_run.previous_run_id.as_deref().and_then(|pid| env.run(pid));
+    let prev_probes: Vec<&Probe> = previous.map_or_else(Vec::new, |prev| env.probes_of(&prev.id).collect());
     let m = run::compute(target_run, &own, previous.map(|prev| (prev, &prev_probes[..])));
     let project = env
         .projects
@@ -423,13 +422,7 @@ fn changes(md: &mut String, r: &Report) {
         ));
         return;
     }
-    let list = |v: &[String]| {
-        if v.is_empty() {
-            "—".to_string()
-        } else {
-            v.iter().map(|d| escape_cell(d)).collect::<Vec<_>>().join(", ")
-        }
-    };
+    let list = |v: &[String]| cell_list(v, ", ");
     md.push_str(&format!(
         "- {} ({}): {}\n- {} ({}): {}\n\n",
         t.pick("新增", "New"),

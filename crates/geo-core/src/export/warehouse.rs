@@ -865,7 +865,7 @@ fn stem(run_id: &str, hashed: bool) -> String {
     if !hashed && out.len() <= MAX_FILE_STEM_BYTES {
         return out;
     }
-    let hash = run_id.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3));
+    let hash = crate::text::fnv1a64_hex(run_id.as_bytes());
     let mut cut = out.len().min(MAX_FILE_STEM_BYTES - 17);
     // Never end inside a `%XX`.
     if cut < out.len() {
@@ -873,7 +873,7 @@ fn stem(run_id: &str, hashed: bool) -> String {
             cut = cut - 2 + pct;
         }
     }
-    format!("{}~{hash:016x}", &out[..cut])
+    format!("{}~{hash}", &out[..cut])
 }
 
 #[cfg(test)]
@@ -911,6 +911,8 @@ mod tests {
         assert_eq!(former_file_stem("run_20261129T080000_4f2a"), None);
         let upper = file_stem("Run_A");
         assert!(upper.starts_with("Run_A~") && upper.len() == "Run_A".len() + 17, "{upper}");
+        // The hash is the 64-bit FNV-1a of the id: written files keep their names.
+        assert_eq!(upper, "Run_A~399a72d0a5734dca");
         assert_eq!(former_file_stem("Run_A").as_deref(), Some("Run_A"));
         let lower_t = file_stem("run_20261129t080000_4f2a");
         assert!(lower_t.starts_with("run_20261129t080000_4f2a~"), "{lower_t}");

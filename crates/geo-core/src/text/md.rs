@@ -37,6 +37,15 @@ pub fn escape_cell(text: &str) -> String {
     out
 }
 
+/// `items` escaped with [`escape_cell`] and joined by `separator` for a line or a cell, or `—`
+/// when there are none.
+pub(crate) fn cell_list<S: AsRef<str>>(items: &[S], separator: &str) -> String {
+    if items.is_empty() {
+        return "—".to_string();
+    }
+    items.iter().map(|i| escape_cell(i.as_ref())).collect::<Vec<_>>().join(separator)
+}
+
 /// Column alignment.
 #[derive(Clone, Copy)]
 pub(crate) enum Align {

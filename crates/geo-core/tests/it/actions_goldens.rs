@@ -28,7 +28,7 @@ fn demo() -> ExportEnvelope {
 
 #[track_caller]
 fn golden(name: &str, env: &ExportEnvelope, a: &Actions) {
-    let run = env.runs.iter().find(|r| r.id == a.run_id).unwrap();
+    let run = env.run(&a.run_id).unwrap();
     let project = env.projects.iter().find(|p| p.id == run.project_id).map_or("", |p| p.name.as_str());
     insta::assert_snapshot!(format!("{name}_json"), serde_json::to_string_pretty(a).unwrap());
     insta::assert_snapshot!(format!("{name}_zh"), actions_markdown(a, run, project, spec(a.engine).name, Lang::Zh));
@@ -142,7 +142,7 @@ fn the_demo_project() {
 fn the_report_holds_the_same_sections() {
     let env = fixture();
     let a = actions_for_export(&env, Some("run_act_b"), None).unwrap();
-    let run = env.runs.iter().find(|r| r.id == "run_act_b").unwrap();
+    let run = env.run("run_act_b").unwrap();
     let report = markdown_report(&env, "run_act_b", Lang::En).unwrap();
     let sections = actions_markdown(&a, run, "x", spec(a.engine).name, Lang::En);
     let body = &sections[sections.find("## Prompts you lose").unwrap()..];
@@ -269,7 +269,7 @@ fn wrong_facts_name_the_pages_behind_the_contradicting_sentences() {
     );
     assert_eq!(json["solved"]["wrongFacts"], serde_json::json!(["zp_founded"]));
 
-    let run = env.runs.iter().find(|r| r.id == "run_act_b").unwrap();
+    let run = env.run("run_act_b").unwrap();
     let en = actions_markdown(&a, run, "x", spec(a.engine).name, Lang::En);
     let section = &en[en.find("## Wrong facts and the pages behind them").expect("the section")..];
     let section = &section[..section.find("\n## ").unwrap()];
@@ -285,11 +285,11 @@ fn wrong_facts_name_the_pages_behind_the_contradicting_sentences() {
     // A run without a fact sheet has no such section (its report is as it was).
     let gemini = actions_for_export(&env, Some("run_act_gemini"), None).unwrap();
     assert_eq!((gemini.fact_count, gemini.wrong_facts.len()), (0, 0));
-    let run = env.runs.iter().find(|r| r.id == "run_act_gemini").unwrap();
+    let run = env.run("run_act_gemini").unwrap();
     assert!(!actions_markdown(&gemini, run, "x", spec(gemini.engine).name, Lang::En).contains("Wrong facts"));
     // With a sheet and no contradiction: the section says so.
     let first = actions_for_export(&env, Some("run_act_a"), None).unwrap();
-    let run = env.runs.iter().find(|r| r.id == "run_act_a").unwrap();
+    let run = env.run("run_act_a").unwrap();
     let ties: Vec<&str> = first.wrong_facts.iter().map(|f| f.fact_id.as_str()).collect();
     assert_eq!(ties, ["founded", "zp_founded", "staff"], "ties in the fact sheet's order");
     let mut clean = first.clone();

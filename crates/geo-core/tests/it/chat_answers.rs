@@ -5,7 +5,7 @@ use geo_core::chat::{search_answers, Index, SNIPPET_CHARS};
 use geo_core::model::*;
 
 fn run_probes(env: &ExportEnvelope, run: &str) -> Vec<Probe> {
-    env.probes.iter().filter(|p| p.run_id == run).cloned().collect()
+    env.probes_of(run).cloned().collect()
 }
 
 #[test]

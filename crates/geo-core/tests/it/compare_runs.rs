@@ -150,7 +150,7 @@ fn swapping_the_runs_negates_every_change() {
 #[test]
 fn stored_metrics_give_the_same_diff() {
     let env = load("drop.json");
-    let run = |id: &str| env.runs.iter().find(|r| r.id == id).unwrap();
+    let run = |id: &str| env.run(id).unwrap();
     let (b, a) = (run("run_drop_b"), run("run_drop_a"));
     // Metrics computed against their own previous run, as the dashboard stores them.
     let mb = compute_run_metrics(b, &env.probes, Some((a, &env.probes)));

@@ -163,7 +163,7 @@ fn the_newest_week_compares_every_engine_and_gemini_leaves_the_brand_out() {
     let gemini = &by_engine(EngineId::Gemini)[0].id;
     let brand = "tgt_demo_yuangouchang";
     for prompt in ["prm_demo_01", "prm_demo_02", "prm_demo_04"] {
-        let probes: Vec<_> = env.probes.iter().filter(|p| &p.run_id == gemini && p.prompt_id == prompt).collect();
+        let probes: Vec<_> = env.probes_of(gemini).filter(|p| p.prompt_id == prompt).collect();
         assert_eq!(probes.len(), 3);
         for p in probes {
             assert!(!p.mentions.is_empty() && p.mentions.iter().all(|m| m.target_id != brand), "{}", p.id);
@@ -175,7 +175,7 @@ fn the_newest_week_compares_every_engine_and_gemini_leaves_the_brand_out() {
     // the Chinese engines' markers kept as citations, a search and none.
     for e in &cmp.engines {
         let run = &by_engine(e.engine).last().unwrap().id;
-        let probes: Vec<_> = env.probes.iter().filter(|p| &p.run_id == run).collect();
+        let probes: Vec<_> = env.probes_of(run).collect();
         let cited = probes.iter().flat_map(|p| &p.sources).filter(|s| s.cited == Some(true)).count();
         if e.engine == EngineId::Deepseek {
             assert_eq!(cited, 0, "DeepSeek marks nothing cited");
@@ -189,8 +189,7 @@ fn the_newest_week_compares_every_engine_and_gemini_leaves_the_brand_out() {
     let marked =
         env.probes.iter().find(|p| &p.run_id == qwen && p.raw_answer.contains("[ref_")).expect("Qwen's [ref_n]");
     assert!(marked.mentions.iter().any(|m| m.target_id == brand && m.list_position == Some(1)), "{}", marked.id);
-    let gemini_domains: Vec<&str> =
-        env.probes.iter().filter(|p| &p.run_id == gemini).flat_map(|p| &p.sources).map(|s| s.domain.as_str()).collect();
+    let gemini_domains: Vec<&str> = env.probes_of(gemini).flat_map(|p| &p.sources).map(|s| s.domain.as_str()).collect();
     assert!(!gemini_domains.iter().any(|d| d.contains("vertexaisearch")), "redirects shown by their domain");
 }
 
@@ -207,7 +206,7 @@ fn what_the_answers_say_has_something_to_show() {
     let sheet = env.projects[0].fact_snapshot().expect("the demo project has a fact sheet");
     assert!(env.runs.iter().all(|r| r.fact_snapshot.as_ref() == Some(&sheet)), "every run froze the sheet");
     let claims = |run: &str, verdict: Verdict| -> Vec<String> {
-        let probes = env.probes.iter().filter(|p| p.run_id == run);
+        let probes = env.probes_of(run);
         probes.flat_map(|p| &p.claims).filter(|c| c.verdict == verdict).map(|c| c.fact_id.clone()).collect()
     };
     let newest = env.runs.iter().max_by_key(|r| &r.created_at).unwrap();

@@ -373,7 +373,7 @@ fn claim_rows_name_their_sources_by_canonical_url_in_source_ids_order() {
     failed.id = format!("{probe_id}_failed");
     failed.status = ProbeStatus::Error;
     env.probes.push(failed);
-    let run = env.runs.iter().find(|r| r.id == run_id).unwrap();
+    let run = env.run(&run_id).unwrap();
     let probes: Vec<&Probe> = env.probes.iter().collect();
     let t = run_tables(run, &probes).unwrap();
     assert_eq!(t.claims.len(), 1, "a failed probe's claims are no rows");

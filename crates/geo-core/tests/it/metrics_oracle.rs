@@ -1072,7 +1072,7 @@ pub(crate) fn two_runs() -> impl Strategy<Value = ExportEnvelope> {
 
 fn check_envelope(env: &ExportEnvelope) -> Result<(), TestCaseError> {
     let got = metrics_for_export(env, None).unwrap();
-    let of = |id: &str| env.probes.iter().filter(|p| p.run_id == id).collect::<Vec<_>>();
+    let of = |id: &str| env.probes_of(id).collect::<Vec<_>>();
     let (r1, r2) = (&env.runs[1], &env.runs[0]);
     prop_assert_eq!(got.len(), 2);
     assert_same(&got[0], &oracle(r1, &of("r1"), None))?;
@@ -1094,9 +1094,9 @@ proptest! {
 fn the_oracle_agrees_on_the_hand_built_sample() {
     let env = crate::metrics_support::sample_envelope();
     let got = metrics_for_export(&env, Some("r2")).unwrap().remove(0);
-    let of = |id: &str| env.probes.iter().filter(|p| p.run_id == id).collect::<Vec<_>>();
-    let r1 = env.runs.iter().find(|r| r.id == "r1").unwrap();
-    let r2 = env.runs.iter().find(|r| r.id == "r2").unwrap();
+    let of = |id: &str| env.probes_of(id).collect::<Vec<_>>();
+    let r1 = env.run("r1").unwrap();
+    let r2 = env.run("r2").unwrap();
     assert_same(&got, &oracle(r2, &of("r2"), Some((r1, of("r1"))))).unwrap();
 }
 

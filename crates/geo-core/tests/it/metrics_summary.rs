@@ -151,7 +151,7 @@ proptest! {
 #[test]
 fn against_no_previous_run_is_the_run_alone_and_replaces_an_earlier_previous() {
     let env = crate::metrics_support::sample_envelope();
-    let r2 = env.runs.iter().find(|r| r.id == "r2").unwrap();
+    let r2 = env.run("r2").unwrap();
     let alone = compute_run_metrics(r2, &env.probes, None);
     let mut m = metrics_for_export(&env, Some("r2")).unwrap().remove(0);
     assert!(!m.new_domains.is_empty() || !m.lost_domains.is_empty(), "the sample compares two runs");

@@ -250,7 +250,7 @@ async fn read(
         data.method_breaks = method_breaks(summaries, engine, surface);
         data.diff = crate::web::measure("geo:diff", || {
             let (run, m) = (data.run()?, data.metrics.as_ref()?);
-            let prev = data.env.runs.iter().find(|r| Some(&r.id) == run.previous_run_id.as_ref())?;
+            let prev = data.env.run(run.previous_run_id.as_deref()?)?;
             Some(diff_runs((run, m), (prev, previous_metrics.as_ref()?)))
         });
     }

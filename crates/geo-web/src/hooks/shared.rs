@@ -110,84 +110,77 @@ mod tests {
     }
     use std::sync::Arc;
 
-    /// Polls `f` once.
-    fn poll_once<T>(f: &mut Pin<Box<dyn Future<Output = T>>>) -> Poll<T> {
+    /// A request under test: its answer as a plain value.
+    type Request = Pin<Box<dyn Future<Output = Result<u32, &'static str>>>>;
+
+    /// Polls `request` once.
+    fn poll_once(request: &mut Request) -> Poll<Result<u32, &'static str>> {
         let waker = Waker::from(Arc::new(Noop));
-        f.as_mut().poll(&mut Context::from_waker(&waker))
+        request.as_mut().poll(&mut Context::from_waker(&waker))
     }
 
-    /// A read that finishes when `gate` is set, counting how often it ran.
-    fn reader(
+    /// One `SharedReads`, the number of reads it ran, and a gate that holds every read until set.
+    struct Reads {
+        shared: Rc<SharedReads<u32, u32>>,
         runs: Rc<Cell<u32>>,
         gate: Rc<Cell<bool>>,
-        value: u32,
-        ok: bool,
-    ) -> impl FnOnce() -> Pin<Box<dyn Future<Output = Result<u32, &'static str>>>> {
-        move || {
-            runs.set(runs.get() + 1);
-            Box::pin(std::future::poll_fn(move |_| {
-                if !gate.get() {
-                    return Poll::Pending;
-                }
-                Poll::Ready(if ok { Ok(value) } else { Err("failed") })
-            }))
+    }
+
+    impl Reads {
+        fn new() -> Reads {
+            Reads { shared: Rc::new(SharedReads::new()), runs: Rc::new(Cell::new(0)), gate: Rc::new(Cell::new(false)) }
+        }
+
+        /// A request for `key` whose own read, once the gate is set, gives `value` (or fails,
+        /// unless `ok`), counting itself in `runs`.
+        fn get(&self, key: u32, value: u32, ok: bool) -> Request {
+            let (shared, runs, gate) = (self.shared.clone(), self.runs.clone(), self.gate.clone());
+            let read = move || {
+                runs.set(runs.get() + 1);
+                std::future::poll_fn(move |_| {
+                    if !gate.get() {
+                        return Poll::Pending;
+                    }
+                    Poll::Ready(if ok { Ok(value) } else { Err("failed") })
+                })
+            };
+            Box::pin(async move { shared.get(key, read).await.map(|v| *v) })
         }
     }
 
     #[test]
     fn a_second_request_waits_for_the_first_read_then_the_answer_is_kept() {
-        let shared = Rc::new(SharedReads::<u32, u32>::new());
-        let (runs, gate) = (Rc::new(Cell::new(0)), Rc::new(Cell::new(false)));
-        let (s1, s2) = (shared.clone(), shared.clone());
-        let (r1, r2) = (reader(runs.clone(), gate.clone(), 7, true), reader(runs.clone(), gate.clone(), 8, true));
-        let mut first: Pin<Box<dyn Future<Output = _>>> = Box::pin(async move { s1.get(1, r1).await });
-        let mut second: Pin<Box<dyn Future<Output = _>>> = Box::pin(async move { s2.get(1, r2).await });
+        let reads = Reads::new();
+        let (mut first, mut second) = (reads.get(1, 7, true), reads.get(1, 8, true));
         assert!(poll_once(&mut first).is_pending());
         assert!(poll_once(&mut second).is_pending());
-        gate.set(true);
-        assert_eq!(poll_once(&mut first).map(|r| r.map(|v| *v)), Poll::Ready(Ok(7)));
-        assert_eq!(poll_once(&mut second).map(|r| r.map(|v| *v)), Poll::Ready(Ok(7)));
-        assert_eq!(runs.get(), 1, "one read for both");
+        reads.gate.set(true);
+        assert_eq!(poll_once(&mut first), Poll::Ready(Ok(7)));
+        assert_eq!(poll_once(&mut second), Poll::Ready(Ok(7)));
+        assert_eq!(reads.runs.get(), 1, "one read for both");
         // Kept for the same key; another key reads again.
-        let mut third: Pin<Box<dyn Future<Output = _>>> = Box::pin({
-            let s = shared.clone();
-            let r = reader(runs.clone(), gate.clone(), 9, true);
-            async move { s.get(1, r).await }
-        });
-        assert_eq!(poll_once(&mut third).map(|r| r.map(|v| *v)), Poll::Ready(Ok(7)));
-        let mut other: Pin<Box<dyn Future<Output = _>>> = Box::pin({
-            let s = shared.clone();
-            let r = reader(runs.clone(), gate.clone(), 9, true);
-            async move { s.get(2, r).await }
-        });
-        assert_eq!(poll_once(&mut other).map(|r| r.map(|v| *v)), Poll::Ready(Ok(9)));
-        assert_eq!(runs.get(), 2);
+        assert_eq!(poll_once(&mut reads.get(1, 9, true)), Poll::Ready(Ok(7)));
+        assert_eq!(poll_once(&mut reads.get(2, 9, true)), Poll::Ready(Ok(9)));
+        assert_eq!(reads.runs.get(), 2);
     }
 
     #[test]
     fn a_failed_or_abandoned_read_is_not_kept_and_its_waiters_read_themselves() {
-        let shared = Rc::new(SharedReads::<u32, u32>::new());
-        let (runs, gate) = (Rc::new(Cell::new(0)), Rc::new(Cell::new(false)));
-        let (s1, s2) = (shared.clone(), shared.clone());
-        let (r1, r2) = (reader(runs.clone(), gate.clone(), 1, false), reader(runs.clone(), gate.clone(), 2, true));
-        let mut failing: Pin<Box<dyn Future<Output = _>>> = Box::pin(async move { s1.get(1, r1).await });
-        let mut waiter: Pin<Box<dyn Future<Output = _>>> = Box::pin(async move { s2.get(1, r2).await });
+        let reads = Reads::new();
+        let (mut failing, mut waiter) = (reads.get(1, 1, false), reads.get(1, 2, true));
         assert!(poll_once(&mut failing).is_pending());
         assert!(poll_once(&mut waiter).is_pending());
-        gate.set(true);
-        assert_eq!(poll_once(&mut failing).map(|r| r.map(|v| *v)), Poll::Ready(Err("failed")));
-        assert_eq!(poll_once(&mut waiter).map(|r| r.map(|v| *v)), Poll::Ready(Ok(2)), "the waiter read itself");
-        assert_eq!(runs.get(), 2);
+        reads.gate.set(true);
+        assert_eq!(poll_once(&mut failing), Poll::Ready(Err("failed")));
+        assert_eq!(poll_once(&mut waiter), Poll::Ready(Ok(2)), "the waiter read itself");
+        assert_eq!(reads.runs.get(), 2);
         // An abandoned read (its page went away) wakes its waiters too.
-        gate.set(false);
-        let (s3, s4) = (shared.clone(), shared.clone());
-        let (r3, r4) = (reader(runs.clone(), gate.clone(), 3, true), reader(runs.clone(), gate.clone(), 4, true));
-        let mut abandoned: Pin<Box<dyn Future<Output = _>>> = Box::pin(async move { s3.get(5, r3).await });
-        let mut later: Pin<Box<dyn Future<Output = _>>> = Box::pin(async move { s4.get(5, r4).await });
+        reads.gate.set(false);
+        let (mut abandoned, mut later) = (reads.get(5, 3, true), reads.get(5, 4, true));
         assert!(poll_once(&mut abandoned).is_pending());
         assert!(poll_once(&mut later).is_pending());
         drop(abandoned);
-        gate.set(true);
-        assert_eq!(poll_once(&mut later).map(|r| r.map(|v| *v)), Poll::Ready(Ok(4)));
+        reads.gate.set(true);
+        assert_eq!(poll_once(&mut later), Poll::Ready(Ok(4)));
     }
 }

@@ -602,13 +602,13 @@ mod tests {
             // The previous run re-imported with other probes: the newest run's figures
             // against it change with it.
             let oldest = env.runs.iter().min_by(|a, b| a.created_at.cmp(&b.created_at)).unwrap().id.clone();
-            let mut changed: Vec<Probe> = env.probes.iter().filter(|p| p.run_id == oldest).cloned().collect();
+            let mut changed: Vec<Probe> = env.probes_of(&oldest).cloned().collect();
             for p in &mut changed {
                 p.sources.clear();
             }
             block_on(repo.put_many(&Batch { probes: changed, ..Batch::default() })).unwrap();
             summaries_match(&repo, &format!("{name}: previous run changed"));
-            let mut run = env.runs.iter().find(|r| r.id == newest).unwrap().clone();
+            let mut run = env.run(&newest).unwrap().clone();
             run.status = geo_core::model::RunStatus::Cancelled;
             block_on(repo.put_run(&run)).unwrap();
             summaries_match(&repo, &format!("{name}: run rewritten"));
