@@ -17,38 +17,51 @@ use std::rc::Rc;
 use yew::prelude::*;
 use yew_router::prelude::*;
 
-/// Renders the page of a route (the app entry: every page).
-#[cfg(feature = "full")]
+/// Renders the page of a route: this entry's own page, or the loading state of the handover
+/// to the entry that owns it (`crate::entries`, `crate::handover`).
 pub fn switch(route: Route) -> Html {
-    match route {
-        Route::Dashboard => html! { <pages::dashboard::DashboardPage /> },
-        Route::Projects => html! { <pages::projects::ProjectsPage /> },
-        Route::Run => html! { <pages::run::RunPage /> },
-        Route::Runs => html! { <pages::runs::RunsPage /> },
-        Route::RunDetail { id } => html! { <pages::run_detail::RunDetailPage {id} /> },
-        Route::Engines => html! { <pages::engines::EnginesPage /> },
-        Route::Sources => html! { <pages::sources::SourcesPage /> },
-        Route::Actions => html! { <pages::actions::ActionsPage /> },
-        Route::Claims => html! { <pages::claims::ClaimsPage /> },
-        Route::Lists => html! { <pages::lists::ListsPage /> },
-        Route::Export => html! { <pages::export::ExportPage /> },
-        Route::Settings => html! { <pages::settings::SettingsPage /> },
-        Route::Chat => html! { <pages::chat::ChatPage /> },
-        Route::NotFound => html! { <pages::NotFoundPage /> },
-    }
+    page(&route).unwrap_or_else(|| {
+        let title = NAV.iter().find(|(r, ..)| *r == route.section()).map_or("common.loading", |(.., key)| key);
+        html! { <crate::handover::HandOver {route} {title} /> }
+    })
 }
 
-/// Renders the page of a route (the dashboard entry: the dashboard; every other route is
-/// handed over to the entry that owns it, `crate::entries`).
-#[cfg(not(feature = "full"))]
-pub fn switch(route: Route) -> Html {
-    match route {
-        Route::Dashboard if crate::handover::links(&route) => html! { <pages::dashboard::DashboardPage /> },
-        route => {
-            let title = NAV.iter().find(|(r, ..)| *r == route.section()).map_or("common.loading", |(.., key)| key);
-            html! { <crate::handover::HandOver {route} {title} /> }
-        }
-    }
+/// The page of a route when this entry links it (its features, ADR 0025): the dashboard
+/// entry the dashboard, the chat entry the Docs chat, the app entry every other page (and
+/// the dashboard, which shares its document).
+fn page(route: &Route) -> Option<Html> {
+    Some(match route.clone() {
+        #[cfg(any(feature = "full", not(feature = "chat")))]
+        Route::Dashboard => html! { <pages::dashboard::DashboardPage /> },
+        #[cfg(feature = "full")]
+        Route::Projects => html! { <pages::projects::ProjectsPage /> },
+        #[cfg(feature = "full")]
+        Route::Run => html! { <pages::run::RunPage /> },
+        #[cfg(feature = "full")]
+        Route::Runs => html! { <pages::runs::RunsPage /> },
+        #[cfg(feature = "full")]
+        Route::RunDetail { id } => html! { <pages::run_detail::RunDetailPage {id} /> },
+        #[cfg(feature = "full")]
+        Route::Engines => html! { <pages::engines::EnginesPage /> },
+        #[cfg(feature = "full")]
+        Route::Sources => html! { <pages::sources::SourcesPage /> },
+        #[cfg(feature = "full")]
+        Route::Actions => html! { <pages::actions::ActionsPage /> },
+        #[cfg(feature = "full")]
+        Route::Claims => html! { <pages::claims::ClaimsPage /> },
+        #[cfg(feature = "full")]
+        Route::Lists => html! { <pages::lists::ListsPage /> },
+        #[cfg(feature = "full")]
+        Route::Export => html! { <pages::export::ExportPage /> },
+        #[cfg(feature = "full")]
+        Route::Settings => html! { <pages::settings::SettingsPage /> },
+        #[cfg(feature = "chat")]
+        Route::Chat => html! { <pages::chat::ChatPage /> },
+        #[cfg(feature = "full")]
+        Route::NotFound => html! { <pages::NotFoundPage /> },
+        #[allow(unreachable_patterns)]
+        _ => return None,
+    })
 }
 
 /// The interface language as `<html lang>` and `lang-toggle`'s `data-value` carry it.
@@ -120,6 +133,15 @@ pub fn App() -> Html {
 /// seeding.
 async fn start_up(repo: IdbRepo, dispatcher: UseReducerDispatcher<AppState>) {
     use crate::demo::{self, SeedDecision};
+    if !crate::handover::SEEDS_DEMO {
+        // The chat entry seeds nothing: the Docs chat needs no demo (its header lists what is
+        // stored), the next page of another entry seeds it, and the seeding's code (import,
+        // analysis) stays out of the chat entry.
+        dispatcher.dispatch(Action::RepoReady(repo));
+        dispatcher.dispatch(Action::Started);
+        crate::handover::start_up_settled();
+        return;
+    }
     let seeding = match demo::decision(&repo).await {
         Ok(SeedDecision::Seed) => seed_demo(&repo, &dispatcher).await,
         Ok(_) => {

@@ -30,7 +30,8 @@
 //! - [`import_worker`]: the settings import, run off the main thread in a Web Worker;
 //! - [`capture_import`]: captured app answers as an `app` run (the runs page, through the import worker);
 //! - [`entries`]: which wasm entry of the site owns which page; [`handover`]: the loading state and the
-//!   handover from the dashboard entry to the app entry (the feature `full`, ADR 0025).
+//!   handover from the dashboard entry to the app entry (the feature `full`) in one document, and
+//!   to and from the chat entry (the feature `chat`) by a page load (ADR 0025).
 
 #![warn(missing_docs)]
 
@@ -85,9 +86,9 @@ thread_local! {
 
 /// The bootstrap's call before another entry mounts (ADR 0025, [`handover`]): resolves once
 /// the start-up work has settled and this entry's app is destroyed, with the selection on
-/// screen ([`handover::Selection::to_text`]) for the next entry's `start_app`. Only a reduced
-/// entry has it.
-#[cfg(all(target_arch = "wasm32", not(feature = "full")))]
+/// screen ([`handover::Selection::to_text`]) for the next entry's `start_app`. Only the
+/// dashboard entry has it (the chat entry hands over by a page load).
+#[cfg(all(target_arch = "wasm32", not(any(feature = "full", feature = "chat"))))]
 #[wasm_bindgen::prelude::wasm_bindgen]
 pub fn stop_app() -> js_sys::Promise {
     js_sys::Promise::new(&mut |resolve, _| {
