@@ -229,38 +229,40 @@ pub fn start_up_settled() {
 }
 
 /// Notes whether this entry was mounted by a handover and the selection it carries
-/// (`start_app`'s second argument: [`Selection::to_text`]'s text, absent on a page load).
+/// (`start_app`'s second argument, or what a link of another entry's document carried:
+/// [`Selection::to_text`]'s text; absent on any other page load).
 pub fn set_handed_over(selection: Option<&str>) {
     HANDED_OVER.with(|h| *h.borrow_mut() = selection.map(|t| Selection::from_text(t).unwrap_or_default()));
 }
 
-/// The session-storage key a link sets before a page load of another entry's document, so
-/// that the page it opens takes the focus as a handover's does ([`note_document_link`]).
-const FOCUS_MAIN_KEY: &str = "geo-probe.focus-main";
+/// The session-storage key under which a link that loads another entry's document leaves
+/// the selection on screen ([`note_document_link`]).
+const CARRIED_KEY: &str = "geo-probe.carried";
 
-/// A link of this site is loading another document ([`crate::components::NavLink`]): its page
-/// will move the focus to `main`, as after a handover.
+/// A link of this site is loading another entry's document ([`crate::components::NavLink`]):
+/// the selection on screen goes with it through session storage (the tab's, which a page load
+/// keeps), and the page it opens starts as after a handover: with that selection, the focus
+/// on `main`.
 pub fn note_document_link() {
     if let Some(s) = crate::web::session_storage() {
-        let _ = s.set_item(FOCUS_MAIN_KEY, "1");
+        let _ = s.set_item(CARRIED_KEY, &selection_on_screen());
     }
 }
 
-/// Whether a link of this site loaded this document ([`note_document_link`]); once.
-fn came_by_document_link() -> bool {
-    let Some(s) = crate::web::session_storage() else { return false };
-    let came = s.get_item(FOCUS_MAIN_KEY).ok().flatten().is_some();
-    if came {
-        let _ = s.remove_item(FOCUS_MAIN_KEY);
-    }
-    came
+/// What a link of this site's other document left for this one ([`note_document_link`]), once:
+/// `start_app` passes it to [`set_handed_over`] when no entry handed over in this document.
+pub fn carried_by_document_link() -> Option<String> {
+    let s = crate::web::session_storage()?;
+    let carried = s.get_item(CARRIED_KEY).ok().flatten()?;
+    let _ = s.remove_item(CARRIED_KEY);
+    Some(carried)
 }
 
-/// After a handover, or a page load from a link of another entry's page, the focus goes to
-/// `main`, where the page the user asked for shows (the element that had it, a link of the
-/// entry before, is gone).
+/// After a handover (or a page load from another document's link), the focus goes to `main`,
+/// where the page the user asked for shows (the element that had it, a link of the entry
+/// before, is gone).
 pub fn focus_main_if_handed_over() {
-    if came_by_document_link() || HANDED_OVER.with(|h| h.borrow().is_some()) {
+    if HANDED_OVER.with(|h| h.borrow().is_some()) {
         crate::hooks::focus("#main");
     }
 }

@@ -63,7 +63,8 @@ pub use repo::self_test::migration_self_test;
 /// Mounts the app on `<body>`; the bootstrap (`boot-*.js`, written by `cargo xtask dist`)
 /// calls it once the module is instantiated, naming the import worker's script
 /// ([`import_worker`]) and, when another entry handed the page over, what it carries
-/// ([`handover::Selection`]).
+/// ([`handover::Selection`]; after a link from another entry's document, what that link left
+/// in session storage).
 /// Not a wasm-bindgen `start` function: the import worker instantiates this same module, and
 /// it must not render there.
 #[cfg(target_arch = "wasm32")]
@@ -73,6 +74,8 @@ pub fn start_app(import_worker: Option<String>, handed_over: Option<String>) {
     // splits a first visit's time at this mark.
     web::mark("geo:start");
     import_worker::set_worker_url(import_worker);
+    // Handed over in this document, or carried by a link from another entry's document.
+    let handed_over = handed_over.or_else(handover::carried_by_document_link);
     handover::set_handed_over(handed_over.as_deref());
     let handle = yew::Renderer::<app::App>::new().render();
     APP_HANDLE.with(|h| *h.borrow_mut() = Some(handle));
