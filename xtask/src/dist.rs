@@ -271,10 +271,14 @@ pub fn build(opts: &DistOptions) -> Result<Vec<SizeRow>> {
             if e.name == entries::APP {
                 files.push(&worker_name);
             }
-            let paths = match entries::ENTRIES.iter().find(|d| d.name == e.name).map(|d| d.paths) {
+            let row = entries::ENTRIES.iter().find(|d| d.name == e.name);
+            let mut paths = match row.map(|d| d.paths) {
                 Some([]) | None => "every other path".to_string(),
                 Some(paths) => paths.join(" "),
             };
+            if row.is_some_and(|d| d.own_document) {
+                paths.push_str("; own document");
+            }
             Entry {
                 name: format!("{} ({paths})", e.name),
                 files: rows.iter().filter(|r| files.contains(&&r.name)).cloned().collect(),

@@ -69,10 +69,3 @@ pub fn entry_for_path(path: &str) -> &'static str {
     let path = if path.is_empty() { "/" } else { path };
     ENTRIES.iter().find(|e| e.paths.contains(&path)).map_or(APP, |e| e.name)
 }
-
-/// Whether a page of entry `from` reaches a page of entry `to` in the same document (one
-/// entry, or a handover between two that share documents); otherwise by a page load.
-pub fn same_document(from: &str, to: &str) -> bool {
-    let own = |name: &str| ENTRIES.iter().any(|e| e.name == name && e.own_document);
-    from == to || !(own(from) || own(to))
-}
