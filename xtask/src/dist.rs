@@ -471,7 +471,7 @@ pub fn entry_table(entries: &[Entry]) -> String {
     };
     let mut out = format!("per entry, wasm + js + css ({count}):\n");
     out.push_str(&format!(
-        "{:<24} {:>12} {:>10} {:>10} {:>12} {:>12}\n",
+        "{:<28} {:>12} {:>10} {:>10} {:>12} {:>12}\n",
         "entry", "wasm gzip", "js gzip", "css gzip", "total gzip", "total raw"
     ));
     for e in entries {
@@ -481,7 +481,7 @@ pub fn entry_table(entries: &[Entry]) -> String {
         let gzip = |k| sum(k, |r| r.gzip);
         let raw: u64 = ["wasm", "js", "css"].iter().map(|k| sum(k, |r| r.raw)).sum();
         out.push_str(&format!(
-            "{:<24} {:>12} {:>10} {:>10} {:>12} {:>12}\n",
+            "{:<28} {:>12} {:>10} {:>10} {:>12} {:>12}\n",
             e.name,
             kb(gzip("wasm")),
             kb(gzip("js")),
