@@ -22,10 +22,12 @@ const isChatGlue = (url) => /\/geo_web_chat-[0-9a-f]+\.js$/.test(url);
 const isDemo = (url) => /\/demo\/demo-(data|first-view)\.json$/.test(url);
 
 /** A fresh context and page that records every request's URL (in order) and page errors;
- * `holdApp` holds the app entry's module until `page.releaseApp()`. */
-async function entryPage(route, { demo = true, holdApp = false, viewport } = {}) {
+ * `holdApp` holds the app entry's module until `page.releaseApp()`; `init` runs before the
+ * page's scripts. */
+async function entryPage(route, { demo = true, holdApp = false, viewport, init } = {}) {
   const context = await newContext(browser, viewport ? { viewport } : {});
   if (!demo) await withoutDemo(context);
+  if (init) await context.addInitScript(init);
   let releaseApp = () => {};
   if (holdApp) {
     const gate = new Promise((r) => { releaseApp = r; });
@@ -231,6 +233,16 @@ test('a deep link to the Docs chat loads the chat entry alone, with a query too,
     assert.deepEqual(page.errors, [], route);
     await page.context().close();
   }
+  // `/chat/`: the router reads it as the chat's route, the bootstrap as another path (the app
+  // entry's); the app entry loads the chat's own path, once, not the same URL again.
+  const page = await entryPage('chat/?chatTimeoutMs=1500');
+  await byId(page, 'chat-question').waitFor();
+  const url = new URL(page.url());
+  assert.equal(url.pathname + url.search, '/chat?chatTimeoutMs=1500');
+  assert.equal(page.requests.filter(isChatWasm).length, 1, 'the chat entry once');
+  assert.equal(page.requests.filter(isAppWasm).length, 1, 'the app entry once');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
 });
 
 test('from the dashboard, the Docs chat loads its own document, by mouse and by keyboard, in the language chosen', async () => {
@@ -299,6 +311,58 @@ test('a route of another document reached by the history loads that document', a
   await page.evaluate(() => { window.__marker = 1; history.pushState(null, '', '/settings'); dispatchEvent(new PopStateEvent('popstate')); });
   await byId(page, 'settings-import-file').waitFor();
   assert.equal(await page.evaluate(() => window.__marker), undefined, 'the app entry\'s document');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+/** Before the page's scripts: `__holdStorage()` makes every later `indexedDB.open` answer its
+ * opener only at `__releaseStorage()` (the database opens; the app hears of it then), as a busy
+ * machine's slow open would. */
+const HOLD_LATER_STORAGE = () => {
+  const open = IDBFactory.prototype.open;
+  let gate = null;
+  let release = () => {};
+  window.__holdStorage = () => { gate = new Promise((r) => { release = r; }); };
+  window.__releaseStorage = () => release();
+  IDBFactory.prototype.open = function (...args) {
+    const req = open.apply(this, args);
+    const held = gate;
+    if (!held) return req;
+    let handler = null;
+    Object.defineProperty(req, 'onsuccess', { configurable: true, get: () => handler, set: (h) => { handler = h; } });
+    req.addEventListener('success', (e) => { held.then(() => handler?.call(req, e)); });
+    return req;
+  };
+};
+
+test('after a handover the page\'s heading stays on screen while the app entry opens its storage', async () => {
+  const page = await entryPage('', { init: HOLD_LATER_STORAGE });
+  await headerReady(page);
+  await page.evaluate(() => {
+    window.__holdStorage();
+    // Every frame painted from here on: whether it had no heading in `main` (a mutation's
+    // state confirmed at the next animation frame, so only what reaches the screen counts).
+    window.__framesWithoutHeading = 0;
+    window.__framesSeen = 0;
+    const atFrame = () => requestAnimationFrame(() => {
+      window.__framesSeen++;
+      if (!document.querySelector('main h1')) window.__framesWithoutHeading++;
+    });
+    new MutationObserver(atFrame).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+  await byId(page, 'nav-settings').click();
+  // The app entry has mounted and drawn its first frame (its `start_app` and first render,
+  // after the dashboard entry's), and waits for its storage; two frames later it is painted.
+  await page.waitForFunction(() => performance.getEntriesByName('geo:first-render').length === 2);
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  assert.equal(await page.locator('main h1').count(), 1, 'the heading while storage opens');
+  assert.equal(await page.locator('main .entry-loading[aria-busy="true"] [role="status"]').count(), 1, 'still loading, and saying so');
+  await page.evaluate(() => window.__releaseStorage());
+  await byId(page, 'settings-import-file').waitFor();
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const { without, seen } = await page.evaluate(() => ({ without: window.__framesWithoutHeading, seen: window.__framesSeen }));
+  assert.ok(seen > 0, 'frames were watched');
+  assert.equal(without, 0, `frames without a heading in main between the click and the page (of ${seen})`);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

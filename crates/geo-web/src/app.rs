@@ -21,9 +21,14 @@ use yew_router::prelude::*;
 /// to the entry that owns it (`crate::entries`, `crate::handover`).
 pub fn switch(route: Route) -> Html {
     page(&route).unwrap_or_else(|| {
-        let title = NAV.iter().find(|(r, ..)| *r == route.section()).map_or("common.loading", |(.., key)| key);
+        let title = title_of(&route);
         html! { <crate::handover::HandOver {route} {title} /> }
     })
+}
+
+/// The i18n key of a route's name while its page loads: its navigation entry's.
+fn title_of(route: &Route) -> &'static str {
+    NAV.iter().find(|(r, ..)| *r == route.section()).map_or("common.loading", |(.., key)| key)
 }
 
 /// The page of a route when this entry links it (its features, ADR 0025): the dashboard
@@ -243,7 +248,13 @@ fn Frame() -> Html {
         let app = app.clone();
         Callback::from(move |id| app.dispatch(Action::Dismiss(id)))
     };
+    let route = use_route::<Route>();
     let body = match &app.repo {
+        // After a handover (or a link from another entry's document), the loading state the
+        // page had a moment ago, with its heading, until storage is open: no frame without it.
+        RepoState::Opening if crate::handover::handed_over_selection().is_some() => {
+            crate::handover::loading_state(lang, route.as_ref().map_or("common.loading", title_of))
+        }
         RepoState::Opening => html! {
             <>
                 <p class="muted" aria-busy="true">{ t(lang, "storage.opening") }</p>

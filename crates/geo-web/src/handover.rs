@@ -75,7 +75,8 @@ pub fn HandOver(props: &HandOverProps) -> Html {
     let entry = owner(&props.route);
     {
         let failed = failed.clone();
-        use_effect_with(entry, move |entry| load_entry(entry, move || failed.set(true)));
+        let path = props.route.to_path();
+        use_effect_with(entry, move |entry| load_entry(entry, &path, move || failed.set(true)));
     }
     if *failed {
         return html! {
@@ -85,9 +86,17 @@ pub fn HandOver(props: &HandOverProps) -> Html {
             </section>
         };
     }
+    loading_state(lang, props.title)
+}
+
+/// The loading state of a page on its way: its name (`title`, an i18n key) as the heading, a
+/// status line, card placeholders, `aria-busy`. [`HandOver`] draws it while the entry that
+/// owns the page loads, and the entry handed over to draws it again while it opens its
+/// storage (`app::Frame`), so the heading stays on screen until the page itself is drawn.
+pub fn loading_state(lang: geo_core::model::Lang, title: &'static str) -> Html {
     html! {
         <section class="entry-loading" aria-busy="true">
-            <h1>{ t(lang, props.title) }</h1>
+            <h1>{ t(lang, title) }</h1>
             <p class="muted" role="status">{ t(lang, "entry.loading") }</p>
             <div class="skeleton-grid" aria-hidden="true">
                 { for (0..3).map(|_| html! { <div class="card skeleton-card"></div> }) }
@@ -96,18 +105,21 @@ pub fn HandOver(props: &HandOverProps) -> Html {
     }
 }
 
-/// Asks the bootstrap for `entry` (in this document), or loads the current URL's document
-/// when `entry` has one of its own; `on_fail` when there is no bootstrap or the entry cannot be
-/// loaded. On success this entry's app is destroyed (or the page left) and nothing more
-/// happens here.
-fn load_entry(entry: &'static str, on_fail: impl FnOnce() + 'static) {
+/// Asks the bootstrap for `entry` (in this document), or loads the document of the route at
+/// `path` (its canonical path, with the page's query) when `entry` has one of its own;
+/// `on_fail` when there is no bootstrap or the entry cannot be loaded. On success this entry's
+/// app is destroyed (or the page left) and nothing more happens here.
+fn load_entry(entry: &'static str, path: &str, on_fail: impl FnOnce() + 'static) {
     #[cfg(target_arch = "wasm32")]
     {
         if !documents_shared(THIS_ENTRY, entry) {
-            // A page load of the URL the router is on: the bootstrap starts the entry it needs.
+            // A page load: the bootstrap starts the entry that owns the path. The route's own
+            // path, not the URL as it is: the router reads `/chat/` as the chat's route, the
+            // bootstrap would not (that page load would start this entry again, and again).
             let loaded = web_sys::window().and_then(|w| {
-                let href = w.location().href().ok()?;
-                w.location().replace(&href).ok()
+                let location = w.location();
+                let rest = format!("{}{}", location.search().ok()?, location.hash().ok()?);
+                location.replace(&format!("{}{path}{rest}", crate::web::base_path())).ok()
             });
             if loaded.is_none() {
                 on_fail();
@@ -129,7 +141,7 @@ fn load_entry(entry: &'static str, on_fail: impl FnOnce() + 'static) {
     }
     #[cfg(not(target_arch = "wasm32"))]
     {
-        let _ = entry;
+        let _ = (entry, path);
         on_fail();
     }
 }
