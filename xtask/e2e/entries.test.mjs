@@ -1,8 +1,9 @@
 // The site's wasm entries (issue 39, deliverable 1; docs/adr/0025-entries.md): a first visit
 // to the dashboard downloads the dashboard entry alone before its first figure; any other page
-// is handed over to the app entry in the same document, with a loading state, by mouse and by
-// keyboard; deep links load the app entry straight away; the import worker runs from an app
-// that was handed over.
+// but the Docs chat is handed over to the app entry in the same document, with a loading state,
+// by mouse and by keyboard; the Docs chat is the chat entry's, a document of its own, reached
+// from every page and reaching every page by a page load; deep links load their entry straight
+// away; the import worker runs from an app that was handed over.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
@@ -11,17 +12,22 @@ import { fileBrowser, newContext, byId, headerReady, withoutDemo, fromMissingDem
 
 const browser = fileBrowser();
 
-// Every navigation entry (ui-testids.md) and a heading or control its page shows once it is the app entry's.
-const NAV = ['projects', 'run', 'runs', 'engines', 'sources', 'actions', 'claims', 'lists', 'export', 'settings', 'chat'];
+// Every navigation entry (ui-testids.md) of the app entry's pages.
+const NAV = ['projects', 'run', 'runs', 'engines', 'sources', 'actions', 'claims', 'lists', 'export', 'settings'];
 const isDashboardWasm = (url) => /\/geo_web_dashboard_bg-[0-9a-f]+\.wasm$/.test(url);
 const isAppWasm = (url) => /\/geo_web_bg-[0-9a-f]+\.wasm$/.test(url);
 const isAppGlue = (url) => /\/geo_web-[0-9a-f]+\.js$/.test(url);
+const isChatWasm = (url) => /\/geo_web_chat_bg-[0-9a-f]+\.wasm$/.test(url);
+const isChatGlue = (url) => /\/geo_web_chat-[0-9a-f]+\.js$/.test(url);
+const isDemo = (url) => /\/demo\/demo-(data|first-view)\.json$/.test(url);
 
 /** A fresh context and page that records every request's URL (in order) and page errors;
- * `holdApp` holds the app entry's module until `page.releaseApp()`. */
-async function entryPage(route, { demo = true, holdApp = false, viewport } = {}) {
+ * `holdApp` holds the app entry's module until `page.releaseApp()`; `init` runs before the
+ * page's scripts. */
+async function entryPage(route, { demo = true, holdApp = false, viewport, init } = {}) {
   const context = await newContext(browser, viewport ? { viewport } : {});
   if (!demo) await withoutDemo(context);
+  if (init) await context.addInitScript(init);
   let releaseApp = () => {};
   if (holdApp) {
     const gate = new Promise((r) => { releaseApp = r; });
@@ -96,6 +102,7 @@ test('a first visit to the dashboard fetches the dashboard entry alone before it
   assert.ok(fetched.some((r) => isAppGlue(r.url) && r.start > figureAt), 'the app entry\'s glue after it');
   assert.equal(requests.filter(isDashboardWasm).length, 1, 'the dashboard entry once');
   assert.equal(requests.filter(isAppWasm).length, 1, 'the app entry once');
+  assert.deepEqual(requests.filter((u) => isChatWasm(u) || isChatGlue(u)), [], 'nothing of the chat entry');
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -116,13 +123,13 @@ test('every navigation link hands the dashboard over to the app entry with a loa
 
 test('by keyboard: Enter on a navigation link hands over, in Chinese and at 390 px', async () => {
   const shots = process.env.GEO_SCREENSHOT_DIR;
-  for (const name of ['chat', 'runs']) {
+  for (const name of ['settings', 'runs']) {
     const page = await entryPage('', { holdApp: true, viewport: { width: 390, height: 844 } });
     await headerReady(page);
     await page.evaluate(() => { window.__marker = 1; });
     await byId(page, `nav-${name}`).focus();
     await page.keyboard.press('Enter');
-    await handsOver(page, name, shots && name === 'chat' ? path.join(shots, 'handover-390.png') : null);
+    await handsOver(page, name, shots && name === 'runs' ? path.join(shots, 'handover-390.png') : null);
     assert.equal(await page.locator('html').getAttribute('lang'), 'zh');
     // The page works from the keyboard after the handover: from `main`, Shift+Tab is back on
     // the navigation, at the link that was pressed's row (the last link, Docs chat).
@@ -133,7 +140,7 @@ test('by keyboard: Enter on a navigation link hands over, in Chinese and at 390 
   }
 });
 
-test('the run chosen on the dashboard is still chosen after the handover', async () => {
+test('the run chosen on the dashboard is still chosen after the handover, and through the Docs chat', async () => {
   const page = await entryPage('');
   await headerReady(page);
   const runs = await byId(page, 'run-select').locator('option').evaluateAll((os) => os.map((o) => o.value).filter(Boolean));
@@ -145,6 +152,15 @@ test('the run chosen on the dashboard is still chosen after the handover', async
   await page.waitForFunction(() => !document.querySelector('.entry-loading') && document.querySelector('[data-testid="nav-sources"]')?.getAttribute('aria-current') === 'page');
   await headerReady(page);
   assert.equal(await byId(page, 'run-select').inputValue(), older);
+  // Through the Docs chat's own document and back, by its links (the tab's session storage).
+  await byId(page, 'nav-chat').click();
+  await loadsDocument(page, 'chat');
+  await headerReady(page);
+  assert.equal(await byId(page, 'run-select').inputValue(), older, 'in the chat\'s document');
+  await byId(page, 'nav-sources').click();
+  await loadsDocument(page, 'sources');
+  await headerReady(page);
+  assert.equal(await byId(page, 'run-select').inputValue(), older, 'back on the sources page');
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
@@ -152,11 +168,12 @@ test('the run chosen on the dashboard is still chosen after the handover', async
 test('deep links load the app entry straight into their page', async () => {
   const demo = await (await fetch(new URL('demo/demo-data.json', BASE_URL))).json();
   const runId = demo.runs.at(-1).id;
-  for (const [route, ready] of [['chat', 'chat-question'], ['settings', 'settings-import-file'], [`runs/${runId}`, 'run-status'], ['projects', 'project-new']]) {
+  for (const [route, ready] of [['settings', 'settings-import-file'], [`runs/${runId}`, 'run-status'], ['projects', 'project-new']]) {
     const page = await entryPage(route);
     await byId(page, ready).first().waitFor();
     assert.equal(page.requests.filter(isDashboardWasm).length, 0, `${route}: no dashboard entry`);
     assert.equal(page.requests.filter(isAppWasm).length, 1, `${route}: the app entry once`);
+    assert.equal(page.requests.filter(isChatWasm).length, 0, `${route}: no chat entry`);
     assert.equal(await page.locator('.entry-loading').count(), 0);
     assert.deepEqual(page.errors, [], route);
     await page.context().close();
@@ -188,4 +205,164 @@ test('the import worker runs from an app the dashboard handed over', async () =>
   assert.match(workers[0], /\/import-worker-[0-9a-f]+\.js$/);
   assert.deepEqual(page.errors, []);
   await context.close();
+});
+
+/** Waits for the page `name` (a navigation entry, or `dashboard`) of a new document, after a
+ * link that loads one: the link current, the page drawn, the focus on it, the document new. */
+async function loadsDocument(page, name) {
+  await page.waitForFunction((n) => document.querySelector(`[data-testid="nav-${n}"]`)?.getAttribute('aria-current') === 'page', name);
+  if (name === 'chat') await byId(page, 'chat-question').waitFor();
+  else if (name === 'dashboard') await page.locator('[data-testid="dashboard"][data-state="ready"]').waitFor();
+  else await page.waitForFunction(() => !document.querySelector('.entry-loading') && document.querySelectorAll('main h1').length >= 1);
+  assert.equal(new URL(page.url()).pathname, name === 'dashboard' ? '/' : `/${name}`);
+  assert.equal(await page.evaluate(() => window.__marker), undefined, `${name}: a document of its own`);
+  await page.waitForFunction(() => document.activeElement?.id === 'main');
+}
+
+test('a deep link to the Docs chat loads the chat entry alone, with a query too, and no demo', async () => {
+  for (const route of ['chat', 'chat?chatTimeoutMs=1500']) {
+    const page = await entryPage(route);
+    await byId(page, 'chat-question').waitFor();
+    await headerReady(page);
+    assert.equal(await byId(page, 'nav-chat').getAttribute('aria-current'), 'page');
+    assert.equal(page.requests.filter(isChatWasm).length, 1, `${route}: the chat entry once (its preload is used)`);
+    assert.equal(page.requests.filter(isChatGlue).length, 1, `${route}: its glue once`);
+    assert.deepEqual(page.requests.filter((u) => isAppWasm(u) || isAppGlue(u) || isDashboardWasm(u)), [], `${route}: no other entry`);
+    assert.deepEqual(page.requests.filter(isDemo), [], `${route}: the chat entry seeds no demo`);
+    assert.equal(await page.locator('.entry-loading').count(), 0);
+    assert.deepEqual(page.errors, [], route);
+    await page.context().close();
+  }
+  // `/chat/`: the router reads it as the chat's route, the bootstrap as another path (the app
+  // entry's); the app entry loads the chat's own path, once, not the same URL again.
+  const page = await entryPage('chat/?chatTimeoutMs=1500');
+  await byId(page, 'chat-question').waitFor();
+  const url = new URL(page.url());
+  assert.equal(url.pathname + url.search, '/chat?chatTimeoutMs=1500');
+  assert.equal(page.requests.filter(isChatWasm).length, 1, 'the chat entry once');
+  assert.equal(page.requests.filter(isAppWasm).length, 1, 'the app entry once');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('from the dashboard, the Docs chat loads its own document, by mouse and by keyboard, in the language chosen', async () => {
+  for (const how of ['mouse', 'keyboard']) {
+    const page = await entryPage('');
+    await headerReady(page);
+    if (how === 'keyboard') {
+      await byId(page, 'lang-toggle').click();
+      await page.waitForFunction(() => document.documentElement.lang === 'en');
+    }
+    await page.evaluate(() => { window.__marker = 1; });
+    const before = page.requests.length;
+    if (how === 'mouse') await byId(page, 'nav-chat').click();
+    else {
+      await byId(page, 'nav-chat').focus();
+      await page.keyboard.press('Enter');
+    }
+    await loadsDocument(page, 'chat');
+    const loaded = page.requests.slice(before);
+    assert.equal(loaded.filter(isChatWasm).length, 1, `${how}: the chat entry`);
+    assert.equal(loaded.filter(isDashboardWasm).length, 0, `${how}: no dashboard entry in the chat's document`);
+    const lang = how === 'keyboard' ? 'en' : 'zh';
+    assert.equal(await page.locator('html').getAttribute('lang'), lang, `${how}: the language chosen`);
+    assert.equal(await byId(page, 'nav-chat').textContent(), lang === 'en' ? 'Docs chat' : '文档问答');
+    // From `main`, Shift+Tab is back on the navigation, at the Docs chat's link.
+    await page.keyboard.press('Shift+Tab');
+    assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'nav-chat');
+    // And back to the dashboard, by the same means.
+    await page.evaluate(() => { window.__marker = 1; });
+    if (how === 'mouse') await byId(page, 'nav-dashboard').click();
+    else {
+      await byId(page, 'nav-dashboard').focus();
+      await page.keyboard.press('Enter');
+    }
+    await loadsDocument(page, 'dashboard');
+    assert.equal(await page.locator('html').getAttribute('lang'), lang);
+    assert.deepEqual(page.errors, [], how);
+    await page.context().close();
+  }
+});
+
+test('from the Docs chat every navigation link reaches its page, and each page\'s Docs chat link comes back', async () => {
+  const page = await entryPage('chat');
+  for (const name of ['dashboard', ...NAV]) {
+    await page.evaluate(() => { window.__marker = 1; });
+    await byId(page, `nav-${name}`).click();
+    await loadsDocument(page, name);
+    await page.evaluate(() => { window.__marker = 1; });
+    await byId(page, 'nav-chat').click();
+    await loadsDocument(page, 'chat');
+  }
+  assert.equal(page.requests.filter(isDashboardWasm).length, 1, 'the dashboard entry for the dashboard only');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('a route of another document reached by the history loads that document', async () => {
+  // The app entry's document at /settings; the Docs chat pushed by script (not a link).
+  const page = await entryPage('settings');
+  await byId(page, 'settings-import-file').waitFor();
+  await page.evaluate(() => { window.__marker = 1; history.pushState(null, '', '/chat'); dispatchEvent(new PopStateEvent('popstate')); });
+  await byId(page, 'chat-question').waitFor();
+  assert.equal(await page.evaluate(() => window.__marker), undefined, 'the chat\'s own document');
+  assert.equal(page.requests.filter(isChatWasm).length, 1);
+  // And from the chat's document to a page of the app entry.
+  await page.evaluate(() => { window.__marker = 1; history.pushState(null, '', '/settings'); dispatchEvent(new PopStateEvent('popstate')); });
+  await byId(page, 'settings-import-file').waitFor();
+  assert.equal(await page.evaluate(() => window.__marker), undefined, 'the app entry\'s document');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+/** Before the page's scripts: `__holdStorage()` makes every later `indexedDB.open` answer its
+ * opener only at `__releaseStorage()` (the database opens; the app hears of it then), as a busy
+ * machine's slow open would. */
+const HOLD_LATER_STORAGE = () => {
+  const open = IDBFactory.prototype.open;
+  let gate = null;
+  let release = () => {};
+  window.__holdStorage = () => { gate = new Promise((r) => { release = r; }); };
+  window.__releaseStorage = () => release();
+  IDBFactory.prototype.open = function (...args) {
+    const req = open.apply(this, args);
+    const held = gate;
+    if (!held) return req;
+    let handler = null;
+    Object.defineProperty(req, 'onsuccess', { configurable: true, get: () => handler, set: (h) => { handler = h; } });
+    req.addEventListener('success', (e) => { held.then(() => handler?.call(req, e)); });
+    return req;
+  };
+};
+
+test('after a handover the page\'s heading stays on screen while the app entry opens its storage', async () => {
+  const page = await entryPage('', { init: HOLD_LATER_STORAGE });
+  await headerReady(page);
+  await page.evaluate(() => {
+    window.__holdStorage();
+    // Every frame painted from here on: whether it had no heading in `main` (a mutation's
+    // state confirmed at the next animation frame, so only what reaches the screen counts).
+    window.__framesWithoutHeading = 0;
+    window.__framesSeen = 0;
+    const atFrame = () => requestAnimationFrame(() => {
+      window.__framesSeen++;
+      if (!document.querySelector('main h1')) window.__framesWithoutHeading++;
+    });
+    new MutationObserver(atFrame).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+  await byId(page, 'nav-settings').click();
+  // The app entry has mounted and drawn its first frame (its `start_app` and first render,
+  // after the dashboard entry's), and waits for its storage; two frames later it is painted.
+  await page.waitForFunction(() => performance.getEntriesByName('geo:first-render').length === 2);
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  assert.equal(await page.locator('main h1').count(), 1, 'the heading while storage opens');
+  assert.equal(await page.locator('main .entry-loading[aria-busy="true"] [role="status"]').count(), 1, 'still loading, and saying so');
+  await page.evaluate(() => window.__releaseStorage());
+  await byId(page, 'settings-import-file').waitFor();
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const { without, seen } = await page.evaluate(() => ({ without: window.__framesWithoutHeading, seen: window.__framesSeen }));
+  assert.ok(seen > 0, 'frames were watched');
+  assert.equal(without, 0, `frames without a heading in main between the click and the page (of ${seen})`);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
 });

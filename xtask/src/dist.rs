@@ -25,10 +25,10 @@ use crate::npm::ensure_npm_packages;
 use crate::sys::{run_cmd, which, workspace_root};
 
 /// Content-Security-Policy of the app: own scripts, wasm and workers only (the import
-/// worker), no third-party code, network to any https API (DeepSeek or a proxy) and to
+/// worker), one inline script (`PRELOAD_SCRIPT`, by its hash), no third-party code, network to any https API (DeepSeek or a proxy) and to
 /// loopback mocks.
-pub const CSP: &str = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; \
-style-src 'self' 'unsafe-inline'; connect-src 'self' https: http://127.0.0.1:* http://localhost:*; \
+pub const CSP: &str = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval' \
+'sha256-VTlquHx4DDwHSl3L//DhH+2A5Bd/oSavUm0/TORt9rg='; style-src 'self' 'unsafe-inline'; connect-src 'self' https: http://127.0.0.1:* http://localhost:*; \
 img-src 'self' data:; worker-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'";
 
 /// Options of a dist build.
@@ -149,11 +149,14 @@ pub struct BuiltEntry {
 /// Builds each entry of `geo-web` (`entries::ENTRIES`: one `cargo build` per feature set),
 /// runs wasm-bindgen on it at once (the next build overwrites the module), and shrinks it
 /// (wasm-opt, terser) on a thread while the next entry builds; returns the staged glue and
-/// module of each entry, in the table's order.
+/// module of each entry, in build order. The app entry is built first: its `wasm-opt` is the
+/// longest, and runs beside the other entries' builds.
 fn build_entries(root: &Path, dev: bool) -> Result<Vec<(&'static str, PathBuf, PathBuf)>> {
     let mut staged = Vec::new();
     let mut shrinking = Vec::new();
-    for entry in entries::ENTRIES {
+    let mut order: Vec<&entries::Entry> = entries::ENTRIES.iter().collect();
+    order.sort_by_key(|e| e.name != entries::APP);
+    for entry in order {
         let started = std::time::Instant::now();
         let wasm_in = build_wasm(root, "geo-web", dev, entry.cargo_args)?;
         eprintln!("xtask: entry {}: cargo build {:.0} s", entry.name, started.elapsed().as_secs_f64());
@@ -222,12 +225,13 @@ pub fn build(opts: &DistOptions) -> Result<Vec<SizeRow>> {
     let demo_meta = demo_meta(&dist);
     let template = fs::read_to_string(web.join("index.html")).context("web/index.html is missing")?;
     // GitHub Pages answers the root with index.html and every deep link with 404.html: each
-    // preloads the entry its paths need (`cargo xtask serve` answers the same way).
-    let root_entry = entries::entry_for_path("/");
-    let rest_entry = entries::ENTRIES.iter().find(|e| e.paths.is_empty()).map_or(entries::APP, |e| e.name);
-    for (page, entry) in [("index.html", root_entry), ("404.html", rest_entry)] {
-        let files = built.iter().find(|e| e.name == entry).context("an entry of the table was not built")?;
-        let html = page_html(&template, opts, &css_name, &boot_name, files, &demo_meta)?;
+    // preloads the entry its path needs, index.html by links (the root's entry), 404.html by a
+    // script that reads the path (the chat's or the app's entry; `cargo xtask serve` answers
+    // the same way).
+    let root_entry =
+        built.iter().find(|e| e.name == entries::entry_for_path("/")).context("an entry of the table was not built")?;
+    for (page, preload) in [("index.html", preload_links(root_entry)), ("404.html", preload_by_path(&built))] {
+        let html = page_html(&template, opts, &css_name, &boot_name, &preload, &demo_meta)?;
         fs::write(dist.join(page), &html)?;
     }
     fs::write(dist.join(".nojekyll"), "")?;
@@ -267,10 +271,14 @@ pub fn build(opts: &DistOptions) -> Result<Vec<SizeRow>> {
             if e.name == entries::APP {
                 files.push(&worker_name);
             }
-            let paths = match entries::ENTRIES.iter().find(|d| d.name == e.name).map(|d| d.paths) {
+            let row = entries::ENTRIES.iter().find(|d| d.name == e.name);
+            let mut paths = match row.map(|d| d.paths) {
                 Some([]) | None => "every other path".to_string(),
                 Some(paths) => paths.join(" "),
             };
+            if row.is_some_and(|d| d.own_document) {
+                paths.push_str("; own document");
+            }
             Entry {
                 name: format!("{} ({paths})", e.name),
                 files: rows.iter().filter(|r| files.contains(&&r.name)).cloned().collect(),
@@ -297,14 +305,14 @@ fn demo_meta(dist: &Path) -> String {
     }
 }
 
-/// `web/index.html` filled in for one page of the site and the entry it preloads, with the
-/// demo file's fingerprint (`demo_meta`).
+/// `web/index.html` filled in for one page of the site, with what it preloads (`preload_links`
+/// or `preload_by_path`) and the demo file's fingerprint (`demo_meta`).
 fn page_html(
     template: &str,
     opts: &DistOptions,
     css: &str,
     boot: &str,
-    entry: &BuiltEntry,
+    preload: &str,
     demo_meta: &str,
 ) -> Result<String> {
     let html = template
@@ -312,17 +320,73 @@ fn page_html(
         .replace("{{BASE_PATH}}", &opts.base_path)
         .replace("{{CSP}}", CSP)
         .replace("{{STYLES}}", css)
-        .replace("{{GLUE}}", &entry.glue)
         .replace("{{BOOT}}", boot)
-        // The module is fetched as the page is parsed, not once the boot script has run
-        // (the bootstrap's `fetch` is a same-origin CORS request, as the preload is).
-        .replace("{{WASM}}", &entry.wasm);
+        .replace("{{PRELOAD}}", preload);
     if html.contains("{{") {
         bail!(
-            "web/index.html has an unknown {{{{placeholder}}}}: only BASE_PATH, CSP, STYLES, GLUE, BOOT, WASM, DEMO_META are filled"
+            "web/index.html has an unknown {{{{placeholder}}}}: only BASE_PATH, CSP, STYLES, BOOT, PRELOAD, DEMO_META are filled"
         );
     }
     Ok(html)
+}
+
+/// The files a page load of `entry` fetches as the page is parsed, not once the boot script
+/// has run: its glue, its module (the bootstrap's `fetch` is a same-origin CORS request, as
+/// the preload is) and, when its start-up seeds the demo, the demo's first view.
+fn preloads(entry: &BuiltEntry) -> Vec<&str> {
+    let mut files = vec![entry.glue.as_str(), entry.wasm.as_str()];
+    if entries::ENTRIES.iter().any(|e| e.name == entry.name && e.seeds_demo) {
+        files.push(crate::demo::FIRST_VIEW_OUT);
+    }
+    files
+}
+
+/// `preloads` as `<link>`s: index.html's, which serves one path.
+fn preload_links(entry: &BuiltEntry) -> String {
+    preloads(entry)
+        .iter()
+        .map(|f| match f.rsplit_once('.').map(|(_, ext)| ext) {
+            Some("js") => format!("<link rel=\"modulepreload\" href=\"{f}\">"),
+            Some("wasm") => {
+                format!("<link rel=\"preload\" href=\"{f}\" as=\"fetch\" type=\"application/wasm\" crossorigin>")
+            }
+            _ => format!("<link rel=\"preload\" href=\"{f}\" as=\"fetch\" crossorigin>"),
+        })
+        .collect::<Vec<_>>()
+        .join("\n  ")
+}
+
+/// The inline script of `preload_by_path` (the CSP allows it by its hash, and nothing else
+/// inline): reads the `geo-preload` meta (`PATH FILE…` per entry, `;` between, `*` for every
+/// other path), takes the page's path relative to `<base href>` as the bootstrap does, and
+/// adds the `<link>`s `preload_links` would write for it. It runs as the parser reaches it,
+/// before the stylesheet, so the downloads start as early as links would.
+pub const PRELOAD_SCRIPT: &str = "{const d=document,b=new URL(d.baseURI).pathname,\
+p=location.pathname.startsWith(b)?location.pathname.slice(b.length-1):'/',t={};\
+for(const r of d.querySelector('meta[name=geo-preload]').content.split(';')){const[k,...f]=r.split(' ');t[k]=f}\
+for(const h of t[p]??t['*']){const l=d.createElement('link');\
+if(h.endsWith('.js'))l.rel='modulepreload';else{l.rel='preload';l.as='fetch';l.crossOrigin='';\
+if(h.endsWith('.wasm'))l.type='application/wasm'}l.href=h;d.head.append(l)}}";
+
+/// 404.html's preloads (it answers every deep link): the `geo-preload` meta, each entry's
+/// paths and `preloads` (the entry of every other path as `*`), and `PRELOAD_SCRIPT`, which
+/// picks the row of the page's path; so a deep link to `/chat` fetches the chat entry and
+/// nothing of the app's.
+fn preload_by_path(built: &[BuiltEntry]) -> String {
+    let rows = entries::ENTRIES
+        .iter()
+        .filter(|e| e.name != entries::entry_for_path("/"))
+        .filter_map(|e| {
+            let files = preloads(built.iter().find(|b| b.name == e.name)?).join(" ");
+            Some(if e.paths.is_empty() {
+                format!("* {files}")
+            } else {
+                e.paths.iter().map(|p| format!("{p} {files}")).collect::<Vec<_>>().join(";")
+            })
+        })
+        .collect::<Vec<_>>()
+        .join(";");
+    format!("<meta name=\"geo-preload\" content=\"{rows}\">\n  <script>{PRELOAD_SCRIPT}</script>")
 }
 
 /// The bootstrap (`boot-*.js`): picks the entry that owns the page's path (relative to
@@ -407,7 +471,7 @@ pub fn entry_table(entries: &[Entry]) -> String {
     };
     let mut out = format!("per entry, wasm + js + css ({count}):\n");
     out.push_str(&format!(
-        "{:<24} {:>12} {:>10} {:>10} {:>12} {:>12}\n",
+        "{:<28} {:>12} {:>10} {:>10} {:>12} {:>12}\n",
         "entry", "wasm gzip", "js gzip", "css gzip", "total gzip", "total raw"
     ));
     for e in entries {
@@ -417,7 +481,7 @@ pub fn entry_table(entries: &[Entry]) -> String {
         let gzip = |k| sum(k, |r| r.gzip);
         let raw: u64 = ["wasm", "js", "css"].iter().map(|k| sum(k, |r| r.raw)).sum();
         out.push_str(&format!(
-            "{:<24} {:>12} {:>10} {:>10} {:>12} {:>12}\n",
+            "{:<28} {:>12} {:>10} {:>10} {:>12} {:>12}\n",
             e.name,
             kb(gzip("wasm")),
             kb(gzip("js")),
@@ -782,7 +846,7 @@ mod tests {
         assert_eq!(two.lines().count(), 4, "{two}");
     }
 
-    fn two_entries() -> Vec<BuiltEntry> {
+    fn built_entries() -> Vec<BuiltEntry> {
         entries::ENTRIES
             .iter()
             .map(|e| BuiltEntry {
@@ -795,10 +859,11 @@ mod tests {
 
     #[test]
     fn the_bootstrap_carries_geo_webs_entry_table_and_starts_the_entry_of_the_path() {
-        let boot = boot_script(&two_entries(), "import-worker-1.js");
+        let boot = boot_script(&built_entries(), "import-worker-1.js");
         // Generated from the one table (crates/geo-web/src/entries.rs): the root is the
-        // dashboard's, every other path the app's.
-        assert!(boot.contains("const paths = { \"/\": \"dashboard\" };"), "{boot}");
+        // dashboard's, /chat the chat's, every other path the app's.
+        assert!(boot.contains("const paths = { \"/\": \"dashboard\", \"/chat\": \"chat\" };"), "{boot}");
+        assert!(boot.contains("\"chat\": { glue: './geo_web_chat-1.js', wasm: './geo_web_chat_bg-1.wasm' }"), "{boot}");
         assert!(boot.contains("const first = paths[path] ?? \"app\";"), "{boot}");
         assert!(
             boot.contains("\"dashboard\": { glue: './geo_web_dashboard-1.js', wasm: './geo_web_dashboard_bg-1.wasm' }"),
@@ -825,20 +890,47 @@ mod tests {
 
     #[test]
     fn each_page_preloads_the_entry_its_paths_need() {
-        let built = two_entries();
-        let template = "<base href=\"{{BASE_PATH}}\"><meta content=\"{{CSP}}\"><link href=\"{{STYLES}}\">\
-                        <link rel=\"modulepreload\" href=\"{{GLUE}}\"><link rel=\"preload\" href=\"{{WASM}}\"><script src=\"{{BOOT}}\">";
-        let opts = DistOptions::default();
-        let dashboard = page_html(template, &opts, "s.css", "boot-1.js", &built[0], "").unwrap();
-        assert!(
-            dashboard.contains("href=\"geo_web_dashboard-1.js\"")
-                && dashboard.contains("href=\"geo_web_dashboard_bg-1.wasm\"")
+        let built = built_entries();
+        let by = |name| built.iter().find(|e| e.name == name).unwrap();
+        // index.html (the root): the dashboard entry's links and the demo's first view.
+        let links = preload_links(by(entries::DASHBOARD));
+        assert_eq!(
+            links,
+            "<link rel=\"modulepreload\" href=\"geo_web_dashboard-1.js\">\n  \
+             <link rel=\"preload\" href=\"geo_web_dashboard_bg-1.wasm\" as=\"fetch\" type=\"application/wasm\" crossorigin>\n  \
+             <link rel=\"preload\" href=\"demo/demo-first-view.json\" as=\"fetch\" crossorigin>"
         );
-        assert!(!dashboard.contains("\"geo_web-1.js\""));
-        let app = page_html(template, &opts, "s.css", "boot-1.js", &built[1], "").unwrap();
-        assert!(app.contains("href=\"geo_web-1.js\"") && app.contains("href=\"geo_web_bg-1.wasm\""));
-        assert!(page_html("{{NOPE}}", &opts, "", "", &built[0], "").is_err());
+        // 404.html (every deep link): the chat entry for /chat (no first view: it seeds
+        // nothing), the app entry for every other path, picked by the script the CSP allows.
+        let by_path = preload_by_path(&built);
+        assert_eq!(
+            by_path,
+            format!(
+                "<meta name=\"geo-preload\" content=\"/chat geo_web_chat-1.js geo_web_chat_bg-1.wasm;\
+                 * geo_web-1.js geo_web_bg-1.wasm demo/demo-first-view.json\">\n  <script>{PRELOAD_SCRIPT}</script>"
+            )
+        );
+        assert!(!by_path.contains("dashboard"), "a deep link never needs the dashboard entry");
+        let opts = DistOptions::default();
+        let template = "<base href=\"{{BASE_PATH}}\"><meta content=\"{{CSP}}\">{{PRELOAD}}<link href=\"{{STYLES}}\"><script src=\"{{BOOT}}\">";
+        let page = page_html(template, &opts, "s.css", "boot-1.js", &by_path, "").unwrap();
+        assert!(page.contains(&by_path) && page.contains("<script src=\"boot-1.js\">"), "{page}");
+        assert!(page_html("{{NOPE}}", &opts, "", "", "", "").is_err());
         assert_eq!(entries::entry_for_path("/"), entries::DASHBOARD);
+        let web = include_str!("../../web/index.html");
+        let preload = web.find("{{PRELOAD}}").unwrap();
+        assert!(web.find("<base href").unwrap() < preload, "the preloads resolve against <base href>");
+        assert!(preload < web.find("rel=\"stylesheet\"").unwrap(), "the script waits for no stylesheet");
+    }
+
+    #[test]
+    fn the_csp_allows_the_preload_script_by_its_hash() {
+        use base64::Engine;
+        use sha2::Digest;
+        let hash = base64::engine::general_purpose::STANDARD.encode(sha2::Sha256::digest(PRELOAD_SCRIPT.as_bytes()));
+        assert!(CSP.contains(&format!("script-src 'self' 'wasm-unsafe-eval' 'sha256-{hash}';")), "{hash}");
+        let scripts = CSP.split(';').find(|d| d.trim().starts_with("script-src")).unwrap();
+        assert!(!scripts.contains("unsafe-inline"), "no inline script but that one: {scripts}");
     }
 
     #[test]
@@ -863,19 +955,17 @@ mod tests {
         assert_eq!(demo_meta(&dir), meta);
         let _ = fs::remove_dir_all(&dir);
         // Into both pages, in the template's place.
-        let built = two_entries();
         let template = "<head>{{DEMO_META}}<base href=\"{{BASE_PATH}}\"></head>";
-        for entry in &built {
-            let html = page_html(template, &DistOptions::default(), "", "", entry, &meta).unwrap();
-            assert_eq!(html, format!("<head>{meta}<base href=\"/\"></head>"));
-        }
+        let html = page_html(template, &DistOptions::default(), "", "", "", &meta).unwrap();
+        assert_eq!(html, format!("<head>{meta}<base href=\"/\"></head>"));
         let web = include_str!("../../web/index.html");
         assert_eq!(web.matches("{{DEMO_META}}").count(), 1, "web/index.html carries the demo's fingerprint");
         assert!(
             !web.contains("href=\"demo/demo-data.json\""),
             "the demo file is not preloaded: it comes after the figure"
         );
-        assert!(web.contains("<link rel=\"preload\" href=\"demo/demo-first-view.json\" as=\"fetch\" crossorigin>"));
+        // The first view is preloaded by the entries that seed (`each_page_preloads_the_entry_its_paths_need`).
+        assert!(preloads(&built_entries()[0]).contains(&"demo/demo-first-view.json"));
     }
 
     #[test]

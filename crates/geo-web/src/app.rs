@@ -17,38 +17,56 @@ use std::rc::Rc;
 use yew::prelude::*;
 use yew_router::prelude::*;
 
-/// Renders the page of a route (the app entry: every page).
-#[cfg(feature = "full")]
+/// Renders the page of a route: this entry's own page, or the loading state of the handover
+/// to the entry that owns it (`crate::entries`, `crate::handover`).
 pub fn switch(route: Route) -> Html {
-    match route {
-        Route::Dashboard => html! { <pages::dashboard::DashboardPage /> },
-        Route::Projects => html! { <pages::projects::ProjectsPage /> },
-        Route::Run => html! { <pages::run::RunPage /> },
-        Route::Runs => html! { <pages::runs::RunsPage /> },
-        Route::RunDetail { id } => html! { <pages::run_detail::RunDetailPage {id} /> },
-        Route::Engines => html! { <pages::engines::EnginesPage /> },
-        Route::Sources => html! { <pages::sources::SourcesPage /> },
-        Route::Actions => html! { <pages::actions::ActionsPage /> },
-        Route::Claims => html! { <pages::claims::ClaimsPage /> },
-        Route::Lists => html! { <pages::lists::ListsPage /> },
-        Route::Export => html! { <pages::export::ExportPage /> },
-        Route::Settings => html! { <pages::settings::SettingsPage /> },
-        Route::Chat => html! { <pages::chat::ChatPage /> },
-        Route::NotFound => html! { <pages::NotFoundPage /> },
-    }
+    page(&route).unwrap_or_else(|| {
+        let title = title_of(&route);
+        html! { <crate::handover::HandOver {route} {title} /> }
+    })
 }
 
-/// Renders the page of a route (the dashboard entry: the dashboard; every other route is
-/// handed over to the entry that owns it, `crate::entries`).
-#[cfg(not(feature = "full"))]
-pub fn switch(route: Route) -> Html {
-    match route {
-        Route::Dashboard if crate::handover::links(&route) => html! { <pages::dashboard::DashboardPage /> },
-        route => {
-            let title = NAV.iter().find(|(r, ..)| *r == route.section()).map_or("common.loading", |(.., key)| key);
-            html! { <crate::handover::HandOver {route} {title} /> }
-        }
-    }
+/// The i18n key of a route's name while its page loads: its navigation entry's.
+fn title_of(route: &Route) -> &'static str {
+    NAV.iter().find(|(r, ..)| *r == route.section()).map_or("common.loading", |(.., key)| key)
+}
+
+/// The page of a route when this entry links it (its features, ADR 0025): the dashboard
+/// entry the dashboard, the chat entry the Docs chat, the app entry every other page (and
+/// the dashboard, which shares its document).
+fn page(route: &Route) -> Option<Html> {
+    Some(match route.clone() {
+        #[cfg(any(feature = "full", not(feature = "chat")))]
+        Route::Dashboard => html! { <pages::dashboard::DashboardPage /> },
+        #[cfg(feature = "full")]
+        Route::Projects => html! { <pages::projects::ProjectsPage /> },
+        #[cfg(feature = "full")]
+        Route::Run => html! { <pages::run::RunPage /> },
+        #[cfg(feature = "full")]
+        Route::Runs => html! { <pages::runs::RunsPage /> },
+        #[cfg(feature = "full")]
+        Route::RunDetail { id } => html! { <pages::run_detail::RunDetailPage {id} /> },
+        #[cfg(feature = "full")]
+        Route::Engines => html! { <pages::engines::EnginesPage /> },
+        #[cfg(feature = "full")]
+        Route::Sources => html! { <pages::sources::SourcesPage /> },
+        #[cfg(feature = "full")]
+        Route::Actions => html! { <pages::actions::ActionsPage /> },
+        #[cfg(feature = "full")]
+        Route::Claims => html! { <pages::claims::ClaimsPage /> },
+        #[cfg(feature = "full")]
+        Route::Lists => html! { <pages::lists::ListsPage /> },
+        #[cfg(feature = "full")]
+        Route::Export => html! { <pages::export::ExportPage /> },
+        #[cfg(feature = "full")]
+        Route::Settings => html! { <pages::settings::SettingsPage /> },
+        #[cfg(feature = "chat")]
+        Route::Chat => html! { <pages::chat::ChatPage /> },
+        #[cfg(feature = "full")]
+        Route::NotFound => html! { <pages::NotFoundPage /> },
+        #[allow(unreachable_patterns)]
+        _ => return None,
+    })
 }
 
 /// The interface language as `<html lang>` and `lang-toggle`'s `data-value` carry it.
@@ -120,6 +138,15 @@ pub fn App() -> Html {
 /// seeding.
 async fn start_up(repo: IdbRepo, dispatcher: UseReducerDispatcher<AppState>) {
     use crate::demo::{self, SeedDecision};
+    if !crate::handover::SEEDS_DEMO {
+        // The chat entry seeds nothing: the Docs chat needs no demo (its header lists what is
+        // stored), the next page of another entry seeds it, and the seeding's code (import,
+        // analysis) stays out of the chat entry.
+        dispatcher.dispatch(Action::RepoReady(repo));
+        dispatcher.dispatch(Action::Started);
+        crate::handover::start_up_settled();
+        return;
+    }
     let seeding = match demo::decision(&repo).await {
         Ok(SeedDecision::Seed) => seed_demo(&repo, &dispatcher).await,
         Ok(_) => {
@@ -221,7 +248,13 @@ fn Frame() -> Html {
         let app = app.clone();
         Callback::from(move |id| app.dispatch(Action::Dismiss(id)))
     };
+    let route = use_route::<Route>();
     let body = match &app.repo {
+        // After a handover (or a link from another entry's document), the loading state the
+        // page had a moment ago, with its heading, until storage is open: no frame without it.
+        RepoState::Opening if crate::handover::handed_over_selection().is_some() => {
+            crate::handover::loading_state(lang, route.as_ref().map_or("common.loading", title_of))
+        }
         RepoState::Opening => html! {
             <>
                 <p class="muted" aria-busy="true">{ t(lang, "storage.opening") }</p>

@@ -1,10 +1,13 @@
 //! Which wasm entry of the site owns which page (issue 39, ADR 0025): the one table of it.
 //!
 //! The site is this crate built more than once with different cargo features: the
-//! dashboard entry (`--no-default-features`) links the dashboard's path only, the app entry
-//! (the default feature `full`) every page. The bootstrap that `cargo xtask dist` writes
-//! picks the entry a page load needs from its path, and a reduced entry hands any other
-//! route over to the entry that owns it (`crate::handover`).
+//! dashboard entry (no feature) links the dashboard's path only, the chat entry (`chat`) the
+//! Docs chat's, the app entry (`full`) every other page; the default build (both features)
+//! links every page, for native tests. The bootstrap that `cargo xtask dist` writes picks the
+//! entry a page load needs from its path. A reduced entry hands a route it does not link over
+//! to the entry that owns it (`crate::handover`): in the same document when both share one
+//! (the dashboard's and the app's), by a document navigation (a page load) when either has a
+//! document of its own (the chat's).
 //! This file depends on nothing, not even `std`'s prelude beyond slices: `xtask` compiles it
 //! too (`#[path]`), so the bootstrap's table is generated from this one and cannot drift.
 
@@ -18,17 +21,45 @@ pub struct Entry {
     /// The route paths (relative to `<base href>`, no query) it owns; empty for the entry
     /// that owns every other path.
     pub paths: &'static [&'static str],
+    /// Whether its pages are a document of their own: links between them and other entries'
+    /// pages load a new document (a separate tool, ADR 0025), so no entry ever hands a
+    /// document back and no module is started twice in one document.
+    pub own_document: bool,
+    /// Whether its start-up seeds the demo on a first visit, and so reads the demo's first
+    /// view (ADR 0024), which its page preloads.
+    pub seeds_demo: bool,
 }
 
 /// The entry of the dashboard alone: what a first visit to the site's root downloads.
 pub const DASHBOARD: &str = "dashboard";
-/// The entry of the whole app: every page, the import worker's module.
+/// The entry of the Docs chat alone: a separate tool, with a document of its own.
+pub const CHAT: &str = "chat";
+/// The entry of the app: every page but the Docs chat, the import worker's module.
 pub const APP: &str = "app";
 
 /// Every entry, the one that owns every other path last.
 pub const ENTRIES: &[Entry] = &[
-    Entry { name: DASHBOARD, cargo_args: &["--no-default-features"], paths: &["/"] },
-    Entry { name: APP, cargo_args: &[], paths: &[] },
+    Entry {
+        name: DASHBOARD,
+        cargo_args: &["--no-default-features"],
+        paths: &["/"],
+        own_document: false,
+        seeds_demo: true,
+    },
+    Entry {
+        name: CHAT,
+        cargo_args: &["--no-default-features", "--features", "chat"],
+        paths: &["/chat"],
+        own_document: true,
+        seeds_demo: false,
+    },
+    Entry {
+        name: APP,
+        cargo_args: &["--no-default-features", "--features", "full"],
+        paths: &[],
+        own_document: false,
+        seeds_demo: true,
+    },
 ];
 
 /// The name of the entry that owns a route path (relative to `<base href>`; a query or a

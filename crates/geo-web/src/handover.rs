@@ -1,18 +1,22 @@
 //! The handover between the site's wasm entries (issue 39, ADR 0025; the table is
 //! [`crate::entries`]).
 //!
-//! A reduced entry (the dashboard's) renders [`HandOver`] for a route it does not link: a
-//! visible loading state that asks the bootstrap (`globalThis.geoLoadEntry`, written by
-//! `cargo xtask dist`) for the entry that owns the route. The bootstrap loads that entry's
-//! glue and module in the same document, calls this entry's `stop_app` (which waits until the
-//! start-up work — opening storage, seeding the demo — has settled, so that two modules never
-//! seed at once, then destroys the Yew app), and mounts the other entry, whose router reads
-//! the current URL. Only forward: the app entry links every route and never hands back.
-//! Once the dashboard entry's start-up has settled and painted, it asks the bootstrap to
-//! fetch and compile the app entry at low priority (`globalThis.geoPrefetchEntry`), so a
-//! later navigation waits for no download.
+//! A reduced entry renders [`HandOver`] for a route it does not link: a visible loading state
+//! (the page's name as its heading) while the entry that owns the route takes over.
+//! - **In the same document** (the dashboard entry to the app entry): it asks the bootstrap
+//!   (`globalThis.geoLoadEntry`, written by `cargo xtask dist`) for that entry. The bootstrap
+//!   loads its glue and module, calls this entry's `stop_app` (which waits until the start-up
+//!   work — opening storage, seeding the demo — has settled, so that two modules never seed at
+//!   once, then destroys the Yew app), and mounts the other entry, whose router reads the
+//!   current URL. Only forward: the app entry links every route it shares a document with.
+//!   Once the dashboard entry's start-up has settled and painted, it asks the bootstrap to
+//!   fetch and compile the app entry at low priority (`globalThis.geoPrefetchEntry`), so a
+//!   later navigation waits for no download.
+//! - **By a page load** (to or from an entry with a document of its own, the Docs chat's):
+//!   links there are plain links ([`crate::components::NavLink`]); a route of such an entry
+//!   reached in this document anyway (a link pushed by code, the history) loads its document.
 
-use crate::entries::{self, APP, DASHBOARD};
+use crate::entries::{self, APP, CHAT, DASHBOARD};
 use crate::hooks::use_app;
 use crate::i18n::t;
 use crate::routes::Route;
@@ -20,12 +24,37 @@ use std::cell::RefCell;
 use yew::prelude::*;
 use yew_router::Routable;
 
-/// The entry this build is (`full`: the app entry; otherwise the dashboard entry).
-pub const THIS_ENTRY: &str = if cfg!(feature = "full") { APP } else { DASHBOARD };
+/// The entry this build is (`full`: the app entry, in the default build too; `chat` alone:
+/// the chat entry; neither: the dashboard entry).
+pub const THIS_ENTRY: &str = if cfg!(feature = "full") {
+    APP
+} else if cfg!(feature = "chat") {
+    CHAT
+} else {
+    DASHBOARD
+};
 
-/// Whether this build's `switch` renders `route` itself (otherwise it hands over).
-pub fn links(route: &Route) -> bool {
-    THIS_ENTRY == APP || entries::entry_for_path(&route.to_path()) == THIS_ENTRY
+/// Whether this entry's start-up seeds the demo on a first visit (the dashboard's and the
+/// app's; the Docs chat needs no demo, so the chat entry links none of the seeding): its row's
+/// `seeds_demo` in [`crate::entries::ENTRIES`].
+pub const SEEDS_DEMO: bool = cfg!(feature = "full") || !cfg!(feature = "chat");
+
+/// The entry that owns `route` (`crate::entries`).
+pub fn owner(route: &Route) -> &'static str {
+    entries::entry_for_path(&route.to_path())
+}
+
+/// Whether a page of entry `from` reaches a page of entry `to` in the same document (one
+/// entry, or a handover between two that share documents); otherwise by a page load.
+pub fn documents_shared(from: &str, to: &str) -> bool {
+    let own = |name: &str| entries::ENTRIES.iter().any(|e| e.name == name && e.own_document);
+    from == to || !(own(from) || own(to))
+}
+
+/// Whether a link from this entry to `route` stays in this document (otherwise it is a plain
+/// link: a page load of the route's own document).
+pub fn same_document(route: &Route) -> bool {
+    documents_shared(THIS_ENTRY, owner(route))
 }
 
 /// Props of [`HandOver`].
@@ -43,10 +72,11 @@ pub struct HandOverProps {
 pub fn HandOver(props: &HandOverProps) -> Html {
     let lang = use_app().lang;
     let failed = use_state(|| false);
-    let entry = entries::entry_for_path(&props.route.to_path());
+    let entry = owner(&props.route);
     {
         let failed = failed.clone();
-        use_effect_with(entry, move |entry| load_entry(entry, move || failed.set(true)));
+        let path = props.route.to_path();
+        use_effect_with(entry, move |entry| load_entry(entry, &path, move || failed.set(true)));
     }
     if *failed {
         return html! {
@@ -56,9 +86,17 @@ pub fn HandOver(props: &HandOverProps) -> Html {
             </section>
         };
     }
+    loading_state(lang, props.title)
+}
+
+/// The loading state of a page on its way: its name (`title`, an i18n key) as the heading, a
+/// status line, card placeholders, `aria-busy`. [`HandOver`] draws it while the entry that
+/// owns the page loads, and the entry handed over to draws it again while it opens its
+/// storage (`app::Frame`), so the heading stays on screen until the page itself is drawn.
+pub fn loading_state(lang: geo_core::model::Lang, title: &'static str) -> Html {
     html! {
         <section class="entry-loading" aria-busy="true">
-            <h1>{ t(lang, props.title) }</h1>
+            <h1>{ t(lang, title) }</h1>
             <p class="muted" role="status">{ t(lang, "entry.loading") }</p>
             <div class="skeleton-grid" aria-hidden="true">
                 { for (0..3).map(|_| html! { <div class="card skeleton-card"></div> }) }
@@ -67,11 +105,27 @@ pub fn HandOver(props: &HandOverProps) -> Html {
     }
 }
 
-/// Asks the bootstrap for `entry`; `on_fail` when there is no bootstrap or the entry cannot
-/// be loaded. On success this entry's app is destroyed and nothing more happens here.
-fn load_entry(entry: &'static str, on_fail: impl FnOnce() + 'static) {
+/// Asks the bootstrap for `entry` (in this document), or loads the document of the route at
+/// `path` (its canonical path, with the page's query) when `entry` has one of its own;
+/// `on_fail` when there is no bootstrap or the entry cannot be loaded. On success this entry's
+/// app is destroyed (or the page left) and nothing more happens here.
+fn load_entry(entry: &'static str, path: &str, on_fail: impl FnOnce() + 'static) {
     #[cfg(target_arch = "wasm32")]
     {
+        if !documents_shared(THIS_ENTRY, entry) {
+            // A page load: the bootstrap starts the entry that owns the path. The route's own
+            // path, not the URL as it is: the router reads `/chat/` as the chat's route, the
+            // bootstrap would not (that page load would start this entry again, and again).
+            let loaded = web_sys::window().and_then(|w| {
+                let location = w.location();
+                let rest = format!("{}{}", location.search().ok()?, location.hash().ok()?);
+                location.replace(&format!("{}{path}{rest}", crate::web::base_path())).ok()
+            });
+            if loaded.is_none() {
+                on_fail();
+            }
+            return;
+        }
         use wasm_bindgen::JsCast;
         let call =
             boot_function("geoLoadEntry").and_then(|f| f.call1(&wasm_bindgen::JsValue::NULL, &entry.into()).ok());
@@ -87,7 +141,7 @@ fn load_entry(entry: &'static str, on_fail: impl FnOnce() + 'static) {
     }
     #[cfg(not(target_arch = "wasm32"))]
     {
-        let _ = entry;
+        let _ = (entry, path);
         on_fail();
     }
 }
@@ -183,7 +237,7 @@ pub fn start_up_settled() {
         f();
     }
     #[cfg(target_arch = "wasm32")]
-    if THIS_ENTRY != APP {
+    if THIS_ENTRY == DASHBOARD {
         wasm_bindgen_futures::spawn_local(async {
             crate::web::after_paint().await;
             if let Some(f) = boot_function("geoPrefetchEntry") {
@@ -194,13 +248,38 @@ pub fn start_up_settled() {
 }
 
 /// Notes whether this entry was mounted by a handover and the selection it carries
-/// (`start_app`'s second argument: [`Selection::to_text`]'s text, absent on a page load).
+/// (`start_app`'s second argument, or what a link of another entry's document carried:
+/// [`Selection::to_text`]'s text; absent on any other page load).
 pub fn set_handed_over(selection: Option<&str>) {
     HANDED_OVER.with(|h| *h.borrow_mut() = selection.map(|t| Selection::from_text(t).unwrap_or_default()));
 }
 
-/// After a handover, the focus goes to `main`, where the page the user asked for shows (the
-/// element that had it, a link of the entry before, is gone).
+/// The session-storage key under which a link that loads another entry's document leaves
+/// the selection on screen ([`note_document_link`]).
+const CARRIED_KEY: &str = "geo-probe.carried";
+
+/// A link of this site is loading another entry's document ([`crate::components::NavLink`]):
+/// the selection on screen goes with it through session storage (the tab's, which a page load
+/// keeps), and the page it opens starts as after a handover: with that selection, the focus
+/// on `main`.
+pub fn note_document_link() {
+    if let Some(s) = crate::web::session_storage() {
+        let _ = s.set_item(CARRIED_KEY, &selection_on_screen());
+    }
+}
+
+/// What a link of this site's other document left for this one ([`note_document_link`]), once:
+/// `start_app` passes it to [`set_handed_over`] when no entry handed over in this document.
+pub fn carried_by_document_link() -> Option<String> {
+    let s = crate::web::session_storage()?;
+    let carried = s.get_item(CARRIED_KEY).ok().flatten()?;
+    let _ = s.remove_item(CARRIED_KEY);
+    Some(carried)
+}
+
+/// After a handover (or a page load from another document's link), the focus goes to `main`,
+/// where the page the user asked for shows (the element that had it, a link of the entry
+/// before, is gone).
 pub fn focus_main_if_handed_over() {
     if HANDED_OVER.with(|h| h.borrow().is_some()) {
         crate::hooks::focus("#main");
@@ -258,14 +337,34 @@ mod tests {
     }
 
     #[test]
-    fn the_dashboard_entry_owns_the_dashboard_route_only() {
+    fn the_dashboard_entry_owns_the_dashboard_route_the_chat_entry_the_chat_and_the_app_entry_the_rest() {
         for route in every_route() {
-            let owner = entries::entry_for_path(&route.to_path());
-            let expect = if route == Route::Dashboard { DASHBOARD } else { APP };
-            assert_eq!(owner, expect, "{route:?} at {}", route.to_path());
+            let expect = match route {
+                Route::Dashboard => DASHBOARD,
+                Route::Chat => CHAT,
+                _ => APP,
+            };
+            assert_eq!(owner(&route), expect, "{route:?} at {}", route.to_path());
         }
-        // The app entry (this native build's features) links every route.
-        assert!(every_route().iter().all(links) || THIS_ENTRY != APP);
+        // This native build is the default one: the app entry, with the chat linked too.
+        assert_eq!(THIS_ENTRY, APP);
+        let row = entries::ENTRIES.iter().find(|e| e.name == THIS_ENTRY);
+        assert_eq!(row.map(|e| e.seeds_demo), Some(SEEDS_DEMO), "SEEDS_DEMO is the table's");
+    }
+
+    #[test]
+    fn the_chat_is_a_document_of_its_own_and_the_dashboard_and_app_share_theirs() {
+        assert!(documents_shared(DASHBOARD, APP));
+        assert!(documents_shared(APP, DASHBOARD));
+        assert!(documents_shared(CHAT, CHAT));
+        for other in [DASHBOARD, APP] {
+            assert!(!documents_shared(CHAT, other), "chat → {other}");
+            assert!(!documents_shared(other, CHAT), "{other} → chat");
+        }
+        // From this (the app) entry: the chat's link loads its document, every other stays.
+        for route in every_route() {
+            assert_eq!(same_document(&route), route != Route::Chat, "{route:?}");
+        }
     }
 
     #[track_caller]
@@ -279,7 +378,9 @@ mod tests {
         check("", DASHBOARD);
         check("/?run=r1", DASHBOARD);
         check("/#main", DASHBOARD);
-        check("/chat", APP);
+        check("/chat", CHAT);
+        check("/chat?chatTimeoutMs=1500", CHAT);
+        check("/chat/more", APP);
         check("/settings?tab=data", APP);
         check("/runs/run_1", APP);
         check("/no-such-page", APP);
@@ -290,9 +391,16 @@ mod tests {
         let rest: Vec<_> = entries::ENTRIES.iter().filter(|e| e.paths.is_empty()).collect();
         assert_eq!(rest.len(), 1);
         assert_eq!(entries::ENTRIES.last().map(|e| e.name), Some(APP));
-        // The app entry is the crate's default build; a reduced entry turns `full` off.
+        // Each entry's build turns the default features off and names its own (the features
+        // this crate's `THIS_ENTRY` and `SEEDS_DEMO` read).
+        let features = |name| match name {
+            DASHBOARD => vec!["--no-default-features"],
+            CHAT => vec!["--no-default-features", "--features", "chat"],
+            _ => vec!["--no-default-features", "--features", "full"],
+        };
         for e in entries::ENTRIES {
-            assert_eq!(e.name == APP, e.cargo_args.is_empty(), "{}", e.name);
+            assert_eq!(e.cargo_args, features(e.name), "{}", e.name);
+            assert_eq!(e.seeds_demo, e.name != CHAT, "{}", e.name);
         }
     }
 

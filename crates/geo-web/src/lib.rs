@@ -30,7 +30,8 @@
 //! - [`import_worker`]: the settings import, run off the main thread in a Web Worker;
 //! - [`capture_import`]: captured app answers as an `app` run (the runs page, through the import worker);
 //! - [`entries`]: which wasm entry of the site owns which page; [`handover`]: the loading state and the
-//!   handover from the dashboard entry to the app entry (the feature `full`, ADR 0025).
+//!   handover from the dashboard entry to the app entry (the feature `full`) in one document, and
+//!   to and from the chat entry (the feature `chat`) by a page load (ADR 0025).
 
 #![warn(missing_docs)]
 
@@ -62,7 +63,8 @@ pub use repo::self_test::migration_self_test;
 /// Mounts the app on `<body>`; the bootstrap (`boot-*.js`, written by `cargo xtask dist`)
 /// calls it once the module is instantiated, naming the import worker's script
 /// ([`import_worker`]) and, when another entry handed the page over, what it carries
-/// ([`handover::Selection`]).
+/// ([`handover::Selection`]; after a link from another entry's document, what that link left
+/// in session storage).
 /// Not a wasm-bindgen `start` function: the import worker instantiates this same module, and
 /// it must not render there.
 #[cfg(target_arch = "wasm32")]
@@ -72,6 +74,8 @@ pub fn start_app(import_worker: Option<String>, handed_over: Option<String>) {
     // splits a first visit's time at this mark.
     web::mark("geo:start");
     import_worker::set_worker_url(import_worker);
+    // Handed over in this document, or carried by a link from another entry's document.
+    let handed_over = handed_over.or_else(handover::carried_by_document_link);
     handover::set_handed_over(handed_over.as_deref());
     let handle = yew::Renderer::<app::App>::new().render();
     APP_HANDLE.with(|h| *h.borrow_mut() = Some(handle));
@@ -85,9 +89,9 @@ thread_local! {
 
 /// The bootstrap's call before another entry mounts (ADR 0025, [`handover`]): resolves once
 /// the start-up work has settled and this entry's app is destroyed, with the selection on
-/// screen ([`handover::Selection::to_text`]) for the next entry's `start_app`. Only a reduced
-/// entry has it.
-#[cfg(all(target_arch = "wasm32", not(feature = "full")))]
+/// screen ([`handover::Selection::to_text`]) for the next entry's `start_app`. Only the
+/// dashboard entry has it (the chat entry hands over by a page load).
+#[cfg(all(target_arch = "wasm32", not(any(feature = "full", feature = "chat"))))]
 #[wasm_bindgen::prelude::wasm_bindgen]
 pub fn stop_app() -> js_sys::Promise {
     js_sys::Promise::new(&mut |resolve, _| {

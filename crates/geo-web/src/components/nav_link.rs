@@ -1,6 +1,7 @@
 //! An in-app link that keeps `data-testid` and a real `href` (with the base path), so it
 //! works with the keyboard, middle-click and "open in new tab", and navigates without a
-//! reload on a plain click.
+//! reload on a plain click — unless its page is another entry's document (the Docs chat's,
+//! ADR 0025): then the browser loads that document.
 
 use crate::routes::Route;
 use yew::prelude::*;
@@ -29,8 +30,13 @@ pub fn NavLink(props: &NavLinkProps) -> Html {
     let href = format!("{}{}", crate::web::base_path(), props.to.to_path());
     let onclick = {
         let to = props.to.clone();
+        let same_document = crate::handover::same_document(&to);
         Callback::from(move |e: MouseEvent| {
             let plain = e.button() == 0 && !(e.ctrl_key() || e.meta_key() || e.shift_key() || e.alt_key());
+            if plain && !same_document {
+                crate::handover::note_document_link();
+                return;
+            }
             if let (true, Some(nav)) = (plain, navigator.as_ref()) {
                 e.prevent_default();
                 nav.push(&to);
