@@ -44,6 +44,37 @@ test('beforeunload: closing or reloading asks while a run is in flight, not afte
   } finally { mock.stop(); }
 });
 
+test('the Docs chat link opens a new tab while a run is in flight, so the run goes on; after it, the same tab', async () => {
+  const mock = await startMock(['--latency-ms', '60000']);
+  try {
+    const page = await mockedPage(browser, mock, TWO);
+    const dialogs = recordDialogs(page);
+    await startRunAll(page, { concurrency: '1' });
+    await until(async () => (await progressOf(page))?.running, 5000, 'run in progress');
+    const runPath = new URL(page.url()).pathname;
+
+    // The chat is another document (ADR 0025): loading it here would end the run.
+    const [chat] = await Promise.all([page.context().waitForEvent('page'), byId(page, 'nav-chat').click()]);
+    await chat.waitForURL(/\/chat$/);
+    await byId(chat, 'chat-question').waitFor();
+    assert.equal(new URL(page.url()).pathname, runPath, 'the running page stays where it was');
+    assert.deepEqual(dialogs, [], 'no leave-this-page prompt');
+    const p = await progressOf(page);
+    assert.ok(p.running, `the run goes on: ${JSON.stringify(p)}`);
+    await chat.close();
+
+    await byId(page, 'run-cancel').click();
+    await sessionEnded(page);
+    // With no run in flight the link loads the chat in this tab, as any link would.
+    const pages = page.context().pages().length;
+    await byId(page, 'nav-chat').click();
+    await page.waitForURL(/\/chat$/);
+    await byId(page, 'chat-question').waitFor();
+    assert.equal(page.context().pages().length, pages, 'no new tab once the run ended');
+    assert.deepEqual(dialogs, []);
+  } finally { mock.stop(); }
+});
+
 test('a hanging request fails as a timeout after 180 s (fake clock), is retried, and the run finishes', async () => {
   const mock = await startMock(['--hang-secs', '900']);
   try {

@@ -308,6 +308,12 @@ fn update_live(shared: &Shared, f: impl FnOnce(&mut LiveRun)) {
     });
 }
 
+/// Whether a run of this tab is in flight (its `beforeunload` guard is on). A link to another
+/// document (the Docs chat's, ADR 0025) then opens it in a new tab, so the run goes on.
+pub fn in_flight() -> bool {
+    UNLOAD.with(|u| u.borrow().is_some())
+}
+
 fn guard_unload(on: bool) {
     let Some(window) = web_sys::window() else { return };
     UNLOAD.with(|u| {

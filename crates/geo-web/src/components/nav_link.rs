@@ -1,7 +1,7 @@
 //! An in-app link that keeps `data-testid` and a real `href` (with the base path), so it
 //! works with the keyboard, middle-click and "open in new tab", and navigates without a
 //! reload on a plain click — unless its page is another entry's document (the Docs chat's,
-//! ADR 0025): then the browser loads that document.
+//! ADR 0025): then the browser loads that document, in a new tab while a run is in flight.
 
 use crate::routes::Route;
 use yew::prelude::*;
@@ -31,9 +31,19 @@ pub fn NavLink(props: &NavLinkProps) -> Html {
     let onclick = {
         let to = props.to.clone();
         let same_document = crate::handover::same_document(&to);
+        let href = href.clone();
         Callback::from(move |e: MouseEvent| {
             let plain = e.button() == 0 && !(e.ctrl_key() || e.meta_key() || e.shift_key() || e.alt_key());
             if plain && !same_document {
+                // Loading the other document would end a run in flight (its page holds it):
+                // the run goes on here and the other document opens in a new tab.
+                if crate::runner::in_flight() {
+                    e.prevent_default();
+                    if let Some(window) = web_sys::window() {
+                        let _ = window.open_with_url_and_target_and_features(&href, "_blank", "noopener");
+                    }
+                    return;
+                }
                 crate::handover::note_document_link();
                 return;
             }
