@@ -1,7 +1,7 @@
 // Helpers of guards.test.mjs: starting a run from the run page, counting the requests a
 // page sends to the mock, and an import envelope big enough to overflow a small quota.
 import { byId, until } from './helpers.mjs';
-import { fixtureProject, progressOf, startRun } from './run-helpers.mjs';
+import { fixtureProject, mockedPage, progressOf, startRun } from './run-helpers.mjs';
 
 /** Opens the run page of the selected project and starts a run of every prompt, once each by default. */
 export function startRunAll(page, { repeats = '1', concurrency = '3' } = {}) {
@@ -35,6 +35,17 @@ export function recordDialogs(page) {
     d.dismiss().catch(() => {});
   });
   return types;
+}
+
+/** A page of `prompts` whose run of them is in flight against `mock` (started by a click:
+ * the user gesture Chromium wants before it shows a `beforeunload` prompt), and the types
+ * of the dialogs it raises from then on. */
+export async function pageWithRunInFlight(browser, mock, prompts) {
+  const page = await mockedPage(browser, mock, prompts);
+  const dialogs = recordDialogs(page);
+  await startRunAll(page, { concurrency: '1' });
+  await until(async () => (await progressOf(page))?.running, 5000, 'run in progress');
+  return { page, dialogs };
 }
 
 /** A second project with `n` prompts of `size` characters each: one import, many records. */

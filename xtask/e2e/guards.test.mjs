@@ -5,8 +5,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileBrowser, freshPage, open, byId, dumpDb, until, BASE_URL } from './helpers.mjs';
-import { startMock, mockedPage, exportWithPrompts, importEnvelope, saveSettings, progressOf } from './run-helpers.mjs';
-import { startRunAll, sessionEnded, recordPosts, recordDialogs, bigEnvelope } from './guards-helpers.mjs';
+import { startMock, exportWithPrompts, importEnvelope, saveSettings, progressOf } from './run-helpers.mjs';
+import { startRunAll, sessionEnded, recordPosts, recordDialogs, bigEnvelope, pageWithRunInFlight } from './guards-helpers.mjs';
 
 const browser = fileBrowser();
 
@@ -19,11 +19,7 @@ const unexpected = (page) => page.errors.filter((e) => !/Failed to load resource
 test('beforeunload: closing or reloading asks while a run is in flight, not after it is cancelled', async () => {
   const mock = await startMock(['--latency-ms', '60000']);
   try {
-    const page = await mockedPage(browser, mock, TWO);
-    const dialogs = recordDialogs(page);
-    // Clicking start is the user gesture Chromium wants before it shows the prompt.
-    await startRunAll(page, { concurrency: '1' });
-    await until(async () => (await progressOf(page))?.running, 5000, 'run in progress');
+    const { page, dialogs } = await pageWithRunInFlight(browser, mock, TWO);
 
     await page.close({ runBeforeUnload: true });
     await until(() => dialogs.length === 1, 5000, 'a dialog on close');
@@ -47,10 +43,7 @@ test('beforeunload: closing or reloading asks while a run is in flight, not afte
 test('the Docs chat link opens a new tab while a run is in flight, so the run goes on; after it, the same tab', async () => {
   const mock = await startMock(['--latency-ms', '60000']);
   try {
-    const page = await mockedPage(browser, mock, TWO);
-    const dialogs = recordDialogs(page);
-    await startRunAll(page, { concurrency: '1' });
-    await until(async () => (await progressOf(page))?.running, 5000, 'run in progress');
+    const { page, dialogs } = await pageWithRunInFlight(browser, mock, TWO);
     const runPath = new URL(page.url()).pathname;
 
     // The chat is another document (ADR 0025): loading it here would end the run.
