@@ -45,7 +45,7 @@ pub fn run(args: &[String]) -> Result<()> {
     let root = workspace_root();
     let e2e = root.join("xtask/e2e");
     ensure_npm_packages(&e2e)?;
-    dist::build(&DistOptions { base_path: "/".into(), dev: opts.dev })?;
+    dist::build(&DistOptions { base_path: "/".into(), dev: opts.dev, converge: true })?;
     let server = serve::start_with(&root.join("dist"), 0, "/", Caching::Pages)?;
     let started = std::time::Instant::now();
     let files = server.precompress()?;

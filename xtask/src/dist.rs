@@ -38,11 +38,14 @@ pub struct DistOptions {
     pub base_path: String,
     /// Debug build without wasm-opt (faster, larger).
     pub dev: bool,
+    /// `wasm-opt --converge` on top of `-Oz`: 2.7 KB less for about 2.6 times the time (ADR
+    /// 0014, step 9; ADR 0021). The browser tests build without it: same behaviour, sooner.
+    pub converge: bool,
 }
 
 impl Default for DistOptions {
     fn default() -> Self {
-        DistOptions { base_path: "/".into(), dev: false }
+        DistOptions { base_path: "/".into(), dev: false, converge: true }
     }
 }
 
@@ -151,7 +154,7 @@ pub struct BuiltEntry {
 /// (wasm-opt, terser) on a thread while the next entry builds; returns the staged glue and
 /// module of each entry, in build order. The app entry is built first: its `wasm-opt` is the
 /// longest, and runs beside the other entries' builds.
-fn build_entries(root: &Path, dev: bool) -> Result<Vec<(&'static str, PathBuf, PathBuf)>> {
+fn build_entries(root: &Path, dev: bool, converge: bool) -> Result<Vec<(&'static str, PathBuf, PathBuf)>> {
     let mut staged = Vec::new();
     let mut shrinking = Vec::new();
     let mut order: Vec<&entries::Entry> = entries::ENTRIES.iter().collect();
@@ -165,7 +168,7 @@ fn build_entries(root: &Path, dev: bool) -> Result<Vec<(&'static str, PathBuf, P
             let (root, glue, wasm, name) = (root.to_path_buf(), glue.clone(), wasm.clone(), entry.name);
             shrinking.push(std::thread::spawn(move || -> Result<()> {
                 let started = std::time::Instant::now();
-                optimize_wasm(&root, &wasm)?;
+                optimize_wasm(&root, &wasm, converge)?;
                 minify_glue(&root, &glue)?;
                 eprintln!("xtask: entry {name}: wasm-opt and terser {:.0} s", started.elapsed().as_secs_f64());
                 Ok(())
@@ -183,7 +186,7 @@ fn build_entries(root: &Path, dev: bool) -> Result<Vec<(&'static str, PathBuf, P
 pub fn build(opts: &DistOptions) -> Result<Vec<SizeRow>> {
     let started = std::time::Instant::now();
     let root = workspace_root();
-    let staged = build_entries(&root, opts.dev)?;
+    let staged = build_entries(&root, opts.dev, opts.converge)?;
 
     let dist = root.join("dist");
     if dist.exists() {
@@ -518,7 +521,7 @@ fn import_worker_script(glue_name: &str) -> String {
 fn bindgen_and_optimize(root: &Path, wasm_in: &Path, stage: &str, dev: bool) -> Result<(PathBuf, PathBuf)> {
     let (glue_path, wasm_path) = bindgen(root, wasm_in, stage, dev)?;
     if !dev {
-        optimize_wasm(root, &wasm_path)?;
+        optimize_wasm(root, &wasm_path, true)?;
     }
     Ok((glue_path, wasm_path))
 }
@@ -596,9 +599,9 @@ fn find_wasm_opt(root: &Path) -> std::result::Result<PathBuf, String> {
     })
 }
 
-/// Runs `wasm-opt -Oz --converge` in place ([`find_wasm_opt`]); says so, and keeps the unoptimised
-/// module (saying why and what to run) when no usable one can be had.
-fn optimize_wasm(root: &Path, wasm: &Path) -> Result<()> {
+/// Runs `wasm-opt -Oz` (with `--converge` when `converge`) in place ([`find_wasm_opt`]); says so,
+/// and keeps the unoptimised module (saying why and what to run) when no usable one can be had.
+fn optimize_wasm(root: &Path, wasm: &Path, converge: bool) -> Result<()> {
     let tool = match find_wasm_opt(root) {
         Ok(tool) => tool,
         Err(why) => {
@@ -608,10 +611,10 @@ fn optimize_wasm(root: &Path, wasm: &Path) -> Result<()> {
     };
     let out = wasm.with_extension("opt.wasm");
     let status = Command::new(&tool)
+        .arg("-Oz")
+        // Repeats the passes while they still shrink the module (ADR 0014, step 9: 2.7 KB).
+        .args(converge.then_some("--converge"))
         .args([
-            "-Oz",
-            // Repeats the passes while they still shrink the module (ADR 0014: 0.3 KB).
-            "--converge",
             "--enable-bulk-memory",
             "--enable-nontrapping-float-to-int",
             "--enable-sign-ext",
@@ -628,7 +631,8 @@ fn optimize_wasm(root: &Path, wasm: &Path) -> Result<()> {
     match status {
         Ok(s) if s.success() => {
             fs::rename(&out, wasm)?;
-            eprintln!("xtask: wasm-opt -Oz --converge applied ({})", tool.display());
+            let flags = if converge { "-Oz --converge" } else { "-Oz" };
+            eprintln!("xtask: wasm-opt {flags} applied ({})", tool.display());
         }
         Ok(s) => eprintln!(
             "xtask: wasm-opt skipped: {} failed with {s} (an old binaryen cannot read current wasm: run `npm ci` in xtask/e2e for binaryen 132)",

@@ -33,7 +33,9 @@ pub fn run(args: &[String]) -> Result<()> {
     let root = workspace_root();
     let e2e = root.join("xtask/e2e");
     ensure_npm_packages(&e2e)?;
-    dist::build(&DistOptions { base_path: "/".into(), dev })?;
+    // The tests check behaviour, not the last kilobytes: `--converge` is left to the site
+    // that is served and deployed (ADR 0021).
+    dist::build(&DistOptions { base_path: "/".into(), dev, converge: false })?;
     // Browser tests that need the mock engines start their own from this binary
     // (`GEO_MOCK_BIN`), on a free port, with the faults they want.
     run_cmd(Command::new(env!("CARGO")).current_dir(&root).args(["build", "-q", "-p", "geo-mock", "--locked"]))?;
