@@ -1,6 +1,7 @@
 //! `cargo xtask serve [--port N] [--base-path P] [--dev] [--pages] [--mock [--mock-port N]]`: builds
 //! `dist/` and serves it on 127.0.0.1 with the SPA fallback (a path without a file extension that is not a file
-//! gets `index.html`) and correct MIME types (`application/wasm` for streaming compile).
+//! gets `404.html`, as on GitHub Pages, or `index.html` without one) and correct MIME types (`application/wasm`
+//! for streaming compile).
 //!
 //! A deliberately small std-only HTTP/1.1 server: GET and HEAD, one request per
 //! connection, a thread per connection. It is for local use and the browser tests only.
@@ -241,7 +242,7 @@ pub fn resolve(dir: &Path, base: &str, raw_path: &str) -> Option<PathBuf> {
     }
     let last = rel.rsplit('/').next().unwrap_or("");
     // SPA fallback: routes have no extension; missing assets stay 404. Like GitHub Pages,
-    // `404.html` when there is one (it preloads the app entry; ADR 0025), else `index.html`.
+    // `404.html` when there is one (it preloads the entry of its path; ADR 0025), else `index.html`.
     let fallback = [dir.join("404.html"), dir.join("index.html")].into_iter().find(|p| p.is_file());
     fallback.filter(|_| !last.contains('.'))
 }
