@@ -122,7 +122,11 @@ test('a first project, its pasted prompts and its run land in it, not in the dem
 test('deleting the current project selects another one; the demo keeps its prompts', async () => {
   const page = await freshPage(browser, '', { demo: true });
   await until(async () => (await byId(page, 'project-select').inputValue()) === DEMO, 20000, 'the demo is current');
+  // The demo's first view makes it current before it is stored (ADR 0024): count its prompts
+  // once start-up, the seeding included, has settled.
+  await headerReady(page);
   const before = (await dumpDb(page)).stores.prompts.filter((p) => p.projectId === DEMO).length;
+  assert.ok(before > 0, 'the demo is stored with its prompts');
   await byId(page, 'nav-projects').click();
   await byId(page, 'project-new').click();
   await byId(page, 'project-name').fill('临时项目');
