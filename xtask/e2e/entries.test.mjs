@@ -284,6 +284,36 @@ test('from the dashboard, the Docs chat loads its own document, by mouse and by 
   }
 });
 
+test('a Docs chat click before the demo is stored waits for the seeding, so the chat finds the demo', async () => {
+  // Found walking issue 39: the link loaded the chat at once and the page load aborted the
+  // demo's seeding (one transaction), so the chat showed no project.
+  const context = await newContext(browser);
+  let release;
+  const gate = new Promise((r) => { release = r; });
+  let held;
+  const holding = new Promise((r) => { held = r; });
+  await context.route(/\/demo\/demo-data\.json$/, async (r) => { held(); await gate; await r.continue(); });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(BASE_URL);
+  // The first figure comes from the first view, while the demo file is held.
+  await page.locator('[data-testid="metric-mention-rate"][data-value]').waitFor();
+  await holding;
+  await page.evaluate(() => { window.__marker = 1; });
+  await byId(page, 'nav-chat').click();
+  await page.locator('[data-testid="nav-chat"][aria-busy="true"]').waitFor();
+  assert.equal(await page.evaluate(() => window.__marker), 1, 'the dashboard waits while the demo is seeded');
+  assert.equal(new URL(page.url()).pathname, '/');
+  release();
+  await loadsDocument(page, 'chat');
+  await headerReady(page);
+  assert.equal(await byId(page, 'project-select').inputValue(), 'proj_demo', 'the chat finds the demo, selected');
+  assert.ok(await byId(page, 'run-select').inputValue(), 'and its newest run');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('from the Docs chat every navigation link reaches its page, and each page\'s Docs chat link comes back', async () => {
   const page = await entryPage('chat');
   for (const name of ['dashboard', ...NAV]) {

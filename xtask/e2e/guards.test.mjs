@@ -40,16 +40,19 @@ test('beforeunload: closing or reloading asks while a run is in flight, not afte
   } finally { mock.stop(); }
 });
 
-test('the Docs chat link opens a new tab while a run is in flight, so the run goes on; after it, the same tab', async () => {
+test('the Docs chat link opens a new tab while a run is in flight, pop-ups blocked or not, so the run goes on; after it, the same tab', async () => {
   const mock = await startMock(['--latency-ms', '60000']);
   try {
     const { page, dialogs } = await pageWithRunInFlight(browser, mock, TWO);
     const runPath = new URL(page.url()).pathname;
+    // A browser that blocks windows opened by script: the link opens its tab itself.
+    await page.evaluate(() => { window.open = () => null; });
 
     // The chat is another document (ADR 0025): loading it here would end the run.
     const [chat] = await Promise.all([page.context().waitForEvent('page'), byId(page, 'nav-chat').click()]);
     await chat.waitForURL(/\/chat$/);
     await byId(chat, 'chat-question').waitFor();
+    assert.equal(await chat.evaluate(() => window.opener), null, 'the new tab has no opener');
     assert.equal(new URL(page.url()).pathname, runPath, 'the running page stays where it was');
     assert.deepEqual(dialogs, [], 'no leave-this-page prompt');
     const p = await progressOf(page);

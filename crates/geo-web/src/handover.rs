@@ -212,6 +212,11 @@ pub fn handed_over_selection() -> Option<Selection> {
     HANDED_OVER.with(|h| h.borrow().clone())
 }
 
+/// Whether the start-up work has settled ([`start_up_settled`]).
+pub fn settled() -> bool {
+    START_UP.with(|s| matches!(*s.borrow(), StartUp::Settled))
+}
+
 /// Runs `f` once the start-up work has settled (at once when it has).
 pub fn when_settled(f: impl FnOnce() + 'static) {
     let now = START_UP.with(|s| match &mut *s.borrow_mut() {
@@ -428,7 +433,9 @@ mod tests {
         let r = ran.clone();
         when_settled(move || r.borrow_mut().push("first"));
         assert!(ran.borrow().is_empty());
+        assert!(!settled());
         start_up_settled();
+        assert!(settled());
         assert_eq!(*ran.borrow(), ["first"]);
         let r = ran.clone();
         when_settled(move || r.borrow_mut().push("after"));
