@@ -1,6 +1,7 @@
 //! Hooks: [`use_app`] for the shared state, [`use_query`] for live repository reads
 //! ([`shared`]: one read for every component asking the same) and
-//! [`use_focus_after_render`] for moving the focus to what a click just added.
+//! [`use_focus_after_render`] for moving the focus to what a click just added; beside them
+//! [`set_on_input`], [`set_on_change`] and [`set_on_check`], a form field bound to its state.
 
 pub mod shared;
 
@@ -105,6 +106,24 @@ where
         });
     }
     (*state).clone()
+}
+
+/// A text field's `oninput`: the field's value becomes `state`.
+pub fn set_on_input(state: &UseStateHandle<String>) -> Callback<InputEvent> {
+    let state = state.clone();
+    Callback::from(move |e: InputEvent| state.set(e.target_unchecked_into::<web_sys::HtmlInputElement>().value()))
+}
+
+/// A `<select>`'s `onchange`: the chosen value becomes `state`.
+pub fn set_on_change(state: &UseStateHandle<String>) -> Callback<Event> {
+    let state = state.clone();
+    Callback::from(move |e: Event| state.set(e.target_unchecked_into::<web_sys::HtmlSelectElement>().value()))
+}
+
+/// A checkbox's `onchange`: whether it is ticked becomes `state`.
+pub fn set_on_check(state: &UseStateHandle<bool>) -> Callback<Event> {
+    let state = state.clone();
+    Callback::from(move |e: Event| state.set(e.target_unchecked_into::<web_sys::HtmlInputElement>().checked()))
 }
 
 /// Shows the outcome of a write: the success text, or the error (in the interface language)

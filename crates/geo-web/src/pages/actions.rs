@@ -14,12 +14,11 @@ use crate::components::probe_drawer::{open_probe_button, OpenProbe, StoredDrawer
 use crate::components::run_data::{use_run_data, without_run, Figures, SharedRunData};
 use crate::components::table::captioned_table;
 use crate::components::{safe_link, EmptyState};
-use crate::hooks::use_app;
+use crate::hooks::{set_on_check, use_app};
 use crate::i18n::{t, tf};
 use geo_core::actions::markdown::{links_sentence, status_label};
 use geo_core::actions::{Actions, ItemStatus};
 use geo_core::model::{Lang, Run};
-use web_sys::HtmlInputElement;
 use yew::prelude::*;
 use yew::virtual_dom::{VTag, VText};
 
@@ -41,12 +40,7 @@ pub fn ActionsPage() -> Html {
         (Some(d), Some(run), Some(a)) => {
             let v = View { a, run, open: &open, lang };
             let against = a.against_id.as_ref().and_then(|id| d.env.run(id));
-            let on_unowned = {
-                let unowned_only = unowned_only.clone();
-                Callback::from(move |e: Event| {
-                    unowned_only.set(e.target_unchecked_into::<HtmlInputElement>().checked())
-                })
-            };
+            let on_unowned = set_on_check(&unowned_only);
             let compared = match against {
                 Some(r) => tf(
                     lang,
