@@ -8,6 +8,7 @@
 //! sets one against the other with geo-core's `actions_against`: no probe is read until an
 //! answer opens.
 
+use crate::components::analytics::run_analytics_page;
 use crate::components::metric_card::{dec, pct, raw_f64};
 use crate::components::pager::{page_bounds, use_page, Pager, PAGE_SIZE};
 use crate::components::probe_drawer::{open_probe_button, OpenProbe, StoredDrawer};
@@ -66,14 +67,7 @@ pub fn ActionsPage() -> Html {
         }
         _ => without_run(&data, lang),
     };
-    html! {
-        <section class="analytics" data-testid="actions" data-state={if data.ready().is_some() { "ready" } else { "loading" }}
-            data-run={run.map(|r| r.id).unwrap_or_default()}>
-            <h1>{ t(lang, "act.title") }</h1>
-            <p class="muted">{ t(lang, "act.help") }</p>
-            { body }
-        </section>
-    }
+    run_analytics_page(lang, "actions", data.ready().is_some(), run.map(|r| r.id), "act.title", "act.help", body)
 }
 
 /// What every section reads.
