@@ -11,7 +11,7 @@ use crate::components::charts::{Bar, BarChart};
 use crate::components::metric_card::{ci_text, dec, pct, ratio_title, raw_f64};
 use crate::components::pager::{page_bounds, use_page, Pager, PAGE_SIZE};
 use crate::components::probe_drawer::{open_probe_button, OpenProbe, StoredDrawer};
-use crate::components::run_data::{use_run_data, use_run_probes, Figures, SharedRunData};
+use crate::components::run_data::{use_run_data, use_run_probes, Figures, RunDataProps, SharedRunData};
 use crate::hooks::{set_on_change, set_on_input, use_app};
 use crate::i18n::{t, tf};
 use crate::routes::Route;
@@ -111,13 +111,8 @@ pub fn SourcesPage() -> Html {
     analytics_page(lang, "sources.title", body)
 }
 
-#[derive(Properties, PartialEq)]
-struct BodyProps {
-    data: SharedRunData,
-}
-
 #[function_component]
-fn SourcesBody(p: &BodyProps) -> Html {
+fn SourcesBody(p: &RunDataProps) -> Html {
     let lang = use_app().lang;
     let text = use_state(String::new);
     let channel = use_state(String::new);
