@@ -31,7 +31,6 @@ use send::{send, Session};
 use state::{ChatTurn, Docs, Log};
 use std::cell::RefCell;
 use std::rc::Rc;
-use web_sys::HtmlTextAreaElement;
 use yew::prelude::*;
 
 /// The time limit given by a `chatTimeoutMs=N` query parameter in `search` (`?a=1&…`):
@@ -289,10 +288,7 @@ pub fn ChatPage() -> Html {
     let live = use_mut_ref(|| None::<StreamHandle>);
     use_stop_on_unmount(&live);
 
-    let on_question = {
-        let question = question.clone();
-        Callback::from(move |e: InputEvent| question.set(e.target_unchecked_into::<HtmlTextAreaElement>().value()))
-    };
+    let on_question = set_on_input(&question);
     let on_retrieve = {
         let (docs, question, problem, retrieved) = (docs.clone(), question.clone(), problem.clone(), retrieved.clone());
         Callback::from(move |_: MouseEvent| {
