@@ -555,13 +555,6 @@ fn capture_probe(run_id: &str, project_id: &str, prompt_id: &str, repeat: u32, c
     };
     let searched = !c.sources.is_empty();
     Probe {
-        id: probe_id(run_id, prompt_id, repeat),
-        run_id: run_id.to_string(),
-        project_id: project_id.to_string(),
-        prompt_id: prompt_id.to_string(),
-        repeat_index: repeat,
-        status,
-        created_at: c.captured_at.clone(),
         model: c.model.clone().unwrap_or_else(|| APP_MODEL.to_string()),
         attempts: 1,
         latency_ms: 0,
@@ -595,14 +588,15 @@ fn capture_probe(run_id: &str, project_id: &str, prompt_id: &str, repeat: u32, c
                 .map(|l| RawCitation { url: l.url.clone(), title: l.title.clone(), cited_text: None, index: None })
                 .collect()
         }),
-        answer: String::new(),
-        sources: Vec::new(),
-        mentions: Vec::new(),
-        list_items: Vec::new(),
-        other_entities: Vec::new(),
-        answer_links: Vec::new(),
-        claims: Vec::new(),
-        risk_flags: Vec::new(),
+        ..Probe::unanalysed(
+            probe_id(run_id, prompt_id, repeat),
+            run_id,
+            project_id,
+            prompt_id,
+            repeat,
+            status,
+            c.captured_at.clone(),
+        )
     }
 }
 

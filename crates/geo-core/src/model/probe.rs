@@ -419,6 +419,53 @@ pub struct Probe {
 }
 
 impl Probe {
+    /// A probe of `prompt_id`'s repeat `repeat_index` in a run, with its outcome and creation time and nothing
+    /// else yet: no attempt, usage or raw result, and none of the derived fields, which only
+    /// [`crate::analysis::RunAnalyzer`] fills in. Whoever records a probe sets the raw result over it.
+    pub fn unanalysed(
+        id: String,
+        run_id: &str,
+        project_id: &str,
+        prompt_id: &str,
+        repeat_index: u32,
+        status: ProbeStatus,
+        created_at: String,
+    ) -> Probe {
+        Probe {
+            id,
+            run_id: run_id.to_string(),
+            project_id: project_id.to_string(),
+            prompt_id: prompt_id.to_string(),
+            repeat_index,
+            status,
+            created_at,
+            model: String::new(),
+            attempts: 0,
+            latency_ms: 0,
+            error: None,
+            request_id: None,
+            stop_reason: None,
+            usage: Usage::default(),
+            truncated: false,
+            billed_usage: None,
+            continuations: 0,
+            cost_usd: None,
+            location_applied: LocationApplied::None,
+            raw_answer: String::new(),
+            queries: Vec::new(),
+            raw_sources: Vec::new(),
+            raw_citations: None,
+            answer: String::new(),
+            sources: Vec::new(),
+            mentions: Vec::new(),
+            list_items: Vec::new(),
+            other_entities: Vec::new(),
+            answer_links: Vec::new(),
+            claims: Vec::new(),
+            risk_flags: Vec::new(),
+        }
+    }
+
     /// What every attempt of this probe was billed for: `billedUsage`, or `usage` for a probe
     /// of an older export that has none.
     pub fn billed(&self) -> Usage {

@@ -452,13 +452,6 @@ impl Session {
         };
         let model = if response.model.is_empty() { self.config.model.clone() } else { response.model };
         let mut probe = Probe {
-            id: t.probe_id.clone(),
-            run_id: self.run_id.clone(),
-            project_id: self.project_id.clone(),
-            prompt_id: t.prompt_id.clone(),
-            repeat_index: t.repeat_index,
-            status,
-            created_at: iso_timestamp(now_ms),
             model,
             attempts,
             latency_ms,
@@ -474,15 +467,16 @@ impl Session {
             queries: response.queries,
             raw_sources: response.raw_sources,
             raw_citations: response.raw_citations,
-            answer: String::new(),
-            sources: Vec::new(),
-            mentions: Vec::new(),
-            list_items: Vec::new(),
-            other_entities: Vec::new(),
-            answer_links: Vec::new(),
-            claims: Vec::new(),
-            risk_flags: Vec::new(),
             location_applied: crate::provider::location_applied(&self.config),
+            ..Probe::unanalysed(
+                t.probe_id.clone(),
+                &self.run_id,
+                &self.project_id,
+                &t.prompt_id,
+                t.repeat_index,
+                status,
+                iso_timestamp(now_ms),
+            )
         };
         // Every written probe equals its own re-analysis, whatever its status.
         RunAnalyzer::with_facts(&self.alias_snapshot, self.fact_snapshot.as_ref(), self.config.engine)

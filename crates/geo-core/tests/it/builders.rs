@@ -44,37 +44,20 @@ pub fn aliased(id: &str, kind: TargetKind, aliases: &[&str]) -> Target {
 /// empty raw result and nothing derived yet.
 pub fn probe(run: &str, prompt: &str, repeat: u32, status: ProbeStatus) -> Probe {
     Probe {
-        id: probe_id(run, prompt, repeat),
-        run_id: run.into(),
-        project_id: "proj".into(),
-        prompt_id: prompt.into(),
-        repeat_index: repeat,
-        status,
-        created_at: "2026-11-29T08:00:00.000Z".into(),
         model: "deepseek-v4-flash".into(),
         attempts: 1,
         latency_ms: 20_000,
-        error: None,
-        request_id: None,
         stop_reason: Some("end_turn".into()),
         usage: usage(10_000, 1_000, 0, 2),
-        truncated: false,
-        billed_usage: None,
-        continuations: 0,
-        cost_usd: None,
-        raw_answer: String::new(),
-        queries: vec![],
-        raw_sources: vec![],
-        raw_citations: None,
-        answer: String::new(),
-        sources: vec![],
-        mentions: vec![],
-        list_items: vec![],
-        other_entities: vec![],
-        answer_links: vec![],
-        claims: Vec::new(),
-        risk_flags: Vec::new(),
-        location_applied: Default::default(),
+        ..Probe::unanalysed(
+            probe_id(run, prompt, repeat),
+            run,
+            "proj",
+            prompt,
+            repeat,
+            status,
+            "2026-11-29T08:00:00.000Z".into(),
+        )
     }
 }
 

@@ -129,11 +129,6 @@ const KEYS: &[&str] = &[
     "Code",
 ];
 
-/// Arbitrary JSON biased towards the keys and values of every engine's responses.
-fn arb_json(depth: u32, size: u32) -> impl Strategy<Value = Value> {
-    crate::arb_json(depth, size, WORDS, KEYS)
-}
-
 /// Replaces the value at the `pick`-th node (pre-order) of `v` with `with`.
 fn swap_node(v: &mut Value, pick: &mut usize, with: &Value) -> bool {
     if *pick == 0 {
@@ -157,7 +152,7 @@ proptest! {
     }
 
     #[test]
-    fn never_panics_on_arbitrary_json(engine in arb_engine(), value in arb_json(4, 40)) {
+    fn never_panics_on_arbitrary_json(engine in arb_engine(), value in crate::arb_json(4, 40, WORDS, KEYS)) {
         check(engine, &value.to_string())?;
         for payload in ["output", "candidates", "choices", "content"] {
             check(engine, &json!({ payload: [value.clone()], "usage": value, "usageMetadata": value }).to_string())?;
@@ -165,8 +160,12 @@ proptest! {
     }
 
     #[test]
-    fn never_panics_on_fixtures_with_a_node_swapped(which in any::<prop::sample::Index>(), node in 0usize..400,
-                                                    with in arb_json(2, 8), as_engine in prop::option::of(arb_engine())) {
+    fn never_panics_on_fixtures_with_a_node_swapped(
+        which in any::<prop::sample::Index>(),
+        node in 0usize..400,
+        with in crate::arb_json(2, 8, WORDS, KEYS),
+        as_engine in prop::option::of(arb_engine()),
+    ) {
         let (engine, text) = &fixtures()[which.index(fixtures().len())];
         let mut value: Value = serde_json::from_str(text).unwrap();
         let mut pick = node;

@@ -54,15 +54,6 @@ const KEYS: &[&str] = &[
     "model",
 ];
 
-/// Arbitrary JSON up to `depth` levels and about `size` nodes, biased towards Messages keys.
-fn arb_json_sized(depth: u32, size: u32) -> impl Strategy<Value = Value> {
-    crate::arb_json(depth, size, WORDS, KEYS)
-}
-
-fn arb_json() -> impl Strategy<Value = Value> {
-    arb_json_sized(4, 32)
-}
-
 /// A block built like the real ones but with any field swapped for an arbitrary value.
 fn arb_block() -> impl Strategy<Value = Value> {
     let template = prop_oneof![
@@ -79,7 +70,7 @@ fn arb_block() -> impl Strategy<Value = Value> {
             json!({"type":"web_search_tool_result","tool_use_id":"call_01_b","content":{"type":"web_search_tool_result_error","error_code":"max_uses_exceeded"}})
         ),
     ];
-    (template, prop::option::of((0usize..6, arb_json_sized(2, 8)))).prop_map(|(mut block, swap)| {
+    (template, prop::option::of((0usize..6, crate::arb_json(2, 8, WORDS, KEYS)))).prop_map(|(mut block, swap)| {
         if let (Some((i, v)), Some(obj)) = (swap, block.as_object_mut()) {
             let keys: Vec<String> = obj.keys().cloned().collect();
             let key = keys[i % keys.len()].clone();
@@ -104,14 +95,16 @@ proptest! {
     }
 
     #[test]
-    fn never_panics_on_arbitrary_json(value in arb_json()) {
+    fn never_panics_on_arbitrary_json(value in crate::arb_json(4, 32, WORDS, KEYS)) {
         check(&value.to_string())?;
         check(&json!({"content": [value.clone()], "usage": value}).to_string())?;
     }
 
     #[test]
-    fn never_panics_on_mutated_messages(blocks in prop::collection::vec(prop_oneof![3 => arb_block(), 1 => arb_json_sized(2, 8)], 0..8),
-                                        top in prop::option::of(arb_json_sized(2, 8))) {
+    fn never_panics_on_mutated_messages(
+        blocks in prop::collection::vec(prop_oneof![3 => arb_block(), 1 => crate::arb_json(2, 8, WORDS, KEYS)], 0..8),
+        top in prop::option::of(crate::arb_json(2, 8, WORDS, KEYS)),
+    ) {
         let mut body = json!({"id":"m","type":"message","model":"deepseek-v4-flash","content":blocks,"stop_reason":"end_turn"});
         if let Some(v) = top {
             body["usage"] = v;

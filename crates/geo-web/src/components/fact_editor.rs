@@ -8,12 +8,10 @@
 //! save here or elsewhere) unless it holds edits not saved yet.
 
 use crate::fact_draft::{FactDraft, Field, FieldProblem, SheetDraft};
-use crate::hooks::{focus, use_app, use_focus_after_render};
+use crate::hooks::{field_value, focus, use_app, use_focus_after_render};
 use crate::i18n::{t, tf};
 use geo_core::model::{Currency, FactKind, FactSnapshot, Lang, Project, Target};
 use std::rc::Rc;
-use wasm_bindgen::JsCast;
-use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
 /// Props of [`FactEditor`].
@@ -138,17 +136,6 @@ impl Reducible for EditorState {
     }
 }
 
-fn value_of(e: &Event) -> String {
-    let target = e.target();
-    if let Some(t) = target.as_ref().and_then(|t| t.dyn_ref::<HtmlTextAreaElement>()) {
-        return t.value();
-    }
-    if let Some(s) = target.as_ref().and_then(|t| t.dyn_ref::<HtmlSelectElement>()) {
-        return s.value();
-    }
-    target.and_then(|t| t.dyn_into::<HtmlInputElement>().ok()).map(|i| i.value()).unwrap_or_default()
-}
-
 /// The element id of fact `i`'s `field` input, and of its problem (`…-problem`).
 fn field_id(i: usize, field: Field) -> String {
     format!("fact-{i}-{}", if field == Field::Fact { "fact" } else { field.as_str() })
@@ -218,7 +205,7 @@ impl Row<'_> {
             Text::Rejected => "fact-rejected",
         };
         let dispatch = self.dispatch.clone();
-        let oninput = Callback::from(move |e: InputEvent| dispatch.dispatch(Edit::Text(i, which, value_of(&e))));
+        let oninput = Callback::from(move |e: InputEvent| dispatch.dispatch(Edit::Text(i, which, field_value(&e))));
         let (invalid, described) = self.aria(i, field);
         let numeric = matches!(which, Text::Value | Text::Tolerance);
         html! {
@@ -244,7 +231,7 @@ impl Row<'_> {
             <label class="field">
                 <span class="label-text">{ t(self.lang, c.label) }</span>
                 <select id={field_id(i, c.field)} data-testid={c.testid} aria-invalid={invalid} aria-describedby={described}
-                    onchange={on.reform(|e: Event| value_of(&e))}>
+                    onchange={on.reform(|e: Event| field_value(&e))}>
                     { for c.options.into_iter().map(|(v, text)| html! { <option selected={v == value} value={v.clone()}>{ text }</option> }) }
                 </select>
                 { self.problem_view(i, c.field) }
@@ -386,7 +373,7 @@ pub fn FactEditor(props: &FactEditorProps) -> Html {
     };
     let on_watch = {
         let dispatch = state.dispatcher();
-        Callback::from(move |e: InputEvent| dispatch.dispatch(Edit::Watch(value_of(&e))))
+        Callback::from(move |e: InputEvent| dispatch.dispatch(Edit::Watch(field_value(&e))))
     };
     let dispatch = state.dispatcher();
     let row = Row { lang, targets: &targets, problems: &shown, dispatch: &dispatch, focus_next: &focus_next };

@@ -108,6 +108,13 @@ impl Deref for SharedRunData {
     }
 }
 
+/// The properties of a component that shows part of the selected run: its data, nothing else.
+#[derive(Properties, PartialEq)]
+pub struct RunDataProps {
+    /// The selected project and run.
+    pub data: SharedRunData,
+}
+
 impl RunData {
     /// The project.
     pub fn project(&self) -> Option<&Project> {

@@ -1,6 +1,8 @@
 //! Hooks: [`use_app`] for the shared state, [`use_query`] for live repository reads
 //! ([`shared`]: one read for every component asking the same) and
-//! [`use_focus_after_render`] for moving the focus to what a click just added.
+//! [`use_focus_after_render`] for moving the focus to what a click just added; beside them
+//! [`field_value`], what a form field holds, and [`set_on_input`], [`set_on_change`] and
+//! [`set_on_check`], a form field bound to its state.
 
 pub mod shared;
 
@@ -105,6 +107,38 @@ where
         });
     }
     (*state).clone()
+}
+
+/// The value of the field an event came from: a `<textarea>`, a `<select>` or an `<input>`
+/// (empty for any other target).
+pub fn field_value(e: &Event) -> String {
+    use wasm_bindgen::JsCast;
+    let target = e.target();
+    if let Some(t) = target.as_ref().and_then(|t| t.dyn_ref::<web_sys::HtmlTextAreaElement>()) {
+        return t.value();
+    }
+    if let Some(s) = target.as_ref().and_then(|t| t.dyn_ref::<web_sys::HtmlSelectElement>()) {
+        return s.value();
+    }
+    target.and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()).map(|i| i.value()).unwrap_or_default()
+}
+
+/// A text field's or text area's `oninput`: its value becomes `state`.
+pub fn set_on_input(state: &UseStateHandle<String>) -> Callback<InputEvent> {
+    let state = state.clone();
+    Callback::from(move |e: InputEvent| state.set(field_value(&e)))
+}
+
+/// A `<select>`'s `onchange`: the chosen value becomes `state`.
+pub fn set_on_change(state: &UseStateHandle<String>) -> Callback<Event> {
+    let state = state.clone();
+    Callback::from(move |e: Event| state.set(field_value(&e)))
+}
+
+/// A checkbox's `onchange`: whether it is ticked becomes `state`.
+pub fn set_on_check(state: &UseStateHandle<bool>) -> Callback<Event> {
+    let state = state.clone();
+    Callback::from(move |e: Event| state.set(e.target_unchecked_into::<web_sys::HtmlInputElement>().checked()))
 }
 
 /// Shows the outcome of a write: the success text, or the error (in the interface language)

@@ -8,18 +8,18 @@
 //! sets one against the other with geo-core's `actions_against`: no probe is read until an
 //! answer opens.
 
+use crate::components::analytics::run_analytics_page;
 use crate::components::metric_card::{dec, pct, raw_f64};
 use crate::components::pager::{page_bounds, use_page, Pager, PAGE_SIZE};
 use crate::components::probe_drawer::{open_probe_button, OpenProbe, StoredDrawer};
 use crate::components::run_data::{use_run_data, without_run, Figures, SharedRunData};
 use crate::components::table::captioned_table;
 use crate::components::{safe_link, EmptyState};
-use crate::hooks::use_app;
+use crate::hooks::{set_on_check, use_app};
 use crate::i18n::{t, tf};
 use geo_core::actions::markdown::{links_sentence, status_label};
 use geo_core::actions::{Actions, ItemStatus};
 use geo_core::model::{Lang, Run};
-use web_sys::HtmlInputElement;
 use yew::prelude::*;
 use yew::virtual_dom::{VTag, VText};
 
@@ -41,12 +41,7 @@ pub fn ActionsPage() -> Html {
         (Some(d), Some(run), Some(a)) => {
             let v = View { a, run, open: &open, lang };
             let against = a.against_id.as_ref().and_then(|id| d.env.run(id));
-            let on_unowned = {
-                let unowned_only = unowned_only.clone();
-                Callback::from(move |e: Event| {
-                    unowned_only.set(e.target_unchecked_into::<HtmlInputElement>().checked())
-                })
-            };
+            let on_unowned = set_on_check(&unowned_only);
             let compared = match against {
                 Some(r) => tf(
                     lang,
@@ -72,14 +67,7 @@ pub fn ActionsPage() -> Html {
         }
         _ => without_run(&data, lang),
     };
-    html! {
-        <section class="analytics" data-testid="actions" data-state={if data.ready().is_some() { "ready" } else { "loading" }}
-            data-run={run.map(|r| r.id).unwrap_or_default()}>
-            <h1>{ t(lang, "act.title") }</h1>
-            <p class="muted">{ t(lang, "act.help") }</p>
-            { body }
-        </section>
-    }
+    run_analytics_page(lang, "actions", data.ready().is_some(), run.map(|r| r.id), "act.title", "act.help", body)
 }
 
 /// What every section reads.

@@ -11,7 +11,7 @@
 //! analyses its stored probes again in the same transaction, as a new alias snapshot does
 //! (`geo_core::export::overwrite`).
 
-use crate::components::analytics::empty_with_link;
+use crate::components::analytics::{empty_with_link, run_analytics_page};
 use crate::components::metric_card::{ci_text, pct, raw_f64};
 use crate::components::pager::{page_bounds, use_page, Pager, PAGE_SIZE};
 use crate::components::probe_drawer::{drawer_marked, mark_attr, OpenProbe};
@@ -113,14 +113,7 @@ pub fn ClaimsPage() -> Html {
         }
         _ => without_run(&data, lang),
     };
-    html! {
-        <section class="analytics" data-testid="claims" data-state={if data.ready().is_some() { "ready" } else { "loading" }}
-            data-run={run.map(|r| r.id).unwrap_or_default()}>
-            <h1>{ t(lang, "said.title") }</h1>
-            <p class="muted">{ t(lang, "said.help") }</p>
-            { body }
-        </section>
-    }
+    run_analytics_page(lang, "claims", data.ready().is_some(), run.map(|r| r.id), "said.title", "said.help", body)
 }
 
 /// The contract's word for where the sheet came from.

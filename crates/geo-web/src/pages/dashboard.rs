@@ -9,7 +9,7 @@ use crate::components::charts::{Bar, BarChart, LineChart, Mark, Series};
 use crate::components::method::field_label;
 use crate::components::metric_card::{ci_text, dec, pct, ratio_title, raw_f64, raw_u32, MetricCard};
 use crate::components::pager::{page_bounds, use_page, Pager, PAGE_SIZE};
-use crate::components::run_data::{use_run_data, Figures, RunData, SharedRunData};
+use crate::components::run_data::{use_run_data, Figures, RunData, RunDataProps, SharedRunData};
 use crate::components::summary_progress::SummaryProgress;
 use crate::components::table::{head_cells, table, Col};
 use crate::components::{Deferred, EmptyState, NavLink};
@@ -436,14 +436,9 @@ const PROMPT_COLS: &[Col] = &[
     ("dash.avg_order", true),
 ];
 
-#[derive(Properties, PartialEq)]
-struct PromptTableProps {
-    data: SharedRunData,
-}
-
 /// Per-prompt figures of the run, 50 rows a page; each prompt links to its probes.
 #[function_component]
-fn PromptTable(p: &PromptTableProps) -> Html {
+fn PromptTable(p: &RunDataProps) -> Html {
     let lang = use_app().lang;
     let (page, set_page) = use_page(());
     let d = &p.data;

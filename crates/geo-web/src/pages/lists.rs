@@ -10,7 +10,7 @@ use crate::components::analytics::{analytics_page, empty_with_link};
 use crate::components::metric_card::{pct, raw_f64};
 use crate::components::pager::{page_bounds, use_page, Pager, PAGE_SIZE};
 use crate::components::probe_drawer::{open_probe_button, OpenProbe, StoredDrawer};
-use crate::components::run_data::{use_probes_by_id, use_run_data, Figures, SharedRunData};
+use crate::components::run_data::{use_probes_by_id, use_run_data, Figures, RunDataProps, SharedRunData};
 use crate::components::EmptyState;
 use crate::hooks::{report, use_app};
 use crate::i18n::{t, tf};
@@ -32,13 +32,8 @@ pub fn ListsPage() -> Html {
     analytics_page(lang, "lists.title", body)
 }
 
-#[derive(Properties, PartialEq)]
-struct BodyProps {
-    data: SharedRunData,
-}
-
 #[function_component]
-fn ListsBody(p: &BodyProps) -> Html {
+fn ListsBody(p: &RunDataProps) -> Html {
     let app = use_app();
     let lang = app.lang;
     let probe_open: OpenProbe = use_state(|| None::<String>);

@@ -10,7 +10,7 @@
 use crate::components::fact_editor::FactEditor;
 use crate::components::{ConfirmDialog, EmptyState};
 use crate::draft::{new_prompts, tag_label, ProjectDraft, TargetDraft};
-use crate::hooks::{report, toast, use_app, use_focus_after_render, use_query, Fetch};
+use crate::hooks::{field_value, report, set_on_input, toast, use_app, use_focus_after_render, use_query, Fetch};
 use crate::i18n::{t, tf};
 use crate::prefs;
 use crate::repo::Repository;
@@ -20,7 +20,7 @@ use geo_core::model::{tags, FactSnapshot, Lang, Project, Prompt};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
-use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
+use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
 /// What the confirmation dialog is about.
@@ -294,14 +294,6 @@ struct ProjectEditorProps {
     on_save: Callback<SubmitEvent>,
 }
 
-fn text_of(e: InputEvent) -> String {
-    let target = e.target();
-    if let Some(t) = target.as_ref().and_then(|t| t.dyn_ref::<HtmlTextAreaElement>()) {
-        return t.value();
-    }
-    target.and_then(|t| t.dyn_into::<HtmlInputElement>().ok()).map(|i| i.value()).unwrap_or_default()
-}
-
 /// Which text of a target a field edits.
 #[derive(Clone, Copy)]
 enum Field {
@@ -327,7 +319,7 @@ fn ProjectEditor(props: &ProjectEditorProps) -> Html {
         let (draft, on_change) = (draft.clone(), props.on_change.clone());
         Callback::from(move |e: InputEvent| {
             let mut next = draft.clone();
-            f(&mut next, text_of(e));
+            f(&mut next, field_value(&e));
             on_change.emit(next);
         })
     };
@@ -335,7 +327,7 @@ fn ProjectEditor(props: &ProjectEditorProps) -> Html {
         let (draft, on_change) = (draft.clone(), props.on_change.clone());
         Callback::from(move |e: InputEvent| {
             let mut next = draft.clone();
-            let value = text_of(e);
+            let value = field_value(&e);
             match index {
                 None => set_field(&mut next.brand, field, value),
                 Some(i) => {
@@ -490,14 +482,8 @@ fn PromptsEditor(props: &PromptsEditorProps) -> Html {
         let add = add(bulk.clone());
         Callback::from(move |_: MouseEvent| add())
     };
-    let on_text = {
-        let text = text.clone();
-        Callback::from(move |e: InputEvent| text.set(text_of(e)))
-    };
-    let on_bulk_text = {
-        let bulk = bulk.clone();
-        Callback::from(move |e: InputEvent| bulk.set(text_of(e)))
-    };
+    let on_text = set_on_input(&text);
+    let on_bulk_text = set_on_input(&bulk);
     let on_tags = {
         let chosen = chosen.clone();
         Callback::from(move |e: Event| chosen.set(selected_tags(&e.target_unchecked_into::<HtmlSelectElement>())))

@@ -10,7 +10,7 @@ use crate::components::progress::RunProgress;
 use crate::components::run_status::{status_label, status_value};
 use crate::components::table::{head_cells_and_hidden, table, Col};
 use crate::components::{surface_badge, EmptyState, EngineLabel};
-use crate::hooks::{toast, use_app, use_query};
+use crate::hooks::{set_on_change, toast, use_app, use_query};
 use crate::i18n::{t, tf};
 use crate::repo::Repository;
 use crate::routes::DetailQuery;
@@ -18,7 +18,6 @@ use crate::runner::{self, use_live_run};
 use crate::state::ToastKind;
 use geo_core::metrics::{compute_run_metrics, RunMetrics};
 use geo_core::model::{Lang, Probe, ProbeStatus, RunStatus};
-use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 use yew_router::prelude::use_location;
 
@@ -150,14 +149,8 @@ pub fn RunDetailPage(props: &RunDetailProps) -> Html {
                     .filter(|p| filter_status.is_empty() || probe_status_value(p.status) == filter_status.as_str()
                         || (*filter_status == "failed" && p.status.is_failure()))
                     .collect();
-                let on_prompt = {
-                    let f = filter_prompt.clone();
-                    Callback::from(move |e: Event| f.set(e.target_unchecked_into::<HtmlSelectElement>().value()))
-                };
-                let on_status = {
-                    let f = filter_status.clone();
-                    Callback::from(move |e: Event| f.set(e.target_unchecked_into::<HtmlSelectElement>().value()))
-                };
+                let on_prompt = set_on_change(&filter_prompt);
+                let on_status = set_on_change(&filter_status);
                 let drawer = drawer_for(&open, probes.iter(), run, lang);
                 let (page, row_from, row_to) = page_bounds(shown.len(), page, PAGE_SIZE);
                 html! {

@@ -8,7 +8,7 @@ use crate::components::progress::RunProgress;
 use crate::components::run_status::{status_label, status_value};
 use crate::components::table::{head_cells_and_hidden, table, Col};
 use crate::components::{surface_badge, EngineLabel, NavLink};
-use crate::hooks::{toast, use_app, use_query, Fetch};
+use crate::hooks::{set_on_check, toast, use_app, use_query, Fetch};
 use crate::i18n::{t, tf};
 use crate::import_worker::{Job, Stage};
 use crate::repo::Repository;
@@ -129,10 +129,7 @@ fn CapturesCard(p: &CapturesCardProps) -> Html {
             engine.set(EngineId::parse(&e.target_unchecked_into::<HtmlSelectElement>().value()))
         })
     };
-    let on_add = {
-        let add_prompts = add_prompts.clone();
-        Callback::from(move |e: Event| add_prompts.set(e.target_unchecked_into::<HtmlInputElement>().checked()))
-    };
+    let on_add = set_on_check(&add_prompts);
     let on_file = {
         let (app, outcome, engine, add_prompts, project, done) =
             (app.clone(), outcome.clone(), engine.clone(), add_prompts.clone(), p.project.clone(), done.clone());

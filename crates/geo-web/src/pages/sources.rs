@@ -11,14 +11,13 @@ use crate::components::charts::{Bar, BarChart};
 use crate::components::metric_card::{ci_text, dec, pct, ratio_title, raw_f64};
 use crate::components::pager::{page_bounds, use_page, Pager, PAGE_SIZE};
 use crate::components::probe_drawer::{open_probe_button, OpenProbe, StoredDrawer};
-use crate::components::run_data::{use_run_data, use_run_probes, Figures, SharedRunData};
-use crate::hooks::use_app;
+use crate::components::run_data::{use_run_data, use_run_probes, Figures, RunDataProps, SharedRunData};
+use crate::hooks::{set_on_change, set_on_input, use_app};
 use crate::i18n::{t, tf};
 use crate::routes::Route;
 use geo_core::analysis::platforms::channel_label;
 use geo_core::metrics::{DomainMetrics, RunMetrics};
 use geo_core::model::{Lang, Ownership, ProbeStatus};
-use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 /// A sortable column.
@@ -112,13 +111,8 @@ pub fn SourcesPage() -> Html {
     analytics_page(lang, "sources.title", body)
 }
 
-#[derive(Properties, PartialEq)]
-struct BodyProps {
-    data: SharedRunData,
-}
-
 #[function_component]
-fn SourcesBody(p: &BodyProps) -> Html {
+fn SourcesBody(p: &RunDataProps) -> Html {
     let lang = use_app().lang;
     let text = use_state(String::new);
     let channel = use_state(String::new);
@@ -139,18 +133,9 @@ fn SourcesBody(p: &BodyProps) -> Html {
     geo_core::sort::sort(&mut channels);
     channels.dedup();
 
-    let on_text = {
-        let text = text.clone();
-        Callback::from(move |e: InputEvent| text.set(e.target_unchecked_into::<HtmlInputElement>().value()))
-    };
-    let on_channel = {
-        let c = channel.clone();
-        Callback::from(move |e: Event| c.set(e.target_unchecked_into::<HtmlSelectElement>().value()))
-    };
-    let on_own = {
-        let c = ownership.clone();
-        Callback::from(move |e: Event| c.set(e.target_unchecked_into::<HtmlSelectElement>().value()))
-    };
+    let on_text = set_on_input(&text);
+    let on_channel = set_on_change(&channel);
+    let on_own = set_on_change(&ownership);
     let header = |key: SortKey, label: &str, num: bool| {
         let sort = sort.clone();
         let (cur, asc) = *sort;

@@ -18,7 +18,7 @@ pub mod state;
 
 use crate::chat::cite::{split_citations, Piece};
 use crate::chat::fetch::{StreamHandle, CHAT_TIMEOUT_MS};
-use crate::hooks::{toast, use_app};
+use crate::hooks::{set_on_change, set_on_input, toast, use_app};
 use crate::i18n::{t, tf};
 use crate::settings_store::read_local_proxy;
 use crate::state::{AppHandle, ToastKind};
@@ -31,7 +31,6 @@ use send::{send, Session};
 use state::{ChatTurn, Docs, Log};
 use std::cell::RefCell;
 use std::rc::Rc;
-use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
 /// The time limit given by a `chatTimeoutMs=N` query parameter in `search` (`?a=1&…`):
@@ -234,18 +233,9 @@ fn connection_fields(
     proxy: Option<&LocalProxy>,
     lang: Lang,
 ) -> Html {
-    let on_key = {
-        let key = key.clone();
-        Callback::from(move |e: InputEvent| key.set(e.target_unchecked_into::<HtmlInputElement>().value()))
-    };
-    let on_model = {
-        let model = model.clone();
-        Callback::from(move |e: Event| model.set(e.target_unchecked_into::<HtmlSelectElement>().value()))
-    };
-    let on_base = {
-        let base_url = base_url.clone();
-        Callback::from(move |e: InputEvent| base_url.set(e.target_unchecked_into::<HtmlInputElement>().value()))
-    };
+    let on_key = set_on_input(key);
+    let on_model = set_on_change(model);
+    let on_base = set_on_input(base_url);
     html! {
         <>
             <label class="field">
@@ -298,10 +288,7 @@ pub fn ChatPage() -> Html {
     let live = use_mut_ref(|| None::<StreamHandle>);
     use_stop_on_unmount(&live);
 
-    let on_question = {
-        let question = question.clone();
-        Callback::from(move |e: InputEvent| question.set(e.target_unchecked_into::<HtmlTextAreaElement>().value()))
-    };
+    let on_question = set_on_input(&question);
     let on_retrieve = {
         let (docs, question, problem, retrieved) = (docs.clone(), question.clone(), problem.clone(), retrieved.clone());
         Callback::from(move |_: MouseEvent| {

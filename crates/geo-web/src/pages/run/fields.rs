@@ -5,12 +5,13 @@
 use super::form::{Plan, Reach, RunForm};
 use crate::components::EngineLabel;
 use crate::draft::tag_label;
+use crate::hooks::{set_on_change, set_on_input};
 use crate::i18n::{t, tf};
 use geo_core::model::{EngineId, Lang, Prompt, ReasoningEffort};
 use geo_core::provider::budget::{self, Budget};
 use geo_core::provider::{spec, BrowserAccess};
 use geo_core::runner::check_temperature;
-use web_sys::{HtmlInputElement, HtmlSelectElement};
+use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
 /// The prompt checkboxes (`run-prompt-toggle`) with a select-all / select-none link.
@@ -141,19 +142,15 @@ pub(super) fn engine_choices(form: &RunForm, plan: &Plan, with_transport: &[(Eng
 
 /// The three numbers: repeats, concurrency and searches per probe.
 pub(super) fn number_fields(form: &RunForm, lang: Lang) -> Html {
-    let text_input = |state: &UseStateHandle<String>| {
-        let state = state.clone();
-        Callback::from(move |e: InputEvent| state.set(e.target_unchecked_into::<HtmlInputElement>().value()))
-    };
     let (repeats, concurrency, max_searches) = (&form.repeats, &form.concurrency, &form.max_searches);
     html! {
         <div class="grid-fields">
             <label class="field"><span class="label-text">{ t(lang, "detail.repeats") }</span>
-                <input type="number" min="1" max="20" data-testid="run-repeats" value={(**repeats).clone()} oninput={text_input(repeats)} /></label>
+                <input type="number" min="1" max="20" data-testid="run-repeats" value={(**repeats).clone()} oninput={set_on_input(repeats)} /></label>
             <label class="field"><span class="label-text">{ t(lang, "run.concurrency") }</span>
-                <input type="number" min="1" max="3" data-testid="run-concurrency" value={(**concurrency).clone()} oninput={text_input(concurrency)} /></label>
+                <input type="number" min="1" max="3" data-testid="run-concurrency" value={(**concurrency).clone()} oninput={set_on_input(concurrency)} /></label>
             <label class="field"><span class="label-text">{ t(lang, "run.max_searches") }</span>
-                <input type="number" min="1" max="20" data-testid="run-max-searches" value={(**max_searches).clone()} oninput={text_input(max_searches)} /></label>
+                <input type="number" min="1" max="20" data-testid="run-max-searches" value={(**max_searches).clone()} oninput={set_on_input(max_searches)} /></label>
         </div>
     }
 }
@@ -162,14 +159,7 @@ pub(super) fn number_fields(form: &RunForm, lang: Lang) -> Html {
 /// is asked (`run-budget`), the notes of the budget rules and the engines that ignore or
 /// refuse the temperature (`run-temperature-note`).
 pub(super) fn budget_fields(form: &RunForm, plan: &Plan, lang: Lang) -> Html {
-    let text_input = |state: &UseStateHandle<String>| {
-        let state = state.clone();
-        Callback::from(move |e: InputEvent| state.set(e.target_unchecked_into::<HtmlInputElement>().value()))
-    };
-    let on_effort = {
-        let effort = form.effort.clone();
-        Callback::from(move |e: Event| effort.set(e.target_unchecked_into::<HtmlSelectElement>().value()))
-    };
+    let on_effort = set_on_change(&form.effort);
     let effort = (*form.effort).clone();
     // Plain loops: every iterator chain is code of its own in the wasm module (ADR 0014).
     let mut notes = String::new();
@@ -207,7 +197,7 @@ pub(super) fn budget_fields(form: &RunForm, plan: &Plan, lang: Lang) -> Html {
                 <label class="field"><span class="label-text">{ t(lang, "run.max_tokens") }</span>
                     <input type="number" min="1" max={budget::MAX_OUTPUT_TOKENS.to_string()} data-testid="run-max-tokens"
                         data-value={(*form.max_tokens).clone()} placeholder={t(lang, "run.engine_default").to_string()}
-                        value={(*form.max_tokens).clone()} oninput={text_input(&form.max_tokens)} /></label>
+                        value={(*form.max_tokens).clone()} oninput={set_on_input(&form.max_tokens)} /></label>
                 <label class="field"><span class="label-text">{ t(lang, "run.reasoning_effort") }</span>
                     <select data-testid="run-reasoning-effort" data-value={effort.clone()} onchange={on_effort}>
                         <option value="" selected={effort.is_empty()}>{ t(lang, "run.engine_default") }</option>
@@ -217,7 +207,7 @@ pub(super) fn budget_fields(form: &RunForm, plan: &Plan, lang: Lang) -> Html {
                     </select></label>
                 <label class="field"><span class="label-text">{ t(lang, "run.temperature") }</span>
                     <input type="number" min="0" max="2" step="0.1" data-testid="run-temperature"
-                        value={(*form.temperature).clone()} oninput={text_input(&form.temperature)} /></label>
+                        value={(*form.temperature).clone()} oninput={set_on_input(&form.temperature)} /></label>
             </div>
             if !notes.is_empty() { <p class="muted small" data-testid="run-budget-note">{ notes }</p> }
             if !noted.is_empty() {

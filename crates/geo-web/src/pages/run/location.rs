@@ -10,13 +10,13 @@
 //! well-formed zone is one the browser knows (`Asia/Nowhere` is not). Bad input keeps every
 //! field as typed, marks its field and disables "start" with the reason.
 
+use crate::hooks::{set_on_check, set_on_input};
 use crate::i18n::{t, tf};
 use crate::prefs;
 use geo_core::model::{countries, country, find_country, EngineId, Lang, Location, LocationProblem};
 use geo_core::provider::location::{applied_by, applied_note, assumed_location_note};
 use js_sys::{Array, Function, Object, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
-use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 /// The location fields as typed, the switch of the prompt line and the project's recent
@@ -254,19 +254,12 @@ pub(super) fn location_fields(
     ticked: &[EngineId],
     lang: Lang,
 ) -> Html {
-    let input = |state: &UseStateHandle<String>| {
-        let state = state.clone();
-        Callback::from(move |e: InputEvent| state.set(e.target_unchecked_into::<HtmlInputElement>().value()))
-    };
     let issue = read.as_ref().err();
     let invalid = |field: &str| issue.filter(|i| i.field() == field).map(|_| AttrValue::from("true"));
     let problem_of =
         |field: &str| issue.filter(|i| i.field() == field).map(|_| AttrValue::from("run-location-problem"));
     let code = find_country(&form.country).map(|c| c.code);
-    let on_prompt = {
-        let prompt = form.prompt.clone();
-        Callback::from(move |e: Event| prompt.set(e.target_unchecked_into::<HtmlInputElement>().checked()))
-    };
+    let on_prompt = set_on_check(&form.prompt);
     let field = |key: &'static str, testid: &'static str, name: &'static str, state: &UseStateHandle<String>| {
         let list = match name {
             "country" => Some("run-countries"),
@@ -278,7 +271,7 @@ pub(super) fn location_fields(
                 <input type="text" data-testid={testid} list={list} autocomplete="off" spellcheck="false"
                     data-value={if name == "country" { code.unwrap_or_default() } else { "" }}
                     aria-invalid={invalid(name)} aria-describedby={problem_of(name)}
-                    value={(**state).clone()} oninput={input(state)} /></label>
+                    value={(**state).clone()} oninput={set_on_input(state)} /></label>
         }
     };
     html! {

@@ -3,6 +3,7 @@
 //! engine, each with its key test's verdict.
 
 use super::form::{test_deepseek_key, test_other_key, EngineForm, OTHER_ENGINES};
+use crate::hooks::{set_on_check, set_on_input};
 use crate::i18n::{t, tf};
 use crate::prefs::{self, KeyStorage};
 use crate::state::AppHandle;
@@ -67,20 +68,14 @@ fn key_origin_note(lang: Lang) -> Html {
 /// DeepSeek's fields: key (`settings-api-key`), key storage, base URL, save and key test.
 pub(super) fn deepseek_fields(app: &AppHandle, form: &EngineForm) -> Html {
     let lang = app.lang;
-    let on_key = {
-        let key = form.key.clone();
-        Callback::from(move |e: InputEvent| key.set(e.target_unchecked_into::<HtmlInputElement>().value()))
-    };
+    let on_key = set_on_input(&form.key);
     let on_storage = {
         let storage = form.storage.clone();
         Callback::from(move |e: Event| {
             storage.set(KeyStorage::parse(&e.target_unchecked_into::<HtmlSelectElement>().value()))
         })
     };
-    let on_base = {
-        let base_url = form.base_url.clone();
-        Callback::from(move |e: InputEvent| base_url.set(e.target_unchecked_into::<HtmlInputElement>().value()))
-    };
+    let on_base = set_on_input(&form.base_url);
     let on_test_key = test_deepseek_key(app, form);
     let (key_saved, storage, key_testing) = (*form.key_saved, *form.storage, *form.key_testing);
     html! {
@@ -128,14 +123,7 @@ pub(super) fn deepseek_fields(app: &AppHandle, form: &EngineForm) -> Html {
 /// and the command that starts it (`settings-proxy-command`), for this page's origin.
 pub(super) fn proxy_fields(app: &AppHandle, form: &EngineForm) -> Html {
     let lang = app.lang;
-    let on_toggle = {
-        let on = form.proxy_on.clone();
-        Callback::from(move |e: Event| on.set(e.target_unchecked_into::<HtmlInputElement>().checked()))
-    };
-    let text = |field: &UseStateHandle<String>| {
-        let field = field.clone();
-        Callback::from(move |e: InputEvent| field.set(e.target_unchecked_into::<HtmlInputElement>().value()))
-    };
+    let on_toggle = set_on_check(&form.proxy_on);
     let url = local_proxy::parse_proxy_url(&form.proxy_url).unwrap_or_else(|_| local_proxy::DEFAULT_URL.to_string());
     let (origin, shared) = prefs::key_origin();
     let command = local_proxy::start_command(&url, &origin);
@@ -161,12 +149,12 @@ pub(super) fn proxy_fields(app: &AppHandle, form: &EngineForm) -> Html {
             <label class="field">
                 <span class="label-text">{ t(lang, "settings.proxy_url") }</span>
                 <input type="url" data-testid="settings-proxy-url" inputmode="url" spellcheck="false"
-                    placeholder={local_proxy::DEFAULT_URL} value={(*form.proxy_url).clone()} oninput={text(&form.proxy_url)} />
+                    placeholder={local_proxy::DEFAULT_URL} value={(*form.proxy_url).clone()} oninput={set_on_input(&form.proxy_url)} />
             </label>
             <label class="field">
                 <span class="label-text">{ t(lang, "settings.proxy_token") }</span>
                 <input type="password" data-testid="settings-proxy-token" autocomplete="off" spellcheck="false"
-                    value={(*form.proxy_token).clone()} oninput={text(&form.proxy_token)} aria-describedby={token_help} />
+                    value={(*form.proxy_token).clone()} oninput={set_on_input(&form.proxy_token)} aria-describedby={token_help} />
             </label>
             if let Some(warning) = warning {
                 <p id="proxy-origin-warning" data-testid="settings-proxy-origin-warning" data-shared={shared.as_str()}
