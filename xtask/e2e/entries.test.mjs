@@ -314,6 +314,30 @@ test('a Docs chat click before the demo is stored waits for the seeding, so the 
   await context.close();
 });
 
+test('a demo file that never comes frees the waiting Docs chat link once the fetch gives up (fake clock)', async () => {
+  const context = await newContext(browser);
+  let held;
+  const holding = new Promise((r) => { held = r; });
+  // A stalled connection: the request is never answered.
+  await context.route(/\/demo\/demo-data\.json$/, () => { held(); });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  // The page's timers run on this clock; it flows in real time until fast-forwarded.
+  await page.clock.install();
+  await page.goto(BASE_URL);
+  await page.locator('[data-testid="metric-mention-rate"][data-value]').waitFor();
+  await holding;
+  await page.evaluate(() => { window.__marker = 1; });
+  await byId(page, 'nav-chat').click();
+  await page.locator('[data-testid="nav-chat"][aria-busy="true"]').waitFor();
+  // The demo fetch's bound is 30 s: past it the seeding ends with an error and the link goes on.
+  await page.clock.fastForward(31_000);
+  await loadsDocument(page, 'chat');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('from the Docs chat every navigation link reaches its page, and each page\'s Docs chat link comes back', async () => {
   const page = await entryPage('chat');
   for (const name of ['dashboard', ...NAV]) {

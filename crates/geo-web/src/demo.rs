@@ -250,17 +250,49 @@ pub fn is_source_of(text: &str, source: &str) -> bool {
     crate::demo_fingerprint::fingerprint(text) == source
 }
 
+/// How long a file of the site may take to come in whole ([`fetch_text`]). The demo file is
+/// about 150 KB on the wire, so a request still unfinished after this has stalled. Its abort
+/// ends the demo's seeding with an error toast, so the start-up work settles and what waits
+/// for it (a handover, a link to another document) goes on.
+pub const FETCH_TIMEOUT_MS: i32 = 30_000;
+
 /// Fetches a text file of the site, `url` relative to the document's base URL (the
 /// `<base href>`): `Ok(None)` when the deployment has no such file (HTTP 404), `Err` with
-/// what went wrong for a failed request or another error status.
+/// what went wrong for a failed request, another error status, or no whole answer within
+/// [`FETCH_TIMEOUT_MS`].
 pub async fn fetch_text(url: &str) -> Result<Option<String>, String> {
+    use wasm_bindgen::{closure::Closure, JsCast};
+    let window = web_sys::window().ok_or_else(|| "no window".to_string())?;
+    let controller = web_sys::AbortController::new().ok();
+    let init = web_sys::RequestInit::new();
+    let timer = controller.as_ref().and_then(|c| {
+        init.set_signal(Some(&c.signal()));
+        let c = c.clone();
+        let abort = Closure::once_into_js(move || c.abort());
+        window.set_timeout_with_callback_and_timeout_and_arguments_0(abort.unchecked_ref(), FETCH_TIMEOUT_MS).ok()
+    });
+    let text = fetch_text_with(&window, url, &init).await;
+    if let Some(timer) = timer {
+        window.clear_timeout_with_handle(timer);
+    }
+    if controller.is_some_and(|c| c.signal().aborted()) {
+        return Err(format!("no answer in {} s", FETCH_TIMEOUT_MS / 1000));
+    }
+    text
+}
+
+/// [`fetch_text`]'s request and body, with `init` (its abort signal).
+async fn fetch_text_with(
+    window: &web_sys::Window,
+    url: &str,
+    init: &web_sys::RequestInit,
+) -> Result<Option<String>, String> {
     use js_sys::{Function, Reflect};
     use wasm_bindgen::{JsCast, JsValue};
     use wasm_bindgen_futures::JsFuture;
-    let window = web_sys::window().ok_or_else(|| "no window".to_string())?;
     let describe =
         |e: JsValue| e.as_string().or_else(|| js_sys::Error::from(e).message().as_string()).unwrap_or_default();
-    let response = JsFuture::from(window.fetch_with_str(url)).await.map_err(describe)?;
+    let response = JsFuture::from(window.fetch_with_str_and_init(url, init)).await.map_err(describe)?;
     let status = Reflect::get(&response, &"status".into()).ok().and_then(|s| s.as_f64()).unwrap_or(0.0) as u16;
     if status == 404 {
         return Ok(None);
