@@ -284,20 +284,20 @@ test('from the dashboard, the Docs chat loads its own document, by mouse and by 
   }
 });
 
-test('a Docs chat click before the demo is stored waits for the seeding, so the chat finds the demo', async () => {
-  // Found walking issue 39: the link loaded the chat at once and the page load aborted the
-  // demo's seeding (one transaction), so the chat showed no project.
+/** A first visit whose demo file `answer(route)` holds (it is called when the page asks for
+ * it), with the page's timers on Playwright's clock when `clock`: after the first figure (from
+ * the first view) the Docs chat's link is clicked and waits, busy, in the dashboard's document. */
+async function chatClickWhileDemoHeld(answer, { clock = false } = {}) {
   const context = await newContext(browser);
-  let release;
-  const gate = new Promise((r) => { release = r; });
   let held;
   const holding = new Promise((r) => { held = r; });
-  await context.route(/\/demo\/demo-data\.json$/, async (r) => { held(); await gate; await r.continue(); });
+  await context.route(/\/demo\/demo-data\.json$/, (r) => { held(); return answer(r); });
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
+  // The clock flows in real time until fast-forwarded.
+  if (clock) await page.clock.install();
   await page.goto(BASE_URL);
-  // The first figure comes from the first view, while the demo file is held.
   await page.locator('[data-testid="metric-mention-rate"][data-value]').waitFor();
   await holding;
   await page.evaluate(() => { window.__marker = 1; });
@@ -305,6 +305,15 @@ test('a Docs chat click before the demo is stored waits for the seeding, so the 
   await page.locator('[data-testid="nav-chat"][aria-busy="true"]').waitFor();
   assert.equal(await page.evaluate(() => window.__marker), 1, 'the dashboard waits while the demo is seeded');
   assert.equal(new URL(page.url()).pathname, '/');
+  return { context, page, errors };
+}
+
+test('a Docs chat click before the demo is stored waits for the seeding, so the chat finds the demo', async () => {
+  // Found walking issue 39: the link loaded the chat at once and the page load aborted the
+  // demo's seeding (one transaction), so the chat showed no project.
+  let release;
+  const gate = new Promise((r) => { release = r; });
+  const { context, page, errors } = await chatClickWhileDemoHeld(async (r) => { await gate; await r.continue(); });
   release();
   await loadsDocument(page, 'chat');
   await headerReady(page);
@@ -315,22 +324,8 @@ test('a Docs chat click before the demo is stored waits for the seeding, so the 
 });
 
 test('a demo file that never comes frees the waiting Docs chat link once the fetch gives up (fake clock)', async () => {
-  const context = await newContext(browser);
-  let held;
-  const holding = new Promise((r) => { held = r; });
   // A stalled connection: the request is never answered.
-  await context.route(/\/demo\/demo-data\.json$/, () => { held(); });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  // The page's timers run on this clock; it flows in real time until fast-forwarded.
-  await page.clock.install();
-  await page.goto(BASE_URL);
-  await page.locator('[data-testid="metric-mention-rate"][data-value]').waitFor();
-  await holding;
-  await page.evaluate(() => { window.__marker = 1; });
-  await byId(page, 'nav-chat').click();
-  await page.locator('[data-testid="nav-chat"][aria-busy="true"]').waitFor();
+  const { context, page, errors } = await chatClickWhileDemoHeld(() => {}, { clock: true });
   // The demo fetch's bound is 30 s: past it the seeding ends with an error and the link goes on.
   await page.clock.fastForward(31_000);
   await loadsDocument(page, 'chat');
